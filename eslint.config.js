@@ -1,0 +1,77 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The protocol core (src/core) works on plain values only. It must never reach
+ * for an HTTP framework, a database driver or the network: the gateway's thin
+ * adapters do that. core-boundary.test.ts checks the same rule at test time.
+ */
+const forbiddenInCore = [
+  'fastify',
+  'fastify-*',
+  '@fastify/*',
+  'express',
+  'undici',
+  'kysely',
+  'better-sqlite3',
+  'pg',
+  'ioredis',
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:net',
+  'node:tls',
+  'node:dgram',
+  'node:dns',
+  'node:child_process',
+  'node:vm',
+  'node:fs',
+  'http',
+  'https',
+  'net',
+  'tls',
+  'dns',
+  'vm',
+  'fs',
+];
+
+export default tseslint.config(
+  { ignores: ['build/', 'dist/', 'data/', 'node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='eval']", message: 'No eval.' },
+        { selector: "NewExpression[callee.name='Function']", message: 'No Function constructor.' },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: forbiddenInCore,
+              message: 'The core has no I/O: no framework, database driver or network module.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
