@@ -1,0 +1,54 @@
+import type { ErrorCode } from './registry.js';
+import { errorRegistry } from './registry.js';
+
+/**
+ * Where in an administrator's input a problem sits. `column` and `line` are
+ * 1-based, counted in UTF-16 code units as an editor's cursor shows them.
+ */
+export interface ErrorPosition {
+  readonly field?: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export interface SsogateErrorOptions extends ErrorPosition {
+  readonly cause?: unknown;
+}
+
+/**
+ * The one error type the core throws. `code` comes from the registry, so
+ * `switch (error.code)` is exhaustive and never depends on message text.
+ */
+export class SsogateError<C extends ErrorCode = ErrorCode> extends Error {
+  override readonly name = 'SsogateError';
+  readonly code: C;
+  readonly field: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+
+  constructor(code: C, message: string, options: SsogateErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.field = options.field;
+    this.line = options.line;
+    this.column = options.column;
+  }
+
+  get status(): number {
+    return errorRegistry[this.code].status;
+  }
+
+  /** The same error, placed in a field (and optionally shifted by a line). */
+  inField(field: string, line?: number): SsogateError<C> {
+    return new SsogateError(this.code, this.message, {
+      field,
+      ...(line === undefined ? {} : { line }),
+      ...(this.column === undefined ? {} : { column: this.column }),
+      cause: this,
+    });
+  }
+}
+
+export function isSsogateError(value: unknown): value is SsogateError {
+  return value instanceof SsogateError;
+}
