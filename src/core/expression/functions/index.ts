@@ -1,0 +1,37 @@
+/**
+ * The standard library as a table. Adding a function is adding a row here;
+ * the parser and the evaluator need no change.
+ */
+import type { FunctionDefinition } from '../function-types.js';
+import { formGet } from './form-get.js';
+import { jsonGet } from './json-get.js';
+import { jsonPath } from './json-path.js';
+import { jwtClaimsUnverified } from './jwt-claims.js';
+import { equals, firstNonEmpty } from './logic.js';
+import { concat, lower, trim, upper } from './text.js';
+
+export const standardFunctions: readonly FunctionDefinition[] = [
+  jsonGet,
+  jsonPath,
+  concat,
+  lower,
+  upper,
+  trim,
+  firstNonEmpty,
+  equals,
+  formGet,
+  jwtClaimsUnverified,
+];
+
+// A Map, not an object literal, so a name like "CONSTRUCTOR" finds nothing.
+const byName: ReadonlyMap<string, FunctionDefinition> = new Map(
+  standardFunctions.flatMap((fn) => [fn.name, ...fn.aliases].map((name) => [name, fn] as const)),
+);
+
+/** Every callable name, aliases included, sorted; for "known functions: ..." messages. */
+export const functionNames: readonly string[] = [...byName.keys()].sort();
+
+/** The function called `name` (any case), or undefined. */
+export function findFunction(name: string): FunctionDefinition | undefined {
+  return byName.get(name.toUpperCase());
+}

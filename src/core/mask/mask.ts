@@ -1,0 +1,88 @@
+/**
+ * Masking of secrets in text that is about to be logged or shown: error
+ * messages with a response excerpt, audit details, server logs. Two layers:
+ * the exact secrets the caller knows (an entry's appsecret, the code and the
+ * access token of the current sign-in), and any value stored under a key that
+ * names a credential, whatever its value (see sensitive-key.ts).
+ *
+ * Every pattern here is linear (no nested quantifiers over the same
+ * characters), because the text may be a 1 MiB body chosen by a third party.
+ */
+import { isSensitiveKey } from './sensitive-key.js';
+
+export const MASK = '***';
+
+/** Secrets shorter than this are not masked: "a" would shred any text. */
+export const MIN_SECRET_LENGTH = 4;
+
+// "key" : "value" (also unterminated, as in a cut excerpt) or a bare scalar.
+const JSON_DOUBLE = /"((?:[^"\\]|\\[\s\S])*)"(\s*:\s*)("(?:[^"\\]|\\[\s\S])*"?|[^\s,{}[\]"]+)/g;
+// The same with single quotes, as in Python reprs and some log formats.
+const JSON_SINGLE = /'((?:[^'\\]|\\[\s\S])*)'(\s*:\s*)('(?:[^'\\]|\\[\s\S])*'?|[^\s,{}[\]']+)/g;
+// key=value in form bodies, query strings and "k=v k2=v2" log lines.
+const FORM = /(^|[^\w.\-[\]%])([\w.\-[\]%]+)=([^&;,\s#"'<>]*)/g;
+// Authorization header values.
+const AUTH_SCHEME = /\b(Bearer|Basic|Digest|Negotiate)(\s+)[\w\-.~+/]+=*/gi;
+// Anything shaped like a compact JWT (header.payload.signature).
+const JWT = /\beyJ[\w-]{2,}\.[\w-]{2,}\.[\w-]*/g;
+
+function safeDecode(key: string): string {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key;
+  }
+}
+
+function maskExactSecrets(text: string, secrets: readonly string[]): string {
+  // Longest first, so a secret that contains another is masked whole.
+  const candidates = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length >= MIN_SECRET_LENGTH) {
+      candidates.add(secret);
+      // Secrets often travel percent-encoded inside URLs and form bodies.
+      const encoded = encodeURIComponentSafe(secret);
+      if (encoded !== undefined && encoded !== secret) {
+        candidates.add(encoded);
+      }
+    }
+  }
+  let out = text;
+  for (const secret of [...candidates].sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join(MASK);
+  }
+  return out;
+}
+
+function encodeURIComponentSafe(value: string): string | undefined {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return undefined; // a lone surrogate cannot be encoded
+  }
+}
+
+function maskQuotedValue(quote: string) {
+  return (match: string, key: string, colon: string, value: string): string => {
+    if (!isSensitiveKey(key) || value === 'null') {
+      return match;
+    }
+    const masked = value.startsWith(quote) ? `${quote}${MASK}${quote}` : MASK;
+    return `${quote}${key}${quote}${colon}${masked}`;
+  };
+}
+
+/**
+ * `text` with every occurrence of each secret (at least 4 characters long)
+ * and every value of a sensitive key replaced by `***`.
+ */
+export function maskSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = maskExactSecrets(text, secrets);
+  out = out.replace(JSON_DOUBLE, maskQuotedValue('"'));
+  out = out.replace(JSON_SINGLE, maskQuotedValue("'"));
+  out = out.replace(FORM, (match: string, lead: string, key: string, value: string) =>
+    value !== '' && isSensitiveKey(safeDecode(key)) ? `${lead}${key}=${MASK}` : match,
+  );
+  out = out.replace(AUTH_SCHEME, `$1$2${MASK}`);
+  return out.replace(JWT, MASK);
+}
