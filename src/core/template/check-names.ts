@@ -1,0 +1,63 @@
+import type { SsogateError } from '../errors/ssogate-error.js';
+import type { TemplateKind } from './placeholders.js';
+import { allowedPlaceholders, builtInPlaceholders, isBuiltInPlaceholder } from './placeholders.js';
+import { problemAt } from './problem.js';
+import type { TemplatePart } from './types.js';
+
+function list(names: readonly string[]): string {
+  return names.map((name) => `\${${name}}`).join(', ');
+}
+
+/**
+ * Checks every placeholder name against the SPEC 3 matrix for `kind`. Names
+ * are case-sensitive; a near miss in case gets a hint, since `${State}` is a
+ * likely typo rather than a new value.
+ */
+export function checkPlaceholderNames(
+  parts: readonly TemplatePart[],
+  kind: TemplateKind,
+  extra: readonly string[],
+  field: string | undefined,
+): SsogateError[] {
+  const allowed = allowedPlaceholders(kind, extra);
+  const known = [...builtInPlaceholders, ...extra.filter((name) => !isBuiltInPlaceholder(name))];
+  const problems: SsogateError[] = [];
+  for (const part of parts) {
+    if (part.type !== 'placeholder' || allowed.includes(part.name)) continue;
+    const { name, column } = part;
+    if (!known.includes(name)) {
+      const near = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+      const hint = near === undefined ? '' : ` Did you mean \${${near}}?`;
+      problems.push(
+        problemAt(
+          'template_unknown_placeholder',
+          `Unknown placeholder \${${name}}.${hint} Known placeholders: ${list(known)}.`,
+          column,
+          field,
+        ),
+      );
+    } else {
+      problems.push(
+        problemAt(
+          'template_placeholder_not_allowed',
+          notAllowed(name, kind, allowed),
+          column,
+          field,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
+function notAllowed(name: string, kind: TemplateKind, allowed: readonly string[]): string {
+  const allowedText = `Allowed in ${kind}: ${list(allowed)}.`;
+  if (name === 'app_secret' && kind === 'authorizeUrl') {
+    // SPEC 2: always refused; RFC 6749 §10.1, the secret must stay server-side.
+    return `\${app_secret} is not allowed in authorizeUrl: the authorization URL is sent to the browser, so a secret there would leak. ${allowedText}`;
+  }
+  if (!isBuiltInPlaceholder(name)) {
+    return `\${${name}} comes from the token response, so it can only be used in userInfoUrl. ${allowedText}`;
+  }
+  return `\${${name}} is not allowed in ${kind}. ${allowedText}`;
+}

@@ -1,0 +1,60 @@
+/**
+ * Which `${placeholders}` each URL template may use (SPEC 3). Kept as plain
+ * data because the admin console displays the same matrix to administrators.
+ */
+
+export type TemplateKind = 'authorizeUrl' | 'tokenUrl' | 'logoutUrl' | 'userInfoUrl';
+
+export const templateKinds: readonly TemplateKind[] = [
+  'authorizeUrl',
+  'tokenUrl',
+  'logoutUrl',
+  'userInfoUrl',
+];
+
+export const builtInPlaceholders = [
+  'state',
+  'appid',
+  'app_secret',
+  'redirect_uri',
+  'code',
+  'access_token',
+] as const;
+
+export type BuiltInPlaceholder = (typeof builtInPlaceholders)[number];
+
+/**
+ * SPEC 3 table, column by column. The authorize URL is a browser redirect, so
+ * it never carries `app_secret` (RFC 6749 §10.1: a client secret must not be
+ * exposed to the user agent); `code` and `access_token` only exist after the
+ * redirect back (RFC 6749 §4.1.2, §4.1.4).
+ */
+export const placeholderMatrix: Readonly<Record<TemplateKind, readonly BuiltInPlaceholder[]>> =
+  Object.freeze({
+    authorizeUrl: Object.freeze(['state', 'appid', 'redirect_uri'] as const),
+    tokenUrl: Object.freeze(['appid', 'app_secret', 'redirect_uri', 'code'] as const),
+    logoutUrl: Object.freeze(['state', 'appid', 'app_secret', 'redirect_uri'] as const),
+    userInfoUrl: Object.freeze(['appid', 'access_token'] as const),
+  });
+
+export function isBuiltInPlaceholder(name: string): name is BuiltInPlaceholder {
+  return (builtInPlaceholders as readonly string[]).includes(name);
+}
+
+/**
+ * Values taken from the token response (e.g. an `openid`) only exist once the
+ * token call has returned, i.e. for the user-info call; elsewhere they are not
+ * allowed. A name that collides with a built-in keeps the built-in's rules.
+ */
+export function allowedPlaceholders(
+  kind: TemplateKind,
+  extra: readonly string[] = [],
+): readonly string[] {
+  const allowed: string[] = [...placeholderMatrix[kind]];
+  if (kind === 'userInfoUrl') {
+    for (const name of extra) {
+      if (!isBuiltInPlaceholder(name) && !allowed.includes(name)) allowed.push(name);
+    }
+  }
+  return allowed;
+}
