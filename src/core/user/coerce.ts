@@ -1,0 +1,82 @@
+import { SsogateError } from '../errors/ssogate-error.js';
+import type { JsonValue } from '../expression/index.js';
+import type { UserAttribute } from './attributes.js';
+import { userAttributeTypes } from './attributes.js';
+
+/**
+ * Longest accepted text per attribute. An over-long value is refused, never
+ * truncated: two long identifiers cut to one prefix would become one user.
+ */
+const maxTextLength: Readonly<Record<UserAttribute, number>> = {
+  userId: 255,
+  userName: 1024,
+  email: 320,
+  mobile: 64,
+  department: 1024,
+  enabled: 0,
+};
+
+export type AttributeValue = string | boolean;
+
+/**
+ * Turns a value an expression produced into the column's type. `null` means
+ * "not provided" and yields undefined, so a missing value never overwrites a
+ * stored one with an empty string.
+ */
+export function coerceAttribute(
+  attribute: UserAttribute,
+  value: JsonValue,
+): AttributeValue | undefined {
+  if (value === null) return undefined;
+  return userAttributeTypes[attribute] === 'boolean'
+    ? coerceBoolean(attribute, value)
+    : coerceText(attribute, value);
+}
+
+function coerceText(attribute: UserAttribute, value: JsonValue): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  // A numeric identifier (`"id": 123`) is canonicalised to its decimal text so
+  // that 123 and "123" name the same user.
+  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else throw invalid(attribute, `must be text or a number, not ${describe(value)}`);
+  if (text.length > maxTextLength[attribute]) {
+    throw invalid(
+      attribute,
+      `is ${text.length} characters long; at most ${maxTextLength[attribute]} are accepted`,
+    );
+  }
+  return text;
+}
+
+const booleanSpellings: ReadonlyMap<unknown, boolean> = new Map<unknown, boolean>([
+  [true, true],
+  [false, false],
+  [1, true],
+  [0, false],
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+]);
+
+function coerceBoolean(attribute: UserAttribute, value: JsonValue): boolean {
+  const key = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  const result = booleanSpellings.get(key);
+  if (result === undefined) {
+    throw invalid(attribute, `must be true/false, 1/0 or "true"/"false", not ${describe(value)}`);
+  }
+  return result;
+}
+
+function describe(value: JsonValue): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  if (typeof value === 'string')
+    return `the text "${value.slice(0, 20)}${value.length > 20 ? '…' : ''}"`;
+  return String(value);
+}
+
+function invalid(attribute: UserAttribute, problem: string): SsogateError {
+  return new SsogateError('user_attribute_invalid', `user attribute '${attribute}' ${problem}`);
+}

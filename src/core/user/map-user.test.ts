@@ -1,0 +1,196 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { isSsogateError } from '../errors/ssogate-error.js';
+import { createEvaluationContext, parseExpression } from '../expression/index.js';
+import type { UserAttribute } from './attributes.js';
+import type { AttributeMapping } from './map-user.js';
+import { mapUser } from './map-user.js';
+
+function mapping(attribute: UserAttribute, source: string): AttributeMapping {
+  return { attribute, expression: parseExpression(source) };
+}
+
+function mapBody(body: string, mappings: readonly AttributeMapping[] = []) {
+  return mapUser(mappings, createEvaluationContext(body));
+}
+
+function rejectsWith(code: string, run: () => unknown): void {
+  assert.throws(run, (error: unknown) => isSsogateError(error) && error.code === code);
+}
+
+describe('mapUser: the empty case (the object under "user")', () => {
+  test("reads the seed's example shape", () => {
+    const user = mapBody(
+      '{"errorcode":0,"user":{"userId":"u-1","userName":"Li Lei","enabled":true,"title":"Dr"}}',
+    );
+    assert.deepEqual(
+      { ...user, extra: { ...user.extra } },
+      {
+        userId: 'u-1',
+        userName: 'Li Lei',
+        enabled: true,
+        extra: { title: 'Dr' },
+      },
+    );
+    assert.equal(Object.getPrototypeOf(user.extra), null);
+  });
+
+  test('a response without an object under "user" is a clear error', () => {
+    rejectsWith('userinfo_no_user_object', () => mapBody('{"id":"u-1"}'));
+    rejectsWith('userinfo_no_user_object', () => mapBody('{"user":"u-1"}'));
+    rejectsWith('userinfo_no_user_object', () => mapBody('{"user":["u-1"]}'));
+    rejectsWith('response_not_json', () => mapBody('<html>'));
+  });
+
+  test('keys such as __proto__ and isAdmin are plain extra data, never attributes', () => {
+    const user = mapBody(
+      '{"user":{"userId":"u1","__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},"isAdmin":true}}',
+    );
+    assert.equal(Object.hasOwn(user, 'isAdmin'), false);
+    assert.deepEqual(Object.keys(user).sort(), ['extra', 'userId']);
+    assert.deepEqual(Object.keys(user.extra).sort(), ['__proto__', 'constructor', 'isAdmin']);
+    assert.equal(({} as Record<string, unknown>).isAdmin, undefined);
+  });
+});
+
+describe('mapUser: the filled case', () => {
+  test('evaluates each mapping over the response', () => {
+    const user = mapBody(
+      '{"data":{"id":42,"name":"Han Meimei","mail":"h@corp.example","on":"1"}}',
+      [
+        mapping('userId', "JSON_PATH($response, 'data.id')"),
+        mapping('userName', "JSON_PATH($response, 'data.name')"),
+        mapping('email', "JSON_PATH($response, 'data.mail')"),
+        mapping('enabled', "JSON_PATH($response, 'data.on')"),
+        mapping('department', "'Sales'"),
+      ],
+    );
+    assert.deepEqual(
+      { ...user, extra: { ...user.extra } },
+      {
+        userId: '42',
+        userName: 'Han Meimei',
+        email: 'h@corp.example',
+        enabled: true,
+        department: 'Sales',
+        extra: {},
+      },
+    );
+  });
+
+  test('enabled accepts true/false, 1/0 and "true"/"false" and nothing else', () => {
+    const cases: [string, boolean][] = [
+      ['true', true],
+      ['false', false],
+      ['1', true],
+      ['0', false],
+      ['"true"', true],
+      ['"false"', false],
+    ];
+    for (const [json, expected] of cases) {
+      const user = mapBody(`{"on":${json}}`, [
+        mapping('userId', "'u'"),
+        mapping('enabled', "JSON_GET($response,'on')"),
+      ]);
+      assert.equal(user.enabled, expected, json);
+    }
+    for (const json of ['"yes"', '2', '[]', '{}']) {
+      rejectsWith('user_attribute_invalid', () =>
+        mapBody(`{"on":${json}}`, [
+          mapping('userId', "'u'"),
+          mapping('enabled', "JSON_GET($response,'on')"),
+        ]),
+      );
+    }
+  });
+
+  test('userId is required, non-empty, text or a finite number', () => {
+    rejectsWith('user_id_missing', () =>
+      mapBody('{"id":null}', [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+    rejectsWith('user_id_missing', () =>
+      mapBody('{"id":"  "}', [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+    rejectsWith('user_attribute_invalid', () =>
+      mapBody('{"id":["a"]}', [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+    rejectsWith('user_attribute_invalid', () =>
+      mapBody('{"id":1e400}', [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+    rejectsWith('key_not_found', () =>
+      mapBody('{}', [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+  });
+
+  test('an over-long value is refused, never truncated', () => {
+    const body = JSON.stringify({ id: 'x'.repeat(256) });
+    rejectsWith('user_attribute_invalid', () =>
+      mapBody(body, [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+  });
+
+  test('a null value leaves the attribute out', () => {
+    const user = mapBody('{"id":"u","mail":null}', [
+      mapping('userId', "JSON_GET($response,'id')"),
+      mapping('email', "JSON_GET($response,'mail')"),
+    ]);
+    assert.equal(Object.hasOwn(user, 'email'), false);
+  });
+});
+
+describe('mapUser: random responses', () => {
+  const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
+  const hostileKey = fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'user',
+    'userId',
+    'enabled',
+    'toString',
+  );
+  const hostileJson = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue(),
+      fc.double(),
+      fc.constantFrom(Number.MAX_VALUE, -0, Number.MAX_SAFE_INTEGER * 8),
+      fc.string({ maxLength: 300 }),
+      fc.dictionary(fc.oneof(hostileKey, fc.string()), tie('value'), { maxKeys: 6 }),
+      fc.array(tie('value'), { maxLength: 4 }),
+    ),
+  })).value;
+
+  test('nothing but a coded error is thrown, and Object.prototype is never touched', () => {
+    const mappingSets = [
+      [],
+      [
+        mapping('userId', "JSON_GET($response,'userId')"),
+        mapping('enabled', "JSON_GET($response,'enabled')"),
+      ],
+      [mapping('userId', "FIRST_NON_EMPTY(JSON_PATH($response,'user.userId'), 'fallback')")],
+    ];
+    fc.assert(
+      fc.property(hostileJson, fc.boolean(), (value, wrap) => {
+        const body = JSON.stringify(wrap ? { user: value } : value);
+        for (const mappings of mappingSets) {
+          try {
+            const user = mapBody(body, mappings);
+            assert.equal(typeof user.userId, 'string');
+          } catch (error) {
+            assert.ok(isSsogateError(error), String(error));
+          }
+        }
+        assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), prototypeNames);
+        assert.equal(({} as Record<string, unknown>).isAdmin, undefined);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('deep nesting fails cleanly', () => {
+    const deep = `{"user":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    rejectsWith('response_too_large', () => mapBody(deep));
+  });
+});

@@ -1,0 +1,117 @@
+import { SsogateError, isSsogateError } from '../errors/ssogate-error.js';
+import type { EvaluationContext, Expression, JsonObject, JsonValue } from '../expression/index.js';
+import { evaluate, parseExpression } from '../expression/index.js';
+import type { UserAttribute } from './attributes.js';
+import { isUserAttribute } from './attributes.js';
+import type { AttributeValue } from './coerce.js';
+import { coerceAttribute } from './coerce.js';
+import type { MappedUser } from './mapped-user.js';
+
+/** One line of `userInfoParse`: `attribute = expression`, compiled. */
+export interface AttributeMapping {
+  readonly attribute: UserAttribute;
+  readonly expression: Expression;
+}
+
+/** Attributes without a column are kept, but not without bound. */
+const maxExtraJsonLength = 64 * 1024;
+
+// The "empty" case reads the `user` object the same way an administrator
+// would write it, so it shares the parse cache and the error messages.
+const userObjectExpression = parseExpression("JSON_GET($response, 'user')");
+
+/**
+ * Builds the user a user-info response describes (SPEC 5). With no mappings
+ * (the seed's "empty" case) the object under `user` is the set of attributes;
+ * otherwise each mapping's expression is evaluated over the same context, so
+ * the response body is parsed once whatever the number of mappings.
+ */
+export function mapUser(
+  mappings: readonly AttributeMapping[],
+  context: EvaluationContext,
+): MappedUser {
+  return mappings.length === 0 ? mapUserObject(context) : mapWithExpressions(mappings, context);
+}
+
+function mapWithExpressions(
+  mappings: readonly AttributeMapping[],
+  context: EvaluationContext,
+): MappedUser {
+  const values = new Map<UserAttribute, AttributeValue>();
+  for (const { attribute, expression } of mappings) {
+    const value = coerceAttribute(attribute, evaluate(expression, context));
+    if (value !== undefined) values.set(attribute, value);
+  }
+  return buildUser(values, Object.create(null) as Record<string, JsonValue>);
+}
+
+function mapUserObject(context: EvaluationContext): MappedUser {
+  const userObject = readUserObject(context);
+  const values = new Map<UserAttribute, AttributeValue>();
+  const extra = Object.create(null) as Record<string, JsonValue>;
+  for (const key of Object.keys(userObject)) {
+    const value = userObject[key] ?? null;
+    if (isUserAttribute(key)) {
+      const coerced = coerceAttribute(key, value);
+      if (coerced !== undefined) values.set(key, coerced);
+    } else {
+      // A null-prototype object: a key such as `__proto__` stays plain data.
+      extra[key] = value;
+    }
+  }
+  if (JSON.stringify(extra).length > maxExtraJsonLength) {
+    throw new SsogateError(
+      'user_attribute_invalid',
+      `the attributes without a column take more than ${maxExtraJsonLength} characters as JSON`,
+    );
+  }
+  return buildUser(values, extra);
+}
+
+function readUserObject(context: EvaluationContext): JsonObject {
+  let value: JsonValue;
+  try {
+    value = evaluate(userObjectExpression, context);
+  } catch (error) {
+    if (isSsogateError(error) && error.code === 'key_not_found') {
+      throw new SsogateError('userinfo_no_user_object', noUserObjectMessage, { cause: error });
+    }
+    throw error;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SsogateError('userinfo_no_user_object', noUserObjectMessage);
+  }
+  return value as JsonObject;
+}
+
+const noUserObjectMessage =
+  "the user-info response has no object under the key 'user'; " +
+  'with an empty user-info parsing, the response must look like {"user": {"userId": ...}}';
+
+type MutableAttributes = {
+  -readonly [K in UserAttribute]?: K extends 'enabled' ? boolean : string;
+};
+
+function buildUser(
+  values: ReadonlyMap<UserAttribute, AttributeValue>,
+  extra: Readonly<Record<string, JsonValue>>,
+): MappedUser {
+  const attributes: MutableAttributes = {};
+  for (const [attribute, value] of values) {
+    if (attribute === 'enabled') {
+      if (typeof value === 'boolean') attributes.enabled = value;
+    } else if (typeof value === 'string') {
+      attributes[attribute] = value;
+    }
+  }
+  const { userId } = attributes;
+  if (userId === undefined || userId.trim() === '') {
+    throw new SsogateError(
+      'user_id_missing',
+      userId === undefined
+        ? 'the user-info response yielded no userId'
+        : 'the user-info response yielded an empty userId',
+    );
+  }
+  return { ...attributes, userId, extra };
+}
