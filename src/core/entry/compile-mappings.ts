@@ -1,0 +1,84 @@
+import { SsogateError } from '../errors/ssogate-error.js';
+import type { AttributeMapping } from '../user/map-user.js';
+import { isUserAttribute, userAttributes } from '../user/attributes.js';
+import type { ProblemList } from './compile-fields.js';
+import { asRecord, compileExpression } from './compile-fields.js';
+import type { MappingSource, MappingSourcePosition } from './mapping-text.js';
+import { parseMappingText } from './mapping-text.js';
+
+const field = 'userInfoParse';
+
+/**
+ * Compiles `userInfoParse`, given as a list of `{attribute, expression}` or as
+ * the text form. Problems name the list index, or the line and column of the
+ * text, so the console can point at them.
+ */
+export function compileMappings(raw: unknown, problems: ProblemList): AttributeMapping[] {
+  if (typeof raw === 'string') {
+    const parsed = parseMappingText(raw, field);
+    problems.addAll(parsed.problems);
+    return compileSources(parsed.mappings, problems, parsed.positions);
+  }
+  if (!Array.isArray(raw)) return [];
+  const sources = raw.map((item) => {
+    const record = asRecord(item);
+    return {
+      attribute: typeof record.attribute === 'string' ? record.attribute : '',
+      expression: typeof record.expression === 'string' ? record.expression : '',
+    };
+  });
+  return compileSources(sources, problems);
+}
+
+function compileSources(
+  sources: readonly MappingSource[],
+  problems: ProblemList,
+  positions?: readonly MappingSourcePosition[],
+): AttributeMapping[] {
+  const mappings: AttributeMapping[] = [];
+  const seen = new Set<string>();
+  sources.forEach(({ attribute, expression: source }, index) => {
+    const position = positions?.[index];
+    const place = (column: number) =>
+      position === undefined
+        ? { field: `${field}[${index}].attribute` }
+        : { field, line: position.line, column };
+    if (!isUserAttribute(attribute)) {
+      problems.add(
+        new SsogateError(
+          'user_attribute_unknown',
+          `'${attribute}' is not a user attribute; known: ${userAttributes.join(', ')}`,
+          place(position?.attributeColumn ?? 1),
+        ),
+      );
+    } else if (seen.has(attribute)) {
+      problems.add(
+        new SsogateError('user_attribute_repeated', `'${attribute}' is mapped more than once`, {
+          ...place(position?.attributeColumn ?? 1),
+        }),
+      );
+    }
+    seen.add(attribute);
+    const expression = compileExpression(
+      source,
+      position === undefined ? `${field}[${index}].expression` : field,
+      problems,
+      position === undefined
+        ? undefined
+        : { line: position.line, column: position.expressionColumn },
+    );
+    if (expression !== undefined && isUserAttribute(attribute)) {
+      mappings.push({ attribute, expression });
+    }
+  });
+  if (sources.length > 0 && !seen.has('userId')) {
+    problems.add(
+      new SsogateError(
+        'field_invalid',
+        'a filled user-info parsing must map userId, the sign-in identifier (or leave it empty to read the object under "user")',
+        { field },
+      ),
+    );
+  }
+  return mappings;
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/**
+ * The shape of an entry as the API, the console and the provisioning file
+ * send it (SPEC 2). Only shapes and types live here; what the strings mean
+ * (templates, expressions, attributes) is checked by validateEntry so that
+ * every problem is reported together, with its position.
+ */
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+/** A required text field: blank is as good as missing. */
+const requiredText = (max: number) => text(max).min(1, 'is required');
+
+/** Forms send "" for a field left blank; an optional field left blank is absent. */
+const optionalText = (max: number) =>
+  text(max)
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
+
+export const entryIdPattern = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/** Ids that would collide with the gateway's own routes under /_sso/login/. */
+export const reservedEntryIds: ReadonlySet<string> = new Set(['local']);
+
+const headerInput = z.strictObject({
+  name: text(256),
+  value: text(4096),
+});
+
+const callOptionsShape = {
+  /** Extra request headers; values may hold the call's placeholders. */
+  headers: z.array(headerInput).max(32).optional(),
+  /** Body of a `POST ` call: JSON (the seed's shape) or a standard form. */
+  bodyEncoding: z.enum(['json', 'form']).optional(),
+  /** An expression over $response that must yield true for the call to count as a success. */
+  successCondition: optionalText(4096),
+};
+
+export const tokenRequestInput = z.strictObject({
+  ...callOptionsShape,
+  /** RFC 6749 §2.3.1 HTTP Basic client authentication with appid/appsecret. */
+  clientAuthentication: z.enum(['none', 'basic']).optional(),
+});
+
+export const userInfoRequestInput = z.strictObject(callOptionsShape);
+
+export const mappingInput = z.strictObject({
+  attribute: text(64),
+  expression: text(4096),
+});
+
+export const tokenValueInput = z.strictObject({
+  name: text(64),
+  expression: text(4096),
+});
+
+export const provisioningInput = z.strictObject({
+  /** Create users that do not exist yet. */
+  createUsers: z.boolean().optional(),
+  /** Update mapped columns at every sign-in. */
+  updateOnSignIn: z.boolean().optional(),
+  /** Sign in to a user that exists but came from elsewhere. */
+  adoptExistingUsers: z.boolean().optional(),
+});
+
+export const entryInput = z.strictObject({
+  id: z
+    .string()
+    .regex(
+      entryIdPattern,
+      'must be 1-64 lowercase letters, digits or inner hyphens (a URL-safe slug)',
+    )
+    .refine((id) => !reservedEntryIds.has(id), 'is reserved for the gateway'),
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  enabled: z.boolean(),
+  isDefault: z.boolean().optional(),
+  appid: optionalText(512),
+  appsecret: optionalText(4096),
+  authorizeUrl: requiredText(4096),
+  tokenUrl: requiredText(4096),
+  tokenParse: requiredText(4096),
+  logoutUrl: optionalText(4096),
+  userInfoUrl: requiredText(4096),
+  userInfoParse: z.union([z.array(mappingInput).max(32), text(64 * 1024)]).optional(),
+  pkce: z.boolean().optional(),
+  tokenRequest: tokenRequestInput.optional(),
+  userInfoRequest: userInfoRequestInput.optional(),
+  tokenValues: z.array(tokenValueInput).max(16).optional(),
+  timeoutMs: z.number().int().min(100).max(60_000).optional(),
+  provisioning: provisioningInput.optional(),
+});
+
+export type EntryInput = z.infer<typeof entryInput>;
+export type HeaderInput = z.infer<typeof headerInput>;

@@ -1,0 +1,187 @@
+import type { SsogateError } from '../errors/ssogate-error.js';
+import { builtInPlaceholders, renderUrl } from '../template/index.js';
+import type { CompiledEntry, ProvisioningPolicy, TokenValue } from './compiled-entry.js';
+import { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
+import { compileCall, compileTemplateField } from './compile-call.js';
+import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
+import { compileMappings } from './compile-mappings.js';
+import type { EntryInput } from './entry-input.js';
+import { entryInput } from './entry-input.js';
+import { EntryInvalidError, problemsFromSchema } from './entry-problems.js';
+
+export type EntryValidation =
+  | { readonly ok: true; readonly entry: CompiledEntry; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly SsogateError[] };
+
+const tokenValueName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Validates and compiles an entry as the API, the console or the provisioning
+ * file sends it (SPEC 2 to 5). Every problem is reported at once, each naming
+ * its field and position; nothing is thrown for bad input.
+ */
+export function validateEntry(input: unknown): EntryValidation {
+  const problems = new ProblemList();
+  const shape = entryInput.safeParse(input);
+  if (!shape.success) problems.addAll(problemsFromSchema(shape.error));
+
+  // The meaning of each text field is checked even when other fields failed
+  // their shape, so an administrator sees every problem in one round.
+  const raw = asRecord(input);
+  const tokenValues = compileTokenValues(raw.tokenValues, problems);
+  const tokenValueNames = tokenValues.map(({ name }) => name);
+
+  const authorize = compileTemplateField(
+    textField(raw, 'authorizeUrl'),
+    'authorizeUrl',
+    'authorizeUrl',
+    problems,
+  );
+  if (authorize !== undefined) checkNoFragment(authorize, problems);
+  const logout = compileTemplateField(
+    textField(raw, 'logoutUrl'),
+    'logoutUrl',
+    'logoutUrl',
+    problems,
+  );
+  const tokenCall = compileCall(
+    raw,
+    { urlField: 'tokenUrl', optionsField: 'tokenRequest', kind: 'tokenUrl', extraPlaceholders: [] },
+    problems,
+  );
+  const userInfo = compileCall(
+    raw,
+    {
+      urlField: 'userInfoUrl',
+      optionsField: 'userInfoRequest',
+      kind: 'userInfoUrl',
+      extraPlaceholders: tokenValueNames,
+    },
+    problems,
+  );
+  const tokenParseSource = textField(raw, 'tokenParse');
+  const tokenParse =
+    tokenParseSource === undefined
+      ? undefined
+      : compileExpression(tokenParseSource, 'tokenParse', problems);
+  const userInfoParse = compileMappings(raw.userInfoParse, problems);
+
+  if (!shape.success || problems.items.length > 0) return { ok: false, problems: problems.items };
+  const entry = shape.data;
+
+  const clientAuthentication = entry.tokenRequest?.clientAuthentication ?? 'none';
+  if (clientAuthentication === 'basic' && entry.appid === undefined) {
+    problems.field('appid', 'is required for HTTP Basic client authentication');
+  }
+  if (entry.isDefault === true && !entry.enabled) {
+    problems.field('isDefault', 'a disabled entry cannot be the default');
+  }
+  if (
+    clientAuthentication === 'basic' &&
+    entry.tokenRequest?.headers?.some(({ name }) => name.toLowerCase() === 'authorization') === true
+  ) {
+    problems.field(
+      'tokenRequest.headers',
+      'an Authorization header cannot be combined with HTTP Basic client authentication',
+      'header_invalid',
+    );
+  }
+  if (
+    problems.items.length > 0 ||
+    authorize === undefined ||
+    tokenCall === undefined ||
+    userInfo === undefined ||
+    tokenParse === undefined
+  ) {
+    return { ok: false, problems: problems.items };
+  }
+
+  const compiled: CompiledEntry = {
+    id: entry.id,
+    name: entry.name,
+    enabled: entry.enabled,
+    isDefault: entry.isDefault ?? false,
+    appid: entry.appid,
+    appsecret: entry.appsecret,
+    authorize,
+    token: { ...tokenCall, clientAuthentication },
+    tokenParse,
+    tokenValues,
+    userInfo,
+    userInfoParse,
+    logout,
+    pkce: entry.pkce ?? false,
+    timeoutMs: entry.timeoutMs ?? defaultTimeoutMs,
+    provisioning: provisioningPolicy(entry.provisioning),
+    input: entry,
+  };
+  return { ok: true, entry: compiled, warnings: warningsFor(compiled) };
+}
+
+/** validateEntry for callers that want an exception: throws EntryInvalidError. */
+export function compileEntry(input: unknown): CompiledEntry {
+  const result = validateEntry(input);
+  if (!result.ok) throw new EntryInvalidError(result.problems);
+  return result.entry;
+}
+
+function provisioningPolicy(input: EntryInput['provisioning']): ProvisioningPolicy {
+  return {
+    createUsers: input?.createUsers ?? defaultProvisioning.createUsers,
+    updateOnSignIn: input?.updateOnSignIn ?? defaultProvisioning.updateOnSignIn,
+    adoptExistingUsers: input?.adoptExistingUsers ?? defaultProvisioning.adoptExistingUsers,
+  };
+}
+
+function compileTokenValues(raw: unknown, problems: ProblemList): TokenValue[] {
+  const values: TokenValue[] = [];
+  const seen = new Set<string>();
+  asArray(raw).forEach((item, index) => {
+    const field = `tokenValues[${index}]`;
+    const { name, expression: source } = asRecord(item);
+    if (typeof name !== 'string' || typeof source !== 'string') return;
+    if (!tokenValueName.test(name)) {
+      problems.field(
+        `${field}.name`,
+        'must be a name of letters, digits and _ not starting with a digit',
+      );
+      return;
+    }
+    if ((builtInPlaceholders as readonly string[]).includes(name) || seen.has(name)) {
+      problems.field(`${field}.name`, `'${name}' is already a placeholder name`);
+      return;
+    }
+    seen.add(name);
+    const expression = compileExpression(source, `${field}.expression`, problems);
+    if (expression !== undefined) values.push({ name, expression });
+  });
+  return values;
+}
+
+/**
+ * RFC 6749 §3.1: the authorization endpoint URI MUST NOT include a fragment;
+ * the gateway also appends PKCE parameters to its query.
+ */
+function checkNoFragment(authorize: CompiledEntry['authorize'], problems: ProblemList): void {
+  const sample = Object.fromEntries([...authorize.placeholders].map((name) => [name, 'x']));
+  if (new URL(renderUrl(authorize, sample)).hash !== '') {
+    problems.field('authorizeUrl', 'must not contain a fragment (#...): RFC 6749 §3.1');
+  }
+}
+
+function warningsFor(entry: CompiledEntry): string[] {
+  const warnings: string[] = [];
+  if (!entry.authorize.placeholders.has('state') && !entry.pkce) {
+    warnings.push(
+      'authorizeUrl has no ${state}: the sign-in is still bound to the browser by a cookie, ' +
+        'but enable PKCE if the server supports it (RFC 9700 §2.1)',
+    );
+  }
+  const templates = [entry.authorize, entry.token.template, entry.userInfo.template, entry.logout];
+  if (templates.some((template) => template?.source.replace(/^POST /, '').startsWith('http:'))) {
+    warnings.push(
+      'the entry uses plain http: codes and tokens would cross the network unencrypted',
+    );
+  }
+  return warnings;
+}
