@@ -1,0 +1,48 @@
+import type { CompiledEntry } from '../entry/compiled-entry.js';
+import { renderUrl } from '../template/index.js';
+import { appendQuery } from './append-query.js';
+import { callbackUrl } from './gateway-urls.js';
+import { createPkcePair } from './pkce.js';
+import type { RandomSource } from './random.js';
+import { randomToken } from './random.js';
+
+export interface AuthorizationRequestOptions {
+  readonly publicUrl: string;
+  readonly random: RandomSource;
+}
+
+/** Where to send the browser, and what the pending sign-in must remember. */
+export interface AuthorizationRequest {
+  readonly url: string;
+  /** Fresh per request, single-use (RFC 9700 §4.7.1); stored with the pending sign-in. */
+  readonly state: string;
+  readonly redirectUri: string;
+  /** Present with PKCE; stays server-side until the token call. */
+  readonly codeVerifier: string | undefined;
+}
+
+/**
+ * Renders the authorization URL (flow step 2). A state is generated even when
+ * the template has no `${state}`: the pending sign-in is keyed by it and bound
+ * to the browser by a cookie either way (SPEC 6).
+ */
+export function buildAuthorizationRequest(
+  entry: CompiledEntry,
+  { publicUrl, random }: AuthorizationRequestOptions,
+): AuthorizationRequest {
+  const state = randomToken(random);
+  const redirectUri = callbackUrl(publicUrl, entry.id);
+  const rendered = renderUrl(entry.authorize, {
+    state,
+    appid: entry.appid,
+    redirect_uri: redirectUri,
+  });
+  if (!entry.pkce) return { url: rendered, state, redirectUri, codeVerifier: undefined };
+
+  const pkce = createPkcePair(random);
+  const url = appendQuery(rendered, [
+    ['code_challenge', pkce.challenge],
+    ['code_challenge_method', 'S256'],
+  ]);
+  return { url, state, redirectUri, codeVerifier: pkce.verifier };
+}

@@ -1,0 +1,38 @@
+import type { CompiledCall } from '../entry/compiled-entry.js';
+import { SsogateError } from '../errors/ssogate-error.js';
+import type { EvaluationContext } from '../expression/index.js';
+import { evaluateCondition } from '../expression/index.js';
+import { excerpt, maskSecrets } from '../mask/index.js';
+import type { ThirdPartyResponse } from './outbound-request.js';
+
+/**
+ * The checks every call's response passes before anything is parsed out of
+ * it: a 2xx status (redirects are not followed, so a 3xx fails here too), then
+ * the entry's success condition, so that `200 {"errcode":40029}` is reported
+ * as the server's error and not as "no token".
+ */
+export function checkResponse(
+  call: CompiledCall,
+  response: ThirdPartyResponse,
+  context: EvaluationContext,
+  secrets: readonly string[],
+): void {
+  if (response.status < 200 || response.status > 299) {
+    throw new SsogateError(
+      'response_status',
+      `the server answered ${response.status} (body, first 80 characters: ${bodyExcerpt(response, secrets)})`,
+    );
+  }
+  const condition = call.successCondition;
+  if (condition !== undefined && !evaluateCondition(condition, context)) {
+    throw new SsogateError(
+      'success_condition_failed',
+      `the response does not meet the success condition ${condition.source} ` +
+        `(body, first 80 characters: ${bodyExcerpt(response, secrets)})`,
+    );
+  }
+}
+
+function bodyExcerpt(response: ThirdPartyResponse, secrets: readonly string[]): string {
+  return excerpt(maskSecrets(response.body, secrets), 80);
+}

@@ -1,0 +1,17 @@
+export type { AuthorizationRequest, AuthorizationRequestOptions } from './authorization-request.js';
+export { buildAuthorizationRequest } from './authorization-request.js';
+export { callbackUrl, signedOutUrl } from './gateway-urls.js';
+export type { LogoutRequest, LogoutRequestOptions } from './logout-request.js';
+export { buildLogoutRequest } from './logout-request.js';
+export type { OutboundRequest, ThirdPartyResponse } from './outbound-request.js';
+export { maxResponseBytes } from './outbound-request.js';
+export type { PkcePair } from './pkce.js';
+export { createPkcePair, pkceChallenge } from './pkce.js';
+export type { RandomSource } from './random.js';
+export { base64url, randomToken } from './random.js';
+export type { TokenRequestOptions } from './token-request.js';
+export { buildTokenRequest } from './token-request.js';
+export type { ResponseOptions, TokenResult } from './token-response.js';
+export { processTokenResponse } from './token-response.js';
+export { buildUserInfoRequest } from './userinfo-request.js';
+export { processUserInfoResponse } from './userinfo-response.js';

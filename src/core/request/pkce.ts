@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import type { RandomSource } from './random.js';
+import { base64url, randomToken } from './random.js';
+
+export interface PkcePair {
+  /** Kept server-side with the pending sign-in; sent only to the token endpoint. */
+  readonly verifier: string;
+  /** Sent to the browser in the authorization URL. */
+  readonly challenge: string;
+}
+
+/**
+ * RFC 7636 §4.1-4.2: a 43-character verifier from 32 random bytes and its
+ * S256 challenge, BASE64URL(SHA256(ASCII(verifier))).
+ */
+export function createPkcePair(random: RandomSource): PkcePair {
+  const verifier = randomToken(random, 32);
+  return { verifier, challenge: pkceChallenge(verifier) };
+}
+
+export function pkceChallenge(verifier: string): string {
+  return base64url(createHash('sha256').update(verifier, 'ascii').digest());
+}

@@ -1,0 +1,18 @@
+import type { CompiledEntry } from '../entry/compiled-entry.js';
+import { createEvaluationContext } from '../expression/index.js';
+import type { MappedUser } from '../user/mapped-user.js';
+import { mapUser } from '../user/map-user.js';
+import { checkResponse } from './check-response.js';
+import type { ThirdPartyResponse } from './outbound-request.js';
+import type { ResponseOptions } from './token-response.js';
+
+/** Checks the user-info response and maps it to a user (SPEC 5). */
+export function processUserInfoResponse(
+  entry: CompiledEntry,
+  response: ThirdPartyResponse,
+  { secrets }: ResponseOptions,
+): MappedUser {
+  const context = createEvaluationContext(response.body, { secrets });
+  checkResponse(entry.userInfo, response, context, secrets);
+  return mapUser(entry.userInfoParse, context);
+}
