@@ -1,0 +1,231 @@
+import type { EntryInput, JsonValue } from '../core/index.js';
+
+/**
+ * The gateway's storage, behind small interfaces (ENGINEERING 5). SQLite
+ * (Kysely over better-sqlite3) fills them by default; PostgreSQL and Redis
+ * fill the same interfaces for several instances. Times are epoch
+ * milliseconds passed in by the caller, so tests control the clock.
+ */
+export interface Storage {
+  readonly entries: EntryStore;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly pendingSignIns: PendingSignInStore;
+  readonly audit: AuditStore;
+  readonly apiTokens: ApiTokenStore;
+  /** Resolves when the database answers; for the readiness check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- entries
+
+export interface EntryRecord {
+  /** The entry as validated, appsecret included (decrypted). */
+  readonly input: EntryInput;
+  /** Order on the chooser and in the console. */
+  readonly position: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface EntryStore {
+  list(): Promise<EntryRecord[]>;
+  get(id: string): Promise<EntryRecord | undefined>;
+  /**
+   * Inserts a new entry; resolves false if the id is taken. The appsecret is
+   * encrypted at rest. If `input.isDefault`, every other entry stops being
+   * the default in the same transaction.
+   */
+  create(input: EntryInput, at: number): Promise<boolean>;
+  /**
+   * Replaces an entry; resolves false if it does not exist. The secret is
+   * write-only: when `input.appsecret` is undefined, `secret` says whether the
+   * stored one is kept (the default) or cleared.
+   */
+  update(id: string, input: EntryInput, at: number, secret?: 'keep' | 'clear'): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  /** Whether a secret is stored, for `appsecretSet` on read. */
+  hasSecret(id: string): Promise<boolean>;
+}
+
+// ------------------------------------------------------------------ users
+
+export interface UserRecord {
+  /** Internal row id; sessions refer to it. */
+  readonly id: number;
+  readonly userId: string;
+  /** The entry that created the user; null for local accounts. */
+  readonly sourceEntryId: string | null;
+  readonly userName: string | null;
+  readonly email: string | null;
+  readonly mobile: string | null;
+  readonly department: string | null;
+  readonly enabled: boolean;
+  readonly isAdmin: boolean;
+  /** Set for local accounts only; never leaves the server. */
+  readonly passwordHash: string | null;
+  readonly extra: Readonly<Record<string, JsonValue>>;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly lastSignInAt: number | null;
+}
+
+/** The mappable columns, as provisioning writes them. */
+export interface UserAttributes {
+  readonly userName?: string;
+  readonly email?: string;
+  readonly mobile?: string;
+  readonly department?: string;
+  readonly enabled?: boolean;
+  readonly extra?: Readonly<Record<string, JsonValue>>;
+}
+
+export interface NewUser extends UserAttributes {
+  readonly userId: string;
+  readonly sourceEntryId: string | null;
+  readonly isAdmin?: boolean;
+  readonly passwordHash?: string | null;
+}
+
+export interface UserQuery {
+  /** Matches userId, userName, email (case-insensitive substring). */
+  readonly search?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface UserStore {
+  get(id: number): Promise<UserRecord | undefined>;
+  findByUserId(userId: string): Promise<UserRecord | undefined>;
+  /**
+   * Inserts the user unless one with that userId exists, atomically (a unique
+   * key and INSERT ... ON CONFLICT DO NOTHING), and returns the row either
+   * way: two first sign-ins of one new user at the same moment make one row.
+   */
+  insertIfAbsent(user: NewUser, at: number): Promise<{ user: UserRecord; created: boolean }>;
+  /** Writes the given mapped columns; undefined ones are left as they are. */
+  updateAttributes(id: number, attributes: UserAttributes, at: number): Promise<UserRecord>;
+  recordSignIn(id: number, at: number): Promise<void>;
+  setEnabled(id: number, enabled: boolean, at: number): Promise<boolean>;
+  setAdmin(id: number, isAdmin: boolean, at: number): Promise<boolean>;
+  setPasswordHash(id: number, passwordHash: string, at: number): Promise<boolean>;
+  list(query: UserQuery): Promise<{ users: UserRecord[]; total: number }>;
+  countAdmins(): Promise<number>;
+}
+
+// --------------------------------------------------------------- sessions
+
+export interface SessionRecord {
+  /** SHA-256 of the session id, base64url; the id itself is never stored. */
+  readonly idHash: string;
+  readonly userRowId: number;
+  /** The entry the user signed in with; null for a local sign-in. */
+  readonly entryId: string | null;
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+  /** Absolute end of the session, whatever its activity. */
+  readonly expiresAt: number;
+}
+
+export interface SessionStore {
+  create(session: SessionRecord): Promise<void>;
+  get(idHash: string): Promise<SessionRecord | undefined>;
+  /** Records activity (sliding idle time-out). */
+  touch(idHash: string, lastSeenAt: number): Promise<void>;
+  delete(idHash: string): Promise<void>;
+  /** Ends every session of a user; resolves how many ended. */
+  deleteForUser(userRowId: number): Promise<number>;
+  /** Removes sessions past their absolute end or idle since `idleBefore`. */
+  deleteExpired(now: number, idleBefore: number): Promise<number>;
+}
+
+// -------------------------------------------------------- pending sign-ins
+
+export interface PendingSignIn {
+  /** SHA-256 of the state value, base64url. */
+  readonly stateHash: string;
+  readonly entryId: string;
+  /** A same-origin path, already checked. */
+  readonly returnTo: string;
+  /** SHA-256 of the browser-binding cookie's value, base64url. */
+  readonly bindingHash: string;
+  readonly redirectUri: string;
+  readonly codeVerifier: string | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface PendingSignInStore {
+  save(pending: PendingSignIn): Promise<void>;
+  /**
+   * Removes and returns the pending sign-in in one atomic step (DELETE ...
+   * RETURNING, GETDEL): of two callbacks carrying one state, exactly one gets
+   * it. Expiry is checked by the caller.
+   */
+  consume(stateHash: string): Promise<PendingSignIn | undefined>;
+  deleteExpired(now: number): Promise<number>;
+}
+
+// ------------------------------------------------------------------ audit
+
+export type AuditKind = 'sign_in' | 'sign_out' | 'entry_change' | 'user_change' | 'token_change';
+
+export interface AuditEvent {
+  readonly id: number;
+  readonly at: number;
+  readonly kind: AuditKind;
+  readonly outcome: 'success' | 'failure';
+  readonly entryId: string | null;
+  /** The user concerned (a sign-in's userId, the user an admin changed). */
+  readonly userId: string | null;
+  /** Who acted, for changes: an administrator's userId or "token:NAME". */
+  readonly actor: string | null;
+  readonly code: string | null;
+  /** The reference id shown on the error page. */
+  readonly reference: string | null;
+  readonly durationMs: number | null;
+  /** Masked details; never a secret, code or token. */
+  readonly detail: Readonly<Record<string, JsonValue>> | null;
+}
+
+export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+
+export interface AuditQuery {
+  readonly kind?: AuditKind;
+  readonly entryId?: string;
+  readonly userId?: string;
+  readonly outcome?: 'success' | 'failure';
+  readonly since?: number;
+  readonly until?: number;
+  readonly limit: number;
+  /** Events with an id below this (paging backwards from the newest). */
+  readonly beforeId?: number;
+}
+
+export interface AuditStore {
+  append(event: NewAuditEvent): Promise<void>;
+  /** Newest first. */
+  list(query: AuditQuery): Promise<AuditEvent[]>;
+}
+
+// ------------------------------------------------------------- API tokens
+
+export interface ApiTokenRecord {
+  readonly id: string;
+  readonly name: string;
+  /** SHA-256 of the token, base64url; the token is shown once and never stored. */
+  readonly tokenHash: string;
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+  readonly revokedAt: number | null;
+}
+
+export interface ApiTokenStore {
+  create(record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt'>): Promise<void>;
+  /** An unrevoked token with this hash. */
+  findActiveByHash(tokenHash: string): Promise<ApiTokenRecord | undefined>;
+  markUsed(id: string, at: number): Promise<void>;
+  list(): Promise<ApiTokenRecord[]>;
+  revoke(id: string, at: number): Promise<boolean>;
+}
