@@ -107,6 +107,69 @@ export const errorRegistry = {
     status: 502,
     summary: 'The parsed access token is empty, not text, or has characters a token cannot have.',
   },
+
+  // The sign-in flow (SPEC 6): each ends on an error page with a reference id.
+  provider_error: {
+    status: 400,
+    summary: 'The third-party server sent an error instead of a code.',
+  },
+  missing_code: { status: 400, summary: 'The callback carries no code, or more than one.' },
+  state_invalid: {
+    status: 400,
+    summary: "The sign-in is unknown, expired, already used or not this browser's.",
+  },
+  entry_unknown: { status: 404, summary: 'No entry has this id.' },
+  entry_disabled: { status: 403, summary: 'The entry is disabled.' },
+  token_request_failed: { status: 502, summary: 'The access-token call failed.' },
+  token_parse_failed: {
+    status: 502,
+    summary: 'The access token could not be read from the response.',
+  },
+  userinfo_request_failed: { status: 502, summary: 'The user-info call failed.' },
+  userinfo_parse_failed: {
+    status: 502,
+    summary: 'The user could not be read from the user-info response.',
+  },
+  user_disabled: { status: 403, summary: 'The user is disabled.' },
+  signup_not_allowed: {
+    status: 403,
+    summary: 'The user does not exist and this entry does not create users.',
+  },
+  account_conflict: {
+    status: 409,
+    summary: 'A user with this userId exists but came from elsewhere.',
+  },
+
+  // The gateway's own surface.
+  unauthenticated: {
+    status: 401,
+    summary: 'The request needs a signed-in session or an API token.',
+  },
+  forbidden: { status: 403, summary: 'The signed-in user may not do this.' },
+  csrf_failed: {
+    status: 403,
+    summary: 'A changing request came without the CSRF header or form field.',
+  },
+  local_sign_in_failed: {
+    status: 401,
+    summary: 'The username or password is wrong, or the account cannot sign in.',
+  },
+  rate_limited: { status: 429, summary: 'Too many attempts; wait and try again.' },
+  request_invalid: { status: 400, summary: 'The request does not have the expected shape.' },
+  not_found: { status: 404, summary: 'There is nothing at this address.' },
+  entry_exists: { status: 409, summary: 'An entry with this id exists already.' },
+  service_unavailable: {
+    status: 503,
+    summary: 'A backing service (database, session store) is not reachable.',
+  },
+  internal_error: {
+    status: 500,
+    summary: 'Something unexpected failed; the reference id finds it in the log.',
+  },
+  config_invalid: {
+    status: 500,
+    summary: 'The configuration is invalid; every problem is listed.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof errorRegistry;
