@@ -31,7 +31,13 @@ describe('maskSecrets', () => {
       assert.ok(masked.includes(kept), `${kept} lost in ${masked}`);
     }
     assert.ok(masked.includes('"access_token":"***"'));
-    assert.equal(maskSecrets('{"app_secret":12345}'), '{"app_secret":***}');
+    // A whole document stays valid JSON; a cut excerpt is masked in place.
+    assert.equal(maskSecrets('{"app_secret":12345}'), '{"app_secret":"***"}');
+    assert.equal(maskSecrets('{"app_secret":12345,"a":'), '{"app_secret":***,"a":');
+    assert.equal(
+      maskSecrets('{"other":{"":[":"]},"access_token":"T "}'),
+      '{"other":{"":[":"]},"access_token":"***"}',
+    );
     assert.equal(maskSecrets('{"access_token":null}'), '{"access_token":null}');
   });
 

@@ -72,14 +72,49 @@ function maskQuotedValue(quote: string) {
   };
 }
 
+const MAX_MASK_DEPTH = 64;
+
+/**
+ * A whole JSON document, re-serialised with every sensitive key's value
+ * masked; undefined when the text is not one (an excerpt, a form body). The
+ * regular expressions below cannot tell a key from a string that merely looks
+ * like one (`{"":[":"]}` throws them off), so whole documents are walked.
+ */
+function maskJsonDocument(text: string): string | undefined {
+  const start = text.trimStart().charAt(0);
+  if (start !== '{' && start !== '[') return undefined;
+  try {
+    return JSON.stringify(maskJsonValue(JSON.parse(text) as unknown, 0));
+  } catch {
+    return undefined; // not JSON, or nested too deeply to walk: the patterns take over
+  }
+}
+
+function maskJsonValue(value: unknown, depth: number): unknown {
+  if (depth > MAX_MASK_DEPTH) throw new RangeError('nested too deeply');
+  if (Array.isArray(value)) return value.map((item: unknown) => maskJsonValue(item, depth + 1));
+  if (typeof value !== 'object' || value === null) return value;
+  // A null prototype: a key such as __proto__ stays a plain key.
+  const masked = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) {
+    masked[key] = isSensitiveKey(key) && item !== null ? MASK : maskJsonValue(item, depth + 1);
+  }
+  return masked;
+}
+
 /**
  * `text` with every occurrence of each secret (at least 4 characters long)
  * and every value of a sensitive key replaced by `***`.
  */
 export function maskSecrets(text: string, secrets: readonly string[] = []): string {
   let out = maskExactSecrets(text, secrets);
-  out = out.replace(JSON_DOUBLE, maskQuotedValue('"'));
-  out = out.replace(JSON_SINGLE, maskQuotedValue("'"));
+  const document = maskJsonDocument(out);
+  if (document !== undefined) {
+    out = document;
+  } else {
+    out = out.replace(JSON_DOUBLE, maskQuotedValue('"'));
+    out = out.replace(JSON_SINGLE, maskQuotedValue("'"));
+  }
   out = out.replace(FORM, (match: string, lead: string, key: string, value: string) =>
     value !== '' && isSensitiveKey(safeDecode(key)) ? `${lead}${key}=${MASK}` : match,
   );
