@@ -1,0 +1,48 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withMemoryStorage } from './storage-fixtures.js';
+
+describe('ApiTokenStore', () => {
+  test('create, find, mark used, list, revoke', async () => {
+    await withMemoryStorage(async ({ apiTokens }) => {
+      await apiTokens.create({ id: 't1', name: 'ci', tokenHash: 'hash1', createdAt: 10 });
+      await apiTokens.create({ id: 't2', name: 'deploy', tokenHash: 'hash2', createdAt: 20 });
+      assert.deepEqual(await apiTokens.findActiveByHash('hash1'), {
+        id: 't1',
+        name: 'ci',
+        tokenHash: 'hash1',
+        createdAt: 10,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      assert.equal(await apiTokens.findActiveByHash('nope'), undefined);
+
+      await apiTokens.markUsed('t1', 15);
+      assert.equal((await apiTokens.findActiveByHash('hash1'))?.lastUsedAt, 15);
+
+      assert.equal(await apiTokens.revoke('t1', 30), true);
+      assert.equal(await apiTokens.findActiveByHash('hash1'), undefined);
+      assert.equal(await apiTokens.revoke('t1', 40), false);
+      assert.equal(await apiTokens.revoke('unknown', 40), false);
+
+      const listed = await apiTokens.list();
+      assert.deepEqual(
+        listed.map((t) => [t.id, t.revokedAt]),
+        [
+          ['t1', 30],
+          ['t2', null],
+        ],
+      );
+    });
+  });
+
+  test('a token hash is unique', async () => {
+    await withMemoryStorage(async ({ apiTokens }) => {
+      await apiTokens.create({ id: 't1', name: 'a', tokenHash: 'same', createdAt: 1 });
+      await assert.rejects(
+        apiTokens.create({ id: 't2', name: 'b', tokenHash: 'same', createdAt: 1 }),
+        /UNIQUE/,
+      );
+    });
+  });
+});

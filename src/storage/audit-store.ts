@@ -1,0 +1,93 @@
+import type { Kysely, Selectable } from 'kysely';
+import { parseNullableJsonObject, toMillis } from './columns.js';
+import type { AuditEventsTable, Database } from './schema.js';
+import type { AuditEvent, AuditKind, AuditStore } from './types.js';
+
+const kinds: ReadonlySet<string> = new Set<AuditKind>([
+  'sign_in',
+  'sign_out',
+  'entry_change',
+  'user_change',
+  'token_change',
+]);
+
+function toKind(value: string): AuditKind {
+  if (!kinds.has(value)) throw new Error(`Unknown audit kind in the database: ${value}`);
+  return value as AuditKind;
+}
+
+function toOutcome(value: string): AuditEvent['outcome'] {
+  if (value !== 'success' && value !== 'failure') {
+    throw new Error(`Unknown audit outcome in the database: ${value}`);
+  }
+  return value;
+}
+
+const auditColumns = [
+  'id',
+  'at',
+  'kind',
+  'outcome',
+  'entry_id',
+  'user_id',
+  'actor',
+  'code',
+  'reference',
+  'duration_ms',
+  'detail',
+] as const;
+
+function toEvent(row: Selectable<AuditEventsTable>): AuditEvent {
+  return {
+    id: row.id,
+    at: toMillis(row.at),
+    kind: toKind(row.kind),
+    outcome: toOutcome(row.outcome),
+    entryId: row.entry_id,
+    userId: row.user_id,
+    actor: row.actor,
+    code: row.code,
+    reference: row.reference,
+    durationMs: row.duration_ms,
+    detail: parseNullableJsonObject(row.detail, 'audit_events.detail'),
+  };
+}
+
+export function createAuditStore(db: Kysely<Database>): AuditStore {
+  return {
+    async append(event) {
+      await db
+        .insertInto('audit_events')
+        .values({
+          at: event.at,
+          kind: event.kind,
+          outcome: event.outcome,
+          entry_id: event.entryId,
+          user_id: event.userId,
+          actor: event.actor,
+          code: event.code,
+          reference: event.reference,
+          duration_ms: event.durationMs === null ? null : Math.round(event.durationMs),
+          detail: event.detail === null ? null : JSON.stringify(event.detail),
+        })
+        .execute();
+    },
+
+    /**
+     * Newest first by id (ids only grow, so paging with beforeId never skips
+     * or repeats an event). `since` is inclusive, `until` exclusive.
+     */
+    async list(query) {
+      let select = db.selectFrom('audit_events').select(auditColumns);
+      if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
+      if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome);
+      if (query.entryId !== undefined) select = select.where('entry_id', '=', query.entryId);
+      if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
+      if (query.since !== undefined) select = select.where('at', '>=', query.since);
+      if (query.until !== undefined) select = select.where('at', '<', query.until);
+      if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
+      const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
+      return rows.map(toEvent);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { Migrator } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Database, SqlDialect } from '../schema.js';
+import { initialMigration } from './0001-initial.js';
+
+/**
+ * The migrations in code rather than files on disk, so a bundled or compiled
+ * gateway cannot miss one. Names sort in the order they run; never rename or
+ * edit a released one: add the next.
+ */
+export function migrations(dialect: SqlDialect): Record<string, Migration> {
+  return {
+    '0001_initial': initialMigration(dialect),
+  };
+}
+
+/** Brings the schema up to date; running it again on a current database does nothing. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: SqlDialect): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve(migrations(dialect)),
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`The database migration ${failed ?? ''} failed.`, { cause: error });
+  }
+}

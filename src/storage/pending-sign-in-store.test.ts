@@ -1,0 +1,51 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PendingSignIn } from './types.js';
+import { withMemoryStorage } from './storage-fixtures.js';
+
+function pending(stateHash: string, expiresAt = 600_000): PendingSignIn {
+  return {
+    stateHash,
+    entryId: 'corp',
+    returnTo: '/app?x=1',
+    bindingHash: 'binding',
+    redirectUri: 'https://gw.example/_sso/callback/corp',
+    codeVerifier: 'verifier',
+    createdAt: 1000,
+    expiresAt,
+  };
+}
+
+describe('PendingSignInStore', () => {
+  test('consume returns the pending sign-in once, then undefined', async () => {
+    await withMemoryStorage(async ({ pendingSignIns }) => {
+      await pendingSignIns.save(pending('s1'));
+      await pendingSignIns.save({ ...pending('s2'), codeVerifier: null });
+      assert.deepEqual(await pendingSignIns.consume('s1'), pending('s1'));
+      assert.equal(await pendingSignIns.consume('s1'), undefined);
+      assert.equal((await pendingSignIns.consume('s2'))?.codeVerifier, null);
+      assert.equal(await pendingSignIns.consume('never'), undefined);
+    });
+  });
+
+  test('of 20 concurrent consumes of one state, exactly one gets it', async () => {
+    await withMemoryStorage(async ({ pendingSignIns }) => {
+      await pendingSignIns.save(pending('race'));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => pendingSignIns.consume('race')),
+      );
+      assert.equal(results.filter((r) => r !== undefined).length, 1);
+    });
+  });
+
+  test('deleteExpired removes those at or past their expiry', async () => {
+    await withMemoryStorage(async ({ pendingSignIns }) => {
+      await pendingSignIns.save(pending('old', 1000));
+      await pendingSignIns.save(pending('edge', 2000));
+      await pendingSignIns.save(pending('new', 3000));
+      assert.equal(await pendingSignIns.deleteExpired(2000), 2);
+      assert.equal(await pendingSignIns.consume('old'), undefined);
+      assert.notEqual(await pendingSignIns.consume('new'), undefined);
+    });
+  });
+});

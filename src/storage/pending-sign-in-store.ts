@@ -1,0 +1,66 @@
+import type { Kysely, Selectable } from 'kysely';
+import { toMillis } from './columns.js';
+import type { Database, PendingSignInsTable } from './schema.js';
+import type { PendingSignIn, PendingSignInStore } from './types.js';
+
+function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
+  return {
+    stateHash: row.state_hash,
+    entryId: row.entry_id,
+    returnTo: row.return_to,
+    bindingHash: row.binding_hash,
+    redirectUri: row.redirect_uri,
+    codeVerifier: row.code_verifier,
+    createdAt: toMillis(row.created_at),
+    expiresAt: toMillis(row.expires_at),
+  };
+}
+
+export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
+  return {
+    async save(pending) {
+      await db
+        .insertInto('pending_sign_ins')
+        .values({
+          state_hash: pending.stateHash,
+          entry_id: pending.entryId,
+          return_to: pending.returnTo,
+          binding_hash: pending.bindingHash,
+          redirect_uri: pending.redirectUri,
+          code_verifier: pending.codeVerifier,
+          created_at: pending.createdAt,
+          expires_at: pending.expiresAt,
+        })
+        .execute();
+    },
+
+    async consume(stateHash) {
+      // One statement, so a replayed state finds nothing: DELETE ... RETURNING
+      // (SQLite >= 3.35, PostgreSQL) removes and reads the row atomically.
+      const row = await db
+        .deleteFrom('pending_sign_ins')
+        .where('state_hash', '=', stateHash)
+        .returning([
+          'state_hash',
+          'entry_id',
+          'return_to',
+          'binding_hash',
+          'redirect_uri',
+          'code_verifier',
+          'created_at',
+          'expires_at',
+        ])
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    /** A pending sign-in is over at `expiresAt` itself. */
+    async deleteExpired(now) {
+      const result = await db
+        .deleteFrom('pending_sign_ins')
+        .where('expires_at', '<=', now)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

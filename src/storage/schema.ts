@@ -1,0 +1,100 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The tables as Kysely sees them. Written for both SQLite and PostgreSQL:
+ * times are epoch milliseconds in `bigint` columns, which pg returns as
+ * strings (hence the read type; rows go through Number() in the mappers),
+ * booleans are 0/1 integers (better-sqlite3 binds no JS booleans), JSON is text.
+ */
+export type Millis = ColumnType<number | string | bigint, number, number>;
+export type NullableMillis = ColumnType<
+  number | string | bigint | null,
+  number | null | undefined,
+  number | null
+>;
+/** 0 or 1. */
+export type Flag = number;
+
+export interface EntriesTable {
+  id: string;
+  /** The entry as validated, without id, isDefault and appsecret (those have columns). */
+  definition: string;
+  appsecret_sealed: string | null;
+  position: number;
+  is_default: Flag;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  user_id: string;
+  source_entry_id: string | null;
+  user_name: string | null;
+  email: string | null;
+  mobile: string | null;
+  department: string | null;
+  enabled: Flag;
+  is_admin: Flag;
+  password_hash: string | null;
+  /** A JSON object. */
+  extra: string;
+  created_at: Millis;
+  updated_at: Millis;
+  last_sign_in_at: NullableMillis;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_row_id: number;
+  entry_id: string | null;
+  created_at: Millis;
+  last_seen_at: Millis;
+  expires_at: Millis;
+}
+
+export interface PendingSignInsTable {
+  state_hash: string;
+  entry_id: string;
+  return_to: string;
+  binding_hash: string;
+  redirect_uri: string;
+  code_verifier: string | null;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: Millis;
+  kind: string;
+  outcome: string;
+  entry_id: string | null;
+  user_id: string | null;
+  actor: string | null;
+  code: string | null;
+  reference: string | null;
+  duration_ms: number | null;
+  /** A JSON object, or null. */
+  detail: string | null;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  created_at: Millis;
+  last_used_at: NullableMillis;
+  revoked_at: NullableMillis;
+}
+
+export interface Database {
+  entries: EntriesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  pending_sign_ins: PendingSignInsTable;
+  audit_events: AuditEventsTable;
+  api_tokens: ApiTokensTable;
+}
+
+export type SqlDialect = 'sqlite' | 'postgres';

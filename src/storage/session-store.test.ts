@@ -1,0 +1,77 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SessionRecord, Storage } from './types.js';
+import { withMemoryStorage } from './storage-fixtures.js';
+
+async function newUser(storage: Storage, userId: string): Promise<number> {
+  return (await storage.users.insertIfAbsent({ userId, sourceEntryId: null }, 1)).user.id;
+}
+
+function session(idHash: string, userRowId: number, times: Partial<SessionRecord> = {}) {
+  return {
+    idHash,
+    userRowId,
+    entryId: 'corp',
+    createdAt: 100,
+    lastSeenAt: 100,
+    expiresAt: 10_000,
+    ...times,
+  };
+}
+
+describe('SessionStore', () => {
+  test('create, get, touch, delete', async () => {
+    await withMemoryStorage(async (storage) => {
+      const { sessions } = storage;
+      const user = await newUser(storage, 'u');
+      await sessions.create(session('h1', user));
+      await sessions.create({ ...session('h2', user), entryId: null });
+      assert.deepEqual(await sessions.get('h1'), session('h1', user));
+      assert.equal((await sessions.get('h2'))?.entryId, null);
+      await sessions.touch('h1', 500);
+      assert.equal((await sessions.get('h1'))?.lastSeenAt, 500);
+      await sessions.delete('h1');
+      assert.equal(await sessions.get('h1'), undefined);
+      await sessions.delete('h1');
+      await sessions.touch('missing', 1);
+      assert.equal(await sessions.get('missing'), undefined);
+    });
+  });
+
+  test('a session needs an existing user (foreign key)', async () => {
+    await withMemoryStorage(async ({ sessions }) => {
+      await assert.rejects(sessions.create(session('h', 424242)), /FOREIGN KEY/);
+    });
+  });
+
+  test('deleteForUser ends every session of that user only', async () => {
+    await withMemoryStorage(async (storage) => {
+      const { sessions } = storage;
+      const a = await newUser(storage, 'a');
+      const b = await newUser(storage, 'b');
+      await sessions.create(session('a1', a));
+      await sessions.create(session('a2', a));
+      await sessions.create(session('b1', b));
+      assert.equal(await sessions.deleteForUser(a), 2);
+      assert.equal(await sessions.deleteForUser(a), 0);
+      assert.equal(await sessions.get('a1'), undefined);
+      assert.notEqual(await sessions.get('b1'), undefined);
+    });
+  });
+
+  test('deleteExpired removes sessions past their end or idle too long', async () => {
+    await withMemoryStorage(async (storage) => {
+      const { sessions } = storage;
+      const u = await newUser(storage, 'u');
+      await sessions.create(session('ended', u, { expiresAt: 1000 }));
+      await sessions.create(session('ends-now', u, { expiresAt: 2000 }));
+      await sessions.create(session('idle', u, { lastSeenAt: 400 }));
+      await sessions.create(session('fresh', u, { lastSeenAt: 1500 }));
+      await sessions.create(session('idle-edge', u, { lastSeenAt: 500 }));
+      assert.equal(await sessions.deleteExpired(2000, 500), 3);
+      assert.notEqual(await sessions.get('fresh'), undefined);
+      assert.notEqual(await sessions.get('idle-edge'), undefined);
+      assert.equal(await sessions.deleteExpired(2000, 500), 0);
+    });
+  });
+});

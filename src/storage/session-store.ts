@@ -1,0 +1,80 @@
+import type { Kysely, Selectable } from 'kysely';
+import { toMillis } from './columns.js';
+import type { Database, SessionsTable } from './schema.js';
+import type { SessionRecord, SessionStore } from './types.js';
+
+const sessionColumns = [
+  'id_hash',
+  'user_row_id',
+  'entry_id',
+  'created_at',
+  'last_seen_at',
+  'expires_at',
+] as const;
+
+function toRecord(row: Selectable<SessionsTable>): SessionRecord {
+  return {
+    idHash: row.id_hash,
+    userRowId: row.user_row_id,
+    entryId: row.entry_id,
+    createdAt: toMillis(row.created_at),
+    lastSeenAt: toMillis(row.last_seen_at),
+    expiresAt: toMillis(row.expires_at),
+  };
+}
+
+export function createSessionStore(db: Kysely<Database>): SessionStore {
+  return {
+    async create(session) {
+      await db
+        .insertInto('sessions')
+        .values({
+          id_hash: session.idHash,
+          user_row_id: session.userRowId,
+          entry_id: session.entryId,
+          created_at: session.createdAt,
+          last_seen_at: session.lastSeenAt,
+          expires_at: session.expiresAt,
+        })
+        .execute();
+    },
+
+    async get(idHash) {
+      const row = await db
+        .selectFrom('sessions')
+        .select(sessionColumns)
+        .where('id_hash', '=', idHash)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async touch(idHash, lastSeenAt) {
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: lastSeenAt })
+        .where('id_hash', '=', idHash)
+        .execute();
+    },
+
+    async delete(idHash) {
+      await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    },
+
+    async deleteForUser(userRowId) {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('user_row_id', '=', userRowId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** A session ends at `expiresAt` itself, and when last seen before `idleBefore`. */
+    async deleteExpired(now, idleBefore) {
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleBefore)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { newSecretBox, sampleEntry, withTempDir } from '../storage-fixtures.js';
+import { openSqliteStorage } from './open-sqlite-storage.js';
+
+function rawQuery(filename: string, query: string): unknown[] {
+  const raw = new BetterSqlite3(filename);
+  try {
+    raw.pragma('foreign_keys = ON');
+    return raw.prepare(query).all();
+  } finally {
+    raw.close();
+  }
+}
+
+describe('openSqliteStorage', () => {
+  test('migrates a new file (creating its directory), and reopening is a no-op', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'nested', 'gateway.db');
+      const secretBox = newSecretBox();
+      const first = await openSqliteStorage({ filename, secretBox });
+      await first.ping();
+      await first.entries.create(sampleEntry('kept', { appsecret: 's' }), 1);
+      await first.close();
+
+      const second = await openSqliteStorage({ filename, secretBox });
+      try {
+        assert.equal((await second.entries.get('kept'))?.input.appsecret, 's');
+      } finally {
+        await second.close();
+      }
+      assert.deepEqual(rawQuery(filename, 'select name from kysely_migration'), [
+        { name: '0001_initial' },
+      ]);
+    });
+  });
+
+  test('uses WAL on a file and enforces foreign keys', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      const storage = await openSqliteStorage({ filename, secretBox: newSecretBox() });
+      try {
+        const { user } = await storage.users.insertIfAbsent(
+          { userId: 'u', sourceEntryId: null },
+          1,
+        );
+        await storage.sessions.create({
+          idHash: 'h',
+          userRowId: user.id,
+          entryId: null,
+          createdAt: 1,
+          lastSeenAt: 1,
+          expiresAt: 2,
+        });
+        await assert.rejects(
+          storage.sessions.create({
+            idHash: 'h2',
+            userRowId: user.id + 100,
+            entryId: null,
+            createdAt: 1,
+            lastSeenAt: 1,
+            expiresAt: 2,
+          }),
+          /FOREIGN KEY/,
+        );
+      } finally {
+        await storage.close();
+      }
+      assert.deepEqual(rawQuery(filename, 'pragma journal_mode'), [{ journal_mode: 'wal' }]);
+      // Users are never deleted by the API, but if one is, its sessions go with it.
+      rawQuery(filename, "delete from users where user_id = 'u' returning id");
+      assert.deepEqual(rawQuery(filename, 'select id_hash from sessions'), []);
+    });
+  });
+
+  test('every table and index of the schema exists', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
+      const names = rawQuery(
+        filename,
+        "select name from sqlite_master where type in ('table', 'index') and name not like 'sqlite_%' order by name",
+      ).map((row) => (row as { name: string }).name);
+      for (const name of [
+        'api_tokens',
+        'audit_events',
+        'audit_events_at',
+        'audit_events_entry_id',
+        'audit_events_user_id',
+        'entries',
+        'pending_sign_ins',
+        'sessions',
+        'sessions_user_row_id',
+        'users',
+      ]) {
+        assert.ok(names.includes(name), `missing ${name}`);
+      }
+    });
+  });
+
+  test('an in-memory database works and close releases it', async () => {
+    const storage = await openSqliteStorage({ filename: ':memory:', secretBox: newSecretBox() });
+    await storage.ping();
+    await storage.close();
+    await assert.rejects(storage.ping());
+  });
+});

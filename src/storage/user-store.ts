@@ -1,0 +1,159 @@
+import { sql } from 'kysely';
+import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
+import { SsogateError } from '../core/index.js';
+import {
+  fromFlag,
+  likeContains,
+  parseJsonObject,
+  toCount,
+  toFlag,
+  toMillis,
+  toNullableMillis,
+  touched,
+} from './columns.js';
+import type { Database, UsersTable } from './schema.js';
+import type { UserAttributes, UserRecord, UserStore } from './types.js';
+
+const userColumns = [
+  'id',
+  'user_id',
+  'source_entry_id',
+  'user_name',
+  'email',
+  'mobile',
+  'department',
+  'enabled',
+  'is_admin',
+  'password_hash',
+  'extra',
+  'created_at',
+  'updated_at',
+  'last_sign_in_at',
+] as const;
+
+function toRecord(row: Selectable<UsersTable>): UserRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    sourceEntryId: row.source_entry_id,
+    userName: row.user_name,
+    email: row.email,
+    mobile: row.mobile,
+    department: row.department,
+    enabled: fromFlag(row.enabled),
+    isAdmin: fromFlag(row.is_admin),
+    passwordHash: row.password_hash,
+    extra: parseJsonObject(row.extra, 'users.extra'),
+    createdAt: toMillis(row.created_at),
+    updatedAt: toMillis(row.updated_at),
+    lastSignInAt: toNullableMillis(row.last_sign_in_at),
+  };
+}
+
+/** Only the attributes given; an undefined one leaves its column as it is. */
+function attributeChanges(attributes: UserAttributes, at: number): Updateable<UsersTable> {
+  const changes: Updateable<UsersTable> = { updated_at: at };
+  if (attributes.userName !== undefined) changes.user_name = attributes.userName;
+  if (attributes.email !== undefined) changes.email = attributes.email;
+  if (attributes.mobile !== undefined) changes.mobile = attributes.mobile;
+  if (attributes.department !== undefined) changes.department = attributes.department;
+  if (attributes.enabled !== undefined) changes.enabled = toFlag(attributes.enabled);
+  if (attributes.extra !== undefined) changes.extra = JSON.stringify(attributes.extra);
+  return changes;
+}
+
+export function createUserStore(db: Kysely<Database>): UserStore {
+  const findBy = async (column: 'id' | 'user_id', value: number | string) => {
+    const row = await db
+      .selectFrom('users')
+      .select(userColumns)
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toRecord(row);
+  };
+
+  const setColumns = async (id: number, changes: Updateable<UsersTable>) =>
+    touched(await db.updateTable('users').set(changes).where('id', '=', id).executeTakeFirst());
+
+  return {
+    get: (id) => findBy('id', id),
+    findByUserId: (userId) => findBy('user_id', userId),
+
+    async insertIfAbsent(user, at) {
+      // ON CONFLICT DO NOTHING on the unique user_id: of two racing first
+      // sign-ins, one inserts and the other reads the row the first made.
+      const inserted = await db
+        .insertInto('users')
+        .values({
+          user_id: user.userId,
+          source_entry_id: user.sourceEntryId,
+          user_name: user.userName ?? null,
+          email: user.email ?? null,
+          mobile: user.mobile ?? null,
+          department: user.department ?? null,
+          enabled: toFlag(user.enabled ?? true),
+          is_admin: toFlag(user.isAdmin ?? false),
+          password_hash: user.passwordHash ?? null,
+          extra: JSON.stringify(user.extra ?? {}),
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      const record = await findBy('user_id', user.userId);
+      if (record === undefined) throw new Error(`User "${user.userId}" vanished after insert.`);
+      return { user: record, created: inserted !== undefined };
+    },
+
+    async updateAttributes(id, attributes, at) {
+      const row = await db
+        .updateTable('users')
+        .set(attributeChanges(attributes, at))
+        .where('id', '=', id)
+        .returning(userColumns)
+        .executeTakeFirst();
+      if (row === undefined) throw new SsogateError('not_found', `No user has row id ${id}.`);
+      return toRecord(row);
+    },
+
+    async recordSignIn(id, at) {
+      // Not an attribute change, so updated_at stays.
+      await setColumns(id, { last_sign_in_at: at });
+    },
+    setEnabled: (id, enabled, at) => setColumns(id, { enabled: toFlag(enabled), updated_at: at }),
+    setAdmin: (id, isAdmin, at) => setColumns(id, { is_admin: toFlag(isAdmin), updated_at: at }),
+    setPasswordHash: (id, passwordHash, at) =>
+      setColumns(id, { password_hash: passwordHash, updated_at: at }),
+
+    async list(query) {
+      let select = db.selectFrom('users');
+      if (query.search !== undefined && query.search !== '') {
+        const pattern = likeContains(query.search.toLowerCase());
+        // lower() + LIKE ... ESCAPE reads the same in SQLite and PostgreSQL
+        // (SQLite's lower() folds ASCII letters only).
+        select = select.where((eb) =>
+          eb.or(
+            (['user_id', 'user_name', 'email'] as const).map(
+              (column) => sql<SqlBool>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`,
+            ),
+          ),
+        );
+      }
+      const [rows, count] = await Promise.all([
+        select.select(userColumns).orderBy('id').limit(query.limit).offset(query.offset).execute(),
+        select.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { users: rows.map(toRecord), total: toCount(count.total) };
+    },
+
+    async countAdmins() {
+      const { total } = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where('is_admin', '=', 1)
+        .executeTakeFirstOrThrow();
+      return toCount(total);
+    },
+  };
+}
