@@ -108,6 +108,20 @@ export const errorRegistry = {
     summary: 'The parsed access token is empty, not text, or has characters a token cannot have.',
   },
 
+  // Sending a call to a third-party server (src/outbound).
+  outbound_timeout: {
+    status: 504,
+    summary: 'The third-party server did not answer completely within the time-out.',
+  },
+  outbound_network: {
+    status: 502,
+    summary: 'The third-party server could not be reached (refused, DNS, TLS or reset).',
+  },
+  outbound_too_large: {
+    status: 502,
+    summary: 'The third-party response body exceeds the size limit.',
+  },
+
   // The sign-in flow (SPEC 6): each ends on an error page with a reference id.
   provider_error: {
     status: 400,

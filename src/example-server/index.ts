@@ -1,0 +1,15 @@
+export { startExampleServer } from './server.js';
+export type { ExampleEntries, ExampleEntry } from './presets.js';
+export { exampleEntries } from './presets.js';
+export { defaultClient, defaultUsers } from './defaults.js';
+export type {
+  AuthorizeFault,
+  ExampleClient,
+  ExampleServer,
+  ExampleServerOptions,
+  ExampleUser,
+  Fault,
+  FaultEndpoint,
+  RecordedRequest,
+  ResponseFault,
+} from './types.js';

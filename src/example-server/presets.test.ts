@@ -1,0 +1,75 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { CompiledEntry } from '../core/index.js';
+import {
+  buildAuthorizationRequest,
+  buildTokenRequest,
+  buildUserInfoRequest,
+  processTokenResponse,
+  processUserInfoResponse,
+  validateEntry,
+} from '../core/index.js';
+import { sendOutbound } from '../outbound/index.js';
+import { exampleEntries } from './presets.js';
+import { startExampleServer } from './server.js';
+import type { ExampleServer } from './types.js';
+import { TestBrowser, continueField } from './browser-fixture.js';
+
+const publicUrl = 'http://gateway.test';
+
+function compile(entry: Record<string, unknown>): CompiledEntry {
+  const result = validateEntry(entry);
+  assert.ok(result.ok, result.ok ? '' : result.problems.map((p) => p.message).join('; '));
+  return result.entry;
+}
+
+describe('example entries', () => {
+  let server: ExampleServer;
+  before(async () => {
+    server = await startExampleServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('each preset passes validateEntry', () => {
+    const { getStyle, jsonStyle, standard } = exampleEntries('http://127.0.0.1:9090/');
+    for (const entry of [getStyle, jsonStyle, standard]) compile(entry);
+    const custom = exampleEntries('https://sso.example.test', { appid: 'a', secret: 's' });
+    assert.equal(custom.jsonStyle.appsecret, 's');
+    assert.match(String(custom.getStyle.authorizeUrl), /^https:\/\/sso\.example\.test\/get\//);
+  });
+
+  // The whole sign-in as the gateway makes it: the core shapes each call, the
+  // outbound client sends it, the example server answers.
+  for (const style of ['getStyle', 'jsonStyle', 'standard'] as const) {
+    test(`${style}: a whole sign-in through the core and the outbound client`, async () => {
+      const entry = compile(exampleEntries(server.url)[style]);
+      const authorization = buildAuthorizationRequest(entry, { publicUrl, random: randomBytes });
+      const browser = new TestBrowser();
+      const form = await browser.get(authorization.url);
+      const login = await browser.postForm(`${server.url}/login`, {
+        username: 'alice',
+        password: 'alice-password',
+        continue: continueField(await form.text()),
+      });
+      const back = await browser.get(`${server.url}${login.headers.get('location') ?? ''}`);
+      const callback = new URL(back.headers.get('location') ?? '');
+      assert.equal(callback.searchParams.get('state'), authorization.state);
+      const code = callback.searchParams.get('code') ?? '';
+
+      const secrets = ['demo-secret', code];
+      const tokenRequest = buildTokenRequest(entry, {
+        code,
+        redirectUri: authorization.redirectUri,
+        codeVerifier: authorization.codeVerifier,
+      });
+      const token = processTokenResponse(entry, await sendOutbound(tokenRequest), { secrets });
+      const userInfo = await sendOutbound(buildUserInfoRequest(entry, token));
+      const user = processUserInfoResponse(entry, userInfo, { secrets });
+      assert.equal(user.userId, 'alice');
+      assert.equal(user.email, 'alice@example.test');
+    });
+  }
+});

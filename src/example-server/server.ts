@@ -1,0 +1,77 @@
+import formbody from '@fastify/formbody';
+import Fastify from 'fastify';
+import type { RouteContext } from './context.js';
+import { defaultClient, defaultUsers } from './defaults.js';
+import { FaultQueue } from './faults.js';
+import { registerGetStyle } from './get-style.js';
+import { registerJsonStyle } from './json-style.js';
+import { registerSessionRoutes } from './session-routes.js';
+import { registerStandardStyle } from './standard-style.js';
+import { ExampleState } from './state.js';
+import type { ExampleServer, ExampleServerOptions, RecordedRequest } from './types.js';
+
+/**
+ * Starts the bundled example OAuth2 server: its own Fastify instance on its
+ * own port, never part of the gateway. One server speaks the three shapes the
+ * gateway supports, under /get/, /json/ and /oauth2/.
+ */
+export async function startExampleServer(
+  options: ExampleServerOptions = {},
+): Promise<ExampleServer> {
+  const host = options.host ?? '127.0.0.1';
+  // Destroying connections on close keeps a test's hanging request from blocking it.
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  await app.register(formbody);
+
+  const closing = new AbortController();
+  const context: RouteContext = {
+    state: new ExampleState(options.users ?? defaultUsers, options.clients ?? [defaultClient]),
+    faults: new FaultQueue(),
+    closing: closing.signal,
+  };
+
+  const requests: RecordedRequest[] = [];
+  const records = new WeakMap<object, RecordedRequest>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const url = new URL(request.url, 'http://example.invalid');
+    const record: RecordedRequest = {
+      method: request.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: { ...request.headers },
+      body: undefined,
+    };
+    requests.push(record);
+    records.set(request, record);
+    done();
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    const record = records.get(request);
+    if (record !== undefined) record.body = request.body;
+    done();
+  });
+
+  registerSessionRoutes(app, context);
+  registerGetStyle(app, context);
+  registerJsonStyle(app, context);
+  registerStandardStyle(app, context);
+
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  // A wildcard address is not one a browser or the gateway can call.
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port ?? 0}`;
+
+  return {
+    url,
+    requests,
+    failNext(endpoint, fault) {
+      context.faults.push(endpoint, fault);
+    },
+    async close() {
+      closing.abort();
+      await app.close();
+    },
+  };
+}

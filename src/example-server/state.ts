@@ -1,0 +1,118 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { codeLifetimeMs } from './defaults.js';
+import type { ExampleClient, ExampleUser } from './types.js';
+
+export interface IssuedCode {
+  readonly appid: string;
+  readonly redirectUri: string;
+  readonly user: ExampleUser;
+  readonly expiresAt: number;
+  readonly codeChallenge: string | undefined;
+}
+
+export interface IssuedToken {
+  readonly appid: string;
+  readonly user: ExampleUser;
+}
+
+export type CodeCheck = { ok: true; user: ExampleUser } | { ok: false; reason: string };
+
+export function randomValue(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Constant-time comparison, so the example does not teach a timing leak. */
+export function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The example server's memory: sessions, codes and tokens. Nothing persists. */
+export class ExampleState {
+  private readonly sessions = new Map<string, ExampleUser>();
+  private readonly codes = new Map<string, IssuedCode>();
+  private readonly tokens = new Map<string, IssuedToken>();
+
+  constructor(
+    readonly users: readonly ExampleUser[],
+    readonly clients: readonly ExampleClient[],
+  ) {}
+
+  findClient(appid: string | undefined): ExampleClient | undefined {
+    return this.clients.find((client) => client.appid === appid);
+  }
+
+  authenticateClient(appid: string | undefined, secret: string | undefined): boolean {
+    const client = this.findClient(appid);
+    return client !== undefined && secret !== undefined && sameText(client.secret, secret);
+  }
+
+  checkPassword(username: string, password: string): ExampleUser | undefined {
+    const user = this.users.find((candidate) => candidate.username === username);
+    return user !== undefined && sameText(user.password, password) ? user : undefined;
+  }
+
+  startSession(user: ExampleUser): string {
+    const id = randomValue();
+    this.sessions.set(id, user);
+    return id;
+  }
+
+  sessionUser(id: string | undefined): ExampleUser | undefined {
+    return id === undefined ? undefined : this.sessions.get(id);
+  }
+
+  endSession(id: string | undefined): void {
+    if (id !== undefined) this.sessions.delete(id);
+  }
+
+  issueCode(issued: Omit<IssuedCode, 'expiresAt'>): string {
+    const code = randomValue();
+    this.codes.set(code, { ...issued, expiresAt: Date.now() + codeLifetimeMs });
+    return code;
+  }
+
+  /**
+   * Consumes the code whatever the outcome, so a code is single-use even when
+   * the first attempt failed (RFC 6749 §4.1.2), then checks its binding.
+   */
+  redeemCode(
+    code: string | undefined,
+    appid: string,
+    redirectUri: string | undefined,
+    codeVerifier?: string,
+  ): CodeCheck {
+    const issued = code === undefined ? undefined : this.codes.get(code);
+    if (code === undefined || issued === undefined) return { ok: false, reason: 'unknown code' };
+    this.codes.delete(code);
+    if (issued.expiresAt < Date.now()) return { ok: false, reason: 'expired code' };
+    if (issued.appid !== appid) return { ok: false, reason: 'code issued to another client' };
+    if (issued.redirectUri !== redirectUri) return { ok: false, reason: 'redirect_uri mismatch' };
+    if (issued.codeChallenge !== undefined) {
+      const computed =
+        codeVerifier === undefined
+          ? ''
+          : createHash('sha256').update(codeVerifier, 'ascii').digest('base64url');
+      if (!sameText(computed, issued.codeChallenge)) {
+        return { ok: false, reason: 'PKCE verification failed' };
+      }
+    }
+    return { ok: true, user: issued.user };
+  }
+
+  issueToken(appid: string, user: ExampleUser): string {
+    const token = randomValue();
+    this.tokens.set(token, { appid, user });
+    return token;
+  }
+
+  tokenUser(token: string | undefined): IssuedToken | undefined {
+    return token === undefined ? undefined : this.tokens.get(token);
+  }
+
+  /** A stable per-client user id, as WeChat-like servers hand out. */
+  openid(appid: string, user: ExampleUser): string {
+    return createHash('sha256').update(`${appid}\n${user.userId}`).digest('base64url').slice(0, 22);
+  }
+}

@@ -1,0 +1,2 @@
+export type { SendOptions } from './send-outbound.js';
+export { sendOutbound } from './send-outbound.js';
