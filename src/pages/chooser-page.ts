@@ -1,0 +1,90 @@
+import { html } from './html.js';
+import { renderDocument } from './layout.js';
+
+export interface ChooserEntry {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface LocalFormInput {
+  readonly csrfToken: string;
+  readonly error?: string;
+  readonly username?: string;
+}
+
+export interface ChooserPageInput {
+  readonly entries: readonly ChooserEntry[];
+  /** Already made safe by safeReturnTo; only ever encoded and escaped here. */
+  readonly returnTo: string;
+  readonly localForm: LocalFormInput | undefined;
+}
+
+/** The sign-in chooser at GET /_sso/login (SPEC 9): links, no script. */
+export function chooserPage(input: ChooserPageInput): string {
+  const { entries, returnTo, localForm } = input;
+  const links = entries.map(
+    (entry) =>
+      html`<li><a class="button" href="${entryHref(entry.id, returnTo)}">${entry.name}</a></li> `,
+  );
+  const hasEntries = entries.length > 0;
+  return renderDocument(
+    'Sign in',
+    html`<h1>Sign in</h1>
+      ${
+        hasEntries
+          ? html`<ul class="entries">
+              ${links}
+            </ul> `
+          : undefined
+      }${localForm === undefined ? undefined : localFormHtml(localForm, returnTo, hasEntries)}${
+        !hasEntries && localForm === undefined
+          ? html`<p>No way to sign in is set up yet. Ask your administrator.</p>`
+          : undefined
+      }`,
+  );
+}
+
+export function entryHref(id: string, returnTo: string): string {
+  return `/_sso/login/${encodeURIComponent(id)}?return_to=${encodeURIComponent(returnTo)}`;
+}
+
+function localFormHtml(form: LocalFormInput, returnTo: string, afterEntries: boolean) {
+  const hasError = form.error !== undefined && form.error !== '';
+  // aria-describedby ties the message to the fields, so a screen reader
+  // announces it when the user returns to them.
+  const invalid = hasError
+    ? html` aria-invalid="true" aria-describedby="sign-in-error"`
+    : undefined;
+  return html`${afterEntries ? html`<p class="separator">or</p> ` : undefined}
+    <h2>With a username and password</h2>
+    ${
+      hasError
+        ? html`<p class="error" id="sign-in-error" role="alert">${form.error}</p> `
+        : undefined
+    }
+    <form method="post" action="/_sso/login/local">
+      <input type="hidden" name="return_to" value="${returnTo}" />
+      <input type="hidden" name="csrf" value="${form.csrfToken}" />
+      <label for="username">Username</label>
+      <input
+        id="username"
+        name="username"
+        type="text"
+        autocomplete="username"
+        autocapitalize="none"
+        spellcheck="false"
+        required
+        value="${form.username ?? ''}"
+        ${invalid}
+      />
+      <label for="password">Password</label>
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autocomplete="current-password"
+        required${invalid}
+      />
+      <button type="submit">Sign in</button>
+    </form> `;
+}

@@ -1,0 +1,10 @@
+export { chooserPage, entryHref } from './chooser-page.js';
+export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-page.js';
+export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences } from './error-page.js';
+export type { ErrorPageInput } from './error-page.js';
+export { SafeHtml, escapeHtml, html } from './html.js';
+export type { HtmlValue } from './html.js';
+export { portalPage } from './portal-page.js';
+export type { PortalPageInput, PortalUser } from './portal-page.js';
+export { signedOutPage } from './signed-out-page.js';
+export { STYLESHEET_PATH, stylesheet } from './stylesheet.js';

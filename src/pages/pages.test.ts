@@ -1,0 +1,365 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { errorCodes } from '../core/index.js';
+import * as chooser from './chooser-page.js';
+import * as error from './error-page.js';
+import * as portal from './portal-page.js';
+import * as signedOut from './signed-out-page.js';
+import { stylesheet } from './stylesheet.js';
+
+const { flowErrorSentences } = error;
+
+/**
+ * The markup is formatted by prettier, so tests look at it with whitespace
+ * runs collapsed and void-element slashes dropped.
+ */
+function flat(page: string): string {
+  return page.replace(/\s+/g, ' ').replace(/ ?\/>/g, '>');
+}
+const errorPage = (input: error.ErrorPageInput): string => flat(error.errorPage(input));
+const chooserPage = (input: chooser.ChooserPageInput): string => flat(chooser.chooserPage(input));
+const portalPage = (input: portal.PortalPageInput): string => flat(portal.portalPage(input));
+const signedOutPage = (): string => flat(signedOut.signedOutPage());
+
+const EVIL = `<script>alert(1)</script>"'`;
+const EVIL_ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;';
+
+function errorInput(
+  overrides: Partial<Parameters<typeof errorPage>[0]> = {},
+): Parameters<typeof errorPage>[0] {
+  return {
+    status: 400,
+    code: 'state_invalid',
+    sentence: flowErrorSentences.state_invalid ?? '',
+    reference: 'ABCDE12345',
+    tryAgainHref: '/_sso/login/github?return_to=%2Fdashboard',
+    ...overrides,
+  };
+}
+
+function samplePages(): Record<string, string> {
+  return {
+    error: errorPage(errorInput({ detail: 'The user denied access' })),
+    chooser: chooserPage({
+      entries: [
+        { id: 'github', name: 'GitHub' },
+        { id: 'corp', name: 'Corporate' },
+      ],
+      returnTo: '/dashboard?x=1',
+      localForm: { csrfToken: 'tok', error: 'The username or password is wrong.', username: 'ann' },
+    }),
+    chooserEntriesOnly: chooserPage({
+      entries: [{ id: 'a', name: 'A' }],
+      returnTo: '/',
+      localForm: undefined,
+    }),
+    chooserLocalOnly: chooserPage({ entries: [], returnTo: '/', localForm: { csrfToken: 'tok' } }),
+    chooserEmpty: chooserPage({ entries: [], returnTo: '/', localForm: undefined }),
+    portal: portalPage({
+      user: { userId: 'u1', userName: 'Ann', email: 'ann@example.com', isAdmin: true },
+      signOutCsrf: 'csrf1',
+    }),
+    portalMinimal: portalPage({ user: { userId: 'u1', isAdmin: false }, signOutCsrf: 'csrf1' }),
+    signedOut: signedOutPage(),
+  };
+}
+
+/** Every value of an href, src or action attribute. */
+function urlAttributes(page: string): string[] {
+  return [...page.matchAll(/\b(?:href|src|action)="([^"]*)"/g)].map((match) => match[1] ?? '');
+}
+
+describe('every page', () => {
+  for (const [name, page] of Object.entries(samplePages())) {
+    test(`${name}: a whole accessible document with the shared stylesheet`, () => {
+      assert.ok(page.startsWith('<!doctype html> <html lang="en">'));
+      assert.match(page, /<meta charset="utf-8">/);
+      assert.match(page, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
+      assert.match(page, /<title>[^<]+<\/title>/);
+      assert.match(page, /<link rel="stylesheet" href="\/_sso\/assets\/style.css">/);
+      assert.match(page, /<main>[\s\S]*<h1>[^<]+<\/h1>[\s\S]*<\/main>/);
+    });
+
+    test(`${name}: no script, no inline style, nothing from another origin, no refresh`, () => {
+      assert.doesNotMatch(page, /<script/i);
+      assert.doesNotMatch(page, /style=/i);
+      assert.doesNotMatch(page, /<style/i);
+      assert.doesNotMatch(page, /\son[a-z]+=/i);
+      assert.doesNotMatch(page, /https?:\/\//i);
+      assert.doesNotMatch(page, /http-equiv/i);
+      for (const url of urlAttributes(page)) {
+        assert.ok(url.startsWith('/') && !url.startsWith('//'), url);
+      }
+    });
+  }
+
+  test('labels point at existing fields', () => {
+    for (const page of Object.values(samplePages())) {
+      for (const match of page.matchAll(/<label for="([^"]+)">/g)) {
+        assert.match(page, new RegExp(`id="${match[1] ?? ''}"`));
+      }
+    }
+  });
+});
+
+describe('errorPage', () => {
+  test('shows the sentence, code, reference, a try-again link and the chooser', () => {
+    const page = errorPage(errorInput());
+    assert.match(page, /This sign-in link has expired or was already used\. Please start again\./);
+    assert.match(page, /Error code: <code>state_invalid<\/code>/);
+    assert.match(page, /Reference: <code>ABCDE12345<\/code>/);
+    assert.match(
+      page,
+      /<a class="button" href="\/_sso\/login\/github\?return_to=%2Fdashboard">Try again<\/a>/,
+    );
+    assert.match(page, /<a href="\/_sso\/login">/);
+  });
+
+  test('escapes every field', () => {
+    const page = errorPage({
+      status: 400,
+      code: EVIL,
+      sentence: EVIL,
+      detail: EVIL,
+      reference: EVIL,
+      tryAgainHref: `/x?${EVIL}`,
+    });
+    assert.doesNotMatch(page, /<script/);
+    assert.equal(page.split(EVIL_ESCAPED).length - 1, 5);
+  });
+
+  test('a try-again link that is not a same-origin path falls back to the chooser', () => {
+    for (const href of [
+      'javascript:alert(1)',
+      '//evil.com',
+      'https://evil.com',
+      '/\\evil.com',
+      '/\t/x',
+      '',
+    ]) {
+      const page = errorPage(errorInput({ tryAgainHref: href }));
+      assert.match(page, /<a class="button" href="\/_sso\/login">Try again<\/a>/, href);
+    }
+  });
+
+  test('the detail is one line cut to 300 characters', () => {
+    const page = errorPage(errorInput({ detail: `line one\r\nline two ${'x'.repeat(400)}` }));
+    const shown = /Details from the sign-in service: ([^<]*)<\/p>/.exec(page)?.[1] ?? '';
+    assert.ok(shown.startsWith('line one line two x'));
+    assert.equal(Array.from(shown).length, 300);
+    assert.ok(shown.endsWith('…'));
+  });
+
+  test('the cut never splits an entity or a surrogate pair', () => {
+    const page = errorPage(errorInput({ detail: `${'😀'.repeat(299)}&&&` }));
+    const shown = /Details from the sign-in service: ([^<]*)<\/p>/.exec(page)?.[1] ?? '';
+    assert.equal(shown, `${'😀'.repeat(299)}…`);
+    const amp = errorPage(errorInput({ detail: `${'a'.repeat(298)}&b` }));
+    assert.match(amp, /a&amp;b<\/p>/);
+  });
+
+  test('no detail, no detail paragraph', () => {
+    assert.doesNotMatch(errorPage(errorInput()), /Details from/);
+    assert.doesNotMatch(errorPage(errorInput({ detail: ' \r\n ' })), /Details from/);
+  });
+
+  test('the heading follows the status', () => {
+    assert.match(errorPage(errorInput({ status: 403 })), /<h1>Not allowed<\/h1>/);
+    assert.match(errorPage(errorInput({ status: 502 })), /<h1>Something went wrong<\/h1>/);
+    assert.match(errorPage(errorInput({ status: 400 })), /<h1>Sign-in did not work<\/h1>/);
+  });
+});
+
+describe('flowErrorSentences', () => {
+  const flowCodes = [
+    'provider_error',
+    'missing_code',
+    'state_invalid',
+    'entry_unknown',
+    'entry_disabled',
+    'token_request_failed',
+    'token_parse_failed',
+    'userinfo_request_failed',
+    'userinfo_parse_failed',
+    'user_disabled',
+    'signup_not_allowed',
+    'account_conflict',
+  ] as const;
+  const gatewayCodes = [
+    'unauthenticated',
+    'forbidden',
+    'csrf_failed',
+    'local_sign_in_failed',
+    'rate_limited',
+    'request_invalid',
+    'not_found',
+    'service_unavailable',
+    'internal_error',
+  ] as const;
+
+  test('has a plain sentence for every flow and page-reaching gateway code', () => {
+    for (const code of [...flowCodes, ...gatewayCodes]) {
+      const sentence = flowErrorSentences[code];
+      assert.ok(sentence !== undefined && /^[A-Z].*\.$/.test(sentence), code);
+    }
+  });
+
+  test('the sentences the brief fixes', () => {
+    assert.equal(
+      flowErrorSentences.state_invalid,
+      'This sign-in link has expired or was already used. Please start again.',
+    );
+    assert.equal(
+      flowErrorSentences.account_conflict,
+      'An account with this name already exists and cannot be signed in to this way. Ask your administrator.',
+    );
+    assert.equal(
+      flowErrorSentences.user_disabled,
+      'Your account is disabled. Ask your administrator.',
+    );
+  });
+
+  test('every key is a registered error code', () => {
+    for (const code of Object.keys(flowErrorSentences)) {
+      assert.ok((errorCodes as readonly string[]).includes(code), code);
+    }
+  });
+});
+
+describe('chooserPage', () => {
+  test('one button link per entry with the id and return_to encoded', () => {
+    const page = chooserPage({
+      entries: [
+        { id: 'git hub/../x?y=1&z', name: 'GitHub' },
+        { id: 'corp', name: 'Corporate' },
+      ],
+      returnTo: '/dashboard?x=1&y=2',
+      localForm: undefined,
+    });
+    assert.match(page, /<h1>Sign in<\/h1>/);
+    assert.match(
+      page,
+      /<a class="button" href="\/_sso\/login\/git%20hub%2F..%2Fx%3Fy%3D1%26z\?return_to=%2Fdashboard%3Fx%3D1%26y%3D2">GitHub<\/a>/,
+    );
+    assert.match(
+      page,
+      /<a class="button" href="\/_sso\/login\/corp\?return_to=%2Fdashboard%3Fx%3D1%26y%3D2">Corporate<\/a>/,
+    );
+    assert.doesNotMatch(page, /<form/);
+  });
+
+  test('escapes every field', () => {
+    const page = chooserPage({
+      entries: [{ id: EVIL, name: EVIL }],
+      returnTo: EVIL,
+      localForm: { csrfToken: EVIL, error: EVIL, username: EVIL },
+    });
+    assert.doesNotMatch(page, /<script/);
+    // name, return_to, csrf, error, username; the id and returnTo in the link are URL-encoded.
+    assert.equal(page.split(EVIL_ESCAPED).length - 1, 5);
+    assert.match(
+      page,
+      /href="\/_sso\/login\/%3Cscript%3Ealert\(1\)%3C%2Fscript%3E%22&#39;\?return_to=%3Cscript%3E/,
+    );
+    assert.match(page, /href="[^"]*%22&#39;\?/);
+  });
+
+  test('the local form posts username, password, return_to and csrf', () => {
+    const page = chooserPage({
+      entries: [],
+      returnTo: '/dashboard?x=1',
+      localForm: { csrfToken: 'tok123', username: 'ann' },
+    });
+    assert.match(page, /<form method="post" action="\/_sso\/login\/local">/);
+    assert.match(page, /<input type="hidden" name="return_to" value="\/dashboard\?x=1">/);
+    assert.match(page, /<input type="hidden" name="csrf" value="tok123">/);
+    assert.match(page, /<label for="username">Username<\/label>/);
+    assert.match(
+      page,
+      /<input id="username" name="username" type="text" autocomplete="username"[^>]* value="ann">/,
+    );
+    assert.match(page, /<label for="password">Password<\/label>/);
+    assert.match(
+      page,
+      /<input id="password" name="password" type="password" autocomplete="current-password"/,
+    );
+    assert.match(page, /<button type="submit">Sign in<\/button>/);
+    assert.doesNotMatch(page, /role="alert"/);
+    assert.doesNotMatch(page, /<p class="separator">/);
+  });
+
+  test('the error is announced with role="alert" and tied to the fields', () => {
+    const page = chooserPage({
+      entries: [{ id: 'a', name: 'A' }],
+      returnTo: '/',
+      localForm: { csrfToken: 't', error: 'The username or password is wrong.' },
+    });
+    assert.match(
+      page,
+      /<p class="error" id="sign-in-error" role="alert">The username or password is wrong\.<\/p>/,
+    );
+    assert.match(page, /aria-describedby="sign-in-error"/);
+    assert.match(page, /<p class="separator">or<\/p>/);
+    assert.match(page, /name="username"[^>]* value=""/);
+  });
+
+  test('with nothing to offer it says so', () => {
+    assert.match(
+      chooserPage({ entries: [], returnTo: '/', localForm: undefined }),
+      /Ask your administrator/,
+    );
+  });
+});
+
+describe('portalPage', () => {
+  test('names the user, offers a POST sign-out with csrf and an admin link for admins', () => {
+    const page = portalPage({
+      user: { userId: 'u-1', userName: 'Ann', email: 'ann@example.com', isAdmin: true },
+      signOutCsrf: 'csrf-1',
+    });
+    assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
+    assert.match(page, /<form method="post" action="\/_sso\/logout">/);
+    assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
+    assert.match(page, /<button type="submit">Sign out<\/button>/);
+    assert.match(page, /<a href="\/_sso\/admin">/);
+  });
+
+  test('no admin link for others; falls back to e-mail, then the id', () => {
+    const byEmail = portalPage({
+      user: { userId: 'u-1', email: 'a@example.com', isAdmin: false },
+      signOutCsrf: 'c',
+    });
+    assert.match(byEmail, /Signed in as <strong>a@example\.com<\/strong> \(u-1\)/);
+    assert.doesNotMatch(byEmail, /\/_sso\/admin/);
+    const byId = portalPage({ user: { userId: 'u-1', isAdmin: false }, signOutCsrf: 'c' });
+    assert.match(byId, /Signed in as <strong>u-1<\/strong><\/p>/);
+  });
+
+  test('escapes every field', () => {
+    const page = portalPage({
+      user: { userId: `u${EVIL}`, userName: EVIL, email: `x${EVIL}`, isAdmin: true },
+      signOutCsrf: EVIL,
+    });
+    assert.doesNotMatch(page, /<script/);
+    // userName, userId, email, csrf.
+    assert.equal(page.split(EVIL_ESCAPED).length - 1, 4);
+  });
+});
+
+describe('signedOutPage', () => {
+  test('says so and links to sign-in without ever redirecting', () => {
+    const page = signedOutPage();
+    assert.match(page, /<h1>You are signed out\.<\/h1>/);
+    assert.match(page, /<a class="button" href="\/_sso\/login">Sign in again<\/a>/);
+    assert.doesNotMatch(page, /refresh/i);
+    assert.doesNotMatch(page, /<meta http-equiv/i);
+  });
+});
+
+describe('stylesheet', () => {
+  test('loads nothing and has a visible focus style', () => {
+    assert.doesNotMatch(stylesheet, /@import|url\(|https?:/i);
+    assert.match(stylesheet, /:focus-visible\{outline:3px solid/);
+    assert.doesNotMatch(stylesheet, /outline:\s*(none|0)/);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Response headers for every gateway page (checklist items 13 and 47).
+ *
+ * Pages carry no script and no inline style, so the policy can deny
+ * everything except the gateway's own stylesheet, data: images and forms
+ * posting to the gateway itself.
+ */
+
+export interface SecurityHeaderOptions {
+  /** The public URL is https: adds HSTS (browsers ignore it over http anyway). */
+  readonly https: boolean;
+  /**
+   * Extra origins a form on this page may end up at. Browsers apply
+   * form-action to every redirect that follows a form submission (Chrome,
+   * Firefox, and WebKit lately; w3c/webappsec-csp#8), so the portal's
+   * sign-out form, whose POST /_sso/logout may redirect to an entry's
+   * third-party logoutUrl, needs that URL's origin here or the redirect is
+   * blocked. Each must be an http(s) origin such as `https://idp.example.com`.
+   */
+  readonly formActionOrigins?: readonly string[];
+}
+
+export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
+  const formAction = ["'self'", ...(options.formActionOrigins ?? []).map(checkedOrigin)];
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-store',
+    Pragma: 'no-cache',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      `form-action ${[...new Set(formAction)].join(' ')}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join('; '),
+  };
+  if (options.https) headers['Strict-Transport-Security'] = 'max-age=31536000';
+  return headers;
+}
+
+/** An origin goes into a header: only a parsed, serialised http(s) origin may. */
+function checkedOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError('form-action origin is not a URL');
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value) {
+    throw new TypeError('form-action origin must be a bare http(s) origin');
+  }
+  return url.origin;
+}
