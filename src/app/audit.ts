@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuditKind, NewAuditEvent } from '../storage/types.js';
+import type { Gateway } from './gateway.js';
+
+export interface AuditFacts {
+  readonly kind: AuditKind;
+  readonly outcome: 'success' | 'failure';
+  readonly entryId?: string | null;
+  readonly userId?: string | null;
+  readonly actor?: string | null;
+  readonly code?: string | null;
+  readonly reference?: string | null;
+  readonly startedAt?: number;
+  readonly detail?: NewAuditEvent['detail'];
+}
+
+/**
+ * Appends an audit event and logs the same facts. An audit write that fails
+ * (database down) is logged, never turned into the user's error.
+ */
+export async function audit(
+  gateway: Gateway,
+  request: FastifyRequest,
+  facts: AuditFacts,
+): Promise<void> {
+  const at = gateway.clock();
+  const event: NewAuditEvent = {
+    at,
+    kind: facts.kind,
+    outcome: facts.outcome,
+    entryId: facts.entryId ?? null,
+    userId: facts.userId ?? null,
+    actor: facts.actor ?? null,
+    code: facts.code ?? null,
+    reference: facts.reference ?? null,
+    durationMs: facts.startedAt === undefined ? null : at - facts.startedAt,
+    detail: facts.detail ?? null,
+  };
+  request.log.info(
+    { audit: { ...event, detail: undefined } },
+    `${event.kind} ${event.outcome}${event.code === null ? '' : ` ${event.code}`}`,
+  );
+  try {
+    await gateway.storage.audit.append(event);
+  } catch (error) {
+    request.log.error(
+      { code: 'service_unavailable', err: error },
+      'could not write the audit event',
+    );
+  }
+}

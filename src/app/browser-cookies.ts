@@ -1,0 +1,75 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomToken } from '../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
+import { clearCookie, cookieNames, parseCookieHeader, serializeCookie } from '../web/index.js';
+import type { Gateway } from './gateway.js';
+
+/**
+ * The gateway's two cookies. Both are HttpOnly and SameSite=Lax (a Strict
+ * cookie would not come back on the top-level redirect from the third-party
+ * server); with an https public URL they are Secure and __Host- prefixed.
+ * - session: the signed-in browser's opaque session id;
+ * - binding: a random value that ties pending sign-ins, and the local sign-in
+ *   form, to this browser (SPEC 6.2).
+ */
+export function readCookie(
+  gateway: Gateway,
+  request: FastifyRequest,
+  which: 'session' | 'binding',
+): string | undefined {
+  return parseCookieHeader(request.headers.cookie).get(
+    cookieNames(gateway.config.secureCookies)[which],
+  );
+}
+
+export function setSessionCookie(gateway: Gateway, reply: FastifyReply, sessionId: string): void {
+  const { secureCookies, sessionLifetimeMs } = gateway.config;
+  appendCookie(
+    reply,
+    serializeCookie(cookieNames(secureCookies).session, sessionId, {
+      httpOnly: true,
+      secure: secureCookies,
+      sameSite: 'Lax',
+      maxAgeSeconds: Math.floor(sessionLifetimeMs / 1000),
+    }),
+  );
+}
+
+export function clearSessionCookie(gateway: Gateway, reply: FastifyReply): void {
+  const secure = gateway.config.secureCookies;
+  appendCookie(reply, clearCookie(cookieNames(secure).session, { secure, sameSite: 'Lax' }));
+}
+
+/** The browser's binding value, set now if the browser has none (or a malformed one). */
+export function ensureBinding(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): string {
+  const existing = readCookie(gateway, request, 'binding');
+  if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const value = randomToken(gateway.random);
+  const secure = gateway.config.secureCookies;
+  appendCookie(
+    reply,
+    serializeCookie(cookieNames(secure).binding, value, {
+      httpOnly: true,
+      secure,
+      sameSite: 'Lax',
+      maxAgeSeconds: Math.floor(gateway.config.pendingSignInMs / 1000) * 6,
+    }),
+  );
+  return value;
+}
+
+/** The CSRF token of the local sign-in form, derived from the binding value. */
+export function loginFormToken(bindingValue: string): string {
+  return sha256Base64url(`login-form:${bindingValue}`);
+}
+
+function appendCookie(reply: FastifyReply, cookie: string): void {
+  const existing = reply.getHeader('set-cookie');
+  const list =
+    existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  void reply.header('set-cookie', [...list, cookie]);
+}

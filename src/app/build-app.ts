@@ -1,0 +1,66 @@
+import formBody from '@fastify/formbody';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { SsogateError } from '../core/index.js';
+import { adminApiRoutes } from '../admin-api/routes.js';
+import { localSignInRoutes } from '../local-accounts/routes.js';
+import { loggerOptions } from '../logging/logger.js';
+import { portalRoutes } from '../portal/routes.js';
+import { sessionRoutes } from '../sessions/routes.js';
+import { signInRoutes } from '../sign-in/routes.js';
+import { securityHeaders } from '../web/index.js';
+import type { Gateway } from './gateway.js';
+import { sendFailure } from './respond.js';
+
+export interface AppOptions {
+  /** A logger to use instead of the configured one (tests capture lines). */
+  readonly logger?: FastifyBaseLogger;
+}
+
+/**
+ * The gateway's HTTP application, separate from listen() (ENGINEERING 14):
+ * tests drive it on port 0 or with inject(); main.ts listens.
+ */
+export async function buildApp(
+  gateway: Gateway,
+  options: AppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger === undefined
+      ? { logger: loggerOptions(gateway.config.logLevel) }
+      : { loggerInstance: options.logger }),
+    bodyLimit: 1024 * 1024,
+    // Identity comes from the configured public URL, never from client headers.
+    trustProxy: false,
+    requestIdHeader: false,
+  });
+  await app.register(formBody, { bodyLimit: 64 * 1024 });
+
+  const headers = securityHeaders({ https: gateway.config.secureCookies });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(headers)) {
+      if (!reply.hasHeader(name)) void reply.header(name, value);
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    // Fastify's own 4xx (a malformed body, a wrong content type) are the
+    // client's; anything else is unexpected and gets a reference id.
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    const failure =
+      error instanceof SsogateError
+        ? error
+        : status >= 400 && status < 500
+          ? new SsogateError('request_invalid', (error as Error).message)
+          : error;
+    sendFailure(gateway, request, reply, failure);
+  });
+
+  signInRoutes(app, gateway);
+  localSignInRoutes(app, gateway);
+  sessionRoutes(app, gateway);
+  adminApiRoutes(app, gateway);
+  portalRoutes(app, gateway);
+  return app;
+}

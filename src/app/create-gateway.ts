@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config/load-config.js';
+import type { RandomSource } from '../core/index.js';
+import { FailureLimiter } from '../local-accounts/rate-limiter.js';
+import { sendOutbound } from '../outbound/index.js';
+import { EntryRegistry } from '../sign-in/entry-registry.js';
+import type { SendOutbound } from '../sign-in/outbound-policy.js';
+import { withTransportPolicy } from '../sign-in/outbound-policy.js';
+import type { Storage } from '../storage/types.js';
+import type { Gateway } from './gateway.js';
+
+export interface GatewayOptions {
+  readonly clock?: () => number;
+  readonly random?: RandomSource;
+  readonly send?: SendOutbound;
+}
+
+/** Wires the gateway's parts; tests override the clock, randomness or client. */
+export function createGateway(
+  config: Config,
+  storage: Storage,
+  options: GatewayOptions = {},
+): Gateway {
+  const clock = options.clock ?? Date.now;
+  const random = options.random ?? ((size: number) => randomBytes(size));
+  return {
+    config,
+    storage,
+    entries: new EntryRegistry(storage.entries),
+    clock,
+    random,
+    send: withTransportPolicy(
+      options.send ?? ((request) => sendOutbound(request)),
+      config.allowInsecureHttp,
+    ),
+    sessions: {
+      sessions: storage.sessions,
+      users: storage.users,
+      clock,
+      random,
+      idleMs: config.sessionIdleMs,
+      lifetimeMs: config.sessionLifetimeMs,
+    },
+    // Five failures per quarter hour, per address and per user name.
+    signInLimiter: new FailureLimiter(5, 15 * 60_000, clock),
+  };
+}

@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../core/index.js';
+import { errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
+import { errorPage, flowErrorSentences } from '../pages/index.js';
+import { SignInError } from '../sign-in/sign-in-error.js';
+import { newReferenceId } from '../web/index.js';
+import type { Gateway } from './gateway.js';
+
+/** A top-level page load: GET (or HEAD) asking for HTML (SPEC 6.1). */
+export function wantsPage(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return (request.method === 'GET' || request.method === 'HEAD') && accept.includes('text/html');
+}
+
+export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(html);
+}
+
+export interface FailureOptions {
+  /** Where the page's "try again" link goes. */
+  readonly tryAgainHref?: string;
+  /** Force the HTML page (the callback is always a page) or JSON. */
+  readonly as?: 'page' | 'json';
+}
+
+export interface FailureReport {
+  readonly code: ErrorCode;
+  readonly reference: string;
+}
+
+/**
+ * The one place a failure becomes a response (ENGINEERING 10): a coded error
+ * keeps its code; anything else becomes internal_error, never leaking its
+ * message. The log gets the code, reference and masked message; the client a
+ * plain sentence, the code and the reference.
+ */
+export function sendFailure(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  options: FailureOptions = {},
+): FailureReport {
+  const reference = newReferenceId(gateway.random);
+  const code: ErrorCode = isSsogateError(error) ? error.code : 'internal_error';
+  const status = errorRegistry[code].status;
+  if (code === 'internal_error') {
+    request.log.error({ code, reference, err: error }, 'unexpected failure');
+  } else {
+    const message = isSsogateError(error) ? maskSecrets(error.message) : '';
+    request.log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
+  }
+  const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
+  const detail = error instanceof SignInError ? error.publicDetail : undefined;
+  const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
+  if (status === 429) void reply.header('retry-after', '900');
+  if (asPage) {
+    sendPage(
+      reply,
+      status,
+      errorPage({
+        status,
+        code,
+        sentence,
+        ...(detail === undefined ? {} : { detail }),
+        reference,
+        tryAgainHref: options.tryAgainHref ?? '/_sso/login',
+      }),
+    );
+  } else {
+    void reply.code(status).send({
+      error: { code, message: sentence, reference, ...(detail === undefined ? {} : { detail }) },
+    });
+  }
+  return { code, reference };
+}

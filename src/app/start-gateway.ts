@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/load-config.js';
+import { compileEntry } from '../core/index.js';
+import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
+import { loadEntriesFile, provisionEntries } from '../provisioning/entries-file.js';
+import type { Storage } from '../storage/types.js';
+import { buildApp } from './build-app.js';
+import { createGateway } from './create-gateway.js';
+import type { GatewayOptions } from './create-gateway.js';
+import { openStorage } from './open-storage.js';
+
+export interface StartOptions extends GatewayOptions {
+  /** Where start-up messages go (the generated admin password); default stdout. */
+  readonly announce?: (line: string) => void;
+  /** Entries to provision besides the entries file (the demo's). */
+  readonly entries?: readonly unknown[];
+}
+
+export interface RunningGateway {
+  readonly app: FastifyInstance;
+  readonly storage: Storage;
+  /** The address it listens on, e.g. http://127.0.0.1:8080. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `npm start` does after reading the configuration: open and
+ * migrate the storage, provision entries from the file, create the first
+ * administrator, build the app and listen. An invalid entries file stops the
+ * start with a message naming the entry and field.
+ */
+export async function startGateway(
+  config: Config,
+  options: StartOptions = {},
+): Promise<RunningGateway> {
+  const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const entries = [
+    ...(config.entriesFile === undefined ? [] : await loadEntriesFile(config.entriesFile)),
+    ...(options.entries ?? []).map((input) => compileEntry(input).input),
+  ];
+  const storage = await openStorage(config);
+  try {
+    const now = Date.now();
+    if (entries.length > 0) await provisionEntries(storage, entries, now);
+    const admin = await bootstrapAdmin(storage.users, config.adminPassword, now);
+    if (admin.generatedPassword !== undefined) {
+      // Printed once, on the console rather than the log, and never stored in clear.
+      announce(`Created the administrator "admin" with the password: ${admin.generatedPassword}`);
+      announce(
+        'Keep it now: it is not shown again. Set SSOGATE_ADMIN_PASSWORD to choose your own.',
+      );
+    }
+    const app = await buildApp(createGateway(config, storage, options));
+    const address = await app.listen({ port: config.port, host: config.host });
+    announce(`ssogate listens on ${address}; users reach it at ${config.publicUrl}`);
+    return {
+      app,
+      storage,
+      address,
+      async close() {
+        await app.close();
+        await storage.close();
+      },
+    };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of the gateway, with its environment variable, default and
+ * meaning (SPEC 10). The schema is the one source for validation and for
+ * docs/configuration.md; nothing else in the gateway reads process.env.
+ */
+export const settings = {
+  port: { env: 'SSOGATE_PORT', help: 'a TCP port, 1-65535 (0 picks a free one)' },
+  host: { env: 'SSOGATE_HOST', help: 'an interface to listen on, such as localhost or 0.0.0.0' },
+  publicUrl: {
+    env: 'SSOGATE_PUBLIC_URL',
+    help: 'the http(s) origin users reach the gateway at, such as https://sso.corp.example',
+  },
+  dataDir: {
+    env: 'SSOGATE_DATA_DIR',
+    help: 'a directory for the SQLite file and the generated key',
+  },
+  databaseUrl: { env: 'SSOGATE_DATABASE_URL', help: 'sqlite:PATH or postgres://...' },
+  redisUrl: { env: 'SSOGATE_REDIS_URL', help: 'redis://host:port' },
+  secretKey: {
+    env: 'SSOGATE_SECRET_KEY',
+    help: '32 random bytes in base64 (openssl rand -base64 32) or 64 hex characters',
+  },
+  adminPassword: { env: 'SSOGATE_ADMIN_PASSWORD', help: 'at least 12 characters' },
+  upstream: { env: 'SSOGATE_UPSTREAM', help: 'the http(s) URL of the application to protect' },
+  entriesFile: { env: 'SSOGATE_ENTRIES_FILE', help: 'a JSON or YAML file {"entries": [...]}' },
+  sessionIdleMinutes: {
+    env: 'SSOGATE_SESSION_IDLE_MINUTES',
+    help: 'minutes without activity after which a session ends, 1-10080',
+  },
+  sessionLifetimeMinutes: {
+    env: 'SSOGATE_SESSION_LIFETIME_MINUTES',
+    help: 'minutes after sign-in after which a session ends whatever its activity, 1-43200',
+  },
+  pendingSignInMinutes: {
+    env: 'SSOGATE_PENDING_SIGN_IN_MINUTES',
+    help: 'minutes a started sign-in may take, 1-60',
+  },
+  allowInsecureHttp: {
+    env: 'SSOGATE_ALLOW_INSECURE_HTTP',
+    help: 'true to let entries call third-party servers over plain http on other hosts than loopback',
+  },
+  logLevel: {
+    env: 'SSOGATE_LOG_LEVEL',
+    help: 'one of fatal, error, warn, info, debug, trace, silent',
+  },
+} as const;
+
+export type SettingName = keyof typeof settings;
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const minutes = (max: number) => z.coerce.number().int().min(1).max(max);
+const httpOrigin = z
+  .url()
+  .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be http or https')
+  .refine((value) => {
+    const url = new URL(value);
+    return url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '';
+  }, 'must be an origin only: scheme, host and port, no path, query or credentials')
+  .transform((value) => new URL(value).origin);
+
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((value) => value === true || value === 'true' || value === '1');
+
+export const configSchema = z.object({
+  port: port.default(8080),
+  host: z.string().min(1).default('localhost'),
+  publicUrl: httpOrigin.optional(),
+  dataDir: z.string().min(1).default('./data'),
+  databaseUrl: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must start with sqlite: or postgres://')
+    .optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  secretKey: z.string().min(1).optional(),
+  adminPassword: z.string().min(12, 'must be at least 12 characters').optional(),
+  upstream: httpOrigin.optional(),
+  entriesFile: z.string().min(1).optional(),
+  sessionIdleMinutes: minutes(10_080).default(120),
+  sessionLifetimeMinutes: minutes(43_200).default(720),
+  pendingSignInMinutes: minutes(60).default(10),
+  allowInsecureHttp: flag.default(false),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,94 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './load-config.js';
+
+function problemsOf(env: NodeJS.ProcessEnv, cwd = '/srv/ssogate'): readonly string[] {
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  test('defaults: one process on SQLite under ./data at http://localhost:8080', () => {
+    const config = loadConfig({}, '/srv/ssogate');
+    assert.equal(config.port, 8080);
+    assert.equal(config.publicUrl, 'http://localhost:8080');
+    assert.equal(config.dataDir, '/srv/ssogate/data');
+    assert.deepEqual(config.database, { kind: 'sqlite', filename: '/srv/ssogate/data/ssogate.db' });
+    assert.equal(config.secureCookies, false);
+    assert.equal(config.pendingSignInMs, 10 * 60_000);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  test('an https public URL makes cookies secure; trailing slashes are dropped', () => {
+    const config = loadConfig({ SSOGATE_PUBLIC_URL: 'https://sso.corp.example/' });
+    assert.equal(config.publicUrl, 'https://sso.corp.example');
+    assert.equal(config.secureCookies, true);
+  });
+
+  test('every problem is reported together, naming the variable and how to fix it', () => {
+    const problems = problemsOf({
+      SSOGATE_PORT: 'eighty',
+      SSOGATE_PUBLIC_URL: 'https://sso.corp.example/path',
+      SSOGATE_ADMIN_PASSWORD: 'short',
+      SSOGATE_DATABASE_URL: 'mysql://x',
+      SSOGATE_LOG_LEVEL: 'loud',
+    });
+    assert.equal(problems.length, 5);
+    for (const variable of [
+      'SSOGATE_PORT',
+      'SSOGATE_PUBLIC_URL',
+      'SSOGATE_ADMIN_PASSWORD',
+      'SSOGATE_DATABASE_URL',
+      'SSOGATE_LOG_LEVEL',
+    ]) {
+      assert.ok(
+        problems.some((problem) => problem.startsWith(`${variable}:`)),
+        variable,
+      );
+    }
+    assert.ok(problems.some((problem) => problem.includes('expected a TCP port')));
+  });
+
+  test('backends that are not available yet are refused, not silently ignored', () => {
+    const problems = problemsOf({
+      SSOGATE_REDIS_URL: 'redis://127.0.0.1:6379',
+      SSOGATE_UPSTREAM: 'http://127.0.0.1:3000',
+    });
+    assert.equal(problems.length, 2);
+  });
+
+  test('the idle time-out may not exceed the lifetime', () => {
+    const problems = problemsOf({
+      SSOGATE_SESSION_IDLE_MINUTES: '100',
+      SSOGATE_SESSION_LIFETIME_MINUTES: '60',
+    });
+    assert.match(problems[0] ?? '', /SSOGATE_SESSION_IDLE_MINUTES/);
+  });
+
+  test('a configuration file mirrors the environment, which wins', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssogate-config-'));
+    const file = join(dir, 'ssogate.yaml');
+    await writeFile(file, 'port: 9000\npublicUrl: https://sso.corp.example\nlogLevel: warn\n');
+    const config = loadConfig({ SSOGATE_CONFIG_FILE: file, SSOGATE_LOG_LEVEL: 'error' }, dir);
+    assert.equal(config.port, 9000);
+    assert.equal(config.publicUrl, 'https://sso.corp.example');
+    assert.equal(config.logLevel, 'error');
+    await writeFile(file, 'prot: 9000\n');
+    assert.match(
+      problemsOf({ SSOGATE_CONFIG_FILE: file }, dir)[0] ?? '',
+      /'prot' is not a setting/,
+    );
+    assert.match(
+      problemsOf({ SSOGATE_CONFIG_FILE: join(dir, 'missing.yaml') }, dir)[0] ?? '',
+      /cannot read/,
+    );
+  });
+});

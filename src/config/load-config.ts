@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { SsogateError } from '../core/index.js';
+import type { SettingName } from './config-schema.js';
+import { configSchema, settings } from './config-schema.js';
+
+/** The gateway's configuration: validated once, frozen, read by no one else. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly database:
+    | { readonly kind: 'sqlite'; readonly filename: string }
+    | { readonly kind: 'postgres'; readonly url: string };
+  readonly redisUrl: string | undefined;
+  readonly secretKey: string | undefined;
+  readonly adminPassword: string | undefined;
+  readonly upstream: string | undefined;
+  readonly entriesFile: string | undefined;
+  readonly sessionIdleMs: number;
+  readonly sessionLifetimeMs: number;
+  readonly pendingSignInMs: number;
+  readonly allowInsecureHttp: boolean;
+  readonly logLevel: string;
+  /** Cookies get Secure and the __Host- prefix when the public URL is https. */
+  readonly secureCookies: boolean;
+}
+
+/** Every configuration problem, each with the variable and how to fix it. */
+export class ConfigError extends SsogateError<'config_invalid'> {
+  constructor(readonly problems: readonly string[]) {
+    super(
+      'config_invalid',
+      `The configuration is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+}
+
+const minute = 60_000;
+
+/**
+ * Reads the environment, and the file named by SSOGATE_CONFIG_FILE if any
+ * (JSON or YAML with the same settings in camelCase; the environment wins),
+ * validates everything at once and returns a frozen Config, or throws a
+ * ConfigError listing every problem.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const fromFile = readConfigFile(env.SSOGATE_CONFIG_FILE, cwd, problems);
+  const raw: Record<string, unknown> = { ...fromFile };
+  for (const [name, { env: variable }] of Object.entries(settings)) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? '');
+      const setting = Object.hasOwn(settings, name) ? settings[name as SettingName] : undefined;
+      problems.push(
+        setting === undefined
+          ? `${name || 'configuration'}: ${issue.message}`
+          : `${setting.env}: ${issue.message}; expected ${setting.help}`,
+      );
+    }
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const value = parsed.data;
+
+  const dataDir = resolve(cwd, value.dataDir);
+  if (value.redisUrl !== undefined) {
+    problems.push(
+      `${settings.redisUrl.env}: Redis-backed sessions are not available in this version; unset it`,
+    );
+  }
+  if (value.upstream !== undefined) {
+    problems.push(
+      `${settings.upstream.env}: the reverse-proxy mode is not available in this version; unset it`,
+    );
+  }
+  const database = databaseFrom(value.databaseUrl, dataDir, cwd);
+  if (database.kind === 'postgres') {
+    problems.push(
+      `${settings.databaseUrl.env}: PostgreSQL is not available in this version; use sqlite:PATH`,
+    );
+  }
+  if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
+    problems.push(
+      `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const publicUrl = value.publicUrl ?? `http://localhost:${value.port === 0 ? 8080 : value.port}`;
+  return Object.freeze({
+    port: value.port,
+    host: value.host,
+    publicUrl,
+    dataDir,
+    database,
+    redisUrl: value.redisUrl,
+    secretKey: value.secretKey,
+    adminPassword: value.adminPassword,
+    upstream: value.upstream,
+    entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
+    sessionIdleMs: value.sessionIdleMinutes * minute,
+    sessionLifetimeMs: value.sessionLifetimeMinutes * minute,
+    pendingSignInMs: value.pendingSignInMinutes * minute,
+    allowInsecureHttp: value.allowInsecureHttp,
+    logLevel: value.logLevel,
+    secureCookies: publicUrl.startsWith('https:'),
+  });
+}
+
+function databaseFrom(
+  databaseUrl: string | undefined,
+  dataDir: string,
+  cwd: string,
+): Config['database'] {
+  if (databaseUrl === undefined)
+    return { kind: 'sqlite', filename: resolve(dataDir, 'ssogate.db') };
+  if (databaseUrl.startsWith('postgres')) return { kind: 'postgres', url: databaseUrl };
+  const path = databaseUrl.slice('sqlite:'.length);
+  return {
+    kind: 'sqlite',
+    filename: path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path),
+  };
+}
+
+function readConfigFile(
+  file: string | undefined,
+  cwd: string,
+  problems: string[],
+): Record<string, unknown> {
+  if (file === undefined || file === '') return {};
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    problems.push(
+      `SSOGATE_CONFIG_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text); // YAML is a superset of JSON, so one parser reads both.
+  } catch (error) {
+    problems.push(
+      `SSOGATE_CONFIG_FILE: ${file} is not valid JSON or YAML (${(error as Error).message.split('\n')[0] ?? ''})`,
+    );
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push(`SSOGATE_CONFIG_FILE: ${file} must hold an object of settings`);
+    return {};
+  }
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (Object.hasOwn(settings, key)) result[key] = value;
+    else
+      problems.push(
+        `SSOGATE_CONFIG_FILE: '${key}' is not a setting; known: ${Object.keys(settings).join(', ')}`,
+      );
+  }
+  return result;
+}

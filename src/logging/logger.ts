@@ -1,0 +1,41 @@
+import type { LoggerOptions } from 'pino';
+import { maskSecrets } from '../core/index.js';
+
+/**
+ * The request URL as logged: the path, and the query with the values of
+ * sensitive parameters (code, state, tokens) masked, so a callback or a
+ * GET-style token URL never writes a credential to the log.
+ */
+export function loggableUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  return queryAt === -1 ? url : `${url.slice(0, queryAt)}?${maskSecrets(url.slice(queryAt + 1))}`;
+}
+
+interface LoggableRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly ip?: string;
+}
+
+/**
+ * pino options for the gateway: request lines without cookies, credentials
+ * or raw query strings (checklist 44-45). Errors are logged by the central
+ * handler with their code and masked message, never as whole objects whose
+ * causes might carry a response body.
+ */
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      censor: '***',
+    },
+    serializers: {
+      req: (request: LoggableRequest) => ({
+        method: request.method,
+        url: loggableUrl(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+}

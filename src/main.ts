@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: one process on the embedded SQLite database, configured by the
+ * environment (docs/configuration.md). Every configuration problem is
+ * reported at once, then the process exits non-zero.
+ */
+import { startGateway } from './app/start-gateway.js';
+import { ConfigError, loadConfig } from './config/load-config.js';
+import { isSsogateError } from './core/index.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const gateway = await startGateway(config);
+  const stop = (signal: string) => {
+    process.stdout.write(`${signal}: closing\n`);
+    gateway.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || isSsogateError(error)) {
+    process.stderr.write(`ssogate cannot start. ${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `ssogate cannot start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SsogateError } from '../core/index.js';
+import { readCookie } from '../app/browser-cookies.js';
+import type { Gateway } from '../app/gateway.js';
+import { sendFailure, sendPage, wantsPage } from '../app/respond.js';
+import { portalPage, stylesheet } from '../pages/index.js';
+import type { ActiveSession } from '../sessions/session-service.js';
+import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
+import { chooserHref, redirectToEntry } from '../sign-in/routes.js';
+import { safeReturnTo, securityHeaders } from '../web/index.js';
+
+/**
+ * The signed-in user as JSON, the health checks, the stylesheet, and every
+ * internal resource: with no upstream configured, the gateway's own portal
+ * page (SPEC 9).
+ */
+export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
+  app.get('/_sso/healthz', () => ({ status: 'ok' }));
+
+  app.get('/_sso/readyz', async (request, reply) => {
+    try {
+      await gateway.storage.ping();
+      return { status: 'ready' };
+    } catch (error) {
+      sendFailure(
+        gateway,
+        request,
+        reply,
+        new SsogateError('service_unavailable', 'the database does not answer', { cause: error }),
+        {
+          as: 'json',
+        },
+      );
+      return reply;
+    }
+  });
+
+  app.get('/_sso/assets/style.css', async (_request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(stylesheet),
+  );
+
+  app.get('/_sso/me', async (request, reply) => {
+    const active = await currentSession(gateway, request);
+    if (active === undefined) {
+      sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
+        as: 'json',
+      });
+      return reply;
+    }
+    const { user, session } = active;
+    return {
+      userId: user.userId,
+      userName: user.userName,
+      email: user.email,
+      mobile: user.mobile,
+      department: user.department,
+      isAdmin: user.isAdmin,
+      entryId: session.entryId,
+    };
+  });
+
+  // Any other path under the reserved prefix is the gateway's, and unknown.
+  app.all('/_sso/*', async (request, reply) => {
+    sendFailure(
+      gateway,
+      request,
+      reply,
+      new SsogateError(
+        'not_found',
+        `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
+      ),
+    );
+    return reply;
+  });
+
+  app.all('/*', async (request, reply) => internalResource(gateway, request, reply));
+}
+
+export async function currentSession(
+  gateway: Gateway,
+  request: FastifyRequest,
+): Promise<ActiveSession | undefined> {
+  return resolveSession(gateway.sessions, readCookie(gateway, request, 'session'));
+}
+
+async function internalResource(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const sessionId = readCookie(gateway, request, 'session');
+  const active = await resolveSession(gateway.sessions, sessionId);
+  if (active !== undefined && sessionId !== undefined) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendFailure(
+        gateway,
+        request,
+        reply,
+        new SsogateError('not_found', 'the portal has no such resource'),
+      );
+      return reply;
+    }
+    const { user } = active;
+    await allowSignOutRedirect(gateway, reply, active.session.entryId);
+    return sendPage(
+      reply,
+      200,
+      portalPage({
+        user: {
+          userId: user.userId,
+          ...(user.userName === null ? {} : { userName: user.userName }),
+          ...(user.email === null ? {} : { email: user.email }),
+          isAdmin: user.isAdmin,
+        },
+        signOutCsrf: csrfTokenFor(sessionId),
+      }),
+    );
+  }
+  if (!wantsPage(request)) {
+    sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
+      as: 'json',
+    });
+    return reply;
+  }
+  // The requested URL, query included, is where the user lands after sign-in.
+  const returnTo = safeReturnTo(request.url);
+  const defaultEntry = await gateway.entries.defaultEntry();
+  if (defaultEntry !== undefined)
+    return redirectToEntry(gateway, request, reply, defaultEntry.id, returnTo);
+  return reply.redirect(chooserHref(returnTo), 302);
+}
+
+/**
+ * Browsers apply CSP form-action to the redirects that follow a form post, so
+ * the sign-out form may post to the gateway only if the third-party logout
+ * origin it redirects to is allowed too.
+ */
+async function allowSignOutRedirect(
+  gateway: Gateway,
+  reply: FastifyReply,
+  entryId: string | null,
+): Promise<void> {
+  const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
+  const logout = entry?.logout;
+  if (logout === undefined || logout.placeholders.has('app_secret')) return;
+  const origin = new URL(logout.source).origin;
+  const policy = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: [origin],
+  })['Content-Security-Policy'];
+  if (policy !== undefined) void reply.header('content-security-policy', policy);
+}

@@ -1,0 +1,97 @@
+import type { RandomSource } from '../core/index.js';
+import { randomToken } from '../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
+import type { SessionRecord, SessionStore, UserRecord, UserStore } from '../storage/types.js';
+
+export interface SessionDeps {
+  readonly sessions: SessionStore;
+  readonly users: UserStore;
+  readonly clock: () => number;
+  readonly random: RandomSource;
+  readonly idleMs: number;
+  readonly lifetimeMs: number;
+}
+
+export interface ActiveSession {
+  readonly session: SessionRecord;
+  readonly user: UserRecord;
+}
+
+/** Activity is written at most this often, not at every request. */
+const touchEveryMs = 60_000;
+
+/**
+ * Sessions are opaque random ids (256 bits) held only by the browser's
+ * cookie; the store keeps their SHA-256, so a copy of the database cannot be
+ * replayed as cookies. A sign-in always makes a new id and ends the previous
+ * one (no fixation: a planted id never becomes valid).
+ */
+export async function createSession(
+  deps: SessionDeps,
+  user: UserRecord,
+  entryId: string | null,
+  previousId: string | undefined,
+): Promise<string> {
+  if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
+  const id = randomToken(deps.random);
+  const now = deps.clock();
+  await deps.sessions.create({
+    idHash: sessionHash(id),
+    userRowId: user.id,
+    entryId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + deps.lifetimeMs,
+  });
+  await deps.users.recordSignIn(user.id, now);
+  return id;
+}
+
+/**
+ * The session a cookie names, if it is still valid: not past its absolute
+ * end, not idle too long, and its user still enabled. A session that fails
+ * any of these is deleted, so it is refused everywhere from then on.
+ */
+export async function resolveSession(
+  deps: SessionDeps,
+  id: string | undefined,
+): Promise<ActiveSession | undefined> {
+  if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+  const idHash = sessionHash(id);
+  const session = await deps.sessions.get(idHash);
+  if (session === undefined) return undefined;
+  const now = deps.clock();
+  const user = await deps.users.get(session.userRowId);
+  if (
+    session.expiresAt <= now ||
+    session.lastSeenAt + deps.idleMs <= now ||
+    user?.enabled !== true
+  ) {
+    await deps.sessions.delete(idHash);
+    return undefined;
+  }
+  if (now - session.lastSeenAt >= touchEveryMs) await deps.sessions.touch(idHash, now);
+  return { session, user };
+}
+
+export async function endSession(
+  deps: SessionDeps,
+  id: string | undefined,
+): Promise<ActiveSession | undefined> {
+  const active = await resolveSession(deps, id);
+  if (id !== undefined) await deps.sessions.delete(sessionHash(id));
+  return active;
+}
+
+export function sessionHash(id: string): string {
+  return sha256Base64url(`session:${id}`);
+}
+
+/**
+ * The CSRF token of a session's forms and API calls: derived from the secret
+ * session id, so a page of another origin cannot know it, and nothing more
+ * needs storing.
+ */
+export function csrfTokenFor(sessionId: string): string {
+  return sha256Base64url(`csrf:${sessionId}`);
+}

@@ -1,0 +1,157 @@
+import type { CompiledEntry, ErrorCode, MappedUser } from '../core/index.js';
+import {
+  buildTokenRequest,
+  buildUserInfoRequest,
+  isSsogateError,
+  maskSecrets,
+  processTokenResponse,
+  processUserInfoResponse,
+} from '../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
+import type { PendingSignIn, Storage, UserRecord } from '../storage/types.js';
+import type { EntryRegistry } from './entry-registry.js';
+import type { SendOutbound } from './outbound-policy.js';
+import { pendingKey, usesState } from './pending-key.js';
+import { provisionUser } from './provision-user.js';
+import { SignInError } from './sign-in-error.js';
+
+export interface CompleteSignInDeps {
+  readonly entries: EntryRegistry;
+  readonly storage: Storage;
+  readonly clock: () => number;
+  readonly send: SendOutbound;
+}
+
+/** The callback's query as Fastify parsed it: a repeated parameter is an array. */
+export type CallbackQuery = Readonly<Record<string, unknown>>;
+
+export interface SignInSuccess {
+  readonly user: UserRecord;
+  readonly entry: CompiledEntry;
+  readonly returnTo: string;
+}
+
+/** Codes that mean the call itself failed, not the reading of its answer. */
+const requestFailures: ReadonlySet<ErrorCode> = new Set([
+  'outbound_network',
+  'outbound_timeout',
+  'outbound_too_large',
+  'response_status',
+  'success_condition_failed',
+  'template_value_missing',
+  'header_invalid',
+]);
+
+/**
+ * Flow steps 9 to 14 (SPEC 6.3-6.4). The callback is validated completely —
+ * the pending sign-in consumed atomically and checked against the entry, the
+ * browser and the clock — before anything is sent to the third-party server
+ * (checklist 10). Throws SignInError with the step's code.
+ */
+export async function completeSignIn(
+  deps: CompleteSignInDeps,
+  entryId: string,
+  query: CallbackQuery,
+  bindingValue: string | undefined,
+): Promise<SignInSuccess> {
+  const entry = await deps.entries.get(entryId);
+  if (entry === undefined)
+    throw new SignInError('entry_unknown', `no entry ${entryId}`, { entryId });
+
+  const pending = await consumePending(deps, entry, query, bindingValue);
+  const error = single(query.error);
+  if (error !== undefined) {
+    const description = single(query.error_description);
+    throw new SignInError('provider_error', `the server answered error=${error}`, {
+      entryId,
+      publicDetail: description === undefined ? error : `${error}: ${description}`,
+    });
+  }
+  const code = single(query.code);
+  if (code === undefined || code === '') {
+    throw new SignInError('missing_code', 'the callback carries no single code', { entryId });
+  }
+  if (!entry.enabled)
+    throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
+
+  const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
+  const token = await step(entry, 'token', secrets, async () => {
+    const request = buildTokenRequest(entry, {
+      code,
+      redirectUri: pending.redirectUri,
+      codeVerifier: pending.codeVerifier ?? undefined,
+    });
+    return processTokenResponse(entry, await deps.send(request), { secrets });
+  });
+  secrets.push(token.accessToken, ...Object.values(token.values));
+  const mapped = await step(entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
+    const response = await deps.send(buildUserInfoRequest(entry, token));
+    return processUserInfoResponse(entry, response, { secrets });
+  });
+  const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
+  return { user, entry, returnTo: pending.returnTo };
+}
+
+async function consumePending(
+  deps: CompleteSignInDeps,
+  entry: CompiledEntry,
+  query: CallbackQuery,
+  bindingValue: string | undefined,
+): Promise<PendingSignIn> {
+  const invalid = (reason: string) =>
+    new SignInError('state_invalid', reason, { entryId: entry.id });
+  const state = single(query.state);
+  let key: string;
+  if (usesState(entry)) {
+    if (state === undefined || state === '') throw invalid('the callback carries no single state');
+    key = pendingKey(entry, state, '');
+  } else {
+    // Without a state, only the browser's binding cookie finds its sign-in.
+    if (bindingValue === undefined) throw invalid('the browser has no binding cookie');
+    key = pendingKey(entry, undefined, bindingValue);
+  }
+  // Consumed before any other check, so a state is good for one try only,
+  // whoever presents it.
+  const pending = await deps.storage.pendingSignIns.consume(key);
+  if (pending === undefined) {
+    throw invalid('no pending sign-in has this state (unknown, used or replayed)');
+  }
+  if (pending.entryId !== entry.id) throw invalid(`the state belongs to entry ${pending.entryId}`);
+  if (bindingValue === undefined || pending.bindingHash !== sha256Base64url(bindingValue)) {
+    throw invalid('the state belongs to another browser');
+  }
+  if (pending.expiresAt <= deps.clock()) throw invalid('the pending sign-in expired');
+  return pending;
+}
+
+/** Runs a token or user-info step and files its failure under the step's code. */
+async function step<T>(
+  entry: CompiledEntry,
+  which: 'token' | 'userinfo',
+  secrets: readonly string[],
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    const failedCall = requestFailures.has(error.code);
+    const code: ErrorCode =
+      which === 'token'
+        ? failedCall
+          ? 'token_request_failed'
+          : 'token_parse_failed'
+        : failedCall
+          ? 'userinfo_request_failed'
+          : 'userinfo_parse_failed';
+    throw new SignInError(code, `${error.code}: ${maskSecrets(error.message, secrets)}`, {
+      entryId: entry.id,
+      cause: error,
+    });
+  }
+}
+
+/** A query parameter given exactly once, or undefined (RFC 6749 §3.1: no repeats). */
+function single(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,49 @@
+import type { CompiledEntry } from '../core/index.js';
+import { compileEntry } from '../core/index.js';
+import type { EntryStore } from '../storage/types.js';
+
+/**
+ * The compiled entries, in chooser order. Entries are compiled once per
+ * change, not per sign-in; every write through the admin API or the
+ * provisioning file calls invalidate(), so a change applies at the next
+ * sign-in without a restart.
+ */
+export class EntryRegistry {
+  private compiled: Promise<readonly CompiledEntry[]> | undefined;
+
+  constructor(private readonly store: EntryStore) {}
+
+  list(): Promise<readonly CompiledEntry[]> {
+    this.compiled ??= this.load().catch((error: unknown) => {
+      this.compiled = undefined; // a failed load (database down) is retried next time
+      throw error;
+    });
+    return this.compiled;
+  }
+
+  async get(id: string): Promise<CompiledEntry | undefined> {
+    return (await this.list()).find((entry) => entry.id === id);
+  }
+
+  async defaultEntry(): Promise<CompiledEntry | undefined> {
+    return (await this.list()).find((entry) => entry.isDefault && entry.enabled);
+  }
+
+  invalidate(): void {
+    this.compiled = undefined;
+  }
+
+  private async load(): Promise<readonly CompiledEntry[]> {
+    const records = await this.store.list();
+    // Stored entries were validated when saved; compiling again cannot fail
+    // unless the engine's rules tightened, and then the entry is skipped
+    // rather than taking every sign-in down with it.
+    return records.flatMap((record) => {
+      try {
+        return [compileEntry(record.input)];
+      } catch {
+        return [];
+      }
+    });
+  }
+}

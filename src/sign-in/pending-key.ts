@@ -1,0 +1,22 @@
+import type { CompiledEntry } from '../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
+
+/**
+ * The key of a pending sign-in. Normally the hash of its state. An entry whose
+ * server cannot echo a state has none in the callback, so its pending sign-in
+ * is keyed by the entry and the browser-binding cookie instead: one pending
+ * sign-in per browser and entry, still bound to the browser (SPEC 6.3).
+ */
+export function pendingKey(
+  entry: CompiledEntry,
+  state: string | undefined,
+  bindingValue: string,
+): string {
+  return usesState(entry)
+    ? sha256Base64url(`state:${state ?? ''}`)
+    : sha256Base64url(`browser:${entry.id}:${bindingValue}`);
+}
+
+export function usesState(entry: CompiledEntry): boolean {
+  return entry.authorize.placeholders.has('state');
+}

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { audit } from '../app/audit.js';
+import { ensureBinding, readCookie, setSessionCookie } from '../app/browser-cookies.js';
+import type { Gateway } from '../app/gateway.js';
+import { sendFailure } from '../app/respond.js';
+import { createSession } from '../sessions/session-service.js';
+import { safeReturnTo } from '../web/index.js';
+import { completeSignIn } from './complete-sign-in.js';
+import { SignInError } from './sign-in-error.js';
+import { startSignIn } from './start-sign-in.js';
+
+interface EntryParams {
+  readonly id: string;
+}
+
+/** GET /_sso/login/{id} and GET /_sso/callback/{id} (SPEC 6, 9). */
+export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
+  app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
+    '/_sso/login/:id',
+    async (request, reply) => {
+      const returnTo = safeReturnTo(request.query.return_to);
+      try {
+        const entry = await gateway.entries.get(request.params.id);
+        if (entry === undefined)
+          throw new SignInError('entry_unknown', `no entry ${request.params.id}`);
+        if (!entry.enabled)
+          throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
+            entryId: entry.id,
+          });
+        return await redirectToEntry(gateway, request, reply, entry.id, returnTo);
+      } catch (error) {
+        sendFailure(gateway, request, reply, error, {
+          as: 'page',
+          tryAgainHref: chooserHref(returnTo),
+        });
+        return reply;
+      }
+    },
+  );
+
+  app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
+    '/_sso/callback/:id',
+    async (request, reply) => {
+      const startedAt = gateway.clock();
+      // RFC 9700 §4.2.4: the callback URL holds a code and state; keep it out of
+      // any Referer and any cache.
+      void reply.header('referrer-policy', 'no-referrer');
+      try {
+        const result = await completeSignIn(
+          gateway,
+          request.params.id,
+          request.query,
+          readCookie(gateway, request, 'binding'),
+        );
+        const sessionId = await createSession(
+          gateway.sessions,
+          result.user,
+          result.entry.id,
+          readCookie(gateway, request, 'session'),
+        );
+        setSessionCookie(gateway, reply, sessionId);
+        await audit(gateway, request, {
+          kind: 'sign_in',
+          outcome: 'success',
+          entryId: result.entry.id,
+          userId: result.user.userId,
+          startedAt,
+        });
+        return await reply.redirect(result.returnTo, 302);
+      } catch (error) {
+        const { code, reference } = sendFailure(gateway, request, reply, error, {
+          as: 'page',
+          tryAgainHref: `/_sso/login/${encodeURIComponent(request.params.id)}`,
+        });
+        await audit(gateway, request, {
+          kind: 'sign_in',
+          outcome: 'failure',
+          entryId: error instanceof SignInError ? error.entryId : request.params.id,
+          userId: error instanceof SignInError ? error.userId : null,
+          code,
+          reference,
+          startedAt,
+        });
+        return reply;
+      }
+    },
+  );
+}
+
+/**
+ * Starts a sign-in with an entry and sends the browser to its authorization
+ * URL; used by /_sso/login/{id} and by the silent redirect to the default
+ * entry, which shows no page of its own (SPEC 6.1).
+ */
+export async function redirectToEntry(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entryId: string,
+  returnTo: string,
+): Promise<FastifyReply> {
+  const entry = await gateway.entries.get(entryId);
+  if (entry === undefined) throw new SignInError('entry_unknown', `no entry ${entryId}`);
+  const binding = ensureBinding(gateway, request, reply);
+  const url = await startSignIn(
+    {
+      publicUrl: gateway.config.publicUrl,
+      pendingSignIns: gateway.storage.pendingSignIns,
+      random: gateway.random,
+      clock: gateway.clock,
+      pendingSignInMs: gateway.config.pendingSignInMs,
+    },
+    entry,
+    returnTo,
+    binding,
+  );
+  return reply.redirect(url, 302);
+}
+
+export function chooserHref(returnTo: string): string {
+  return returnTo === '/' ? '/_sso/login' : `/_sso/login?return_to=${encodeURIComponent(returnTo)}`;
+}

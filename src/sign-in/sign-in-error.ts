@@ -1,0 +1,29 @@
+import type { ErrorCode } from '../core/index.js';
+import { SsogateError } from '../core/index.js';
+
+/**
+ * A failed sign-in step. `message` is for the log (already masked); the page
+ * shows the code's plain sentence, plus `publicDetail` when the third-party
+ * server gave a reason meant for the user (its error_description).
+ */
+export class SignInError extends SsogateError {
+  readonly entryId: string | null;
+  readonly userId: string | null;
+  readonly publicDetail: string | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: {
+      entryId?: string | null;
+      userId?: string | null;
+      publicDetail?: string;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(code, message, options.cause === undefined ? {} : { cause: options.cause });
+    this.entryId = options.entryId ?? null;
+    this.userId = options.userId ?? null;
+    this.publicDetail = options.publicDetail;
+  }
+}

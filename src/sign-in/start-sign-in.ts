@@ -1,0 +1,42 @@
+import type { CompiledEntry, RandomSource } from '../core/index.js';
+import { buildAuthorizationRequest } from '../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
+import type { PendingSignInStore } from '../storage/types.js';
+import { pendingKey } from './pending-key.js';
+
+export interface StartSignInDeps {
+  readonly publicUrl: string;
+  readonly pendingSignIns: PendingSignInStore;
+  readonly random: RandomSource;
+  readonly clock: () => number;
+  readonly pendingSignInMs: number;
+}
+
+/**
+ * Flow step 2: stores the pending sign-in server-side (entry, state, return-to,
+ * expiry, the hash of the browser-binding cookie) and returns where to send
+ * the browser. Nothing about the sign-in travels in the URL but the state.
+ */
+export async function startSignIn(
+  deps: StartSignInDeps,
+  entry: CompiledEntry,
+  returnTo: string,
+  bindingValue: string,
+): Promise<string> {
+  const request = buildAuthorizationRequest(entry, {
+    publicUrl: deps.publicUrl,
+    random: deps.random,
+  });
+  const now = deps.clock();
+  await deps.pendingSignIns.save({
+    stateHash: pendingKey(entry, request.state, bindingValue),
+    entryId: entry.id,
+    returnTo,
+    bindingHash: sha256Base64url(bindingValue),
+    redirectUri: request.redirectUri,
+    codeVerifier: request.codeVerifier ?? null,
+    createdAt: now,
+    expiresAt: now + deps.pendingSignInMs,
+  });
+  return request.url;
+}
