@@ -1,0 +1,116 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NewAuditEvent } from '../storage/types.js';
+import { json, withApi } from './test-support/api-fixtures.js';
+
+interface AuditPage {
+  events: Record<string, unknown>[];
+  nextBefore: number | null;
+}
+
+function event(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
+  return {
+    at,
+    kind: 'sign_in',
+    outcome: 'success',
+    entryId: 'corp',
+    userId: 'alice',
+    actor: null,
+    code: null,
+    reference: null,
+    durationMs: 12,
+    detail: null,
+    ...overrides,
+  };
+}
+
+describe('admin API: audit', () => {
+  test('newest first, filtered, paged backwards with nextBefore', async () => {
+    await withApi(async (api) => {
+      const day = Date.parse('2024-05-01T00:00:00Z');
+      await api.storage.audit.append(event(day - 1));
+      await api.storage.audit.append(
+        event(day, { outcome: 'failure', code: 'token_failed', reference: 'R1' }),
+      );
+      await api.storage.audit.append(event(day + 1, { userId: 'bob' }));
+      await api.storage.audit.append(event(day + 2, { kind: 'sign_out' }));
+
+      const all = await api.inject({ method: 'GET', url: '/_sso/api/audit', headers: api.token });
+      assert.equal(all.statusCode, 200);
+      const page = json<AuditPage>(all);
+      assert.equal(page.events.length, 4);
+      assert.equal(page.nextBefore, null);
+      assert.deepEqual(page.events[0], {
+        ...page.events[0],
+        kind: 'sign_out',
+        at: '2024-05-01T00:00:00.002Z',
+      });
+
+      const filtered = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/audit?kind=sign_in&since=2024-05-01&until=2024-05-01T00:00:00.002Z&userId=alice',
+        headers: api.token,
+      });
+      const only = json<AuditPage>(filtered).events;
+      assert.equal(only.length, 1);
+      assert.equal(only[0]?.code, 'token_failed');
+      assert.equal(only[0].reference, 'R1');
+
+      const first = json<AuditPage>(
+        await api.inject({ method: 'GET', url: '/_sso/api/audit?limit=3', headers: api.token }),
+      );
+      assert.equal(first.events.length, 3);
+      assert.equal(typeof first.nextBefore, 'number');
+      const second = json<AuditPage>(
+        await api.inject({
+          method: 'GET',
+          url: `/_sso/api/audit?limit=3&before=${first.nextBefore}`,
+          headers: api.token,
+        }),
+      );
+      assert.deepEqual(
+        second.events.map((e) => e.at),
+        ['2024-04-30T23:59:59.999Z'],
+      );
+      assert.equal(second.nextBefore, null);
+    });
+  });
+
+  test('bad filters name the field', async () => {
+    await withApi(async (api) => {
+      const cases: [string, string][] = [
+        ['since=yesterday', 'query.since'],
+        ['until=2024-13-45', 'query.until'],
+        ['kind=login', 'query.kind'],
+        ['outcome=maybe', 'query.outcome'],
+        ['limit=501', 'query.limit'],
+        ['before=0', 'query.before'],
+      ];
+      for (const [query, field] of cases) {
+        const response = await api.inject({
+          method: 'GET',
+          url: `/_sso/api/audit?${query}`,
+          headers: api.token,
+        });
+        assert.equal(response.statusCode, 400, query);
+        const body = json<{
+          error: { code: string; message: string; problems: { field: string }[] };
+        }>(response);
+        assert.equal(body.error.code, 'request_invalid');
+        assert.match(body.error.message, new RegExp(`^${field.replace('.', '\\.')}:`));
+        assert.equal(body.error.problems[0]?.field, field);
+      }
+    });
+  });
+
+  test('anonymous and non-admin callers are refused', async () => {
+    await withApi(async (api) => {
+      assert.equal((await api.inject({ method: 'GET', url: '/_sso/api/audit' })).statusCode, 401);
+      const { cookie } = await api.signIn('alice', false);
+      assert.equal(
+        (await api.inject({ method: 'GET', url: '/_sso/api/audit', headers: cookie })).statusCode,
+        403,
+      );
+    });
+  });
+});

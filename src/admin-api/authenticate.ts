@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import { SsogateError } from '../core/index.js';
+import { readCookie } from '../app/browser-cookies.js';
+import type { Gateway } from '../app/gateway.js';
+import { sha256Base64url } from '../crypto/hash.js';
+import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
+
+/** Who is calling the admin API, as the audit log names them. */
+export interface AdminActor {
+  /** An administrator's userId, or `token:NAME`. */
+  readonly actor: string;
+  readonly via: 'token' | 'session';
+}
+
+/** Methods that change nothing, so need no CSRF proof (RFC 9110 9.2.1). */
+const safeMethods: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * Authenticates and authorizes an admin API call, before anything in the
+ * request is looked at: an API token (`Authorization: Bearer`), or an
+ * administrator's session cookie. A cookie is sent by the browser on its
+ * own, so a changing call by cookie must also prove it came from our page
+ * with the X-CSRF-Token header, which another origin cannot read or set.
+ */
+export async function authenticateAdmin(
+  gateway: Gateway,
+  request: FastifyRequest,
+): Promise<AdminActor> {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) return authenticateToken(gateway, authorization);
+
+  const sessionId = readCookie(gateway, request, 'session');
+  const active = await resolveSession(gateway.sessions, sessionId);
+  if (sessionId === undefined || active === undefined) {
+    throw new SsogateError('unauthenticated', 'no API token and no valid session');
+  }
+  if (!active.user.isAdmin) {
+    throw new SsogateError('forbidden', `${active.user.userId} is not an administrator`);
+  }
+  if (!safeMethods.has(request.method)) {
+    const header = request.headers['x-csrf-token'];
+    if (typeof header !== 'string' || header !== csrfTokenFor(sessionId)) {
+      throw new SsogateError('csrf_failed', 'the X-CSRF-Token header is missing or wrong');
+    }
+  }
+  return { actor: active.user.userId, via: 'session' };
+}
+
+async function authenticateToken(gateway: Gateway, authorization: string): Promise<AdminActor> {
+  // RFC 6750 2.1: the scheme is case-insensitive; the token is opaque.
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
+  const token = match?.[1];
+  if (token === undefined) {
+    throw new SsogateError('unauthenticated', 'the Authorization header is not a Bearer token');
+  }
+  const record = await gateway.storage.apiTokens.findActiveByHash(sha256Base64url(token));
+  if (record === undefined) {
+    throw new SsogateError('unauthenticated', 'the API token is unknown or revoked');
+  }
+  await gateway.storage.apiTokens.markUsed(record.id, gateway.clock());
+  return { actor: `token:${record.name}`, via: 'token' };
+}

@@ -1,0 +1,227 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { canarySecret, entryBody, json, withApi } from './test-support/api-fixtures.js';
+
+interface ErrorBody {
+  error: { code: string; message: string; problems?: { field: string; message: string }[] };
+}
+
+describe('admin API: entries', () => {
+  test('create, read, list: the secret is write-only, appsecretSet tells', async () => {
+    await withApi(async (api) => {
+      const created = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: api.token,
+        payload: entryBody('corp'),
+      });
+      assert.equal(created.statusCode, 201);
+      assert.equal(created.headers['cache-control'], 'no-store');
+      const { entry, warnings } = json<{ entry: Record<string, unknown>; warnings: string[] }>(
+        created,
+      );
+      assert.deepEqual(warnings, []);
+      assert.equal(entry.id, 'corp');
+      assert.equal(entry.appsecretSet, true);
+      assert.equal('appsecret' in entry, false);
+      assert.equal(entry.createdAt, '2024-05-01T12:00:00.000Z');
+      assert.equal(typeof entry.position, 'number');
+
+      const read = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+      });
+      assert.equal(read.statusCode, 200);
+      assert.deepEqual(json<{ entry: unknown }>(read).entry, entry);
+
+      const list = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/entries',
+        headers: api.token,
+      });
+      assert.deepEqual(json<{ entries: unknown[] }>(list).entries, [entry]);
+      // The registry was invalidated: the new entry signs in at once.
+      assert.equal((await api.gateway.entries.get('corp'))?.appsecret, canarySecret);
+
+      const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 10 });
+      assert.equal(event?.actor, 'token:ci');
+      assert.equal(event.entryId, 'corp');
+      assert.deepEqual(event.detail?.action, 'create');
+      assert.ok((event.detail.fields as string[]).includes('appsecret'));
+      assert.doesNotMatch(JSON.stringify(event), new RegExp(canarySecret));
+      // The audit log as the API shows it holds the change, never the value.
+      const log = await api.inject({ method: 'GET', url: '/_sso/api/audit', headers: api.token });
+      assert.match(log.body, /entry_change/);
+      assertNoSecret(api.bodies);
+    });
+  });
+
+  test('an invalid entry is refused with every problem and its field', async () => {
+    await withApi(async (api) => {
+      const response = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: api.token,
+        payload: entryBody('corp', {
+          name: '',
+          tokenUrl: 'https://idp.example/t?c=${nope}',
+          authorizeUrl: 'https://x.example/?s=${app_secret}',
+        }),
+      });
+      assert.equal(response.statusCode, 400);
+      const { error } = json<ErrorBody>(response);
+      assert.equal(error.code, 'entry_invalid');
+      const fields = (error.problems ?? []).map((p) => p.field);
+      for (const field of ['name', 'tokenUrl', 'authorizeUrl'])
+        assert.ok(fields.includes(field), field);
+      assert.equal(await api.storage.entries.get('corp'), undefined);
+      assertNoSecret(api.bodies);
+    });
+  });
+
+  test('a taken id is entry_exists; a form body or a non-object is request_invalid', async () => {
+    await withApi(async (api) => {
+      await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: api.token,
+        payload: entryBody('corp'),
+      });
+      const again = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: api.token,
+        payload: entryBody('corp'),
+      });
+      assert.equal(again.statusCode, 409);
+      assert.equal(json<ErrorBody>(again).error.code, 'entry_exists');
+
+      const form = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: { ...api.token, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'id=x&name=y',
+      });
+      assert.equal(form.statusCode, 400);
+      assert.equal(json<ErrorBody>(form).error.code, 'request_invalid');
+      assert.match(json<ErrorBody>(form).error.message, /^body:/);
+
+      const array = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+        payload: [1],
+      });
+      assert.equal(array.statusCode, 400);
+      assert.match(json<ErrorBody>(array).error.message, /^body:/);
+    });
+  });
+
+  test('an update without appsecret keeps it; null clears it; the id cannot change', async () => {
+    await withApi(async (api) => {
+      await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: api.token,
+        payload: entryBody('corp'),
+      });
+      const withoutSecret = { ...entryBody('corp', { name: 'Renamed' }), appsecret: undefined };
+      api.tick(1000);
+      const kept = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+        payload: withoutSecret,
+      });
+      assert.equal(kept.statusCode, 200);
+      const { entry } = json<{ entry: Record<string, unknown> }>(kept);
+      assert.equal(entry.name, 'Renamed');
+      assert.equal(entry.appsecretSet, true);
+      assert.equal(entry.updatedAt, '2024-05-01T12:00:01.000Z');
+      assert.equal(await api.storage.entries.hasSecret('corp'), true);
+      assert.equal((await api.gateway.entries.get('corp'))?.name, 'Renamed');
+      const [update] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
+      assert.deepEqual(update?.detail, { action: 'update', fields: ['name'] });
+
+      const mismatch = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+        payload: { ...withoutSecret, id: 'other' },
+      });
+      assert.equal(mismatch.statusCode, 400);
+      assert.match(json<ErrorBody>(mismatch).error.message, /^id:/);
+
+      const cleared = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+        payload: { ...withoutSecret, id: undefined, appsecret: null },
+      });
+      assert.equal(cleared.statusCode, 200);
+      assert.equal(json<{ entry: Record<string, unknown> }>(cleared).entry.appsecretSet, false);
+      assert.equal(await api.storage.entries.hasSecret('corp'), false);
+      const [clear] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
+      assert.deepEqual(clear?.detail, { action: 'update', fields: ['appsecret'] });
+
+      const invalid = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+        payload: { ...withoutSecret, enabled: 'yes' },
+      });
+      assert.equal(invalid.statusCode, 400);
+      assert.equal(json<ErrorBody>(invalid).error.problems?.[0]?.field, 'enabled');
+
+      const unknown = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/nope',
+        headers: api.token,
+        payload: entryBody('nope'),
+      });
+      assert.equal(unknown.statusCode, 404);
+      assert.equal(json<ErrorBody>(unknown).error.code, 'entry_unknown');
+      assertNoSecret(api.bodies);
+    });
+  });
+
+  test('delete answers 204, then the entry is unknown everywhere', async () => {
+    await withApi(async (api) => {
+      await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: api.token,
+        payload: entryBody('corp'),
+      });
+      assert.ok(await api.gateway.entries.get('corp'));
+      const deleted = await api.inject({
+        method: 'DELETE',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+      });
+      assert.equal(deleted.statusCode, 204);
+      assert.equal(await api.gateway.entries.get('corp'), undefined);
+      const again = await api.inject({
+        method: 'DELETE',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+      });
+      assert.equal(again.statusCode, 404);
+      const read = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+      });
+      assert.equal(json<ErrorBody>(read).error.code, 'entry_unknown');
+      const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
+      assert.deepEqual(event?.detail, { action: 'delete', fields: [] });
+    });
+  });
+});
+
+/** The canary secret must appear in no response body, ever (SPEC 2). */
+function assertNoSecret(bodies: readonly string[]): void {
+  assert.ok(bodies.length > 0);
+  for (const body of bodies) assert.doesNotMatch(body, new RegExp(canarySecret));
+}

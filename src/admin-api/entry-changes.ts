@@ -1,0 +1,37 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { EntryInput } from '../core/index.js';
+import { entryInput } from '../core/index.js';
+
+/** Every field an entry can have, in the schema's order. */
+const entryFields = Object.keys(entryInput.shape) as (keyof EntryInput)[];
+
+/** What happened to the stored secret in one write. */
+export type SecretChange = 'set' | 'keep' | 'clear';
+
+/**
+ * The names of the fields a write changed, for the audit log. The secret is
+ * never compared or recorded by value: a write that sends one reports
+ * `appsecret`, so the log cannot be used to confirm a guess of the stored one.
+ */
+export function changedFields(
+  before: EntryInput | undefined,
+  after: EntryInput | undefined,
+  secret: SecretChange,
+): string[] {
+  const changed = entryFields.filter(
+    (field) =>
+      field !== 'appsecret' && !isDeepStrictEqual(valueOf(before, field), valueOf(after, field)),
+  );
+  const hadSecret = before?.appsecret !== undefined;
+  if (secret === 'set' || (secret === 'clear' && hadSecret)) {
+    changed.push('appsecret');
+  }
+  return changed;
+}
+
+/** The store keeps `isDefault: false` for an absent flag; both mean the same. */
+function valueOf(input: EntryInput | undefined, field: keyof EntryInput): unknown {
+  if (input === undefined) return undefined;
+  if (field === 'isDefault') return input.isDefault === true ? true : undefined;
+  return input[field];
+}

@@ -1,0 +1,74 @@
+import type { JsonValue } from '../core/index.js';
+import type { AuditEvent, EntryRecord, UserRecord } from '../storage/types.js';
+
+/**
+ * What the admin API sends, field by field (ENGINEERING 12). Each presenter
+ * names the fields it copies, so a field added to a record later (or the
+ * entry's appsecret, or a user's password hash) is never sent by accident.
+ */
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** An entry as its input fields, without `appsecret` (SPEC 2: write-only). */
+export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record<string, unknown> {
+  const input = record.input;
+  return {
+    id: input.id,
+    name: input.name,
+    enabled: input.enabled,
+    isDefault: input.isDefault === true,
+    appid: input.appid,
+    appsecretSet,
+    authorizeUrl: input.authorizeUrl,
+    tokenUrl: input.tokenUrl,
+    tokenParse: input.tokenParse,
+    logoutUrl: input.logoutUrl,
+    userInfoUrl: input.userInfoUrl,
+    userInfoParse: input.userInfoParse,
+    pkce: input.pkce,
+    tokenRequest: input.tokenRequest,
+    userInfoRequest: input.userInfoRequest,
+    tokenValues: input.tokenValues,
+    timeoutMs: input.timeoutMs,
+    provisioning: input.provisioning,
+    position: record.position,
+    createdAt: iso(record.createdAt),
+    updatedAt: iso(record.updatedAt),
+  };
+}
+
+/** A user, never its password hash. */
+export function presentUser(user: UserRecord): Record<string, JsonValue> {
+  return {
+    id: user.id,
+    userId: user.userId,
+    sourceEntryId: user.sourceEntryId,
+    userName: user.userName,
+    email: user.email,
+    mobile: user.mobile,
+    department: user.department,
+    enabled: user.enabled,
+    isAdmin: user.isAdmin,
+    extra: user.extra,
+    createdAt: iso(user.createdAt),
+    updatedAt: iso(user.updatedAt),
+    lastSignInAt: user.lastSignInAt === null ? null : iso(user.lastSignInAt),
+  };
+}
+
+/** An audit event: every field (they are masked when written), times as ISO. */
+export function presentAuditEvent(event: AuditEvent): Record<string, JsonValue> {
+  return {
+    id: event.id,
+    at: iso(event.at),
+    kind: event.kind,
+    outcome: event.outcome,
+    entryId: event.entryId,
+    userId: event.userId,
+    actor: event.actor,
+    code: event.code,
+    reference: event.reference,
+    durationMs: event.durationMs,
+    detail: event.detail,
+  };
+}

@@ -1,0 +1,115 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { z } from 'zod';
+import type { entryInput } from '../../core/index.js';
+import { buildApp } from '../../app/build-app.js';
+import { createGateway } from '../../app/create-gateway.js';
+import type { Gateway } from '../../app/gateway.js';
+import { openStorage } from '../../app/open-storage.js';
+import { loadConfig } from '../../config/load-config.js';
+import { sha256Base64url } from '../../crypto/hash.js';
+import { createSession, csrfTokenFor } from '../../sessions/session-service.js';
+import type { Storage } from '../../storage/types.js';
+import { cookieNames } from '../../web/index.js';
+
+/** Test helpers for the admin API: a real app on in-memory SQLite, real sessions. */
+
+export const apiToken = 'ssg_test-token-0123456789abcdefghijklmnopqrstuv';
+export const canarySecret = 'CANARY-s3cret-4b1d';
+
+export interface ApiFixture {
+  readonly app: FastifyInstance;
+  readonly gateway: Gateway;
+  readonly storage: Storage;
+  /** Advances the frozen clock. */
+  tick(ms: number): void;
+  /** Headers of a call with the API token. */
+  readonly token: Record<string, string>;
+  /** Signs a user in and returns the cookie header and CSRF header of their session. */
+  signIn(
+    userId: string,
+    isAdmin: boolean,
+  ): Promise<{ cookie: Record<string, string>; csrf: Record<string, string> }>;
+  /** Every response body seen, for the "never the secret" scan. */
+  readonly bodies: string[];
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+export async function withApi(run: (fixture: ApiFixture) => Promise<void>): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-api-'));
+  const config = loadConfig({
+    SSOGATE_DATA_DIR: dataDir,
+    SSOGATE_DATABASE_URL: 'sqlite::memory:',
+    SSOGATE_LOG_LEVEL: 'silent',
+  });
+  const storage = await openStorage(config);
+  let now = Date.parse('2024-05-01T12:00:00Z');
+  const gateway = createGateway(config, storage, { clock: () => now });
+  const app = await buildApp(gateway);
+  await storage.apiTokens.create({
+    id: 'tok1',
+    name: 'ci',
+    tokenHash: sha256Base64url(apiToken),
+    createdAt: now,
+  });
+  const bodies: string[] = [];
+  try {
+    await run({
+      app,
+      gateway,
+      storage,
+      tick: (ms) => (now += ms),
+      token: { authorization: `Bearer ${apiToken}` },
+      bodies,
+      async signIn(userId, isAdmin) {
+        const { user } = await storage.users.insertIfAbsent(
+          { userId, sourceEntryId: null, isAdmin },
+          now,
+        );
+        const sessionId = await createSession(gateway.sessions, user, null, undefined);
+        return {
+          cookie: { cookie: `${cookieNames(false).session}=${sessionId}` },
+          csrf: { 'x-csrf-token': csrfTokenFor(sessionId) },
+        };
+      },
+      async inject(options) {
+        const response = await app.inject(options);
+        bodies.push(response.body);
+        return response;
+      },
+    });
+  } finally {
+    await app.close();
+    await storage.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A valid entry as a client sends it; `overrides` replace fields. */
+export function entryBody(
+  id: string,
+  overrides: Partial<z.input<typeof entryInput>> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    name: `Entry ${id}`,
+    enabled: true,
+    appid: 'app-1',
+    appsecret: canarySecret,
+    authorizeUrl:
+      'https://idp.example/authorize?client_id=${appid}&state=${state}&redirect_uri=${redirect_uri}',
+    tokenUrl: 'https://idp.example/token?code=${code}&secret=${app_secret}',
+    tokenParse: "JSON_GET($response, 'access_token')",
+    userInfoUrl: 'https://idp.example/me?access_token=${access_token}',
+    userInfoParse: [{ attribute: 'userId', expression: "JSON_GET($response, 'id')" }],
+    ...overrides,
+  };
+}
+
+/** The parsed JSON body of a response, typed as the test expects it to be. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- a typed cast, on purpose
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return response.json<T>();
+}

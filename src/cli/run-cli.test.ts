@@ -1,0 +1,131 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Base64url } from '../crypto/hash.js';
+import { withMemoryStorage } from '../storage/storage-fixtures.js';
+import type { Storage } from '../storage/types.js';
+import type { CliIo } from './run-cli.js';
+import { runCli } from './run-cli.js';
+
+/** Runs the command, capturing what it prints. */
+async function run(
+  argv: string[],
+  io: Partial<CliIo> = {},
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    clock: () => Date.parse('2024-05-01T12:00:00Z'),
+    ...io,
+  });
+  return { code, out, err };
+}
+
+describe('ssogate token', () => {
+  test('create prints the token once and stores only its hash', async () => {
+    await withMemoryStorage(async (storage: Storage) => {
+      const { code, out, err } = await run(['token', 'create', '--name', 'ci'], { storage });
+      assert.equal(code, 0);
+      const token = out.trim();
+      assert.match(token, /^ssg_[A-Za-z0-9_-]{43}$/);
+      assert.match(err, /not shown again/);
+      assert.doesNotMatch(err, new RegExp(token));
+      const [record] = await storage.apiTokens.list();
+      assert.equal(record?.name, 'ci');
+      assert.equal(record.tokenHash, sha256Base64url(token));
+      assert.equal(
+        (await storage.apiTokens.findActiveByHash(sha256Base64url(token)))?.id,
+        record.id,
+      );
+      const [event] = await storage.audit.list({ kind: 'token_change', limit: 1 });
+      assert.deepEqual(event?.detail, { action: 'create', tokenId: record.id, name: 'ci' });
+      assert.doesNotMatch(JSON.stringify(event), new RegExp(token));
+
+      const list = await run(['token', 'list'], { storage });
+      assert.equal(list.code, 0);
+      assert.match(list.out, /^ID\s+NAME\s+CREATED\s+LAST USED\s+REVOKED\n/);
+      assert.match(
+        list.out,
+        new RegExp(`${record.id}\\s+ci\\s+2024-05-01T12:00:00.000Z\\s+-\\s+-`),
+      );
+      assert.doesNotMatch(list.out, new RegExp(token.slice(4)));
+    });
+  });
+
+  test('revoke stops a token; revoking twice or an unknown id fails with 1', async () => {
+    await withMemoryStorage(async (storage: Storage) => {
+      const token = (await run(['token', 'create', '--name', 'ci'], { storage })).out.trim();
+      const [record] = await storage.apiTokens.list();
+      assert.ok(record);
+      const revoked = await run(['token', 'revoke', record.id], { storage });
+      assert.equal(revoked.code, 0);
+      assert.equal(await storage.apiTokens.findActiveByHash(sha256Base64url(token)), undefined);
+      assert.match(
+        (await run(['token', 'list'], { storage })).out,
+        /ci\s+\S+\s+-\s+2024-05-01T12:00:00.000Z/,
+      );
+      const again = await run(['token', 'revoke', record.id], { storage });
+      assert.equal(again.code, 1);
+      assert.match(again.err, /no unrevoked token/);
+      // Once revoked, the name is free again.
+      assert.equal((await run(['token', 'create', '--name', 'ci'], { storage })).code, 0);
+    });
+  });
+
+  test('a bad name or a live duplicate is refused with 1', async () => {
+    await withMemoryStorage(async (storage: Storage) => {
+      assert.equal((await run(['token', 'create', '--name', 'has space'], { storage })).code, 1);
+      assert.equal((await run(['token', 'create', '--name', 'ci'], { storage })).code, 0);
+      const duplicate = await run(['token', 'create', '--name', 'ci'], { storage });
+      assert.equal(duplicate.code, 1);
+      assert.match(duplicate.err, /named "ci" already/);
+      assert.equal((await storage.apiTokens.list()).length, 1);
+    });
+  });
+
+  test('a wrong command line prints the usage and exits 2', async () => {
+    for (const argv of [
+      [],
+      ['token'],
+      ['token', 'create'],
+      ['token', 'create', '--name'],
+      ['token', 'list', 'x'],
+      ['token', 'revoke'],
+      ['user', 'list'],
+      ['token', 'list', '--bogus'],
+      ['--help'],
+    ]) {
+      const { code, out, err } = await run(argv);
+      assert.equal(code, 2, argv.join(' '));
+      assert.equal(out, '');
+      assert.match(err, /Usage:\n {2}ssogate token create --name NAME/);
+    }
+  });
+
+  test('an invalid configuration lists its problems and exits 1', async () => {
+    const { code, err } = await run(['token', 'list'], {
+      env: { SSOGATE_PORT: 'eighty', SSOGATE_LOG_LEVEL: 'loud' },
+    });
+    assert.equal(code, 1);
+    assert.match(err, /configuration is invalid/);
+    assert.match(err, /SSOGATE_PORT/);
+    assert.match(err, /SSOGATE_LOG_LEVEL/);
+  });
+
+  test('opens the configured storage as the server does: a token made by one run is listed by the next', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-cli-'));
+    try {
+      const env = { SSOGATE_DATA_DIR: dataDir };
+      assert.equal((await run(['token', 'create', '--name', 'deploy'], { env })).code, 0);
+      const list = await run(['token', 'list'], { env });
+      assert.equal(list.code, 0);
+      assert.match(list.out, /deploy/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

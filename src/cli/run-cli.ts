@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/load-config.js';
+import { openStorage } from '../app/open-storage.js';
+import type { Storage } from '../storage/types.js';
+import { createToken, listTokens, revokeToken } from './token-commands.js';
+import type { CommandContext } from './token-commands.js';
+
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  /** Storage to use instead of the configured one (tests); left open. */
+  readonly storage?: Storage;
+  readonly clock?: () => number;
+  readonly random?: (size: number) => Uint8Array;
+  /** The environment to read the configuration from; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export const usage = `Usage:
+  ssogate token create --name NAME   create an API token and print it once
+  ssogate token list                 list API tokens (never the tokens themselves)
+  ssogate token revoke ID            revoke an API token
+`;
+
+/** Thrown for a command line that does not parse: exit code 2 with the usage. */
+class UsageError extends Error {}
+
+/**
+ * The `ssogate` command. Returns the exit code: 0 done, 1 failed (the
+ * message, or every configuration problem), 2 a wrong command line.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: (context: CommandContext) => Promise<void>;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
+    // parseArgs reports unknown options and missing values as TypeErrors.
+    io.stderr.write(`ssogate: ${error.message}\n\n${usage}`);
+    return 2;
+  }
+  try {
+    await withStorage(io, (storage) =>
+      command({
+        storage,
+        clock: io.clock ?? Date.now,
+        random: io.random ?? ((size) => randomBytes(size)),
+        out: (line) => io.stdout.write(`${line}\n`),
+        note: (line) => io.stderr.write(`${line}\n`),
+      }),
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(
+        `ssogate: the configuration is invalid:\n${error.problems.map((p) => `  - ${p}\n`).join('')}`,
+      );
+    } else {
+      io.stderr.write(`ssogate: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    return 1;
+  }
+}
+
+function parseCommand(argv: readonly string[]): (context: CommandContext) => Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [group, action, ...rest] = positionals;
+  if (values.help === true || group !== 'token')
+    throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
+  if (action === 'create' && rest.length === 0) {
+    if (values.name === undefined) throw new UsageError('token create needs --name NAME');
+    const name = values.name;
+    return (context) => createToken(context, name);
+  }
+  if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
+  if (action === 'list' && rest.length === 0) return listTokens;
+  const id = rest[0];
+  if (action === 'revoke' && id !== undefined && rest.length === 1)
+    return (context) => revokeToken(context, id);
+  throw new UsageError(
+    `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
+  );
+}
+
+/** Opens the configured storage as the server does, unless one is given. */
+async function withStorage(io: CliIo, run: (storage: Storage) => Promise<void>): Promise<void> {
+  if (io.storage !== undefined) return run(io.storage);
+  const storage = await openStorage(loadConfig(io.env));
+  try {
+    await run(storage);
+  } finally {
+    await storage.close();
+  }
+}

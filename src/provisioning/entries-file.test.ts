@@ -1,0 +1,168 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isSsogateError } from '../core/index.js';
+import { withMemoryStorage } from '../storage/storage-fixtures.js';
+import { loadEntriesFile, provisionEntries } from './entries-file.js';
+
+const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
+  id,
+  name: `Entry ${id}`,
+  enabled: true,
+  appid: 'app',
+  appsecret: 'file-secret',
+  authorizeUrl: 'https://idp.example/authorize?client_id=${appid}&state=${state}',
+  tokenUrl: 'POST https://idp.example/token?code=${code}&secret=${app_secret}',
+  tokenParse: "JSON_GET($response, 'access_token')",
+  userInfoUrl: 'https://idp.example/me?access_token=${access_token}',
+  ...overrides,
+});
+
+async function withFile(
+  name: string,
+  text: string,
+  run: (path: string) => Promise<void>,
+): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-entries-'));
+  try {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    await run(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The config_invalid message of a failed load. */
+async function failure(path: string): Promise<string> {
+  try {
+    await loadEntriesFile(path);
+  } catch (error) {
+    assert.ok(isSsogateError(error));
+    assert.equal(error.code, 'config_invalid');
+    return error.message;
+  }
+  assert.fail('the file was accepted');
+}
+
+describe('SSOGATE_ENTRIES_FILE', () => {
+  test('reads JSON', async () => {
+    await withFile(
+      'entries.json',
+      JSON.stringify({ entries: [entry('a'), entry('b', { appsecret: '' })] }),
+      async (path) => {
+        const inputs = await loadEntriesFile(path);
+        assert.deepEqual(
+          inputs.map((input) => input.id),
+          ['a', 'b'],
+        );
+        assert.equal(inputs[0]?.appsecret, 'file-secret');
+        // Blank optional fields are absent, exactly as the API normalises them.
+        assert.equal(inputs[1]?.appsecret, undefined);
+      },
+    );
+  });
+
+  test('reads YAML, with the mappings as text', async () => {
+    const yaml = [
+      'entries:',
+      '  - id: corp',
+      '    name: Corp',
+      '    enabled: true',
+      '    authorizeUrl: https://idp.example/a?state=${state}',
+      '    tokenUrl: https://idp.example/t?code=${code}',
+      "    tokenParse: JSON_GET($response, 'access_token')",
+      '    userInfoUrl: https://idp.example/me?t=${access_token}',
+      '    userInfoParse: |',
+      "      userId = JSON_GET($response, 'id')",
+      '      # a comment',
+    ].join('\n');
+    await withFile('entries.yaml', yaml, async (path) => {
+      const [corp] = await loadEntriesFile(path);
+      assert.equal(corp?.name, 'Corp');
+      assert.equal(typeof corp.userInfoParse, 'string');
+      assert.match(corp.userInfoParse as string, /userId = /);
+    });
+  });
+
+  test('an invalid file lists every problem with its entry index, id and field', async () => {
+    const entries = [
+      entry('good'),
+      entry('corp', { tokenUrl: 'https://idp.example/token?code=${nope}', name: '' }),
+      { id: 'bare' },
+      'not an entry',
+    ];
+    await withFile('entries.json', JSON.stringify({ entries }), async (path) => {
+      const message = await failure(path);
+      assert.match(message, /entries\[1\] \(id "corp"\) tokenUrl column \d+: /);
+      assert.match(message, /entries\[1\] \(id "corp"\) name: /);
+      assert.match(message, /entries\[2\] \(id "bare"\) tokenParse: is required/);
+      assert.match(message, /entries\[3\] entry: /);
+      assert.doesNotMatch(message, /entries\[0\]/);
+    });
+  });
+
+  test('a duplicate id and a second default are problems too', async () => {
+    const entries = [entry('a', { isDefault: true }), entry('b', { isDefault: true }), entry('a')];
+    await withFile('entries.json', JSON.stringify({ entries }), async (path) => {
+      const message = await failure(path);
+      assert.match(
+        message,
+        /entries\[1\] \(id "b"\) isDefault: entries\[0\] is the default already/,
+      );
+      assert.match(message, /entries\[2\] \(id "a"\) id: duplicates entries\[0\]/);
+    });
+  });
+
+  test('not a file, not parseable, or the wrong shape: config_invalid saying so', async () => {
+    assert.match(await failure(tmpdir()), /cannot read .* \(EISDIR\)/);
+    assert.match(await failure(join(tmpdir(), 'no-such-ssogate-file.json')), /\(ENOENT\)/);
+    await withFile('bad.json', '{"entries": [ {"appsecret": "leak-me", }, ] ,, }', async (path) => {
+      const message = await failure(path);
+      assert.match(message, /neither JSON nor YAML: .* at line 1, column \d+$/);
+      // The parser's excerpt of the file is dropped: it may quote a secret.
+      assert.doesNotMatch(message, /leak-me/);
+    });
+    await withFile('list.yaml', '- id: a', async (path) => {
+      assert.match(await failure(path), /must hold an object with an "entries" list/);
+    });
+  });
+
+  test('provisioning creates, replaces whole (secret included) and skips unchanged entries', async () => {
+    await withMemoryStorage(async (storage) => {
+      await withFile(
+        'entries.json',
+        JSON.stringify({ entries: [entry('a'), entry('b')] }),
+        async (path) => {
+          const inputs = await loadEntriesFile(path);
+          assert.deepEqual(await provisionEntries(storage, inputs, 1000), {
+            created: 2,
+            updated: 0,
+            unchanged: 0,
+          });
+          assert.deepEqual(await provisionEntries(storage, inputs, 2000), {
+            created: 0,
+            updated: 0,
+            unchanged: 2,
+          });
+          assert.equal((await storage.entries.get('a'))?.updatedAt, 1000);
+        },
+      );
+      await withFile(
+        'entries.json',
+        JSON.stringify({ entries: [entry('a', { name: 'New', appsecret: undefined })] }),
+        async (path) => {
+          const counts = await provisionEntries(storage, await loadEntriesFile(path), 3000);
+          assert.deepEqual(counts, { created: 0, updated: 1, unchanged: 0 });
+          const a = await storage.entries.get('a');
+          assert.equal(a?.input.name, 'New');
+          // The file is the source of truth: no appsecret in it, none stored.
+          assert.equal(await storage.entries.hasSecret('a'), false);
+          assert.ok(await storage.entries.get('b'), 'entries not in the file are left alone');
+        },
+      );
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import { readFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import type { EntryInput } from '../core/index.js';
+import { SsogateError, describeProblem, validateEntry } from '../core/index.js';
+import type { Storage } from '../storage/types.js';
+
+/**
+ * Entries provisioned at start from SSOGATE_ENTRIES_FILE (SPEC 10): JSON or
+ * YAML (YAML is a superset of JSON, so one parser reads both) of the shape
+ * `{ entries: [ ... ] }`, each item with the API's fields, appsecret
+ * included. Every item is validated exactly as the API does, and every
+ * problem of the whole file is reported at once, so one edit fixes them all.
+ */
+export async function loadEntriesFile(path: string): Promise<EntryInput[]> {
+  const items = entriesOf(parseFile(path, await readText(path)), path);
+  const problems: string[] = [];
+  const inputs: EntryInput[] = [];
+  const firstIndexOf = new Map<string, number>();
+  let defaultIndex: number | undefined;
+
+  items.forEach((item, index) => {
+    const id = idOf(item);
+    const place = `entries[${index}]${id === undefined ? '' : ` (id "${id}")`}`;
+    const validation = validateEntry(item);
+    if (!validation.ok) {
+      for (const problem of validation.problems)
+        problems.push(`${place} ${describeProblem(problem)}`);
+      return;
+    }
+    const input = validation.entry.input;
+    const first = firstIndexOf.get(input.id);
+    if (first !== undefined) {
+      problems.push(`${place} id: duplicates entries[${first}]; each id may appear once`);
+      return;
+    }
+    firstIndexOf.set(input.id, index);
+    // The store keeps one default by unsetting the others, so two defaults in
+    // the file would quietly leave the last one: refuse instead.
+    if (input.isDefault === true) {
+      if (defaultIndex !== undefined) {
+        problems.push(
+          `${place} isDefault: entries[${defaultIndex}] is the default already; at most one may be`,
+        );
+        return;
+      }
+      defaultIndex = index;
+    }
+    inputs.push(input);
+  });
+
+  if (problems.length > 0) {
+    throw new SsogateError(
+      'config_invalid',
+      `SSOGATE_ENTRIES_FILE ${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+        problems.map((problem) => `  - ${problem}`).join('\n'),
+    );
+  }
+  return inputs;
+}
+
+export interface ProvisionCounts {
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+}
+
+/**
+ * Writes the file's entries: the file is the source of truth for its ids, so
+ * an existing entry is replaced whole, its secret included (cleared when the
+ * file gives none). Entries not in the file are left alone. An entry equal to
+ * the stored one is not rewritten, so a restart does not touch updatedAt.
+ * The caller invalidates the entry registry if one is already running.
+ */
+export async function provisionEntries(
+  storage: Storage,
+  inputs: readonly EntryInput[],
+  now: number,
+): Promise<ProvisionCounts> {
+  let created = 0;
+  let updated = 0;
+  let unchanged = 0;
+  for (const input of inputs) {
+    const existing = await storage.entries.get(input.id);
+    if (existing === undefined) {
+      if (!(await storage.entries.create(input, now))) {
+        throw new SsogateError('entry_exists', `entry "${input.id}" appeared while provisioning`);
+      }
+      created += 1;
+    } else if (isDeepStrictEqual(comparable(existing.input), comparable(input))) {
+      unchanged += 1;
+    } else {
+      await storage.entries.update(input.id, input, now, 'clear');
+      updated += 1;
+    }
+  }
+  return { created, updated, unchanged };
+}
+
+/** The store keeps `isDefault: false` for an absent flag; both mean the same. */
+function comparable(input: EntryInput): EntryInput {
+  return { ...input, isDefault: input.isDefault === true };
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new SsogateError(
+      'config_invalid',
+      `SSOGATE_ENTRIES_FILE: cannot read ${path} (${reason})`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function parseFile(path: string, text: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    // Only the first line ("... at line 4, column 9:"): the rest quotes the
+    // file, and the quoted line may be an appsecret.
+    const reason = (error as Error).message.split('\n')[0] ?? 'unreadable';
+    throw new SsogateError(
+      'config_invalid',
+      `SSOGATE_ENTRIES_FILE ${path} is neither JSON nor YAML: ${reason.replace(/:$/, '')}`,
+    );
+  }
+}
+
+function entriesOf(document: unknown, path: string): unknown[] {
+  const entries = isRecord(document) ? document.entries : undefined;
+  if (!Array.isArray(entries)) {
+    throw new SsogateError(
+      'config_invalid',
+      `SSOGATE_ENTRIES_FILE ${path} must hold an object with an "entries" list: { "entries": [ ... ] }`,
+    );
+  }
+  return entries as unknown[];
+}
+
+function idOf(item: unknown): string | undefined {
+  return isRecord(item) && typeof item.id === 'string' ? item.id : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
