@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo`: the gateway in front of the bundled example OAuth2 server,
+ * with its data in ./data-demo. Open the printed address and sign in.
+ */
+import { ConfigError, loadConfig } from '../config/load-config.js';
+import { defaultUsers } from '../example-server/index.js';
+import { startDemo } from './start-demo.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig({
+    SSOGATE_DATA_DIR: './data-demo',
+    SSOGATE_ADMIN_PASSWORD: 'demo-admin-password',
+    ...process.env,
+  });
+  const demo = await startDemo(config, {
+    providerPort: Number(process.env.SSOGATE_DEMO_PROVIDER_PORT ?? 9090),
+  });
+  const alice = defaultUsers[0];
+  process.stdout.write(
+    [
+      '',
+      `  Example OAuth2 server: ${demo.example.url}`,
+      `  Open ${config.publicUrl}/ and sign in at the example server as ${alice?.username ?? 'alice'} / ${alice?.password ?? 'alice-password'}.`,
+      `  Local administrator: admin / demo-admin-password (chooser: ${config.publicUrl}/_sso/login).`,
+      '',
+    ].join('\n'),
+  );
+  const stop = () => {
+    void demo.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    error instanceof ConfigError
+      ? `${error.message}\n`
+      : `demo failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

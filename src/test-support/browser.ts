@@ -1,0 +1,120 @@
+/**
+ * A minimal browser for end-to-end tests over real HTTP: it keeps cookies per
+ * host (name, value, Max-Age=0 deletion) and follows redirects by hand across
+ * the gateway and the third-party server, recording every hop, so a test can
+ * assert that a silent sign-in was nothing but redirects.
+ */
+export interface Hop {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly location: string | undefined;
+}
+
+export interface BrowserResponse {
+  readonly status: number;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: string;
+  readonly hops: readonly Hop[];
+}
+
+export class TestBrowser {
+  private readonly jars = new Map<string, Map<string, string>>();
+
+  cookies(origin: string): ReadonlyMap<string, string> {
+    return this.jar(new URL(origin).host);
+  }
+
+  setCookie(origin: string, name: string, value: string): void {
+    this.jar(new URL(origin).host).set(name, value);
+  }
+
+  /** GET a page as a browser would (Accept: text/html), following redirects. */
+  async open(
+    url: string,
+    options: { maxHops?: number; accept?: string } = {},
+  ): Promise<BrowserResponse> {
+    return this.request('GET', url, undefined, options);
+  }
+
+  /** POST a form and follow the redirects that come back. */
+  async submit(url: string, fields: Record<string, string>): Promise<BrowserResponse> {
+    return this.request('POST', url, new URLSearchParams(fields).toString());
+  }
+
+  async request(
+    method: string,
+    url: string,
+    form: string | undefined,
+    {
+      maxHops = 10,
+      accept = 'text/html,application/xhtml+xml',
+    }: { maxHops?: number; accept?: string } = {},
+  ): Promise<BrowserResponse> {
+    const hops: Hop[] = [];
+    let current = url;
+    let currentMethod = method;
+    let body = form;
+    for (;;) {
+      const target = new URL(current);
+      const headers: Record<string, string> = { accept };
+      const cookie = [...this.jar(target.host)]
+        .map(([name, value]) => `${name}=${value}`)
+        .join('; ');
+      if (cookie !== '') headers.cookie = cookie;
+      if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+      const response = await fetch(current, {
+        method: currentMethod,
+        headers,
+        redirect: 'manual',
+        ...(body === undefined ? {} : { body }),
+      });
+      this.store(target.host, response.headers.getSetCookie());
+      const location = response.headers.get('location') ?? undefined;
+      hops.push({ method: currentMethod, url: current, status: response.status, location });
+      if (
+        location === undefined ||
+        response.status < 300 ||
+        response.status > 399 ||
+        hops.length > maxHops
+      ) {
+        return {
+          status: response.status,
+          url: current,
+          headers: response.headers,
+          body: await response.text(),
+          hops,
+        };
+      }
+      await response.arrayBuffer();
+      current = new URL(location, current).toString();
+      if (response.status !== 307 && response.status !== 308) {
+        currentMethod = 'GET';
+        body = undefined;
+      }
+    }
+  }
+
+  private jar(host: string): Map<string, string> {
+    let jar = this.jars.get(host);
+    if (jar === undefined) {
+      jar = new Map();
+      this.jars.set(host, jar);
+    }
+    return jar;
+  }
+
+  private store(host: string, setCookies: readonly string[]): void {
+    const jar = this.jar(host);
+    for (const line of setCookies) {
+      const [pair = '', ...attributes] = line.split(';');
+      const equals = pair.indexOf('=');
+      if (equals <= 0) continue;
+      const name = pair.slice(0, equals).trim();
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+      if (expired) jar.delete(name);
+      else jar.set(name, pair.slice(equals + 1).trim());
+    }
+  }
+}

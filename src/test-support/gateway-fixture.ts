@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app/build-app.js';
+import { createGateway } from '../app/create-gateway.js';
+import type { Gateway } from '../app/gateway.js';
+import { openStorage } from '../app/open-storage.js';
+import { loadConfig } from '../config/load-config.js';
+import { compileEntry } from '../core/index.js';
+import type { ExampleEntries, ExampleServer, ExampleUser } from '../example-server/index.js';
+import { exampleEntries, startExampleServer } from '../example-server/index.js';
+import type { Storage } from '../storage/types.js';
+import { TestBrowser } from './browser.js';
+import { freePort } from './free-port.js';
+import { capturingLogger } from './log-capture.js';
+
+export interface TestGatewayOptions {
+  /** Entries to store, made from the example server's presets; default: none. */
+  readonly entries?: (
+    presets: ExampleEntries,
+    exampleUrl: string,
+  ) => readonly Record<string, unknown>[];
+  /** Extra SSOGATE_* settings. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly clock?: () => number;
+  /** People who can sign in at the example server (password: `<username>-password`). */
+  readonly usernames?: readonly string[];
+  /** The example server's registered client; its secret is the entries' appsecret. */
+  readonly client?: { readonly appid: string; readonly secret: string };
+}
+
+export interface TestGateway {
+  readonly url: string;
+  readonly example: ExampleServer;
+  readonly storage: Storage;
+  readonly gateway: Gateway;
+  readonly app: FastifyInstance;
+  /** Every log line the gateway wrote, as JSON text. */
+  readonly logLines: string[];
+  browser(): TestBrowser;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway on a loopback port with its own temporary data directory and
+ * in-memory SQLite, in front of a freshly started example OAuth2 server.
+ */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const example = await startExampleServer({
+    host: '127.0.0.1',
+    ...(options.client === undefined ? {} : { clients: [options.client] }),
+    ...(options.usernames === undefined ? {} : { users: options.usernames.map(exampleUser) }),
+  });
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-test-'));
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    SSOGATE_PORT: String(port),
+    SSOGATE_HOST: '127.0.0.1',
+    SSOGATE_PUBLIC_URL: url,
+    SSOGATE_DATA_DIR: dataDir,
+    SSOGATE_DATABASE_URL: 'sqlite::memory:',
+    ...options.env,
+  });
+  const storage = await openStorage(config);
+  const entries = options.entries?.(exampleEntries(example.url, options.client), example.url) ?? [];
+  for (const [index, input] of entries.entries()) {
+    await storage.entries.create(compileEntry(input).input, index);
+  }
+  const { logger, lines } = capturingLogger();
+  const gateway = createGateway(
+    config,
+    storage,
+    options.clock === undefined ? {} : { clock: options.clock },
+  );
+  const app = await buildApp(gateway, { logger });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    example,
+    storage,
+    gateway,
+    app,
+    logLines: lines,
+    browser: () => new TestBrowser(),
+    async close() {
+      await app.close();
+      await storage.close();
+      await example.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs the browser in at the example server itself, so later authorizations are silent. */
+export async function signInAtExample(
+  browser: TestBrowser,
+  exampleUrl: string,
+  username = 'alice',
+): Promise<void> {
+  const response = await browser.submit(`${exampleUrl}/login`, {
+    username,
+    password: `${username}-password`,
+    continue: '/',
+  });
+  if (response.status !== 200) throw new Error(`example sign-in failed: ${response.status}`);
+}
+
+function exampleUser(username: string): ExampleUser {
+  const name = `${username.charAt(0).toUpperCase()}${username.slice(1)} Example`;
+  return {
+    username,
+    password: `${username}-password`,
+    userId: username,
+    name,
+    email: `${username}@example.test`,
+    department: 'Testing',
+  };
+}
