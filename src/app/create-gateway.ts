@@ -26,7 +26,7 @@ export function createGateway(
   return {
     config,
     storage,
-    entries: new EntryRegistry(storage.entries),
+    entries: new EntryRegistry(storage.entries, storage.changes),
     clock,
     random,
     send: withTransportPolicy(

@@ -1,18 +1,47 @@
 import type { Config } from '../config/load-config.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../crypto/secret-key.js';
+import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.js';
+import { openRedisStores } from '../storage/redis/open-redis-stores.js';
 import { openSqliteStorage } from '../storage/index.js';
 import type { Storage } from '../storage/types.js';
 
-/** Opens the configured storage, migrated, with app secrets sealed by the configured key. */
+/**
+ * Opens the configured storage, migrated, with app secrets sealed by the
+ * configured key: SQLite or PostgreSQL for the durable data, and, with
+ * SSOGATE_REDIS_URL, Redis for sessions, pending sign-ins and change notices
+ * shared by several instances.
+ */
 export async function openStorage(config: Config): Promise<Storage> {
   const key = await loadOrCreateSecretKey({
     dataDir: config.dataDir,
     ...(config.secretKey === undefined ? {} : { configuredKey: config.secretKey }),
   });
-  if (config.database.kind !== 'sqlite') {
-    // loadConfig refuses postgres:// until that backend exists.
-    throw new Error('only SQLite storage is available');
+  const secretBox = createSecretBox(key);
+  const base =
+    config.database.kind === 'sqlite'
+      ? await openSqliteStorage({ filename: config.database.filename, secretBox })
+      : await openPostgresStorage({ url: config.database.url, secretBox });
+  if (config.redisUrl === undefined) return base;
+  let redis;
+  try {
+    redis = await openRedisStores({ url: config.redisUrl, prefix: config.redisPrefix });
+  } catch (error) {
+    await base.close();
+    throw error;
   }
-  return openSqliteStorage({ filename: config.database.filename, secretBox: createSecretBox(key) });
+  const shared = redis;
+  return {
+    ...base,
+    sessions: shared.sessions,
+    pendingSignIns: shared.pendingSignIns,
+    changes: shared.changes,
+    async ping() {
+      await Promise.all([base.ping(), shared.ping()]);
+    },
+    async close() {
+      await shared.close();
+      await base.close();
+    },
+  };
 }

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
-import { errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
+import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
 import { errorPage, flowErrorSentences } from '../pages/index.js';
 import { SignInError } from '../sign-in/sign-in-error.js';
+import { isBackendUnavailable } from '../storage/backend-errors.js';
 import { newReferenceId } from '../web/index.js';
 import type { Gateway } from './gateway.js';
 
@@ -32,7 +33,8 @@ export interface FailureReport {
  * The one place a failure becomes a response (ENGINEERING 10): a coded error
  * keeps its code; anything else becomes internal_error, never leaking its
  * message. The log gets the code, reference and masked message; the client a
- * plain sentence, the code and the reference.
+ * plain sentence, the code and the reference. A database or Redis that cannot
+ * be reached is service_unavailable (503, try again), not a bug.
  */
 export function sendFailure(
   gateway: Gateway,
@@ -41,6 +43,15 @@ export function sendFailure(
   error: unknown,
   options: FailureOptions = {},
 ): FailureReport {
+  // Only uncoded errors: a coded one (an IdP call refused, say) keeps its code
+  // even when its cause is a socket error.
+  if (!isSsogateError(error) && isBackendUnavailable(error)) {
+    // The driver's own words (masked below) tell the operator which service.
+    const detail = error instanceof Error ? `: ${error.message}` : '';
+    error = new SsogateError('service_unavailable', `a backing service is unreachable${detail}`, {
+      cause: error,
+    });
+  }
   const reference = newReferenceId(gateway.random);
   const code: ErrorCode = isSsogateError(error) ? error.code : 'internal_error';
   const status = errorRegistry[code].status;
@@ -54,6 +65,7 @@ export function sendFailure(
   const detail = error instanceof SignInError ? error.publicDetail : undefined;
   const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
   if (status === 429) void reply.header('retry-after', '900');
+  if (status === 503) void reply.header('retry-after', '5');
   if (asPage) {
     sendPage(
       reply,

@@ -4,8 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Base64url } from '../crypto/hash.js';
-import { withMemoryStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../storage/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
+import { withTestBackend } from '../test-support/test-backend.js';
 import type { CliIo } from './run-cli.js';
 import { runCli } from './run-cli.js';
 
@@ -27,7 +28,7 @@ async function run(
 
 describe('ssogate token', () => {
   test('create prints the token once and stores only its hash', async () => {
-    await withMemoryStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: Storage) => {
       const { code, out, err } = await run(['token', 'create', '--name', 'ci'], { storage });
       assert.equal(code, 0);
       const token = out.trim();
@@ -57,7 +58,7 @@ describe('ssogate token', () => {
   });
 
   test('revoke stops a token; revoking twice or an unknown id fails with 1', async () => {
-    await withMemoryStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: Storage) => {
       const token = (await run(['token', 'create', '--name', 'ci'], { storage })).out.trim();
       const [record] = await storage.apiTokens.list();
       assert.ok(record);
@@ -77,7 +78,7 @@ describe('ssogate token', () => {
   });
 
   test('a bad name or a live duplicate is refused with 1', async () => {
-    await withMemoryStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: Storage) => {
       assert.equal((await run(['token', 'create', '--name', 'has space'], { storage })).code, 1);
       assert.equal((await run(['token', 'create', '--name', 'ci'], { storage })).code, 0);
       const duplicate = await run(['token', 'create', '--name', 'ci'], { storage });
@@ -119,11 +120,17 @@ describe('ssogate token', () => {
   test('opens the configured storage as the server does: a token made by one run is listed by the next', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-cli-'));
     try {
-      const env = { SSOGATE_DATA_DIR: dataDir };
-      assert.equal((await run(['token', 'create', '--name', 'deploy'], { env })).code, 0);
-      const list = await run(['token', 'list'], { env });
-      assert.equal(list.code, 0);
-      assert.match(list.out, /deploy/);
+      // Two runs share the storage: a file on SQLite, one database on PostgreSQL.
+      await withTestBackend(
+        async (backend) => {
+          const env = { ...backend.env, SSOGATE_DATA_DIR: dataDir };
+          assert.equal((await run(['token', 'create', '--name', 'deploy'], { env })).code, 0);
+          const list = await run(['token', 'list'], { env });
+          assert.equal(list.code, 0);
+          assert.match(list.out, /deploy/);
+        },
+        { sqliteFile: join(dataDir, 'ssogate.db') },
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -18,6 +18,10 @@ export const settings = {
   },
   databaseUrl: { env: 'SSOGATE_DATABASE_URL', help: 'sqlite:PATH or postgres://...' },
   redisUrl: { env: 'SSOGATE_REDIS_URL', help: 'redis://host:port' },
+  redisPrefix: {
+    env: 'SSOGATE_REDIS_PREFIX',
+    help: 'a key prefix such as ssogate: (letters, digits, :_-)',
+  },
   secretKey: {
     env: 'SSOGATE_SECRET_KEY',
     help: '32 random bytes in base64 (openssl rand -base64 32) or 64 hex characters',
@@ -77,6 +81,10 @@ export const configSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
+  redisPrefix: z
+    .string()
+    .regex(/^[\w:-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -')
+    .default('ssogate:'),
   secretKey: z.string().min(1).optional(),
   adminPassword: z.string().min(12, 'must be at least 12 characters').optional(),
   upstream: httpOrigin.optional(),

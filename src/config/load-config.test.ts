@@ -57,12 +57,21 @@ describe('loadConfig', () => {
     assert.ok(problems.some((problem) => problem.includes('expected a TCP port')));
   });
 
-  test('backends that are not available yet are refused, not silently ignored', () => {
-    const problems = problemsOf({
+  test('a backend that is not available yet is refused, not silently ignored', () => {
+    const problems = problemsOf({ SSOGATE_UPSTREAM: 'http://127.0.0.1:3000' });
+    assert.equal(problems.length, 1);
+  });
+
+  test('PostgreSQL and Redis for several instances', () => {
+    const config = loadConfig({
+      SSOGATE_DATABASE_URL: 'postgres://127.0.0.1:5432/ssogate',
       SSOGATE_REDIS_URL: 'redis://127.0.0.1:6379',
-      SSOGATE_UPSTREAM: 'http://127.0.0.1:3000',
     });
-    assert.equal(problems.length, 2);
+    assert.deepEqual(config.database, {
+      kind: 'postgres',
+      url: 'postgres://127.0.0.1:5432/ssogate',
+    });
+    assert.equal(config.redisPrefix, 'ssogate:');
   });
 
   test('the idle time-out may not exceed the lifetime', () => {

@@ -15,6 +15,8 @@ export interface Config {
     | { readonly kind: 'sqlite'; readonly filename: string }
     | { readonly kind: 'postgres'; readonly url: string };
   readonly redisUrl: string | undefined;
+  /** Namespace of every Redis key and channel, so deployments can share a Redis. */
+  readonly redisPrefix: string;
   readonly secretKey: string | undefined;
   readonly adminPassword: string | undefined;
   readonly upstream: string | undefined;
@@ -70,22 +72,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const value = parsed.data;
 
   const dataDir = resolve(cwd, value.dataDir);
-  if (value.redisUrl !== undefined) {
-    problems.push(
-      `${settings.redisUrl.env}: Redis-backed sessions are not available in this version; unset it`,
-    );
-  }
   if (value.upstream !== undefined) {
     problems.push(
       `${settings.upstream.env}: the reverse-proxy mode is not available in this version; unset it`,
     );
   }
   const database = databaseFrom(value.databaseUrl, dataDir, cwd);
-  if (database.kind === 'postgres') {
-    problems.push(
-      `${settings.databaseUrl.env}: PostgreSQL is not available in this version; use sqlite:PATH`,
-    );
-  }
   if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
     problems.push(
       `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
@@ -101,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir,
     database,
     redisUrl: value.redisUrl,
+    redisPrefix: value.redisPrefix,
     secretKey: value.secretKey,
     adminPassword: value.adminPassword,
     upstream: value.upstream,

@@ -8,6 +8,8 @@ import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../config/load-config.js';
 import { freePort } from '../test-support/free-port.js';
+import type { TestBackend } from '../test-support/test-backend.js';
+import { testBackend } from '../test-support/test-backend.js';
 import type { Demo } from './start-demo.js';
 import { startDemo } from './start-demo.js';
 
@@ -23,12 +25,15 @@ describe('the demo in headless Chromium', { skip }, () => {
   let demo: Demo;
   let browser: Browser;
   let dataDir: string;
+  let backend: TestBackend;
   const artefacts = join(process.cwd(), 'build', 'artefacts');
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'ssogate-demo-'));
+    backend = await testBackend({ sqliteFile: join(dataDir, 'ssogate.db') });
     const port = await freePort();
     const config = loadConfig({
+      ...backend.env,
       SSOGATE_PORT: String(port),
       SSOGATE_HOST: '127.0.0.1',
       SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -51,9 +56,13 @@ describe('the demo in headless Chromium', { skip }, () => {
   });
 
   after(async () => {
-    await browser.close();
-    await demo.close();
-    await rm(dataDir, { recursive: true, force: true });
+    try {
+      await browser.close();
+      await demo.close();
+    } finally {
+      await backend.cleanup();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('signs in through the example server and lands on the requested page', async () => {

@@ -26,7 +26,9 @@ export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
         gateway,
         request,
         reply,
-        new SsogateError('service_unavailable', 'the database does not answer', { cause: error }),
+        new SsogateError('service_unavailable', 'the database or Redis does not answer', {
+          cause: error,
+        }),
         {
           as: 'json',
         },

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSsogateError } from '../core/index.js';
-import { withMemoryStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../storage/storage-fixtures.js';
 import { loadEntriesFile, provisionEntries } from './entries-file.js';
 
 const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
@@ -131,7 +131,7 @@ describe('SSOGATE_ENTRIES_FILE', () => {
   });
 
   test('provisioning creates, replaces whole (secret included) and skips unchanged entries', async () => {
-    await withMemoryStorage(async (storage) => {
+    await withTestStorage(async (storage) => {
       await withFile(
         'entries.json',
         JSON.stringify({ entries: [entry('a'), entry('b')] }),

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { withMemoryStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../storage/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import type { SessionDeps } from './session-service.js';
 import { createSession, endSession, resolveSession, sessionHash } from './session-service.js';
@@ -25,7 +25,7 @@ async function newUser(storage: Storage) {
 
 describe('sessions', () => {
   test('ids are 256-bit, stored only as hashes, and replaced at each sign-in', async () => {
-    await withMemoryStorage(async (storage) => {
+    await withTestStorage(async (storage) => {
       const clock = { now: 1_000 };
       const deps = depsAt(storage, clock);
       const user = await newUser(storage);
@@ -41,7 +41,7 @@ describe('sessions', () => {
   });
 
   test('an idle session ends; activity keeps it alive up to its absolute lifetime', async () => {
-    await withMemoryStorage(async (storage) => {
+    await withTestStorage(async (storage) => {
       const clock = { now: 0 };
       const deps = depsAt(storage, clock);
       const user = await newUser(storage);
@@ -60,7 +60,7 @@ describe('sessions', () => {
   });
 
   test("disabling the user ends the user's sessions at their next request", async () => {
-    await withMemoryStorage(async (storage) => {
+    await withTestStorage(async (storage) => {
       const clock = { now: 0 };
       const deps = depsAt(storage, clock);
       const user = await newUser(storage);
@@ -72,7 +72,7 @@ describe('sessions', () => {
   });
 
   test('sign-out deletes the session; malformed ids are never looked up', async () => {
-    await withMemoryStorage(async (storage) => {
+    await withTestStorage(async (storage) => {
       const deps = depsAt(storage, { now: 0 });
       const id = await createSession(deps, await newUser(storage), null, undefined);
       assert.ok(await endSession(deps, id));

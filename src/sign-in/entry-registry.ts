@@ -1,17 +1,27 @@
 import type { CompiledEntry } from '../core/index.js';
 import { compileEntry } from '../core/index.js';
+import type { ChangeNotifier } from '../storage/change-notifier.js';
+import { localChangeNotifier } from '../storage/change-notifier.js';
 import type { EntryStore } from '../storage/types.js';
 
 /**
  * The compiled entries, in chooser order. Entries are compiled once per
- * change, not per sign-in; every write through the admin API or the
- * provisioning file calls invalidate(), so a change applies at the next
- * sign-in without a restart.
+ * change, not per sign-in; every write through the admin API calls
+ * invalidate(), here and on every other instance, so a change applies at the
+ * next sign-in without a restart.
  */
 export class EntryRegistry {
   private compiled: Promise<readonly CompiledEntry[]> | undefined;
 
-  constructor(private readonly store: EntryStore) {}
+  constructor(
+    private readonly store: EntryStore,
+    private readonly changes: ChangeNotifier = localChangeNotifier(),
+  ) {
+    // An entry saved on another instance drops this instance's copy too.
+    changes.subscribe('entries', () => {
+      this.compiled = undefined;
+    });
+  }
 
   list(): Promise<readonly CompiledEntry[]> {
     this.compiled ??= this.load().catch((error: unknown) => {
@@ -29,8 +39,12 @@ export class EntryRegistry {
     return (await this.list()).find((entry) => entry.isDefault && entry.enabled);
   }
 
+  /** Drops the compiled entries here and, through the notifier, on every instance. */
   invalidate(): void {
     this.compiled = undefined;
+    this.changes.publish('entries').catch(() => {
+      // Other instances then see the change at their next reload; this one already has.
+    });
   }
 
   private async load(): Promise<readonly CompiledEntry[]> {

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withMemoryStorage } from './storage-fixtures.js';
+import { withTestStorage } from './storage-fixtures.js';
 
 describe('ApiTokenStore', () => {
   test('create, find, mark used, list, revoke', async () => {
-    await withMemoryStorage(async ({ apiTokens }) => {
+    await withTestStorage(async ({ apiTokens }) => {
       await apiTokens.create({ id: 't1', name: 'ci', tokenHash: 'hash1', createdAt: 10 });
       await apiTokens.create({ id: 't2', name: 'deploy', tokenHash: 'hash2', createdAt: 20 });
       assert.deepEqual(await apiTokens.findActiveByHash('hash1'), {
@@ -37,11 +37,11 @@ describe('ApiTokenStore', () => {
   });
 
   test('a token hash is unique', async () => {
-    await withMemoryStorage(async ({ apiTokens }) => {
+    await withTestStorage(async ({ apiTokens }) => {
       await apiTokens.create({ id: 't1', name: 'a', tokenHash: 'same', createdAt: 1 });
       await assert.rejects(
         apiTokens.create({ id: 't2', name: 'b', tokenHash: 'same', createdAt: 1 }),
-        /UNIQUE/,
+        /UNIQUE|unique constraint/,
       );
     });
   });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewAuditEvent } from './types.js';
-import { withMemoryStorage } from './storage-fixtures.js';
+import { withTestStorage } from './storage-fixtures.js';
 
 function event(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
   return {
@@ -21,7 +21,7 @@ function event(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEven
 
 describe('AuditStore', () => {
   test('append and read back every field, newest first', async () => {
-    await withMemoryStorage(async ({ audit }) => {
+    await withTestStorage(async ({ audit }) => {
       await audit.append(event(1));
       await audit.append(
         event(2, {
@@ -58,7 +58,7 @@ describe('AuditStore', () => {
   });
 
   test('filters by kind, entry, user, outcome and time, and pages with beforeId', async () => {
-    await withMemoryStorage(async ({ audit }) => {
+    await withTestStorage(async ({ audit }) => {
       await audit.append(event(100));
       await audit.append(event(200, { outcome: 'failure', code: 'state_invalid' }));
       await audit.append(event(300, { entryId: 'other', userId: 'bob' }));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openSqliteStorage } from './sqlite/open-sqlite-storage.js';
-import { newSecretBox, sampleEntry, withMemoryStorage, withTempDir } from './storage-fixtures.js';
+import { newSecretBox, sampleEntry, withTestStorage, withTempDir } from './storage-fixtures.js';
 import type { EntryStore } from './types.js';
 
 async function defaults(entries: EntryStore): Promise<string[]> {
@@ -12,7 +12,7 @@ async function defaults(entries: EntryStore): Promise<string[]> {
 
 describe('EntryStore', () => {
   test('create, get and list round-trip the input, secret included', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       const input = sampleEntry('alpha', {
         appid: 'app-1',
         appsecret: 'the-secret',
@@ -34,7 +34,7 @@ describe('EntryStore', () => {
   });
 
   test('create refuses a taken id and leaves the first entry alone', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       assert.equal(await entries.create(sampleEntry('a', { name: 'First' }), 1), true);
       assert.equal(await entries.create(sampleEntry('a', { name: 'Second' }), 2), false);
       assert.equal((await entries.get('a'))?.input.name, 'First');
@@ -43,7 +43,7 @@ describe('EntryStore', () => {
   });
 
   test('new entries go last; list orders by position', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       for (const id of ['zeta', 'alpha', 'mid']) await entries.create(sampleEntry(id), 1);
       const listed = await entries.list();
       assert.deepEqual(
@@ -58,7 +58,7 @@ describe('EntryStore', () => {
   });
 
   test('at most one default, on create and on update', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       await entries.create(sampleEntry('a', { isDefault: true }), 1);
       await entries.create(sampleEntry('b'), 1);
       assert.deepEqual(await defaults(entries), ['a']);
@@ -72,7 +72,7 @@ describe('EntryStore', () => {
   });
 
   test('update replaces the definition and keeps position and createdAt', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       await entries.create(sampleEntry('a', { logoutUrl: 'https://idp.example/logout' }), 1);
       await entries.create(sampleEntry('b'), 1);
       assert.equal(await entries.update('b', sampleEntry('b', { name: 'Renamed' }), 5), true);
@@ -88,7 +88,7 @@ describe('EntryStore', () => {
   });
 
   test('the secret is write-only: kept by default, replaced, or cleared', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       await entries.create(sampleEntry('a', { appsecret: 'one' }), 1);
       await entries.update('a', sampleEntry('a'), 2);
       assert.equal((await entries.get('a'))?.input.appsecret, 'one');
@@ -105,7 +105,7 @@ describe('EntryStore', () => {
   });
 
   test('delete', async () => {
-    await withMemoryStorage(async ({ entries }) => {
+    await withTestStorage(async ({ entries }) => {
       await entries.create(sampleEntry('a'), 1);
       assert.equal(await entries.delete('a'), true);
       assert.equal(await entries.delete('a'), false);
@@ -113,7 +113,7 @@ describe('EntryStore', () => {
     });
   });
 
-  test('the secret is sealed at rest and a wrong key cannot open it', async () => {
+  test('SQLite file: the secret is sealed at rest and a wrong key cannot open it', async () => {
     await withTempDir(async (dir) => {
       const filename = join(dir, 'gateway.db');
       const storage = await openSqliteStorage({ filename, secretBox: newSecretBox() });

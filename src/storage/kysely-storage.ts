@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { createApiTokenStore } from './api-token-store.js';
 import { createAuditStore } from './audit-store.js';
+import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
@@ -11,18 +12,28 @@ import { createSessionStore } from './session-store.js';
 import type { Storage } from './types.js';
 import { createUserStore } from './user-store.js';
 
+export interface KyselyStorageOptions {
+  /**
+   * Run the migrations first (the default). A caller that has already
+   * migrated, such as PostgreSQL under its advisory lock, passes false.
+   */
+  readonly migrate?: boolean;
+}
+
 /**
- * The stores over any Kysely database: SQLite now, PostgreSQL through the
- * same code later. Migrates first, so a Storage is never handed out over an
- * old schema. The dialect matters only to the migrations; every query is
- * written in the SQL both accept. Takes ownership of `db` (close destroys it).
+ * The stores over any Kysely database, SQLite or PostgreSQL through the same
+ * code. Migrates first (unless told the caller did), so a Storage is never
+ * handed out over an old schema. The dialect matters only to the migrations;
+ * every query is written in the SQL both accept. Takes ownership of `db`
+ * (close destroys it).
  */
 export async function createKyselyStorage(
   db: Kysely<Database>,
   secretBox: SecretBox,
   dialect: SqlDialect,
+  options: KyselyStorageOptions = {},
 ): Promise<Storage> {
-  await migrateToLatest(db, dialect);
+  if (options.migrate ?? true) await migrateToLatest(db, dialect);
   return {
     entries: createEntryStore(db, secretBox),
     users: createUserStore(db),
@@ -30,6 +41,7 @@ export async function createKyselyStorage(
     pendingSignIns: createPendingSignInStore(db),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
+    changes: localChangeNotifier(),
     async ping() {
       await sql`select 1`.execute(db);
     },

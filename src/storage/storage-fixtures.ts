@@ -3,27 +3,44 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { openStorage } from '../app/open-storage.js';
+import { loadConfig } from '../config/load-config.js';
 import { entryInput } from '../core/index.js';
 import type { EntryInput } from '../core/index.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { openSqliteStorage } from './sqlite/open-sqlite-storage.js';
+import { withTestBackend } from '../test-support/test-backend.js';
 import type { Storage } from './types.js';
 
-/** Helpers for the storage tests: real SQLite, a fresh key per test. */
+/**
+ * Helpers for the storage tests: a real database (in-memory SQLite, or a
+ * fresh PostgreSQL database and Redis prefix under SSOGATE_TEST_DATABASE_URL /
+ * SSOGATE_TEST_REDIS_URL, see test-backend.ts), a fresh key per test.
+ */
 
 export function newSecretBox(): SecretBox {
   return createSecretBox(new Uint8Array(randomBytes(32)));
 }
 
-/** Runs `run` against a fresh in-memory database and closes it afterwards. */
-export async function withMemoryStorage(run: (storage: Storage) => Promise<void>): Promise<void> {
-  const storage = await openSqliteStorage({ filename: ':memory:', secretBox: newSecretBox() });
-  try {
-    await run(storage);
-  } finally {
-    await storage.close();
-  }
+/**
+ * Runs `run` against fresh, empty storage of the suite's backend, opened as
+ * the server opens it (openStorage, so Redis too when configured), and
+ * closes and drops it afterwards.
+ */
+export async function withTestStorage(run: (storage: Storage) => Promise<void>): Promise<void> {
+  await withTestBackend(async (backend) => {
+    const config = loadConfig({
+      ...backend.env,
+      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+      SSOGATE_LOG_LEVEL: 'silent',
+    });
+    const storage = await openStorage(config);
+    try {
+      await run(storage);
+    } finally {
+      await storage.close();
+    }
+  });
 }
 
 /** A temporary directory for database files, removed afterwards. */

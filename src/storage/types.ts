@@ -1,4 +1,5 @@
 import type { EntryInput, JsonValue } from '../core/index.js';
+import type { ChangeNotifier } from './change-notifier.js';
 
 /**
  * The gateway's storage, behind small interfaces (ENGINEERING 5). SQLite
@@ -13,6 +14,8 @@ export interface Storage {
   readonly pendingSignIns: PendingSignInStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
+  /** Change notices between instances (entries edited elsewhere). */
+  readonly changes: ChangeNotifier;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSsogateError } from '../core/index.js';
-import { withMemoryStorage } from './storage-fixtures.js';
+import { withTestStorage } from './storage-fixtures.js';
 
 describe('UserStore', () => {
   test('insertIfAbsent creates once, then returns the existing row untouched', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const first = await users.insertIfAbsent(
         {
           userId: 'alice',
@@ -43,7 +43,7 @@ describe('UserStore', () => {
   });
 
   test('20 concurrent first sign-ins of one new user make one row', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           users.insertIfAbsent({ userId: 'racer', sourceEntryId: 'corp', userName: `n${i}` }, i),
@@ -56,7 +56,7 @@ describe('UserStore', () => {
   });
 
   test('local accounts: admin flag and password hash', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const { user } = await users.insertIfAbsent(
         { userId: 'admin', sourceEntryId: null, isAdmin: true, passwordHash: 'h1' },
         1,
@@ -71,7 +71,7 @@ describe('UserStore', () => {
   });
 
   test('get and findByUserId', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const { user } = await users.insertIfAbsent({ userId: 'bob', sourceEntryId: null }, 1);
       assert.equal((await users.get(user.id))?.userId, 'bob');
       assert.equal((await users.findByUserId('bob'))?.id, user.id);
@@ -81,7 +81,7 @@ describe('UserStore', () => {
   });
 
   test('updateAttributes writes only the given columns', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const { user } = await users.insertIfAbsent(
         {
           userId: 'c',
@@ -114,7 +114,7 @@ describe('UserStore', () => {
   });
 
   test('extra comes back as plain data: __proto__ is an own key, not a prototype', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const extra = JSON.parse('{"__proto__": {"polluted": true}, "constructor": "x"}') as Record<
         string,
         never
@@ -130,7 +130,7 @@ describe('UserStore', () => {
   });
 
   test('recordSignIn, setEnabled, setAdmin', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const { user } = await users.insertIfAbsent({ userId: 'd', sourceEntryId: 'e' }, 1);
       await users.recordSignIn(user.id, 7);
       let read = await users.get(user.id);
@@ -150,7 +150,7 @@ describe('UserStore', () => {
   });
 
   test('list pages, counts and searches case-insensitively', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       const people = [
         { userId: 'ann', userName: 'Ann Smith', email: 'ann@corp.example' },
         { userId: 'ben', userName: 'Ben Jones', email: 'BEN@Other.example' },
@@ -190,7 +190,7 @@ describe('UserStore', () => {
   });
 
   test('countAdmins', async () => {
-    await withMemoryStorage(async ({ users }) => {
+    await withTestStorage(async ({ users }) => {
       assert.equal(await users.countAdmins(), 0);
       const a = await users.insertIfAbsent({ userId: 'a', sourceEntryId: null, isAdmin: true }, 1);
       await users.insertIfAbsent({ userId: 'b', sourceEntryId: null }, 1);

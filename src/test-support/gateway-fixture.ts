@@ -14,6 +14,7 @@ import type { Storage } from '../storage/types.js';
 import { TestBrowser } from './browser.js';
 import { freePort } from './free-port.js';
 import { capturingLogger } from './log-capture.js';
+import { testBackend } from './test-backend.js';
 
 export interface TestGatewayOptions {
   /** Entries to store, made from the example server's presets; default: none. */
@@ -44,7 +45,8 @@ export interface TestGateway {
 
 /**
  * A gateway on a loopback port with its own temporary data directory and
- * in-memory SQLite, in front of a freshly started example OAuth2 server.
+ * fresh storage of the suite's backend (in-memory SQLite, or PostgreSQL and
+ * Redis: test-backend.ts), in front of a freshly started example OAuth2 server.
  */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const example = await startExampleServer({
@@ -54,16 +56,26 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   });
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-test-'));
+  const backend = await testBackend();
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({
-    SSOGATE_PORT: String(port),
-    SSOGATE_HOST: '127.0.0.1',
-    SSOGATE_PUBLIC_URL: url,
-    SSOGATE_DATA_DIR: dataDir,
-    SSOGATE_DATABASE_URL: 'sqlite::memory:',
-    ...options.env,
-  });
-  const storage = await openStorage(config);
+  let config;
+  let storage;
+  try {
+    config = loadConfig({
+      SSOGATE_PORT: String(port),
+      SSOGATE_HOST: '127.0.0.1',
+      SSOGATE_PUBLIC_URL: url,
+      SSOGATE_DATA_DIR: dataDir,
+      ...backend.env,
+      ...options.env,
+    });
+    storage = await openStorage(config);
+  } catch (error) {
+    await backend.cleanup();
+    await example.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const entries = options.entries?.(exampleEntries(example.url, options.client), example.url) ?? [];
   for (const [index, input] of entries.entries()) {
     await storage.entries.create(compileEntry(input).input, index);
@@ -88,6 +100,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       await app.close();
       await storage.close();
       await example.close();
+      await backend.cleanup();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

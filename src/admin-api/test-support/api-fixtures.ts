@@ -12,9 +12,10 @@ import { loadConfig } from '../../config/load-config.js';
 import { sha256Base64url } from '../../crypto/hash.js';
 import { createSession, csrfTokenFor } from '../../sessions/session-service.js';
 import type { Storage } from '../../storage/types.js';
+import { testBackend } from '../../test-support/test-backend.js';
 import { cookieNames } from '../../web/index.js';
 
-/** Test helpers for the admin API: a real app on in-memory SQLite, real sessions. */
+/** Test helpers for the admin API: a real app on the suite's backend (test-backend.ts), real sessions. */
 
 export const apiToken = 'ssg_test-token-0123456789abcdefghijklmnopqrstuv';
 export const canarySecret = 'CANARY-s3cret-4b1d';
@@ -39,12 +40,21 @@ export interface ApiFixture {
 
 export async function withApi(run: (fixture: ApiFixture) => Promise<void>): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-api-'));
-  const config = loadConfig({
-    SSOGATE_DATA_DIR: dataDir,
-    SSOGATE_DATABASE_URL: 'sqlite::memory:',
-    SSOGATE_LOG_LEVEL: 'silent',
-  });
-  const storage = await openStorage(config);
+  const backend = await testBackend();
+  let config;
+  let storage;
+  try {
+    config = loadConfig({
+      ...backend.env,
+      SSOGATE_DATA_DIR: dataDir,
+      SSOGATE_LOG_LEVEL: 'silent',
+    });
+    storage = await openStorage(config);
+  } catch (error) {
+    await backend.cleanup();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   let now = Date.parse('2024-05-01T12:00:00Z');
   const gateway = createGateway(config, storage, { clock: () => now });
   const app = await buildApp(gateway);
@@ -83,6 +93,7 @@ export async function withApi(run: (fixture: ApiFixture) => Promise<void>): Prom
   } finally {
     await app.close();
     await storage.close();
+    await backend.cleanup();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,80 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { withTestBackend } from '../../test-support/test-backend.js';
+import { migrations } from '../migrations/index.js';
+import { newSecretBox, sampleEntry } from '../storage-fixtures.js';
+import { openPostgresStorage } from './open-postgres-storage.js';
+
+const adminUrl = process.env.SSOGATE_TEST_DATABASE_URL ?? '';
+const skip = adminUrl === '' ? 'PostgreSQL only: set SSOGATE_TEST_DATABASE_URL' : false;
+
+async function query(url: string, text: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Record<string, unknown>>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrlOf(env: Readonly<Record<string, string>>): string {
+  const url = env.SSOGATE_DATABASE_URL ?? '';
+  assert.ok(url.startsWith('postgres'));
+  return url;
+}
+
+describe('openPostgresStorage', { skip }, () => {
+  test('instances starting together on a fresh database migrate once', async () => {
+    await withTestBackend(async ({ env }) => {
+      const url = databaseUrlOf(env);
+      const secretBox = newSecretBox();
+      const opened = await Promise.allSettled(
+        [1, 2, 3].map(() => openPostgresStorage({ url, secretBox })),
+      );
+      try {
+        for (const result of opened) assert.equal(result.status, 'fulfilled');
+        const rows = await query(url, 'select name from kysely_migration order by name');
+        assert.deepEqual(
+          rows.map((row) => row.name),
+          Object.keys(migrations('postgres')).sort(),
+        );
+      } finally {
+        for (const result of opened) {
+          if (result.status === 'fulfilled') await result.value.close();
+        }
+      }
+    });
+  });
+
+  test('bigint times come back as numbers, and a dropped idle connection is survived', async () => {
+    await withTestBackend(async ({ env }) => {
+      const url = databaseUrlOf(env);
+      const storage = await openPostgresStorage({ url, secretBox: newSecretBox() });
+      try {
+        await storage.entries.create(sampleEntry('a'), 0);
+        const { user } = await storage.users.insertIfAbsent(
+          { userId: 'u1', sourceEntryId: 'a' },
+          1_714_564_800_000,
+        );
+        assert.equal(user.createdAt, 1_714_564_800_000);
+        assert.equal((await storage.users.list({ limit: 10, offset: 0 })).total, 1);
+
+        // The server ends every idle connection (a restart, a fail-over): the
+        // pool's 'error' must not crash the process, and the next query reconnects.
+        const name = new URL(url).pathname.slice(1);
+        await query(
+          adminUrl,
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+        );
+        await delay(100);
+        await storage.ping();
+        assert.equal((await storage.entries.get('a'))?.input.id, 'a');
+      } finally {
+        await storage.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { createKyselyStorage } from '../kysely-storage.js';
+import { migrateToLatest } from '../migrations/index.js';
+import type { Database } from '../schema.js';
+import type { Storage } from '../types.js';
+
+export interface PostgresStorageOptions {
+  /** postgres://user:password@host:port/database */
+  readonly url: string;
+  readonly secretBox: SecretBox;
+}
+
+/**
+ * The advisory-lock key every ssogate instance migrates under: "ssogate" in
+ * ASCII, read as a 64-bit integer. Fixed, so instances of any version agree.
+ */
+export const MIGRATION_LOCK_KEY = '32496544634729573';
+
+/** pg's type id of int8 (bigint). */
+const INT8: number = pg.types.builtins.INT8;
+
+/**
+ * int8 (bigint: the epoch-millisecond columns, COUNT(*)) as a JS number
+ * rather than pg's default string. Every value stored is a safe integer; the
+ * stores check again (columns.ts) and accept either form.
+ */
+const builtInParser = pg.types.getTypeParser as unknown as (
+  oid: number,
+  format?: 'text' | 'binary',
+) => unknown;
+const getTypeParser = ((oid: number, format?: 'text' | 'binary'): unknown =>
+  oid === INT8 && format !== 'binary'
+    ? (value: string) => Number(value)
+    : builtInParser(oid, format)) as typeof pg.types.getTypeParser;
+
+/**
+ * PostgreSQL for the durable data, for several instances behind a load
+ * balancer. Migrates on open under a session advisory lock on one
+ * connection, so instances starting together migrate once and none is
+ * handed a Storage over an old schema.
+ */
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: 10,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+    types: { getTypeParser },
+  });
+  // An idle client losing its server (a restart, a fail-over) is emitted on the
+  // pool; unheard, it would crash the process. The pool has already dropped
+  // the client, the next query gets a fresh one, and readiness reports an outage.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateUnderLock(db);
+    return await createKyselyStorage(db, options.secretBox, 'postgres', { migrate: false });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
+async function migrateUnderLock(db: Kysely<Database>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY}::bigint)`.execute(connection);
+    try {
+      await migrateToLatest(connection, 'postgres');
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY}::bigint)`.execute(connection);
+    }
+  });
+}

@@ -1,0 +1,52 @@
+import type { ChangeNotifier } from '../change-notifier.js';
+import type { PendingSignInStore, SessionStore } from '../types.js';
+import { closeRedis, connectRedis } from './redis-connection.js';
+import { createRedisChangeNotifier } from './redis-change-notifier.js';
+import { createRedisPendingSignInStore } from './redis-pending-sign-in-store.js';
+import { createRedisSessionStore } from './redis-session-store.js';
+
+export interface RedisStores {
+  readonly sessions: SessionStore;
+  readonly pendingSignIns: PendingSignInStore;
+  readonly changes: ChangeNotifier;
+  /** Resolves when Redis answers; for the readiness check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RedisStoresOptions {
+  readonly url: string;
+  /** Starts every key and channel, so several gateways can share one Redis. */
+  readonly prefix: string;
+}
+
+/**
+ * The state several instances share: sessions, pending sign-ins and change
+ * notices. Two connections, since one in subscriber mode runs no other
+ * command. Rejects if Redis cannot be reached now.
+ */
+export async function openRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
+  const commands = await connectRedis(options.url, 'ssogate');
+  let subscriber;
+  let changes;
+  try {
+    subscriber = await connectRedis(options.url, 'ssogate-changes');
+    changes = await createRedisChangeNotifier(commands, subscriber, options.prefix);
+  } catch (error) {
+    await Promise.all([closeRedis(commands), subscriber && closeRedis(subscriber)]);
+    throw error;
+  }
+  const listener = subscriber;
+  return {
+    sessions: createRedisSessionStore(commands, options.prefix),
+    pendingSignIns: createRedisPendingSignInStore(commands, options.prefix),
+    changes,
+    async ping() {
+      await commands.ping();
+    },
+    async close() {
+      await changes.close();
+      await Promise.all([closeRedis(commands), closeRedis(listener)]);
+    },
+  };
+}

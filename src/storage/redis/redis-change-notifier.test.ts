@@ -1,0 +1,48 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RedisStores } from './open-redis-stores.js';
+import { openRedisStores } from './open-redis-stores.js';
+import { redisSkip, sleep, testPrefix, testRedisUrl } from './redis-test-support.js';
+
+const skip = await redisSkip();
+
+/** Waits until `done()` holds, for at most `ms`. */
+async function until(done: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await sleep(10);
+}
+
+describe('Redis change notifier', { skip }, () => {
+  const prefix = testPrefix();
+  let a: RedisStores;
+  let b: RedisStores;
+  let elsewhere: RedisStores;
+  const heard = { a: 0, b: 0, elsewhere: 0 };
+
+  before(async () => {
+    a = await openRedisStores({ url: testRedisUrl, prefix });
+    b = await openRedisStores({ url: testRedisUrl, prefix });
+    elsewhere = await openRedisStores({ url: testRedisUrl, prefix: testPrefix() });
+    a.changes.subscribe('entries', () => heard.a++);
+    b.changes.subscribe('entries', () => heard.b++);
+    elsewhere.changes.subscribe('entries', () => heard.elsewhere++);
+  });
+  after(async () => {
+    await Promise.all([a.close(), b.close(), elsewhere.close()]);
+  });
+
+  test('a publish reaches every instance on the prefix once, its own included', async () => {
+    await a.changes.publish('entries');
+    // The publisher's own listeners run before publish resolves.
+    assert.equal(heard.a, 1);
+    await until(() => heard.b === 1);
+    // Time for a stray echo or a cross-prefix delivery to show up.
+    await sleep(150);
+    assert.deepEqual(heard, { a: 1, b: 1, elsewhere: 0 });
+
+    await b.changes.publish('entries');
+    await until(() => heard.a === 2);
+    await sleep(150);
+    assert.deepEqual(heard, { a: 2, b: 2, elsewhere: 0 });
+  });
+});
