@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
+import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
@@ -61,6 +62,7 @@ export async function buildApp(
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   adminApiRoutes(app, gateway);
+  forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
   return app;
 }
