@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** A gateway started as its own process with `node main.js`, as an operator runs it. */
+export interface GatewayProcess {
+  readonly url: string;
+  readonly output: string[];
+  stop(): Promise<void>;
+}
+
+const mainScript = fileURLToPath(new URL('../main.js', import.meta.url));
+
+export async function startGatewayProcess(
+  port: number,
+  env: Record<string, string>,
+): Promise<GatewayProcess> {
+  const child: ChildProcess = spawn(process.execPath, [mainScript], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      SSOGATE_PORT: String(port),
+      SSOGATE_HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`gateway on ${port} did not start:\n${output.join('')}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString('utf8'));
+      if (output.join('').includes('ssogate listens on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway on ${port} exited with ${String(code)}:\n${output.join('')}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => {
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
