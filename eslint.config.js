@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -37,7 +38,7 @@ const forbiddenInCore = [
 ];
 
 export default tseslint.config(
-  { ignores: ['build/', 'dist/', 'data/', 'node_modules/'] },
+  { ignores: ['build/', 'dist/', 'data/', 'node_modules/', 'artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -78,6 +79,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The admin console (React): the rules of hooks, and the compiler's checks.
+    files: ['console/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['**/*.js'],

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
+import { adminConsoleRoutes } from '../admin-console/routes.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
@@ -16,6 +17,8 @@ import { sendFailure } from './respond.js';
 export interface AppOptions {
   /** A logger to use instead of the configured one (tests capture lines). */
   readonly logger?: FastifyBaseLogger;
+  /** The built admin console's folder (default `dist/console/`). */
+  readonly consoleDir?: string;
 }
 
 /**
@@ -62,6 +65,11 @@ export async function buildApp(
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   adminApiRoutes(app, gateway);
+  adminConsoleRoutes(
+    app,
+    gateway,
+    options.consoleDir === undefined ? {} : { dir: options.consoleDir },
+  );
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
   return app;

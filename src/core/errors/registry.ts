@@ -184,6 +184,10 @@ export const errorRegistry = {
     status: 500,
     summary: 'The configuration is invalid; every problem is listed.',
   },
+  console_not_built: {
+    status: 503,
+    summary: 'The admin console has not been built on this server (npm run build:console).',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof errorRegistry;

@@ -1,0 +1,48 @@
+import { AuditPage } from './audit/audit-page';
+import { EntriesPage } from './entries/entries-page';
+import { EntryFormPage } from './entry-form/entry-form-page';
+import { routeOf, usePath } from './navigation';
+import type { Route } from './navigation';
+import { NotFoundPage } from './layout/not-found-page';
+import { SideNav } from './layout/side-nav';
+import { TopBar } from './layout/top-bar';
+import { TokensPage } from './tokens/tokens-page';
+import { UsersPage } from './users/users-page';
+
+/** The console: a top bar, the System Settings navigation, and the page of the path. */
+export function App() {
+  const route = routeOf(usePath());
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopBar />
+      <div className="layout">
+        <SideNav route={route} />
+        <main id="main" tabIndex={-1}>
+          <PageFor route={route} />
+        </main>
+      </div>
+    </>
+  );
+}
+
+function PageFor({ route }: { readonly route: Route }) {
+  switch (route.page) {
+    case 'entries':
+      return <EntriesPage />;
+    case 'new-entry':
+      return <EntryFormPage key="new" />;
+    case 'entry':
+      return <EntryFormPage key={route.id} id={route.id} />;
+    case 'users':
+      return <UsersPage />;
+    case 'audit':
+      return <AuditPage />;
+    case 'tokens':
+      return <TokensPage />;
+    case 'unknown':
+      return <NotFoundPage />;
+  }
+}

@@ -1,0 +1,288 @@
+import type { EntryView, Problem } from '../types';
+
+/**
+ * The entry form's state: every field as the administrator types it
+ * (strings, rows), turned into the admin API's entry body by toEntryBody.
+ * Optional fields left blank are left out, so a seed-style entry stays
+ * exactly as the seed describes it (SPEC 2).
+ */
+
+export interface Row {
+  /** A header's name, a token value's name or a mapping's attribute. */
+  readonly name: string;
+  /** A header's value or an expression. */
+  readonly value: string;
+}
+
+/**
+ * A write-only secret: `keep` sends nothing (the stored secret stays),
+ * `replace` sends the typed value, `clear` sends null.
+ */
+export interface SecretDraft {
+  readonly stored: boolean;
+  readonly mode: 'keep' | 'replace' | 'clear';
+  readonly value: string;
+}
+
+export interface CallDraft {
+  readonly headers: readonly Row[];
+  readonly bodyEncoding: 'json' | 'form';
+  readonly successCondition: string;
+}
+
+export interface EntryDraft {
+  readonly type: 'oauth2' | 'extension';
+  readonly id: string;
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly isDefault: boolean;
+  readonly appid: string;
+  readonly appsecret: SecretDraft;
+  readonly authorizeUrl: string;
+  readonly pkce: boolean;
+  readonly tokenUrl: string;
+  readonly tokenCall: CallDraft;
+  readonly clientAuthentication: 'none' | 'basic';
+  readonly tokenParse: string;
+  readonly tokenValues: readonly Row[];
+  readonly userInfoUrl: string;
+  readonly userInfoCall: CallDraft;
+  readonly mappingMode: 'table' | 'text';
+  readonly mappingRows: readonly Row[];
+  readonly mappingText: string;
+  readonly logoutUrl: string;
+  readonly timeoutMs: string;
+  readonly createUsers: boolean;
+  readonly updateOnSignIn: boolean;
+  readonly adoptExistingUsers: boolean;
+  readonly extensionUrl: string;
+  readonly extensionSecret: SecretDraft;
+  /** `key = value`, one per line. */
+  readonly extensionSettings: string;
+}
+
+const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successCondition: '' };
+const newSecret: SecretDraft = { stored: false, mode: 'replace', value: '' };
+
+export const emptyDraft: EntryDraft = {
+  type: 'oauth2',
+  id: '',
+  name: '',
+  enabled: true,
+  isDefault: false,
+  appid: '',
+  appsecret: newSecret,
+  authorizeUrl: '',
+  pkce: false,
+  tokenUrl: '',
+  tokenCall: emptyCall,
+  clientAuthentication: 'none',
+  tokenParse: '',
+  tokenValues: [],
+  userInfoUrl: '',
+  userInfoCall: emptyCall,
+  mappingMode: 'table',
+  mappingRows: [],
+  mappingText: '',
+  logoutUrl: '',
+  timeoutMs: '',
+  createUsers: true,
+  updateOnSignIn: true,
+  adoptExistingUsers: false,
+  extensionUrl: '',
+  extensionSecret: newSecret,
+  extensionSettings: '',
+};
+
+function storedSecret(set: boolean | undefined): SecretDraft {
+  return set === true ? { stored: true, mode: 'keep', value: '' } : newSecret;
+}
+
+function callDraft(view: EntryView['tokenRequest']): CallDraft {
+  return {
+    headers: (view?.headers ?? []).map(({ name, value }) => ({ name, value })),
+    bodyEncoding: view?.bodyEncoding ?? 'json',
+    successCondition: view?.successCondition ?? '',
+  };
+}
+
+/** The form's state for a stored entry. */
+export function draftFromEntry(view: EntryView): EntryDraft {
+  const mapping = view.userInfoParse;
+  return {
+    type: view.type ?? 'oauth2',
+    id: view.id,
+    name: view.name,
+    enabled: view.enabled,
+    isDefault: view.isDefault,
+    appid: view.appid ?? '',
+    appsecret: storedSecret(view.appsecretSet),
+    authorizeUrl: view.authorizeUrl ?? '',
+    pkce: view.pkce ?? false,
+    tokenUrl: view.tokenUrl ?? '',
+    tokenCall: callDraft(view.tokenRequest),
+    clientAuthentication: view.tokenRequest?.clientAuthentication ?? 'none',
+    tokenParse: view.tokenParse ?? '',
+    tokenValues: (view.tokenValues ?? []).map(({ name, expression }) => ({
+      name,
+      value: expression,
+    })),
+    userInfoUrl: view.userInfoUrl ?? '',
+    userInfoCall: callDraft(view.userInfoRequest),
+    mappingMode: typeof mapping === 'string' ? 'text' : 'table',
+    mappingRows:
+      mapping === undefined || typeof mapping === 'string'
+        ? []
+        : mapping.map(({ attribute, expression }) => ({ name: attribute, value: expression })),
+    mappingText: typeof mapping === 'string' ? mapping : '',
+    logoutUrl: view.logoutUrl ?? '',
+    timeoutMs: view.timeoutMs === undefined ? '' : String(view.timeoutMs),
+    createUsers: view.provisioning?.createUsers ?? true,
+    updateOnSignIn: view.provisioning?.updateOnSignIn ?? true,
+    adoptExistingUsers: view.provisioning?.adoptExistingUsers ?? false,
+    extensionUrl: view.extensionUrl ?? '',
+    extensionSecret: storedSecret(view.extensionSecretSet),
+    extensionSettings: Object.entries(view.extensionSettings ?? {})
+      .map(([key, value]) => `${key} = ${value}`)
+      .join('\n'),
+  };
+}
+
+export function isPost(template: string): boolean {
+  return template.startsWith('POST ');
+}
+
+function callBody(call: CallDraft, url: string, extra: Record<string, unknown> = {}) {
+  const headers = call.headers.filter((row) => row.name !== '' || row.value !== '');
+  const body: Record<string, unknown> = {
+    ...(headers.length === 0
+      ? {}
+      : { headers: headers.map(({ name, value }) => ({ name, value })) }),
+    // A body encoding only means something for a POST call; the core refuses it on GET.
+    ...(isPost(url) && call.bodyEncoding === 'form' ? { bodyEncoding: 'form' } : {}),
+    ...(call.successCondition.trim() === '' ? {} : { successCondition: call.successCondition }),
+    ...extra,
+  };
+  return Object.keys(body).length === 0 ? undefined : body;
+}
+
+function secretBody(secret: SecretDraft): string | null | undefined {
+  if (secret.mode === 'clear') return null;
+  if (secret.mode === 'keep' || secret.value === '') return undefined;
+  return secret.value;
+}
+
+/** `key = value` lines as an object; malformed lines are reported by settingsProblems. */
+export function parseSettings(text: string): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    const equals = trimmed.indexOf('=');
+    if (trimmed === '' || trimmed.startsWith('#') || equals <= 0) continue;
+    settings[trimmed.slice(0, equals).trim()] = trimmed.slice(equals + 1).trim();
+  }
+  return settings;
+}
+
+/** Lines of the settings text that are not `key = value`, with their line numbers. */
+export function settingsProblems(text: string): Problem[] {
+  return text.split(/\r?\n/).flatMap((line, index) => {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#') || trimmed.indexOf('=') > 0) return [];
+    return [
+      {
+        field: 'extensionSettings',
+        line: index + 1,
+        column: 1,
+        message: `line ${index + 1} is not of the form "key = value"`,
+      },
+    ];
+  });
+}
+
+/**
+ * The entry as the admin API takes it. `isDefault` is sent only to keep a
+ * stored default: making an entry the default goes through its own route,
+ * which also takes the mark from the previous default.
+ */
+export function toEntryBody(draft: EntryDraft, storedDefault = false): Record<string, unknown> {
+  const optional = (value: string) => (value.trim() === '' ? undefined : value);
+  const common: Record<string, unknown> = {
+    id: draft.id,
+    name: draft.name,
+    enabled: draft.enabled,
+    ...(draft.isDefault && storedDefault ? { isDefault: true } : {}),
+    appid: optional(draft.appid),
+    appsecret: secretBody(draft.appsecret),
+    provisioning: {
+      createUsers: draft.createUsers,
+      updateOnSignIn: draft.updateOnSignIn,
+      adoptExistingUsers: draft.adoptExistingUsers,
+    },
+  };
+  if (draft.type === 'extension') {
+    return withoutUndefined({
+      type: 'extension',
+      ...common,
+      extensionUrl: draft.extensionUrl,
+      extensionSecret: secretBody(draft.extensionSecret),
+      extensionSettings: parseSettings(draft.extensionSettings),
+    });
+  }
+  const rows = (list: readonly Row[]) => list.filter((row) => row.name !== '' || row.value !== '');
+  const tokenValues = rows(draft.tokenValues).map(({ name, value }) => ({
+    name,
+    expression: value,
+  }));
+  const mappingRows = rows(draft.mappingRows).map(({ name, value }) => ({
+    attribute: name,
+    expression: value,
+  }));
+  const timeout = draft.timeoutMs.trim();
+  return withoutUndefined({
+    ...common,
+    authorizeUrl: draft.authorizeUrl,
+    pkce: draft.pkce ? true : undefined,
+    tokenUrl: draft.tokenUrl,
+    tokenRequest: callBody(
+      draft.tokenCall,
+      draft.tokenUrl,
+      draft.clientAuthentication === 'basic' ? { clientAuthentication: 'basic' } : {},
+    ),
+    tokenParse: draft.tokenParse,
+    tokenValues: tokenValues.length === 0 ? undefined : tokenValues,
+    userInfoUrl: draft.userInfoUrl,
+    userInfoRequest: callBody(draft.userInfoCall, draft.userInfoUrl),
+    userInfoParse:
+      draft.mappingMode === 'text'
+        ? optional(draft.mappingText)
+        : mappingRows.length === 0
+          ? undefined
+          : mappingRows,
+    logoutUrl: optional(draft.logoutUrl),
+    // A number when it is one; otherwise the text, so the core says what is wrong with it.
+    timeoutMs: timeout === '' ? undefined : /^\d+$/.test(timeout) ? Number(timeout) : timeout,
+  });
+}
+
+function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+
+/** The problems of one field: itself, or (with `nested`) anything inside it. */
+export function problemsOf(
+  problems: readonly Problem[],
+  field: string,
+  nested = false,
+): readonly Problem[] {
+  return problems.filter(
+    (problem) =>
+      problem.field === field ||
+      (nested && (problem.field.startsWith(`${field}.`) || problem.field.startsWith(`${field}[`))),
+  );
+}
+
+/** The id of the input that shows `field` (`tokenRequest.headers[0].name` -> `field-tokenRequest-headers-0-name`). */
+export function fieldId(field: string): string {
+  return `field-${field.replace(/\[(\d+)\]/g, '-$1').replace(/[^A-Za-z0-9-]+/g, '-')}`;
+}

@@ -1,0 +1,171 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { SyntheticEvent } from 'react';
+import { ApiError, api, describeFailure } from '../api';
+import { setFlash, takeFlash } from '../flash';
+import { Page } from '../layout/page';
+import type { Status } from '../layout/status-line';
+import { StatusLine } from '../layout/status-line';
+import { Link } from '../link';
+import { navigate } from '../navigation';
+import type { EntryModel, EntryView, Problem } from '../types';
+import { useLoad } from '../use-load';
+import type { EntryDraft } from './entry-draft';
+import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
+import { ExtensionFields } from './extension-fields';
+import { GeneralFields } from './general-fields';
+import { OAuth2Fields } from './oauth2-fields';
+import { ProvisioningFields } from './provisioning-fields';
+import { TestPanel } from './test-panel';
+import { useValidation } from './use-validation';
+import { ValidationSummary } from './validation-summary';
+
+interface Loaded {
+  readonly model: EntryModel;
+  readonly entry: EntryView | undefined;
+}
+
+/** A new entry, or a stored one by id: loads it and the entry model, then the form. */
+export function EntryFormPage({ id }: { readonly id?: string }) {
+  const load = useCallback(
+    async (signal: AbortSignal): Promise<Loaded> => {
+      const [model, entry] = await Promise.all([
+        api<EntryModel>('GET', '/entry-model', { signal }),
+        id === undefined
+          ? Promise.resolve(undefined)
+          : api<{ entry: EntryView }>('GET', `/entries/${encodeURIComponent(id)}`, { signal }).then(
+              (body) => body.entry,
+            ),
+      ]);
+      return { model, entry };
+    },
+    [id],
+  );
+  const { data, error } = useLoad(load);
+  if (data === undefined) {
+    return (
+      <Page title={id ?? 'New entry'} trail={[{ label: 'Single Sign-On', to: '/' }]}>
+        {error === undefined ? (
+          <p>Loading…</p>
+        ) : (
+          <p className="status status-error">{describeFailure(error)}</p>
+        )}
+      </Page>
+    );
+  }
+  return <EntryForm model={data.model} stored={data.entry} />;
+}
+
+interface EntryFormProps {
+  readonly model: EntryModel;
+  readonly stored: EntryView | undefined;
+}
+
+function EntryForm({ model, stored }: EntryFormProps) {
+  const [draft, setDraft] = useState<EntryDraft>(() =>
+    stored === undefined ? emptyDraft : draftFromEntry(stored),
+  );
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveProblems, setSaveProblems] = useState<readonly Problem[] | undefined>();
+  const [status, setStatus] = useState<Status | undefined>(takeFlash);
+  const existingId = stored?.id;
+  const storedDefault = stored?.isDefault ?? false;
+
+  // What is validated and tested includes a checked "default", so the core's
+  // rule "a disabled entry cannot be the default" shows while typing.
+  const checked = useMemo(() => toEntryBody(draft, true), [draft]);
+  const validation = useValidation(checked, existingId, dirty || stored !== undefined);
+  const problems =
+    saveProblems ?? (validation.result?.ok === false ? validation.result.problems : []);
+  const shownProblems =
+    saveProblems ??
+    (validation.result === undefined
+      ? undefined
+      : validation.result.ok
+        ? []
+        : validation.result.problems);
+
+  const change = (update: Partial<EntryDraft>) => {
+    setDraft((current) => ({ ...current, ...update }));
+    setDirty(true);
+    setSaveProblems(undefined);
+  };
+
+  const save = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setStatus(undefined);
+    try {
+      const body = toEntryBody(draft, storedDefault);
+      const path = `/entries/${encodeURIComponent(draft.id)}`;
+      if (stored === undefined) await api('POST', '/entries', { body });
+      else await api('PUT', path, { body });
+      if (draft.isDefault && !storedDefault) await api('POST', `${path}/default`);
+      setFlash({ kind: 'success', text: `${draft.name} is saved.` });
+      if (stored === undefined) navigate(`/entries/${encodeURIComponent(draft.id)}`);
+      else navigate('/');
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.problems.length > 0) {
+        setSaveProblems(failure.problems);
+        setStatus({ kind: 'error', text: 'The entry was not saved: fix the problems listed.' });
+      } else {
+        setStatus({ kind: 'error', text: `The entry was not saved: ${describeFailure(failure)}` });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title = stored === undefined ? 'New entry' : stored.name;
+  return (
+    <Page title={title} trail={[{ label: 'Single Sign-On', to: '/' }]}>
+      <form className="entry-form" onSubmit={(event) => void save(event)} noValidate>
+        <ValidationSummary
+          checking={validation.checking}
+          problems={shownProblems}
+          warnings={validation.result?.ok === true ? validation.result.warnings : []}
+          failure={validation.failure}
+        />
+        <GeneralFields
+          draft={draft}
+          isNew={stored === undefined}
+          problems={problems}
+          onChange={change}
+        />
+        {draft.type === 'extension' ? (
+          <>
+            <ExtensionFields
+              entryId={existingId}
+              url={draft.extensionUrl}
+              secret={draft.extensionSecret}
+              settings={draft.extensionSettings}
+              problems={problems}
+              onChange={change}
+            />
+            <fieldset className="section">
+              <legend>Users</legend>
+              <ProvisioningFields
+                createUsers={draft.createUsers}
+                updateOnSignIn={draft.updateOnSignIn}
+                adoptExistingUsers={draft.adoptExistingUsers}
+                onChange={change}
+              />
+            </fieldset>
+          </>
+        ) : (
+          <OAuth2Fields draft={draft} model={model} problems={problems} onChange={change} />
+        )}
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={saving}>
+            {saving ? 'Saving…' : stored === undefined ? 'Create entry' : 'Save changes'}
+          </button>
+          <Link to="/" className="button secondary">
+            Cancel
+          </Link>
+          <StatusLine status={status} />
+        </div>
+      </form>
+      {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
+    </Page>
+  );
+}

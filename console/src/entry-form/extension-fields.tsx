@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { api, describeFailure } from '../api';
+import type { CheckResult, Problem } from '../types';
+import type { SecretDraft } from './entry-draft';
+import { problemsOf, settingsProblems } from './entry-draft';
+import { SecretField } from './secret-field';
+import { TextField } from './text-field';
+
+interface ExtensionFieldsProps {
+  /** The stored entry's id, whose secret the check uses when none is typed. */
+  readonly entryId: string | undefined;
+  readonly url: string;
+  readonly secret: SecretDraft;
+  readonly settings: string;
+  readonly problems: readonly Problem[];
+  readonly onChange: (change: {
+    extensionUrl?: string;
+    extensionSecret?: SecretDraft;
+    extensionSettings?: string;
+  }) => void;
+}
+
+/**
+ * An entry of type extension (SPEC 8): the service's URL, its shared
+ * secret (write-only) and its settings, and a check that the service answers
+ * its signed health route with this secret.
+ */
+export function ExtensionFields({
+  entryId,
+  url,
+  secret,
+  settings,
+  problems,
+  onChange,
+}: ExtensionFieldsProps) {
+  const [answer, setAnswer] = useState<{ ok: boolean; text: string } | undefined>();
+  const [checking, setChecking] = useState(false);
+  const check = async () => {
+    setChecking(true);
+    setAnswer(undefined);
+    try {
+      const typed = secret.mode === 'replace' && secret.value !== '' ? secret.value : undefined;
+      const result = await api<CheckResult>('POST', '/extension-check', {
+        body: {
+          extensionUrl: url,
+          ...(typed === undefined ? {} : { extensionSecret: typed }),
+          ...(typed === undefined && entryId !== undefined ? { entryId } : {}),
+        },
+      });
+      setAnswer(
+        result.ok
+          ? { ok: true, text: `The extension service answered in ${result.latencyMs} ms.` }
+          : { ok: false, text: `${result.error.message} [${result.error.code}]` },
+      );
+    } catch (failure) {
+      setAnswer({ ok: false, text: describeFailure(failure) });
+    } finally {
+      setChecking(false);
+    }
+  };
+  return (
+    <fieldset className="section">
+      <legend>Extension service</legend>
+      <TextField
+        field="extensionUrl"
+        label="Extension service URL"
+        type="url"
+        value={url}
+        required
+        code
+        placeholder="https://sso-extension.internal.example.com"
+        onChange={(extensionUrl) => {
+          onChange({ extensionUrl });
+        }}
+        problems={problemsOf(problems, 'extensionUrl')}
+        hint={
+          <p>
+            The base URL of the service that builds the authorization URL and reads the callback.
+          </p>
+        }
+      />
+      <SecretField
+        field="extensionSecret"
+        label="Shared secret"
+        secret={secret}
+        onChange={(extensionSecret) => {
+          onChange({ extensionSecret });
+        }}
+        problems={problemsOf(problems, 'extensionSecret')}
+        hint="Signs every call between the gateway and the service (HMAC)."
+      />
+      <TextField
+        field="extensionSettings"
+        label="Settings"
+        value={settings}
+        multiline
+        code
+        onChange={(extensionSettings) => {
+          onChange({ extensionSettings });
+        }}
+        problems={[
+          ...problemsOf(problems, 'extensionSettings', true),
+          ...settingsProblems(settings),
+        ]}
+        hint={
+          <p>
+            One <code>key = value</code> per line, passed to the service as the entry&apos;s
+            settings (with the appid and app secret).
+          </p>
+        }
+      />
+      <div className="inline-actions">
+        <button
+          type="button"
+          className="button secondary"
+          disabled={checking || url.trim() === ''}
+          onClick={() => {
+            void check();
+          }}
+        >
+          {checking ? 'Testing…' : 'Test connection'}
+        </button>
+        <div role="status" aria-live="polite">
+          {answer === undefined ? null : (
+            <p className={answer.ok ? 'status status-success' : 'status status-error'}>
+              {answer.text}
+            </p>
+          )}
+        </div>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,36 @@
+import type { Problem } from '../types';
+
+/** Where a problem sits, as an editor shows it: `line 2, column 14`. */
+export function positionOf(problem: Problem): string {
+  const parts = [
+    problem.line === undefined ? undefined : `line ${problem.line}`,
+    problem.column === undefined ? undefined : `column ${problem.column}`,
+  ].filter((part) => part !== undefined);
+  return parts.join(', ');
+}
+
+interface FieldProblemsProps {
+  readonly id: string;
+  readonly problems: readonly Problem[];
+}
+
+/** The problems of one field, under it; the input names this list in aria-describedby. */
+export function FieldProblems({ id, problems }: FieldProblemsProps) {
+  if (problems.length === 0) return null;
+  return (
+    <ul className="field-problems" id={id}>
+      {problems.map((problem, index) => {
+        const position = positionOf(problem);
+        return (
+          <li key={index}>
+            {position === '' ? null : <span className="position">{position}: </span>}
+            {problem.message}
+            {problem.code === undefined ? null : (
+              <code className="problem-code">{problem.code}</code>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,92 @@
+import type { Problem } from '../types';
+import type { SecretDraft } from './entry-draft';
+import { fieldId } from './entry-draft';
+import { FieldProblems } from './field-problems';
+
+interface SecretFieldProps {
+  readonly field: string;
+  readonly label: string;
+  readonly secret: SecretDraft;
+  readonly onChange: (secret: SecretDraft) => void;
+  readonly problems: readonly Problem[];
+  readonly hint: string;
+}
+
+/**
+ * A write-only secret (SPEC 2): the API never returns it, so a stored one
+ * shows as "set" with the choice to replace or remove it, never its value.
+ */
+export function SecretField({ field, label, secret, onChange, problems, hint }: SecretFieldProps) {
+  const id = fieldId(field);
+  const hintId = `${id}-hint`;
+  const problemsId = `${id}-problems`;
+  if (secret.stored && secret.mode !== 'replace') {
+    return (
+      <div className="field">
+        <span className="label" id={`${id}-label`}>
+          {label}
+        </span>
+        <div className="secret-state" role="group" aria-labelledby={`${id}-label`}>
+          <span className={secret.mode === 'clear' ? 'badge badge-off' : 'badge badge-on'}>
+            {secret.mode === 'clear' ? 'will be removed on save' : 'set'}
+          </span>
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => {
+              onChange({ ...secret, mode: 'replace', value: '' });
+            }}
+          >
+            Replace
+          </button>
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => {
+              onChange({ ...secret, mode: secret.mode === 'clear' ? 'keep' : 'clear' });
+            }}
+          >
+            {secret.mode === 'clear' ? 'Keep it' : 'Remove'}
+          </button>
+        </div>
+        <p className="hint" id={hintId}>
+          {hint} The stored value is never shown.
+        </p>
+        <FieldProblems id={problemsId} problems={problems} />
+      </div>
+    );
+  }
+  return (
+    <div className={problems.length > 0 ? 'field has-problem' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <div className="secret-state">
+        <input
+          id={id}
+          type="password"
+          autoComplete="new-password"
+          value={secret.value}
+          aria-describedby={`${hintId}${problems.length > 0 ? ` ${problemsId}` : ''}`}
+          aria-invalid={problems.length > 0 ? true : undefined}
+          onChange={(event) => {
+            onChange({ ...secret, mode: 'replace', value: event.target.value });
+          }}
+        />
+        {secret.stored ? (
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => {
+              onChange({ ...secret, mode: 'keep', value: '' });
+            }}
+          >
+            Keep the stored one
+          </button>
+        ) : null}
+      </div>
+      <p className="hint" id={hintId}>
+        {hint} Write-only: once saved it is never shown again.
+      </p>
+      <FieldProblems id={problemsId} problems={problems} />
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Problem, TemplateKind } from '../types';
+import { problemsOf } from './entry-draft';
+import { TextField } from './text-field';
+
+interface TemplateFieldProps {
+  readonly kind: TemplateKind;
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  readonly problems: readonly Problem[];
+  /** The placeholders the core allows in this template (GET /_sso/api/entry-model). */
+  readonly allowed: readonly string[] | undefined;
+  readonly required?: boolean;
+  readonly postAllowed?: boolean;
+}
+
+/** A URL template with, beside it, the placeholders it may use. */
+export function TemplateField(props: TemplateFieldProps) {
+  const { kind, allowed } = props;
+  const hint = (
+    <>
+      {props.postAllowed === true ? (
+        <p>
+          GET by default; start with <code>POST </code> (and one space) to send the query as a POST
+          body.
+        </p>
+      ) : null}
+      <p className="placeholders">
+        <span>Allowed placeholders: </span>
+        {allowed === undefined ? (
+          <span>loading…</span>
+        ) : allowed.length === 0 ? (
+          <span>none</span>
+        ) : (
+          allowed.map((name) => <code key={name} className="chip">{`\${${name}}`}</code>)
+        )}
+      </p>
+    </>
+  );
+  return (
+    <TextField
+      field={kind}
+      label={props.label}
+      value={props.value}
+      onChange={props.onChange}
+      problems={problemsOf(props.problems, kind)}
+      hint={hint}
+      required={props.required ?? false}
+      code
+      placeholder="https://sso.example.com/path?param=${placeholder}"
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { api, describeFailure } from '../api';
+import type { TestResult } from '../types';
+import { TestResultView } from './test-result-view';
+
+interface TestPanelProps {
+  /** The entry as the form holds it now (saved or not). */
+  readonly entry: Readonly<Record<string, unknown>>;
+  readonly existingId: string | undefined;
+}
+
+/**
+ * Runs the entry's token and user-info processing over pasted sample
+ * responses (POST /_sso/api/entry-test): no call to the server, nothing
+ * stored. Shows the token masked and the user row that would be written, or
+ * the coded error with its position.
+ */
+export function TestPanel({ entry, existingId }: TestPanelProps) {
+  const [tokenResponse, setTokenResponse] = useState('');
+  const [userInfoResponse, setUserInfoResponse] = useState('');
+  const [result, setResult] = useState<TestResult | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [running, setRunning] = useState(false);
+  const run = async () => {
+    setRunning(true);
+    setFailure(undefined);
+    try {
+      setResult(
+        await api<TestResult>('POST', '/entry-test', {
+          body: {
+            entry,
+            ...(existingId === undefined ? {} : { existingId }),
+            tokenResponse,
+            userInfoResponse,
+          },
+        }),
+      );
+    } catch (error) {
+      setResult(undefined);
+      setFailure(describeFailure(error));
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <section className="test-panel" aria-labelledby="test-panel-heading">
+      <h2 id="test-panel-heading">Test with sample responses</h2>
+      <p className="hint">
+        Paste what the server answers to the token call and to the user-info call. The entry as you
+        see it above reads them here; nothing is sent to the server and nothing is saved.
+      </p>
+      <div className="two-columns">
+        <div className="field">
+          <label htmlFor="sample-token-response">Sample token response</label>
+          <textarea
+            id="sample-token-response"
+            className="code-input"
+            rows={6}
+            spellCheck={false}
+            value={tokenResponse}
+            placeholder='{"access_token":"...","expires_in":3600}'
+            onChange={(event) => {
+              setTokenResponse(event.target.value);
+            }}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="sample-userinfo-response">Sample user-info response</label>
+          <textarea
+            id="sample-userinfo-response"
+            className="code-input"
+            rows={6}
+            spellCheck={false}
+            value={userInfoResponse}
+            placeholder='{"user":{"userId":"alice","email":"alice@example.com"}}'
+            onChange={(event) => {
+              setUserInfoResponse(event.target.value);
+            }}
+          />
+        </div>
+      </div>
+      <button
+        type="button"
+        className="button"
+        disabled={running}
+        onClick={() => {
+          void run();
+        }}
+      >
+        {running ? 'Running…' : 'Run the test'}
+      </button>
+      <div className="test-result" role="status" aria-live="polite">
+        {failure === undefined ? null : <p className="status status-error">{failure}</p>}
+        {result === undefined ? null : <TestResultView result={result} />}
+      </div>
+    </section>
+  );
+}

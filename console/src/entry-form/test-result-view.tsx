@@ -1,0 +1,80 @@
+import type { TestResult, TestUser } from '../types';
+import { positionOf } from './field-problems';
+
+const steps = {
+  entry: 'The entry itself',
+  token: 'Reading the token response',
+  userinfo: 'Reading the user-info response',
+} as const;
+
+const columns: readonly (keyof TestUser)[] = [
+  'userId',
+  'userName',
+  'email',
+  'mobile',
+  'department',
+  'enabled',
+  'extra',
+];
+
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return '—';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+/** The test's answer: the masked token and the user row, or where it failed and why. */
+export function TestResultView({ result }: { readonly result: TestResult }) {
+  if (!result.ok) {
+    const position = positionOf({ field: '', ...result.error });
+    return (
+      <div className="status status-error test-failure">
+        <p>
+          <strong>{steps[result.step]} failed</strong>
+          {position === '' ? '' : ` at ${position}`}: {result.error.message}{' '}
+          <code className="problem-code">{result.error.code}</code>
+        </p>
+        {result.problems === undefined || result.problems.length === 0 ? null : (
+          <ul>
+            {result.problems.map((problem, index) => (
+              <li key={index}>
+                {problem.field}
+                {positionOf(problem) === '' ? '' : ` (${positionOf(problem)})`}: {problem.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    );
+  }
+  const values = Object.entries(result.tokenValues ?? {});
+  return (
+    <div className="status status-success test-success">
+      <p>
+        <strong>The sign-in would succeed.</strong> Access token (masked):{' '}
+        <code>{result.accessToken}</code>
+      </p>
+      {values.length === 0 ? null : (
+        <p>
+          Token values:{' '}
+          {values.map(([name, value]) => (
+            <span key={name}>
+              <code>{name}</code> = <code>{value}</code>{' '}
+            </span>
+          ))}
+        </p>
+      )}
+      <table className="data-table user-row">
+        <caption>The user row that would be written</caption>
+        <tbody>
+          {columns.map((column) => (
+            <tr key={column}>
+              <th scope="row">{column}</th>
+              <td>{shown(result.user[column])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { MouseEvent } from 'react';
+import type { Problem } from '../types';
+import { fieldId } from './entry-draft';
+import { positionOf } from './field-problems';
+
+interface ValidationSummaryProps {
+  readonly checking: boolean;
+  readonly problems: readonly Problem[] | undefined;
+  readonly warnings: readonly string[];
+  readonly failure: string | undefined;
+}
+
+/** Focuses the input of a field, or the closest group that holds it. */
+function focusField(field: string): void {
+  let path = field;
+  for (;;) {
+    const element = document.getElementById(fieldId(path));
+    if (element !== null) {
+      element.focus();
+      return;
+    }
+    const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+    if (cut <= 0) return;
+    path = path.slice(0, cut);
+  }
+}
+
+/**
+ * Every problem of the entry in one list (announced as it changes), each a
+ * link that moves the focus to its field.
+ */
+export function ValidationSummary({
+  checking,
+  problems,
+  warnings,
+  failure,
+}: ValidationSummaryProps) {
+  const go = (event: MouseEvent<HTMLAnchorElement>, field: string) => {
+    event.preventDefault();
+    focusField(field);
+  };
+  return (
+    <section className="validation" aria-labelledby="validation-heading">
+      <h2 id="validation-heading" className="visually-hidden">
+        Validation
+      </h2>
+      <div role="status" aria-live="polite" aria-atomic="true">
+        {failure !== undefined ? (
+          <p className="status status-error">Could not check the entry: {failure}</p>
+        ) : problems === undefined ? (
+          <p className="status status-info">
+            {checking ? 'Checking…' : 'Not checked yet: start typing.'}
+          </p>
+        ) : problems.length === 0 ? (
+          <p className="status status-success">
+            {checking ? 'Checking… ' : ''}No problems: the entry can be saved.
+          </p>
+        ) : (
+          <div className="status status-error">
+            <p>
+              {checking ? 'Checking… ' : ''}
+              {problems.length === 1 ? '1 problem' : `${problems.length} problems`} to fix before
+              saving:
+            </p>
+            <ul>
+              {problems.map((problem, index) => {
+                const position = positionOf(problem);
+                return (
+                  <li key={index}>
+                    <a
+                      href={`#${fieldId(problem.field)}`}
+                      onClick={(event) => {
+                        go(event, problem.field);
+                      }}
+                    >
+                      {problem.field}
+                    </a>
+                    {position === '' ? '' : ` (${position})`}: {problem.message}
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        )}
+      </div>
+      {warnings.length === 0 ? null : (
+        <ul className="warnings" aria-label="Warnings">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { escapeHtml } from '../pages/index.js';
+import { securityHeaders } from '../web/index.js';
+
+/**
+ * The console's index.html with the session's CSRF token, which the app
+ * reads from `<meta name="csrf-token">` and sends as X-CSRF-Token on every
+ * change (docs/admin-api.md). Undefined when the file has no `<head>`, i.e.
+ * it is not the console's build.
+ */
+export function withCsrfToken(indexHtml: string, token: string): string | undefined {
+  const head = /<head(?:\s[^>]*)?>/i.exec(indexHtml);
+  if (head === null) return undefined;
+  const at = head.index + head[0].length;
+  const meta = `<meta name="csrf-token" content="${escapeHtml(token)}" />`;
+  return `${indexHtml.slice(0, at)}${meta}${indexHtml.slice(at)}`;
+}
+
+/**
+ * The gateway's policy (src/web/security-headers.ts) plus what a script
+ * application needs and nothing more: its own bundled scripts
+ * (`script-src 'self'`, still no inline script) and calls to the gateway's
+ * own API (`connect-src 'self'`). The gateway's other pages keep the policy
+ * without scripts.
+ */
+export function consoleContentSecurityPolicy(https: boolean): string {
+  const base = securityHeaders({ https })['Content-Security-Policy'] ?? "default-src 'none'";
+  return `${base}; script-src 'self'; connect-src 'self'`;
+}
