@@ -77,7 +77,8 @@ export function sendApiFailure(
   sendFailure(gateway, request, reply, error, { as: 'json' });
 }
 
-function presentProblem(problem: SsogateError): Record<string, string | number> {
+/** A problem as the API lists it: code, field, position, message. */
+export function presentProblem(problem: SsogateError): Record<string, string | number> {
   return {
     code: problem.code,
     field: problem.field ?? 'entry',

@@ -1,20 +1,24 @@
-import type { FastifyInstance } from 'fastify';
-import type { Gateway } from '../app/gateway.js';
-import { parseInput } from './api-failure.js';
-import { apiHandler } from './api-route.js';
+import type { ApiRouter } from './api-router.js';
 import { presentAuditEvent } from './presenters.js';
+import { auditPageAnswer } from './response-schemas.js';
 import { auditQuery } from './schemas.js';
 
 /**
  * The audit log, newest first. Pages go backwards by id (`before`), not by
  * offset: events keep arriving, and an offset would shift under the reader.
  */
-export function auditRoutes(app: FastifyInstance, gateway: Gateway): void {
-  app.get(
-    '/_sso/api/audit',
-    apiHandler(gateway, async ({ request }) => {
-      const { before, ...query } = parseInput(auditQuery, request.query, 'query');
-      const events = await gateway.storage.audit.list({
+export function auditRoutes(api: ApiRouter): void {
+  api.route(
+    {
+      method: 'GET',
+      url: '/_sso/api/audit',
+      tag: 'audit',
+      summary: 'Audit events, newest first, filtered; `nextBefore` pages back',
+      query: auditQuery,
+      responses: { 200: { description: 'one page of events', schema: auditPageAnswer } },
+    },
+    async ({ query: { before, ...query } }) => {
+      const events = await api.gateway.storage.audit.list({
         ...withoutUndefined(query),
         ...(before === undefined ? {} : { beforeId: before }),
       });
@@ -22,7 +26,7 @@ export function auditRoutes(app: FastifyInstance, gateway: Gateway): void {
       // A full page may have more behind it; a short one is the end.
       const nextBefore = events.length === query.limit && last !== undefined ? last.id : null;
       return { body: { events: events.map(presentAuditEvent), nextBefore } };
-    }),
+    },
   );
 }
 

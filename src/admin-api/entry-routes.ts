@@ -1,76 +1,82 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { EntryInput } from '../core/index.js';
-import { EntryInvalidError, SsogateError, validateEntry } from '../core/index.js';
-import { audit } from '../app/audit.js';
-import type { Gateway } from '../app/gateway.js';
-import type { EntryRecord } from '../storage/types.js';
-import { invalidField, parseInput } from './api-failure.js';
-import type { ApiCall } from './api-route.js';
-import { apiHandler, jsonBody } from './api-route.js';
+import { SsogateError, entryInput } from '../core/index.js';
+import { invalidField } from './api-failure.js';
+import type { ApiRouter } from './api-router.js';
 import type { SecretChange } from './entry-changes.js';
 import { changedFields } from './entry-changes.js';
-import { presentEntry } from './presenters.js';
-
-const entryParams = z.strictObject({ id: z.string() });
+import { entryAnswers, validated, withoutSecret } from './entry-answers.js';
+import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-schemas.js';
+import { entryParams } from './schemas.js';
 
 /** CRUD on entries (SPEC 2, 9); every write recompiles the registry and is audited. */
-export function entryRoutes(app: FastifyInstance, gateway: Gateway): void {
+export function entryRoutes(api: ApiRouter): void {
+  const { gateway } = api;
   const store = gateway.storage.entries;
+  const { present, stored, changed } = entryAnswers(gateway);
 
-  const present = async (record: EntryRecord) =>
-    presentEntry(record, await store.hasSecret(record.input.id));
-
-  const stored = async (id: string): Promise<EntryRecord> => {
-    const record = await store.get(id);
-    if (record === undefined) throw new SsogateError('entry_unknown', `no entry "${id}"`);
-    return record;
-  };
-
-  const changed = async (call: ApiCall, id: string, action: string, fields: string[]) => {
-    gateway.entries.invalidate();
-    await audit(gateway, call.request, {
-      kind: 'entry_change',
-      outcome: 'success',
-      entryId: id,
-      actor: call.admin.actor,
-      detail: { action, fields },
-    });
-  };
-
-  app.get(
-    '/_sso/api/entries',
-    apiHandler(gateway, async () => {
+  api.route(
+    {
+      method: 'GET',
+      url: '/_sso/api/entries',
+      tag: 'entries',
+      summary: 'Every entry, in chooser order',
+      responses: { 200: { description: 'the entries', schema: entryListAnswer } },
+    },
+    async () => {
       const records = await store.list();
       return { body: { entries: await Promise.all(records.map(present)) } };
-    }),
+    },
   );
 
-  app.get(
-    '/_sso/api/entries/:id',
-    apiHandler(gateway, async ({ request }) => {
-      const { id } = parseInput(entryParams, request.params, 'path');
-      return { body: { entry: await present(await stored(id)) } };
-    }),
+  api.route(
+    {
+      method: 'GET',
+      url: '/_sso/api/entries/:id',
+      tag: 'entries',
+      summary: 'One entry',
+      params: entryParams,
+      responses: { 200: { description: 'the entry', schema: entryAnswer } },
+      errors: [404],
+    },
+    async ({ params: { id } }) => ({ body: { entry: await present(await stored(id)) } }),
   );
 
-  app.post(
-    '/_sso/api/entries',
-    apiHandler(gateway, async (call) => {
-      const { input, warnings } = validated(jsonBody(call.request));
+  api.route(
+    {
+      method: 'POST',
+      url: '/_sso/api/entries',
+      tag: 'entries',
+      summary: 'Create an entry',
+      bodyCheckedByAction: entryInput,
+      responses: { 201: { description: 'created', schema: entryWrittenAnswer } },
+      errors: [409],
+    },
+    async (call) => {
+      const { input, warnings } = validated(call.rawBody);
       if (!(await store.create(input, gateway.clock()))) {
         throw new SsogateError('entry_exists', `an entry "${input.id}" exists already`);
       }
       await changed(call, input.id, 'create', changedFields(undefined, input, secretOf(input)));
       return { status: 201, body: { entry: await present(await stored(input.id)), warnings } };
-    }),
+    },
   );
 
-  app.put(
-    '/_sso/api/entries/:id',
-    apiHandler(gateway, async (call) => {
-      const { id } = parseInput(entryParams, call.request.params, 'path');
-      const body = jsonBody(call.request);
+  api.route(
+    {
+      method: 'PUT',
+      url: '/_sso/api/entries/:id',
+      tag: 'entries',
+      summary: 'Replace an entry',
+      description:
+        'Without `appsecret` (or with "") the stored secret is kept; `"appsecret": null` clears it.',
+      params: entryParams,
+      bodyCheckedByAction: entryInput,
+      responses: { 200: { description: 'replaced', schema: entryWrittenAnswer } },
+      errors: [404],
+    },
+    async (call) => {
+      const { id } = call.params;
+      const body = call.rawBody;
       if (!isObject(body)) throw invalidField('body', 'must be a JSON object');
       if (body.id !== undefined && body.id !== id) {
         throw invalidField(
@@ -101,33 +107,30 @@ export function entryRoutes(app: FastifyInstance, gateway: Gateway): void {
       if (!updated) throw new SsogateError('entry_unknown', `no entry "${id}"`);
       await changed(call, id, 'update', changedFields(before.input, input, secret));
       return { body: { entry: await present(await stored(id)), warnings } };
-    }),
+    },
   );
 
-  app.delete(
-    '/_sso/api/entries/:id',
-    apiHandler(gateway, async (call) => {
-      const { id } = parseInput(entryParams, call.request.params, 'path');
+  api.route(
+    {
+      method: 'DELETE',
+      url: '/_sso/api/entries/:id',
+      tag: 'entries',
+      summary: 'Delete an entry',
+      params: entryParams,
+      responses: { 204: { description: 'deleted' } },
+      errors: [404],
+    },
+    async (call) => {
+      const { id } = call.params;
       if (!(await store.delete(id))) throw new SsogateError('entry_unknown', `no entry "${id}"`);
       await changed(call, id, 'delete', []);
       return { status: 204 };
-    }),
+    },
   );
-}
-
-/** Validates as the console and the provisioning file do, every problem at once. */
-function validated(body: unknown): { input: EntryInput; warnings: readonly string[] } {
-  const validation = validateEntry(body);
-  if (!validation.ok) throw new EntryInvalidError(validation.problems);
-  return { input: validation.entry.input, warnings: validation.warnings };
 }
 
 function secretOf(input: EntryInput): SecretChange {
   return input.appsecret === undefined ? 'keep' : 'set';
-}
-
-function withoutSecret(input: EntryInput): EntryInput {
-  return { ...input, appsecret: undefined };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../core/index.js';
-import type { AuditEvent, EntryRecord, UserRecord } from '../storage/types.js';
+import type { ApiTokenRecord, AuditEvent, EntryRecord, UserRecord } from '../storage/types.js';
 
 /**
  * What the admin API sends, field by field (ENGINEERING 12). Each presenter
@@ -70,5 +70,16 @@ export function presentAuditEvent(event: AuditEvent): Record<string, JsonValue> 
     reference: event.reference,
     durationMs: event.durationMs,
     detail: event.detail,
+  };
+}
+
+/** An API token's name and times; never the token or its hash. */
+export function presentApiToken(token: ApiTokenRecord): Record<string, JsonValue> {
+  return {
+    id: token.id,
+    name: token.name,
+    createdAt: iso(token.createdAt),
+    lastUsedAt: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
+    revokedAt: token.revokedAt === null ? null : iso(token.revokedAt),
   };
 }

@@ -2,19 +2,32 @@ import type { FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
+import { createApiRouter } from './api-router.js';
 import { auditRoutes } from './audit-routes.js';
 import { entryRoutes } from './entry-routes.js';
+import { entryStateRoutes } from './entry-state-routes.js';
+import { entryToolRoutes } from './entry-tool-routes.js';
+import { openApiRoute } from './openapi-route.js';
+import { tokenRoutes } from './token-routes.js';
+import { userAdminRoutes } from './user-admin-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /**
  * The admin REST API under /_sso/api (SPEC 9): JSON in and out, for an API
  * token or an administrator's session. Each resource's routes live in their
- * own file and share one pipeline (api-route.ts).
+ * own file, described as data (api-router.ts): the same descriptions
+ * validate the requests and make the OpenAPI document.
  */
 export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
-  entryRoutes(app, gateway);
-  userRoutes(app, gateway);
-  auditRoutes(app, gateway);
+  const api = createApiRouter(app, gateway);
+  entryRoutes(api);
+  entryStateRoutes(api);
+  entryToolRoutes(api);
+  userRoutes(api);
+  userAdminRoutes(api);
+  auditRoutes(api);
+  tokenRoutes(api);
+  openApiRoute(app, api);
 
   // An unknown API path answers in JSON, never with the portal's page or the
   // reverse proxy: /_sso is reserved for the gateway.

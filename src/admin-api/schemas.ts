@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entryIdPattern } from '../core/index.js';
 
 /**
  * Query and path parameters of the admin API. Query values arrive as
@@ -29,6 +30,13 @@ const isoTime = z
   )
   .transform((text) => Date.parse(text))
   .pipe(z.number().refine(Number.isFinite, 'is not a valid date'));
+
+/** An entry's id in the path: a slug, as every stored entry's id is. */
+export const entryParams = z.strictObject({
+  id: z
+    .string()
+    .regex(entryIdPattern, 'must be an entry id: lowercase letters, digits, inner hyphens'),
+});
 
 export const userIdParams = z.strictObject({ id: wholeNumber(1, Number.MAX_SAFE_INTEGER) });
 

@@ -1,4 +1,4 @@
-import { sha256Base64url } from '../crypto/hash.js';
+import { issueApiToken, revokeApiToken } from '../admin-api/api-tokens.js';
 import type { ApiTokenRecord, Storage } from '../storage/types.js';
 
 export interface CommandContext {
@@ -9,35 +9,19 @@ export interface CommandContext {
   readonly note: (line: string) => void;
 }
 
-/** Token names become audit actors ("token:NAME"), so keep them plain. */
-const tokenNamePattern = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
-
-/**
- * Creates an API token and prints it once: 256 random bits, base64url, with
- * an `ssg_` prefix so a leaked token is recognisable (secret scanners match
- * on prefixes). Only its SHA-256 is stored.
- */
+/** Creates an API token and prints it once (api-tokens.ts says how it is made). */
 export async function createToken(context: CommandContext, name: string): Promise<void> {
-  if (!tokenNamePattern.test(name)) {
-    throw new Error(
-      'the name must be 1-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit',
-    );
-  }
-  const tokens = context.storage.apiTokens;
-  if ((await tokens.list()).some((token) => token.name === name && token.revokedAt === null)) {
-    // Two live tokens with one name could not be told apart in the audit log.
-    throw new Error(
-      `an unrevoked token is named "${name}" already; revoke it or choose another name`,
-    );
-  }
-  const token = `ssg_${Buffer.from(context.random(32)).toString('base64url')}`;
-  const id = Buffer.from(context.random(6)).toString('hex');
   const now = context.clock();
-  await tokens.create({ id, name, tokenHash: sha256Base64url(token), createdAt: now });
-  await recordChange(context, now, { action: 'create', tokenId: id, name });
-  context.out(token);
+  const { record, secret } = await issueApiToken(
+    context.storage.apiTokens,
+    name,
+    now,
+    context.random,
+  );
+  await recordChange(context, now, { action: 'create', tokenId: record.id, name });
+  context.out(secret);
   // On stderr, so `TOKEN=$(ssogate token create ...)` captures the token alone.
-  context.note(`Created API token ${id} "${name}". Keep it now: it is not shown again.`);
+  context.note(`Created API token ${record.id} "${name}". Keep it now: it is not shown again.`);
 }
 
 export async function listTokens(context: CommandContext): Promise<void> {
@@ -58,8 +42,10 @@ export async function listTokens(context: CommandContext): Promise<void> {
 
 export async function revokeToken(context: CommandContext, id: string): Promise<void> {
   const now = context.clock();
-  if (!(await context.storage.apiTokens.revoke(id, now))) {
-    throw new Error(`no unrevoked token has the id "${id}"; see ssogate token list`);
+  try {
+    await revokeApiToken(context.storage.apiTokens, id, now);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; see ssogate token list`, { cause: error });
   }
   await recordChange(context, now, { action: 'revoke', tokenId: id });
   context.out(`revoked ${id}`);

@@ -89,5 +89,22 @@ export function createAuditStore(db: Kysely<Database>): AuditStore {
       const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
       return rows.map(toEvent);
     },
+
+    async lastSignIns(entryId) {
+      // One max() per outcome: with the (entry_id, kind, outcome, at) index
+      // each is a single index lookup, however long the audit trail grows.
+      const last = async (outcome: 'success' | 'failure') => {
+        const row = await db
+          .selectFrom('audit_events')
+          .select((eb) => eb.fn.max('at').as('last'))
+          .where('entry_id', '=', entryId)
+          .where('kind', '=', 'sign_in')
+          .where('outcome', '=', outcome)
+          .executeTakeFirst();
+        return row?.last == null ? null : toMillis(row.last);
+      };
+      const [success, failure] = await Promise.all([last('success'), last('failure')]);
+      return { success, failure };
+    },
   };
 }

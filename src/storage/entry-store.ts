@@ -130,6 +130,24 @@ export function createEntryStore(db: Kysely<Database>, secretBox: SecretBox): En
       return touched(await db.deleteFrom('entries').where('id', '=', id).executeTakeFirst());
     },
 
+    reorder(ids) {
+      return db.transaction().execute(async (trx) => {
+        const rows = await trx.selectFrom('entries').select('id').execute();
+        const stored = new Set(rows.map((row) => row.id));
+        if (new Set(ids).size !== ids.length || ids.length !== stored.size) return false;
+        if (!ids.every((id) => stored.has(id))) return false;
+        // The order is not part of an entry's definition: updated_at stays.
+        for (const [index, id] of ids.entries()) {
+          await trx
+            .updateTable('entries')
+            .set({ position: index + 1 })
+            .where('id', '=', id)
+            .execute();
+        }
+        return true;
+      });
+    },
+
     async hasSecret(id) {
       const row = await db
         .selectFrom('entries')

@@ -36,7 +36,7 @@ export async function createKyselyStorage(
   if (options.migrate ?? true) await migrateToLatest(db, dialect);
   return {
     entries: createEntryStore(db, secretBox),
-    users: createUserStore(db),
+    users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
     pendingSignIns: createPendingSignInStore(db),
     audit: createAuditStore(db),

@@ -48,6 +48,12 @@ export interface EntryStore {
    */
   update(id: string, input: EntryInput, at: number, secret?: 'keep' | 'clear'): Promise<boolean>;
   delete(id: string): Promise<boolean>;
+  /**
+   * Gives the entries the order of `ids` (positions 1, 2, ...) in one
+   * transaction; resolves false, changing nothing, unless `ids` is exactly
+   * the set of stored entries.
+   */
+  reorder(ids: readonly string[]): Promise<boolean>;
   /** Whether a secret is stored, for `appsecretSet` on read. */
   hasSecret(id: string): Promise<boolean>;
 }
@@ -115,6 +121,17 @@ export interface UserStore {
   setPasswordHash(id: number, passwordHash: string, at: number): Promise<boolean>;
   list(query: UserQuery): Promise<{ users: UserRecord[]; total: number }>;
   countAdmins(): Promise<number>;
+  /**
+   * Disables the user or revokes their admin flag, unless that would leave no
+   * enabled administrator: checked and written in one transaction that locks
+   * the administrators' rows, so two administrators removing each other at
+   * the same moment cannot both succeed.
+   */
+  removeAdminAccess(
+    id: number,
+    change: 'disable' | 'revoke_admin',
+    at: number,
+  ): Promise<'done' | 'last_admin' | 'not_found'>;
 }
 
 // --------------------------------------------------------------- sessions
@@ -206,10 +223,18 @@ export interface AuditQuery {
   readonly beforeId?: number;
 }
 
+/** When an entry last signed someone in, and last failed to; null for never. */
+export interface LastSignIns {
+  readonly success: number | null;
+  readonly failure: number | null;
+}
+
 export interface AuditStore {
   append(event: NewAuditEvent): Promise<void>;
   /** Newest first. */
   list(query: AuditQuery): Promise<AuditEvent[]>;
+  /** The times of the entry's last successful and last failed sign-in. */
+  lastSignIns(entryId: string): Promise<LastSignIns>;
 }
 
 // ------------------------------------------------------------- API tokens

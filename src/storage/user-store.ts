@@ -11,7 +11,7 @@ import {
   toNullableMillis,
   touched,
 } from './columns.js';
-import type { Database, UsersTable } from './schema.js';
+import type { Database, SqlDialect, UsersTable } from './schema.js';
 import type { UserAttributes, UserRecord, UserStore } from './types.js';
 
 const userColumns = [
@@ -62,7 +62,7 @@ function attributeChanges(attributes: UserAttributes, at: number): Updateable<Us
   return changes;
 }
 
-export function createUserStore(db: Kysely<Database>): UserStore {
+export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): UserStore {
   const findBy = async (column: 'id' | 'user_id', value: number | string) => {
     const row = await db
       .selectFrom('users')
@@ -145,6 +145,37 @@ export function createUserStore(db: Kysely<Database>): UserStore {
         select.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
       ]);
       return { users: rows.map(toRecord), total: toCount(count.total) };
+    },
+
+    removeAdminAccess(id, change, at) {
+      return db.transaction().execute(async (trx) => {
+        const admins = trx
+          .selectFrom('users')
+          .select('id')
+          .where('is_admin', '=', 1)
+          .where('enabled', '=', 1);
+        // PostgreSQL: a concurrent transaction waits here, then sees this
+        // one's change. SQLite runs one transaction at a time anyway (and has
+        // no FOR UPDATE).
+        const rows = await (dialect === 'postgres' ? admins.forUpdate() : admins).execute();
+        const target = await trx
+          .selectFrom('users')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (target === undefined) return 'not_found';
+        if (rows.some((row) => row.id === id) && rows.length === 1) return 'last_admin';
+        await trx
+          .updateTable('users')
+          .set(
+            change === 'disable'
+              ? { enabled: toFlag(false), updated_at: at }
+              : { is_admin: toFlag(false), updated_at: at },
+          )
+          .where('id', '=', id)
+          .execute();
+        return 'done';
+      });
     },
 
     async countAdmins() {

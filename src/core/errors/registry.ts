@@ -184,6 +184,22 @@ export const errorRegistry = {
     status: 500,
     summary: 'The configuration is invalid; every problem is listed.',
   },
+  entry_default_disabled: {
+    status: 409,
+    summary: 'A disabled entry cannot be made the default.',
+  },
+  last_admin: {
+    status: 409,
+    summary: 'The change would leave no enabled administrator.',
+  },
+  self_lockout: {
+    status: 409,
+    summary: 'Administrators cannot lock themselves or revoke their own administrator rights.',
+  },
+  api_token_name_taken: {
+    status: 409,
+    summary: 'An unrevoked API token has this name already.',
+  },
   console_not_built: {
     status: 503,
     summary: 'The admin console has not been built on this server (npm run build:console).',

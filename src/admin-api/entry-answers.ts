@@ -1,0 +1,75 @@
+import type { EntryInput, JsonValue } from '../core/index.js';
+import { EntryInvalidError, SsogateError, validateEntry } from '../core/index.js';
+import { audit } from '../app/audit.js';
+import type { Gateway } from '../app/gateway.js';
+import type { EntryRecord } from '../storage/types.js';
+import type { ApiCall } from './api-route.js';
+import { presentEntry } from './presenters.js';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** What every entry route needs: read, present, and record a change. */
+export interface EntryAnswers {
+  /** The entry as the API sends it, with its last sign-ins from the audit trail. */
+  readonly present: (record: EntryRecord) => Promise<Record<string, unknown>>;
+  /** The stored entry, or entry_unknown. */
+  readonly stored: (id: string) => Promise<EntryRecord>;
+  /**
+   * After a write: the next sign-in compiles the entries again (here and,
+   * through the change notifier, on every instance), and the audit log
+   * records who changed which fields; never a secret's value.
+   */
+  readonly changed: (
+    call: ApiCall,
+    id: string | null,
+    action: string,
+    fields: readonly string[],
+    more?: Readonly<Record<string, JsonValue>>,
+  ) => Promise<void>;
+}
+
+export function entryAnswers(gateway: Gateway): EntryAnswers {
+  const store = gateway.storage.entries;
+  const stored = async (id: string): Promise<EntryRecord> => {
+    const record = await store.get(id);
+    if (record === undefined) throw new SsogateError('entry_unknown', `no entry "${id}"`);
+    return record;
+  };
+  return {
+    stored,
+    async present(record) {
+      const id = record.input.id;
+      const [secretSet, last] = await Promise.all([
+        store.hasSecret(id),
+        gateway.storage.audit.lastSignIns(id),
+      ]);
+      return {
+        ...presentEntry(record, secretSet),
+        lastSuccessfulSignInAt: iso(last.success),
+        lastFailedSignInAt: iso(last.failure),
+      };
+    },
+    async changed(call, id, action, fields, more = {}) {
+      gateway.entries.invalidate();
+      await audit(gateway, call.request, {
+        kind: 'entry_change',
+        outcome: 'success',
+        entryId: id,
+        actor: call.admin.actor,
+        detail: { action, fields: [...fields], ...more },
+      });
+    },
+  };
+}
+
+/** Validates as the console and the provisioning file do, every problem at once. */
+export function validated(body: unknown): { input: EntryInput; warnings: readonly string[] } {
+  const validation = validateEntry(body);
+  if (!validation.ok) throw new EntryInvalidError(validation.problems);
+  return { input: validation.entry.input, warnings: validation.warnings };
+}
+
+/** The input as stored, without its secret: `update` then keeps the stored one. */
+export function withoutSecret(input: EntryInput): EntryInput {
+  return { ...input, appsecret: undefined };
+}

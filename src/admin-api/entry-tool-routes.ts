@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import type { CompiledEntry, JsonValue, MappedUser, SsogateError } from '../core/index.js';
+import {
+  MASK,
+  entryInput,
+  functionNames,
+  isSsogateError,
+  maskSecrets,
+  maxResponseBytes,
+  placeholderMatrix,
+  processTokenResponse,
+  processUserInfoResponse,
+  templateKinds,
+  userAttributes,
+  validateEntry,
+} from '../core/index.js';
+import type { Gateway } from '../app/gateway.js';
+import { invalidField, presentProblem } from './api-failure.js';
+import type { ApiRouter } from './api-router.js';
+import { entryAnswers } from './entry-answers.js';
+import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
+import { entryParams } from './schemas.js';
+
+const existingId = entryParams.shape.id
+  .optional()
+  .describe('validate as an update of this entry: its stored secret counts');
+
+/** An entry as typed so far: any subset of the fields; checked by validateEntry. */
+const entryDraft = entryInput.partial().loose();
+
+export const entryValidationBody = entryDraft.extend({ existingId });
+
+const sample = z.string().max(maxResponseBytes, `must be at most ${maxResponseBytes} characters`);
+
+export const entryTestBody = z.strictObject({
+  entry: z
+    .record(z.string(), z.unknown())
+    .describe('an entry as for create (any subset); its problems are reported, not refused'),
+  existingId,
+  tokenResponse: sample.describe('the body of a token response, as the server sends it'),
+  userInfoResponse: sample.describe('the body of a user-info response'),
+});
+
+/**
+ * The console's helpers for writing an entry (SPEC 2-5): check it while it
+ * is typed, try it on pasted responses, and list what a template or an
+ * expression may use. None stores anything or calls out: the entry is
+ * compiled and run by the same core functions a sign-in uses.
+ */
+export function entryToolRoutes(api: ApiRouter): void {
+  const { gateway } = api;
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/_sso/api/entry-validation',
+      tag: 'entries',
+      summary: 'Check an entry without saving it',
+      description:
+        'Every problem at once, each with its field and position, as a create or update would report them.',
+      bodyCheckedByAction: entryValidationBody,
+      responses: { 200: { description: 'the verdict', schema: entryValidationAnswer } },
+      errors: [404],
+    },
+    async ({ rawBody }) => {
+      const { existingId: id, ...entry } = asObject(rawBody);
+      const candidate = await asStored(gateway, entry, parsedId(id));
+      const validation = validateEntry(candidate.input);
+      if (!validation.ok) {
+        return {
+          body: { ok: false, problems: problemsOf(validation.problems, candidate.secrets) },
+        };
+      }
+      return { body: { ok: true, warnings: validation.warnings } };
+    },
+  );
+
+  api.route(
+    {
+      method: 'POST',
+      url: '/_sso/api/entry-test',
+      tag: 'entries',
+      summary: 'Run an entry over pasted token and user-info responses',
+      description:
+        "The core's token and user-info processing, exactly as a sign-in runs it, on the samples " +
+        'only: no call goes out. The access token and token values come back masked.',
+      body: entryTestBody,
+      responses: {
+        200: { description: 'the user, or the step that failed', schema: entryTestAnswer },
+      },
+      errors: [404],
+    },
+    async ({ body }) => {
+      const candidate = await asStored(gateway, body.entry, body.existingId);
+      const validation = validateEntry(candidate.input);
+      if (!validation.ok) {
+        const problems = problemsOf(validation.problems, candidate.secrets);
+        return {
+          body: {
+            ok: false,
+            step: 'entry',
+            error: {
+              code: 'entry_invalid',
+              message: `the entry has ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+            },
+            problems,
+          },
+        };
+      }
+      return { body: runSamples(validation.entry, body, candidate.secrets) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'GET',
+      url: '/_sso/api/entry-model',
+      tag: 'entries',
+      summary: 'What templates and expressions may use',
+      description:
+        'The placeholders each URL template allows, the user attributes a mapping may fill and ' +
+        'the functions of the expression language: the tables validation enforces.',
+      responses: { 200: { description: 'the tables', schema: entryModelAnswer } },
+    },
+    () =>
+      Promise.resolve({
+        body: {
+          placeholders: Object.fromEntries(
+            templateKinds.map((kind) => [kind, [...placeholderMatrix[kind]]]),
+          ),
+          attributes: [...userAttributes],
+          functions: [...functionNames],
+        },
+      }),
+  );
+}
+
+interface Candidate {
+  readonly input: Record<string, unknown>;
+  /** Values never to echo: the secret sent or stored. */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * The entry as an update of `existingId` would store it: without an
+ * appsecret (or with ""), the stored one counts, as PUT keeps it.
+ */
+async function asStored(
+  gateway: Gateway,
+  entry: Record<string, unknown>,
+  existingId: string | undefined,
+): Promise<Candidate> {
+  const sent = typeof entry.appsecret === 'string' ? [entry.appsecret] : [];
+  if (existingId === undefined) return { input: entry, secrets: sent };
+  if (entry.id !== undefined && entry.id !== existingId) {
+    throw invalidField(
+      'id',
+      `must be "${existingId}" as existingId, or absent: an id cannot change`,
+    );
+  }
+  const before = await entryAnswers(gateway).stored(existingId);
+  const { appsecret } = entry;
+  const keep = appsecret === undefined || appsecret === '';
+  const stored = keep ? before.input.appsecret : undefined;
+  const input: Record<string, unknown> = {
+    ...entry,
+    id: existingId,
+    ...(keep ? { appsecret: stored } : {}),
+  };
+  if (appsecret === null) delete input.appsecret;
+  return { input, secrets: stored === undefined ? sent : [...sent, stored] };
+}
+
+function runSamples(
+  entry: CompiledEntry,
+  body: z.output<typeof entryTestBody>,
+  secrets: readonly string[],
+): Record<string, unknown> {
+  const known = [...secrets];
+  let token;
+  try {
+    token = processTokenResponse(
+      entry,
+      { status: 200, body: body.tokenResponse },
+      { secrets: known },
+    );
+  } catch (error) {
+    return failedStep('token', error, known);
+  }
+  known.push(token.accessToken, ...Object.values(token.values));
+  let user: MappedUser;
+  try {
+    user = processUserInfoResponse(
+      entry,
+      { status: 200, body: body.userInfoResponse },
+      { secrets: known },
+    );
+  } catch (error) {
+    return failedStep('userinfo', error, known);
+  }
+  return {
+    ok: true,
+    accessToken: MASK,
+    tokenValues: Object.fromEntries(Object.keys(token.values).map((name) => [name, MASK])),
+    user: presentMappedUser(user, known),
+  };
+}
+
+function failedStep(step: 'token' | 'userinfo', error: unknown, secrets: readonly string[]) {
+  if (!isSsogateError(error)) throw error;
+  return {
+    ok: false,
+    step,
+    error: {
+      code: error.code,
+      message: maskSecrets(error.message, secrets),
+      ...(error.field === undefined ? {} : { field: error.field }),
+      ...(error.line === undefined ? {} : { line: error.line }),
+      ...(error.column === undefined ? {} : { column: error.column }),
+    },
+  };
+}
+
+/** The mapped user, every value masked for the secrets and tokens of the test. */
+function presentMappedUser(
+  user: MappedUser,
+  secrets: readonly string[],
+): Record<string, JsonValue> {
+  const text = (value: string | undefined) =>
+    value === undefined ? null : maskSecrets(value, secrets);
+  return {
+    userId: maskSecrets(user.userId, secrets),
+    userName: text(user.userName),
+    email: text(user.email),
+    mobile: text(user.mobile),
+    department: text(user.department),
+    enabled: user.enabled ?? null,
+    extra: JSON.parse(maskSecrets(JSON.stringify(user.extra), secrets)) as JsonValue,
+  };
+}
+
+function problemsOf(problems: readonly SsogateError[], secrets: readonly string[]) {
+  return problems.map((problem) => {
+    const presented = presentProblem(problem);
+    return { ...presented, message: maskSecrets(String(presented.message), secrets) };
+  });
+}
+
+function parsedId(value: unknown): string | undefined {
+  const result = existingId.safeParse(value);
+  if (!result.success) throw invalidField('existingId', 'must be the id of an entry');
+  return result.data;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidField('body', 'must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

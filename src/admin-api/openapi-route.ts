@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { ApiRouter } from './api-router.js';
+import type { OpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, openApiPath } from './openapi.js';
+
+/** The API's own version, kept with the document rather than read from package.json at run time. */
+export const apiVersion = '0.1.0';
+
+/**
+ * GET /_sso/api/openapi.json (SPEC 9). Public: it describes the routes, not
+ * any data, and tools fetch it before they hold a token. Built once, after
+ * every route is registered.
+ */
+export function openApiRoute(app: FastifyInstance, api: ApiRouter): void {
+  let document: OpenApiDocument | undefined;
+  app.get(openApiPath, async (_request, reply) => {
+    document ??= buildOpenApiDocument(api.routes, {
+      version: apiVersion,
+      secureCookies: api.gateway.config.secureCookies,
+    });
+    return reply.header('cache-control', 'no-cache').send(document);
+  });
+}

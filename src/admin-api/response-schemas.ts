@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { entryInput } from '../core/index.js';
+
+/**
+ * What the admin API answers, as schemas. The presenters build these shapes
+ * field by field; the OpenAPI document describes them from here, and the
+ * API tests check real answers against them. Objects are open (not strict):
+ * a client must accept fields added later.
+ */
+
+/** Named schemas, which the document lists under components.schemas. */
+export const namedSchemas = z.registry<{ id: string }>();
+
+const named = <S extends z.ZodType>(id: string, schema: S): S => {
+  namedSchemas.add(schema, { id });
+  return schema;
+};
+
+const isoTime = z.string().describe('ISO 8601 date-time, UTC');
+const nullableIsoTime = isoTime.nullable();
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const problemSchema = named(
+  'Problem',
+  z.object({
+    code: z.string().describe('a code from docs/errors.md'),
+    field: z.string().describe('the field at fault: `tokenUrl`, `query.limit`, `body.ids[2]`'),
+    line: z.number().int().min(1).optional(),
+    column: z.number().int().min(1).optional(),
+    message: z.string(),
+  }),
+);
+
+export const errorSchema = named(
+  'Error',
+  z.object({
+    error: z.object({
+      code: z.string().describe('a code from docs/errors.md'),
+      message: z.string(),
+      reference: z.string().optional().describe('finds the details in the server log'),
+      detail: z.unknown().optional(),
+      problems: z.array(problemSchema).optional(),
+    }),
+  }),
+);
+
+const shape = entryInput.shape;
+
+export const entrySchema = named(
+  'Entry',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    enabled: z.boolean(),
+    isDefault: z.boolean(),
+    appid: z.string().optional(),
+    appsecretSet: z.boolean().describe('whether an appsecret is stored; the secret is write-only'),
+    authorizeUrl: z.string(),
+    tokenUrl: z.string(),
+    tokenParse: z.string(),
+    logoutUrl: z.string().optional(),
+    userInfoUrl: z.string(),
+    userInfoParse: shape.userInfoParse,
+    pkce: z.boolean().optional(),
+    tokenRequest: shape.tokenRequest,
+    userInfoRequest: shape.userInfoRequest,
+    tokenValues: shape.tokenValues,
+    timeoutMs: z.number().int().optional(),
+    provisioning: shape.provisioning,
+    position: z.number().int(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+    lastSuccessfulSignInAt: nullableIsoTime,
+    lastFailedSignInAt: nullableIsoTime,
+  }),
+);
+
+export const entryAnswer = z.object({ entry: entrySchema });
+export const entryWrittenAnswer = z.object({
+  entry: entrySchema,
+  warnings: z.array(z.string()),
+});
+export const entryListAnswer = z.object({ entries: z.array(entrySchema) });
+
+export const userSchema = named(
+  'User',
+  z.object({
+    id: z.number().int(),
+    userId: z.string(),
+    sourceEntryId: z.string().nullable(),
+    userName: z.string().nullable(),
+    email: z.string().nullable(),
+    mobile: z.string().nullable(),
+    department: z.string().nullable(),
+    enabled: z.boolean().describe('false: locked by an administrator'),
+    isAdmin: z.boolean(),
+    extra: jsonObject,
+    createdAt: isoTime,
+    updatedAt: isoTime,
+    lastSignInAt: nullableIsoTime,
+  }),
+);
+
+export const userAnswer = z.object({ user: userSchema });
+export const userPageAnswer = z.object({
+  users: z.array(userSchema),
+  total: z.number().int().min(0),
+});
+export const sessionsEndedAnswer = z.object({ sessionsEnded: z.number().int().min(0) });
+
+export const auditEventSchema = named(
+  'AuditEvent',
+  z.object({
+    id: z.number().int(),
+    at: isoTime,
+    kind: z.enum(['sign_in', 'sign_out', 'entry_change', 'user_change', 'token_change']),
+    outcome: z.enum(['success', 'failure']),
+    entryId: z.string().nullable(),
+    userId: z.string().nullable(),
+    actor: z.string().nullable(),
+    code: z.string().nullable(),
+    reference: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    detail: jsonObject.nullable(),
+  }),
+);
+
+export const auditPageAnswer = z.object({
+  events: z.array(auditEventSchema),
+  nextBefore: z.number().int().nullable(),
+});
+
+export const apiTokenSchema = named(
+  'ApiToken',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: isoTime,
+    lastUsedAt: nullableIsoTime,
+    revokedAt: nullableIsoTime,
+  }),
+);
+
+export const tokenListAnswer = z.object({ tokens: z.array(apiTokenSchema) });
+export const tokenCreatedAnswer = z.object({
+  token: apiTokenSchema,
+  secret: z.string().describe('the token itself, shown once; only its hash is stored'),
+});
+
+export const entryValidationAnswer = z.union([
+  z.object({ ok: z.literal(true), warnings: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+]);
+
+const maskedText = z.string().describe('masked: "***"');
+
+export const entryTestAnswer = z.union([
+  z.object({
+    ok: z.literal(true),
+    accessToken: maskedText,
+    tokenValues: z.record(z.string(), maskedText),
+    user: z.object({
+      userId: z.string(),
+      userName: z.string().nullable(),
+      email: z.string().nullable(),
+      mobile: z.string().nullable(),
+      department: z.string().nullable(),
+      enabled: z.boolean().nullable(),
+      extra: jsonObject,
+    }),
+  }),
+  z.object({
+    ok: z.literal(false),
+    step: z.enum(['entry', 'token', 'userinfo']),
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      field: z.string().optional(),
+      line: z.number().int().optional(),
+      column: z.number().int().optional(),
+    }),
+    problems: z.array(problemSchema).optional(),
+  }),
+]);
+
+const placeholderList = z.array(z.string());
+
+export const entryModelAnswer = z.object({
+  placeholders: z.object({
+    authorizeUrl: placeholderList,
+    tokenUrl: placeholderList,
+    logoutUrl: placeholderList,
+    userInfoUrl: placeholderList,
+  }),
+  attributes: z.array(z.string()),
+  functions: z.array(z.string()),
+});
