@@ -1,0 +1,249 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { exampleEntries } from '../example-server/index.js';
+import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
+import type { TestGateway } from '../test-support/gateway-fixture.js';
+import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { defaultConsoleDir } from './console-files.js';
+
+const chromiumPath = '/usr/bin/chromium';
+// CI installs Debian's chromium (.ci/run); elsewhere the test says it is skipped.
+const skip =
+  !existsSync(chromiumPath) && process.env.CI !== 'true'
+    ? `no ${chromiumPath} (apt-get install chromium)`
+    : !existsSync(join(defaultConsoleDir(), 'index.html'))
+      ? 'the console is not built (npm run build:console; npm test does it first)'
+      : false;
+
+/** Where the screenshots of the main pages go (gitignored; docs/console.md). */
+const screenshots = join(process.cwd(), 'artifacts', 'screenshots');
+const adminPassword = 'console-admin-password';
+
+/**
+ * An administrator's first entry, end to end in headless Chromium: sign in
+ * locally, write the entry in the form (the form refuses `${code}` in the
+ * authorization URL until it is fixed), try it on pasted samples, make it the
+ * default; then a browser that has never seen the gateway is signed in
+ * through it without a page of the gateway's own.
+ */
+describe('the admin console in headless Chromium', { skip }, () => {
+  let gateway: TestGateway;
+  let browser: Browser;
+  let admin: BrowserContext;
+  let page: Page;
+
+  before(async () => {
+    gateway = await startTestGateway({ usernames: ['alice'] });
+    await bootstrapAdmin(gateway.storage.users, adminPassword, Date.now());
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await admin.newPage();
+    // A script error or a blocked resource (CSP) in the console fails the test.
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    await mkdir(screenshots, { recursive: true });
+  });
+
+  after(async () => {
+    try {
+      await browser.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  const shot = (target: Page, name: string, fullPage = true) =>
+    target.screenshot({ path: join(screenshots, `${name}.png`), fullPage });
+
+  test('an administrator signs in locally and lands on the console', async () => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(`${gateway.url}/_sso/admin`);
+    assert.match(page.url(), /\/_sso\/login\?return_to=%2F_sso%2Fadmin$/);
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill(adminPassword);
+    await Promise.all([
+      page.waitForURL(`${gateway.url}/_sso/admin`),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    assert.match(
+      await breadcrumb.innerText(),
+      /^System Settings\s*›\s*Security\s*›\s*Single Sign-On$/,
+    );
+    await page.getByText('No entry yet.').waitFor();
+    assert.deepEqual(violations, []);
+  });
+
+  test('creates an entry: the form shows ${code} in the authorization URL as an error', async () => {
+    const preset = exampleEntries(gateway.example.url).getStyle;
+    const text = (field: string) => String(preset[field]);
+    await page.getByRole('link', { name: 'New entry' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New entry' }).waitFor();
+
+    await page.getByLabel('Name (required)').fill('Example SSO');
+    await page.getByLabel('Id (required)').fill('example');
+    await page.getByLabel('App id').fill(text('appid'));
+    await page.getByLabel('App secret').fill(text('appsecret'));
+    const authorize = page.getByLabel('Authorization URL (required)');
+    await authorize.fill(`${text('authorizeUrl')}&code=\${code}`);
+    await page.getByLabel('Token URL (required)').fill(text('tokenUrl'));
+    await page.getByLabel('Token parsing (required)').fill(text('tokenParse'));
+    await page.getByLabel('User-info URL (required)').fill(text('userInfoUrl'));
+
+    // The core's own check, debounced, with the field and the column.
+    const fieldProblem = page.locator('#field-authorizeUrl-problems');
+    await fieldProblem.getByText('${code} is not allowed in authorizeUrl').waitFor();
+    assert.match(await fieldProblem.innerText(), /column \d+/);
+    assert.equal(await authorize.getAttribute('aria-invalid'), 'true');
+    const summary = page.locator('.validation');
+    await summary.getByText('1 problem to fix before saving').waitFor();
+    // Beside the template: the placeholders the core allows there.
+    const allowed = await page.locator('#field-authorizeUrl-hint').innerText();
+    assert.match(allowed, /\$\{state\}/);
+    assert.doesNotMatch(allowed, /\$\{code\}/);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await shot(page, 'entry-form-validation-error', false);
+
+    await authorize.fill(text('authorizeUrl'));
+    await summary.getByText('No problems').waitFor();
+    assert.equal(await fieldProblem.count(), 0);
+    await page.getByRole('button', { name: 'Create entry' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
+    await page.getByText('Example SSO is saved.').waitFor();
+    // The secret is write-only: the form shows that one is set, never its value.
+    assert.doesNotMatch(await page.content(), new RegExp(text('appsecret')));
+  });
+
+  test('the test panel reads pasted samples: the masked token and the user row', async () => {
+    // The stored entry is checked as an update: its stored secret counts.
+    await page.locator('.validation').getByText('No problems').waitFor();
+    await page
+      .getByLabel('Sample token response')
+      .fill('{"access_token":"CANARY-token-7f3a","expires_in":7200}');
+    await page
+      .getByLabel('Sample user-info response')
+      .fill(
+        '{"user":{"userId":"alice","userName":"Alice Example","email":"alice@example.test","title":"Queen"}}',
+      );
+    await page.getByRole('button', { name: 'Run the test' }).click();
+    const result = page.locator('.test-result');
+    await result.getByText('The sign-in would succeed.').waitFor();
+    const shown = await result.innerText();
+    assert.match(shown, /alice@example\.test/);
+    assert.match(shown, /Queen/);
+    assert.doesNotMatch(shown, /CANARY-token-7f3a/);
+    await page.locator('.test-panel').scrollIntoViewIfNeeded();
+    await shot(page, 'entry-test-panel', false);
+
+    // A broken sample names the step and the code.
+    await page.getByLabel('Sample token response').fill('access_token=abc');
+    await page.getByRole('button', { name: 'Run the test' }).click();
+    await result.getByText('Reading the token response failed').waitFor();
+    assert.match(await result.innerText(), /response_not_json/);
+  });
+
+  test('makes the entry the default from the list', async () => {
+    await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+    await page.getByRole('button', { name: 'Make default' }).click();
+    await page.getByText('Example SSO is now the default').waitFor();
+    await page.getByRole('cell', { name: 'Default', exact: true }).waitFor();
+    await shot(page, 'entries-list');
+  });
+
+  test('a fresh browser is signed in through the default entry without a gateway page', async () => {
+    const fresh = await browser.newContext();
+    try {
+      const user = await fresh.newPage();
+      // The user is signed in at their organisation's server already.
+      await user.goto(`${gateway.example.url}/login?continue=/`);
+      await user.getByLabel('Username').fill('alice');
+      await user.getByLabel('Password').fill('alice-password');
+      await Promise.all([user.waitForLoadState(), user.getByRole('button').click()]);
+
+      const documents: string[] = [];
+      user.on('response', (response) => {
+        if (response.request().resourceType() === 'document') {
+          documents.push(`${response.status()} ${response.url()}`);
+        }
+      });
+      await user.goto(`${gateway.url}/reports?q=1`);
+      assert.equal(user.url(), `${gateway.url}/reports?q=1`);
+      await user.getByText('alice', { exact: false }).first().waitFor();
+      // Redirects only, then the page asked for: no chooser, no login form.
+      assert.ok(
+        documents.slice(0, -1).every((line) => /^30[23] /.test(line)),
+        documents.join('\n'),
+      );
+      assert.ok(documents.some((line) => line.includes('/_sso/callback/example')));
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('users, audit and API tokens', async () => {
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('rowheader', { name: /alice/ }).waitFor();
+    await page.getByLabel('Search users').fill('ali');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('1–1 of 1').waitFor();
+    await shot(page, 'users');
+
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
+    await page.getByLabel('Entry').selectOption('example');
+    await page.getByLabel('Outcome').selectOption('success');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('cell', { name: 'Sign-in' }).first().waitFor();
+    await shot(page, 'audit');
+
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('heading', { level: 1, name: 'API tokens' }).waitFor();
+    await page.getByLabel('New token name').fill('deploy-script');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = await page.getByLabel('Secret of deploy-script', { exact: true }).inputValue();
+    assert.ok(secret.length >= 20);
+    await shot(page, 'tokens');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    assert.equal(await page.getByText(secret).count(), 0);
+    await page.getByRole('button', { name: 'Revoke deploy-script' }).click();
+    await page.getByText('Token deploy-script revoked').waitFor();
+  });
+
+  test('at phone width the list reads as cards', async () => {
+    const phoneContext = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await admin.storageState(),
+    });
+    try {
+      const phone = await phoneContext.newPage();
+      await phone.goto(`${gateway.url}/_sso/admin`);
+      await phone.getByRole('link', { name: 'Example SSO' }).waitFor();
+      const width = await phone.evaluate<number>('document.documentElement.scrollWidth');
+      assert.ok(width <= 390, `the page scrolls sideways: ${width}px`);
+      await shot(phone, 'entries-list-phone');
+    } finally {
+      await phoneContext.close();
+    }
+  });
+});
