@@ -1,6 +1,6 @@
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
@@ -16,6 +16,8 @@ import { sendFailure } from './respond.js';
 export interface AppOptions {
   /** A logger to use instead of the configured one (tests capture lines). */
   readonly logger?: FastifyBaseLogger;
+  /** Told of every route as it is registered (the OpenAPI coverage test). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function buildApp(
     trustProxy: false,
     requestIdHeader: false,
   });
+  if (options.onRoute !== undefined) app.addHook('onRoute', options.onRoute);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const headers = securityHeaders({ https: gateway.config.secureCookies });
