@@ -6,7 +6,7 @@ import type { SecretChange } from './entry-changes.js';
 import { changedFields } from './entry-changes.js';
 import { entryAnswers, validated, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-schemas.js';
-import { entryParams } from './schemas.js';
+import { entryParams, entryReplaceBody } from './schemas.js';
 
 /** CRUD on entries (SPEC 2, 9); every write recompiles the registry and is audited. */
 export function entryRoutes(api: ApiRouter): void {
@@ -70,7 +70,7 @@ export function entryRoutes(api: ApiRouter): void {
       description:
         'Without `appsecret` (or with "") the stored secret is kept; `"appsecret": null` clears it.',
       params: entryParams,
-      bodyCheckedByAction: entryInput,
+      bodyCheckedByAction: entryReplaceBody,
       responses: { 200: { description: 'replaced', schema: entryWrittenAnswer } },
       errors: [404],
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entryIdPattern } from '../core/index.js';
+import { entryIdPattern, entryInput } from '../core/index.js';
 
 /**
  * Query and path parameters of the admin API. Query values arrive as
@@ -58,4 +58,14 @@ export const auditQuery = z.strictObject({
   limit: wholeNumber(1, 500).default(100),
   /** The `nextBefore` of the previous page. */
   before: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+});
+
+/**
+ * The body of PUT /entries/{id} as a client sends it: the id may be left
+ * out (the path names it), and `"appsecret": null` clears the stored secret.
+ * The route checks the merged entry with validateEntry, against entryInput.
+ */
+export const entryReplaceBody = entryInput.extend({
+  id: entryInput.shape.id.optional(),
+  appsecret: entryInput.shape.appsecret.nullable(),
 });

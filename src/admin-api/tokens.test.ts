@@ -37,10 +37,7 @@ describe('admin API: tokens', () => {
       const list = await api.inject({ method: 'GET', url: '/_sso/api/tokens', headers: bearer });
       assert.equal(list.statusCode, 200);
       const { tokens } = tokenListAnswer.parse(json(list));
-      assert.deepEqual(
-        tokens.map((t) => t.name).sort(),
-        ['ci', 'deploy'],
-      );
+      assert.deepEqual(tokens.map((t) => t.name).sort(), ['ci', 'deploy']);
       assert.doesNotMatch(
         list.body,
         new RegExp(`${secret.slice(4)}|tokenHash|${stored.tokenHash}`),

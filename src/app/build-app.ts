@@ -1,6 +1,6 @@
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
 import { adminConsoleRoutes } from '../admin-console/routes.js';
@@ -19,6 +19,8 @@ export interface AppOptions {
   readonly logger?: FastifyBaseLogger;
   /** The built admin console's folder (default `dist/console/`). */
   readonly consoleDir?: string;
+  /** Told of every route as it is registered (the OpenAPI coverage test). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function buildApp(
     trustProxy: false,
     requestIdHeader: false,
   });
+  if (options.onRoute !== undefined) app.addHook('onRoute', options.onRoute);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const headers = securityHeaders({ https: gateway.config.secureCookies });

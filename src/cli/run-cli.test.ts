@@ -7,24 +7,9 @@ import { sha256Base64url } from '../crypto/hash.js';
 import { withTestStorage } from '../storage/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import { withTestBackend } from '../test-support/test-backend.js';
-import type { CliIo } from './run-cli.js';
-import { runCli } from './run-cli.js';
+import { runCommand } from './test-support/run-command.js';
 
-/** Runs the command, capturing what it prints. */
-async function run(
-  argv: string[],
-  io: Partial<CliIo> = {},
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    clock: () => Date.parse('2024-05-01T12:00:00Z'),
-    ...io,
-  });
-  return { code, out, err };
-}
+const run = runCommand;
 
 describe('ssogate token', () => {
   test('create prints the token once and stores only its hash', async () => {

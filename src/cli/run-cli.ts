@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
+import { exportEntries, importEntries } from './entry-commands.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
 
@@ -21,6 +22,11 @@ export const usage = `Usage:
   ssogate token create --name NAME   create an API token and print it once
   ssogate token list                 list API tokens (never the tokens themselves)
   ssogate token revoke ID            revoke an API token
+  ssogate entries export FILE        write the entries to FILE (.yaml/.yml: YAML, else JSON;
+                                     - : standard output), without their secrets
+      [--with-secrets]               ... or with them
+  ssogate entries import FILE        create or replace the file's entries; without an
+                                     appsecret, an entry keeps its stored one
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -66,13 +72,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 function parseCommand(argv: readonly string[]): (context: CommandContext) => Promise<void> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' },
+      'with-secrets': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
     strict: true,
   });
   const [group, action, ...rest] = positionals;
-  if (values.help === true || group !== 'token')
+  if (values.help === true || (group !== 'token' && group !== 'entries'))
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
+  if (group === 'entries') return entriesCommand(action, rest, values);
+  if (values['with-secrets'] !== undefined)
+    throw new UsageError('--with-secrets belongs to entries export only');
   if (action === 'create' && rest.length === 0) {
     if (values.name === undefined) throw new UsageError('token create needs --name NAME');
     const name = values.name;
@@ -86,6 +99,27 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   throw new UsageError(
     `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
   );
+}
+
+function entriesCommand(
+  action: string | undefined,
+  rest: readonly string[],
+  values: { readonly name?: string | undefined; readonly 'with-secrets'?: boolean | undefined },
+): (context: CommandContext) => Promise<void> {
+  const file = rest[0];
+  if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
+  if (file === undefined || rest.length !== 1 || (action !== 'export' && action !== 'import')) {
+    throw new UsageError(
+      `unknown or incomplete command "entries${action === undefined ? '' : ` ${action}`}"`,
+    );
+  }
+  if (action === 'import') {
+    if (values['with-secrets'] !== undefined)
+      throw new UsageError('--with-secrets belongs to entries export only');
+    return (context) => importEntries(context, file);
+  }
+  const withSecrets = values['with-secrets'] === true;
+  return (context) => exportEntries(context, file, withSecrets);
 }
 
 /** Opens the configured storage as the server does, unless one is given. */

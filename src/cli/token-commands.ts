@@ -1,5 +1,6 @@
 import { issueApiToken, revokeApiToken } from '../admin-api/api-tokens.js';
 import type { ApiTokenRecord, Storage } from '../storage/types.js';
+import { recordCliChange } from './cli-audit.js';
 
 export interface CommandContext {
   readonly storage: Storage;
@@ -62,22 +63,10 @@ function describe(token: ApiTokenRecord): string[] {
   ];
 }
 
-/** Token changes are configuration changes: the audit log shows them (SPEC 9). */
-async function recordChange(
+function recordChange(
   context: CommandContext,
   at: number,
   detail: Record<string, string>,
 ): Promise<void> {
-  await context.storage.audit.append({
-    at,
-    kind: 'token_change',
-    outcome: 'success',
-    entryId: null,
-    userId: null,
-    actor: 'cli',
-    code: null,
-    reference: null,
-    durationMs: null,
-    detail,
-  });
+  return recordCliChange(context, at, 'token_change', null, detail);
 }

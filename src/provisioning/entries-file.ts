@@ -12,8 +12,12 @@ import type { Storage } from '../storage/types.js';
  * included. Every item is validated exactly as the API does, and every
  * problem of the whole file is reported at once, so one edit fixes them all.
  */
-export async function loadEntriesFile(path: string): Promise<EntryInput[]> {
-  const items = entriesOf(parseFile(path, await readText(path)), path);
+export async function loadEntriesFile(
+  path: string,
+  /** How messages name the file: the setting, or the command that read it. */
+  source = 'SSOGATE_ENTRIES_FILE',
+): Promise<EntryInput[]> {
+  const items = entriesOf(parseFile(path, await readText(path, source), source), path, source);
   const problems: string[] = [];
   const inputs: EntryInput[] = [];
   const firstIndexOf = new Map<string, number>();
@@ -52,7 +56,7 @@ export async function loadEntriesFile(path: string): Promise<EntryInput[]> {
   if (problems.length > 0) {
     throw new SsogateError(
       'config_invalid',
-      `SSOGATE_ENTRIES_FILE ${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+      `${source} ${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
         problems.map((problem) => `  - ${problem}`).join('\n'),
     );
   }
@@ -102,22 +106,18 @@ function comparable(input: EntryInput): EntryInput {
   return { ...input, isDefault: input.isDefault === true };
 }
 
-async function readText(path: string): Promise<string> {
+async function readText(path: string, source: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new SsogateError(
-      'config_invalid',
-      `SSOGATE_ENTRIES_FILE: cannot read ${path} (${reason})`,
-      {
-        cause: error,
-      },
-    );
+    throw new SsogateError('config_invalid', `${source}: cannot read ${path} (${reason})`, {
+      cause: error,
+    });
   }
 }
 
-function parseFile(path: string, text: string): unknown {
+function parseFile(path: string, text: string, source: string): unknown {
   try {
     return parseYaml(text);
   } catch (error) {
@@ -126,17 +126,17 @@ function parseFile(path: string, text: string): unknown {
     const reason = (error as Error).message.split('\n')[0] ?? 'unreadable';
     throw new SsogateError(
       'config_invalid',
-      `SSOGATE_ENTRIES_FILE ${path} is neither JSON nor YAML: ${reason.replace(/:$/, '')}`,
+      `${source} ${path} is neither JSON nor YAML: ${reason.replace(/:$/, '')}`,
     );
   }
 }
 
-function entriesOf(document: unknown, path: string): unknown[] {
+function entriesOf(document: unknown, path: string, source: string): unknown[] {
   const entries = isRecord(document) ? document.entries : undefined;
   if (!Array.isArray(entries)) {
     throw new SsogateError(
       'config_invalid',
-      `SSOGATE_ENTRIES_FILE ${path} must hold an object with an "entries" list: { "entries": [ ... ] }`,
+      `${source} ${path} must hold an object with an "entries" list: { "entries": [ ... ] }`,
     );
   }
   return entries as unknown[];

@@ -87,4 +87,17 @@ describe('AuditStore', () => {
       assert.deepEqual(await ats({ limit: 10, beforeId: oldest.id }), []);
     });
   });
+
+  test('lastSignIns: the latest success and failure of one entry, null for never', async () => {
+    await withTestStorage(async ({ audit }) => {
+      assert.deepEqual(await audit.lastSignIns('corp'), { success: null, failure: null });
+      await audit.append(event(10));
+      await audit.append(event(30));
+      await audit.append(event(20, { outcome: 'failure', code: 'token_parse_failed' }));
+      await audit.append(event(40, { entryId: 'other' }));
+      await audit.append(event(50, { kind: 'entry_change', outcome: 'failure' }));
+      assert.deepEqual(await audit.lastSignIns('corp'), { success: 30, failure: 20 });
+      assert.deepEqual(await audit.lastSignIns('other'), { success: 40, failure: null });
+    });
+  });
 });

@@ -143,4 +143,25 @@ describe('EntryStore', () => {
       }
     });
   });
+
+  test('reorder sets positions for exactly the stored set, and nothing otherwise', async () => {
+    await withTestStorage(async ({ entries }) => {
+      for (const id of ['a', 'b', 'c']) await entries.create(sampleEntry(id), 1);
+      const order = async () => (await entries.list()).map((record) => record.input.id);
+      assert.equal(await entries.reorder(['c', 'a', 'b']), true);
+      assert.deepEqual(await order(), ['c', 'a', 'b']);
+      assert.equal((await entries.get('c'))?.updatedAt, 1);
+      for (const wrong of [
+        ['a', 'b'],
+        ['a', 'b', 'c', 'd'],
+        ['a', 'a', 'b'],
+        ['a', 'b', 'x'],
+      ]) {
+        assert.equal(await entries.reorder(wrong), false, wrong.join());
+      }
+      assert.deepEqual(await order(), ['c', 'a', 'b']);
+      await entries.create(sampleEntry('d'), 2);
+      assert.deepEqual(await order(), ['c', 'a', 'b', 'd']);
+    });
+  });
 });

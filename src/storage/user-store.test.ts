@@ -199,4 +199,32 @@ describe('UserStore', () => {
       assert.equal(await users.countAdmins(), 0);
     });
   });
+
+  test('removeAdminAccess never leaves no enabled administrator', async () => {
+    await withTestStorage(async ({ users }) => {
+      const admin = async (userId: string) =>
+        (await users.insertIfAbsent({ userId, sourceEntryId: null, isAdmin: true }, 1)).user.id;
+      const a = await admin('a');
+      assert.equal(await users.removeAdminAccess(a, 'revoke_admin', 2), 'last_admin');
+      assert.equal(await users.removeAdminAccess(a, 'disable', 2), 'last_admin');
+      assert.equal(await users.removeAdminAccess(999, 'disable', 2), 'not_found');
+      const b = await admin('b');
+      assert.equal(await users.removeAdminAccess(a, 'disable', 3), 'done');
+      assert.deepEqual(
+        [(await users.get(a))?.enabled, (await users.get(a))?.updatedAt],
+        [false, 3],
+      );
+      // a is disabled, so b is the last enabled administrator.
+      assert.equal(await users.removeAdminAccess(b, 'revoke_admin', 4), 'last_admin');
+      await users.setEnabled(a, true, 5);
+      // Ten removals at once, five each way: exactly one administrator stays.
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          users.removeAdminAccess(i % 2 === 0 ? a : b, 'revoke_admin', 6),
+        ),
+      );
+      assert.ok(results.includes('last_admin'));
+      assert.equal(await users.countAdmins(), 1);
+    });
+  });
 });

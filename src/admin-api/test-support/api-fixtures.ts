@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { z } from 'zod';
 import type { entryInput } from '../../core/index.js';
+import type { AppOptions } from '../../app/build-app.js';
 import { buildApp } from '../../app/build-app.js';
 import { createGateway } from '../../app/create-gateway.js';
 import type { Gateway } from '../../app/gateway.js';
@@ -38,7 +39,10 @@ export interface ApiFixture {
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
-export async function withApi(run: (fixture: ApiFixture) => Promise<void>): Promise<void> {
+export async function withApi(
+  run: (fixture: ApiFixture) => Promise<void>,
+  appOptions: AppOptions = {},
+): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-api-'));
   const backend = await testBackend();
   let config;
@@ -57,7 +61,7 @@ export async function withApi(run: (fixture: ApiFixture) => Promise<void>): Prom
   }
   let now = Date.parse('2024-05-01T12:00:00Z');
   const gateway = createGateway(config, storage, { clock: () => now });
-  const app = await buildApp(gateway);
+  const app = await buildApp(gateway, appOptions);
   await storage.apiTokens.create({
     id: 'tok1',
     name: 'ci',

@@ -184,6 +184,8 @@ export const errorRegistry = {
     status: 500,
     summary: 'The configuration is invalid; every problem is listed.',
   },
+
+  // The admin API's conflicts with the current state.
   entry_default_disabled: {
     status: 409,
     summary: 'A disabled entry cannot be made the default.',

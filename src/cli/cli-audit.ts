@@ -1,0 +1,28 @@
+import type { JsonValue } from '../core/index.js';
+import type { AuditKind } from '../storage/types.js';
+import type { CommandContext } from './token-commands.js';
+
+/**
+ * Changes made from the command line are configuration changes like any
+ * other: the audit log shows them, with `cli` as the actor (SPEC 9).
+ */
+export async function recordCliChange(
+  context: CommandContext,
+  at: number,
+  kind: Extract<AuditKind, 'entry_change' | 'token_change'>,
+  entryId: string | null,
+  detail: Readonly<Record<string, JsonValue>>,
+): Promise<void> {
+  await context.storage.audit.append({
+    at,
+    kind,
+    outcome: 'success',
+    entryId,
+    userId: null,
+    actor: 'cli',
+    code: null,
+    reference: null,
+    durationMs: null,
+    detail,
+  });
+}
