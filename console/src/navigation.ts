@@ -32,8 +32,24 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, currentPath);
 }
 
+let navigated = false;
+// Back and Forward are moves within the console too.
+window.addEventListener('popstate', () => {
+  navigated = true;
+});
+
+/**
+ * Whether the reader has moved within the console since it loaded. On the
+ * first page the focus stays where the browser puts it (the skip link comes
+ * first); after a move, each page's heading takes it (layout/page.tsx).
+ */
+export function hasNavigated(): boolean {
+  return navigated;
+}
+
 /** Goes to a console path (relative to BASE) without reloading the page. */
 export function navigate(path: string): void {
+  navigated = true;
   window.history.pushState(null, '', `${BASE}${path}`);
   window.dispatchEvent(new Event(changeEvent));
   window.scrollTo(0, 0);

@@ -204,10 +204,11 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('rowheader', { name: /alice/ }).waitFor();
+    await page.getByText('1–2 of 2').waitFor();
+    await shot(page, 'users');
     await page.getByLabel('Search users').fill('ali');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('1–1 of 1').waitFor();
-    await shot(page, 'users');
 
     await page.getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { hasNavigated } from '../navigation';
 import { Breadcrumb } from './breadcrumb';
 
 interface PageProps {
@@ -12,15 +13,15 @@ interface PageProps {
 }
 
 /**
- * One console page: breadcrumb, heading, content. The heading takes the
- * focus when the page opens, so a screen reader announces where a link led
- * (a client-side navigation has no page load to announce).
+ * One console page: breadcrumb, heading, content. After a move within the
+ * console the heading takes the focus, so a screen reader announces where a
+ * link led (a client-side navigation has no page load to announce).
  */
 export function Page({ title, trail = [], actions, children }: PageProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} – ssogate admin`;
-    heading.current?.focus({ preventScroll: true });
+    if (hasNavigated()) heading.current?.focus({ preventScroll: true });
   }, [title]);
   return (
     <>
