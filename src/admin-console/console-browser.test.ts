@@ -38,7 +38,11 @@ describe('the admin console in headless Chromium', { skip }, () => {
   let page: Page;
 
   before(async () => {
-    gateway = await startTestGateway({ usernames: ['alice'] });
+    // One entry exists already, switched off: the list's switches and order are tried on it.
+    gateway = await startTestGateway({
+      usernames: ['alice'],
+      entries: (presets) => [{ ...presets.jsonStyle, enabled: false }],
+    });
     await bootstrapAdmin(gateway.storage.users, adminPassword, Date.now());
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -89,7 +93,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
       await breadcrumb.innerText(),
       /^System Settings\s*›\s*Security\s*›\s*Single Sign-On$/,
     );
-    await page.getByText('No entry yet.').waitFor();
+    await page.getByRole('rowheader', { name: 'Example (POST JSON style)' }).waitFor();
     assert.deepEqual(violations, []);
   });
 
@@ -161,13 +165,68 @@ describe('the admin console in headless Chromium', { skip }, () => {
     assert.match(await result.innerText(), /response_not_json/);
   });
 
-  test('makes the entry the default from the list', async () => {
+  test('makes the entry the default, enables and reorders from the list', async () => {
     await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
-    await page.getByRole('button', { name: 'Make default' }).click();
+    const names = () => page.locator('.entries-table tbody th').allInnerTexts();
+    assert.deepEqual(await names(), ['Example (POST JSON style)', 'Example SSO']);
+
+    await page.getByRole('button', { name: 'Move Example SSO up' }).click();
+    await page.getByText('Example SSO moved up.').waitFor();
+    assert.deepEqual(await names(), ['Example SSO', 'Example (POST JSON style)']);
+
+    const json = page.getByRole('group', { name: 'Actions for Example (POST JSON style)' });
+    await json.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Example (POST JSON style) is enabled.').waitFor();
+
+    const example = page.getByRole('group', { name: 'Actions for Example SSO' });
+    await example.getByRole('button', { name: 'Make default' }).click();
     await page.getByText('Example SSO is now the default').waitFor();
-    await page.getByRole('cell', { name: 'Default', exact: true }).waitFor();
+    await example.getByRole('button', { name: 'Remove default' }).waitFor();
     await shot(page, 'entries-list');
+  });
+
+  test('user-info parsing switches between text and table with the same meaning', async () => {
+    await page.getByRole('link', { name: 'Example (POST JSON style)' }).click();
+    await page.locator('.validation').getByText('No problems').waitFor();
+    // Every control has a label, and no two share one (getByLabel finds each).
+    const labels = await page.evaluate<{ count: number; problems: string[] }>(`(() => {
+      const names = new Map();
+      const problems = [];
+      for (const control of document.querySelectorAll('main input, main select, main textarea')) {
+        if (control.type === 'hidden') continue;
+        const name = control.labels.length > 0
+          ? [...control.labels].map((label) => label.textContent.trim()).join(' ')
+          : control.getAttribute('aria-label');
+        if (!name) problems.push('no label: ' + control.outerHTML);
+        else if (control.type !== 'radio' && names.has(name)) problems.push('twice: ' + name);
+        names.set(name, true);
+      }
+      return { count: names.size, problems };
+    })()`);
+    assert.deepEqual(labels.problems, []);
+    assert.ok(labels.count > 20, `only ${labels.count} labelled controls`);
+    const text = page.getByLabel('User-info parsing (text)');
+    assert.match(await text.inputValue(), /^userId = JSON_PATH\(\$response, 'data\.id'\)$/m);
+
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    assert.equal(await page.getByLabel('Attribute 1', { exact: true }).inputValue(), 'userId');
+    assert.equal(
+      await page.getByLabel('Expression 1', { exact: true }).inputValue(),
+      "JSON_PATH($response, 'data.id')",
+    );
+    await page.getByLabel('Attribute 2', { exact: true }).fill('colour');
+    await page
+      .locator('#field-userInfoParse-1-problems')
+      .getByText("'colour' is not a user attribute")
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Text', exact: true }).click();
+    assert.match(await text.inputValue(), /^colour = JSON_PATH\(\$response, 'data\.name'\)$/m);
+    await page.locator('.validation').getByText('line 2, column 1').waitFor();
+    // Nothing is saved: leave without saving.
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
   });
 
   test('a fresh browser is signed in through the default entry without a gateway page', async () => {

@@ -13,21 +13,24 @@ interface CallOptionsProps {
   readonly problems: readonly Problem[];
   /** Placeholders allowed in header values: the same as the call's URL. */
   readonly allowed: readonly string[] | undefined;
+  /** Names the call in labels, so every input's label is unique on the page. */
+  readonly callName: string;
 }
 
 /** The options beyond the seed for one call: headers, POST body, success condition. */
-export function CallOptions({ field, url, call, onChange, problems, allowed }: CallOptionsProps) {
+export function CallOptions(props: CallOptionsProps) {
+  const { field, url, call, onChange, problems, allowed, callName } = props;
   const encodingName = fieldId(`${field}.bodyEncoding`);
   return (
     <>
       <RowsEditor
         field={`${field}.headers`}
-        legend="Request headers"
+        legend={`${callName} headers`}
         hint={`Values may use the call's placeholders${allowed === undefined ? '' : `: ${allowed.map((name) => `\${${name}}`).join(' ')}`}, e.g. Authorization: Bearer \${access_token}.`}
         nameKey="name"
         valueKey="value"
-        nameLabel="Header"
-        valueLabel="Value"
+        nameLabel={`${callName} header`}
+        valueLabel={`${callName} header value`}
         rows={call.headers}
         onChange={(headers) => {
           onChange({ ...call, headers });
@@ -36,7 +39,7 @@ export function CallOptions({ field, url, call, onChange, problems, allowed }: C
         addLabel="Add a header"
       />
       <fieldset className="choice" id={encodingName} tabIndex={-1}>
-        <legend>POST body</legend>
+        <legend>{callName} POST body</legend>
         {isPost(url) ? null : (
           <p className="hint">This call is a GET; start its URL with POST to send a body.</p>
         )}
@@ -67,7 +70,7 @@ export function CallOptions({ field, url, call, onChange, problems, allowed }: C
       </fieldset>
       <TextField
         field={`${field}.successCondition`}
-        label="Success condition"
+        label={`${callName} success condition`}
         value={call.successCondition}
         code
         onChange={(successCondition) => {

@@ -85,6 +85,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         </div>
         <CallOptions
           field="tokenRequest"
+          callName="Token call"
           url={draft.tokenUrl}
           call={draft.tokenCall}
           allowed={placeholders?.tokenUrl}
@@ -116,8 +117,8 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           hint="Other values of the token response (e.g. an openid), usable as ${name} in the user-info call."
           nameKey="name"
           valueKey="expression"
-          nameLabel="Name"
-          valueLabel="Expression"
+          nameLabel="Token value name"
+          valueLabel="Token value expression"
           rows={draft.tokenValues}
           onChange={(tokenValues) => {
             onChange({ tokenValues });
@@ -143,6 +144,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         />
         <CallOptions
           field="userInfoRequest"
+          callName="User-info call"
           url={draft.userInfoUrl}
           call={draft.userInfoCall}
           allowed={userInfoAllowed}
