@@ -7,6 +7,7 @@ import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
+import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
@@ -64,5 +65,6 @@ export async function buildApp(
   adminApiRoutes(app, gateway);
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
+  await internalResourceRoutes(app, gateway);
   return app;
 }
