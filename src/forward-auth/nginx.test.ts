@@ -190,7 +190,9 @@ function rawGet(url: string, headers: string[]): Promise<string> {
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('end', () => {
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        });
       },
     );
     outgoing.on('error', reject);
