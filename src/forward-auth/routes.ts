@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessAllowed, matchPath } from '../access-rules/access-rules.js';
-import { readCookie } from '../app/browser-cookies.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
 import { hostAllowed } from '../config/proxy-settings.js';
@@ -8,10 +7,10 @@ import { SsogateError } from '../core/index.js';
 import { entryHref } from '../pages/index.js';
 import { identityHeaders } from '../reverse-proxy/identity-headers.js';
 import type { ActiveSession } from '../sessions/session-service.js';
-import { resolveSession } from '../sessions/session-service.js';
 import { chooserHref } from '../sign-in/routes.js';
 import { safeReturnTo } from '../web/index.js';
 import { returnHop, returnHopPath } from './return-hop.js';
+import { cachedSession } from './session-cache.js';
 
 /**
  * Forward-auth: the check a proxy in front of an application makes before
@@ -28,7 +27,7 @@ import { returnHop, returnHopPath } from './return-hop.js';
  */
 export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/auth', async (request, reply) => {
-    const active = await resolveSession(gateway.sessions, readCookie(gateway, request, 'session'));
+    const active = await cachedSession(gateway, request);
     if (active === undefined) {
       sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
         as: 'json',
@@ -39,7 +38,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
   });
 
   app.get('/_sso/auth/redirect', async (request, reply) => {
-    const active = await resolveSession(gateway.sessions, readCookie(gateway, request, 'session'));
+    const active = await cachedSession(gateway, request);
     if (active !== undefined) return allowOrDeny(gateway, request, reply, active);
     const method = forwarded(request, 'x-forwarded-method') ?? 'GET';
     const accept = request.headers.accept ?? '';

@@ -6,7 +6,7 @@ import type { Gateway } from '../app/gateway.js';
 import { accessAllowed } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
 import { errorRegistry } from '../core/index.js';
-import { resolveSession } from '../sessions/session-service.js';
+import { sessionFor } from '../forward-auth/session-cache.js';
 import { cookieNames, newReferenceId, parseCookieHeader } from '../web/index.js';
 import { forwardContext } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
@@ -38,7 +38,7 @@ export async function proxyUpgrade(
   );
   let active;
   try {
-    active = await resolveSession(gateway.sessions, sessionId);
+    active = await sessionFor(gateway, sessionId);
   } catch {
     refuse(gateway, log, socket, 'service_unavailable');
     return;

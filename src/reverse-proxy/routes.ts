@@ -1,12 +1,11 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { accessAllowed } from '../access-rules/access-rules.js';
-import { readCookie } from '../app/browser-cookies.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
 import { SsogateError } from '../core/index.js';
+import { cachedSession } from '../forward-auth/session-cache.js';
 import { internalResource, sendSignInNeeded } from '../portal/routes.js';
-import { resolveSession } from '../sessions/session-service.js';
 import { proxyHttp } from './proxy-http.js';
 import { proxyTarget } from './proxy-target.js';
 import { proxyUpgrade } from './proxy-upgrade.js';
@@ -40,10 +39,7 @@ export async function internalResourceRoutes(
         return reply;
       }
       if (target.upstream === undefined) return internalResource(gateway, request, reply);
-      const active = await resolveSession(
-        gateway.sessions,
-        readCookie(gateway, request, 'session'),
-      );
+      const active = await cachedSession(gateway, request);
       if (active === undefined) return sendSignInNeeded(gateway, request, reply);
       if (!accessAllowed(gateway.config.accessRules, undefined, target.matchPath, active.user)) {
         sendFailure(

@@ -35,8 +35,14 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  // total_changes() counts this connection's writes, data_version moves with
+  // every other connection's commits: together, any change to the file.
+  const stamp = database
+    .prepare('SELECT total_changes(), (SELECT data_version FROM pragma_data_version())')
+    .raw();
   try {
-    return await createKyselyStorage(db, options.secretBox, 'sqlite');
+    const storage = await createKyselyStorage(db, options.secretBox, 'sqlite');
+    return { ...storage, changeStamp: () => String(stamp.get()) };
   } catch (error) {
     await db.destroy();
     throw error;
