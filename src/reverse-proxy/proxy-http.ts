@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
@@ -38,9 +37,10 @@ export async function proxyHttp(
     if (!reply.raw.writableFinished) call.request.destroy();
   };
   reply.raw.once('close', abandon);
-  pipeline(incoming, call.request, () => {
-    // Errors of either side are reported through the outcome below.
-  });
+  // pipe() rather than pipeline(): same backpressure, a fraction of the cost
+  // per request; errors of the upstream side come through the outcome below.
+  incoming.on('error', abandon);
+  incoming.pipe(call.request);
 
   const outcome = await call.outcome;
   if (outcome.kind === 'failed') {
@@ -63,14 +63,13 @@ export async function proxyHttp(
     response.statusMessage,
     clientResponseHeaders(response),
   );
-  pipeline(response, reply.raw, (error) => {
-    if (error) {
-      request.log.warn(
-        { code: 'upstream_unavailable', upstream: upstream.origin },
-        'the upstream response broke off',
-      );
-      reply.raw.destroy();
-    }
+  response.on('error', () => {
+    request.log.warn(
+      { code: 'upstream_unavailable', upstream: upstream.origin },
+      'the upstream response broke off',
+    );
+    reply.raw.destroy();
   });
+  response.pipe(reply.raw);
   return reply;
 }
