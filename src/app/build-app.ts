@@ -1,8 +1,10 @@
+import { createServer } from 'node:http';
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
+import { withForwardAuthFastPath } from '../forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
@@ -35,6 +37,15 @@ export async function buildApp(
     // Identity comes from the configured public URL, never from client headers.
     trustProxy: false,
     requestIdHeader: false,
+    // Forward-auth checks with a known answer skip the framework (fast-path.ts).
+    serverFactory: (handler) => {
+      const server = createServer(withForwardAuthFastPath(gateway, handler));
+      // Fastify's defaults for a server it makes itself.
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
   });
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 

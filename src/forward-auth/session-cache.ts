@@ -39,37 +39,59 @@ export async function sessionFor(
   gateway: Gateway,
   sessionId: string | undefined,
 ): Promise<ActiveSession | undefined> {
-  const changeStamp = gateway.storage.changeStamp;
-  if (changeStamp === undefined || sessionId === undefined)
+  if (gateway.storage.changeStamp === undefined || sessionId === undefined)
     return resolveSession(gateway.sessions, sessionId);
+  const known = rememberedSession(gateway, sessionId);
+  if (known !== undefined) return known;
+  const cache = cacheOf(gateway);
+  const stamp = cache.stamp;
+  const active = await resolveSession(gateway.sessions, sessionId);
+  // Remembered under the stamp read before the lookup: a write while it ran
+  // (its own touch included) makes the next check look again.
+  if (active !== undefined && cache.stamp === stamp && stamp !== undefined) {
+    if (cache.entries.size >= maxEntries) cache.entries.clear();
+    cache.entries.set(sessionId, active);
+  }
+  return active;
+}
+
+/**
+ * The remembered session of this id, if there is one still valid now; reads
+ * the change stamp first, forgetting everything when it moved. Synchronous,
+ * so the forward-auth fast path can answer without a framework.
+ */
+export function rememberedSession(
+  gateway: Gateway,
+  sessionId: string | undefined,
+): ActiveSession | undefined {
+  const changeStamp = gateway.storage.changeStamp;
+  if (changeStamp === undefined || sessionId === undefined) return undefined;
+  const cache = cacheOf(gateway);
+  const stamp = changeStamp();
+  if (stamp !== cache.stamp) {
+    cache.entries.clear();
+    cache.stamp = stamp;
+    return undefined;
+  }
+  const known = cache.entries.get(sessionId);
+  if (known === undefined) return undefined;
+  const now = gateway.clock();
+  const { session } = known;
+  if (
+    session.expiresAt > now &&
+    session.lastSeenAt + gateway.sessions.idleMs > now &&
+    now - session.lastSeenAt < touchEveryMs
+  )
+    return known;
+  cache.entries.delete(sessionId);
+  return undefined;
+}
+
+function cacheOf(gateway: Gateway): Cache {
   let cache = caches.get(gateway);
   if (cache === undefined) {
     cache = { stamp: undefined, entries: new Map() };
     caches.set(gateway, cache);
   }
-  const stamp = changeStamp();
-  if (stamp !== cache.stamp) {
-    cache.entries.clear();
-    cache.stamp = stamp;
-  }
-  const known = cache.entries.get(sessionId);
-  const now = gateway.clock();
-  if (known !== undefined) {
-    const { session } = known;
-    if (
-      session.expiresAt > now &&
-      session.lastSeenAt + gateway.sessions.idleMs > now &&
-      now - session.lastSeenAt < touchEveryMs
-    )
-      return known;
-    cache.entries.delete(sessionId);
-  }
-  const active = await resolveSession(gateway.sessions, sessionId);
-  // Remembered under the stamp read before the lookup: a write while it ran
-  // (its own touch included) makes the next check look again.
-  if (active !== undefined && cache.stamp === stamp) {
-    if (cache.entries.size >= maxEntries) cache.entries.clear();
-    cache.entries.set(sessionId, active);
-  }
-  return active;
+  return cache;
 }
