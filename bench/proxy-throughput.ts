@@ -5,7 +5,9 @@
  * - the bare server, answering "hello" itself;
  * - GET /_sso/auth with a valid session (what nginx asks on every request);
  * - GET / through the reverse proxy to the same hello server (session
- *   check, identity headers, one upstream hop).
+ *   check, identity headers, one upstream hop);
+ * - a bare node:http proxy to that server, with no checks: the floor for
+ *   any proxy in Node.js on this machine.
  *
  *   npm run bench:proxy      # npm run build:test && node build/bench/proxy-throughput.js
  *
@@ -56,6 +58,23 @@ async function helloServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+/** The least a proxy can do: a node:http proxy with a keep-alive agent and no checks at all. */
+async function bareProxy(upstreamUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const target = new URL(upstreamUrl);
+  const child = spawn(process.execPath, [
+    '-e',
+    `const http = require('node:http'); const agent = new http.Agent({ keepAlive: true });
+     http.createServer((q, s) => {
+       const o = http.request({ host: '${target.hostname}', port: ${target.port}, path: q.url, method: q.method, headers: q.headers, agent },
+         (r) => { s.writeHead(r.statusCode, r.headers); r.pipe(s); });
+       q.pipe(o);
+     }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
+  ]);
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
 async function signedInCookie(env: Record<string, string>): Promise<string> {
   const config = loadConfig(env);
   const storage = await openStorage(config);
@@ -87,6 +106,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-'));
   const bare = await helloServer();
   const upstream = await helloServer();
+  const proxy = await bareProxy(upstream.url);
   const env = {
     SSOGATE_DATA_DIR: dir,
     SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
@@ -105,6 +125,7 @@ async function main(): Promise<void> {
     ['bare node:http hello world', `${bare.url}/`, undefined],
     ['GET /_sso/auth, valid session', `${gateway.url}/_sso/auth`, cookie],
     ['GET / proxied to the hello server', `${gateway.url}/`, cookie],
+    ['bare node:http proxy, no checks', `${proxy.url}/`, undefined],
   ];
   const best = new Map<string, number>();
   try {
@@ -117,6 +138,7 @@ async function main(): Promise<void> {
     await gateway.stop();
     bare.child.kill();
     upstream.child.kill();
+    proxy.child.kill();
     await rm(dir, { recursive: true, force: true });
   }
   const baseline = best.get(targets[0]?.[0] ?? '') ?? 1;
