@@ -1,13 +1,16 @@
+import { createServer } from 'node:http';
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
 import { adminConsoleRoutes } from '../admin-console/routes.js';
+import { withForwardAuthFastPath } from '../forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
+import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
@@ -39,6 +42,15 @@ export async function buildApp(
     // Identity comes from the configured public URL, never from client headers.
     trustProxy: false,
     requestIdHeader: false,
+    // Forward-auth checks with a known answer skip the framework (fast-path.ts).
+    serverFactory: (handler) => {
+      const server = createServer(withForwardAuthFastPath(gateway, handler));
+      // Fastify's defaults for a server it makes itself.
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
   });
   if (options.onRoute !== undefined) app.addHook('onRoute', options.onRoute);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
@@ -75,5 +87,6 @@ export async function buildApp(
   );
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
+  await internalResourceRoutes(app, gateway);
   return app;
 }

@@ -36,6 +36,8 @@ export async function openStorage(config: Config): Promise<Storage> {
     sessions: shared.sessions,
     pendingSignIns: shared.pendingSignIns,
     changes: shared.changes,
+    // Sessions live in Redis, shared with other instances: no cheap stamp.
+    changeStamp: undefined,
     async ping() {
       await Promise.all([base.ping(), shared.ping()]);
     },

@@ -27,7 +27,22 @@ export const settings = {
     help: '32 random bytes in base64 (openssl rand -base64 32) or 64 hex characters',
   },
   adminPassword: { env: 'SSOGATE_ADMIN_PASSWORD', help: 'at least 12 characters' },
-  upstream: { env: 'SSOGATE_UPSTREAM', help: 'the http(s) URL of the application to protect' },
+  upstream: {
+    env: 'SSOGATE_UPSTREAM',
+    help: 'the http(s) origin of the application to protect, or PREFIX=URL pairs separated by commas (/wiki=http://127.0.0.1:3000,/=http://127.0.0.1:4000), or a JSON object of them',
+  },
+  upstreamTimeoutSeconds: {
+    env: 'SSOGATE_UPSTREAM_TIMEOUT_SECONDS',
+    help: 'seconds an upstream may take to start its response, 1-3600',
+  },
+  forwardAuthHosts: {
+    env: 'SSOGATE_FORWARD_AUTH_HOSTS',
+    help: 'comma-separated hosts forward-auth may send users back to, such as app.corp.example,*.corp.example',
+  },
+  accessRules: {
+    env: 'SSOGATE_ACCESS_RULES',
+    help: 'a JSON list of access rules, or the path of a JSON or YAML file holding one',
+  },
   entriesFile: { env: 'SSOGATE_ENTRIES_FILE', help: 'a JSON or YAML file {"entries": [...]}' },
   sessionIdleMinutes: {
     env: 'SSOGATE_SESSION_IDLE_MINUTES',
@@ -87,7 +102,11 @@ export const configSchema = z.object({
     .default('ssogate:'),
   secretKey: z.string().min(1).optional(),
   adminPassword: z.string().min(12, 'must be at least 12 characters').optional(),
-  upstream: httpOrigin.optional(),
+  // Parsed further, with every problem reported, by proxy-settings.ts.
+  upstream: z.union([z.string().min(1), z.record(z.string(), z.string())]).optional(),
+  upstreamTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(60),
+  forwardAuthHosts: z.union([z.string().min(1), z.array(z.string())]).optional(),
+  accessRules: z.union([z.string().min(1), z.array(z.unknown())]).optional(),
   entriesFile: z.string().min(1).optional(),
   sessionIdleMinutes: minutes(10_080).default(120),
   sessionLifetimeMinutes: minutes(43_200).default(720),

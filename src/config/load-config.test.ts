@@ -57,9 +57,30 @@ describe('loadConfig', () => {
     assert.ok(problems.some((problem) => problem.includes('expected a TCP port')));
   });
 
-  test('a backend that is not available yet is refused, not silently ignored', () => {
-    const problems = problemsOf({ SSOGATE_UPSTREAM: 'http://127.0.0.1:3000' });
-    assert.equal(problems.length, 1);
+  test('proxy settings are parsed at start, every problem reported with the others', () => {
+    const config = loadConfig({
+      SSOGATE_UPSTREAM: 'http://127.0.0.1:3000',
+      SSOGATE_PUBLIC_URL: 'https://sso.corp.example',
+    });
+    assert.deepEqual(config.upstreams, [{ prefix: '/', origin: 'http://127.0.0.1:3000' }]);
+    assert.deepEqual(config.forwardAuthHosts, ['sso.corp.example']);
+    assert.equal(config.upstreamTimeoutMs, 60_000);
+    const problems = problemsOf({
+      SSOGATE_UPSTREAM: '/app=ftp://x,/=http://127.0.0.1:4000',
+      SSOGATE_FORWARD_AUTH_HOSTS: 'app.corp.example,bad host',
+      SSOGATE_ACCESS_RULES: '[{"path": "/admin", "users": "alice"}]',
+      SSOGATE_PORT: 'eighty',
+    });
+    assert.equal(problems.length, 1, 'schema problems come first, alone');
+    const later = problemsOf({
+      SSOGATE_UPSTREAM: '/app=ftp://x,/=http://127.0.0.1:4000',
+      SSOGATE_FORWARD_AUTH_HOSTS: 'app.corp.example,bad host',
+      SSOGATE_ACCESS_RULES: '[{"path": "/admin", "users": "alice"}]',
+    });
+    assert.equal(later.length, 3);
+    assert.match(later[0] ?? '', /^SSOGATE_UPSTREAM: upstream of '\/app': must be http or https/);
+    assert.match(later[1] ?? '', /^SSOGATE_FORWARD_AUTH_HOSTS: 'bad host' is not a host name/);
+    assert.match(later[2] ?? '', /^SSOGATE_ACCESS_RULES: rule 1: users: must be a list/);
   });
 
   test('PostgreSQL and Redis for several instances', () => {

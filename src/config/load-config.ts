@@ -4,6 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import { SsogateError } from '../core/index.js';
 import type { SettingName } from './config-schema.js';
 import { configSchema, settings } from './config-schema.js';
+import type { AccessRule, Upstream } from './proxy-settings.js';
+import { parseAccessRules, parseHosts, parseUpstreams } from './proxy-settings.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
 export interface Config {
@@ -19,7 +21,12 @@ export interface Config {
   readonly redisPrefix: string;
   readonly secretKey: string | undefined;
   readonly adminPassword: string | undefined;
-  readonly upstream: string | undefined;
+  /** Applications behind the gateway, longest prefix first; empty: the portal page. */
+  readonly upstreams: readonly Upstream[];
+  readonly upstreamTimeoutMs: number;
+  /** Hosts the redirecting forward-auth may send users back to (the public host always). */
+  readonly forwardAuthHosts: readonly string[];
+  readonly accessRules: readonly AccessRule[];
   readonly entriesFile: string | undefined;
   readonly sessionIdleMs: number;
   readonly sessionLifetimeMs: number;
@@ -72,11 +79,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const value = parsed.data;
 
   const dataDir = resolve(cwd, value.dataDir);
-  if (value.upstream !== undefined) {
-    problems.push(
-      `${settings.upstream.env}: the reverse-proxy mode is not available in this version; unset it`,
-    );
-  }
+  const upstreams = parseUpstreams(value.upstream, settings.upstream.env, problems);
+  const forwardAuthHosts = parseHosts(
+    value.forwardAuthHosts,
+    settings.forwardAuthHosts.env,
+    problems,
+  );
+  const accessRules = parseAccessRules(value.accessRules, settings.accessRules.env, cwd, problems);
   const database = databaseFrom(value.databaseUrl, dataDir, cwd);
   if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
     problems.push(
@@ -96,7 +105,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisPrefix: value.redisPrefix,
     secretKey: value.secretKey,
     adminPassword: value.adminPassword,
-    upstream: value.upstream,
+    upstreams,
+    upstreamTimeoutMs: value.upstreamTimeoutSeconds * 1000,
+    forwardAuthHosts: [...forwardAuthHosts, new URL(publicUrl).host],
+    accessRules,
     entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
     sessionIdleMs: value.sessionIdleMinutes * minute,
     sessionLifetimeMs: value.sessionLifetimeMinutes * minute,

@@ -2,6 +2,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
+import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
+import {
+  signedInCookie,
+  startEchoUpstream,
+} from '../reverse-proxy/test-support/upstream-fixture.js';
 
 describe('GET /_sso/auth', () => {
   let gw: TestGateway;
@@ -21,5 +26,124 @@ describe('GET /_sso/auth', () => {
     assert.equal(checked.headers.get('x-auth-request-user'), 'alice');
     assert.equal(checked.headers.get('x-auth-request-email'), 'alice@example.test');
     assert.equal(checked.headers.get('x-auth-request-preferred-username'), 'Alice Liddell');
+  });
+});
+
+describe('forward-auth with access rules and the redirecting variant', () => {
+  let gw: TestGateway;
+  let app: EchoUpstream;
+  let appHost: string;
+  let cookie: string;
+  before(async () => {
+    app = await startEchoUpstream();
+    appHost = new URL(app.url).host;
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
+      env: {
+        SSOGATE_FORWARD_AUTH_HOSTS: `${appHost},*.corp.example`,
+        SSOGATE_ACCESS_RULES: JSON.stringify([
+          { path: '/admin', admins: true },
+          { host: 'wiki.corp.example', path: '/', users: ['alice'] },
+        ]),
+      },
+    });
+    cookie = await signedInCookie(gw.gateway, 'bob', { email: 'bob@example.test' });
+  });
+  after(async () => {
+    await gw.close();
+    await app.close();
+  });
+
+  test('the original URI and host decide the access rule: 403 JSON, which nginx passes on', async () => {
+    const check = (headers: Record<string, string>) =>
+      fetch(`${gw.url}/_sso/auth`, { headers: { cookie, ...headers } });
+    assert.equal((await check({ 'x-forwarded-uri': '/docs' })).status, 204);
+    const denied = await check({ 'x-forwarded-uri': '/Admin/../admin/users?x=1' });
+    assert.equal(denied.status, 403);
+    assert.equal(
+      ((await denied.json()) as { error: { code: string } }).error.code,
+      'access_denied',
+    );
+    assert.equal((await check({ 'x-original-uri': '/%61dmin' })).status, 403);
+    assert.equal((await check({ 'x-forwarded-host': 'wiki.corp.example' })).status, 403);
+    assert.equal((await check({ 'x-forwarded-host': 'other.corp.example' })).status, 204);
+  });
+
+  test('signed in: 204 with identity headers; not signed in, no page: 401', async () => {
+    const signed = await fetch(`${gw.url}/_sso/auth/redirect`, {
+      headers: { cookie, 'x-forwarded-host': appHost, 'x-forwarded-uri': '/x' },
+    });
+    assert.equal(signed.status, 204);
+    assert.equal(signed.headers.get('x-auth-request-user'), 'bob');
+    const api = await fetch(`${gw.url}/_sso/auth/redirect`, {
+      headers: { accept: 'application/json', 'x-forwarded-host': appHost },
+    });
+    assert.equal(api.status, 401);
+    const post = await fetch(`${gw.url}/_sso/auth/redirect`, {
+      headers: { accept: 'text/html', 'x-forwarded-method': 'POST', 'x-forwarded-host': appHost },
+    });
+    assert.equal(post.status, 401);
+  });
+
+  test('a page load is sent to sign in and, after it, back to the listed host', async () => {
+    const forwarded = {
+      accept: 'text/html',
+      'x-forwarded-method': 'GET',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-host': appHost,
+      'x-forwarded-uri': '/wiki/page?a=1&b=2',
+    };
+    const response = await fetch(`${gw.url}/_sso/auth/redirect`, {
+      headers: forwarded,
+      redirect: 'manual',
+    });
+    assert.equal(response.status, 302);
+    const location = response.headers.get('location') ?? '';
+    const signIn = new URL(location);
+    assert.equal(signIn.origin, gw.url);
+    assert.equal(signIn.pathname, '/_sso/login/example-get');
+    assert.equal(
+      signIn.searchParams.get('return_to'),
+      `/_sso/auth/return?rd=${encodeURIComponent(`${app.url}/wiki/page?a=1&b=2`)}`,
+    );
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    const landed = await browser.open(location);
+    assert.equal(landed.url, `${app.url}/wiki/page?a=1&b=2`);
+    assert.equal(landed.status, 200);
+
+    const sameHost = await fetch(`${gw.url}/_sso/auth/redirect`, {
+      headers: { ...forwarded, 'x-forwarded-host': new URL(gw.url).host },
+      redirect: 'manual',
+    });
+    assert.equal(
+      new URL(sameHost.headers.get('location') ?? '').searchParams.get('return_to'),
+      '/wiki/page?a=1&b=2',
+    );
+  });
+
+  test('hosts not listed are refused, before sign-in and after it', async () => {
+    const refused = await fetch(`${gw.url}/_sso/auth/redirect`, {
+      headers: { accept: 'text/html', 'x-forwarded-host': 'evil.example', 'x-forwarded-uri': '/' },
+      redirect: 'manual',
+    });
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /request_invalid/);
+    for (const rd of [
+      'https://evil.example/',
+      'https://corp.example.evil.example/',
+      'javascript:alert(1)',
+      '//evil.example',
+    ]) {
+      const hop = await fetch(`${gw.url}/_sso/auth/return?rd=${encodeURIComponent(rd)}`, {
+        redirect: 'manual',
+      });
+      assert.equal(hop.headers.get('location'), '/', rd);
+    }
+    const listed = await fetch(
+      `${gw.url}/_sso/auth/return?rd=${encodeURIComponent('https://ci.corp.example/build/1')}`,
+      { redirect: 'manual' },
+    );
+    assert.equal(listed.headers.get('location'), 'https://ci.corp.example/build/1');
   });
 });

@@ -10,9 +10,10 @@ import { chooserHref, redirectToEntry } from '../sign-in/routes.js';
 import { safeReturnTo, securityHeaders } from '../web/index.js';
 
 /**
- * The signed-in user as JSON, the health checks, the stylesheet, and every
- * internal resource: with no upstream configured, the gateway's own portal
- * page (SPEC 9).
+ * The signed-in user as JSON, the health checks, the stylesheet, and
+ * unknown paths under /_sso. Every other path is an internal resource
+ * (src/reverse-proxy/routes.ts): proxied to an upstream, or the gateway's
+ * own portal page (SPEC 9).
  */
 export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/healthz', () => ({ status: 'ok' }));
@@ -77,8 +78,6 @@ export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
     );
     return reply;
   });
-
-  app.all('/*', async (request, reply) => internalResource(gateway, request, reply));
 }
 
 export async function currentSession(
@@ -88,7 +87,8 @@ export async function currentSession(
   return resolveSession(gateway.sessions, readCookie(gateway, request, 'session'));
 }
 
-async function internalResource(
+/** An internal resource without an upstream: the portal page, or sign-in first. */
+export async function internalResource(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -121,6 +121,19 @@ async function internalResource(
       }),
     );
   }
+  return sendSignInNeeded(gateway, request, reply);
+}
+
+/**
+ * The answer to a request without a valid session: a page load is sent to
+ * sign in (the default entry's, or the chooser) and comes back to the same
+ * URL after; anything else gets 401 JSON.
+ */
+export async function sendSignInNeeded(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   if (!wantsPage(request)) {
     sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
       as: 'json',

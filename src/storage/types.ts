@@ -16,6 +16,12 @@ export interface Storage {
   readonly apiTokens: ApiTokenStore;
   /** Change notices between instances (entries edited elsewhere). */
   readonly changes: ChangeNotifier;
+  /**
+   * A value that differs whenever a session or user may have changed, by
+   * this process or any other; only where that is cheap and exact (one
+   * SQLite file), so session checks can be cached. Absent otherwise.
+   */
+  readonly changeStamp?: (() => string) | undefined;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;

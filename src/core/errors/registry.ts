@@ -206,6 +206,18 @@ export const errorRegistry = {
     status: 503,
     summary: 'The admin console has not been built on this server (npm run build:console).',
   },
+  upstream_unavailable: {
+    status: 502,
+    summary: 'The application behind the gateway refused the connection or failed.',
+  },
+  upstream_timeout: {
+    status: 504,
+    summary: 'The application behind the gateway did not answer in time.',
+  },
+  access_denied: {
+    status: 403,
+    summary: 'An access rule does not let the signed-in user reach this address.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof errorRegistry;

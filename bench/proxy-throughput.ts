@@ -1,0 +1,159 @@
+/**
+ * Requests per second of the gateway in front of an application, next to a
+ * bare node:http hello-world server measured in the same run, with wrk from
+ * Debian on loopback:
+ * - the bare server, answering "hello" itself;
+ * - GET /_sso/auth with a valid session (what nginx asks on every request);
+ * - GET / through the reverse proxy to the same hello server (session
+ *   check, identity headers, one upstream hop);
+ * - a bare node:http proxy to that server, with no checks: the floor for
+ *   any proxy in Node.js on this machine.
+ *
+ *   npm run bench:proxy      # npm run build:test && node build/bench/proxy-throughput.js
+ *
+ * Sessions are in SQLite; the session is made directly in storage. Needs wrk
+ * (apt-get install wrk). BENCH_SECONDS, BENCH_CONNECTIONS and BENCH_ROUNDS
+ * change the run.
+ */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openStorage } from '../src/app/open-storage.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { startGatewayProcess } from '../src/multi-instance/gateway-process.js';
+import { createSession } from '../src/sessions/session-service.js';
+import { freePort } from '../src/test-support/free-port.js';
+
+const run = promisify(execFile);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+async function wrk(url: string, cookie?: string): Promise<number> {
+  const args = [
+    '-t2',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    ...(cookie === undefined ? [] : ['-H', `Cookie: ${cookie}`]),
+    url,
+  ];
+  const { stdout } = await run('wrk', args);
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
+  if (non2xx !== null) throw new Error(`${url}: ${non2xx[1] ?? '?'} failed responses`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
+}
+
+/** A hello-world node:http server in a process of its own. */
+async function helloServer(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [
+    '-e',
+    `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'text/plain'); s.end('hello'); }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
+  ]);
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** The least a proxy can do: a node:http proxy with a keep-alive agent and no checks at all. */
+async function bareProxy(upstreamUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const target = new URL(upstreamUrl);
+  const child = spawn(process.execPath, [
+    '-e',
+    `const http = require('node:http'); const agent = new http.Agent({ keepAlive: true });
+     http.createServer((q, s) => {
+       const o = http.request({ host: '${target.hostname}', port: ${target.port}, path: q.url, method: q.method, headers: q.headers, agent },
+         (r) => { s.writeHead(r.statusCode, r.headers); r.pipe(s); });
+       q.pipe(o);
+     }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
+  ]);
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+async function signedInCookie(env: Record<string, string>): Promise<string> {
+  const config = loadConfig(env);
+  const storage = await openStorage(config);
+  try {
+    const { user } = await storage.users.insertIfAbsent(
+      { userId: 'bench', sourceEntryId: null, email: 'bench@example.test', userName: 'Bench' },
+      Date.now(),
+    );
+    const sessionId = await createSession(
+      {
+        sessions: storage.sessions,
+        users: storage.users,
+        clock: Date.now,
+        random: (size) => randomBytes(size),
+        idleMs: config.sessionIdleMs,
+        lifetimeMs: config.sessionLifetimeMs,
+      },
+      user,
+      null,
+      undefined,
+    );
+    return `ssogate_session=${sessionId}`;
+  } finally {
+    await storage.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-'));
+  const bare = await helloServer();
+  const upstream = await helloServer();
+  const proxy = await bareProxy(upstream.url);
+  const env = {
+    SSOGATE_DATA_DIR: dir,
+    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    SSOGATE_UPSTREAM: upstream.url,
+  };
+  const cookie = await signedInCookie(env);
+  const gateway = await startGatewayProcess(await freePort(), {
+    ...env,
+    SSOGATE_LOG_LEVEL: 'warn',
+    SSOGATE_ADMIN_PASSWORD: 'bench-admin-password',
+  });
+  // The targets take turns, round after round, and each keeps its best
+  // round: on a shared machine, other work slows whichever target runs
+  // at that moment, and the best round is the one least disturbed.
+  const targets: [string, string, string | undefined][] = [
+    ['bare node:http hello world', `${bare.url}/`, undefined],
+    ['GET /_sso/auth, valid session', `${gateway.url}/_sso/auth`, cookie],
+    ['GET / proxied to the hello server', `${gateway.url}/`, cookie],
+    ['bare node:http proxy, no checks', `${proxy.url}/`, undefined],
+  ];
+  const best = new Map<string, number>();
+  try {
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [label, url, withCookie] of targets) {
+        best.set(label, Math.max(best.get(label) ?? 0, await wrk(url, withCookie)));
+      }
+    }
+  } finally {
+    await gateway.stop();
+    bare.child.kill();
+    upstream.child.kill();
+    proxy.child.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const baseline = best.get(targets[0]?.[0] ?? '') ?? 1;
+  process.stdout.write(
+    `\nwrk -t2 -c${connections} -d${seconds}s, best of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n`,
+  );
+  for (const [label] of targets) {
+    const rate = best.get(label) ?? 0;
+    process.stdout.write(
+      `${label.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(9)} req/s  ${(rate / baseline).toFixed(2)}\n`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,255 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * The settings of the reverse proxy and of forward-auth, parsed once at start
+ * (load-config.ts): every problem is pushed to `problems`, each naming the
+ * variable and the offending part, so one start reports them all.
+ */
+
+/** An application behind the gateway and the path prefix it serves. */
+export interface Upstream {
+  /** `/` or a path without a trailing slash, such as `/wiki`. */
+  readonly prefix: string;
+  /** The upstream's origin, such as `http://127.0.0.1:3000`. */
+  readonly origin: string;
+}
+
+/**
+ * Who may reach a path prefix (and, for forward-auth, a host): a signed-in
+ * user passes when any of the lists names them. A rule with empty lists and
+ * `admins: false` lets nobody in.
+ */
+export interface AccessRule {
+  /** Lower-case host[:port] the rule is limited to (forward-auth), or undefined for any. */
+  readonly host: string | undefined;
+  /** `/` or a path without a trailing slash, compared case-insensitively. */
+  readonly path: string;
+  readonly users: readonly string[];
+  readonly departments: readonly string[];
+  readonly admins: boolean;
+}
+
+/**
+ * One URL, `PREFIX=URL` pairs separated by commas, a JSON object
+ * `{"PREFIX": "URL"}` in the variable, or that object in the configuration
+ * file. Sorted longest prefix first, which is the order of matching.
+ */
+export function parseUpstreams(
+  raw: unknown,
+  variable: string,
+  problems: string[],
+): readonly Upstream[] {
+  if (raw === undefined) return [];
+  let pairs: [string, unknown][];
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    pairs = Object.entries(raw);
+  } else if (typeof raw !== 'string') {
+    problems.push(`${variable}: must be a URL, PREFIX=URL pairs or a JSON object`);
+    return [];
+  } else if (raw.trim().startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      problems.push(`${variable}: is not valid JSON (${(error as Error).message})`);
+      return [];
+    }
+    return parseUpstreams(
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : [],
+      variable,
+      problems,
+    );
+  } else if (!raw.includes('=')) {
+    pairs = [['/', raw.trim()]];
+  } else {
+    pairs = raw.split(',').map((part): [string, unknown] => {
+      const eq = part.indexOf('=');
+      return eq === -1
+        ? [part.trim(), undefined]
+        : [part.slice(0, eq).trim(), part.slice(eq + 1).trim()];
+    });
+  }
+  if (pairs.length === 0) problems.push(`${variable}: names no upstream`);
+  const upstreams: Upstream[] = [];
+  for (const [rawPrefix, url] of pairs) {
+    const prefix = checkPrefix(rawPrefix, `${variable}: prefix '${rawPrefix}'`, problems);
+    const origin = checkOrigin(url, `${variable}: upstream of '${rawPrefix}'`, problems);
+    if (prefix === undefined || origin === undefined) continue;
+    if (upstreams.some((other) => other.prefix === prefix)) {
+      problems.push(`${variable}: the prefix '${prefix}' is listed twice`);
+      continue;
+    }
+    upstreams.push({ prefix, origin });
+  }
+  return upstreams.sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+/** Comma-separated host[:port] names, lower-cased; `*.corp.example` matches its subdomains. */
+export function parseHosts(raw: unknown, variable: string, problems: string[]): readonly string[] {
+  if (raw === undefined) return [];
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
+  if (items === undefined) {
+    problems.push(`${variable}: must be a comma-separated list of host names`);
+    return [];
+  }
+  const hosts: string[] = [];
+  for (const item of items) {
+    const host = typeof item === 'string' ? item.trim().toLowerCase() : '';
+    if (
+      !/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(
+        host,
+      )
+    ) {
+      problems.push(
+        `${variable}: '${String(item)}' is not a host name (such as app.corp.example, app.corp.example:8443 or *.corp.example)`,
+      );
+      continue;
+    }
+    hosts.push(host);
+  }
+  return hosts;
+}
+
+/** Whether `host` (host[:port] as a browser sends it) is one of `allowed`. */
+export function hostAllowed(allowed: readonly string[], host: string): boolean {
+  const wanted = host.toLowerCase();
+  return allowed.some((pattern) =>
+    pattern.startsWith('*.')
+      ? wanted.endsWith(pattern.slice(1)) && wanted.length > pattern.length - 1
+      : wanted === pattern,
+  );
+}
+
+/**
+ * A JSON array of rules in the variable (or a YAML list in the configuration
+ * file), or the path of a JSON or YAML file holding one. Each rule:
+ * `{"path": "/admin", "host"?: "app.corp.example", "users"?: [...],
+ * "departments"?: [...], "admins"?: true}`.
+ */
+export function parseAccessRules(
+  raw: unknown,
+  variable: string,
+  cwd: string,
+  problems: string[],
+): readonly AccessRule[] {
+  if (raw === undefined) return [];
+  let list: unknown = raw;
+  if (typeof raw === 'string') {
+    const text = raw.trim();
+    let source = text;
+    let where = 'the value';
+    if (!text.startsWith('[')) {
+      where = text;
+      try {
+        source = readFileSync(resolve(cwd, text), 'utf8');
+      } catch (error) {
+        problems.push(
+          `${variable}: cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'}); give a JSON list or a file of rules`,
+        );
+        return [];
+      }
+    }
+    try {
+      list = parseYaml(source) as unknown; // YAML reads JSON too.
+    } catch (error) {
+      problems.push(
+        `${variable}: ${where} is not valid JSON or YAML (${(error as Error).message.split('\n')[0] ?? ''})`,
+      );
+      return [];
+    }
+  }
+  if (!Array.isArray(list)) {
+    problems.push(`${variable}: must be a list of rules`);
+    return [];
+  }
+  const rules: AccessRule[] = [];
+  list.forEach((item: unknown, index) => {
+    const rule = parseRule(item, `${variable}: rule ${index + 1}`, problems);
+    if (rule === undefined) return;
+    if (rules.some((other) => other.path === rule.path && other.host === rule.host)) {
+      problems.push(`${variable}: rule ${index + 1} repeats the path '${rule.path}'`);
+      return;
+    }
+    rules.push(rule);
+  });
+  return rules;
+}
+
+const ruleKeys = new Set(['path', 'host', 'users', 'departments', 'admins']);
+
+function parseRule(item: unknown, where: string, problems: string[]): AccessRule | undefined {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    problems.push(`${where}: must be an object with path and users, departments or admins`);
+    return undefined;
+  }
+  const fields = item as Record<string, unknown>;
+  const before = problems.length;
+  for (const key of Object.keys(fields)) {
+    if (!ruleKeys.has(key))
+      problems.push(`${where}: '${key}' is not a rule field; known: ${[...ruleKeys].join(', ')}`);
+  }
+  const path = checkPrefix(fields.path ?? '/', `${where}: path`, problems);
+  const hosts =
+    fields.host === undefined ? [] : parseHosts([fields.host], `${where}: host`, problems);
+  const users = stringList(fields.users, `${where}: users`, problems);
+  const departments = stringList(fields.departments, `${where}: departments`, problems);
+  if (fields.admins !== undefined && typeof fields.admins !== 'boolean')
+    problems.push(`${where}: admins must be true or false`);
+  if (problems.length > before || path === undefined) return undefined;
+  return {
+    host: hosts[0],
+    path: path.toLowerCase(),
+    users,
+    departments,
+    admins: fields.admins === true,
+  };
+}
+
+function stringList(value: unknown, where: string, problems: string[]): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '')) {
+    problems.push(`${where}: must be a list of non-empty strings`);
+    return [];
+  }
+  return value as string[];
+}
+
+function checkPrefix(raw: unknown, where: string, problems: string[]): string | undefined {
+  if (typeof raw !== 'string' || !/^\/[\x21-\x7e]*$/.test(raw) || raw.includes('//')) {
+    problems.push(`${where}: must be a path starting with /, such as /app`);
+    return undefined;
+  }
+  const prefix = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+  if (prefix.toLowerCase() === '/_sso' || prefix.toLowerCase().startsWith('/_sso/')) {
+    problems.push(`${where}: paths under /_sso are the gateway's own`);
+    return undefined;
+  }
+  if (/[?#%]|\/\.\.?(\/|$)/.test(prefix)) {
+    problems.push(`${where}: must be a plain path, without ?, #, % or dot segments`);
+    return undefined;
+  }
+  return prefix;
+}
+
+function checkOrigin(raw: unknown, where: string, problems: string[]): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(String(raw));
+  } catch {
+    problems.push(`${where}: '${String(raw)}' is not a URL; expected http(s)://host:port`);
+    return undefined;
+  }
+  if (!/^https?:$/.test(url.protocol)) {
+    problems.push(`${where}: must be http or https`);
+    return undefined;
+  }
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+    problems.push(
+      `${where}: must be an origin only (scheme, host and port); the request's path is sent as it is`,
+    );
+    return undefined;
+  }
+  return url.origin;
+}

@@ -1,0 +1,33 @@
+import type { Gateway } from '../app/gateway.js';
+import type { Upstream } from '../config/proxy-settings.js';
+import type { UserRecord } from '../storage/types.js';
+import { cookieNames } from '../web/index.js';
+import { identityHeaders } from './identity-headers.js';
+import type { ForwardContext } from './proxy-headers.js';
+
+/** What the headers for one proxied request need to know. */
+export function forwardContext(
+  gateway: Gateway,
+  upstream: Upstream,
+  user: UserRecord,
+  upgrade: boolean,
+): ForwardContext {
+  const publicUrl = new URL(gateway.config.publicUrl);
+  return {
+    upstreamHost: new URL(upstream.origin).host,
+    publicProto: publicUrl.protocol.slice(0, -1),
+    publicHost: publicUrl.host,
+    gatewayCookies,
+    identity: identityHeaders(user),
+    upgrade,
+  };
+}
+
+// Both spellings of both cookies, whatever this gateway's scheme: an old
+// cookie of the other spelling is the gateway's too.
+const gatewayCookies: ReadonlySet<string> = new Set(
+  [true, false].flatMap((secure) => {
+    const names = cookieNames(secure);
+    return [names.session, names.binding];
+  }),
+);

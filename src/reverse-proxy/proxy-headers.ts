@@ -1,0 +1,109 @@
+import type { IncomingMessage } from 'node:http';
+import { isIdentityHeader } from './identity-headers.js';
+
+/**
+ * Headers between the client and the upstream (RFC 9110 §7.6.1): hop-by-hop
+ * headers, and those the Connection header names, stay on their hop. The
+ * client's own X-Forwarded-* and Forwarded are dropped too: the gateway is
+ * the edge (it trusts no proxy in front of it), so it writes them itself.
+ */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+const replacedOnRequest = new Set([
+  'host',
+  'expect', // Node answers 100-continue to the client itself.
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-real-ip',
+]);
+
+export interface ForwardContext {
+  /** The upstream's host[:port], sent as Host. */
+  readonly upstreamHost: string;
+  /** The public URL's scheme and host, sent as X-Forwarded-Proto and -Host. */
+  readonly publicProto: string;
+  readonly publicHost: string;
+  /** The gateway's cookie names, never passed on. */
+  readonly gatewayCookies: ReadonlySet<string>;
+  readonly identity: readonly [string, string][];
+  /** A WebSocket handshake keeps its Connection: upgrade and Upgrade headers. */
+  readonly upgrade: boolean;
+}
+
+/** The request headers for the upstream, as a flat [name, value, ...] list keeping duplicates. */
+export function upstreamRequestHeaders(
+  request: IncomingMessage,
+  context: ForwardContext,
+): string[] {
+  const raw = request.rawHeaders;
+  const named = connectionNamed(request.headers.connection);
+  const headers: string[] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index] ?? '';
+    const value = raw[index + 1] ?? '';
+    const lower = name.toLowerCase();
+    if (hopByHop.has(lower) || replacedOnRequest.has(lower) || named.has(lower)) continue;
+    // Any spelling of an identity header is the client's forgery: only the gateway sets them.
+    if (isIdentityHeader(lower)) continue;
+    if (lower === 'cookie') {
+      const kept = withoutCookies(value, context.gatewayCookies);
+      if (kept !== '') headers.push(name, kept);
+      continue;
+    }
+    headers.push(name, value);
+  }
+  headers.push('Host', context.upstreamHost);
+  headers.push('X-Forwarded-For', request.socket.remoteAddress ?? '');
+  headers.push('X-Forwarded-Proto', context.publicProto);
+  headers.push('X-Forwarded-Host', context.publicHost);
+  for (const [name, value] of context.identity) headers.push(name, value);
+  if (context.upgrade) {
+    headers.push('Connection', 'Upgrade');
+    headers.push('Upgrade', request.headers.upgrade ?? 'websocket');
+  }
+  return headers;
+}
+
+/** The upstream's response headers for the client, hop-by-hop ones removed. */
+export function clientResponseHeaders(response: IncomingMessage): string[] {
+  const raw = response.rawHeaders;
+  const named = connectionNamed(response.headers.connection);
+  const headers: string[] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index] ?? '';
+    const lower = name.toLowerCase();
+    if (hopByHop.has(lower) || named.has(lower)) continue;
+    headers.push(name, raw[index + 1] ?? '');
+  }
+  return headers;
+}
+
+function connectionNamed(connection: string | undefined): ReadonlySet<string> {
+  if (connection === undefined) return new Set();
+  return new Set(connection.split(',').map((token) => token.trim().toLowerCase()));
+}
+
+/** The Cookie header without the gateway's own cookies: the session id never leaves the gateway. */
+function withoutCookies(header: string, names: ReadonlySet<string>): string {
+  return header
+    .split(';')
+    .filter((pair) => {
+      const eq = pair.indexOf('=');
+      const name = (eq === -1 ? pair : pair.slice(0, eq)).trim();
+      return name !== '' && !names.has(name);
+    })
+    .map((pair) => pair.trim())
+    .join('; ');
+}

@@ -1,0 +1,113 @@
+import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Gateway } from '../app/gateway.js';
+import { accessAllowed } from '../access-rules/access-rules.js';
+import type { ErrorCode } from '../core/index.js';
+import { errorRegistry } from '../core/index.js';
+import { sessionFor } from '../forward-auth/session-cache.js';
+import { cookieNames, newReferenceId, parseCookieHeader } from '../web/index.js';
+import { forwardContext } from './forward-context.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
+import { proxyTarget } from './proxy-target.js';
+import { callUpstream } from './upstream-client.js';
+
+/**
+ * A WebSocket handshake (an HTTP/1.1 Upgrade) to an internal resource: the
+ * same session check and access rules as any request, then the upstream's
+ * 101 is relayed and the two sockets are joined. Fastify does not see these
+ * requests, so refusals are written here, as JSON with a code.
+ */
+export async function proxyUpgrade(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  open: Set<Duplex>,
+): Promise<void> {
+  socket.on('error', () => socket.destroy());
+  const target = proxyTarget(gateway.config.upstreams, request.url ?? '/');
+  if (target === undefined || target.upstream === undefined) {
+    refuse(gateway, log, socket, 'not_found');
+    return;
+  }
+  const sessionId = parseCookieHeader(request.headers.cookie).get(
+    cookieNames(gateway.config.secureCookies).session,
+  );
+  let active;
+  try {
+    active = await sessionFor(gateway, sessionId);
+  } catch {
+    refuse(gateway, log, socket, 'service_unavailable');
+    return;
+  }
+  if (active === undefined) {
+    refuse(gateway, log, socket, 'unauthenticated');
+    return;
+  }
+  if (!accessAllowed(gateway.config.accessRules, undefined, target.matchPath, active.user)) {
+    refuse(gateway, log, socket, 'access_denied');
+    return;
+  }
+  const { upstream } = target;
+  const call = callUpstream(
+    upstream,
+    request.method ?? 'GET',
+    target.path,
+    upstreamRequestHeaders(request, forwardContext(gateway, upstream, active.user, true)),
+    gateway.config.upstreamTimeoutMs,
+    true,
+  );
+  socket.once('close', () => call.request.destroy());
+  call.request.end();
+  const outcome = await call.outcome;
+  if (outcome.kind === 'failed') {
+    refuse(
+      gateway,
+      log,
+      socket,
+      outcome.failure === 'timeout' ? 'upstream_timeout' : 'upstream_unavailable',
+    );
+    return;
+  }
+  const { response } = outcome;
+  const lines = [`HTTP/1.1 ${response.statusCode ?? 502} ${response.statusMessage ?? ''}`];
+  const headers =
+    outcome.kind === 'upgrade' ? response.rawHeaders : clientResponseHeaders(response);
+  for (let index = 0; index + 1 < headers.length; index += 2)
+    lines.push(`${headers[index] ?? ''}: ${headers[index + 1] ?? ''}`);
+  if (outcome.kind === 'response') {
+    // The upstream declined the upgrade: relay its answer and close.
+    lines.push('Connection: close');
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    response.pipe(socket);
+    return;
+  }
+  const upstreamSocket = outcome.socket;
+  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (outcome.head.length > 0) socket.write(outcome.head);
+  if (head.length > 0) upstreamSocket.write(head);
+  open.add(socket);
+  const close = (): void => {
+    open.delete(socket);
+    socket.destroy();
+    upstreamSocket.destroy();
+  };
+  upstreamSocket.on('error', close).on('close', close);
+  socket.on('close', close);
+  upstreamSocket.pipe(socket);
+  socket.pipe(upstreamSocket);
+}
+
+function refuse(gateway: Gateway, log: FastifyBaseLogger, socket: Duplex, code: ErrorCode): void {
+  const { status, summary } = errorRegistry[code];
+  const reference = newReferenceId(gateway.random);
+  log[status >= 500 ? 'error' : 'warn']({ code, reference }, 'WebSocket handshake refused');
+  const body = JSON.stringify({ error: { code, message: summary, reference } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,298 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { WebSocket } from 'undici';
+import type { TestGateway } from '../test-support/gateway-fixture.js';
+import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
+import { freePort } from '../test-support/free-port.js';
+import type { EchoUpstream, Seen } from './test-support/upstream-fixture.js';
+import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixture.js';
+
+/** One raw request with exactly these header lines (duplicates and odd spellings kept). */
+function rawRequest(
+  url: string,
+  method: string,
+  headers: string[],
+  body?: Buffer | Readable,
+): Promise<{ response: IncomingMessage; text: string }> {
+  return new Promise((resolve, reject) => {
+    // With a list of headers, Node adds no Host of its own.
+    const withHost = ['Host', new URL(url).host, ...headers];
+    const outgoing = httpRequest(url, { method, headers: withHost }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        resolve({ response, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    outgoing.on('error', reject);
+    if (body instanceof Readable) body.pipe(outgoing);
+    else outgoing.end(body);
+  });
+}
+
+function seenBy(text: string): Seen {
+  return JSON.parse(text) as Seen;
+}
+
+describe('reverse proxy', () => {
+  let upstream: EchoUpstream;
+  let other: EchoUpstream;
+  let gw: TestGateway;
+  let cookie: string;
+
+  before(async () => {
+    upstream = await startEchoUpstream({ slowMs: 3_000 });
+    other = await startEchoUpstream();
+    const down = `http://127.0.0.1:${await freePort()}`;
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
+      env: {
+        SSOGATE_UPSTREAM: JSON.stringify({ '/': upstream.url, '/other': other.url, '/down': down }),
+        SSOGATE_UPSTREAM_TIMEOUT_SECONDS: '1',
+        SSOGATE_ACCESS_RULES: JSON.stringify([
+          { path: '/admin', users: ['root'], admins: true },
+          { path: '/sales', departments: ['Sales'] },
+        ]),
+      },
+    });
+    cookie = await signedInCookie(gw.gateway, 'bob', {
+      email: 'bob@example.test',
+      userName: 'Bob Builder',
+      department: 'Sales',
+    });
+  });
+  after(async () => {
+    await gw.close();
+    await upstream.close();
+    await other.close();
+  });
+
+  test('an unsigned page load is sent to sign in; an unsigned API call gets 401', async () => {
+    const page = await fetch(`${gw.url}/app/page?x=1`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    assert.equal(page.status, 302);
+    assert.ok(page.headers.get('location')?.startsWith(`${gw.example.url}/`));
+    const api = await fetch(`${gw.url}/app/data`, { method: 'POST', body: '{}' });
+    assert.equal(api.status, 401);
+    assert.equal(((await api.json()) as { error: { code: string } }).error.code, 'unauthenticated');
+    assert.equal(upstream.seen.length, 0);
+  });
+
+  test('a browser that signs in lands on the upstream page it asked for', async () => {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    const landed = await browser.open(`${gw.url}/app/page?x=1`);
+    assert.equal(landed.status, 200);
+    const seen = seenBy(landed.body);
+    assert.equal(seen.url, '/app/page?x=1');
+    assert.equal(seen.headers['x-auth-request-user'], 'alice');
+    assert.equal(seen.headers['x-auth-request-email'], 'alice@example.test');
+  });
+
+  test('a signed request reaches the upstream with identity and forwarding headers, without the gateway cookies', async () => {
+    const { response, text } = await rawRequest(`${gw.url}/app/x?y=2`, 'GET', [
+      'Cookie',
+      `${cookie}; theme=dark; ssogate_binding=abc`,
+      'Accept',
+      'application/json',
+      'X-Forwarded-For',
+      '203.0.113.9',
+      'Connection',
+      'keep-alive, X-Hop',
+      'X-Hop',
+      'secret-to-this-hop',
+    ]);
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['x-upstream'], 'echo');
+    assert.deepEqual(response.headers['set-cookie'], ['app=1; Path=/', 'other=2; Path=/']);
+    const seen = seenBy(text);
+    assert.equal(seen.method, 'GET');
+    assert.equal(seen.url, '/app/x?y=2');
+    assert.equal(seen.headers['x-auth-request-user'], 'bob');
+    assert.equal(seen.headers['x-auth-request-email'], 'bob@example.test');
+    assert.equal(seen.headers['x-auth-request-preferred-username'], 'Bob Builder');
+    assert.equal(seen.headers.cookie, 'theme=dark');
+    assert.equal(seen.headers['x-forwarded-for'], '127.0.0.1');
+    assert.equal(seen.headers['x-forwarded-proto'], 'http');
+    assert.equal(seen.headers['x-forwarded-host'], new URL(gw.url).host);
+    assert.equal(seen.headers.host, new URL(upstream.url).host);
+    assert.equal(seen.headers['x-hop'], undefined);
+  });
+
+  test('identity headers sent by the client are removed, in any spelling and however often', async () => {
+    const { text } = await rawRequest(`${gw.url}/forged`, 'GET', [
+      'Cookie',
+      cookie,
+      'X-Auth-Request-User',
+      'root',
+      'x-auth-request-user',
+      'root2',
+      'X_Auth_Request_User',
+      'root3',
+      'X-AUTH-REQUEST-EMAIL',
+      'root@example.test',
+      'x-auth-request-groups',
+      'admins',
+    ]);
+    const seen = seenBy(text);
+    const identity = seen.rawHeaders.filter(
+      (_value, index) =>
+        index % 2 === 0 &&
+        (seen.rawHeaders[index] ?? '')
+          .toLowerCase()
+          .replaceAll('_', '-')
+          .startsWith('x-auth-request-'),
+    );
+    assert.deepEqual(identity.map((name) => name.toLowerCase()).sort(), [
+      'x-auth-request-email',
+      'x-auth-request-preferred-username',
+      'x-auth-request-user',
+    ]);
+    assert.equal(seen.headers['x-auth-request-user'], 'bob');
+    // Without a session, a forged header earns nothing either.
+    const anonymous = await rawRequest(`${gw.url}/forged`, 'GET', ['X-Auth-Request-User', 'root']);
+    assert.equal(anonymous.response.statusCode, 401);
+  });
+
+  test('a POST body of several MiB streams through intact, whatever its type', async () => {
+    const body = randomBytes(6 * 1024 * 1024 + 123);
+    const chunks = Array.from({ length: 97 }, (_, index) =>
+      body.subarray(
+        Math.floor((index * body.length) / 97),
+        Math.floor(((index + 1) * body.length) / 97),
+      ),
+    );
+    for (const type of ['application/octet-stream', 'application/json']) {
+      const { response, text } = await rawRequest(
+        `${gw.url}/upload`,
+        'POST',
+        ['Cookie', cookie, 'Content-Type', type, 'Transfer-Encoding', 'chunked'],
+        Readable.from(chunks),
+      );
+      assert.equal(response.statusCode, 200, text);
+      const seen = seenBy(text);
+      assert.equal(seen.bodyBytes, body.length);
+      assert.equal(seen.bodySha256, createHash('sha256').update(body).digest('hex'));
+      assert.equal(seen.headers['content-type'], type);
+    }
+    const { text } = await rawRequest(`${gw.url}/upload`, 'PUT', ['Cookie', cookie], body);
+    assert.equal(seenBy(text).bodyBytes, body.length);
+  });
+
+  test('a WebSocket echoes through; without a session the handshake is refused', async () => {
+    const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/socket`, {
+      headers: { cookie },
+    });
+    const reply = await new Promise<string>((resolve, reject) => {
+      socket.addEventListener('open', () => {
+        socket.send('hello');
+      });
+      socket.addEventListener('message', (event) => {
+        resolve(String(event.data));
+      });
+      socket.addEventListener('error', () => {
+        reject(new Error('WebSocket failed'));
+      });
+    });
+    assert.equal(reply, 'echo: hello');
+    socket.close();
+    const handshake = upstream.seen.find((seen) => seen.url === '/socket');
+    assert.equal(handshake?.headers['x-auth-request-user'], 'bob');
+    assert.equal(handshake.headers.cookie, undefined);
+
+    const refused = await rawRequest(`${gw.url}/socket`, 'GET', [
+      'Connection',
+      'Upgrade',
+      'Upgrade',
+      'websocket',
+      'Sec-WebSocket-Version',
+      '13',
+      'Sec-WebSocket-Key',
+      randomBytes(16).toString('base64'),
+    ]).catch((error: unknown) => error);
+    assert.ok(!(refused instanceof Error), String(refused));
+    assert.equal((refused as { response: IncomingMessage }).response.statusCode, 401);
+  });
+
+  test('the longest prefix picks the upstream', async () => {
+    const before = other.seen.length;
+    const { text } = await rawRequest(`${gw.url}/other/page`, 'GET', ['Cookie', cookie]);
+    assert.equal(seenBy(text).url, '/other/page');
+    assert.equal(other.seen.length, before + 1);
+    const { text: elsewhere } = await rawRequest(`${gw.url}/otherwise`, 'GET', ['Cookie', cookie]);
+    assert.equal(seenBy(elsewhere).url, '/otherwise');
+    assert.equal(other.seen.length, before + 1);
+  });
+
+  test('an upstream that is down gives a coded 502 page; one too slow a 504', async () => {
+    const down = await rawRequest(`${gw.url}/down/page`, 'GET', [
+      'Cookie',
+      cookie,
+      'Accept',
+      'text/html',
+    ]);
+    assert.equal(down.response.statusCode, 502);
+    assert.match(down.text, /upstream_unavailable/);
+    const slow = await rawRequest(`${gw.url}/slow`, 'GET', ['Cookie', cookie]);
+    assert.equal(slow.response.statusCode, 504);
+    assert.equal(
+      (JSON.parse(slow.text) as { error: { code: string } }).error.code,
+      'upstream_timeout',
+    );
+  });
+
+  test('access rules: 403 page or JSON for users not listed, in every spelling of the path', async () => {
+    for (const path of [
+      '/admin',
+      '/admin/x',
+      '/ADMIN',
+      '/%61dmin',
+      '//admin',
+      '/x/../admin',
+      '/admin;a=b',
+    ]) {
+      const page = await rawRequest(`${gw.url}${path}`, 'GET', [
+        'Cookie',
+        cookie,
+        'Accept',
+        'text/html',
+      ]);
+      assert.equal(page.response.statusCode, 403, path);
+      assert.match(page.text, /access_denied/);
+    }
+    const api = await rawRequest(
+      `${gw.url}/admin/api`,
+      'POST',
+      ['Cookie', cookie],
+      Buffer.from('{}'),
+    );
+    assert.equal(api.response.statusCode, 403);
+    assert.equal((JSON.parse(api.text) as { error: { code: string } }).error.code, 'access_denied');
+    const sales = await rawRequest(`${gw.url}/sales/report`, 'GET', ['Cookie', cookie]);
+    assert.equal(sales.response.statusCode, 200);
+    const administrator = await signedInCookie(gw.gateway, 'carol', { isAdmin: true });
+    const allowed = await rawRequest(`${gw.url}/admin/x`, 'GET', ['Cookie', administrator]);
+    assert.equal(allowed.response.statusCode, 200);
+    const salesForOthers = await rawRequest(`${gw.url}/sales`, 'GET', ['Cookie', administrator]);
+    assert.equal(salesForOthers.response.statusCode, 403);
+    assert.ok(
+      !upstream.seen.some(
+        (seen) =>
+          seen.url.toLowerCase().includes('admin') && seen.headers['x-auth-request-user'] === 'bob',
+      ),
+    );
+  });
+
+  test("the gateway's own routes keep their place and their body limits", async () => {
+    const me = await rawRequest(`${gw.url}/_sso/me`, 'GET', ['Cookie', cookie]);
+    assert.equal((JSON.parse(me.text) as { userId: string }).userId, 'bob');
+    const unknown = await rawRequest(`${gw.url}/_sso/nothing`, 'GET', ['Cookie', cookie]);
+    assert.equal(unknown.response.statusCode, 404);
+  });
+});

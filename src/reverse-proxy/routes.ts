@@ -1,0 +1,75 @@
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { accessAllowed } from '../access-rules/access-rules.js';
+import type { Gateway } from '../app/gateway.js';
+import { sendFailure } from '../app/respond.js';
+import { SsogateError } from '../core/index.js';
+import { cachedSession } from '../forward-auth/session-cache.js';
+import { internalResource, sendSignInNeeded } from '../portal/routes.js';
+import { proxyHttp } from './proxy-http.js';
+import { proxyTarget } from './proxy-target.js';
+import { proxyUpgrade } from './proxy-upgrade.js';
+
+/**
+ * Every path outside /_sso: with an upstream whose prefix matches, the
+ * request is proxied after the session check and the access rules; without,
+ * it is the portal page. The routes live in a context of their own in which
+ * no body is parsed, so a proxied body streams through untouched and of any
+ * size; the gateway's own routes keep their parsers and limits.
+ */
+export async function internalResourceRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+): Promise<void> {
+  await app.register((context, _options, registered) => {
+    context.removeAllContentTypeParsers();
+    context.addContentTypeParser('*', (_request, _payload, done) => {
+      done(null, undefined);
+    });
+
+    context.all('/*', async (request, reply) => {
+      const target = proxyTarget(gateway.config.upstreams, request.url);
+      if (target === undefined) {
+        sendFailure(
+          gateway,
+          request,
+          reply,
+          new SsogateError('request_invalid', 'the request path cannot be decoded'),
+        );
+        return reply;
+      }
+      if (target.upstream === undefined) return internalResource(gateway, request, reply);
+      const active = await cachedSession(gateway, request);
+      if (active === undefined) return sendSignInNeeded(gateway, request, reply);
+      if (!accessAllowed(gateway.config.accessRules, undefined, target.matchPath, active.user)) {
+        sendFailure(
+          gateway,
+          request,
+          reply,
+          new SsogateError(
+            'access_denied',
+            `${active.user.userId} may not reach ${target.matchPath}`,
+          ),
+          { tryAgainHref: '/' },
+        );
+        return reply;
+      }
+      return proxyHttp(gateway, request, reply, target.upstream, target.path, active.user);
+    });
+    registered();
+  });
+
+  if (gateway.config.upstreams.length === 0) return;
+  // WebSocket handshakes never reach Fastify's routes.
+  const open = new Set<Duplex>();
+  app.server.on('upgrade', (request, socket: Duplex, head: Buffer) => {
+    proxyUpgrade(gateway, app.log, request, socket, head, open).catch((error: unknown) => {
+      app.log.error({ err: error }, 'WebSocket proxying failed');
+      socket.destroy();
+    });
+  });
+  app.addHook('onClose', (_instance, closed) => {
+    for (const socket of open) socket.destroy();
+    closed();
+  });
+}

@@ -1,0 +1,105 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Upstream } from '../config/proxy-settings.js';
+
+/** A connection that does not complete in this long counts as down, however long the response may take. */
+const connectTimeoutMs = 5_000;
+
+const agents = new Map<string, http.Agent>();
+
+/** One keep-alive agent per upstream origin, so proxied requests reuse connections. */
+function agentFor(origin: string): http.Agent {
+  let agent = agents.get(origin);
+  if (agent === undefined) {
+    const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+    agent = origin.startsWith('https:') ? new https.Agent(options) : new http.Agent(options);
+    agents.set(origin, agent);
+  }
+  return agent;
+}
+
+export type UpstreamFailure = 'refused' | 'timeout';
+
+export interface UpstreamCall {
+  readonly request: ClientRequest;
+  /** Settles once: the response head (or a WebSocket upgrade), or why there is none. */
+  readonly outcome: Promise<
+    | { readonly kind: 'response'; readonly response: IncomingMessage }
+    | {
+        readonly kind: 'upgrade';
+        readonly response: IncomingMessage;
+        readonly socket: import('node:net').Socket;
+        readonly head: Buffer;
+      }
+    | { readonly kind: 'failed'; readonly failure: UpstreamFailure; readonly detail: string }
+  >;
+}
+
+/**
+ * Starts a request to an upstream. The caller writes (or pipes) the body and
+ * ends it. A connection not made within 5 s (or the time-out, if shorter), or
+ * a response head not received within `timeoutMs`, fails the call and
+ * destroys the request: a hung upstream never hangs the client.
+ */
+export function callUpstream(
+  upstream: Upstream,
+  method: string,
+  path: string,
+  headers: string[],
+  timeoutMs: number,
+  upgrade: boolean,
+): UpstreamCall {
+  const url = new URL(upstream.origin);
+  const client = url.protocol === 'https:' ? https : http;
+  const request = client.request({
+    protocol: url.protocol,
+    hostname: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port === '' ? undefined : Number(url.port),
+    method,
+    path,
+    headers,
+    // A WebSocket takes its connection away from the pool for good.
+    agent: upgrade ? false : agentFor(upstream.origin),
+  });
+  const outcome = new Promise<Awaited<UpstreamCall['outcome']>>((resolve) => {
+    let settled = false;
+    const settle = (value: Awaited<UpstreamCall['outcome']>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(responseTimer);
+      clearTimeout(connectTimer);
+      resolve(value);
+    };
+    const fail = (failure: UpstreamFailure, detail: string): void => {
+      settle({ kind: 'failed', failure, detail });
+      request.destroy();
+    };
+    const responseTimer = setTimeout(() => {
+      fail('timeout', `no response within ${timeoutMs} ms`);
+    }, timeoutMs);
+    let connectTimer: NodeJS.Timeout | undefined;
+    request.on('socket', (socket) => {
+      if (!socket.connecting) return;
+      connectTimer = setTimeout(
+        () => {
+          fail('refused', 'the connection was not made within the connect time-out');
+        },
+        Math.min(connectTimeoutMs, timeoutMs),
+      );
+      socket.once('connect', () => {
+        clearTimeout(connectTimer);
+      });
+    });
+    request.on('response', (response) => {
+      settle({ kind: 'response', response });
+    });
+    request.on('upgrade', (response, socket, head) => {
+      settle({ kind: 'upgrade', response, socket, head });
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      fail('refused', error.code ?? error.message);
+    });
+  });
+  return { request, outcome };
+}
