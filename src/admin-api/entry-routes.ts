@@ -10,6 +10,7 @@ import type { ApiCall } from './api-route.js';
 import { apiHandler, jsonBody } from './api-route.js';
 import type { SecretChange } from './entry-changes.js';
 import { changedFields } from './entry-changes.js';
+import { extensionSecretChange, keptExtensionSecret } from './extension-secret-edit.js';
 import { presentEntry } from './presenters.js';
 
 const entryParams = z.strictObject({ id: z.string() });
@@ -61,7 +62,12 @@ export function entryRoutes(app: FastifyInstance, gateway: Gateway): void {
       if (!(await store.create(input, gateway.clock()))) {
         throw new SsogateError('entry_exists', `an entry "${input.id}" exists already`);
       }
-      await changed(call, input.id, 'create', changedFields(undefined, input, secretOf(input)));
+      await changed(
+        call,
+        input.id,
+        'create',
+        changedFields(undefined, input, secretOf(input), extensionSecretChange(input)),
+      );
       return { status: 201, body: { entry: await present(await stored(input.id)), warnings } };
     }),
   );
@@ -87,7 +93,7 @@ export function entryRoutes(app: FastifyInstance, gateway: Gateway): void {
         appsecret === null ? 'clear' : appsecret === undefined || appsecret === '' ? 'keep' : 'set';
       const kept = secret === 'keep' ? before.input.appsecret : undefined;
       const { input, warnings } = validated({
-        ...rest,
+        ...keptExtensionSecret(rest, before.input),
         id,
         ...(secret === 'set' ? { appsecret } : kept === undefined ? {} : { appsecret: kept }),
       });
@@ -99,7 +105,12 @@ export function entryRoutes(app: FastifyInstance, gateway: Gateway): void {
         secret === 'clear' ? 'clear' : 'keep',
       );
       if (!updated) throw new SsogateError('entry_unknown', `no entry "${id}"`);
-      await changed(call, id, 'update', changedFields(before.input, input, secret));
+      await changed(
+        call,
+        id,
+        'update',
+        changedFields(before.input, input, secret, extensionSecretChange(rest)),
+      );
       return { body: { entry: await present(await stored(id)), warnings } };
     }),
   );

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
+import { extensionCheckRoute } from '../extension/check-route.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
@@ -62,6 +63,7 @@ export async function buildApp(
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   adminApiRoutes(app, gateway);
+  extensionCheckRoute(app, gateway);
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
   return app;

@@ -2,6 +2,7 @@ import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Database, SqlDialect } from '../schema.js';
 import { initialMigration } from './0001-initial.js';
+import { extensionSecretMigration } from './0003-extension-secret.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -11,6 +12,7 @@ import { initialMigration } from './0001-initial.js';
 export function migrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     '0001_initial': initialMigration(dialect),
+    '0003_extension_secret': extensionSecretMigration(),
   };
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { newSecretBox, sampleEntry, withTempDir } from '../storage-fixtures.js';
+import { migrations } from '../migrations/index.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
 
 function rawQuery(filename: string, query: string): unknown[] {
@@ -31,9 +32,10 @@ describe('openSqliteStorage', () => {
       } finally {
         await second.close();
       }
-      assert.deepEqual(rawQuery(filename, 'select name from kysely_migration'), [
-        { name: '0001_initial' },
-      ]);
+      assert.deepEqual(
+        rawQuery(filename, 'select name from kysely_migration order by name'),
+        Object.keys(migrations('sqlite')).map((name) => ({ name })),
+      );
     });
   });
 

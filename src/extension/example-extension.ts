@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * The example extension under examples/extension-xml is its own small
+ * package of plain JavaScript; the demo and the tests load it from the
+ * repository as it ships, whether they run from dist/ or build/.
+ */
+export interface RunningExtension {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface AcmeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Readonly<Record<string, string>> | undefined;
+}
+
+export type AcmeFault =
+  | { readonly delayMs: number }
+  | { readonly status: number; readonly body?: string }
+  | { readonly errorCode: string; readonly errorMsg?: string };
+
+export interface AcmeServer {
+  readonly url: string;
+  readonly requests: AcmeRequest[];
+  failNext(endpoint: 'authorize' | 'token' | 'userinfo', fault: AcmeFault): void;
+  close(): Promise<void>;
+}
+
+export interface ExampleExtensionModule {
+  startExtension(options: {
+    readonly host?: string;
+    readonly port?: number;
+    readonly secret: string;
+    readonly basePath?: string;
+    readonly log?: (line: string) => void;
+  }): Promise<RunningExtension>;
+  startAcmeServer(options?: {
+    readonly host?: string;
+    readonly port?: number;
+  }): Promise<AcmeServer>;
+  readonly defaultAcmeClient: { readonly clientId: string; readonly secret: string };
+}
+
+const modulePath = join('examples', 'extension-xml', 'index.mjs');
+
+export async function loadExampleExtension(): Promise<ExampleExtensionModule> {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(directory, modulePath))) {
+    const parent = dirname(directory);
+    if (parent === directory) throw new Error(`${modulePath} was not found above this module`);
+    directory = parent;
+  }
+  return (await import(pathToFileURL(join(directory, modulePath)).href)) as ExampleExtensionModule;
+}
+
+/** An entry of type extension for the example extension in front of the emulated Acme server. */
+export function acmeEntry(
+  module: ExampleExtensionModule,
+  extensionUrl: string,
+  acmeUrl: string,
+  extensionSecret: string,
+): Record<string, unknown> {
+  return {
+    id: 'acme',
+    name: 'Acme (through an extension)',
+    enabled: true,
+    type: 'extension',
+    extensionUrl,
+    extensionSecret,
+    extensionSettings: { serverUrl: acmeUrl },
+    appid: module.defaultAcmeClient.clientId,
+    appsecret: module.defaultAcmeClient.secret,
+  };
+}
