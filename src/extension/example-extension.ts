@@ -47,16 +47,22 @@ export interface ExampleExtensionModule {
   readonly defaultAcmeClient: { readonly clientId: string; readonly secret: string };
 }
 
-const modulePath = join('examples', 'extension-xml', 'index.mjs');
+const exampleDirectory = join('examples', 'extension-xml');
 
-export async function loadExampleExtension(): Promise<ExampleExtensionModule> {
+/** Imports a module of the example package by its file name, e.g. `signing.mjs`. */
+export async function importExampleModule(file: string): Promise<unknown> {
+  const relative = join(exampleDirectory, file);
   let directory = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(directory, modulePath))) {
+  while (!existsSync(join(directory, relative))) {
     const parent = dirname(directory);
-    if (parent === directory) throw new Error(`${modulePath} was not found above this module`);
+    if (parent === directory) throw new Error(`${relative} was not found above this module`);
     directory = parent;
   }
-  return (await import(pathToFileURL(join(directory, modulePath)).href)) as ExampleExtensionModule;
+  return import(pathToFileURL(join(directory, relative)).href);
+}
+
+export async function loadExampleExtension(): Promise<ExampleExtensionModule> {
+  return (await importExampleModule('index.mjs')) as ExampleExtensionModule;
 }
 
 /** An entry of type extension for the example extension in front of the emulated Acme server. */

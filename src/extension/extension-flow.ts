@@ -125,7 +125,7 @@ function mappedUser(entry: CompiledExtensionEntry, user: ExtensionUser): MappedU
     });
   }
   const extra = Object.create(null) as Record<string, JsonValue>;
-  for (const [key, value] of Object.entries(user.extra ?? {})) extra[key] = value;
+  for (const [key, value] of Object.entries(user.extra ?? {})) extra[key] = value as JsonValue;
   if (JSON.stringify(extra).length > maxExtraJsonLength) {
     throw new SignInError(
       'extension_bad_answer',

@@ -64,7 +64,8 @@ export const extensionUser = z.strictObject({
     .describe('false refuses the sign-in (the server says the user is disabled).')
     .optional(),
   extra: z
-    .record(z.string(), z.json())
+    // Values are whatever JSON the answer held (it was parsed from JSON).
+    .record(z.string(), z.unknown())
     .describe('Attributes without a column of their own, kept as JSON (at most 64 KiB).')
     .optional(),
 });

@@ -72,6 +72,12 @@ export function validateExtensionTarget(input: {
   readonly extensionSecret: unknown;
 }): ExtensionTargetCheck {
   const problems = new ProblemList();
+  // In a whole entry the schema reports a value of the wrong type; here, this does.
+  for (const field of ['extensionUrl', 'extensionSecret'] as const) {
+    if (input[field] !== undefined && typeof input[field] !== 'string') {
+      problems.field(field, 'must be text');
+    }
+  }
   const extension = compileExtension(input, undefined, problems);
   return extension === undefined
     ? { ok: false, problems: problems.items }
