@@ -147,7 +147,7 @@ function validateExtensionEntry(
   };
 }
 
-/** validateEntry for an entry that must be of type oauth2 (tests, the sample runner). */
+/** compileEntry for callers that run the OAuth2 steps themselves: throws unless the type is oauth2. */
 export function compileOAuth2Entry(input: unknown): CompiledOAuth2Entry {
   const entry = compileEntry(input);
   if (entry.type !== 'oauth2') {
