@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   buildAuthorizationRequest,
-  compileEntry,
+  compileOAuth2Entry,
   createEvaluationContext,
   evaluate,
   mapUser,
@@ -75,7 +75,7 @@ report(
   ),
 );
 
-const entry = compileEntry(buildGetEntry());
+const entry = compileOAuth2Entry(buildGetEntry());
 const values = {
   appid: 'app-1',
   state: randomBytes(32).toString('base64url'),

@@ -8,23 +8,34 @@ const entryFields = Object.keys(entryInput.shape) as (keyof EntryInput)[];
 /** What happened to the stored secret in one write. */
 export type SecretChange = 'set' | 'keep' | 'clear';
 
+/** Fields whose value is never compared or recorded: only that a write set or cleared them. */
+const writeOnlyFields: ReadonlySet<string> = new Set(['appsecret', 'extensionSecret']);
+
 /**
- * The names of the fields a write changed, for the audit log. The secret is
+ * The names of the fields a write changed, for the audit log. A secret is
  * never compared or recorded by value: a write that sends one reports
- * `appsecret`, so the log cannot be used to confirm a guess of the stored one.
+ * `appsecret` (or `extensionSecret`), so the log cannot be used to confirm a
+ * guess of the stored one.
  */
 export function changedFields(
   before: EntryInput | undefined,
   after: EntryInput | undefined,
   secret: SecretChange,
+  extensionSecret: SecretChange = 'keep',
 ): string[] {
   const changed = entryFields.filter(
     (field) =>
-      field !== 'appsecret' && !isDeepStrictEqual(valueOf(before, field), valueOf(after, field)),
+      !writeOnlyFields.has(field) &&
+      !isDeepStrictEqual(valueOf(before, field), valueOf(after, field)),
   );
-  const hadSecret = before?.appsecret !== undefined;
-  if (secret === 'set' || (secret === 'clear' && hadSecret)) {
+  if (secret === 'set' || (secret === 'clear' && before?.appsecret !== undefined)) {
     changed.push('appsecret');
+  }
+  if (
+    extensionSecret === 'set' ||
+    (extensionSecret === 'clear' && before?.extensionSecret !== undefined)
+  ) {
+    changed.push('extensionSecret');
   }
   return changed;
 }

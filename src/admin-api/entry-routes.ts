@@ -7,6 +7,7 @@ import { changedFields } from './entry-changes.js';
 import { entryAnswers, validated, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-schemas.js';
 import { entryParams, entryReplaceBody } from './schemas.js';
+import { extensionSecretChange, keptExtensionSecret } from './extension-secret-edit.js';
 
 /** CRUD on entries (SPEC 2, 9); every write recompiles the registry and is audited. */
 export function entryRoutes(api: ApiRouter): void {
@@ -56,7 +57,12 @@ export function entryRoutes(api: ApiRouter): void {
       if (!(await store.create(input, gateway.clock()))) {
         throw new SsogateError('entry_exists', `an entry "${input.id}" exists already`);
       }
-      await changed(call, input.id, 'create', changedFields(undefined, input, secretOf(input)));
+      await changed(
+        call,
+        input.id,
+        'create',
+        changedFields(undefined, input, secretOf(input), extensionSecretChange(input)),
+      );
       return { status: 201, body: { entry: await present(await stored(input.id)), warnings } };
     },
   );
@@ -93,7 +99,7 @@ export function entryRoutes(api: ApiRouter): void {
         appsecret === null ? 'clear' : appsecret === undefined || appsecret === '' ? 'keep' : 'set';
       const kept = secret === 'keep' ? before.input.appsecret : undefined;
       const { input, warnings } = validated({
-        ...rest,
+        ...keptExtensionSecret(rest, before.input),
         id,
         ...(secret === 'set' ? { appsecret } : kept === undefined ? {} : { appsecret: kept }),
       });
@@ -105,7 +111,12 @@ export function entryRoutes(api: ApiRouter): void {
         secret === 'clear' ? 'clear' : 'keep',
       );
       if (!updated) throw new SsogateError('entry_unknown', `no entry "${id}"`);
-      await changed(call, id, 'update', changedFields(before.input, input, secret));
+      await changed(
+        call,
+        id,
+        'update',
+        changedFields(before.input, input, secret, extensionSecretChange(rest)),
+      );
       return { body: { entry: await present(await stored(id)), warnings } };
     },
   );

@@ -31,6 +31,11 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     tokenValues: input.tokenValues,
     timeoutMs: input.timeoutMs,
     provisioning: input.provisioning,
+    type: input.type ?? 'oauth2',
+    extensionUrl: input.extensionUrl,
+    extensionSettings: input.extensionSettings,
+    // Write-only like appsecret: whether one is stored, never its value.
+    extensionSecretSet: input.extensionSecret !== undefined,
     position: record.position,
     createdAt: iso(record.createdAt),
     updatedAt: iso(record.updatedAt),

@@ -13,8 +13,12 @@ async function main(): Promise<void> {
     SSOGATE_ADMIN_PASSWORD: 'demo-admin-password',
     ...process.env,
   });
+  // `npm run demo -- --with-extension` (or SSOGATE_DEMO_EXTENSION=1) adds the example extension.
+  const withExtension =
+    process.argv.includes('--with-extension') || process.env.SSOGATE_DEMO_EXTENSION === '1';
   const demo = await startDemo(config, {
     providerPort: Number(process.env.SSOGATE_DEMO_PROVIDER_PORT ?? 9090),
+    ...(withExtension ? { withExtension: { extensionPort: 9191, acmePort: 9292 } } : {}),
   });
   const alice = defaultUsers[0];
   process.stdout.write(
@@ -23,6 +27,12 @@ async function main(): Promise<void> {
       `  Example OAuth2 server: ${demo.example.url}`,
       `  Open ${config.publicUrl}/ and sign in at the example server as ${alice?.username ?? 'alice'} / ${alice?.password ?? 'alice-password'}.`,
       `  Local administrator: admin / demo-admin-password (chooser: ${config.publicUrl}/_sso/login).`,
+      ...(demo.extension === undefined
+        ? []
+        : [
+            `  Example extension: ${demo.extension.extension.url}, in front of the emulated Acme server ${demo.extension.acme.url}.`,
+            `  Sign in through it at ${config.publicUrl}/_sso/login/acme as alice / alice-password.`,
+          ]),
       '',
     ].join('\n'),
   );

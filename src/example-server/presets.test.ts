@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { CompiledEntry } from '../core/index.js';
+import type { CompiledOAuth2Entry } from '../core/index.js';
 import {
   buildAuthorizationRequest,
   buildTokenRequest,
@@ -18,9 +18,10 @@ import { TestBrowser, continueField } from './browser-fixture.js';
 
 const publicUrl = 'http://gateway.test';
 
-function compile(entry: Record<string, unknown>): CompiledEntry {
+function compile(entry: Record<string, unknown>): CompiledOAuth2Entry {
   const result = validateEntry(entry);
   assert.ok(result.ok, result.ok ? '' : result.problems.map((p) => p.message).join('; '));
+  assert.ok(result.entry.type === 'oauth2');
   return result.entry;
 }
 

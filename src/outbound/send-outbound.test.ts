@@ -1,6 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
+import type { ThirdPartyResponse } from '../core/index.js';
 import { sendOutbound } from './send-outbound.js';
 import type { TestServer } from './http-fixture.js';
 import { outbound, startTestServer } from './http-fixture.js';
@@ -22,7 +23,8 @@ describe('sendOutbound: responses', () => {
       response.end('{"access_token":"tok-ü"}');
     });
     const result = await sendOutbound(outbound({ url: `${server.url}/token?code=abc` }));
-    assert.deepEqual(result, { status: 200, body: '{"access_token":"tok-ü"}' });
+    assert.deepEqual(bodyOf(result), { status: 200, body: '{"access_token":"tok-ü"}' });
+    assert.equal(result.headers?.['content-type'], 'application/json');
     const [received] = server.received;
     assert.equal(received?.url, '/token?code=abc');
     // Asking for compression would let a small download inflate into a huge body.
@@ -36,7 +38,7 @@ describe('sendOutbound: responses', () => {
       response.end('moved');
     });
     const result = await sendOutbound(outbound({ url: `${server.url}/token` }));
-    assert.deepEqual(result, { status: 302, body: 'moved' });
+    assert.deepEqual(bodyOf(result), { status: 302, body: 'moved' });
     assert.equal(target.received.length, 0);
   });
 
@@ -88,6 +90,10 @@ describe('sendOutbound: responses', () => {
       response.end('{"error":"invalid_grant"}');
     });
     const result = await sendOutbound(outbound({ url: server.url }));
-    assert.deepEqual(result, { status: 400, body: '{"error":"invalid_grant"}' });
+    assert.deepEqual(bodyOf(result), { status: 400, body: '{"error":"invalid_grant"}' });
   });
 });
+
+function bodyOf({ status, body }: ThirdPartyResponse): ThirdPartyResponse {
+  return { status, body };
+}

@@ -36,7 +36,7 @@ export async function sendOutbound(
       throw tooLarge(call, outbound.maxResponseBytes);
     }
     const body = await readCappedBody(response.body, outbound.maxResponseBytes, call);
-    return { status: response.statusCode, body };
+    return { status: response.statusCode, body, headers: singleValued(response.headers) };
   } catch (error) {
     throw toOutboundError(error, call, deadline, outbound.timeoutMs);
   }
@@ -46,5 +46,16 @@ export async function sendOutbound(
 function withoutAcceptEncoding(headers: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'accept-encoding'),
+  );
+}
+
+/** undici gives a repeated header as an array; joined as RFC 9110 §5.3 allows. */
+function singleValued(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+    ),
   );
 }

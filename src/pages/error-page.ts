@@ -37,6 +37,13 @@ export const flowErrorSentences: Readonly<Partial<Record<ErrorCode, string>>> = 
   service_unavailable: 'The sign-in gateway is temporarily unavailable. Please try again later.',
   internal_error:
     'Something went wrong on our side. Please try again; if it keeps failing, tell your administrator the reference below.',
+  extension_unavailable: 'The sign-in service could not be reached. Please try again later.',
+  extension_timeout: 'The sign-in service took too long to answer. Please try again later.',
+  extension_bad_signature:
+    'The sign-in service sent an answer the gateway could not trust. Ask your administrator.',
+  extension_bad_answer:
+    'The sign-in service sent an answer the gateway could not read. Ask your administrator.',
+  extension_error: 'The sign-in service reported a problem and did not sign you in.',
 };
 
 export interface ErrorPageInput {

@@ -159,7 +159,7 @@ async function allowSignOutRedirect(
   entryId: string | null,
 ): Promise<void> {
   const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
-  const logout = entry?.logout;
+  const logout = entry?.type === 'oauth2' ? entry.logout : undefined;
   if (logout === undefined || logout.placeholders.has('app_secret')) return;
   const origin = new URL(logout.source).origin;
   const policy = securityHeaders({

@@ -1,4 +1,10 @@
-import type { CompiledEntry, ErrorCode, MappedUser } from '../core/index.js';
+import type {
+  CompiledEntry,
+  CompiledOAuth2Entry,
+  ErrorCode,
+  MappedUser,
+  RandomSource,
+} from '../core/index.js';
 import {
   buildTokenRequest,
   buildUserInfoRequest,
@@ -8,6 +14,7 @@ import {
   processUserInfoResponse,
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
+import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { PendingSignIn, Storage, UserRecord } from '../storage/types.js';
 import type { EntryRegistry } from './entry-registry.js';
 import type { SendOutbound } from './outbound-policy.js';
@@ -20,6 +27,8 @@ export interface CompleteSignInDeps {
   readonly storage: Storage;
   readonly clock: () => number;
   readonly send: SendOutbound;
+  /** Nonces of the calls to an extension service. */
+  readonly random: RandomSource;
 }
 
 /** The callback's query as Fastify parsed it: a repeated parameter is an array. */
@@ -59,6 +68,14 @@ export async function completeSignIn(
     throw new SignInError('entry_unknown', `no entry ${entryId}`, { entryId });
 
   const pending = await consumePending(deps, entry, query, bindingValue);
+  if (entry.type === 'extension') {
+    // Whatever the server calls its code or its error, the extension reads it.
+    if (!entry.enabled)
+      throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
+    const mapped = await extensionCallbackUser(deps, entry, query, pending.redirectUri);
+    const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
+    return { user, entry, returnTo: pending.returnTo };
+  }
   const error = single(query.error);
   if (error !== undefined) {
     const description = single(query.error_description);
@@ -126,7 +143,7 @@ async function consumePending(
 
 /** Runs a token or user-info step and files its failure under the step's code. */
 async function step<T>(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   which: 'token' | 'userinfo',
   secrets: readonly string[],
   run: () => Promise<T>,

@@ -18,5 +18,6 @@ export function pendingKey(
 }
 
 export function usesState(entry: CompiledEntry): boolean {
-  return entry.authorize.placeholders.has('state');
+  // The extension contract requires the state back as `state` (docs/extension.md).
+  return entry.type === 'extension' || entry.authorize.placeholders.has('state');
 }

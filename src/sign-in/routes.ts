@@ -109,6 +109,7 @@ export async function redirectToEntry(
       random: gateway.random,
       clock: gateway.clock,
       pendingSignInMs: gateway.config.pendingSignInMs,
+      send: gateway.send,
     },
     entry,
     returnTo,

@@ -1,7 +1,9 @@
 import type { CompiledEntry, RandomSource } from '../core/index.js';
 import { buildAuthorizationRequest } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
+import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { PendingSignInStore } from '../storage/types.js';
+import type { SendOutbound } from './outbound-policy.js';
 import { pendingKey } from './pending-key.js';
 
 export interface StartSignInDeps {
@@ -10,6 +12,8 @@ export interface StartSignInDeps {
   readonly random: RandomSource;
   readonly clock: () => number;
   readonly pendingSignInMs: number;
+  /** For an entry of type extension, which is asked for its authorization URL. */
+  readonly send: SendOutbound;
 }
 
 /**
@@ -23,10 +27,10 @@ export async function startSignIn(
   returnTo: string,
   bindingValue: string,
 ): Promise<string> {
-  const request = buildAuthorizationRequest(entry, {
-    publicUrl: deps.publicUrl,
-    random: deps.random,
-  });
+  const request =
+    entry.type === 'extension'
+      ? await extensionAuthorizationRequest(deps, entry, deps.publicUrl)
+      : buildAuthorizationRequest(entry, { publicUrl: deps.publicUrl, random: deps.random });
   const now = deps.clock();
   await deps.pendingSignIns.save({
     stateHash: pendingKey(entry, request.state, bindingValue),

@@ -7,12 +7,18 @@ import type { Database, EntriesTable } from './schema.js';
 import type { EntryRecord, EntryStore } from './types.js';
 
 /** Fields kept in columns of their own, never in the definition JSON. */
-const columnFields: ReadonlySet<string> = new Set(['id', 'isDefault', 'appsecret']);
+const columnFields: ReadonlySet<string> = new Set([
+  'id',
+  'isDefault',
+  'appsecret',
+  'extensionSecret',
+]);
 
 const entryColumns = [
   'id',
   'definition',
   'appsecret_sealed',
+  'extension_secret_sealed',
   'position',
   'is_default',
   'created_at',
@@ -39,6 +45,9 @@ function toRecord(row: Selectable<EntriesTable>, secretBox: SecretBox): EntryRec
     id: row.id,
     isDefault: fromFlag(row.is_default),
     ...(row.appsecret_sealed === null ? {} : { appsecret: secretBox.open(row.appsecret_sealed) }),
+    ...(row.extension_secret_sealed === null
+      ? {}
+      : { extensionSecret: secretBox.open(row.extension_secret_sealed) }),
   };
   // Parsing again yields a fresh plain object of the current shape, and
   // catches a stored definition that this version can no longer read.
@@ -92,6 +101,7 @@ export function createEntryStore(db: Kysely<Database>, secretBox: SecretBox): En
             id: input.id,
             definition: definitionOf(input),
             appsecret_sealed: seal(input.appsecret),
+            extension_secret_sealed: seal(input.extensionSecret),
             position: (last ?? 0) + 1,
             is_default: toFlag(input.isDefault === true),
             created_at: at,
@@ -117,6 +127,7 @@ export function createEntryStore(db: Kysely<Database>, secretBox: SecretBox): En
             is_default: toFlag(input.isDefault === true),
             updated_at: at,
             ...(keepSecret ? {} : { appsecret_sealed: seal(input.appsecret) }),
+            extension_secret_sealed: seal(input.extensionSecret),
           })
           .where('id', '=', id)
           .executeTakeFirst();

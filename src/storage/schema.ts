@@ -20,6 +20,8 @@ export interface EntriesTable {
   /** The entry as validated, without id, isDefault and appsecret (those have columns). */
   definition: string;
   appsecret_sealed: string | null;
+  /** The extensionSecret of an entry of type extension, sealed like the appsecret. */
+  extension_secret_sealed: string | null;
   position: number;
   is_default: Flag;
   created_at: Millis;

@@ -50,7 +50,9 @@ export interface EntryStore {
   /**
    * Replaces an entry; resolves false if it does not exist. The secret is
    * write-only: when `input.appsecret` is undefined, `secret` says whether the
-   * stored one is kept (the default) or cleared.
+   * stored one is kept (the default) or cleared. The extensionSecret is
+   * written as `input` has it (absent clears it): callers that keep it pass
+   * the stored one back, as the admin API does.
    */
   update(id: string, input: EntryInput, at: number, secret?: 'keep' | 'clear'): Promise<boolean>;
   delete(id: string): Promise<boolean>;

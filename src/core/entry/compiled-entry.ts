@@ -27,18 +27,27 @@ export interface ProvisioningPolicy {
   readonly adoptExistingUsers: boolean;
 }
 
-/**
- * An entry whose templates and expressions were parsed once, at save time.
- * It holds the app secret because the token call needs it: it is an internal
- * object, and presenters never serialise it whole.
- */
-export interface CompiledEntry {
+/** What every entry has, whatever signs its users in. */
+interface CompiledEntryBase {
   readonly id: string;
   readonly name: string;
   readonly enabled: boolean;
   readonly isDefault: boolean;
   readonly appid: string | undefined;
   readonly appsecret: string | undefined;
+  readonly timeoutMs: number;
+  readonly provisioning: ProvisioningPolicy;
+  /** The validated input, normalised (blank optional fields removed). */
+  readonly input: EntryInput;
+}
+
+/**
+ * An entry whose templates and expressions were parsed once, at save time.
+ * It holds the app secret because the token call needs it: it is an internal
+ * object, and presenters never serialise it whole.
+ */
+export interface CompiledOAuth2Entry extends CompiledEntryBase {
+  readonly type: 'oauth2';
   readonly authorize: CompiledTemplate;
   readonly token: CompiledTokenCall;
   readonly tokenParse: Expression;
@@ -48,11 +57,27 @@ export interface CompiledEntry {
   readonly userInfoParse: readonly AttributeMapping[];
   readonly logout: CompiledTemplate | undefined;
   readonly pkce: boolean;
-  readonly timeoutMs: number;
-  readonly provisioning: ProvisioningPolicy;
-  /** The validated input, normalised (blank optional fields removed). */
-  readonly input: EntryInput;
 }
+
+/** Where an extension entry's service is, and the secret both sides sign with. */
+export interface CompiledExtension {
+  /** The base URL, without a trailing slash: routes are appended to it. */
+  readonly url: string;
+  readonly secret: string;
+  readonly settings: Readonly<Record<string, string>>;
+}
+
+/**
+ * An entry whose server is reached through an extension service (SPEC 8):
+ * the gateway keeps the flow, the extension builds the authorization URL and
+ * reads the callback.
+ */
+export interface CompiledExtensionEntry extends CompiledEntryBase {
+  readonly type: 'extension';
+  readonly extension: CompiledExtension;
+}
+
+export type CompiledEntry = CompiledOAuth2Entry | CompiledExtensionEntry;
 
 export const defaultTimeoutMs = 10_000;
 

@@ -8,9 +8,6 @@ import { z } from 'zod';
  */
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 
-/** A required text field: blank is as good as missing. */
-const requiredText = (max: number) => text(max).min(1, 'is required');
-
 /** Forms send "" for a field left blank; an optional field left blank is absent. */
 const optionalText = (max: number) =>
   text(max)
@@ -63,7 +60,12 @@ export const provisioningInput = z.strictObject({
   adoptExistingUsers: z.boolean().optional(),
 });
 
+/** A key of extensionSettings: a short identifier, as an extension reads it. */
+export const extensionSettingName = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
 export const entryInput = z.strictObject({
+  /** `oauth2` (the default) is configured by templates; `extension` delegates to an extension service. */
+  type: z.enum(['oauth2', 'extension']).optional(),
   id: z
     .string()
     .regex(
@@ -76,11 +78,12 @@ export const entryInput = z.strictObject({
   isDefault: z.boolean().optional(),
   appid: optionalText(512),
   appsecret: optionalText(4096),
-  authorizeUrl: requiredText(4096),
-  tokenUrl: requiredText(4096),
-  tokenParse: requiredText(4096),
+  // Required for type oauth2 only; validateEntry says so with the field's name.
+  authorizeUrl: optionalText(4096),
+  tokenUrl: optionalText(4096),
+  tokenParse: optionalText(4096),
   logoutUrl: optionalText(4096),
-  userInfoUrl: requiredText(4096),
+  userInfoUrl: optionalText(4096),
   userInfoParse: z.union([z.array(mappingInput).max(32), text(64 * 1024)]).optional(),
   pkce: z.boolean().optional(),
   tokenRequest: tokenRequestInput.optional(),
@@ -88,6 +91,18 @@ export const entryInput = z.strictObject({
   tokenValues: z.array(tokenValueInput).max(16).optional(),
   timeoutMs: z.number().int().min(100).max(60_000).optional(),
   provisioning: provisioningInput.optional(),
+  /** Base URL of the extension service (type extension). */
+  extensionUrl: optionalText(2048),
+  /** The HMAC secret shared with the extension; write-only like appsecret. */
+  extensionSecret: optionalText(4096),
+  /** Opaque settings passed to the extension with every call. */
+  extensionSettings: z
+    .record(
+      z.string().regex(extensionSettingName, 'must be a name of letters, digits, _ . or -'),
+      text(4096),
+    )
+    .refine((settings) => Object.keys(settings).length <= 64, 'must hold at most 64 settings')
+    .optional(),
 });
 
 export type EntryInput = z.infer<typeof entryInput>;

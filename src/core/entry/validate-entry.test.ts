@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { SsogateError } from '../errors/ssogate-error.js';
 import { buildGetEntry, buildPostEntry, buildStandardEntry } from '../test-support/entries.js';
 import { EntryInvalidError } from './entry-problems.js';
-import { compileEntry, validateEntry } from './validate-entry.js';
+import { compileOAuth2Entry, validateEntry } from './validate-entry.js';
 
 function problemsOf(input: unknown): SsogateError[] {
   const result = validateEntry(input);
@@ -17,7 +17,7 @@ function summary(problems: readonly SsogateError[]) {
 
 describe('validateEntry', () => {
   test('a seed-style GET entry compiles with every option off', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     assert.equal(entry.token.template.method, 'GET');
     assert.equal(entry.token.bodyEncoding, 'json');
     assert.equal(entry.token.clientAuthentication, 'none');
@@ -35,8 +35,8 @@ describe('validateEntry', () => {
   });
 
   test('the POST-JSON and the standard form-POST shapes compile', () => {
-    assert.equal(compileEntry(buildPostEntry()).token.template.method, 'POST');
-    const standard = compileEntry(buildStandardEntry());
+    assert.equal(compileOAuth2Entry(buildPostEntry()).token.template.method, 'POST');
+    const standard = compileOAuth2Entry(buildStandardEntry());
     assert.equal(standard.token.bodyEncoding, 'form');
     assert.equal(standard.userInfo.headers.length, 1);
     assert.equal(standard.userInfoParse.length, 2);
@@ -125,7 +125,7 @@ describe('validateEntry', () => {
   });
 
   test('blank optional fields count as absent', () => {
-    const entry = compileEntry(buildGetEntry({ logoutUrl: '', appsecret: '' }));
+    const entry = compileOAuth2Entry(buildGetEntry({ logoutUrl: '', appsecret: '' }));
     assert.equal(entry.logout, undefined);
     assert.equal(entry.appsecret, undefined);
     assert.equal('logoutUrl' in entry.input, true);
@@ -134,7 +134,7 @@ describe('validateEntry', () => {
 
   test('compileEntry throws one coded error that lists the problems', () => {
     assert.throws(
-      () => compileEntry(buildGetEntry({ tokenParse: '' })),
+      () => compileOAuth2Entry(buildGetEntry({ tokenParse: '' })),
       (error: unknown) =>
         error instanceof EntryInvalidError &&
         error.problems.length === 1 &&
@@ -212,7 +212,7 @@ describe('validateEntry: options beyond the seed', () => {
   });
 
   test('a success condition is an expression, checked at save time', () => {
-    const ok = compileEntry(
+    const ok = compileOAuth2Entry(
       buildGetEntry({ tokenRequest: { successCondition: "JSON_GET($response, 'errcode') == 0" } }),
     );
     assert.equal(ok.token.successCondition?.source, "JSON_GET($response, 'errcode') == 0");
@@ -230,7 +230,7 @@ describe('validateEntry: options beyond the seed', () => {
   });
 
   test('token values become placeholders of the user-info call only', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({
         tokenValues: [{ name: 'openid', expression: "JSON_GET($response, 'openid')" }],
         userInfoUrl: 'https://as.example/userinfo?access_token=${access_token}&openid=${openid}',
@@ -275,7 +275,7 @@ describe('validateEntry: options beyond the seed', () => {
   });
 
   test('time-out and provisioning policy are validated and defaulted', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({ timeoutMs: 2500, provisioning: { createUsers: false } }),
     );
     assert.equal(entry.timeoutMs, 2500);
@@ -302,7 +302,7 @@ describe('validateEntry: userInfoParse', () => {
       '',
       'enabled = true',
     ].join('\n');
-    const fromText = compileEntry(buildGetEntry({ userInfoParse: text }));
+    const fromText = compileOAuth2Entry(buildGetEntry({ userInfoParse: text }));
     assert.deepEqual(
       fromText.userInfoParse.map(({ attribute, expression }) => [attribute, expression.source]),
       [

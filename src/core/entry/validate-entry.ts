@@ -1,8 +1,14 @@
-import type { SsogateError } from '../errors/ssogate-error.js';
+import { SsogateError } from '../errors/ssogate-error.js';
 import { builtInPlaceholders, renderUrl } from '../template/index.js';
-import type { CompiledEntry, ProvisioningPolicy, TokenValue } from './compiled-entry.js';
+import type {
+  CompiledEntry,
+  CompiledOAuth2Entry,
+  ProvisioningPolicy,
+  TokenValue,
+} from './compiled-entry.js';
 import { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
 import { compileCall, compileTemplateField } from './compile-call.js';
+import { compileExtension } from './compile-extension.js';
 import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
 import { compileMappings } from './compile-mappings.js';
 import type { EntryInput } from './entry-input.js';
@@ -14,6 +20,9 @@ export type EntryValidation =
   | { readonly ok: false; readonly problems: readonly SsogateError[] };
 
 const tokenValueName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The fields an OAuth2 entry cannot do without; an extension entry ignores them. */
+const oauth2RequiredFields = ['authorizeUrl', 'tokenUrl', 'tokenParse', 'userInfoUrl'] as const;
 
 /**
  * Validates and compiles an entry as the API, the console or the provisioning
@@ -28,6 +37,10 @@ export function validateEntry(input: unknown): EntryValidation {
   // The meaning of each text field is checked even when other fields failed
   // their shape, so an administrator sees every problem in one round.
   const raw = asRecord(input);
+  if (raw.type === 'extension') return validateExtensionEntry(shape, raw, problems);
+  for (const field of oauth2RequiredFields) {
+    if (raw[field] === undefined || raw[field] === '') problems.field(field, 'is required');
+  }
   const tokenValues = compileTokenValues(raw.tokenValues, problems);
   const tokenValueNames = tokenValues.map(({ name }) => name);
 
@@ -73,9 +86,7 @@ export function validateEntry(input: unknown): EntryValidation {
   if (clientAuthentication === 'basic' && entry.appid === undefined) {
     problems.field('appid', 'is required for HTTP Basic client authentication');
   }
-  if (entry.isDefault === true && !entry.enabled) {
-    problems.field('isDefault', 'a disabled entry cannot be the default');
-  }
+  checkDefault(entry, problems);
   if (
     clientAuthentication === 'basic' &&
     entry.tokenRequest?.headers?.some(({ name }) => name.toLowerCase() === 'authorization') === true
@@ -96,13 +107,9 @@ export function validateEntry(input: unknown): EntryValidation {
     return { ok: false, problems: problems.items };
   }
 
-  const compiled: CompiledEntry = {
-    id: entry.id,
-    name: entry.name,
-    enabled: entry.enabled,
-    isDefault: entry.isDefault ?? false,
-    appid: entry.appid,
-    appsecret: entry.appsecret,
+  const compiled: CompiledOAuth2Entry = {
+    ...commonFields(entry),
+    type: 'oauth2',
     authorize,
     token: { ...tokenCall, clientAuthentication },
     tokenParse,
@@ -111,11 +118,64 @@ export function validateEntry(input: unknown): EntryValidation {
     userInfoParse,
     logout,
     pkce: entry.pkce ?? false,
+  };
+  return { ok: true, entry: compiled, warnings: warningsFor(compiled) };
+}
+
+/**
+ * An entry of type extension (SPEC 8): the OAuth2 templates and expressions
+ * are neither required nor read (the console may keep them while the type is
+ * switched); the extension's URL and secret are.
+ */
+function validateExtensionEntry(
+  shape: ReturnType<typeof entryInput.safeParse>,
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): EntryValidation {
+  const extension = compileExtension(raw, shape.data?.extensionSettings, problems);
+  if (shape.success) checkDefault(shape.data, problems);
+  if (!shape.success || problems.items.length > 0 || extension === undefined) {
+    return { ok: false, problems: problems.items };
+  }
+  const warnings = extension.url.startsWith('http:')
+    ? ['the extension is called over plain http: its answers carry user attributes unencrypted']
+    : [];
+  return {
+    ok: true,
+    entry: { ...commonFields(shape.data), type: 'extension', extension },
+    warnings,
+  };
+}
+
+/** compileEntry for callers that run the OAuth2 steps themselves: throws unless the type is oauth2. */
+export function compileOAuth2Entry(input: unknown): CompiledOAuth2Entry {
+  const entry = compileEntry(input);
+  if (entry.type !== 'oauth2') {
+    throw new EntryInvalidError([
+      new SsogateError('field_invalid', 'must be oauth2 here', { field: 'type' }),
+    ]);
+  }
+  return entry;
+}
+
+function commonFields(entry: EntryInput) {
+  return {
+    id: entry.id,
+    name: entry.name,
+    enabled: entry.enabled,
+    isDefault: entry.isDefault ?? false,
+    appid: entry.appid,
+    appsecret: entry.appsecret,
     timeoutMs: entry.timeoutMs ?? defaultTimeoutMs,
     provisioning: provisioningPolicy(entry.provisioning),
     input: entry,
   };
-  return { ok: true, entry: compiled, warnings: warningsFor(compiled) };
+}
+
+function checkDefault(entry: EntryInput, problems: ProblemList): void {
+  if (entry.isDefault === true && !entry.enabled) {
+    problems.field('isDefault', 'a disabled entry cannot be the default');
+  }
 }
 
 /** validateEntry for callers that want an exception: throws EntryInvalidError. */
@@ -162,14 +222,14 @@ function compileTokenValues(raw: unknown, problems: ProblemList): TokenValue[] {
  * RFC 6749 §3.1: the authorization endpoint URI MUST NOT include a fragment;
  * the gateway also appends PKCE parameters to its query.
  */
-function checkNoFragment(authorize: CompiledEntry['authorize'], problems: ProblemList): void {
+function checkNoFragment(authorize: CompiledOAuth2Entry['authorize'], problems: ProblemList): void {
   const sample = Object.fromEntries([...authorize.placeholders].map((name) => [name, 'x']));
   if (new URL(renderUrl(authorize, sample)).hash !== '') {
     problems.field('authorizeUrl', 'must not contain a fragment (#...): RFC 6749 §3.1');
   }
 }
 
-function warningsFor(entry: CompiledEntry): string[] {
+function warningsFor(entry: CompiledOAuth2Entry): string[] {
   const warnings: string[] = [];
   if (!entry.authorize.placeholders.has('state') && !entry.pkce) {
     warnings.push(

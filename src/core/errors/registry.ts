@@ -218,6 +218,28 @@ export const errorRegistry = {
     status: 403,
     summary: 'An access rule does not let the signed-in user reach this address.',
   },
+
+  // The extension service of an entry of type extension (SPEC 8, docs/extension.md).
+  extension_unavailable: {
+    status: 502,
+    summary: 'The extension service could not be reached, or failed without a signed answer.',
+  },
+  extension_timeout: {
+    status: 504,
+    summary: "The extension service did not answer completely within the entry's time-out.",
+  },
+  extension_bad_signature: {
+    status: 502,
+    summary: 'An answer of the extension service is unsigned, wrongly signed or stale.',
+  },
+  extension_bad_answer: {
+    status: 502,
+    summary: "An answer of the extension service does not have the contract's shape.",
+  },
+  extension_error: {
+    status: 502,
+    summary: 'The extension service answered with an error of its own.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof errorRegistry;

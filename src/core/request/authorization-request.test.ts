@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { compileEntry } from '../entry/validate-entry.js';
+import { compileOAuth2Entry } from '../entry/validate-entry.js';
 import { buildGetEntry, buildStandardEntry, sequenceRandom } from '../test-support/entries.js';
 import { buildAuthorizationRequest } from './authorization-request.js';
 import { pkceChallenge } from './pkce.js';
@@ -10,7 +10,7 @@ const publicUrl = 'https://gate.corp.example/';
 
 describe('buildAuthorizationRequest', () => {
   test('renders the seed template with state, appid and the callback URL encoded once', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     const request = buildAuthorizationRequest(entry, { publicUrl, random: sequenceRandom() });
     assert.equal(request.state, 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8');
     assert.equal(request.redirectUri, 'https://gate.corp.example/_sso/callback/corp');
@@ -25,7 +25,7 @@ describe('buildAuthorizationRequest', () => {
   });
 
   test('states are fresh, unique, URL-safe and at least 128 bits', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     const states = new Set<string>();
     for (let index = 0; index < 1000; index += 1) {
       const { state } = buildAuthorizationRequest(entry, { publicUrl, random: randomBytes });
@@ -36,7 +36,7 @@ describe('buildAuthorizationRequest', () => {
   });
 
   test('PKCE adds an S256 challenge and keeps the verifier server-side', () => {
-    const entry = compileEntry(buildStandardEntry());
+    const entry = compileOAuth2Entry(buildStandardEntry());
     const request = buildAuthorizationRequest(entry, { publicUrl, random: randomBytes });
     const query = new URL(request.url).searchParams;
     assert.ok(request.codeVerifier !== undefined);
@@ -56,7 +56,7 @@ describe('buildAuthorizationRequest', () => {
   });
 
   test('an entry id with characters is encoded in the callback path', () => {
-    const entry = compileEntry(buildGetEntry({ id: 'a-1' }));
+    const entry = compileOAuth2Entry(buildGetEntry({ id: 'a-1' }));
     const request = buildAuthorizationRequest(entry, {
       publicUrl: 'http://localhost:8080',
       random: randomBytes,

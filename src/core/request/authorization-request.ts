@@ -1,4 +1,4 @@
-import type { CompiledEntry } from '../entry/compiled-entry.js';
+import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { renderUrl } from '../template/index.js';
 import { appendQuery } from './append-query.js';
 import { callbackUrl } from './gateway-urls.js';
@@ -27,7 +27,7 @@ export interface AuthorizationRequest {
  * to the browser by a cookie either way (SPEC 6).
  */
 export function buildAuthorizationRequest(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   { publicUrl, random }: AuthorizationRequestOptions,
 ): AuthorizationRequest {
   const state = randomToken(random);

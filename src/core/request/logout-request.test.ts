@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { compileEntry } from '../entry/validate-entry.js';
+import { compileOAuth2Entry } from '../entry/validate-entry.js';
 import { buildGetEntry, canarySecret } from '../test-support/entries.js';
 import { buildLogoutRequest } from './logout-request.js';
 
@@ -9,11 +9,11 @@ const options = { publicUrl: 'https://gate.corp.example', random: randomBytes };
 
 describe('buildLogoutRequest', () => {
   test('no logout URL: nothing to send', () => {
-    assert.equal(buildLogoutRequest(compileEntry(buildGetEntry()), options), undefined);
+    assert.equal(buildLogoutRequest(compileOAuth2Entry(buildGetEntry()), options), undefined);
   });
 
   test('a browser redirect back to the signed-out page', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({
         logoutUrl: 'https://as.example/logout?appid=${appid}&redirect_uri=${redirect_uri}',
       }),
@@ -25,7 +25,7 @@ describe('buildLogoutRequest', () => {
   });
 
   test('a template holding the secret is called server-to-server instead', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({
         logoutUrl: 'https://as.example/logout?appid=${appid}&secret=${app_secret}&state=${state}',
       }),

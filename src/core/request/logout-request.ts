@@ -24,7 +24,8 @@ export function buildLogoutRequest(
   entry: CompiledEntry,
   { publicUrl, random }: LogoutRequestOptions,
 ): LogoutRequest | undefined {
-  if (entry.logout === undefined) return undefined;
+  // An extension entry has no logout template: signing out ends the gateway session only.
+  if (entry.type !== 'oauth2' || entry.logout === undefined) return undefined;
   const url = renderUrl(entry.logout, {
     state: randomToken(random),
     appid: entry.appid,

@@ -16,6 +16,8 @@ export interface OutboundRequest {
 export interface ThirdPartyResponse {
   readonly status: number;
   readonly body: string;
+  /** Response headers, names in lowercase; read only where a contract signs its answers. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const maxResponseBytes = 1024 * 1024;

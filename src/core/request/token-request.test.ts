@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSsogateError } from '../errors/ssogate-error.js';
-import { compileEntry } from '../entry/validate-entry.js';
+import { compileOAuth2Entry } from '../entry/validate-entry.js';
 import {
   buildGetEntry,
   buildPostEntry,
@@ -14,7 +14,7 @@ const redirectUri = 'https://gate.corp.example/_sso/callback/corp';
 
 describe('buildTokenRequest', () => {
   test('GET keeps the query in the URL, every value percent-encoded', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     const request = buildTokenRequest(entry, {
       code: 'a&b=c d/中',
       redirectUri,
@@ -32,7 +32,7 @@ describe('buildTokenRequest', () => {
   });
 
   test('POST sends a JSON object of the decoded values, literal parameters included', () => {
-    const entry = compileEntry(buildPostEntry());
+    const entry = compileOAuth2Entry(buildPostEntry());
     const code = 'a","grant_type":"password';
     const request = buildTokenRequest(entry, { code, redirectUri, codeVerifier: undefined });
     assert.equal(request.method, 'POST');
@@ -48,7 +48,7 @@ describe('buildTokenRequest', () => {
   });
 
   test('a form POST with HTTP Basic client authentication and the PKCE verifier', () => {
-    const entry = compileEntry(buildStandardEntry({ appid: 'my:app', appsecret: 's p&c' }));
+    const entry = compileOAuth2Entry(buildStandardEntry({ appid: 'my:app', appsecret: 's p&c' }));
     const request = buildTokenRequest(entry, {
       code: 'c+1',
       redirectUri,
@@ -70,13 +70,13 @@ describe('buildTokenRequest', () => {
   });
 
   test('the PKCE verifier joins the query of a GET token call', () => {
-    const entry = compileEntry(buildGetEntry({ pkce: true }));
+    const entry = compileOAuth2Entry(buildGetEntry({ pkce: true }));
     const request = buildTokenRequest(entry, { code: 'c', redirectUri, codeVerifier: 'v-1' });
     assert.equal(new URL(request.url).searchParams.get('code_verifier'), 'v-1');
   });
 
   test('per-call headers render their placeholders', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({ tokenRequest: { headers: [{ name: 'X-App', value: 'id=${appid}' }] } }),
     );
     const request = buildTokenRequest(entry, { code: 'c', redirectUri, codeVerifier: undefined });
@@ -85,7 +85,7 @@ describe('buildTokenRequest', () => {
   });
 
   test('a template that needs the secret fails with a coded error when none is set', () => {
-    const entry = compileEntry(buildGetEntry({ appsecret: undefined }));
+    const entry = compileOAuth2Entry(buildGetEntry({ appsecret: undefined }));
     assert.throws(
       () => buildTokenRequest(entry, { code: 'c', redirectUri, codeVerifier: undefined }),
       (error: unknown) => isSsogateError(error) && error.code === 'template_value_missing',

@@ -1,4 +1,4 @@
-import type { CompiledEntry } from '../entry/compiled-entry.js';
+import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { SsogateError } from '../errors/ssogate-error.js';
 import { buildCallRequest } from './call-request.js';
 import type { OutboundRequest } from './outbound-request.js';
@@ -12,7 +12,7 @@ export interface TokenRequestOptions {
 
 /** Shapes the code-for-token call (flow step 11). */
 export function buildTokenRequest(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   options: TokenRequestOptions,
 ): OutboundRequest {
   const { code, redirectUri, codeVerifier } = options;
@@ -31,7 +31,7 @@ export function buildTokenRequest(
  * RFC 6749 §2.3.1: the client id and secret are form-encoded before they are
  * joined with a colon and base64-encoded, so a colon in either survives.
  */
-function basicAuthorization(entry: CompiledEntry): string {
+function basicAuthorization(entry: CompiledOAuth2Entry): string {
   if (entry.appid === undefined || entry.appsecret === undefined) {
     throw new SsogateError(
       'template_value_missing',

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSsogateError } from '../errors/ssogate-error.js';
-import { compileEntry } from '../entry/validate-entry.js';
+import { compileOAuth2Entry } from '../entry/validate-entry.js';
 import { buildGetEntry, canarySecret } from '../test-support/entries.js';
 import { processTokenResponse } from './token-response.js';
 
@@ -17,7 +17,7 @@ function rejectsWith(code: string, run: () => unknown): Error {
 }
 
 describe('processTokenResponse', () => {
-  const seedEntry = compileEntry(buildGetEntry());
+  const seedEntry = compileOAuth2Entry(buildGetEntry());
 
   test('extracts the access token from a typical JSON response', () => {
     const result = processTokenResponse(
@@ -46,7 +46,7 @@ describe('processTokenResponse', () => {
   });
 
   test('the success condition turns a 200 envelope error into the server error', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({
         tokenRequest: { successCondition: "JSON_GET($response, 'errcode') == 0" },
         tokenParse: "JSON_PATH($response, 'data.access_token')",
@@ -92,7 +92,7 @@ describe('processTokenResponse', () => {
   });
 
   test('named token values are taken as text', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({
         tokenValues: [
           { name: 'openid', expression: "JSON_GET($response, 'openid')" },
@@ -117,7 +117,7 @@ describe('processTokenResponse', () => {
   });
 
   test('a form-encoded token response is read with FORM_GET', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildGetEntry({ tokenParse: "FORM_GET($response, 'access_token')" }),
     );
     const result = processTokenResponse(

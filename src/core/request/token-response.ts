@@ -1,4 +1,4 @@
-import type { CompiledEntry } from '../entry/compiled-entry.js';
+import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { SsogateError } from '../errors/ssogate-error.js';
 import type { JsonValue } from '../expression/index.js';
 import { createEvaluationContext, evaluate } from '../expression/index.js';
@@ -26,7 +26,7 @@ const maxAccessTokenLength = 16 * 1024;
  * of expressions run over it.
  */
 export function processTokenResponse(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   response: ThirdPartyResponse,
   { secrets }: ResponseOptions,
 ): TokenResult {

@@ -1,4 +1,4 @@
-import type { CompiledEntry } from '../entry/compiled-entry.js';
+import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { createEvaluationContext } from '../expression/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import { mapUser } from '../user/map-user.js';
@@ -8,7 +8,7 @@ import type { ResponseOptions } from './token-response.js';
 
 /** Checks the user-info response and maps it to a user (SPEC 5). */
 export function processUserInfoResponse(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   response: ThirdPartyResponse,
   { secrets }: ResponseOptions,
 ): MappedUser {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSsogateError } from '../errors/ssogate-error.js';
-import { compileEntry } from '../entry/validate-entry.js';
+import { compileOAuth2Entry } from '../entry/validate-entry.js';
 import { buildGetEntry, buildPostEntry, buildStandardEntry } from '../test-support/entries.js';
 import { buildUserInfoRequest } from './userinfo-request.js';
 import { processUserInfoResponse } from './userinfo-response.js';
@@ -10,7 +10,7 @@ const noValues = Object.freeze({});
 
 describe('buildUserInfoRequest', () => {
   test('GET carries the access token in the query, percent-encoded', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     const request = buildUserInfoRequest(entry, { accessToken: 'a+b/c', values: noValues });
     assert.equal(
       request.url,
@@ -19,14 +19,14 @@ describe('buildUserInfoRequest', () => {
   });
 
   test('POST carries it under the template parameter name in a JSON body', () => {
-    const entry = compileEntry(buildPostEntry());
+    const entry = compileOAuth2Entry(buildPostEntry());
     const request = buildUserInfoRequest(entry, { accessToken: 'tok', values: noValues });
     assert.equal(request.url, 'https://as.example/oauth/userinfo');
     assert.equal(request.body, '{"access_token":"tok"}');
   });
 
   test('a Bearer header, and a token value as a placeholder', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildStandardEntry({
         tokenValues: [{ name: 'openid', expression: "JSON_GET($response, 'openid')" }],
         userInfoUrl: 'https://as.example/userinfo?openid=${openid}',
@@ -38,7 +38,7 @@ describe('buildUserInfoRequest', () => {
   });
 
   test('a token that looks like a placeholder is sent literally (single pass)', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     const request = buildUserInfoRequest(entry, { accessToken: '${app_secret}', values: noValues });
     assert.ok(request.url.endsWith('access_token=%24%7Bapp_secret%7D'));
   });
@@ -46,7 +46,7 @@ describe('buildUserInfoRequest', () => {
 
 describe('processUserInfoResponse', () => {
   test('maps the seed "empty" case', () => {
-    const entry = compileEntry(buildGetEntry());
+    const entry = compileOAuth2Entry(buildGetEntry());
     const user = processUserInfoResponse(
       entry,
       {
@@ -59,7 +59,7 @@ describe('processUserInfoResponse', () => {
   });
 
   test('status and success condition are checked before mapping', () => {
-    const entry = compileEntry(
+    const entry = compileOAuth2Entry(
       buildStandardEntry({
         userInfoRequest: { successCondition: "JSON_GET($response,'ok') == true" },
       }),

@@ -3,6 +3,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Database, SqlDialect } from '../schema.js';
 import { initialMigration } from './0001-initial.js';
 import { auditSignInIndexMigration } from './0002-audit-sign-in-index.js';
+import { extensionSecretMigration } from './0003-extension-secret.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -13,6 +14,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     '0001_initial': initialMigration(dialect),
     '0002_audit_sign_in_index': auditSignInIndexMigration,
+    '0003_extension_secret': extensionSecretMigration(),
   };
 }
 
