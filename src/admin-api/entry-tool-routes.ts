@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CompiledEntry, JsonValue, MappedUser, SsogateError } from '../core/index.js';
+import type { CompiledOAuth2Entry, JsonValue, MappedUser, SsogateError } from '../core/index.js';
 import {
   MASK,
   entryInput,
@@ -107,6 +107,13 @@ export function entryToolRoutes(api: ApiRouter): void {
           },
         };
       }
+      if (validation.entry.type === 'extension') {
+        // The extension reads its server's answers itself; the gateway never sees them.
+        throw invalidField(
+          'entry.type',
+          'the test panel reads OAuth2 responses; try an extension entry with its connection test',
+        );
+      }
       return { body: runSamples(validation.entry, body, candidate.secrets) };
     },
   );
@@ -172,7 +179,7 @@ async function asStored(
 }
 
 function runSamples(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   body: z.output<typeof entryTestBody>,
   secrets: readonly string[],
 ): Record<string, unknown> {

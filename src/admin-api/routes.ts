@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
+import { extensionCheckRoute } from '../extension/check-route.js';
 import { createApiRouter } from './api-router.js';
 import { auditRoutes } from './audit-routes.js';
 import { entryRoutes } from './entry-routes.js';
@@ -27,6 +28,7 @@ export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
   userAdminRoutes(api);
   auditRoutes(api);
   tokenRoutes(api);
+  extensionCheckRoute(api);
   openApiRoute(app, api);
 
   // An unknown API path answers in JSON, never with the portal's page or the

@@ -6,7 +6,6 @@ import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../admin-api/routes.js';
 import { adminConsoleRoutes } from '../admin-console/routes.js';
 import { withForwardAuthFastPath } from '../forward-auth/fast-path.js';
-import { extensionCheckRoute } from '../extension/check-route.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
@@ -86,7 +85,6 @@ export async function buildApp(
     gateway,
     options.consoleDir === undefined ? {} : { dir: options.consoleDir },
   );
-  extensionCheckRoute(app, gateway);
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
   await internalResourceRoutes(app, gateway);

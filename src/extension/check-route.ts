@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   SsogateError,
@@ -7,17 +6,28 @@ import {
   validateExtensionTarget,
 } from '../core/index.js';
 import type { Gateway } from '../app/gateway.js';
-import { RequestInvalidError, parseInput } from '../admin-api/api-failure.js';
-import { apiHandler, jsonBody } from '../admin-api/api-route.js';
+import { RequestInvalidError } from '../admin-api/api-failure.js';
+import type { ApiRouter } from '../admin-api/api-router.js';
 import { callExtension } from './client.js';
 import { ExtensionAnswerError } from './extension-error.js';
 import { healthAnswer } from './schemas.js';
 
 const checkBody = z.strictObject({
   extensionUrl: z.string(),
-  extensionSecret: z.string().optional(),
+  extensionSecret: z
+    .string()
+    .optional()
+    .describe('absent or "": the stored secret of entryId is used'),
   entryId: z.string().optional(),
 });
+
+const checkAnswer = z.union([
+  z.strictObject({ ok: z.literal(true), latencyMs: z.number() }),
+  z.strictObject({
+    ok: z.literal(false),
+    error: z.strictObject({ code: z.string(), message: z.string() }),
+  }),
+]);
 
 /** "Test connection" answers within this even when the entry allows longer. */
 const checkTimeoutMs = 5_000;
@@ -29,11 +39,19 @@ const checkTimeoutMs = 5_000;
  * before the entry is saved. Without a secret, the stored one of `entryId`
  * is used, so the console never needs to hold it.
  */
-export function extensionCheckRoute(app: FastifyInstance, gateway: Gateway): void {
-  app.post(
-    '/_sso/api/extension-check',
-    apiHandler(gateway, async ({ request }) => {
-      const body = parseInput(checkBody, jsonBody(request), 'body');
+export function extensionCheckRoute(api: ApiRouter): void {
+  const { gateway } = api;
+  api.route(
+    {
+      method: 'POST',
+      url: '/_sso/api/extension-check',
+      tag: 'entries',
+      summary: "Test an extension service's connection: one signed call to its /health",
+      body: checkBody,
+      responses: { 200: { description: 'reached, or why not', schema: checkAnswer } },
+      errors: [404],
+    },
+    async ({ body }) => {
       const secret =
         body.extensionSecret === undefined || body.extensionSecret === ''
           ? await storedSecret(gateway, body.entryId)
@@ -56,7 +74,7 @@ export function extensionCheckRoute(app: FastifyInstance, gateway: Gateway): voi
         return { body: { ok: false, error: describe(error, target.extension.secret) } };
       }
       return { body: { ok: true, latencyMs: gateway.clock() - started } };
-    }),
+    },
   );
 }
 
