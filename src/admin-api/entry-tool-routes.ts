@@ -16,6 +16,7 @@ import {
 } from '../core/index.js';
 import type { Gateway } from '../app/gateway.js';
 import { invalidField, presentProblem } from './api-failure.js';
+import { keptExtensionSecret } from './extension-secret-edit.js';
 import type { ApiRouter } from './api-router.js';
 import { entryAnswers } from './entry-answers.js';
 import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
@@ -157,7 +158,9 @@ async function asStored(
   entry: Record<string, unknown>,
   existingId: string | undefined,
 ): Promise<Candidate> {
-  const sent = typeof entry.appsecret === 'string' ? [entry.appsecret] : [];
+  const sent = [entry.appsecret, entry.extensionSecret].filter(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
   if (existingId === undefined) return { input: entry, secrets: sent };
   if (entry.id !== undefined && entry.id !== existingId) {
     throw invalidField(
@@ -170,12 +173,15 @@ async function asStored(
   const keep = appsecret === undefined || appsecret === '';
   const stored = keep ? before.input.appsecret : undefined;
   const input: Record<string, unknown> = {
-    ...entry,
+    ...keptExtensionSecret(entry, before.input),
     id: existingId,
     ...(keep ? { appsecret: stored } : {}),
   };
   if (appsecret === null) delete input.appsecret;
-  return { input, secrets: stored === undefined ? sent : [...sent, stored] };
+  const storedSecrets = [stored, before.input.extensionSecret].filter(
+    (value): value is string => value !== undefined,
+  );
+  return { input, secrets: [...sent, ...storedSecrets] };
 }
 
 function runSamples(

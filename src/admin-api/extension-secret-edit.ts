@@ -1,10 +1,16 @@
 import type { EntryInput } from '../core/index.js';
+import { invalidField } from './api-failure.js';
 import type { SecretChange } from './entry-changes.js';
 
 /**
  * The extensionSecret is write-only like the appsecret (SPEC 2): absent or
  * blank in an update keeps the stored one, null clears it. The store writes
  * the secret the input holds, so keeping it means passing the stored one on.
+ *
+ * A kept secret stays with the service it was made for: whoever moves the
+ * entry to another extension origin must give the secret again, or the
+ * gateway would sign calls (and hand the entry's appsecret) to a host the
+ * secret's owner never agreed to.
  */
 export function keptExtensionSecret(
   body: Readonly<Record<string, unknown>>,
@@ -13,11 +19,27 @@ export function keptExtensionSecret(
   const { extensionSecret, ...rest } = body;
   if (extensionSecret === null) return rest;
   if (extensionSecret === undefined || extensionSecret === '') {
-    return stored.extensionSecret === undefined
-      ? rest
-      : { ...rest, extensionSecret: stored.extensionSecret };
+    if (stored.extensionSecret === undefined) return rest;
+    if (!sameExtensionOrigin(rest.extensionUrl, stored.extensionUrl)) {
+      throw invalidField(
+        'extensionSecret',
+        'must be given again when extensionUrl moves to another origin',
+      );
+    }
+    return { ...rest, extensionSecret: stored.extensionSecret };
   }
   return { ...rest, extensionSecret };
+}
+
+/** Whether a sent extensionUrl is on the stored one's origin (absent: unchanged). */
+export function sameExtensionOrigin(sent: unknown, stored: string | undefined): boolean {
+  if (sent === undefined || sent === '' || sent === stored) return true;
+  if (typeof sent !== 'string' || stored === undefined) return false;
+  try {
+    return new URL(sent).origin === new URL(stored).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** What a write did to the extensionSecret, for the audit log (entry-changes.ts). */

@@ -6,7 +6,8 @@ import {
   validateExtensionTarget,
 } from '../core/index.js';
 import type { Gateway } from '../app/gateway.js';
-import { RequestInvalidError } from '../admin-api/api-failure.js';
+import { RequestInvalidError, invalidField } from '../admin-api/api-failure.js';
+import { sameExtensionOrigin } from '../admin-api/extension-secret-edit.js';
 import type { ApiRouter } from '../admin-api/api-router.js';
 import { callExtension } from './client.js';
 import { ExtensionAnswerError } from './extension-error.js';
@@ -54,7 +55,7 @@ export function extensionCheckRoute(api: ApiRouter): void {
     async ({ body }) => {
       const secret =
         body.extensionSecret === undefined || body.extensionSecret === ''
-          ? await storedSecret(gateway, body.entryId)
+          ? await storedSecret(gateway, body.entryId, body.extensionUrl)
           : body.extensionSecret;
       const target = validateExtensionTarget({
         extensionUrl: body.extensionUrl,
@@ -78,10 +79,24 @@ export function extensionCheckRoute(api: ApiRouter): void {
   );
 }
 
-async function storedSecret(gateway: Gateway, entryId: string | undefined): Promise<unknown> {
+/**
+ * The stored secret of `entryId`, only for the origin it was stored with: the
+ * gateway never signs with it for a host the caller just typed in.
+ */
+async function storedSecret(
+  gateway: Gateway,
+  entryId: string | undefined,
+  extensionUrl: string,
+): Promise<unknown> {
   if (entryId === undefined) return undefined;
   const record = await gateway.storage.entries.get(entryId);
   if (record === undefined) throw new SsogateError('entry_unknown', `no entry "${entryId}"`);
+  if (!sameExtensionOrigin(extensionUrl, record.input.extensionUrl)) {
+    throw invalidField(
+      'extensionSecret',
+      "must be given to test another origin than the entry's stored extensionUrl",
+    );
+  }
   return record.input.extensionSecret;
 }
 

@@ -70,6 +70,33 @@ describe('admin API: entries of type extension', () => {
       assert.equal(kept.statusCode, 200, kept.body);
       assert.equal((await api.storage.entries.get('acme'))?.input.extensionSecret, secret);
 
+      // Live validation of the stored entry counts its stored secret too.
+      const validated = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entry-validation',
+        headers: api.token,
+        payload: { ...extensionEntry({ extensionSecret: '' }), existingId: 'acme' },
+      });
+      assert.equal(validated.statusCode, 200, validated.body);
+      assert.equal(json<{ ok: boolean }>(validated).ok, true, validated.body);
+
+      // A kept secret stays with its origin: moving the entry elsewhere needs it again.
+      const moved = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/acme',
+        headers: api.token,
+        payload: extensionEntry({
+          extensionUrl: 'https://attacker.example/acme',
+          extensionSecret: undefined,
+        }),
+      });
+      assert.equal(moved.statusCode, 400, moved.body);
+      assert.match(moved.body, /extensionSecret/);
+      assert.equal(
+        (await api.storage.entries.get('acme'))?.input.extensionUrl,
+        'https://ext.corp.example/acme',
+      );
+
       const replaced = await api.inject({
         method: 'PUT',
         url: '/_sso/api/entries/acme',
@@ -125,7 +152,7 @@ describe('admin API: entries of type extension', () => {
   test('test connection: ok with the latency, or the coded reason', async () => {
     // A gateway on the wall clock: the extension checks timestamps against its own.
     const gw = await startTestGateway({
-      entries: () => [extensionEntry({ id: 'stored', extensionUrl: 'https://elsewhere.example' })],
+      entries: () => [extensionEntry({ id: 'stored', extensionUrl: extension.url })],
     });
     try {
       await gw.storage.apiTokens.create({
@@ -162,8 +189,14 @@ describe('admin API: entries of type extension', () => {
       });
       assert.equal(down.error?.code, 'extension_unavailable');
 
-      // Without a secret, the stored one of the entry is used.
+      // Without a secret, the stored one of the entry is used, for its own origin only.
       assert.equal((await check({ extensionUrl: extension.url, entryId: 'stored' })).ok, true);
+      const elsewhere = await call({
+        extensionUrl: 'https://elsewhere.example',
+        entryId: 'stored',
+      });
+      assert.equal(elsewhere.statusCode, 400);
+      assert.match(elsewhere.body, /extensionSecret/);
 
       const noSecret = await call({ extensionUrl: extension.url });
       assert.equal(noSecret.statusCode, 400);
