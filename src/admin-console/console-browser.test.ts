@@ -168,12 +168,16 @@ describe('the admin console in headless Chromium', { skip }, () => {
   test('makes the entry the default, enables and reorders from the list', async () => {
     await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
-    const names = () => page.locator('.entries-table tbody th').allInnerTexts();
-    assert.deepEqual(await names(), ['Example (POST JSON style)', 'Example SSO']);
+    // The list is loaded again after each change: wait for the order to show.
+    const order = (...names: string[]) =>
+      page.waitForFunction(
+        `[...document.querySelectorAll('.entries-table tbody th')].map((th) => th.innerText).join('|') === ${JSON.stringify(names.join('|'))}`,
+      );
+    await order('Example (POST JSON style)', 'Example SSO');
 
     await page.getByRole('button', { name: 'Move Example SSO up' }).click();
     await page.getByText('Example SSO moved up.').waitFor();
-    assert.deepEqual(await names(), ['Example SSO', 'Example (POST JSON style)']);
+    await order('Example SSO', 'Example (POST JSON style)');
 
     const json = page.getByRole('group', { name: 'Actions for Example (POST JSON style)' });
     await json.getByRole('button', { name: 'Enable' }).click();
