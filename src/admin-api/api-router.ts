@@ -90,12 +90,6 @@ export function createApiRouter(app: FastifyInstance, gateway: Gateway): ApiRout
     B extends z.ZodType | undefined,
   >(spec: ApiRouteSpec<P, Q, B>, action: (input: ApiInput<P, Q, B>) => Promise<ApiResult>): void {
     routes.push(spec);
-    const parse = <S extends z.ZodType | undefined>(
-      schema: S,
-      value: unknown,
-      where: string,
-    ): Parsed<S> =>
-      (schema === undefined ? undefined : parseInput(schema, value, where)) as Parsed<S>;
     const run = async (call: ApiCall): Promise<ApiResult> => {
       const { request } = call;
       const params = parse(spec.params as P, request.params, 'path');
@@ -108,4 +102,13 @@ export function createApiRouter(app: FastifyInstance, gateway: Gateway): ApiRout
     app.route({ method: spec.method, url: spec.url, handler: apiHandler(gateway, run) });
   }
   return { gateway, routes, route };
+}
+
+/** The value parsed with the schema (request_invalid naming the field), or undefined without one. */
+function parse<S extends z.ZodType | undefined>(
+  schema: S,
+  value: unknown,
+  where: string,
+): Parsed<S> {
+  return (schema === undefined ? undefined : parseInput(schema, value, where)) as Parsed<S>;
 }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { functionNames, placeholderMatrix, userAttributes } from '../core/index.js';
+import type { ApiFixture } from './test-support/api-fixtures.js';
 import { canarySecret, entryBody, json, withApi } from './test-support/api-fixtures.js';
 import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
 
@@ -15,17 +16,31 @@ interface Problem {
   column?: number;
 }
 
+/** POST /entry-validation or /entry-test with the API token. */
+const validate = (api: ApiFixture, payload: unknown) =>
+  api.inject({
+    method: 'POST',
+    url: '/_sso/api/entry-validation',
+    headers: api.token,
+    payload: payload as object,
+  });
+const tryEntry = (api: ApiFixture, payload: unknown) =>
+  api.inject({
+    method: 'POST',
+    url: '/_sso/api/entry-test',
+    headers: api.token,
+    payload: payload as object,
+  });
+
 const secretUrl = 'https://idp.example/token?code=${code}&secret=${app_secret}';
 
 describe('admin API: entry-validation', () => {
   test('a valid entry: ok with warnings; nothing is stored', async () => {
     await withApi(async (api) => {
-      const response = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-validation',
-        headers: api.token,
-        payload: entryBody('corp', { authorizeUrl: 'http://idp.example/authorize?s=${state}' }),
-      });
+      const response = await validate(
+        api,
+        entryBody('corp', { authorizeUrl: 'http://idp.example/authorize?s=${state}' }),
+      );
       assert.equal(response.statusCode, 200);
       const verdict = entryValidationAnswer.parse(json(response));
       assert.ok(verdict.ok);
@@ -37,16 +52,11 @@ describe('admin API: entry-validation', () => {
 
   test('a draft: every problem with its field and position, never the secret', async () => {
     await withApi(async (api) => {
-      const response = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-validation',
-        headers: api.token,
-        payload: {
-          id: 'corp',
-          appsecret: canarySecret,
-          tokenParse: "JSON_GET($response, 'a'",
-          authorizeUrl: 'https://idp.example/?s=${app_secret}',
-        },
+      const response = await validate(api, {
+        id: 'corp',
+        appsecret: canarySecret,
+        tokenParse: "JSON_GET($response, 'a'",
+        authorizeUrl: 'https://idp.example/?s=${app_secret}',
       });
       assert.equal(response.statusCode, 200);
       const verdict = json<{ ok: boolean; problems: Problem[] }>(response);
@@ -84,46 +94,21 @@ describe('admin API: entry-validation', () => {
         id: undefined,
       };
       const asNew = json<{ ok: boolean; problems: Problem[] }>(
-        await api.inject({
-          method: 'POST',
-          url: '/_sso/api/entry-validation',
-          headers: api.token,
-          payload: { ...draft, id: 'corp' },
-        }),
+        await validate(api, { ...draft, id: 'corp' }),
       );
       // Without the stored secret, ${app_secret} has no value: still valid
       // (the secret may be set later), so compare with a clear of it instead.
       assert.equal(asNew.ok, true);
-      const update = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-validation',
-        headers: api.token,
-        payload: { ...draft, existingId: 'corp' },
-      });
+      const update = await validate(api, { ...draft, existingId: 'corp' });
       assert.deepEqual(json(update), { ok: true, warnings: [] });
 
-      const unknown = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-validation',
-        headers: api.token,
-        payload: { ...draft, existingId: 'nope' },
-      });
+      const unknown = await validate(api, { ...draft, existingId: 'nope' });
       assert.equal(unknown.statusCode, 404);
       assert.equal(json<ErrorBody>(unknown).error.code, 'entry_unknown');
-      const mismatch = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-validation',
-        headers: api.token,
-        payload: { ...draft, id: 'other', existingId: 'corp' },
-      });
+      const mismatch = await validate(api, { ...draft, id: 'other', existingId: 'corp' });
       assert.equal(mismatch.statusCode, 400);
       assert.equal(json<ErrorBody>(mismatch).error.problems?.[0]?.field, 'id');
-      const badId = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-validation',
-        headers: api.token,
-        payload: { ...draft, existingId: 42 },
-      });
+      const badId = await validate(api, { ...draft, existingId: 42 });
       assert.equal(badId.statusCode, 400);
       assert.equal(json<ErrorBody>(badId).error.problems?.[0]?.field, 'existingId');
       const notJson = await api.inject({
@@ -150,15 +135,10 @@ describe('admin API: entry-test', () => {
 
   test('runs the samples: masked token and values, the mapped user', async () => {
     await withApi(async (api) => {
-      const response = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-test',
-        headers: api.token,
-        payload: {
-          entry,
-          tokenResponse: '{"access_token":"AT-4f2a9c77","openid":"OPENID-998877"}',
-          userInfoResponse: '{"id":"alice","mail":"alice@example.com"}',
-        },
+      const response = await tryEntry(api, {
+        entry,
+        tokenResponse: '{"access_token":"AT-4f2a9c77","openid":"OPENID-998877"}',
+        userInfoResponse: '{"id":"alice","mail":"alice@example.com"}',
       });
       assert.equal(response.statusCode, 200);
       const result = entryTestAnswer.parse(json(response));
@@ -184,16 +164,11 @@ describe('admin API: entry-test', () => {
   test('each step fails with its own code and position, secrets masked', async () => {
     await withApi(async (api) => {
       const run = async (body: Record<string, unknown>) => {
-        const response = await api.inject({
-          method: 'POST',
-          url: '/_sso/api/entry-test',
-          headers: api.token,
-          payload: {
-            entry,
-            tokenResponse: '{"access_token":"AT-1"}',
-            userInfoResponse: '{"id":"a"}',
-            ...body,
-          },
+        const response = await tryEntry(api, {
+          entry,
+          tokenResponse: '{"access_token":"AT-1"}',
+          userInfoResponse: '{"id":"a"}',
+          ...body,
         });
         assert.equal(response.statusCode, 200);
         return entryTestAnswer.parse(json(response));
@@ -229,12 +204,7 @@ describe('admin API: entry-test', () => {
         [{ entry, tokenResponse: '', userInfoResponse: '', more: 1 }, 'body.more'],
       ];
       for (const [payload, field] of cases) {
-        const response = await api.inject({
-          method: 'POST',
-          url: '/_sso/api/entry-test',
-          headers: api.token,
-          payload,
-        });
+        const response = await tryEntry(api, payload);
         assert.equal(response.statusCode, 400, field);
         assert.equal(json<ErrorBody>(response).error.problems?.[0]?.field, field);
       }
@@ -244,16 +214,11 @@ describe('admin API: entry-test', () => {
         headers: api.token,
         payload: entry,
       });
-      const withStored = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entry-test',
-        headers: api.token,
-        payload: {
-          entry: { ...entry, appsecret: undefined, id: undefined },
-          existingId: 'corp',
-          tokenResponse: `{"access_token":"AT-1","openid":"${canarySecret}"}`,
-          userInfoResponse: `{"id":"alice","mail":"${canarySecret}"}`,
-        },
+      const withStored = await tryEntry(api, {
+        entry: { ...entry, appsecret: undefined, id: undefined },
+        existingId: 'corp',
+        tokenResponse: `{"access_token":"AT-1","openid":"${canarySecret}"}`,
+        userInfoResponse: `{"id":"alice","mail":"${canarySecret}"}`,
       });
       const result = entryTestAnswer.parse(json(withStored));
       // The stored secret is known to the test, so it is masked wherever it shows.

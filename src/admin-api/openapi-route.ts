@@ -3,7 +3,10 @@ import type { ApiRouter } from './api-router.js';
 import type { OpenApiDocument } from './openapi.js';
 import { buildOpenApiDocument, openApiPath } from './openapi.js';
 
-/** The API's own version, kept with the document rather than read from package.json at run time. */
+/**
+ * The package's version, kept here rather than read from package.json at run
+ * time (the built gateway may not ship it); openapi.test.ts keeps them equal.
+ */
 export const apiVersion = '0.1.0';
 
 /**

@@ -1,5 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RouteOptions } from 'fastify';
@@ -220,6 +222,17 @@ describe('the OpenAPI document', () => {
           `${method} ${url}: ${JSON.stringify(validate.errors)}`,
         );
       }
+    });
+  });
+
+  test("carries the package's version", async () => {
+    await withApi(async (api) => {
+      const document = await fetchDocument(api);
+      // Compiled to build/src/admin-api/, so package.json is three levels up.
+      const packageJson = JSON.parse(
+        await readFile(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8'),
+      ) as { version: string };
+      assert.equal(document.info.version, packageJson.version);
     });
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE, SECURE_SESSION_COOKIE } from '../web/index.js';
 import type { AnyApiRouteSpec } from './api-router.js';
-import { errorSchema, namedSchemas } from './response-schemas.js';
+import { errorSchema } from './response-schemas.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export type OpenApiDocument = Record<string, unknown>;
@@ -189,7 +189,6 @@ function toOpenApiSchema(
   const converted = z.toJSONSchema(schema, {
     io,
     target: 'draft-2020-12',
-    metadata: namedSchemas,
     unrepresentable: 'any',
   }) as JsonSchema;
   // The dialect is the document's (jsonSchemaDialect), not repeated per schema.

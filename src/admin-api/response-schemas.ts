@@ -4,17 +4,15 @@ import { entryInput } from '../core/index.js';
 /**
  * What the admin API answers, as schemas. The presenters build these shapes
  * field by field; the OpenAPI document describes them from here, and the
- * API tests check real answers against them. Objects are open (not strict):
+ * API tests check real answers against them. Objects are open (looseObject):
  * a client must accept fields added later.
  */
 
-/** Named schemas, which the document lists under components.schemas. */
-export const namedSchemas = z.registry<{ id: string }>();
-
-const named = <S extends z.ZodType>(id: string, schema: S): S => {
-  namedSchemas.add(schema, { id });
-  return schema;
-};
+/**
+ * A schema with a name, which the document lists under components.schemas
+ * (zod's global registry also keeps the descriptions, so both go there).
+ */
+const named = <S extends z.ZodType>(id: string, schema: S): S => schema.meta({ id });
 
 const isoTime = z.string().describe('ISO 8601 date-time, UTC');
 const nullableIsoTime = isoTime.nullable();
@@ -22,7 +20,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 export const problemSchema = named(
   'Problem',
-  z.object({
+  z.looseObject({
     code: z.string().describe('a code from docs/errors.md'),
     field: z.string().describe('the field at fault: `tokenUrl`, `query.limit`, `body.ids[2]`'),
     line: z.number().int().min(1).optional(),
@@ -33,8 +31,8 @@ export const problemSchema = named(
 
 export const errorSchema = named(
   'Error',
-  z.object({
-    error: z.object({
+  z.looseObject({
+    error: z.looseObject({
       code: z.string().describe('a code from docs/errors.md'),
       message: z.string(),
       reference: z.string().optional().describe('finds the details in the server log'),
@@ -48,7 +46,7 @@ const shape = entryInput.shape;
 
 export const entrySchema = named(
   'Entry',
-  z.object({
+  z.looseObject({
     id: z.string(),
     name: z.string(),
     enabled: z.boolean(),
@@ -75,16 +73,16 @@ export const entrySchema = named(
   }),
 );
 
-export const entryAnswer = z.object({ entry: entrySchema });
-export const entryWrittenAnswer = z.object({
+export const entryAnswer = z.looseObject({ entry: entrySchema });
+export const entryWrittenAnswer = z.looseObject({
   entry: entrySchema,
   warnings: z.array(z.string()),
 });
-export const entryListAnswer = z.object({ entries: z.array(entrySchema) });
+export const entryListAnswer = z.looseObject({ entries: z.array(entrySchema) });
 
 export const userSchema = named(
   'User',
-  z.object({
+  z.looseObject({
     id: z.number().int(),
     userId: z.string(),
     sourceEntryId: z.string().nullable(),
@@ -101,16 +99,16 @@ export const userSchema = named(
   }),
 );
 
-export const userAnswer = z.object({ user: userSchema });
-export const userPageAnswer = z.object({
+export const userAnswer = z.looseObject({ user: userSchema });
+export const userPageAnswer = z.looseObject({
   users: z.array(userSchema),
   total: z.number().int().min(0),
 });
-export const sessionsEndedAnswer = z.object({ sessionsEnded: z.number().int().min(0) });
+export const sessionsEndedAnswer = z.looseObject({ sessionsEnded: z.number().int().min(0) });
 
 export const auditEventSchema = named(
   'AuditEvent',
-  z.object({
+  z.looseObject({
     id: z.number().int(),
     at: isoTime,
     kind: z.enum(['sign_in', 'sign_out', 'entry_change', 'user_change', 'token_change']),
@@ -125,14 +123,14 @@ export const auditEventSchema = named(
   }),
 );
 
-export const auditPageAnswer = z.object({
+export const auditPageAnswer = z.looseObject({
   events: z.array(auditEventSchema),
   nextBefore: z.number().int().nullable(),
 });
 
 export const apiTokenSchema = named(
   'ApiToken',
-  z.object({
+  z.looseObject({
     id: z.string(),
     name: z.string(),
     createdAt: isoTime,
@@ -141,25 +139,25 @@ export const apiTokenSchema = named(
   }),
 );
 
-export const tokenListAnswer = z.object({ tokens: z.array(apiTokenSchema) });
-export const tokenCreatedAnswer = z.object({
+export const tokenListAnswer = z.looseObject({ tokens: z.array(apiTokenSchema) });
+export const tokenCreatedAnswer = z.looseObject({
   token: apiTokenSchema,
   secret: z.string().describe('the token itself, shown once; only its hash is stored'),
 });
 
 export const entryValidationAnswer = z.union([
-  z.object({ ok: z.literal(true), warnings: z.array(z.string()) }),
-  z.object({ ok: z.literal(false), problems: z.array(problemSchema) }),
+  z.looseObject({ ok: z.literal(true), warnings: z.array(z.string()) }),
+  z.looseObject({ ok: z.literal(false), problems: z.array(problemSchema) }),
 ]);
 
 const maskedText = z.string().describe('masked: "***"');
 
 export const entryTestAnswer = z.union([
-  z.object({
+  z.looseObject({
     ok: z.literal(true),
     accessToken: maskedText,
     tokenValues: z.record(z.string(), maskedText),
-    user: z.object({
+    user: z.looseObject({
       userId: z.string(),
       userName: z.string().nullable(),
       email: z.string().nullable(),
@@ -169,10 +167,10 @@ export const entryTestAnswer = z.union([
       extra: jsonObject,
     }),
   }),
-  z.object({
+  z.looseObject({
     ok: z.literal(false),
     step: z.enum(['entry', 'token', 'userinfo']),
-    error: z.object({
+    error: z.looseObject({
       code: z.string(),
       message: z.string(),
       field: z.string().optional(),
@@ -185,8 +183,8 @@ export const entryTestAnswer = z.union([
 
 const placeholderList = z.array(z.string());
 
-export const entryModelAnswer = z.object({
-  placeholders: z.object({
+export const entryModelAnswer = z.looseObject({
+  placeholders: z.looseObject({
     authorizeUrl: placeholderList,
     tokenUrl: placeholderList,
     logoutUrl: placeholderList,

@@ -13,7 +13,12 @@ function wholeNumber(min: number, max: number) {
     .string()
     .regex(/^\d{1,15}$/, 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .describe(
+      max === Number.MAX_SAFE_INTEGER
+        ? `a whole number, at least ${min}`
+        : `a whole number from ${min} to ${max}`,
+    );
 }
 
 const filterText = z

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { migrations } from '../migrations/index.js';
 import { newSecretBox, sampleEntry, withTempDir } from '../storage-fixtures.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
 
@@ -31,9 +32,12 @@ describe('openSqliteStorage', () => {
       } finally {
         await second.close();
       }
-      assert.deepEqual(rawQuery(filename, 'select name from kysely_migration'), [
-        { name: '0001_initial' },
-      ]);
+      assert.deepEqual(
+        rawQuery(filename, 'select name from kysely_migration order by name'),
+        Object.keys(migrations('sqlite'))
+          .sort()
+          .map((name) => ({ name })),
+      );
     });
   });
 
