@@ -170,10 +170,12 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
     // The list is loaded again after each change: wait for the order to show.
-    const order = (...names: string[]) =>
-      page.waitForFunction(
-        `[...document.querySelectorAll('.entries-table tbody th')].map((th) => th.innerText).join('|') === ${JSON.stringify(names.join('|'))}`,
-      );
+    const rows = page.locator('.entries-table tbody tr');
+    const order = async (...names: string[]) => {
+      for (const [index, name] of names.entries()) {
+        await rows.nth(index).locator('th').getByText(name, { exact: true }).waitFor();
+      }
+    };
     await order('Example (POST JSON style)', 'Example SSO');
 
     await page.getByRole('button', { name: 'Move Example SSO up' }).click();
@@ -188,7 +190,6 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await example.getByRole('button', { name: 'Make default' }).click();
     await page.getByText('Example SSO is now the default').waitFor();
     await example.getByRole('button', { name: 'Remove default' }).waitFor();
-    await shot(page, 'entries-list');
   });
 
   test('user-info parsing switches between text and table with the same meaning', async () => {
@@ -262,6 +263,17 @@ describe('the admin console in headless Chromium', { skip }, () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  test('the list shows the last successful sign-in of the entry', async () => {
+    await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
+    await page
+      .locator('.entries-table tbody tr')
+      .first()
+      .locator('td[data-label="Last successful sign-in"]')
+      .filter({ hasNotText: '—' })
+      .waitFor();
+    await shot(page, 'entries-list');
   });
 
   test('users, audit and API tokens', async () => {
