@@ -79,6 +79,7 @@ export function EntriesPage() {
           <caption className="visually-hidden">Sign-in entries, in chooser order</caption>
           <thead>
             <tr>
+              <th scope="col">Order</th>
               <th scope="col">Name</th>
               <th scope="col">Id</th>
               <th scope="col">Enabled</th>
