@@ -164,6 +164,13 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Run the test' }).click();
     await result.getByText('Reading the token response failed').waitFor();
     assert.match(await result.innerText(), /response_not_json/);
+
+    // An edit that leaves the secret alone keeps it (the sign-in below needs it).
+    await page.getByRole('group', { name: 'App secret' }).getByText('set').waitFor();
+    await page.getByLabel('Time-out per call (milliseconds)').fill('5000');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+    await page.getByText('Example SSO is saved.').waitFor();
   });
 
   test('makes the entry the default, enables and reorders from the list', async () => {
