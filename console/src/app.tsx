@@ -1,7 +1,7 @@
 import { AuditPage } from './audit/audit-page';
 import { EntriesPage } from './entries/entries-page';
 import { EntryFormPage } from './entry-form/entry-form-page';
-import { routeOf, usePath } from './navigation';
+import { routeOf, useVisit } from './navigation';
 import type { Route } from './navigation';
 import { NotFoundPage } from './layout/not-found-page';
 import { SideNav } from './layout/side-nav';
@@ -11,7 +11,8 @@ import { UsersPage } from './users/users-page';
 
 /** The console: a top bar, the System Settings navigation, and the page of the path. */
 export function App() {
-  const route = routeOf(usePath());
+  const { path, visit } = useVisit();
+  const route = routeOf(path);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -21,7 +22,7 @@ export function App() {
       <div className="layout">
         <SideNav route={route} />
         <main id="main" tabIndex={-1}>
-          <PageFor route={route} />
+          <PageFor key={visit} route={route} />
         </main>
       </div>
     </>
@@ -33,9 +34,9 @@ function PageFor({ route }: { readonly route: Route }) {
     case 'entries':
       return <EntriesPage />;
     case 'new-entry':
-      return <EntryFormPage key="new" />;
+      return <EntryFormPage />;
     case 'entry':
-      return <EntryFormPage key={route.id} id={route.id} />;
+      return <EntryFormPage id={route.id} />;
     case 'users':
       return <UsersPage />;
     case 'audit':

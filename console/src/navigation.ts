@@ -23,19 +23,31 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
-function currentPath(): string {
-  return window.location.pathname;
+/** Counts moves; a move to the page already shown still counts (it reloads it). */
+let visit = 0;
+
+function snapshot(): string {
+  return `${visit} ${window.location.pathname}`;
+}
+
+export interface Visit {
+  readonly path: string;
+  /** Changes at every move, so a page opened again loads its data again. */
+  readonly visit: number;
 }
 
 /** The path of the page shown now; re-renders on navigation and Back. */
-export function usePath(): string {
-  return useSyncExternalStore(subscribe, currentPath);
+export function useVisit(): Visit {
+  const current = useSyncExternalStore(subscribe, snapshot);
+  const space = current.indexOf(' ');
+  return { visit: Number(current.slice(0, space)), path: current.slice(space + 1) };
 }
 
 let navigated = false;
 // Back and Forward are moves within the console too.
 window.addEventListener('popstate', () => {
   navigated = true;
+  visit += 1;
 });
 
 /**
@@ -50,6 +62,7 @@ export function hasNavigated(): boolean {
 /** Goes to a console path (relative to BASE) without reloading the page. */
 export function navigate(path: string): void {
   navigated = true;
+  visit += 1;
   window.history.pushState(null, '', `${BASE}${path}`);
   window.dispatchEvent(new Event(changeEvent));
   window.scrollTo(0, 0);

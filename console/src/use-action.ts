@@ -17,10 +17,13 @@ export interface Action {
   ) => Promise<void>;
 }
 
-/** The one way a page runs a change and tells its outcome (StatusLine). */
-export function useAction(): Action {
+/**
+ * The one way a page runs a change and tells its outcome (StatusLine);
+ * `initial` gives the first status, e.g. a message left by the page before.
+ */
+export function useAction(initial?: () => Status | undefined): Action {
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<Status | undefined>();
+  const [status, setStatus] = useState<Status | undefined>(initial);
   const run = async <T>(
     call: () => Promise<T>,
     done: (answer: T) => string,

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { api, describeFailure } from '../api';
+import { takeFlash } from '../flash';
 import { Link } from '../link';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
@@ -18,7 +19,7 @@ export function EntriesPage() {
     [],
   );
   const { data: entries, error, reload } = useLoad(load);
-  const { busy, status, run: runAction } = useAction();
+  const { busy, status, run: runAction } = useAction(takeFlash);
   const run = (done: string, call: () => Promise<unknown>) => runAction(call, () => done, reload);
 
   const act = (entry: EntryView, action: EntryAction) => {
@@ -79,6 +80,7 @@ export function EntriesPage() {
           <caption className="visually-hidden">Sign-in entries, in chooser order</caption>
           <thead>
             <tr>
+              <th scope="col">Order</th>
               <th scope="col">Name</th>
               <th scope="col">Id</th>
               <th scope="col">Enabled</th>

@@ -18,6 +18,32 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
   const [confirming, setConfirming] = useState(false);
   return (
     <tr>
+      <td data-label="Order">
+        <div className="row-actions" role="group" aria-label={`Order of ${entry.name}`}>
+          <button
+            type="button"
+            className="button secondary small icon"
+            disabled={busy || first}
+            aria-label={`Move ${entry.name} up`}
+            onClick={() => {
+              onMove(-1);
+            }}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            className="button secondary small icon"
+            disabled={busy || last}
+            aria-label={`Move ${entry.name} down`}
+            onClick={() => {
+              onMove(1);
+            }}
+          >
+            ↓
+          </button>
+        </div>
+      </td>
       <th scope="row" data-label="Name">
         <Link to={`/entries/${encodeURIComponent(entry.id)}`}>{entry.name}</Link>
         {entry.type === 'extension' ? <span className="badge">extension</span> : null}
@@ -81,28 +107,6 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
               }}
             >
               {entry.isDefault ? 'Remove default' : 'Make default'}
-            </button>
-            <button
-              type="button"
-              className="button secondary small icon"
-              disabled={busy || first}
-              aria-label={`Move ${entry.name} up`}
-              onClick={() => {
-                onMove(-1);
-              }}
-            >
-              ↑
-            </button>
-            <button
-              type="button"
-              className="button secondary small icon"
-              disabled={busy || last}
-              aria-label={`Move ${entry.name} down`}
-              onClick={() => {
-                onMove(1);
-              }}
-            >
-              ↓
             </button>
             <button
               type="button"

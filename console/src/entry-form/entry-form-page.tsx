@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { ApiError, api, describeFailure } from '../api';
 import { setFlash, takeFlash } from '../flash';
@@ -84,6 +84,18 @@ function EntryForm({ model, stored }: EntryFormProps) {
       : validation.result.ok
         ? []
         : validation.result.problems);
+
+  // Unsaved changes are not lost to a reload or a closed tab without a warning.
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [dirty]);
 
   const change = (update: Partial<EntryDraft>) => {
     setDraft((current) => ({ ...current, ...update }));
