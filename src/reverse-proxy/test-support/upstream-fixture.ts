@@ -53,7 +53,11 @@ export async function startEchoUpstream(options: { slowMs?: number } = {}): Prom
       seen.push(record);
       const answer = (): void => {
         response.setHeader('content-type', 'application/json');
-        response.setHeader('set-cookie', ['app=1; Path=/', 'other=2; Path=/']);
+        response.setHeader('set-cookie', [
+          'app=1; Path=/',
+          'ssogate_session=planted; Path=/',
+          'other=2; Path=/',
+        ]);
         response.setHeader('x-upstream', 'echo');
         response.end(JSON.stringify(record));
       };
