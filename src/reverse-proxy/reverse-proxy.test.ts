@@ -45,7 +45,7 @@ describe('reverse proxy', () => {
   let cookie: string;
 
   before(async () => {
-    upstream = await startEchoUpstream({ slowMs: 3_000 });
+    upstream = await startEchoUpstream({ slowMs: 3_000, plantSessionCookie: true });
     other = await startEchoUpstream();
     const down = `http://127.0.0.1:${await freePort()}`;
     gw = await startTestGateway({
