@@ -31,7 +31,7 @@ import { freePort } from '../src/test-support/free-port.js';
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function wrk(url: string, cookie?: string): Promise<number> {
   const args = [
@@ -118,20 +118,28 @@ async function main(): Promise<void> {
     SSOGATE_LOG_LEVEL: 'warn',
     SSOGATE_ADMIN_PASSWORD: 'bench-admin-password',
   });
-  // The targets take turns, round after round, and each keeps its best
-  // round: on a shared machine, other work slows whichever target runs
-  // at that moment, and the best round is the one least disturbed.
+  // The targets take turns, round after round. On a shared machine other
+  // work slows whichever target runs at that moment, so each round's rates
+  // are compared with the bare server of the same round, and the median
+  // round is reported, rates and ratios alike.
   const targets: [string, string, string | undefined][] = [
     ['bare node:http hello world', `${bare.url}/`, undefined],
     ['GET /_sso/auth, valid session', `${gateway.url}/_sso/auth`, cookie],
     ['GET / proxied to the hello server', `${gateway.url}/`, cookie],
     ['bare node:http proxy, no checks', `${proxy.url}/`, undefined],
   ];
-  const best = new Map<string, number>();
+  const measured = targets.map((): { rates: number[]; ratios: number[] } => ({
+    rates: [],
+    ratios: [],
+  }));
   try {
     for (let round = 0; round < rounds; round += 1) {
-      for (const [label, url, withCookie] of targets) {
-        best.set(label, Math.max(best.get(label) ?? 0, await wrk(url, withCookie)));
+      let baseline = 1;
+      for (const [index, [, url, withCookie]] of targets.entries()) {
+        const rate = await wrk(url, withCookie);
+        if (index === 0) baseline = rate;
+        measured[index]?.rates.push(rate);
+        measured[index]?.ratios.push(rate / baseline);
       }
     }
   } finally {
@@ -141,16 +149,24 @@ async function main(): Promise<void> {
     proxy.child.kill();
     await rm(dir, { recursive: true, force: true });
   }
-  const baseline = best.get(targets[0]?.[0] ?? '') ?? 1;
   process.stdout.write(
-    `\nwrk -t2 -c${connections} -d${seconds}s, best of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n`,
+    `\nwrk -t2 -c${connections} -d${seconds}s, median of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n`,
   );
-  for (const [label] of targets) {
-    const rate = best.get(label) ?? 0;
+  for (const [index, [label]] of targets.entries()) {
+    const { rates = [], ratios = [] } = measured[index] ?? {};
+    const perRound = ratios.map((ratio) => ratio.toFixed(2)).join(' ');
     process.stdout.write(
-      `${label.padEnd(36)} ${Math.round(rate).toLocaleString('en-US').padStart(9)} req/s  ${(rate / baseline).toFixed(2)}\n`,
+      `${label.padEnd(36)} ${Math.round(median(rates)).toLocaleString('en-US').padStart(9)} req/s  ${median(ratios).toFixed(2)}  (rounds: ${perRound})\n`,
     );
   }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 main().catch((error: unknown) => {

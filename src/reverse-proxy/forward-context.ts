@@ -25,7 +25,7 @@ export function forwardContext(
 
 // Both spellings of both cookies, whatever this gateway's scheme: an old
 // cookie of the other spelling is the gateway's too.
-const gatewayCookies: ReadonlySet<string> = new Set(
+export const gatewayCookies: ReadonlySet<string> = new Set(
   [true, false].flatMap((secure) => {
     const names = cookieNames(secure);
     return [names.session, names.binding];

@@ -76,16 +76,26 @@ export function upstreamRequestHeaders(
   return headers;
 }
 
-/** The upstream's response headers for the client, hop-by-hop ones removed. */
-export function clientResponseHeaders(response: IncomingMessage): string[] {
+/**
+ * The upstream's response headers for the client, hop-by-hop ones removed,
+ * and any Set-Cookie of a gateway cookie: the application shares the
+ * gateway's origin, and must not plant or replace its session.
+ */
+export function clientResponseHeaders(
+  response: IncomingMessage,
+  gatewayCookies: ReadonlySet<string>,
+): string[] {
   const raw = response.rawHeaders;
   const named = connectionNamed(response.headers.connection);
   const headers: string[] = [];
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] ?? '';
+    const value = raw[index + 1] ?? '';
     const lower = name.toLowerCase();
     if (hopByHop.has(lower) || named.has(lower)) continue;
-    headers.push(name, raw[index + 1] ?? '');
+    if (lower === 'set-cookie' && gatewayCookies.has(value.split('=', 1)[0]?.trim() ?? ''))
+      continue;
+    headers.push(name, value);
   }
   return headers;
 }

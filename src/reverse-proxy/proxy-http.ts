@@ -5,7 +5,7 @@ import type { Upstream } from '../config/proxy-settings.js';
 import { SsogateError } from '../core/index.js';
 import type { UserRecord } from '../storage/types.js';
 import { safeReturnTo } from '../web/index.js';
-import { forwardContext } from './forward-context.js';
+import { forwardContext, gatewayCookies } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { callUpstream } from './upstream-client.js';
 
@@ -61,7 +61,7 @@ export async function proxyHttp(
   reply.raw.writeHead(
     response.statusCode ?? 502,
     response.statusMessage,
-    clientResponseHeaders(response),
+    clientResponseHeaders(response, gatewayCookies),
   );
   response.on('error', () => {
     request.log.warn(

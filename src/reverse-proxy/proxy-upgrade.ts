@@ -8,7 +8,7 @@ import type { ErrorCode } from '../core/index.js';
 import { errorRegistry } from '../core/index.js';
 import { sessionFor } from '../forward-auth/session-cache.js';
 import { cookieNames, newReferenceId, parseCookieHeader } from '../web/index.js';
-import { forwardContext } from './forward-context.js';
+import { forwardContext, gatewayCookies } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
 import { callUpstream } from './upstream-client.js';
@@ -75,7 +75,9 @@ export async function proxyUpgrade(
   const { response } = outcome;
   const lines = [`HTTP/1.1 ${response.statusCode ?? 502} ${response.statusMessage ?? ''}`];
   const headers =
-    outcome.kind === 'upgrade' ? response.rawHeaders : clientResponseHeaders(response);
+    outcome.kind === 'upgrade'
+      ? response.rawHeaders
+      : clientResponseHeaders(response, gatewayCookies);
   for (let index = 0; index + 1 < headers.length; index += 2)
     lines.push(`${headers[index] ?? ''}: ${headers[index + 1] ?? ''}`);
   if (outcome.kind === 'response') {

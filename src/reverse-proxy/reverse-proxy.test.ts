@@ -45,7 +45,7 @@ describe('reverse proxy', () => {
   let cookie: string;
 
   before(async () => {
-    upstream = await startEchoUpstream({ slowMs: 3_000 });
+    upstream = await startEchoUpstream({ slowMs: 3_000, plantSessionCookie: true });
     other = await startEchoUpstream();
     const down = `http://127.0.0.1:${await freePort()}`;
     gw = await startTestGateway({
@@ -95,7 +95,7 @@ describe('reverse proxy', () => {
     assert.equal(seen.headers['x-auth-request-email'], 'alice@example.test');
   });
 
-  test('a signed request reaches the upstream with identity and forwarding headers, without the gateway cookies', async () => {
+  test('a signed request reaches the upstream with identity and forwarding headers, without the gateway cookies either way', async () => {
     const { response, text } = await rawRequest(`${gw.url}/app/x?y=2`, 'GET', [
       'Cookie',
       `${cookie}; theme=dark; ssogate_binding=abc`,
@@ -294,5 +294,14 @@ describe('reverse proxy', () => {
     assert.equal((JSON.parse(me.text) as { userId: string }).userId, 'bob');
     const unknown = await rawRequest(`${gw.url}/_sso/nothing`, 'GET', ['Cookie', cookie]);
     assert.equal(unknown.response.statusCode, 404);
+    // Bodies stream only to upstreams: the gateway's forms keep their limit.
+    const tooLarge = await rawRequest(
+      `${gw.url}/_sso/logout`,
+      'POST',
+      ['Cookie', cookie, 'Content-Type', 'application/x-www-form-urlencoded'],
+      Buffer.alloc(2 * 1024 * 1024, 'a'),
+    );
+    assert.equal(tooLarge.response.statusCode, 400);
+    assert.match(tooLarge.text, /request_invalid/);
   });
 });

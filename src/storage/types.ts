@@ -17,9 +17,10 @@ export interface Storage {
   /** Change notices between instances (entries edited elsewhere). */
   readonly changes: ChangeNotifier;
   /**
-   * A value that differs whenever a session or user may have changed, by
-   * this process or any other; only where that is cheap and exact (one
-   * SQLite file), so session checks can be cached. Absent otherwise.
+   * A value that differs whenever a session or user may have changed: at
+   * once for this process's writes, from the next event-loop turn for
+   * another process's; only where that is cheap and exact (one SQLite
+   * file), so session checks can be remembered. Absent otherwise.
    */
   readonly changeStamp?: (() => string) | undefined;
   /** Resolves when the database answers; for the readiness check. */

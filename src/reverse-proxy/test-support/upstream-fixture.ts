@@ -28,10 +28,14 @@ export interface EchoUpstream {
 /**
  * An application on a loopback port for proxy tests: it answers every request
  * with JSON describing what it received (method, URL, headers, the size and
- * SHA-256 of the body, read as a stream), `/slow` after the given delay, and
- * echoes WebSocket text messages (RFC 6455, small unfragmented frames).
+ * SHA-256 of the body, read as a stream), `/slow` after the given delay. It
+ * sets two cookies of its own (and, if asked, one named like the gateway's
+ * session), and echoes WebSocket text messages (RFC 6455, small
+ * unfragmented frames).
  */
-export async function startEchoUpstream(options: { slowMs?: number } = {}): Promise<EchoUpstream> {
+export async function startEchoUpstream(
+  options: { slowMs?: number; plantSessionCookie?: boolean } = {},
+): Promise<EchoUpstream> {
   const seen: Seen[] = [];
   const sockets = new Set<Socket | Duplex>();
   const server: Server = createServer((request, response) => {
@@ -53,7 +57,11 @@ export async function startEchoUpstream(options: { slowMs?: number } = {}): Prom
       seen.push(record);
       const answer = (): void => {
         response.setHeader('content-type', 'application/json');
-        response.setHeader('set-cookie', ['app=1; Path=/', 'other=2; Path=/']);
+        response.setHeader('set-cookie', [
+          'app=1; Path=/',
+          ...(options.plantSessionCookie === true ? ['ssogate_session=planted; Path=/'] : []),
+          'other=2; Path=/',
+        ]);
         response.setHeader('x-upstream', 'echo');
         response.end(JSON.stringify(record));
       };
