@@ -26,7 +26,7 @@ export function createGateway(
   return {
     config,
     storage,
-    entries: new EntryRegistry(storage.entries, storage.changes),
+    entries: new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion),
     clock,
     random,
     send: withTransportPolicy(

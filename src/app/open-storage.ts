@@ -38,6 +38,8 @@ export async function openStorage(config: Config): Promise<Storage> {
     changes: shared.changes,
     // Sessions live in Redis, shared with other instances: no cheap stamp.
     changeStamp: undefined,
+    // Entry changes of other processes arrive over Redis pub/sub instead.
+    otherWritersVersion: undefined,
     async ping() {
       await Promise.all([base.ping(), shared.ping()]);
     },

@@ -8,14 +8,18 @@ import type { EntryStore } from '../storage/types.js';
  * The compiled entries, in chooser order. Entries are compiled once per
  * change, not per sign-in; every write through the admin API calls
  * invalidate(), here and on every other instance, so a change applies at the
- * next sign-in without a restart.
+ * next sign-in without a restart. A write by another process that announces
+ * nothing (`ssogate entries import` beside a SQLite gateway) is seen through
+ * `otherWritersVersion`: when it moved, the entries are read again.
  */
 export class EntryRegistry {
   private compiled: Promise<readonly CompiledEntry[]> | undefined;
+  private compiledAtVersion: string | undefined;
 
   constructor(
     private readonly store: EntryStore,
     private readonly changes: ChangeNotifier = localChangeNotifier(),
+    private readonly otherWritersVersion?: () => string,
   ) {
     // An entry saved on another instance drops this instance's copy too.
     changes.subscribe('entries', () => {
@@ -24,6 +28,11 @@ export class EntryRegistry {
   }
 
   list(): Promise<readonly CompiledEntry[]> {
+    const version = this.otherWritersVersion?.();
+    if (version !== this.compiledAtVersion) {
+      this.compiled = undefined;
+      this.compiledAtVersion = version;
+    }
     this.compiled ??= this.load().catch((error: unknown) => {
       this.compiled = undefined; // a failed load (database down) is retried next time
       throw error;

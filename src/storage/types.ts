@@ -23,6 +23,13 @@ export interface Storage {
    * file), so session checks can be remembered. Absent otherwise.
    */
   readonly changeStamp?: (() => string) | undefined;
+  /**
+   * A value that moves when another process commits to the same database
+   * (SQLite's data_version: a CLI command beside the server), which no
+   * notifier announces. Absent where another process's writes are
+   * announced (Redis pub/sub) or not cheaply seen.
+   */
+  readonly otherWritersVersion?: (() => string) | undefined;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -44,18 +44,19 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   const ownChanges = database.prepare('SELECT total_changes()').pluck();
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
   let version: string | undefined;
-  const changeStamp = (): string => {
+  const otherWritersVersion = (): string => {
     if (version === undefined) {
       version = String(dataVersion.get());
       setImmediate(() => {
         version = undefined;
       });
     }
-    return `${String(ownChanges.get())}:${version}`;
+    return version;
   };
+  const changeStamp = (): string => `${String(ownChanges.get())}:${otherWritersVersion()}`;
   try {
     const storage = await createKyselyStorage(db, options.secretBox, 'sqlite');
-    return { ...storage, changeStamp };
+    return { ...storage, changeStamp, otherWritersVersion };
   } catch (error) {
     await db.destroy();
     throw error;
