@@ -69,6 +69,11 @@ export function upstreamRequestHeaders(
   headers.push('X-Forwarded-Proto', context.publicProto);
   headers.push('X-Forwarded-Host', context.publicHost);
   for (const [name, value] of context.identity) headers.push(name, value);
+  // Node's client frames a body with chunks by itself only for methods that
+  // usually carry one; a chunked GET or DELETE would otherwise go raw onto a
+  // pooled connection, where its bytes could read as a second request.
+  if (!context.upgrade && request.headers['transfer-encoding'] !== undefined)
+    headers.push('Transfer-Encoding', 'chunked');
   if (context.upgrade) {
     headers.push('Connection', 'Upgrade');
     headers.push('Upgrade', request.headers.upgrade ?? 'websocket');

@@ -10,6 +10,8 @@ import { signInAtExample, startTestGateway } from '../test-support/gateway-fixtu
 import { freePort } from '../test-support/free-port.js';
 import type { EchoUpstream, Seen } from './test-support/upstream-fixture.js';
 import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixture.js';
+import type { RawUpstream } from './test-support/raw-upstream.js';
+import { frameRequests, rawExchange, startRawUpstream } from './test-support/raw-upstream.js';
 
 /** One raw request with exactly these header lines (duplicates and odd spellings kept). */
 function rawRequest(
@@ -41,17 +43,24 @@ function seenBy(text: string): Seen {
 describe('reverse proxy', () => {
   let upstream: EchoUpstream;
   let other: EchoUpstream;
+  let raw: RawUpstream;
   let gw: TestGateway;
   let cookie: string;
 
   before(async () => {
     upstream = await startEchoUpstream({ slowMs: 3_000, plantSessionCookie: true });
     other = await startEchoUpstream();
+    raw = await startRawUpstream();
     const down = `http://127.0.0.1:${await freePort()}`;
     gw = await startTestGateway({
       entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
       env: {
-        SSOGATE_UPSTREAM: JSON.stringify({ '/': upstream.url, '/other': other.url, '/down': down }),
+        SSOGATE_UPSTREAM: JSON.stringify({
+          '/': upstream.url,
+          '/other': other.url,
+          '/raw': raw.url,
+          '/down': down,
+        }),
         SSOGATE_UPSTREAM_TIMEOUT_SECONDS: '1',
         SSOGATE_ACCESS_RULES: JSON.stringify([
           { path: '/admin', users: ['root'], admins: true },
@@ -69,6 +78,7 @@ describe('reverse proxy', () => {
     await gw.close();
     await upstream.close();
     await other.close();
+    await raw.close();
   });
 
   test('an unsigned page load is sent to sign in; an unsigned API call gets 401', async () => {
@@ -183,6 +193,38 @@ describe('reverse proxy', () => {
     }
     const { text } = await rawRequest(`${gw.url}/upload`, 'PUT', ['Cookie', cookie], body);
     assert.equal(seenBy(text).bodyBytes, body.length);
+  });
+
+  test('a chunked body on a method without one by default reaches the upstream framed, as one request', async () => {
+    const smuggled = 'GET /admin/secret HTTP/1.1\r\nHost: x\r\nX-Auth-Request-User: root\r\n\r\n';
+    const host = new URL(gw.url).host;
+    for (const method of ['GET', 'DELETE', 'OPTIONS']) {
+      const answer = await rawExchange(
+        gw.url,
+        `${method} /raw/${method} HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie}\r\n` +
+          `Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+          `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`,
+      );
+      assert.match(answer, /^HTTP\/1\.1 200 /, method);
+    }
+    // Unframed, the body arrives after the upstream has answered: wait for all of it.
+    for (let waited = 0; waited < 2_000; waited += 20) {
+      if (raw.received.join('').split('X-Auth-Request-User: root').length === 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const framed = raw.received.map((bytes) => frameRequests(bytes));
+    const heads = framed.flatMap(({ requests }) =>
+      requests.map(({ head }) => head.split('\r\n')[0]),
+    );
+    assert.deepEqual(heads.sort(), [
+      'DELETE /raw/DELETE HTTP/1.1',
+      'GET /raw/GET HTTP/1.1',
+      'OPTIONS /raw/OPTIONS HTTP/1.1',
+    ]);
+    for (const { requests, rest } of framed) {
+      assert.equal(rest, '');
+      for (const { body } of requests) assert.equal(body, smuggled);
+    }
   });
 
   test('a WebSocket echoes through; without a session the handshake is refused', async () => {
