@@ -27,6 +27,14 @@ const replacedOnRequest = new Set([
   'x-forwarded-proto',
   'x-forwarded-port',
   'x-real-ip',
+  // Headers some servers and frameworks read as the request's real path: a
+  // client could name a path the access rules never saw.
+  'x-original-url',
+  'x-rewrite-url',
+  'x-original-uri',
+  'x-forwarded-uri',
+  'x-forwarded-path',
+  'x-forwarded-prefix',
 ]);
 
 export interface ForwardContext {

@@ -170,6 +170,25 @@ describe('reverse proxy', () => {
     assert.equal(anonymous.response.statusCode, 401);
   });
 
+  test('headers that name another path are removed from client requests', async () => {
+    const names = [
+      'X-Original-URL',
+      'X-Rewrite-URL',
+      'X-Original-URI',
+      'X-Forwarded-Uri',
+      'X-Forwarded-Path',
+      'X-Forwarded-Prefix',
+    ];
+    const { text } = await rawRequest(`${gw.url}/rewritten`, 'GET', [
+      'Cookie',
+      cookie,
+      ...names.flatMap((name) => [name, '/admin/secret']),
+    ]);
+    const seen = seenBy(text);
+    assert.equal(seen.url, '/rewritten');
+    for (const name of names) assert.equal(seen.headers[name.toLowerCase()], undefined, name);
+  });
+
   test('a POST body of several MiB streams through intact, whatever its type', async () => {
     const body = randomBytes(6 * 1024 * 1024 + 123);
     const chunks = Array.from({ length: 97 }, (_, index) =>
