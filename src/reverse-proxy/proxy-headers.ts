@@ -16,6 +16,7 @@ const hopByHop = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+  'http2-settings', // belongs to an h2c upgrade, which is never passed on
 ]);
 
 const replacedOnRequest = new Set([
@@ -46,7 +47,7 @@ export interface ForwardContext {
   /** The gateway's cookie names, never passed on. */
   readonly gatewayCookies: ReadonlySet<string>;
   readonly identity: readonly [string, string][];
-  /** A WebSocket handshake keeps its Connection: upgrade and Upgrade headers. */
+  /** A WebSocket handshake: sent with Connection: Upgrade and Upgrade: websocket. */
   readonly upgrade: boolean;
 }
 
@@ -84,7 +85,8 @@ export function upstreamRequestHeaders(
     headers.push('Transfer-Encoding', 'chunked');
   if (context.upgrade) {
     headers.push('Connection', 'Upgrade');
-    headers.push('Upgrade', request.headers.upgrade ?? 'websocket');
+    // The only protocol upgraded to: the caller has checked that it was asked for.
+    headers.push('Upgrade', 'websocket');
   }
   return headers;
 }

@@ -248,7 +248,7 @@ describe('reverse proxy', () => {
 
   test('a WebSocket echoes through; without a session the handshake is refused', async () => {
     const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/socket`, {
-      headers: { cookie },
+      headers: { cookie, 'HTTP2-Settings': 'AAMAAABkAARAAAAAAAIAAAAA' },
     });
     const reply = await new Promise<string>((resolve, reject) => {
       socket.addEventListener('open', () => {
@@ -266,6 +266,7 @@ describe('reverse proxy', () => {
     const handshake = upstream.seen.find((seen) => seen.url === '/socket');
     assert.equal(handshake?.headers['x-auth-request-user'], 'bob');
     assert.equal(handshake.headers.cookie, undefined);
+    assert.equal(handshake.headers['http2-settings'], undefined);
 
     const refused = await rawRequest(`${gw.url}/socket`, 'GET', [
       'Connection',
@@ -279,6 +280,66 @@ describe('reverse proxy', () => {
     ]).catch((error: unknown) => error);
     assert.ok(!(refused instanceof Error), String(refused));
     assert.equal((refused as { response: IncomingMessage }).response.statusCode, 401);
+  });
+
+  test('upgrades other than a WebSocket handshake outside /_sso are refused before any upstream', async () => {
+    const host = new URL(gw.url).host;
+    const key = randomBytes(16).toString('base64');
+    const cases: [string, string, string[]][] = [
+      [
+        'GET',
+        '/raw/h2c',
+        [
+          'Connection: Upgrade, HTTP2-Settings',
+          'Upgrade: h2c',
+          'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA',
+        ],
+      ],
+      [
+        'GET',
+        '/raw/both',
+        ['Connection: Upgrade', 'Upgrade: websocket, h2c', `Sec-WebSocket-Key: ${key}`],
+      ],
+      [
+        'GET',
+        '/raw/keyless',
+        ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13'],
+      ],
+      [
+        'POST',
+        '/raw/post',
+        [
+          'Connection: Upgrade',
+          'Upgrade: websocket',
+          `Sec-WebSocket-Key: ${key}`,
+          'Content-Length: 0',
+        ],
+      ],
+      [
+        'GET',
+        '/_sso/me',
+        ['Connection: Upgrade', 'Upgrade: websocket', `Sec-WebSocket-Key: ${key}`],
+      ],
+      [
+        'GET',
+        '/_SSO/%2e%2e/_sso/me',
+        ['Connection: Upgrade', 'Upgrade: WebSocket', `Sec-WebSocket-Key: ${key}`],
+      ],
+    ];
+    for (const [method, path, lines] of cases) {
+      const answer = await rawExchange(
+        gw.url,
+        [`${method} ${path} HTTP/1.1`, `Host: ${host}`, `Cookie: ${cookie}`, ...lines, '', ''].join(
+          '\r\n',
+        ),
+      );
+      assert.match(answer, /^HTTP\/1\.1 400 /, path);
+      assert.match(answer, /"code":"request_invalid"/, path);
+    }
+    assert.ok(
+      !raw.received.some((bytes) => /^(GET|POST) \/raw\/(h2c|both|keyless|post) /m.test(bytes)),
+    );
+    assert.ok(!upstream.seen.some((seen) => seen.url.toLowerCase().includes('_sso')));
   });
 
   test('the longest prefix picks the upstream', async () => {
