@@ -8,7 +8,7 @@ import type { ErrorCode } from '../core/index.js';
 import { errorRegistry } from '../core/index.js';
 import { sessionFor } from '../forward-auth/session-cache.js';
 import { cookieNames, newReferenceId, parseCookieHeader } from '../web/index.js';
-import { forwardContext, gatewayCookies } from './forward-context.js';
+import { forwardContext, gatewayCookies, publicHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
 import { callUpstream } from './upstream-client.js';
@@ -57,7 +57,9 @@ export async function proxyUpgrade(
     refuse(gateway, log, socket, 'unauthenticated');
     return;
   }
-  if (!accessAllowed(gateway.config.accessRules, undefined, target.matchPath, active.user)) {
+  if (
+    !accessAllowed(gateway.config.accessRules, publicHost(gateway), target.matchPath, active.user)
+  ) {
     refuse(gateway, log, socket, 'access_denied');
     return;
   }

@@ -65,6 +65,9 @@ describe('reverse proxy', () => {
         SSOGATE_ACCESS_RULES: JSON.stringify([
           { path: '/admin', users: ['root'], admins: true },
           { path: '/sales', departments: ['Sales'] },
+          // The public URL's host, on any port, and a host this gateway does not serve.
+          { path: '/hr', host: '127.0.0.1', users: ['root'] },
+          { path: '/elsewhere', host: 'other.example', users: ['root'] },
         ]),
       },
     });
@@ -398,6 +401,11 @@ describe('reverse proxy', () => {
     assert.equal((JSON.parse(api.text) as { error: { code: string } }).error.code, 'access_denied');
     const sales = await rawRequest(`${gw.url}/sales/report`, 'GET', ['Cookie', cookie]);
     assert.equal(sales.response.statusCode, 200);
+    // Rules with a host are matched against the public URL's host.
+    const hr = await rawRequest(`${gw.url}/hr/pay`, 'GET', ['Cookie', cookie]);
+    assert.equal(hr.response.statusCode, 403);
+    const elsewhere = await rawRequest(`${gw.url}/elsewhere`, 'GET', ['Cookie', cookie]);
+    assert.equal(elsewhere.response.statusCode, 200);
     const administrator = await signedInCookie(gw.gateway, 'carol', { isAdmin: true });
     const allowed = await rawRequest(`${gw.url}/admin/x`, 'GET', ['Cookie', administrator]);
     assert.equal(allowed.response.statusCode, 200);
