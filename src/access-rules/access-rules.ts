@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { AccessRule } from '../config/proxy-settings.js';
+import { hostAllowed } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
 
 /**
@@ -41,24 +42,69 @@ export function underPrefix(path: string, prefix: string): boolean {
   return prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
 }
 
+/** A host as rules compare it: the name and, unless it is a default one, the port. */
+export interface CanonicalHost {
+  readonly name: string;
+  readonly port: number | undefined;
+}
+
+/**
+ * The host of a request (or of a rule) in one spelling: lower-case, without
+ * a trailing dot, the port as a number, and `:80` or `:443` dropped whatever
+ * the scheme (the proxy in front routes by name, and the scheme it forwards
+ * may be missing). Undefined for anything that is not a host name, an IPv4
+ * or a bracketed IPv6 address with an optional port: a list, an escape,
+ * a wildcard.
+ */
+export function canonicalHost(host: string): CanonicalHost | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*)\.?(?::(\d{1,5}))?$/.exec(
+    host.trim().toLowerCase(),
+  );
+  if (match === null) return undefined;
+  const name = match[1] ?? '';
+  const port = match[2] === undefined ? undefined : Number(match[2]);
+  if (port !== undefined && port > 65_535) return undefined;
+  return { name, port: port === 80 || port === 443 ? undefined : port };
+}
+
+/**
+ * Whether a rule's host (`app.corp.example`, `*.corp.example`, either with a
+ * port) covers a request's. A rule without a port covers its host on every
+ * port: the proxy in front picks the application by name, so a client's
+ * `Host: app.corp.example:8443` reaches the same application and must meet
+ * the same rule. A rule with a port covers that port only.
+ */
+export function ruleHostCovers(pattern: string, host: CanonicalHost): boolean {
+  const wildcard = pattern.startsWith('*.');
+  const wanted = canonicalHost(wildcard ? pattern.slice(2) : pattern);
+  if (wanted === undefined) return false;
+  if (wanted.port !== undefined && wanted.port !== host.port) return false;
+  return hostAllowed([wildcard ? `*.${wanted.name}` : wanted.name], host.name);
+}
+
+/** The path as rules compare it: lower-case, `;parameters` dropped. */
+function foldedPath(path: string): string {
+  return path.toLowerCase().replace(/;[^/]*/g, '');
+}
+
 /**
  * The rule that decides a request: among the rules whose path covers it (and
- * whose host, if any, is the request's), the one with a host before those
+ * whose host, if any, covers the request's), the one with a host before those
  * without, then the longest path. Rules compare case-insensitively and ignore
  * `;parameters` in segments, so a server that folds case or reads matrix
  * parameters cannot be reached around a rule.
  */
 export function ruleFor(
   rules: readonly AccessRule[],
-  host: string | undefined,
+  host: CanonicalHost | undefined,
   path: string,
 ): AccessRule | undefined {
   if (rules.length === 0) return undefined;
-  const folded = path.toLowerCase().replace(/;[^/]*/g, '');
-  const wantedHost = host?.toLowerCase();
+  const folded = foldedPath(path);
   let best: AccessRule | undefined;
   for (const rule of rules) {
-    if (rule.host !== undefined && rule.host !== wantedHost) continue;
+    if (rule.host !== undefined && (host === undefined || !ruleHostCovers(rule.host, host)))
+      continue;
     if (!underPrefix(folded, rule.path)) continue;
     if (
       best === undefined ||
@@ -71,14 +117,27 @@ export function ruleFor(
   return best;
 }
 
-/** Whether the user may reach the path; paths no rule covers are open to every signed-in user. */
+/**
+ * Whether the user may reach the path on the host (host[:port] as the
+ * browser sent it, or undefined when the request does not say); paths no
+ * rule covers are open to every signed-in user. A host that cannot be read
+ * is refused, and so is a request without a host on a path that a rule with
+ * a host covers: no spelling of a host gets around its rules.
+ */
 export function accessAllowed(
   rules: readonly AccessRule[],
   host: string | undefined,
   path: string,
   user: UserRecord,
 ): boolean {
-  const rule = ruleFor(rules, host, path);
+  const canonical = host === undefined ? undefined : canonicalHost(host);
+  if (host !== undefined && canonical === undefined) return false;
+  if (canonical === undefined) {
+    const folded = foldedPath(path);
+    if (rules.some((rule) => rule.host !== undefined && underPrefix(folded, rule.path)))
+      return false;
+  }
+  const rule = ruleFor(rules, canonical, path);
   if (rule === undefined) return true;
   return (
     rule.users.includes(user.userId) ||

@@ -17,12 +17,12 @@ export interface Upstream {
 }
 
 /**
- * Who may reach a path prefix (and, for forward-auth, a host): a signed-in
+ * Who may reach a path prefix (and, if given, on a host): a signed-in
  * user passes when any of the lists names them. A rule with empty lists and
  * `admins: false` lets nobody in.
  */
 export interface AccessRule {
-  /** Lower-case host[:port] the rule is limited to (forward-auth), or undefined for any. */
+  /** Lower-case host[:port] or `*.domain[:port]` the rule is limited to, or undefined for any. */
   readonly host: string | undefined;
   /** `/` or a path without a trailing slash, compared case-insensitively. */
   readonly path: string;

@@ -57,7 +57,12 @@ describe('forward-auth with access rules and the redirecting variant', () => {
   test('the original URI and host decide the access rule: 403 JSON, which nginx passes on', async () => {
     const check = (headers: Record<string, string>) =>
       fetch(`${gw.url}/_sso/auth`, { headers: { cookie, ...headers } });
-    assert.equal((await check({ 'x-forwarded-uri': '/docs' })).status, 204);
+    assert.equal(
+      (await check({ 'x-forwarded-uri': '/docs', 'x-forwarded-host': appHost })).status,
+      204,
+    );
+    // A rule with a host covers /docs: a request that does not name its host is refused.
+    assert.equal((await check({ 'x-forwarded-uri': '/docs' })).status, 403);
     const denied = await check({ 'x-forwarded-uri': '/Admin/../admin/users?x=1' });
     assert.equal(denied.status, 403);
     assert.equal(
@@ -65,7 +70,14 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       'access_denied',
     );
     assert.equal((await check({ 'x-original-uri': '/%61dmin' })).status, 403);
-    assert.equal((await check({ 'x-forwarded-host': 'wiki.corp.example' })).status, 403);
+    for (const host of [
+      'wiki.corp.example',
+      'WIKI.corp.example.',
+      'wiki.corp.example:443',
+      'wiki.corp.example:8443',
+      'wiki.corp.example, other.corp.example',
+    ])
+      assert.equal((await check({ 'x-forwarded-host': host })).status, 403, host);
     assert.equal((await check({ 'x-forwarded-host': 'other.corp.example' })).status, 204);
   });
 

@@ -23,6 +23,15 @@ export function forwardContext(
   };
 }
 
+/**
+ * The host access rules see for a proxied request: the public URL's. The
+ * gateway serves one site; the client's Host header is not trusted to pick
+ * the rules.
+ */
+export function publicHost(gateway: Gateway): string {
+  return new URL(gateway.config.publicUrl).host;
+}
+
 // Both spellings of both cookies, whatever this gateway's scheme: an old
 // cookie of the other spelling is the gateway's too.
 export const gatewayCookies: ReadonlySet<string> = new Set(

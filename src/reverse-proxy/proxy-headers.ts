@@ -16,6 +16,7 @@ const hopByHop = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+  'http2-settings', // belongs to an h2c upgrade, which is never passed on
 ]);
 
 const replacedOnRequest = new Set([
@@ -27,6 +28,14 @@ const replacedOnRequest = new Set([
   'x-forwarded-proto',
   'x-forwarded-port',
   'x-real-ip',
+  // Headers some servers and frameworks read as the request's real path: a
+  // client could name a path the access rules never saw.
+  'x-original-url',
+  'x-rewrite-url',
+  'x-original-uri',
+  'x-forwarded-uri',
+  'x-forwarded-path',
+  'x-forwarded-prefix',
 ]);
 
 export interface ForwardContext {
@@ -38,7 +47,7 @@ export interface ForwardContext {
   /** The gateway's cookie names, never passed on. */
   readonly gatewayCookies: ReadonlySet<string>;
   readonly identity: readonly [string, string][];
-  /** A WebSocket handshake keeps its Connection: upgrade and Upgrade headers. */
+  /** A WebSocket handshake: sent with Connection: Upgrade and Upgrade: websocket. */
   readonly upgrade: boolean;
 }
 
@@ -69,9 +78,15 @@ export function upstreamRequestHeaders(
   headers.push('X-Forwarded-Proto', context.publicProto);
   headers.push('X-Forwarded-Host', context.publicHost);
   for (const [name, value] of context.identity) headers.push(name, value);
+  // Node's client frames a body with chunks by itself only for methods that
+  // usually carry one; a chunked GET or DELETE would otherwise go raw onto a
+  // pooled connection, where its bytes could read as a second request.
+  if (!context.upgrade && request.headers['transfer-encoding'] !== undefined)
+    headers.push('Transfer-Encoding', 'chunked');
   if (context.upgrade) {
     headers.push('Connection', 'Upgrade');
-    headers.push('Upgrade', request.headers.upgrade ?? 'websocket');
+    // The only protocol upgraded to: the caller has checked that it was asked for.
+    headers.push('Upgrade', 'websocket');
   }
   return headers;
 }

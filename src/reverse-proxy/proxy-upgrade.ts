@@ -3,12 +3,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Gateway } from '../app/gateway.js';
-import { accessAllowed } from '../access-rules/access-rules.js';
+import { accessAllowed, underPrefix } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
 import { errorRegistry } from '../core/index.js';
 import { sessionFor } from '../forward-auth/session-cache.js';
 import { cookieNames, newReferenceId, parseCookieHeader } from '../web/index.js';
-import { forwardContext, gatewayCookies } from './forward-context.js';
+import { forwardContext, gatewayCookies, publicHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
 import { callUpstream } from './upstream-client.js';
@@ -29,6 +29,16 @@ export async function proxyUpgrade(
 ): Promise<void> {
   socket.on('error', () => socket.destroy());
   const target = proxyTarget(gateway.config.upstreams, request.url ?? '/');
+  // Only a WebSocket handshake is tunnelled: another protocol (h2c, say)
+  // would carry requests the gateway never sees. The gateway's own paths
+  // have no WebSocket routes, so an upgrade there is refused too.
+  if (
+    !websocketHandshake(request) ||
+    (target !== undefined && underPrefix(target.matchPath.toLowerCase(), '/_sso'))
+  ) {
+    refuse(gateway, log, socket, 'request_invalid');
+    return;
+  }
   if (target === undefined || target.upstream === undefined) {
     refuse(gateway, log, socket, 'not_found');
     return;
@@ -47,7 +57,9 @@ export async function proxyUpgrade(
     refuse(gateway, log, socket, 'unauthenticated');
     return;
   }
-  if (!accessAllowed(gateway.config.accessRules, undefined, target.matchPath, active.user)) {
+  if (
+    !accessAllowed(gateway.config.accessRules, publicHost(gateway), target.matchPath, active.user)
+  ) {
     refuse(gateway, log, socket, 'access_denied');
     return;
   }
@@ -101,6 +113,17 @@ export async function proxyUpgrade(
   socket.on('close', close);
   upstreamSocket.pipe(socket);
   socket.pipe(upstreamSocket);
+}
+
+/** A GET asking for `Upgrade: websocket` and nothing else, with its key. */
+function websocketHandshake(request: IncomingMessage): boolean {
+  const key = request.headers['sec-websocket-key'];
+  return (
+    request.method === 'GET' &&
+    request.headers.upgrade?.trim().toLowerCase() === 'websocket' &&
+    typeof key === 'string' &&
+    key.trim() !== ''
+  );
 }
 
 function refuse(gateway: Gateway, log: FastifyBaseLogger, socket: Duplex, code: ErrorCode): void {

@@ -10,6 +10,8 @@ import { signInAtExample, startTestGateway } from '../test-support/gateway-fixtu
 import { freePort } from '../test-support/free-port.js';
 import type { EchoUpstream, Seen } from './test-support/upstream-fixture.js';
 import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixture.js';
+import type { RawUpstream } from './test-support/raw-upstream.js';
+import { frameRequests, rawExchange, startRawUpstream } from './test-support/raw-upstream.js';
 
 /** One raw request with exactly these header lines (duplicates and odd spellings kept). */
 function rawRequest(
@@ -41,21 +43,31 @@ function seenBy(text: string): Seen {
 describe('reverse proxy', () => {
   let upstream: EchoUpstream;
   let other: EchoUpstream;
+  let raw: RawUpstream;
   let gw: TestGateway;
   let cookie: string;
 
   before(async () => {
     upstream = await startEchoUpstream({ slowMs: 3_000, plantSessionCookie: true });
     other = await startEchoUpstream();
+    raw = await startRawUpstream();
     const down = `http://127.0.0.1:${await freePort()}`;
     gw = await startTestGateway({
       entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
       env: {
-        SSOGATE_UPSTREAM: JSON.stringify({ '/': upstream.url, '/other': other.url, '/down': down }),
+        SSOGATE_UPSTREAM: JSON.stringify({
+          '/': upstream.url,
+          '/other': other.url,
+          '/raw': raw.url,
+          '/down': down,
+        }),
         SSOGATE_UPSTREAM_TIMEOUT_SECONDS: '1',
         SSOGATE_ACCESS_RULES: JSON.stringify([
           { path: '/admin', users: ['root'], admins: true },
           { path: '/sales', departments: ['Sales'] },
+          // The public URL's host, on any port, and a host this gateway does not serve.
+          { path: '/hr', host: '127.0.0.1', users: ['root'] },
+          { path: '/elsewhere', host: 'other.example', users: ['root'] },
         ]),
       },
     });
@@ -69,6 +81,7 @@ describe('reverse proxy', () => {
     await gw.close();
     await upstream.close();
     await other.close();
+    await raw.close();
   });
 
   test('an unsigned page load is sent to sign in; an unsigned API call gets 401', async () => {
@@ -160,6 +173,25 @@ describe('reverse proxy', () => {
     assert.equal(anonymous.response.statusCode, 401);
   });
 
+  test('headers that name another path are removed from client requests', async () => {
+    const names = [
+      'X-Original-URL',
+      'X-Rewrite-URL',
+      'X-Original-URI',
+      'X-Forwarded-Uri',
+      'X-Forwarded-Path',
+      'X-Forwarded-Prefix',
+    ];
+    const { text } = await rawRequest(`${gw.url}/rewritten`, 'GET', [
+      'Cookie',
+      cookie,
+      ...names.flatMap((name) => [name, '/admin/secret']),
+    ]);
+    const seen = seenBy(text);
+    assert.equal(seen.url, '/rewritten');
+    for (const name of names) assert.equal(seen.headers[name.toLowerCase()], undefined, name);
+  });
+
   test('a POST body of several MiB streams through intact, whatever its type', async () => {
     const body = randomBytes(6 * 1024 * 1024 + 123);
     const chunks = Array.from({ length: 97 }, (_, index) =>
@@ -185,9 +217,41 @@ describe('reverse proxy', () => {
     assert.equal(seenBy(text).bodyBytes, body.length);
   });
 
+  test('a chunked body on a method without one by default reaches the upstream framed, as one request', async () => {
+    const smuggled = 'GET /admin/secret HTTP/1.1\r\nHost: x\r\nX-Auth-Request-User: root\r\n\r\n';
+    const host = new URL(gw.url).host;
+    for (const method of ['GET', 'DELETE', 'OPTIONS']) {
+      const answer = await rawExchange(
+        gw.url,
+        `${method} /raw/${method} HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie}\r\n` +
+          `Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+          `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`,
+      );
+      assert.match(answer, /^HTTP\/1\.1 200 /, method);
+    }
+    // Unframed, the body arrives after the upstream has answered: wait for all of it.
+    for (let waited = 0; waited < 2_000; waited += 20) {
+      if (raw.received.join('').split('X-Auth-Request-User: root').length === 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const framed = raw.received.map((bytes) => frameRequests(bytes));
+    const heads = framed.flatMap(({ requests }) =>
+      requests.map(({ head }) => head.split('\r\n')[0]),
+    );
+    assert.deepEqual(heads.sort(), [
+      'DELETE /raw/DELETE HTTP/1.1',
+      'GET /raw/GET HTTP/1.1',
+      'OPTIONS /raw/OPTIONS HTTP/1.1',
+    ]);
+    for (const { requests, rest } of framed) {
+      assert.equal(rest, '');
+      for (const { body } of requests) assert.equal(body, smuggled);
+    }
+  });
+
   test('a WebSocket echoes through; without a session the handshake is refused', async () => {
     const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/socket`, {
-      headers: { cookie },
+      headers: { cookie, 'HTTP2-Settings': 'AAMAAABkAARAAAAAAAIAAAAA' },
     });
     const reply = await new Promise<string>((resolve, reject) => {
       socket.addEventListener('open', () => {
@@ -205,6 +269,7 @@ describe('reverse proxy', () => {
     const handshake = upstream.seen.find((seen) => seen.url === '/socket');
     assert.equal(handshake?.headers['x-auth-request-user'], 'bob');
     assert.equal(handshake.headers.cookie, undefined);
+    assert.equal(handshake.headers['http2-settings'], undefined);
 
     const refused = await rawRequest(`${gw.url}/socket`, 'GET', [
       'Connection',
@@ -218,6 +283,66 @@ describe('reverse proxy', () => {
     ]).catch((error: unknown) => error);
     assert.ok(!(refused instanceof Error), String(refused));
     assert.equal((refused as { response: IncomingMessage }).response.statusCode, 401);
+  });
+
+  test('upgrades other than a WebSocket handshake outside /_sso are refused before any upstream', async () => {
+    const host = new URL(gw.url).host;
+    const key = randomBytes(16).toString('base64');
+    const cases: [string, string, string[]][] = [
+      [
+        'GET',
+        '/raw/h2c',
+        [
+          'Connection: Upgrade, HTTP2-Settings',
+          'Upgrade: h2c',
+          'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA',
+        ],
+      ],
+      [
+        'GET',
+        '/raw/both',
+        ['Connection: Upgrade', 'Upgrade: websocket, h2c', `Sec-WebSocket-Key: ${key}`],
+      ],
+      [
+        'GET',
+        '/raw/keyless',
+        ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13'],
+      ],
+      [
+        'POST',
+        '/raw/post',
+        [
+          'Connection: Upgrade',
+          'Upgrade: websocket',
+          `Sec-WebSocket-Key: ${key}`,
+          'Content-Length: 0',
+        ],
+      ],
+      [
+        'GET',
+        '/_sso/me',
+        ['Connection: Upgrade', 'Upgrade: websocket', `Sec-WebSocket-Key: ${key}`],
+      ],
+      [
+        'GET',
+        '/_SSO/%2e%2e/_sso/me',
+        ['Connection: Upgrade', 'Upgrade: WebSocket', `Sec-WebSocket-Key: ${key}`],
+      ],
+    ];
+    for (const [method, path, lines] of cases) {
+      const answer = await rawExchange(
+        gw.url,
+        [`${method} ${path} HTTP/1.1`, `Host: ${host}`, `Cookie: ${cookie}`, ...lines, '', ''].join(
+          '\r\n',
+        ),
+      );
+      assert.match(answer, /^HTTP\/1\.1 400 /, path);
+      assert.match(answer, /"code":"request_invalid"/, path);
+    }
+    assert.ok(
+      !raw.received.some((bytes) => /^(GET|POST) \/raw\/(h2c|both|keyless|post) /m.test(bytes)),
+    );
+    assert.ok(!upstream.seen.some((seen) => seen.url.toLowerCase().includes('_sso')));
   });
 
   test('the longest prefix picks the upstream', async () => {
@@ -276,6 +401,11 @@ describe('reverse proxy', () => {
     assert.equal((JSON.parse(api.text) as { error: { code: string } }).error.code, 'access_denied');
     const sales = await rawRequest(`${gw.url}/sales/report`, 'GET', ['Cookie', cookie]);
     assert.equal(sales.response.statusCode, 200);
+    // Rules with a host are matched against the public URL's host.
+    const hr = await rawRequest(`${gw.url}/hr/pay`, 'GET', ['Cookie', cookie]);
+    assert.equal(hr.response.statusCode, 403);
+    const elsewhere = await rawRequest(`${gw.url}/elsewhere`, 'GET', ['Cookie', cookie]);
+    assert.equal(elsewhere.response.statusCode, 200);
     const administrator = await signedInCookie(gw.gateway, 'carol', { isAdmin: true });
     const allowed = await rawRequest(`${gw.url}/admin/x`, 'GET', ['Cookie', administrator]);
     assert.equal(allowed.response.statusCode, 200);

@@ -6,6 +6,7 @@ import { sendFailure } from '../app/respond.js';
 import { SsogateError } from '../core/index.js';
 import { cachedSession } from '../forward-auth/session-cache.js';
 import { internalResource, sendSignInNeeded } from '../portal/routes.js';
+import { publicHost } from './forward-context.js';
 import { proxyHttp } from './proxy-http.js';
 import { proxyTarget } from './proxy-target.js';
 import { proxyUpgrade } from './proxy-upgrade.js';
@@ -41,7 +42,14 @@ export async function internalResourceRoutes(
       if (target.upstream === undefined) return internalResource(gateway, request, reply);
       const active = await cachedSession(gateway, request);
       if (active === undefined) return sendSignInNeeded(gateway, request, reply);
-      if (!accessAllowed(gateway.config.accessRules, undefined, target.matchPath, active.user)) {
+      if (
+        !accessAllowed(
+          gateway.config.accessRules,
+          publicHost(gateway),
+          target.matchPath,
+          active.user,
+        )
+      ) {
         sendFailure(
           gateway,
           request,

@@ -29,8 +29,8 @@ export interface EchoUpstream {
  * An application on a loopback port for proxy tests: it answers every request
  * with JSON describing what it received (method, URL, headers, the size and
  * SHA-256 of the body, read as a stream), `/slow` after the given delay. It
- * sets two cookies of its own (and, if asked, one named like the gateway's
- * session), and echoes WebSocket text messages (RFC 6455, small
+ * sets two cookies of its own (and, if asked, every cookie named like the
+ * gateway's), and echoes WebSocket text messages (RFC 6455, small
  * unfragmented frames).
  */
 export async function startEchoUpstream(
@@ -59,7 +59,14 @@ export async function startEchoUpstream(
         response.setHeader('content-type', 'application/json');
         response.setHeader('set-cookie', [
           'app=1; Path=/',
-          ...(options.plantSessionCookie === true ? ['ssogate_session=planted; Path=/'] : []),
+          ...(options.plantSessionCookie === true
+            ? [
+                'ssogate_session=planted; Path=/',
+                '__Host-ssogate_session=planted; Path=/; Secure',
+                ' ssogate_binding=planted; Path=/',
+                '__Host-ssogate_binding=planted; Path=/; Secure',
+              ]
+            : []),
           'other=2; Path=/',
         ]);
         response.setHeader('x-upstream', 'echo');
