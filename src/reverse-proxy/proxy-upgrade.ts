@@ -29,7 +29,9 @@ export async function proxyUpgrade(
 ): Promise<void> {
   socket.on('error', () => socket.destroy());
   const target = proxyTarget(gateway.config.upstreams, request.url ?? '/');
-  if (target === undefined || target.upstream === undefined) {
+  // Fastify's routing keeps /_sso/ for the gateway; upgrades bypass it, so the same here.
+  const reserved = /^\/_sso(\/|$)/i.test(target?.matchPath ?? '/');
+  if (target === undefined || target.upstream === undefined || reserved) {
     refuse(gateway, log, socket, 'not_found');
     return;
   }

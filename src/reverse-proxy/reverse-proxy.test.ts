@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { WebSocket } from 'undici';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
@@ -27,6 +28,11 @@ function rawRequest(
       response.on('end', () => {
         resolve({ response, text: Buffer.concat(chunks).toString('utf8') });
       });
+    });
+    // A handshake that went through ends the request here (the socket is not needed).
+    outgoing.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      resolve({ response, text: '' });
     });
     outgoing.on('error', reject);
     if (body instanceof Readable) body.pipe(outgoing);
@@ -218,6 +224,20 @@ describe('reverse proxy', () => {
     ]).catch((error: unknown) => error);
     assert.ok(!(refused instanceof Error), String(refused));
     assert.equal((refused as { response: IncomingMessage }).response.statusCode, 401);
+    const reserved = await rawRequest(`${gw.url}/_sso/socket`, 'GET', [
+      'Cookie',
+      cookie,
+      'Connection',
+      'Upgrade',
+      'Upgrade',
+      'websocket',
+      'Sec-WebSocket-Version',
+      '13',
+      'Sec-WebSocket-Key',
+      randomBytes(16).toString('base64'),
+    ]);
+    assert.equal(reserved.response.statusCode, 404);
+    assert.ok(!upstream.seen.some((seen) => seen.url.startsWith('/_sso')));
   });
 
   test('the longest prefix picks the upstream', async () => {
