@@ -30,16 +30,15 @@ export async function proxyUpgrade(
   socket.on('error', () => socket.destroy());
   const target = proxyTarget(gateway.config.upstreams, request.url ?? '/');
   // Only a WebSocket handshake is tunnelled: another protocol (h2c, say)
-  // would carry requests the gateway never sees. The gateway's own paths
-  // have no WebSocket routes, so an upgrade there is refused too.
-  if (
-    !websocketHandshake(request) ||
-    (target !== undefined && underPrefix(target.matchPath.toLowerCase(), '/_sso'))
-  ) {
+  // would carry requests the gateway never sees.
+  if (!websocketHandshake(request)) {
     refuse(gateway, log, socket, 'request_invalid');
     return;
   }
-  if (target === undefined || target.upstream === undefined) {
+  // Fastify's routing keeps /_sso/ for the gateway, which has no WebSocket
+  // routes; upgrades bypass that routing, so the same rule holds here.
+  const reserved = target !== undefined && underPrefix(target.matchPath.toLowerCase(), '/_sso');
+  if (target === undefined || target.upstream === undefined || reserved) {
     refuse(gateway, log, socket, 'not_found');
     return;
   }

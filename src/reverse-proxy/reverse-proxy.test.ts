@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { WebSocket } from 'undici';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
@@ -29,6 +30,11 @@ function rawRequest(
       response.on('end', () => {
         resolve({ response, text: Buffer.concat(chunks).toString('utf8') });
       });
+    });
+    // A handshake that went through ends the request here (the socket is not needed).
+    outgoing.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      resolve({ response, text: '' });
     });
     outgoing.on('error', reject);
     if (body instanceof Readable) body.pipe(outgoing);
@@ -283,9 +289,23 @@ describe('reverse proxy', () => {
     ]).catch((error: unknown) => error);
     assert.ok(!(refused instanceof Error), String(refused));
     assert.equal((refused as { response: IncomingMessage }).response.statusCode, 401);
+    const reserved = await rawRequest(`${gw.url}/_sso/socket`, 'GET', [
+      'Cookie',
+      cookie,
+      'Connection',
+      'Upgrade',
+      'Upgrade',
+      'websocket',
+      'Sec-WebSocket-Version',
+      '13',
+      'Sec-WebSocket-Key',
+      randomBytes(16).toString('base64'),
+    ]);
+    assert.equal(reserved.response.statusCode, 404);
+    assert.ok(!upstream.seen.some((seen) => seen.url.startsWith('/_sso')));
   });
 
-  test('upgrades other than a WebSocket handshake outside /_sso are refused before any upstream', async () => {
+  test('upgrades other than a WebSocket handshake, and any under /_sso, are refused before any upstream', async () => {
     const host = new URL(gw.url).host;
     const key = randomBytes(16).toString('base64');
     const cases: [string, string, string[]][] = [
@@ -336,8 +356,12 @@ describe('reverse proxy', () => {
           '\r\n',
         ),
       );
-      assert.match(answer, /^HTTP\/1\.1 400 /, path);
-      assert.match(answer, /"code":"request_invalid"/, path);
+      // The gateway's own paths have no WebSocket routes: not found, like any unknown route.
+      const [status, code] = /^\/_sso\//i.test(path)
+        ? ['404', 'not_found']
+        : ['400', 'request_invalid'];
+      assert.match(answer, new RegExp(`^HTTP/1\\.1 ${status} `), path);
+      assert.match(answer, new RegExp(`"code":"${code}"`), path);
     }
     assert.ok(
       !raw.received.some((bytes) => /^(GET|POST) \/raw\/(h2c|both|keyless|post) /m.test(bytes)),
