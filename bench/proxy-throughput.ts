@@ -15,91 +15,41 @@
  * (apt-get install wrk). BENCH_SECONDS, BENCH_CONNECTIONS and BENCH_ROUNDS
  * change the run.
  */
-import { execFile, spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { openStorage } from '../src/app/open-storage.js';
-import { loadConfig } from '../src/config/load-config.js';
-import { startGatewayProcess } from '../src/multi-instance/gateway-process.js';
-import { createSession } from '../src/sessions/session-service.js';
-import { freePort } from '../src/test-support/free-port.js';
+import {
+  benchGateway,
+  connections,
+  nodeServer,
+  seconds,
+  signedInCookie,
+  wrk,
+} from './throughput.js';
 
-const run = promisify(execFile);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 
-async function wrk(url: string, cookie?: string): Promise<number> {
-  const args = [
-    '-t2',
-    `-c${connections}`,
-    `-d${seconds}s`,
-    ...(cookie === undefined ? [] : ['-H', `Cookie: ${cookie}`]),
-    url,
-  ];
-  const { stdout } = await run('wrk', args);
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
-  if (non2xx !== null) throw new Error(`${url}: ${non2xx[1] ?? '?'} failed responses`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
-}
-
 /** A hello-world node:http server in a process of its own. */
-async function helloServer(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [
-    '-e',
-    `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'text/plain'); s.end('hello'); }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
-  ]);
-  await new Promise((resolve) => child.stdout.once('data', resolve));
-  return { url: `http://127.0.0.1:${port}`, child };
+function helloServer(): ReturnType<typeof nodeServer> {
+  return nodeServer(
+    (port) =>
+      `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'text/plain'); s.end('hello'); }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
+  );
 }
 
 /** The least a proxy can do: a node:http proxy with a keep-alive agent and no checks at all. */
-async function bareProxy(upstreamUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
+function bareProxy(upstreamUrl: string): ReturnType<typeof nodeServer> {
   const target = new URL(upstreamUrl);
-  const child = spawn(process.execPath, [
-    '-e',
-    `const http = require('node:http'); const agent = new http.Agent({ keepAlive: true });
+  return nodeServer(
+    (port) =>
+      `const http = require('node:http'); const agent = new http.Agent({ keepAlive: true });
      http.createServer((q, s) => {
        const o = http.request({ host: '${target.hostname}', port: ${target.port}, path: q.url, method: q.method, headers: q.headers, agent },
          (r) => { s.writeHead(r.statusCode, r.headers); r.pipe(s); });
        q.pipe(o);
      }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
-  ]);
-  await new Promise((resolve) => child.stdout.once('data', resolve));
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
-async function signedInCookie(env: Record<string, string>): Promise<string> {
-  const config = loadConfig(env);
-  const storage = await openStorage(config);
-  try {
-    const { user } = await storage.users.insertIfAbsent(
-      { userId: 'bench', sourceEntryId: null, email: 'bench@example.test', userName: 'Bench' },
-      Date.now(),
-    );
-    const sessionId = await createSession(
-      {
-        sessions: storage.sessions,
-        users: storage.users,
-        clock: Date.now,
-        random: (size) => randomBytes(size),
-        idleMs: config.sessionIdleMs,
-        lifetimeMs: config.sessionLifetimeMs,
-      },
-      user,
-      null,
-      undefined,
-    );
-    return `ssogate_session=${sessionId}`;
-  } finally {
-    await storage.close();
-  }
+  );
 }
 
 async function main(): Promise<void> {
@@ -112,12 +62,13 @@ async function main(): Promise<void> {
     SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
     SSOGATE_UPSTREAM: upstream.url,
   };
-  const cookie = await signedInCookie(env);
-  const gateway = await startGatewayProcess(await freePort(), {
-    ...env,
-    SSOGATE_LOG_LEVEL: 'warn',
-    SSOGATE_ADMIN_PASSWORD: 'bench-admin-password',
+  const cookie = await signedInCookie(env, {
+    userId: 'bench',
+    sourceEntryId: null,
+    email: 'bench@example.test',
+    userName: 'Bench',
   });
+  const gateway = await benchGateway(env);
   // The targets take turns, round after round. On a shared machine other
   // work slows whichever target runs at that moment, so each round's rates
   // are compared with the bare server of the same round, and the median

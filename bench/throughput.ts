@@ -1,0 +1,86 @@
+/**
+ * What the wrk throughput scripts share: the wrk run itself, bare node:http
+ * servers in processes of their own, the gateway started as an operator
+ * would, and a session made directly in storage.
+ */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { openStorage } from '../src/app/open-storage.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { startGatewayProcess } from '../src/multi-instance/gateway-process.js';
+import type { GatewayProcess } from '../src/multi-instance/gateway-process.js';
+import { createSession } from '../src/sessions/session-service.js';
+import type { NewUser } from '../src/storage/types.js';
+import { freePort } from '../src/test-support/free-port.js';
+
+const run = promisify(execFile);
+export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+export const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+/** Requests per second wrk measures at url; any failed response fails the run. */
+export async function wrk(url: string, cookie?: string): Promise<number> {
+  const args = [
+    '-t2',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    ...(cookie === undefined ? [] : ['-H', `Cookie: ${cookie}`]),
+    url,
+  ];
+  const { stdout } = await run('wrk', args);
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
+  if (non2xx !== null) throw new Error(`${url}: ${non2xx[1] ?? '?'} failed responses`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
+}
+
+/**
+ * A node:http server in a process of its own, so that it does not share an
+ * event loop with the bench. `listen` is the script's source given the port;
+ * it must print a line once it listens.
+ */
+export async function nodeServer(
+  listen: (port: number) => string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', listen(port)]);
+  await new Promise((resolve) => child.stdout.once('data', resolve));
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** The gateway as its own process, on a free port, logging only warnings. */
+export async function benchGateway(env: Record<string, string>): Promise<GatewayProcess> {
+  return startGatewayProcess(await freePort(), {
+    ...env,
+    SSOGATE_LOG_LEVEL: 'warn',
+    SSOGATE_ADMIN_PASSWORD: 'bench-admin-password',
+  });
+}
+
+/** A session for user made directly in the storage env configures, as a Cookie header value. */
+export async function signedInCookie(
+  env: Record<string, string>,
+  profile: NewUser,
+): Promise<string> {
+  const config = loadConfig(env);
+  const storage = await openStorage(config);
+  try {
+    const { user } = await storage.users.insertIfAbsent(profile, Date.now());
+    const sessionId = await createSession(
+      {
+        sessions: storage.sessions,
+        users: storage.users,
+        clock: Date.now,
+        random: (size) => randomBytes(size),
+        idleMs: config.sessionIdleMs,
+        lifetimeMs: config.sessionLifetimeMs,
+      },
+      user,
+      null,
+      undefined,
+    );
+    return `ssogate_session=${sessionId}`;
+  } finally {
+    await storage.close();
+  }
+}
