@@ -26,99 +26,100 @@ interface AuditFilterFormProps {
   readonly onApply: (filters: AuditFilters) => void;
 }
 
+/** A select's option: its value and what the reader sees. */
+type FilterOption = readonly [value: string, label: string];
+
+interface FilterFieldProps {
+  readonly id: string;
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  /** With options the field is a select, without it an input. */
+  readonly options?: readonly FilterOption[];
+  readonly type?: 'datetime-local';
+  readonly placeholder?: string;
+}
+
+/** One labelled filter: a select when it has options, an input otherwise. */
+function FilterField({ id, label, value, onChange, options, type, placeholder }: FilterFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {options === undefined ? (
+        <input
+          id={id}
+          type={type}
+          value={value}
+          placeholder={placeholder}
+          onChange={(event) => {
+            onChange(event.target.value);
+          }}
+        />
+      ) : (
+        <select
+          id={id}
+          value={value}
+          onChange={(event) => {
+            onChange(event.target.value);
+          }}
+        >
+          {options.map(([optionValue, optionLabel]) => (
+            <option key={optionValue} value={optionValue}>
+              {optionLabel}
+            </option>
+          ))}
+        </select>
+      )}
+    </div>
+  );
+}
+
+const outcomeOptions: readonly FilterOption[] = [
+  ['', 'Any outcome'],
+  ['success', 'Success'],
+  ['failure', 'Failure'],
+];
+
+const kindOptions: readonly FilterOption[] = [
+  ['', 'Any event'],
+  ['sign_in', 'Sign-in'],
+  ['sign_out', 'Sign-out'],
+  ['entry_change', 'Entry change'],
+  ['user_change', 'User change'],
+  ['token_change', 'API token change'],
+];
+
 /** The audit's filters; applied on submit so each change is not a query. */
 export function AuditFilterForm({ entries, onApply }: AuditFilterFormProps) {
   const [filters, setFilters] = useState<AuditFilters>(noFilters);
-  const set = (change: Partial<AuditFilters>) => {
-    setFilters((current) => ({ ...current, ...change }));
-  };
+  /** The value and change handler of one filter. */
+  const bind = (key: keyof AuditFilters) => ({
+    value: filters[key],
+    onChange: (value: string) => {
+      setFilters((current) => ({ ...current, [key]: value }));
+    },
+  });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     onApply(filters);
   };
+  const entryOptions: readonly FilterOption[] = [
+    ['', 'Any entry'],
+    ...entries.map((entry): FilterOption => [entry.id, `${entry.name} (${entry.id})`]),
+  ];
   return (
     <form className="filters" onSubmit={submit} aria-label="Audit filters">
-      <div className="field">
-        <label htmlFor="audit-entry">Entry</label>
-        <select
-          id="audit-entry"
-          value={filters.entryId}
-          onChange={(event) => {
-            set({ entryId: event.target.value });
-          }}
-        >
-          <option value="">Any entry</option>
-          {entries.map((entry) => (
-            <option key={entry.id} value={entry.id}>
-              {entry.name} ({entry.id})
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="audit-outcome">Outcome</label>
-        <select
-          id="audit-outcome"
-          value={filters.outcome}
-          onChange={(event) => {
-            set({ outcome: event.target.value });
-          }}
-        >
-          <option value="">Any outcome</option>
-          <option value="success">Success</option>
-          <option value="failure">Failure</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="audit-kind">Event</label>
-        <select
-          id="audit-kind"
-          value={filters.kind}
-          onChange={(event) => {
-            set({ kind: event.target.value });
-          }}
-        >
-          <option value="">Any event</option>
-          <option value="sign_in">Sign-in</option>
-          <option value="sign_out">Sign-out</option>
-          <option value="entry_change">Entry change</option>
-          <option value="user_change">User change</option>
-          <option value="token_change">API token change</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="audit-user">User</label>
-        <input
-          id="audit-user"
-          value={filters.userId}
-          placeholder="user id"
-          onChange={(event) => {
-            set({ userId: event.target.value });
-          }}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="audit-since">From</label>
-        <input
-          id="audit-since"
-          type="datetime-local"
-          value={filters.since}
-          onChange={(event) => {
-            set({ since: event.target.value });
-          }}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="audit-until">Until</label>
-        <input
-          id="audit-until"
-          type="datetime-local"
-          value={filters.until}
-          onChange={(event) => {
-            set({ until: event.target.value });
-          }}
-        />
-      </div>
+      <FilterField id="audit-entry" label="Entry" options={entryOptions} {...bind('entryId')} />
+      <FilterField
+        id="audit-outcome"
+        label="Outcome"
+        options={outcomeOptions}
+        {...bind('outcome')}
+      />
+      <FilterField id="audit-kind" label="Event" options={kindOptions} {...bind('kind')} />
+      <FilterField id="audit-user" label="User" placeholder="user id" {...bind('userId')} />
+      <FilterField id="audit-since" label="From" type="datetime-local" {...bind('since')} />
+      <FilterField id="audit-until" label="Until" type="datetime-local" {...bind('until')} />
       <div className="filter-actions">
         <button type="submit" className="button">
           Apply filters
