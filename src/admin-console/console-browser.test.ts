@@ -3,19 +3,18 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { exampleEntries } from '../example-server/index.js';
 import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
+import { chromiumSkip, launchChromium } from '../test-support/chromium.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
 import { defaultConsoleDir } from './console-files.js';
 
-const chromiumPath = '/usr/bin/chromium';
-// CI installs Debian's chromium (.ci/run); elsewhere the test says it is skipped.
+// Skipped with a message without Chromium, or before the console is built.
 const skip =
-  !existsSync(chromiumPath) && process.env.CI !== 'true'
-    ? `no ${chromiumPath} (apt-get install chromium)`
+  chromiumSkip !== false
+    ? chromiumSkip
     : !existsSync(join(defaultConsoleDir(), 'index.html'))
       ? 'the console is not built (npm run build:console; npm test does it first)'
       : false;
@@ -45,16 +44,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
       entries: (presets) => [{ ...presets.jsonStyle, enabled: false }],
     });
     await bootstrapAdmin(gateway.storage.users, adminPassword, Date.now());
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await admin.newPage();
     // A script error or a resource the policy blocks fails the last test.

@@ -4,7 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { DemoInChromium } from '../test-support/demo-in-chromium.js';
-import { chromiumSkip, startDemoInChromium } from '../test-support/demo-in-chromium.js';
+import { chromiumSkip } from '../test-support/chromium.js';
+import { startDemoInChromium } from '../test-support/demo-in-chromium.js';
 
 /** A newcomer's first minute: open the gateway, sign in at the example server, land signed in. */
 describe('the demo in headless Chromium', { skip: chromiumSkip }, () => {

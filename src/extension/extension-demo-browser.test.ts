@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DemoInChromium } from '../test-support/demo-in-chromium.js';
-import { chromiumSkip, startDemoInChromium } from '../test-support/demo-in-chromium.js';
+import { chromiumSkip } from '../test-support/chromium.js';
+import { startDemoInChromium } from '../test-support/demo-in-chromium.js';
 
 /** `npm run demo -- --with-extension`: a real browser signs in through the example extension. */
 describe(

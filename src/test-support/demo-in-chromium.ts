@@ -1,22 +1,13 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../config/load-config.js';
 import type { Demo } from '../demo/start-demo.js';
 import { startDemo } from '../demo/start-demo.js';
+import { launchChromium } from './chromium.js';
 import { freePort } from './free-port.js';
 import { testBackend } from './test-backend.js';
-
-const chromiumPath = '/usr/bin/chromium';
-
-/** CI installs Debian's chromium (.ci/run); elsewhere a browser test says it is skipped. */
-export const chromiumSkip: string | false =
-  !existsSync(chromiumPath) && process.env.CI !== 'true'
-    ? `no ${chromiumPath} (apt-get install chromium)`
-    : false;
 
 export interface DemoInChromium {
   readonly demo: Demo;
@@ -43,16 +34,7 @@ export async function startDemoInChromium(
     SSOGATE_LOG_LEVEL: 'silent',
   });
   const demo = await startDemo(config, { providerPort: 0, announce: () => undefined, ...options });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   return {
     demo,
     browser,
