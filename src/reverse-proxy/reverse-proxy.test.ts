@@ -14,6 +14,20 @@ import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixtu
 import type { RawUpstream } from './test-support/raw-upstream.js';
 import { frameRequests, rawExchange, startRawUpstream } from './test-support/raw-upstream.js';
 
+/** The header list of a WebSocket handshake, with a fresh key. */
+function webSocketHandshake(): string[] {
+  return [
+    'Connection',
+    'Upgrade',
+    'Upgrade',
+    'websocket',
+    'Sec-WebSocket-Version',
+    '13',
+    'Sec-WebSocket-Key',
+    randomBytes(16).toString('base64'),
+  ];
+}
+
 /** One raw request with exactly these header lines (duplicates and odd spellings kept). */
 function rawRequest(
   url: string,
@@ -277,29 +291,15 @@ describe('reverse proxy', () => {
     assert.equal(handshake.headers.cookie, undefined);
     assert.equal(handshake.headers['http2-settings'], undefined);
 
-    const refused = await rawRequest(`${gw.url}/socket`, 'GET', [
-      'Connection',
-      'Upgrade',
-      'Upgrade',
-      'websocket',
-      'Sec-WebSocket-Version',
-      '13',
-      'Sec-WebSocket-Key',
-      randomBytes(16).toString('base64'),
-    ]).catch((error: unknown) => error);
+    const refused = await rawRequest(`${gw.url}/socket`, 'GET', webSocketHandshake()).catch(
+      (error: unknown) => error,
+    );
     assert.ok(!(refused instanceof Error), String(refused));
     assert.equal((refused as { response: IncomingMessage }).response.statusCode, 401);
     const reserved = await rawRequest(`${gw.url}/_sso/socket`, 'GET', [
       'Cookie',
       cookie,
-      'Connection',
-      'Upgrade',
-      'Upgrade',
-      'websocket',
-      'Sec-WebSocket-Version',
-      '13',
-      'Sec-WebSocket-Key',
-      randomBytes(16).toString('base64'),
+      ...webSocketHandshake(),
     ]);
     assert.equal(reserved.response.statusCode, 404);
     assert.ok(!upstream.seen.some((seen) => seen.url.startsWith('/_sso')));
