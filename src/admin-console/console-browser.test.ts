@@ -1,27 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { exampleEntries } from '../example-server/index.js';
-import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
-import { chromiumSkip, launchChromium } from '../test-support/chromium.js';
+import {
+  consoleSkip,
+  openConsoleBrowser,
+  screenshot,
+  signInToConsole,
+} from '../test-support/console-in-chromium.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
-import { defaultConsoleDir } from './console-files.js';
-
-// Skipped with a message without Chromium, or before the console is built.
-const skip =
-  chromiumSkip !== false
-    ? chromiumSkip
-    : !existsSync(join(defaultConsoleDir(), 'index.html'))
-      ? 'the console is not built (npm run build:console; npm test does it first)'
-      : false;
-
-/** Where the screenshots of the main pages go (gitignored; docs/console.md). */
-const screenshots = join(process.cwd(), 'artifacts', 'screenshots');
-const adminPassword = 'console-admin-password';
 
 /**
  * An administrator's first entry, end to end in headless Chromium: sign in
@@ -30,12 +18,12 @@ const adminPassword = 'console-admin-password';
  * default; then a browser that has never seen the gateway is signed in
  * through it without a page of the gateway's own.
  */
-describe('the admin console in headless Chromium', { skip }, () => {
+describe('the admin console in headless Chromium', { skip: consoleSkip }, () => {
   let gateway: TestGateway;
   let browser: Browser;
   let admin: BrowserContext;
   let page: Page;
-  const pageProblems: string[] = [];
+  let pageProblems: readonly string[];
 
   before(async () => {
     // One entry exists already, switched off: the list's switches and order are tried on it.
@@ -43,20 +31,8 @@ describe('the admin console in headless Chromium', { skip }, () => {
       usernames: ['alice'],
       entries: (presets) => [{ ...presets.jsonStyle, enabled: false }],
     });
-    await bootstrapAdmin(gateway.storage.users, adminPassword, Date.now());
-    browser = await launchChromium();
-    admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await admin.newPage();
     // A script error or a resource the policy blocks fails the last test.
-    page.on('pageerror', (error) => {
-      pageProblems.push(error.message);
-    });
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|Refused to/i.test(message.text())) {
-        pageProblems.push(message.text());
-      }
-    });
-    await mkdir(screenshots, { recursive: true });
+    ({ browser, admin, page, pageProblems } = await openConsoleBrowser(gateway));
   });
 
   after(async () => {
@@ -67,18 +43,8 @@ describe('the admin console in headless Chromium', { skip }, () => {
     }
   });
 
-  const shot = (target: Page, name: string, fullPage = true) =>
-    target.screenshot({ path: join(screenshots, `${name}.png`), fullPage });
-
   test('an administrator signs in locally and lands on the console', async () => {
-    await page.goto(`${gateway.url}/_sso/admin`);
-    assert.match(page.url(), /\/_sso\/login\?return_to=%2F_sso%2Fadmin$/);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(adminPassword);
-    await Promise.all([
-      page.waitForURL(`${gateway.url}/_sso/admin`),
-      page.getByRole('button', { name: 'Sign in' }).click(),
-    ]);
+    await signInToConsole(page, gateway.url);
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
     const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
     assert.match(
@@ -116,7 +82,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
     assert.match(allowed, /\$\{state\}/);
     assert.doesNotMatch(allowed, /\$\{code\}/);
     await page.evaluate('window.scrollTo(0, 0)');
-    await shot(page, 'entry-form-validation-error', false);
+    await screenshot(page, 'entry-form-validation-error', false);
 
     await authorize.fill(text('authorizeUrl'));
     await summary.getByText('No problems').waitFor();
@@ -147,7 +113,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
     assert.match(shown, /Queen/);
     assert.doesNotMatch(shown, /CANARY-token-7f3a/);
     await page.locator('.test-panel').scrollIntoViewIfNeeded();
-    await shot(page, 'entry-test-panel', false);
+    await screenshot(page, 'entry-test-panel', false);
 
     // A broken sample names the step and the code.
     await page.getByLabel('Sample token response').fill('access_token=abc');
@@ -270,7 +236,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
       .locator('td[data-label="Last successful sign-in"]')
       .filter({ hasNotText: '—' })
       .waitFor();
-    await shot(page, 'entries-list');
+    await screenshot(page, 'entries-list');
   });
 
   test('users, audit and API tokens', async () => {
@@ -278,7 +244,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('rowheader', { name: /alice/ }).waitFor();
     await page.getByText('1–2 of 2').waitFor();
-    await shot(page, 'users');
+    await screenshot(page, 'users');
     await page.getByLabel('Search users').fill('ali');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('1–1 of 1').waitFor();
@@ -289,7 +255,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await page.getByLabel('Outcome').selectOption('success');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByRole('cell', { name: 'Sign-in' }).first().waitFor();
-    await shot(page, 'audit');
+    await screenshot(page, 'audit');
 
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByRole('heading', { level: 1, name: 'API tokens' }).waitFor();
@@ -297,7 +263,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = await page.getByLabel('Secret of deploy-script', { exact: true }).inputValue();
     assert.ok(secret.length >= 20);
-    await shot(page, 'tokens');
+    await screenshot(page, 'tokens');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     assert.equal(await page.getByText(secret).count(), 0);
     await page.getByRole('button', { name: 'Revoke deploy-script' }).click();
@@ -315,7 +281,7 @@ describe('the admin console in headless Chromium', { skip }, () => {
       await phone.getByRole('link', { name: 'Example SSO' }).waitFor();
       const width = await phone.evaluate<number>('document.documentElement.scrollWidth');
       assert.ok(width <= 390, `the page scrolls sideways: ${width}px`);
-      await shot(phone, 'entries-list-phone');
+      await screenshot(phone, 'entries-list-phone');
     } finally {
       await phoneContext.close();
     }
