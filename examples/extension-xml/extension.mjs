@@ -128,6 +128,15 @@ async function callback(body) {
   };
 }
 
+function parseJson(body) {
+  if (body === '') return {};
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new ExtensionFailure('bad_request', 'the request body is not JSON', 400);
+  }
+}
+
 const routes = {
   'GET /health': () => ({ ok: true, name: 'Acme XML extension', version: '0.1.0' }),
   'POST /authorize-url': authorizeUrl,
@@ -172,7 +181,7 @@ export async function startExtension({
         : undefined;
       if (route === undefined)
         throw new ExtensionFailure('not_found', `no route ${request.method} ${path}`, 404);
-      answer(200, await route(body === '' ? {} : JSON.parse(body)));
+      answer(200, await route(parseJson(body)));
     } catch (error) {
       const failure =
         error instanceof ExtensionFailure

@@ -7,6 +7,7 @@ import { isSsogateError } from '../core/index.js';
 import type { TestServer } from '../outbound/http-fixture.js';
 import { startTestServer } from '../outbound/http-fixture.js';
 import { sendOutbound } from '../outbound/index.js';
+import { withTransportPolicy } from '../sign-in/outbound-policy.js';
 import { callExtension, maxAnswerBytes } from './client.js';
 import { ExtensionAnswerError } from './extension-error.js';
 import { authorizeUrlAnswer, callbackAnswer } from './schemas.js';
@@ -166,6 +167,28 @@ describe('callExtension', () => {
       'extension_unavailable',
     );
     await refusedWith({ status: 500, body: '{"oops":1}' }, 'extension_bad_answer');
+  });
+
+  test('plain http to another host than loopback is refused before any call', async () => {
+    let sent = 0;
+    const guarded = withTransportPolicy(async (request) => {
+      sent += 1;
+      return sendOutbound(request);
+    }, false);
+    await assert.rejects(
+      callExtension(
+        { ...deps, send: guarded },
+        { ...extension, url: 'http://ext.example' },
+        {
+          method: 'GET',
+          route: '/health',
+          answer: authorizeUrlAnswer,
+          timeoutMs: 2000,
+        },
+      ),
+      (error: unknown) => isSsogateError(error) && error.code === 'extension_unavailable',
+    );
+    assert.equal(sent, 0);
   });
 
   test('an answer over the size cap is refused without reading it whole', async () => {
