@@ -1,21 +1,6 @@
-import type { Problem } from './types';
+import { toApiError } from './api-error';
 
-/**
- * A failed admin API call: the coded error the API sent
- * (`{ error: { code, message, problems?, reference? } }`).
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly problems: readonly Problem[] = [],
-    readonly reference?: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError, describeFailure } from './api-error';
 
 /** The session's CSRF token, embedded in the page by the gateway. */
 export function csrfToken(): string {
@@ -51,25 +36,6 @@ export async function api<T>(method: string, path: string, options: CallOptions 
     window.location.assign(`/_sso/login?return_to=${encodeURIComponent(here)}`);
   }
   throw toApiError(response.status, payload);
-}
-
-function toApiError(status: number, payload: unknown): ApiError {
-  const error = (payload as { error?: Record<string, unknown> } | undefined)?.error ?? {};
-  const code = typeof error.code === 'string' ? error.code : 'request_failed';
-  const message =
-    typeof error.message === 'string' ? error.message : `the server answered ${status}`;
-  const problems = Array.isArray(error.problems) ? (error.problems as Problem[]) : [];
-  const reference = typeof error.reference === 'string' ? error.reference : undefined;
-  return new ApiError(status, code, message, problems, reference);
-}
-
-/** A message for any failure, with its code and reference when there are. */
-export function describeFailure(error: unknown): string {
-  if (error instanceof ApiError) {
-    const reference = error.reference === undefined ? '' : ` (reference ${error.reference})`;
-    return `${error.message} [${error.code}]${reference}`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** `2024-05-01T12:00:00.000Z` as the reader's local date and time. */

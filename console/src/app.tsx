@@ -1,8 +1,9 @@
 import { AuditPage } from './audit/audit-page';
 import { EntriesPage } from './entries/entries-page';
 import { EntryFormPage } from './entry-form/entry-form-page';
-import { routeOf, useVisit } from './navigation';
-import type { Route } from './navigation';
+import { useVisit } from './navigation';
+import { routeOf } from './route';
+import type { Route } from './route';
 import { NotFoundPage } from './layout/not-found-page';
 import { SideNav } from './layout/side-nav';
 import { TopBar } from './layout/top-bar';

@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { BASE, navigate } from './navigation';
+import { navigate } from './navigation';
+import { BASE } from './route';
 
 interface LinkProps {
   /** A console path such as `/users`. */

@@ -1,147 +1,95 @@
+import type { z } from 'zod';
+import type {
+  apiTokenSchema,
+  auditEventSchema,
+  auditPageAnswer,
+  entryListAnswer,
+  entryAnswer,
+  entryModelAnswer,
+  entrySchema,
+  entryTestAnswer,
+  entryValidationAnswer,
+  extensionCheckAnswer,
+  problemSchema,
+  sessionsEndedAnswer,
+  tokenCreatedAnswer,
+  tokenListAnswer,
+  userPageAnswer,
+  userSchema,
+} from '../../src/admin-api/response-schemas.js';
+import type { auditQuery, entryReplaceBody } from '../../src/admin-api/schemas.js';
+
 /**
- * The admin API's shapes as the console reads them (docs/admin-api.md and
- * GET /_sso/api/openapi.json). Only the fields the console uses are named.
+ * The admin API's shapes as the console reads and sends them, derived from
+ * the server's own schemas (src/admin-api/response-schemas.ts and
+ * schemas.ts, which also make GET /_sso/api/openapi.json): a field the server
+ * renames or drops fails the console's typecheck. The imports are type-only,
+ * so neither the server's code nor zod is bundled into the console.
+ *
+ * Answers are open objects (a client accepts fields added later), so
+ * derive a narrower type with Pick, never with Omit: Omit of an open object
+ * keeps only its index signature.
  */
 
-export interface HeaderView {
-  readonly name: string;
-  readonly value: string;
-}
+export type EntryView = z.infer<typeof entrySchema>;
+export type EntryAnswer = z.infer<typeof entryAnswer>;
+export type EntryList = z.infer<typeof entryListAnswer>;
 
-export interface NamedExpressionView {
-  readonly name: string;
-  readonly expression: string;
-}
+/**
+ * An entry as the console sends it to create or replace one (`z.input`: what
+ * a client writes, before the server trims and fills defaults). Two fields
+ * differ from the schema, both on purpose:
+ * - `extensionSecret: null` clears the stored secret; the route reads it from
+ *   the raw body (src/admin-api/extension-secret-edit.ts), the schema does
+ *   not describe it.
+ * - `timeoutMs` may be the text typed when it is not a whole number, so the
+ *   core answers with what is wrong with it instead of the form guessing.
+ */
+export type EntryBody = Omit<z.input<typeof entryReplaceBody>, 'extensionSecret' | 'timeoutMs'> & {
+  extensionSecret?: string | null;
+  timeoutMs?: number | string;
+};
 
-export interface MappingView {
-  readonly attribute: string;
-  readonly expression: string;
-}
+export type EntryModel = z.infer<typeof entryModelAnswer>;
 
-export interface CallOptionsView {
-  readonly headers?: readonly HeaderView[];
-  readonly bodyEncoding?: 'json' | 'form';
-  readonly successCondition?: string;
-  readonly clientAuthentication?: 'none' | 'basic';
-}
+/** The templates the entry model lists placeholders for. */
+export type TemplateKind = keyof (typeof entryModelAnswer)['shape']['placeholders']['shape'];
 
-export interface EntryView {
-  readonly id: string;
-  readonly name: string;
-  readonly enabled: boolean;
-  readonly isDefault: boolean;
-  readonly type?: 'oauth2' | 'extension';
-  readonly appid?: string;
-  readonly appsecretSet: boolean;
-  readonly authorizeUrl?: string;
-  readonly tokenUrl?: string;
-  readonly tokenParse?: string;
-  readonly logoutUrl?: string;
-  readonly userInfoUrl?: string;
-  readonly userInfoParse?: readonly MappingView[] | string;
-  readonly pkce?: boolean;
-  readonly tokenRequest?: CallOptionsView;
-  readonly userInfoRequest?: CallOptionsView;
-  readonly tokenValues?: readonly NamedExpressionView[];
-  readonly timeoutMs?: number;
-  readonly provisioning?: {
-    readonly createUsers?: boolean;
-    readonly updateOnSignIn?: boolean;
-    readonly adoptExistingUsers?: boolean;
-  };
-  readonly extensionUrl?: string;
-  readonly extensionSecretSet?: boolean;
-  readonly extensionSettings?: Readonly<Record<string, string>>;
-  readonly lastSuccessfulSignInAt?: string | null;
-  readonly lastFailedSignInAt?: string | null;
-}
+/** A problem as the API reports it, with its code from docs/errors.md. */
+export type ApiProblem = z.infer<typeof problemSchema>;
 
-export type TemplateKind = 'authorizeUrl' | 'tokenUrl' | 'logoutUrl' | 'userInfoUrl';
+/**
+ * A problem the form shows: the API's, or one the form finds itself
+ * (entry-draft.ts settingsProblems), which has no code.
+ */
+export type Problem = Pick<ApiProblem, 'field' | 'message' | 'line' | 'column'> &
+  Partial<Pick<ApiProblem, 'code'>>;
 
-export interface EntryModel {
-  readonly placeholders: Readonly<Record<TemplateKind, readonly string[]>>;
-  readonly attributes: readonly string[];
-  readonly functions: readonly string[];
-}
+export type ValidationResult = z.infer<typeof entryValidationAnswer>;
 
-/** One problem of an entry, as validateEntry reports it. */
-export interface Problem {
-  readonly field: string;
-  readonly message: string;
-  readonly code?: string;
-  readonly line?: number;
-  readonly column?: number;
-}
+export type TestResult = z.infer<typeof entryTestAnswer>;
+export type TestUser = Extract<TestResult, { ok: true }>['user'];
 
-export type ValidationResult =
-  | { readonly ok: true; readonly warnings: readonly string[] }
-  | { readonly ok: false; readonly problems: readonly Problem[] };
+export type CheckResult = z.infer<typeof extensionCheckAnswer>;
 
-export interface TestUser {
-  readonly userId: string;
-  readonly userName?: string | null;
-  readonly email?: string | null;
-  readonly mobile?: string | null;
-  readonly department?: string | null;
-  readonly enabled?: boolean | null;
-  readonly extra?: Readonly<Record<string, unknown>> | null;
-}
+export type UserView = z.infer<typeof userSchema>;
+export type UserPage = z.infer<typeof userPageAnswer>;
+export type SessionsEnded = z.infer<typeof sessionsEndedAnswer>;
 
-export type TestResult =
-  | {
-      readonly ok: true;
-      readonly accessToken: string;
-      readonly tokenValues?: Readonly<Record<string, string>>;
-      readonly user: TestUser;
-    }
-  | {
-      readonly ok: false;
-      readonly step: 'entry' | 'token' | 'userinfo';
-      readonly error: {
-        readonly code: string;
-        readonly message: string;
-        readonly line?: number;
-        readonly column?: number;
-      };
-      readonly problems?: readonly Problem[];
-    };
+export type AuditEventView = z.infer<typeof auditEventSchema>;
+export type AuditEventPage = z.infer<typeof auditPageAnswer>;
+/** GET /audit's query parameters, as a client writes them (text). */
+export type AuditQuery = z.input<typeof auditQuery>;
 
-export type CheckResult =
-  | { readonly ok: true; readonly latencyMs: number }
-  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+export type ApiTokenView = z.infer<typeof apiTokenSchema>;
+export type TokenList = z.infer<typeof tokenListAnswer>;
+export type TokenCreated = z.infer<typeof tokenCreatedAnswer>;
 
-export interface UserView {
-  readonly id: number;
-  readonly userId: string;
-  readonly sourceEntryId: string | null;
-  readonly userName: string | null;
-  readonly email: string | null;
-  readonly enabled: boolean;
-  readonly isAdmin: boolean;
-  readonly lastSignInAt: string | null;
-}
-
-export interface AuditEventView {
-  readonly id: number;
-  readonly at: string;
-  readonly kind: string;
-  readonly outcome: 'success' | 'failure';
-  readonly entryId: string | null;
-  readonly userId: string | null;
-  readonly actor: string | null;
-  readonly code: string | null;
-  readonly reference: string | null;
-  readonly detail: Readonly<Record<string, unknown>> | null;
-}
-
-export interface ApiTokenView {
-  readonly id: number | string;
-  readonly name: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-  readonly revokedAt: string | null;
-}
-
+/**
+ * GET /_sso/me, the signed-in user's name for the top bar. Kept here: it is
+ * the portal's route (src/portal/routes.ts), outside the admin API, and has
+ * no schema to derive from.
+ */
 export interface Me {
   readonly userId: string;
   readonly userName: string | null;

@@ -156,6 +156,15 @@ export const entryValidationAnswer = z.union([
   z.looseObject({ ok: z.literal(false), problems: z.array(problemSchema) }),
 ]);
 
+/** POST /extension-check: the extension's /health reached in so long, or why not. */
+export const extensionCheckAnswer = z.union([
+  z.strictObject({ ok: z.literal(true), latencyMs: z.number() }),
+  z.strictObject({
+    ok: z.literal(false),
+    error: z.strictObject({ code: z.string(), message: z.string() }),
+  }),
+]);
+
 const maskedText = z.string().describe('masked: "***"');
 
 export const entryTestAnswer = z.union([

@@ -8,6 +8,7 @@ import {
 import type { Gateway } from '../app/gateway.js';
 import { RequestInvalidError, invalidField } from '../admin-api/api-failure.js';
 import { sameExtensionOrigin } from '../admin-api/extension-secret-edit.js';
+import { extensionCheckAnswer } from '../admin-api/response-schemas.js';
 import type { ApiRouter } from '../admin-api/api-router.js';
 import { callExtension } from './client.js';
 import { ExtensionAnswerError } from './extension-error.js';
@@ -21,14 +22,6 @@ const checkBody = z.strictObject({
     .describe('absent or "": the stored secret of entryId is used'),
   entryId: z.string().optional(),
 });
-
-const checkAnswer = z.union([
-  z.strictObject({ ok: z.literal(true), latencyMs: z.number() }),
-  z.strictObject({
-    ok: z.literal(false),
-    error: z.strictObject({ code: z.string(), message: z.string() }),
-  }),
-]);
 
 /** "Test connection" answers within this even when the entry allows longer. */
 const checkTimeoutMs = 5_000;
@@ -49,7 +42,7 @@ export function extensionCheckRoute(api: ApiRouter): void {
       tag: 'entries',
       summary: "Test an extension service's connection: one signed call to its /health",
       body: checkBody,
-      responses: { 200: { description: 'reached, or why not', schema: checkAnswer } },
+      responses: { 200: { description: 'reached, or why not', schema: extensionCheckAnswer } },
       errors: [404],
     },
     async ({ body }) => {

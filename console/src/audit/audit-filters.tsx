@@ -1,25 +1,8 @@
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import type { EntryView } from '../types';
-
-export interface AuditFilters {
-  readonly entryId: string;
-  readonly outcome: string;
-  readonly kind: string;
-  readonly userId: string;
-  /** datetime-local values, in the reader's time zone. */
-  readonly since: string;
-  readonly until: string;
-}
-
-export const noFilters: AuditFilters = {
-  entryId: '',
-  outcome: '',
-  kind: '',
-  userId: '',
-  since: '',
-  until: '',
-};
+import type { AuditFilters } from './audit-query';
+import { noFilters } from './audit-query';
 
 interface AuditFilterFormProps {
   readonly entries: readonly EntryView[];

@@ -1,20 +1,14 @@
 import { useCallback, useState } from 'react';
 import { api, describeFailure } from '../api';
 import { Page } from '../layout/page';
-import type { AuditEventView, EntryView } from '../types';
+import type { AuditEventPage, EntryList } from '../types';
 import { useLoad } from '../use-load';
-import type { AuditFilters } from './audit-filters';
-import { AuditFilterForm, noFilters } from './audit-filters';
+import { AuditFilterForm } from './audit-filters';
+import type { AuditFilters } from './audit-query';
+import { auditQuery, noFilters } from './audit-query';
 import { AuditRow } from './audit-row';
 
 const pageSize = 50;
-
-/** `2024-05-01T12:00` from a datetime-local input, as an ISO time in UTC. */
-function isoFrom(local: string): string | undefined {
-  if (local === '') return undefined;
-  const time = new Date(local);
-  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
-}
 
 /** Audit: sign-ins and changes, newest first, filtered by entry, outcome, user and time. */
 export function AuditPage() {
@@ -24,29 +18,15 @@ export function AuditPage() {
   const before = cursors.at(-1);
   const load = useCallback(
     (signal: AbortSignal) => {
-      const query = new URLSearchParams({ limit: String(pageSize) });
-      const set = (name: string, value: string | undefined) => {
-        if (value !== undefined && value !== '') query.set(name, value);
-      };
-      set('entryId', filters.entryId);
-      set('outcome', filters.outcome);
-      set('kind', filters.kind);
-      set('userId', filters.userId.trim());
-      set('since', isoFrom(filters.since));
-      set('until', isoFrom(filters.until));
-      set('before', before === undefined ? undefined : String(before));
-      return api<{ events: AuditEventView[]; nextBefore: number | null }>(
-        'GET',
-        `/audit?${query.toString()}`,
-        { signal },
-      );
+      const query = auditQuery(filters, pageSize, before);
+      return api<AuditEventPage>('GET', `/audit?${query.toString()}`, { signal });
     },
     [filters, before],
   );
   const { data, error } = useLoad(load);
   const loadEntries = useCallback(
     (signal: AbortSignal) =>
-      api<{ entries: EntryView[] }>('GET', '/entries', { signal }).then((body) => body.entries),
+      api<EntryList>('GET', '/entries', { signal }).then((body) => body.entries),
     [],
   );
   const { data: entries } = useLoad(loadEntries);

@@ -4,7 +4,7 @@ import { takeFlash } from '../flash';
 import { Link } from '../link';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
-import type { EntryView } from '../types';
+import type { EntryList, EntryView } from '../types';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { EntryRow } from './entry-row';
@@ -15,7 +15,7 @@ export type EntryAction = 'enable' | 'disable' | 'make-default' | 'clear-default
 export function EntriesPage() {
   const load = useCallback(
     (signal: AbortSignal) =>
-      api<{ entries: EntryView[] }>('GET', '/entries', { signal }).then((body) => body.entries),
+      api<EntryList>('GET', '/entries', { signal }).then((body) => body.entries),
     [],
   );
   const { data: entries, error, reload } = useLoad(load);

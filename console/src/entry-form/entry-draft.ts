@@ -1,4 +1,4 @@
-import type { EntryView, Problem } from '../types';
+import type { EntryBody, EntryView, Problem } from '../types.js';
 
 /**
  * The entry form's state: every field as the administrator types it
@@ -110,7 +110,7 @@ function callDraft(view: EntryView['tokenRequest']): CallDraft {
 export function draftFromEntry(view: EntryView): EntryDraft {
   const mapping = view.userInfoParse;
   return {
-    type: view.type ?? 'oauth2',
+    type: view.type,
     id: view.id,
     name: view.name,
     enabled: view.enabled,
@@ -152,9 +152,15 @@ export function isPost(template: string): boolean {
   return template.startsWith('POST ');
 }
 
-function callBody(call: CallDraft, url: string, extra: Record<string, unknown> = {}) {
+type CallBody = NonNullable<EntryBody['tokenRequest']>;
+
+function callBody(
+  call: CallDraft,
+  url: string,
+  extra: Pick<CallBody, 'clientAuthentication'> = {},
+): CallBody | undefined {
   const headers = call.headers.filter((row) => row.name !== '' || row.value !== '');
-  const body: Record<string, unknown> = {
+  const body: CallBody = {
     ...(headers.length === 0
       ? {}
       : { headers: headers.map(({ name, value }) => ({ name, value })) }),
@@ -205,9 +211,9 @@ export function settingsProblems(text: string): Problem[] {
  * stored default: making an entry the default goes through its own route,
  * which also takes the mark from the previous default.
  */
-export function toEntryBody(draft: EntryDraft, storedDefault = false): Record<string, unknown> {
+export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody {
   const optional = (value: string) => (value.trim() === '' ? undefined : value);
-  const common: Record<string, unknown> = {
+  const common: WithBlanks<EntryBody> = {
     id: draft.id,
     name: draft.name,
     enabled: draft.enabled,
@@ -221,7 +227,7 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): Record<st
     },
   };
   if (draft.type === 'extension') {
-    return withoutUndefined({
+    return withoutUndefined<EntryBody>({
       type: 'extension',
       ...common,
       extensionUrl: draft.extensionUrl,
@@ -239,7 +245,7 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): Record<st
     expression: value,
   }));
   const timeout = draft.timeoutMs.trim();
-  return withoutUndefined({
+  return withoutUndefined<EntryBody>({
     ...common,
     authorizeUrl: draft.authorizeUrl,
     pkce: draft.pkce ? true : undefined,
@@ -265,8 +271,12 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): Record<st
   });
 }
 
-function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+/** A body as it is built: a field left blank is there, as undefined. */
+type WithBlanks<T> = { [K in keyof T]?: T[K] | undefined };
+
+/** The body without its blank fields, which the API reads as absent. */
+function withoutUndefined<T>(value: WithBlanks<T>): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** The problems of one field: itself, or (with `nested`) anything inside it. */

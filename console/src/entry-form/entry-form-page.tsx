@@ -7,7 +7,7 @@ import type { Status } from '../layout/status-line';
 import { StatusLine } from '../layout/status-line';
 import { Link } from '../link';
 import { navigate } from '../navigation';
-import type { EntryModel, EntryView, Problem } from '../types';
+import type { EntryAnswer, EntryModel, EntryView, Problem } from '../types';
 import { useLoad } from '../use-load';
 import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
@@ -32,7 +32,7 @@ export function EntryFormPage({ id }: { readonly id?: string }) {
         api<EntryModel>('GET', '/entry-model', { signal }),
         id === undefined
           ? Promise.resolve(undefined)
-          : api<{ entry: EntryView }>('GET', `/entries/${encodeURIComponent(id)}`, { signal }).then(
+          : api<EntryAnswer>('GET', `/entries/${encodeURIComponent(id)}`, { signal }).then(
               (body) => body.entry,
             ),
       ]);

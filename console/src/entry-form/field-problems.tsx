@@ -1,7 +1,7 @@
 import type { Problem } from '../types';
 
 /** Where a problem sits, as an editor shows it: `line 2, column 14`. */
-export function positionOf(problem: Problem): string {
+export function positionOf(problem: Pick<Problem, 'line' | 'column'>): string {
   const parts = [
     problem.line === undefined ? undefined : `line ${problem.line}`,
     problem.column === undefined ? undefined : `column ${problem.column}`,

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { parseMappingText, printMappingText } from '../../../src/core/entry/mapping-text';
 import type { Problem } from '../types';
 import type { Row } from './entry-draft';
 import { problemsOf } from './entry-draft';
+import { mappingTextFromRows, rowsFromMappingText } from './mapping-rows';
 import { RowsEditor } from './rows-editor';
 import { TextField } from './text-field';
 
@@ -37,29 +37,18 @@ export function MappingEditor({
   const [switchProblem, setSwitchProblem] = useState<string | undefined>();
   const toText = () => {
     setSwitchProblem(undefined);
-    const mappings = rows
-      .filter((row) => row.name !== '' || row.value !== '')
-      .map((row) => ({ attribute: row.name, expression: row.value }));
-    onChange({ mode: 'text', rows, text: printMappingText(mappings) });
+    onChange({ mode: 'text', rows, text: mappingTextFromRows(rows) });
   };
   const toTable = () => {
-    const parsed = parseMappingText(text, field);
-    const first = parsed.problems[0];
-    if (first !== undefined) {
+    const table = rowsFromMappingText(text);
+    if (!table.ok) {
       setSwitchProblem(
-        `The text cannot be shown as a table yet: ${first.message}. Fix it, or keep editing the text.`,
+        `The text cannot be shown as a table yet: ${table.problem}. Fix it, or keep editing the text.`,
       );
       return;
     }
     setSwitchProblem(undefined);
-    onChange({
-      mode: 'table',
-      text,
-      rows: parsed.mappings.map(({ attribute, expression }) => ({
-        name: attribute,
-        value: expression,
-      })),
-    });
+    onChange({ mode: 'table', text, rows: table.rows });
   };
   return (
     <div className="mapping-editor">

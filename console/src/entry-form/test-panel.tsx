@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { api, describeFailure } from '../api';
-import type { TestResult } from '../types';
+import type { EntryBody, TestResult } from '../types';
 import { TestResultView } from './test-result-view';
 
 interface TestPanelProps {
   /** The entry as the form holds it now (saved or not). */
-  readonly entry: Readonly<Record<string, unknown>>;
+  readonly entry: EntryBody;
   readonly existingId: string | undefined;
 }
 

@@ -26,7 +26,7 @@ function shown(value: unknown): string {
 /** The test's answer: the masked token and the user row, or where it failed and why. */
 export function TestResultView({ result }: { readonly result: TestResult }) {
   if (!result.ok) {
-    const position = positionOf({ field: '', ...result.error });
+    const position = positionOf(result.error);
     return (
       <div className="status status-error test-failure">
         <p>
@@ -47,7 +47,7 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
       </div>
     );
   }
-  const values = Object.entries(result.tokenValues ?? {});
+  const values = Object.entries(result.tokenValues);
   return (
     <div className="status status-success test-success">
       <p>

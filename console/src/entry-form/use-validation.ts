@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, describeFailure } from '../api';
-import type { ValidationResult } from '../types';
+import type { EntryBody, ValidationResult } from '../types';
 
 export interface ValidationState {
   readonly checking: boolean;
@@ -16,7 +16,7 @@ const debounceMs = 400;
  * each change aborts the call before it.
  */
 export function useValidation(
-  body: Readonly<Record<string, unknown>>,
+  body: EntryBody,
   existingId: string | undefined,
   active: boolean,
 ): ValidationState {

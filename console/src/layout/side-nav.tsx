@@ -1,5 +1,5 @@
 import { Link } from '../link';
-import type { Route } from '../navigation';
+import type { Route } from '../route';
 
 const links = [
   { to: '/', label: 'Single Sign-On', pages: ['entries', 'new-entry', 'entry'] },

@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { api, describeFailure, formatTime } from '../api';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
-import type { ApiTokenView } from '../types';
+import type { ApiTokenView, TokenCreated, TokenList } from '../types';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { NewTokenSecret } from './new-token-secret';
@@ -12,7 +12,7 @@ import { NewTokenSecret } from './new-token-secret';
 export function TokensPage() {
   const load = useCallback(
     (signal: AbortSignal) =>
-      api<{ tokens: ApiTokenView[] }>('GET', '/tokens', { signal }).then((body) => body.tokens),
+      api<TokenList>('GET', '/tokens', { signal }).then((body) => body.tokens),
     [],
   );
   const { data: tokens, error, reload } = useLoad(load);
@@ -25,7 +25,7 @@ export function TokensPage() {
     setCreated(undefined);
     await run(
       () =>
-        api<{ token: ApiTokenView; secret: string }>('POST', '/tokens', {
+        api<TokenCreated>('POST', '/tokens', {
           body: { name: name.trim() },
         }),
       (answer) => {
@@ -39,7 +39,7 @@ export function TokensPage() {
 
   const revoke = (token: ApiTokenView) =>
     run(
-      () => api('DELETE', `/tokens/${encodeURIComponent(String(token.id))}`),
+      () => api('DELETE', `/tokens/${encodeURIComponent(token.id)}`),
       () => `Token ${token.name} revoked: it no longer works.`,
       reload,
     );

@@ -3,7 +3,7 @@ import type { SyntheticEvent } from 'react';
 import { api, describeFailure } from '../api';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
-import type { UserView } from '../types';
+import type { SessionsEnded, UserPage, UserView } from '../types';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { Pager } from './pager';
@@ -19,7 +19,7 @@ const done: Record<UserAction, (user: string, answer: unknown) => string> = {
   'grant-admin': (user) => `${user} is now an administrator.`,
   'revoke-admin': (user) => `${user} is no longer an administrator.`,
   'end-sessions': (user, answer) => {
-    const ended = (answer as { sessionsEnded?: number } | undefined)?.sessionsEnded ?? 0;
+    const ended = (answer as SessionsEnded | undefined)?.sessionsEnded ?? 0;
     return `${ended} session${ended === 1 ? '' : 's'} of ${user} ended.`;
   },
 };
@@ -34,7 +34,7 @@ export function UsersPage() {
     (signal: AbortSignal) => {
       const query = new URLSearchParams({ limit: String(pageSize), offset: String(offset) });
       if (search !== '') query.set('search', search);
-      return api<{ users: UserView[]; total: number }>('GET', `/users?${query.toString()}`, {
+      return api<UserPage>('GET', `/users?${query.toString()}`, {
         signal,
       });
     },
