@@ -40,8 +40,12 @@ export async function proxyUpgrade(
   }
   // Fastify's routing keeps /_sso/ for the gateway, which has no WebSocket
   // routes; upgrades bypass that routing, so the same rule holds here.
-  const reserved = target !== undefined && underPrefix(target.matchPath.toLowerCase(), '/_sso');
-  if (target === undefined || target.upstream === undefined || reserved) {
+  if ('refused' in target) {
+    refuse(gateway, log, socket, 'request_invalid', target.refused);
+    return;
+  }
+  const reserved = underPrefix(target.matchPath.toLowerCase(), '/_sso');
+  if (target.upstream === undefined || reserved) {
     refuse(gateway, log, socket, 'not_found');
     return;
   }
@@ -131,6 +135,12 @@ function websocketHandshake(request: IncomingMessage): boolean {
   );
 }
 
-function refuse(gateway: Gateway, log: FastifyBaseLogger, socket: Duplex, code: ErrorCode): void {
-  endWithFailure(gateway, log, socket, code, 'WebSocket handshake refused');
+function refuse(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  socket: Duplex,
+  code: ErrorCode,
+  why = 'WebSocket handshake refused',
+): void {
+  endWithFailure(gateway, log, socket, code, why);
 }
