@@ -1,40 +1,15 @@
-import { posix } from 'node:path';
 import type { AccessRule } from '../config/proxy-settings.js';
 import { hostAllowed } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
+import { normaliseTarget } from './request-path.js';
 
 /**
- * The path a request's target means to the application behind the gateway,
- * for matching upstream prefixes and access rules: dot segments resolved,
- * percent-escapes decoded, repeated slashes and backslashes folded. An
- * application that decodes `/%61dmin` or collapses `//admin` must not reach
- * `/admin` past a rule that guards it. Undefined when the target cannot be
- * read (bad escapes, a NUL).
+ * The path rules judge for a request target (request-path.ts), or undefined
+ * when the target is refused.
  */
 export function matchPath(target: string): string | undefined {
-  const pathname = targetUrl(target)?.pathname;
-  if (pathname === undefined) return undefined;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes('\0')) return undefined;
-  return posix.normalize(decoded.replace(/\\/g, '/'));
-}
-
-/**
- * An origin-form request target (`/path?query`) as a URL whose path keeps
- * leading `//` (resolving it against a base would read `//x` as a host).
- */
-export function targetUrl(target: string): URL | undefined {
-  if (!target.startsWith('/')) return undefined;
-  try {
-    return new URL(`http://gateway.invalid${target}`);
-  } catch {
-    return undefined;
-  }
+  const normalised = normaliseTarget(target);
+  return 'refused' in normalised ? undefined : normalised.path;
 }
 
 /** `/` matches every path; `/app` matches `/app` and `/app/...`, not `/apple`. */

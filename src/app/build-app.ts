@@ -14,6 +14,7 @@ import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
+import { serverLimits, withBodyDeadline } from './connection-limits.js';
 import type { Gateway } from './gateway.js';
 import { sendFailure } from './respond.js';
 
@@ -34,7 +35,7 @@ export async function buildApp(
   gateway: Gateway,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     ...(options.logger === undefined
       ? { logger: loggerOptions(gateway.config.logLevel) }
       : { loggerInstance: options.logger }),
@@ -43,12 +44,16 @@ export async function buildApp(
     trustProxy: false,
     requestIdHeader: false,
     // Forward-auth checks with a known answer skip the framework (fast-path.ts).
+    // Time-outs on heads, bodies and idle connections: connection-limits.ts.
     serverFactory: (handler) => {
-      const server = createServer(withForwardAuthFastPath(gateway, handler));
-      // Fastify's defaults for a server it makes itself.
-      server.keepAliveTimeout = 72_000;
-      server.requestTimeout = 0;
-      server.setTimeout(0);
+      const server = createServer(
+        serverLimits(gateway),
+        withForwardAuthFastPath(
+          gateway,
+          withBodyDeadline(gateway, () => app.log, handler),
+        ),
+      );
+      server.setTimeout(gateway.config.idleTimeoutMs);
       return server;
     },
   });

@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import type { Config } from '../config/load-config.js';
+import { privateDirectory } from '../crypto/private-files.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../crypto/secret-key.js';
 import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.js';
@@ -13,6 +15,12 @@ import type { Storage } from '../storage/types.js';
  * shared by several instances.
  */
 export async function openStorage(config: Config): Promise<Storage> {
+  // The data directory holds the key and the SQLite file: 0700 (a looser
+  // one is tightened). A database file elsewhere gets 0600 but its existing
+  // directory, which may be shared, is left as it is.
+  const { database } = config;
+  if (database.kind === 'sqlite' && dirname(database.filename) === config.dataDir)
+    await privateDirectory(config.dataDir);
   const key = await loadOrCreateSecretKey({
     dataDir: config.dataDir,
     ...(config.secretKey === undefined ? {} : { configuredKey: config.secretKey }),

@@ -1,4 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
 import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
 import { errorPage, flowErrorSentences } from '../pages/index.js';
@@ -85,4 +87,39 @@ export function sendFailure(
     });
   }
   return { code, reference };
+}
+
+/**
+ * A coded failure for a request Fastify does not answer (a WebSocket
+ * handshake, a body that timed out): logged with a reference like
+ * sendFailure's, and the JSON body to send.
+ */
+export function codedFailure(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  code: ErrorCode,
+  message: string,
+): { readonly status: number; readonly body: string } {
+  const { status, summary } = errorRegistry[code];
+  const reference = newReferenceId(gateway.random);
+  log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
+  return { status, body: JSON.stringify({ error: { code, message: summary, reference } }) };
+}
+
+/** codedFailure written straight on a connection, which is then closed. */
+export function endWithFailure(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  socket: Duplex,
+  code: ErrorCode,
+  message: string,
+): void {
+  const { status, body } = codedFailure(gateway, log, code, message);
+  // The server's sockets are half-open: without the destroy, a client that
+  // never closes its side would keep the connection.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }

@@ -35,6 +35,22 @@ export const settings = {
     env: 'SSOGATE_UPSTREAM_TIMEOUT_SECONDS',
     help: 'seconds an upstream may take to start its response, 1-3600',
   },
+  headersTimeoutSeconds: {
+    env: 'SSOGATE_HEADERS_TIMEOUT_SECONDS',
+    help: "seconds a request's head (request line and headers) may take to arrive, 1-600",
+  },
+  bodyTimeoutSeconds: {
+    env: 'SSOGATE_BODY_TIMEOUT_SECONDS',
+    help: "seconds the body of a request to the gateway's own routes may take to arrive, 1-3600",
+  },
+  idleTimeoutSeconds: {
+    env: 'SSOGATE_IDLE_TIMEOUT_SECONDS',
+    help: 'seconds a connection may send and receive nothing before it is closed, 1-3600, at least the upstream time-out',
+  },
+  websocketIdleTimeoutSeconds: {
+    env: 'SSOGATE_WEBSOCKET_IDLE_TIMEOUT_SECONDS',
+    help: 'seconds a proxied WebSocket may carry nothing either way before it is closed, 1-86400',
+  },
   forwardAuthHosts: {
     env: 'SSOGATE_FORWARD_AUTH_HOSTS',
     help: 'comma-separated hosts forward-auth may send users back to, such as app.corp.example,*.corp.example',
@@ -105,6 +121,10 @@ export const configSchema = z.object({
   // Parsed further, with every problem reported, by proxy-settings.ts.
   upstream: z.union([z.string().min(1), z.record(z.string(), z.string())]).optional(),
   upstreamTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(60),
+  headersTimeoutSeconds: z.coerce.number().int().min(1).max(600).default(30),
+  bodyTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
+  idleTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(120),
+  websocketIdleTimeoutSeconds: z.coerce.number().int().min(1).max(86_400).default(600),
   forwardAuthHosts: z.union([z.string().min(1), z.array(z.string())]).optional(),
   accessRules: z.union([z.string().min(1), z.array(z.unknown())]).optional(),
   entriesFile: z.string().min(1).optional(),

@@ -103,6 +103,19 @@ describe('loadConfig', () => {
     assert.match(problems[0] ?? '', /SSOGATE_SESSION_IDLE_MINUTES/);
   });
 
+  test('connection time-outs have defaults; the idle one may not be shorter than the upstream one', () => {
+    const config = loadConfig({});
+    assert.equal(config.headersTimeoutMs, 30_000);
+    assert.equal(config.bodyTimeoutMs, 30_000);
+    assert.equal(config.idleTimeoutMs, 120_000);
+    assert.equal(config.websocketIdleTimeoutMs, 600_000);
+    const problems = problemsOf({
+      SSOGATE_UPSTREAM_TIMEOUT_SECONDS: '300',
+      SSOGATE_IDLE_TIMEOUT_SECONDS: '120',
+    });
+    assert.match(problems[0] ?? '', /SSOGATE_IDLE_TIMEOUT_SECONDS/);
+  });
+
   test('a configuration file mirrors the environment, which wins', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ssogate-config-'));
     const file = join(dir, 'ssogate.yaml');

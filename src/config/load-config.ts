@@ -24,6 +24,11 @@ export interface Config {
   /** Applications behind the gateway, longest prefix first; empty: the portal page. */
   readonly upstreams: readonly Upstream[];
   readonly upstreamTimeoutMs: number;
+  /** Limits on what a client may hold open (app/connection-limits.ts). */
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly websocketIdleTimeoutMs: number;
   /** Hosts the redirecting forward-auth may send users back to (the public host always). */
   readonly forwardAuthHosts: readonly string[];
   readonly accessRules: readonly AccessRule[];
@@ -92,6 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
     );
   }
+  if (value.idleTimeoutSeconds < value.upstreamTimeoutSeconds) {
+    problems.push(
+      `${settings.idleTimeoutSeconds.env}: ${value.idleTimeoutSeconds} is shorter than ${settings.upstreamTimeoutSeconds.env} (${value.upstreamTimeoutSeconds}); a client waiting for a slow upstream would be cut off before its 504`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = value.publicUrl ?? `http://localhost:${value.port === 0 ? 8080 : value.port}`;
@@ -107,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminPassword: value.adminPassword,
     upstreams,
     upstreamTimeoutMs: value.upstreamTimeoutSeconds * 1000,
+    headersTimeoutMs: value.headersTimeoutSeconds * 1000,
+    bodyTimeoutMs: value.bodyTimeoutSeconds * 1000,
+    idleTimeoutMs: value.idleTimeoutSeconds * 1000,
+    websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
     forwardAuthHosts: [...forwardAuthHosts, new URL(publicUrl).host],
     accessRules,
     entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),

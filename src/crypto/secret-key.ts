@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { privateDirectory, privateFile } from './private-files.js';
 
 const KEY_BYTES = 32;
 const KEY_FILE = 'secret.key';
@@ -16,17 +17,21 @@ export interface SecretKeyOptions {
  * The key that encrypts app secrets at rest: the configured one, else the one
  * kept in the data directory, else a new one written there (0600) so a single
  * instance works with no configuration. Several instances must share one
- * configured key.
+ * configured key. The data directory is kept 0700 and the key file 0600,
+ * tightened if they were left looser (private-files.ts).
  */
 export async function loadOrCreateSecretKey(options: SecretKeyOptions): Promise<Uint8Array> {
   if (options.configuredKey !== undefined) {
     return parseSecretKey(options.configuredKey, 'SSOGATE_SECRET_KEY');
   }
   const path = join(options.dataDir, KEY_FILE);
+  await privateDirectory(options.dataDir);
   const existing = await readIfExists(path);
-  if (existing !== undefined) return parseSecretKey(existing, path);
+  if (existing !== undefined) {
+    await privateFile(path);
+    return parseSecretKey(existing, path);
+  }
 
-  await mkdir(options.dataDir, { recursive: true });
   const key = randomBytes(KEY_BYTES);
   try {
     // 'wx' fails if another process created the file meanwhile: use theirs.

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
+import { adminSpellings } from '../test-support/path-spellings.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import {
@@ -79,6 +80,29 @@ describe('forward-auth with access rules and the redirecting variant', () => {
     ])
       assert.equal((await check({ 'x-forwarded-host': host })).status, 403, host);
     assert.equal((await check({ 'x-forwarded-host': 'other.corp.example' })).status, 204);
+  });
+
+  test('every spelling of a ruled path is judged as that path, or refused with a coded 400', async () => {
+    // Twice each: the first check may go the full way, the second the fast path.
+    for (const uri of adminSpellings.flatMap((spelling) => [spelling, spelling])) {
+      for (const header of ['x-forwarded-uri', 'x-original-uri']) {
+        const response = await fetch(`${gw.url}/_sso/auth`, {
+          headers: { cookie, 'x-forwarded-host': appHost, [header]: uri },
+        });
+        const text = await response.text();
+        const code =
+          text === '' ? '' : (JSON.parse(text) as { error: { code: string } }).error.code;
+        assert.ok(
+          (response.status === 403 && code === 'access_denied') ||
+            (response.status === 400 && code === 'request_invalid'),
+          `${header}: ${uri} got ${response.status} ${code}`,
+        );
+      }
+    }
+    const plain = await fetch(`${gw.url}/_sso/auth`, {
+      headers: { cookie, 'x-forwarded-host': appHost, 'x-forwarded-uri': '/x/../docs/./a%20b' },
+    });
+    assert.equal(plain.status, 204);
   });
 
   test('signed in: 204 with identity headers; not signed in, no page: 401', async () => {

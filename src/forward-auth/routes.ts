@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accessAllowed, matchPath } from '../access-rules/access-rules.js';
+import { accessAllowed } from '../access-rules/access-rules.js';
+import { normaliseTarget } from '../access-rules/request-path.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
 import { hostAllowed } from '../config/proxy-settings.js';
@@ -91,14 +92,22 @@ function allowOrDeny(
   if (accessRules.length > 0) {
     const uri =
       forwarded(request, 'x-forwarded-uri') ?? forwarded(request, 'x-original-uri') ?? '/';
-    const path = matchPath(uri);
+    // The same reading of the path as the reverse proxy's (request-path.ts).
+    const target = normaliseTarget(uri);
+    if ('refused' in target) {
+      sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused), {
+        as: 'json',
+      });
+      return reply;
+    }
+    const { path } = target;
     const host = forwarded(request, 'x-forwarded-host');
-    if (path === undefined || !accessAllowed(accessRules, host, path, active.user)) {
+    if (!accessAllowed(accessRules, host, path, active.user)) {
       sendFailure(
         gateway,
         request,
         reply,
-        new SsogateError('access_denied', `${active.user.userId} may not reach ${path ?? uri}`),
+        new SsogateError('access_denied', `${active.user.userId} may not reach ${path}`),
         { as: 'json' },
       );
       return reply;

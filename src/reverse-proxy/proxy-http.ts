@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { streamsBody } from '../app/connection-limits.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
 import type { Upstream } from '../config/proxy-settings.js';
@@ -24,6 +25,9 @@ export async function proxyHttp(
   user: UserRecord,
 ): Promise<FastifyReply> {
   const incoming = request.raw;
+  // The body streams for as long as it keeps moving; the idle time-out
+  // closes one that stalls (app/connection-limits.ts).
+  streamsBody(incoming);
   const call = callUpstream(
     upstream,
     request.method,

@@ -1,8 +1,13 @@
-import { matchPath, targetUrl, underPrefix } from '../access-rules/access-rules.js';
+import { underPrefix } from '../access-rules/access-rules.js';
+import type { RefusedTarget } from '../access-rules/request-path.js';
+import { normaliseTarget } from '../access-rules/request-path.js';
 import type { Upstream } from '../config/proxy-settings.js';
 
 export interface ProxyTarget {
-  /** What is sent upstream: the path with dot segments resolved, escapes kept, and the query. */
+  /**
+   * What is sent upstream: the path the rules judged, escaped again where it
+   * must be (access-rules/request-path.ts), and the query as it came.
+   */
   readonly path: string;
   /** The decoded, normalised path that prefixes and rules are matched against. */
   readonly matchPath: string;
@@ -10,15 +15,15 @@ export interface ProxyTarget {
   readonly upstream: Upstream | undefined;
 }
 
-/** Where a request target goes; undefined when it cannot be read. */
+/** Where a request target goes, or why it is refused (a coded 400). */
 export function proxyTarget(
   upstreams: readonly Upstream[],
   target: string,
-): ProxyTarget | undefined {
-  const url = targetUrl(target);
-  const path = matchPath(target);
-  if (url === undefined || path === undefined) return undefined;
+): ProxyTarget | RefusedTarget {
+  const normalised = normaliseTarget(target);
+  if ('refused' in normalised) return normalised;
+  const { path } = normalised;
   // Upstreams are sorted longest prefix first, so the first match wins.
   const upstream = upstreams.find((candidate) => underPrefix(path, candidate.prefix));
-  return { path: url.pathname + url.search, matchPath: path, upstream };
+  return { path: normalised.wirePath + normalised.search, matchPath: path, upstream };
 }

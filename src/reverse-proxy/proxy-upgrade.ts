@@ -1,13 +1,13 @@
-import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Gateway } from '../app/gateway.js';
+import { endWithFailure } from '../app/respond.js';
 import { accessAllowed, underPrefix } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
-import { errorRegistry } from '../core/index.js';
 import { sessionFor } from '../forward-auth/session-cache.js';
-import { cookieNames, newReferenceId, parseCookieHeader } from '../web/index.js';
+import { cookieNames, parseCookieHeader } from '../web/index.js';
 import { forwardContext, gatewayCookies, publicHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
@@ -28,6 +28,9 @@ export async function proxyUpgrade(
   open: Set<Duplex>,
 ): Promise<void> {
   socket.on('error', () => socket.destroy());
+  // Node stops watching the idle time-out of an upgraded connection; until
+  // the handshake is relayed, the server's idle time-out still closes it.
+  socket.on('timeout', () => socket.destroy());
   const target = proxyTarget(gateway.config.upstreams, request.url ?? '/');
   // Only a WebSocket handshake is tunnelled: another protocol (h2c, say)
   // would carry requests the gateway never sees.
@@ -37,8 +40,12 @@ export async function proxyUpgrade(
   }
   // Fastify's routing keeps /_sso/ for the gateway, which has no WebSocket
   // routes; upgrades bypass that routing, so the same rule holds here.
-  const reserved = target !== undefined && underPrefix(target.matchPath.toLowerCase(), '/_sso');
-  if (target === undefined || target.upstream === undefined || reserved) {
+  if ('refused' in target) {
+    refuse(gateway, log, socket, 'request_invalid', target.refused);
+    return;
+  }
+  const reserved = underPrefix(target.matchPath.toLowerCase(), '/_sso');
+  if (target.upstream === undefined || reserved) {
     refuse(gateway, log, socket, 'not_found');
     return;
   }
@@ -110,6 +117,9 @@ export async function proxyUpgrade(
   };
   upstreamSocket.on('error', close).on('close', close);
   socket.on('close', close);
+  // Bytes either way pass through the client's socket, so its time-out
+  // measures the WebSocket's idleness in both directions.
+  if (socket instanceof Socket) socket.setTimeout(gateway.config.websocketIdleTimeoutMs, close);
   upstreamSocket.pipe(socket);
   socket.pipe(upstreamSocket);
 }
@@ -125,13 +135,12 @@ function websocketHandshake(request: IncomingMessage): boolean {
   );
 }
 
-function refuse(gateway: Gateway, log: FastifyBaseLogger, socket: Duplex, code: ErrorCode): void {
-  const { status, summary } = errorRegistry[code];
-  const reference = newReferenceId(gateway.random);
-  log[status >= 500 ? 'error' : 'warn']({ code, reference }, 'WebSocket handshake refused');
-  const body = JSON.stringify({ error: { code, message: summary, reference } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+function refuse(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  socket: Duplex,
+  code: ErrorCode,
+  why = 'WebSocket handshake refused',
+): void {
+  endWithFailure(gateway, log, socket, code, why);
 }

@@ -30,13 +30,8 @@ export async function internalResourceRoutes(
 
     context.all('/*', async (request, reply) => {
       const target = proxyTarget(gateway.config.upstreams, request.url);
-      if (target === undefined) {
-        sendFailure(
-          gateway,
-          request,
-          reply,
-          new SsogateError('request_invalid', 'the request path cannot be decoded'),
-        );
+      if ('refused' in target) {
+        sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused));
         return reply;
       }
       if (target.upstream === undefined) return internalResource(gateway, request, reply);

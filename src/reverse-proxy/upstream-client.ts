@@ -39,8 +39,11 @@ export interface UpstreamCall {
 /**
  * Starts a request to an upstream. The caller writes (or pipes) the body and
  * ends it. A connection not made within 5 s (or the time-out, if shorter), or
- * a response head not received within `timeoutMs`, fails the call and
- * destroys the request: a hung upstream never hangs the client.
+ * a response head not received within `timeoutMs` of the request's end,
+ * fails the call and destroys the request: a hung upstream never hangs the
+ * client. The time-out counts from the end of the body, so an upload takes
+ * as long as it keeps moving (the idle time-out of app/connection-limits.ts
+ * closes one that stalls).
  */
 export function callUpstream(
   upstream: Upstream,
@@ -75,9 +78,13 @@ export function callUpstream(
       settle({ kind: 'failed', failure, detail });
       request.destroy();
     };
-    const responseTimer = setTimeout(() => {
-      fail('timeout', `no response within ${timeoutMs} ms`);
-    }, timeoutMs);
+    let responseTimer: NodeJS.Timeout | undefined;
+    request.once('finish', () => {
+      if (settled) return;
+      responseTimer = setTimeout(() => {
+        fail('timeout', `no response within ${timeoutMs} ms`);
+      }, timeoutMs);
+    });
     let connectTimer: NodeJS.Timeout | undefined;
     request.on('socket', (socket) => {
       if (!socket.connecting) return;

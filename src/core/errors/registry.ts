@@ -171,6 +171,10 @@ export const errorRegistry = {
   rate_limited: { status: 429, summary: 'Too many attempts; wait and try again.' },
   request_invalid: { status: 400, summary: 'The request does not have the expected shape.' },
   not_found: { status: 404, summary: 'There is nothing at this address.' },
+  request_timeout: {
+    status: 408,
+    summary: 'The request body did not arrive in time, and the connection was closed.',
+  },
   entry_exists: { status: 409, summary: 'An entry with this id exists already.' },
   service_unavailable: {
     status: 503,

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { privateFile, tightenIfPresent } from '../../crypto/private-files.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { createKyselyStorage } from '../kysely-storage.js';
 import type { Database } from '../schema.js';
@@ -20,7 +21,12 @@ function isMemory(filename: string): boolean {
 /** The embedded default: one SQLite file, migrated on open. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
   if (!isMemory(options.filename)) {
-    await mkdir(dirname(options.filename), { recursive: true });
+    // The file holds password hashes: only its owner may read it, whatever
+    // the umask. SQLite gives the -wal and -shm files the database file's
+    // mode when it creates them; ones left by an older version are tightened.
+    await mkdir(dirname(options.filename), { recursive: true, mode: 0o700 });
+    await privateFile(options.filename);
+    for (const suffix of ['-wal', '-shm']) await tightenIfPresent(options.filename + suffix);
   }
   const database = new BetterSqlite3(options.filename);
   try {
