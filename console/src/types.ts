@@ -48,6 +48,7 @@ export interface EntryView {
     readonly createUsers?: boolean;
     readonly updateOnSignIn?: boolean;
     readonly adoptExistingUsers?: boolean;
+    readonly userIdScope?: 'global' | 'entry';
   };
   readonly extensionUrl?: string;
   readonly extensionSecretSet?: boolean;

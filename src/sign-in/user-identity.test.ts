@@ -71,3 +71,61 @@ describe('user identity from the user-info answer', () => {
     assert.equal(me, null);
   });
 });
+
+/**
+ * provisioning.userIdScope "entry": the same userId at two entries is two
+ * users, each known as `<entry id>:<userId>`; without it, the second entry's
+ * sign-in is refused as before.
+ */
+describe('user ids in a namespace per entry', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [
+        { ...getStyle, id: 'corp-a', name: 'Corp A', provisioning: { userIdScope: 'entry' } },
+        { ...getStyle, id: 'corp-b', name: 'Corp B', provisioning: { userIdScope: 'entry' } },
+        { ...getStyle, id: 'plain-a', name: 'Plain A' },
+        { ...getStyle, id: 'plain-b', name: 'Plain B' },
+      ],
+    });
+  });
+  after(async () => gw.close());
+
+  async function signIn(entryId: string) {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url, 'alice');
+    const page = await browser.open(`${gw.url}/_sso/login/${entryId}?return_to=/x`);
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    return {
+      page,
+      browser,
+      me: me.status === 200 ? (JSON.parse(me.body) as Record<string, unknown>) : null,
+    };
+  }
+
+  test('the same userId from two entries with the option: two users, both sign in again', async () => {
+    for (let round = 0; round < 2; round += 1) {
+      const a = await signIn('corp-a');
+      const b = await signIn('corp-b');
+      assert.deepEqual([a.me?.userId, a.me?.entryId], ['corp-a:alice', 'corp-a']);
+      assert.deepEqual([b.me?.userId, b.me?.entryId], ['corp-b:alice', 'corp-b']);
+      const auth = await b.browser.open(`${gw.url}/_sso/auth`, { accept: '*/*' });
+      assert.equal(auth.headers.get('x-auth-request-user'), 'corp-b:alice');
+    }
+    const rowA = await gw.storage.users.findByUserId('corp-a:alice');
+    const rowB = await gw.storage.users.findByUserId('corp-b:alice');
+    assert.equal(rowA?.sourceEntryId, 'corp-a');
+    assert.equal(rowB?.sourceEntryId, 'corp-b');
+    assert.notEqual(rowA.id, rowB.id);
+    assert.equal(await gw.storage.users.findByUserId('alice'), undefined);
+  });
+
+  test('without the option the second entry is refused with account_conflict', async () => {
+    const first = await signIn('plain-a');
+    assert.equal(first.me?.userId, 'alice');
+    const second = await signIn('plain-b');
+    assert.equal(second.page.status, 409, second.page.body);
+    assert.match(second.page.body, /account_conflict/);
+    assert.equal(second.me, null);
+  });
+});
