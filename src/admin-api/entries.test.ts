@@ -57,6 +57,29 @@ describe('admin API: entries', () => {
     });
   });
 
+  test('provisioning.userIdScope is stored, shown and validated', async () => {
+    await withApi(async (api) => {
+      const create = (id: string, userIdScope: string) =>
+        api.inject({
+          method: 'POST',
+          url: '/_sso/api/entries',
+          headers: api.token,
+          payload: { ...entryBody(id), provisioning: { userIdScope } },
+        });
+      const created = await create('scoped', 'entry');
+      assert.equal(created.statusCode, 201, created.body);
+      const { entry } = json<{ entry: { provisioning: unknown } }>(created);
+      assert.deepEqual(entry.provisioning, { userIdScope: 'entry' });
+      assert.equal((await api.gateway.entries.get('scoped'))?.provisioning.userIdScope, 'entry');
+      const refused = await create('odd', 'tenant');
+      assert.equal(refused.statusCode, 400);
+      assert.deepEqual(
+        json<ErrorBody>(refused).error.problems?.map(({ field }) => field),
+        ['provisioning.userIdScope'],
+      );
+    });
+  });
+
   test('an invalid entry is refused with every problem and its field', async () => {
     await withApi(async (api) => {
       const response = await api.inject({

@@ -87,9 +87,12 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await authorize.fill(text('authorizeUrl'));
     await summary.getByText('No problems').waitFor();
     assert.equal(await fieldProblem.count(), 0);
+    await page.getByLabel("Keep this entry's user ids apart from other entries'").check();
     await page.getByRole('button', { name: 'Create entry' }).click();
     await page.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
     await page.getByText('Example SSO is saved.').waitFor();
+    const saved = await gateway.storage.entries.get('example');
+    assert.equal(saved?.input.provisioning?.userIdScope, 'entry');
     // The secret is write-only: the form shows that one is set, never its value.
     assert.doesNotMatch(await page.content(), new RegExp(text('appsecret')));
   });

@@ -43,7 +43,12 @@ describe('ssogate entries', () => {
         const file = join(dir, 'entries.json');
         await writeFile(
           file,
-          JSON.stringify({ entries: [entry('one', { isDefault: true }), entry('two')] }),
+          JSON.stringify({
+            entries: [
+              entry('one', { isDefault: true }),
+              entry('two', { provisioning: { userIdScope: 'entry' } }),
+            ],
+          }),
         );
         const imported = await run(storage, ['entries', 'import', file]);
         assert.equal(imported.code, 0, imported.err);
@@ -70,6 +75,7 @@ describe('ssogate entries', () => {
             ['two', undefined, false],
           ],
         );
+        assert.deepEqual(document.entries[1]?.provisioning, { userIdScope: 'entry' });
         // The export is a valid provisioning file.
         assert.equal((await loadEntriesFile(exported)).length, 2);
 

@@ -5,7 +5,13 @@ import type {
   JsonValue,
   MappedUser,
 } from '../core/index.js';
-import { callbackUrl, isSsogateError, maskSecrets, randomToken } from '../core/index.js';
+import {
+  callbackUrl,
+  coerceAttribute,
+  isSsogateError,
+  maskSecrets,
+  randomToken,
+} from '../core/index.js';
 import { SignInError } from '../sign-in/sign-in-error.js';
 import type { ExtensionClientDeps } from './client.js';
 import { callExtension } from './client.js';
@@ -124,6 +130,9 @@ function mappedUser(entry: CompiledExtensionEntry, user: ExtensionUser): MappedU
       entryId: entry.id,
     });
   }
+  for (const attribute of ['userId', 'userName', 'email', 'mobile', 'department'] as const) {
+    checkText(entry, attribute, user[attribute]);
+  }
   const extra = Object.create(null) as Record<string, JsonValue>;
   for (const [key, value] of Object.entries(user.extra ?? {})) extra[key] = value as JsonValue;
   if (JSON.stringify(extra).length > maxExtraJsonLength) {
@@ -142,4 +151,25 @@ function mappedUser(entry: CompiledExtensionEntry, user: ExtensionUser): MappedU
     ...(user.enabled === undefined ? {} : { enabled: user.enabled }),
     extra,
   };
+}
+
+/**
+ * The checks a mapped user's text gets (core/user/coerce.ts): no control
+ * character in userId or email, no lone surrogate anywhere.
+ */
+function checkText(
+  entry: CompiledExtensionEntry,
+  attribute: 'userId' | 'userName' | 'email' | 'mobile' | 'department',
+  value: string | undefined,
+): void {
+  if (value === undefined) return;
+  try {
+    coerceAttribute(attribute, value);
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    throw new SignInError(error.code, `the extension's user: ${error.message}`, {
+      entryId: entry.id,
+      cause: error,
+    });
+  }
 }

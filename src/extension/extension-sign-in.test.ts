@@ -113,6 +113,15 @@ describe('signing in through an extension', () => {
     assert.equal((await lastSignInAudit(''))?.outcome, 'success');
   });
 
+  test("a control character in the extension's userId is refused like a mapped one", async () => {
+    acme.failNext('userinfo', {
+      status: 200,
+      body: '<user><id>adm&#13;&#10;in</id><status>active</status></user>',
+    });
+    await failsWith(start(), 502, 'user_attribute_control_character');
+    assert.equal(await gw.storage.users.findByUserId('adm\r\nin'), undefined);
+  });
+
   test('a replayed callback is state_invalid, and the extension is not called again', async () => {
     const page = await browser.open(start());
     const callback = page.hops.find(({ url }) => url.includes('/_sso/callback/'))?.url ?? '';

@@ -28,6 +28,21 @@ describe('GET /_sso/auth', () => {
     assert.equal(checked.headers.get('x-auth-request-email'), 'alice@example.test');
     assert.equal(checked.headers.get('x-auth-request-preferred-username'), 'Alice Liddell');
   });
+
+  test('identity headers are percent-encoded so that no two users share a value', async () => {
+    const headersOf = async (userId: string) => {
+      const cookie = await signedInCookie(gw.gateway, userId, { userName: `${userId} name` });
+      const checked = await fetch(`${gw.url}/_sso/auth`, { headers: { cookie } });
+      assert.equal(checked.status, 204);
+      return [
+        checked.headers.get('x-auth-request-user'),
+        checked.headers.get('x-auth-request-preferred-username'),
+      ];
+    };
+    assert.deepEqual(await headersOf('coll%C3%A9'), ['coll%25C3%25A9', 'coll%25C3%25A9%20name']);
+    assert.deepEqual(await headersOf('collé'), ['coll%C3%A9', 'coll%C3%A9%20name']);
+    assert.deepEqual(await headersOf('adm%69n'), ['adm%2569n', 'adm%2569n%20name']);
+  });
 });
 
 describe('forward-auth with access rules and the redirecting variant', () => {

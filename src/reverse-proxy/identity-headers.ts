@@ -12,10 +12,10 @@ export const identityHeaderNames = [
  * attribute sends no header rather than an empty one.
  */
 export function identityHeaders(user: UserRecord): [string, string][] {
-  const headers: [string, string][] = [['x-auth-request-user', headerSafe(user.userId)]];
-  if (user.email !== null) headers.push(['x-auth-request-email', headerSafe(user.email)]);
+  const headers: [string, string][] = [['x-auth-request-user', encodeIdentityValue(user.userId)]];
+  if (user.email !== null) headers.push(['x-auth-request-email', encodeIdentityValue(user.email)]);
   if (user.userName !== null)
-    headers.push(['x-auth-request-preferred-username', headerSafe(user.userName)]);
+    headers.push(['x-auth-request-preferred-username', encodeIdentityValue(user.userName)]);
   return headers;
 }
 
@@ -29,7 +29,19 @@ export function isIdentityHeader(name: string): boolean {
   return folded.startsWith('x-auth-request-');
 }
 
-/** Header values must be Latin-1 without controls; a value in another script is sent percent-encoded. */
-function headerSafe(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
+/**
+ * The one encoding of every identity header value, on /_sso/auth and in the
+ * proxy alike (docs/proxy.md): a value made only of printable ASCII other
+ * than `%` (U+0020 to U+007E) is sent as it is; any other value is sent as
+ * its UTF-8 percent-encoding (encodeURIComponent, RFC 3986 §2.1). Encoding
+ * `%` as well makes the mapping one-to-one: decodeURIComponent gives every
+ * value back, so `coll%C3%A9` and `collé`, or `adm%69n` and `admin`, never
+ * reach the application as one header. Header values cannot carry other
+ * characters as they are (RFC 9110 §5.5).
+ */
+export function encodeIdentityValue(value: string): string {
+  if (/^[\x20-\x24\x26-\x7e]*$/.test(value)) return value;
+  // A lone surrogate (never stored by a sign-in: core/user/coerce.ts) would
+  // make encodeURIComponent throw; it is sent as U+FFFD instead.
+  return encodeURIComponent(value.toWellFormed());
 }

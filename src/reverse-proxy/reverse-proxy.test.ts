@@ -139,6 +139,23 @@ describe('reverse proxy', () => {
     assert.equal(seen.headers['x-auth-request-email'], 'alice@example.test');
   });
 
+  test('identity headers reach the upstream percent-encoded, % included', async () => {
+    const seenAs = async (userId: string) => {
+      const signed = await signedInCookie(gw.gateway, userId, { email: `${userId}@example.test` });
+      const response = await fetch(`${gw.url}/app/who`, {
+        headers: { cookie: signed, accept: 'application/json' },
+      });
+      assert.equal(response.status, 200);
+      const { headers } = seenBy(await response.text());
+      return [headers['x-auth-request-user'], headers['x-auth-request-email']];
+    };
+    assert.deepEqual(await seenAs('coll%C3%A9'), [
+      'coll%25C3%25A9',
+      'coll%25C3%25A9%40example.test',
+    ]);
+    assert.deepEqual(await seenAs('collé'), ['coll%C3%A9', 'coll%C3%A9%40example.test']);
+  });
+
   test('a signed request reaches the upstream with identity and forwarding headers, without the gateway cookies either way', async () => {
     const { response, text } = await rawRequest(`${gw.url}/app/x?y=2`, 'GET', [
       'Cookie',

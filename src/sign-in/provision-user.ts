@@ -1,4 +1,5 @@
 import type { CompiledEntry, MappedUser } from '../core/index.js';
+import { scopedUserId } from '../core/index.js';
 import type { UserAttributes, UserRecord, UserStore } from '../storage/types.js';
 import { SignInError } from './sign-in-error.js';
 
@@ -6,7 +7,8 @@ import { SignInError } from './sign-in-error.js';
  * Turns the mapped user into a row under the entry's policy (SPEC 5):
  * create [yes], update at every sign-in [yes], adopt a user from elsewhere
  * [no]. A local administrator is never handed to a third-party server, and a
- * sign-in never lifts an administrator's lock.
+ * sign-in never lifts an administrator's lock. An entry with userIdScope
+ * "entry" finds and makes its users under `<entry id>:<userId>`.
  */
 export async function provisionUser(
   users: UserStore,
@@ -14,28 +16,29 @@ export async function provisionUser(
   mapped: MappedUser,
   now: number,
 ): Promise<UserRecord> {
+  const userId = scopedUserId(entry.provisioning.userIdScope, entry.id, mapped.userId);
   const fail = (
     code: 'signup_not_allowed' | 'account_conflict' | 'user_disabled',
     message: string,
-  ) => new SignInError(code, message, { entryId: entry.id, userId: mapped.userId });
+  ) => new SignInError(code, message, { entryId: entry.id, userId });
 
   // The server may say the user is disabled; that refuses this sign-in but
   // is not written as the administrator's lock.
   if (mapped.enabled === false)
     throw fail('user_disabled', 'the user-info response says the user is disabled');
 
-  let user = await users.findByUserId(mapped.userId);
+  let user = await users.findByUserId(userId);
   let created = false;
   if (user === undefined) {
     if (!entry.provisioning.createUsers) {
       throw fail(
         'signup_not_allowed',
-        `user ${mapped.userId} does not exist and entry ${entry.id} does not create users`,
+        `user ${userId} does not exist and entry ${entry.id} does not create users`,
       );
     }
     // Atomic: of two first sign-ins racing here, both get the one row.
     ({ user, created } = await users.insertIfAbsent(
-      { userId: mapped.userId, sourceEntryId: entry.id, ...attributesOf(mapped) },
+      { userId, sourceEntryId: entry.id, ...attributesOf(mapped) },
       now,
     ));
   }
@@ -45,14 +48,14 @@ export async function provisionUser(
     if (localAdmin || !entry.provisioning.adoptExistingUsers) {
       throw fail(
         'account_conflict',
-        `user ${mapped.userId} exists from ${user.sourceEntryId === null ? 'a local account' : `entry ${user.sourceEntryId}`}`,
+        `user ${userId} exists from ${user.sourceEntryId === null ? 'a local account' : `entry ${user.sourceEntryId}`}`,
       );
     }
   }
   if (!created && entry.provisioning.updateOnSignIn) {
     user = await users.updateAttributes(user.id, attributesOf(mapped), now);
   }
-  if (!user.enabled) throw fail('user_disabled', `user ${mapped.userId} is disabled`);
+  if (!user.enabled) throw fail('user_disabled', `user ${userId} is disabled`);
   return user;
 }
 

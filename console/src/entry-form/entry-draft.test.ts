@@ -73,7 +73,12 @@ const extensionEntry: EntryView = {
   extensionUrl: 'https://extension.example.test/sso',
   extensionSecretSet: true,
   extensionSettings: { tenant: 'north', 'scope.list': 'read write', mode: 'a=b' },
-  provisioning: { createUsers: true, updateOnSignIn: false, adoptExistingUsers: false },
+  provisioning: {
+    createUsers: true,
+    updateOnSignIn: false,
+    adoptExistingUsers: false,
+    userIdScope: 'entry',
+  },
   position: 0,
   createdAt: '2024-05-01T12:00:00.000Z',
   updatedAt: '2024-05-01T12:00:00.000Z',

@@ -55,6 +55,8 @@ export interface EntryDraft {
   readonly createUsers: boolean;
   readonly updateOnSignIn: boolean;
   readonly adoptExistingUsers: boolean;
+  /** Whether the entry's users live in a namespace of their own (`<entry id>:<userId>`). */
+  readonly ownUserIds: boolean;
   readonly extensionUrl: string;
   readonly extensionSecret: SecretDraft;
   /** `key = value`, one per line. */
@@ -89,6 +91,7 @@ export const emptyDraft: EntryDraft = {
   createUsers: true,
   updateOnSignIn: true,
   adoptExistingUsers: false,
+  ownUserIds: false,
   extensionUrl: '',
   extensionSecret: newSecret,
   extensionSettings: '',
@@ -140,6 +143,7 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     createUsers: view.provisioning?.createUsers ?? true,
     updateOnSignIn: view.provisioning?.updateOnSignIn ?? true,
     adoptExistingUsers: view.provisioning?.adoptExistingUsers ?? false,
+    ownUserIds: view.provisioning?.userIdScope === 'entry',
     extensionUrl: view.extensionUrl ?? '',
     extensionSecret: storedSecret(view.extensionSecretSet),
     extensionSettings: Object.entries(view.extensionSettings ?? {})
@@ -224,6 +228,8 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
       createUsers: draft.createUsers,
       updateOnSignIn: draft.updateOnSignIn,
       adoptExistingUsers: draft.adoptExistingUsers,
+      // Left out when global (the default), so older entries save unchanged.
+      ...(draft.ownUserIds ? { userIdScope: 'entry' } : {}),
     },
   };
   if (draft.type === 'extension') {

@@ -160,6 +160,7 @@ function EntryForm({ model, stored }: EntryFormProps) {
                 createUsers={draft.createUsers}
                 updateOnSignIn={draft.updateOnSignIn}
                 adoptExistingUsers={draft.adoptExistingUsers}
+                ownUserIds={draft.ownUserIds}
                 onChange={change}
               />
             </fieldset>

@@ -193,6 +193,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           createUsers={draft.createUsers}
           updateOnSignIn={draft.updateOnSignIn}
           adoptExistingUsers={draft.adoptExistingUsers}
+          ownUserIds={draft.ownUserIds}
           onChange={(change) => {
             onChange(change);
           }}

@@ -1,6 +1,7 @@
 import type { Expression } from '../expression/index.js';
 import type { CompiledHeader, CompiledTemplate } from '../template/index.js';
 import type { AttributeMapping } from '../user/map-user.js';
+import type { UserIdScope } from '../user/user-id-scope.js';
 import type { EntryInput } from './entry-input.js';
 
 /** How one outbound call (token or user-info) is shaped, beyond its URL. */
@@ -25,6 +26,7 @@ export interface ProvisioningPolicy {
   readonly createUsers: boolean;
   readonly updateOnSignIn: boolean;
   readonly adoptExistingUsers: boolean;
+  readonly userIdScope: UserIdScope;
 }
 
 /** What every entry has, whatever signs its users in. */
@@ -85,4 +87,5 @@ export const defaultProvisioning: ProvisioningPolicy = Object.freeze({
   createUsers: true,
   updateOnSignIn: true,
   adoptExistingUsers: false,
+  userIdScope: 'global',
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userIdScopes } from '../user/user-id-scope.js';
 
 /**
  * The shape of an entry as the API, the console and the provisioning file
@@ -58,6 +59,11 @@ export const provisioningInput = z.strictObject({
   updateOnSignIn: z.boolean().optional(),
   /** Sign in to a user that exists but came from elsewhere. */
   adoptExistingUsers: z.boolean().optional(),
+  /**
+   * `global` (the default): a userId names the same user at every entry.
+   * `entry`: the entry's users are its own, known as `<entry id>:<userId>`.
+   */
+  userIdScope: z.enum(userIdScopes).optional(),
 });
 
 /** A key of extensionSettings: a short identifier, as an extension reads it. */

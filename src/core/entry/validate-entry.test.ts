@@ -29,6 +29,7 @@ describe('validateEntry', () => {
       createUsers: true,
       updateOnSignIn: true,
       adoptExistingUsers: false,
+      userIdScope: 'global',
     });
     assert.deepEqual(entry.userInfoParse, []);
     assert.equal(entry.isDefault, false);
@@ -283,6 +284,7 @@ describe('validateEntry: options beyond the seed', () => {
       createUsers: false,
       updateOnSignIn: true,
       adoptExistingUsers: false,
+      userIdScope: 'global',
     });
     const problems = problemsOf(
       buildGetEntry({ timeoutMs: 0, provisioning: { createUsers: 'yes' } }),
@@ -291,6 +293,31 @@ describe('validateEntry: options beyond the seed', () => {
       'provisioning.createUsers',
       'timeoutMs',
     ]);
+  });
+});
+
+describe('validateEntry: userIdScope', () => {
+  test('is global unless the entry asks for a namespace of its own', () => {
+    const scoped = compileOAuth2Entry(buildGetEntry({ provisioning: { userIdScope: 'entry' } }));
+    assert.equal(scoped.provisioning.userIdScope, 'entry');
+    assert.deepEqual(scoped.input.provisioning, { userIdScope: 'entry' });
+    assert.equal(compileOAuth2Entry(buildGetEntry()).provisioning.userIdScope, 'global');
+    assert.deepEqual(
+      problemsOf(buildGetEntry({ provisioning: { userIdScope: 'tenant' } })).map(
+        ({ field }) => field,
+      ),
+      ['provisioning.userIdScope'],
+    );
+  });
+
+  test('cannot be combined with adopting users from elsewhere', () => {
+    const problems = problemsOf(
+      buildGetEntry({ provisioning: { userIdScope: 'entry', adoptExistingUsers: true } }),
+    );
+    assert.deepEqual(
+      problems.map(({ field }) => field),
+      ['provisioning.adoptExistingUsers'],
+    );
   });
 });
 

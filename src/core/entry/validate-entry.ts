@@ -86,7 +86,7 @@ export function validateEntry(input: unknown): EntryValidation {
   if (clientAuthentication === 'basic' && entry.appid === undefined) {
     problems.field('appid', 'is required for HTTP Basic client authentication');
   }
-  checkDefault(entry, problems);
+  checkCombinations(entry, problems);
   if (
     clientAuthentication === 'basic' &&
     entry.tokenRequest?.headers?.some(({ name }) => name.toLowerCase() === 'authorization') === true
@@ -133,7 +133,7 @@ function validateExtensionEntry(
   problems: ProblemList,
 ): EntryValidation {
   const extension = compileExtension(raw, shape.data?.extensionSettings, problems);
-  if (shape.success) checkDefault(shape.data, problems);
+  if (shape.success) checkCombinations(shape.data, problems);
   if (!shape.success || problems.items.length > 0 || extension === undefined) {
     return { ok: false, problems: problems.items };
   }
@@ -172,9 +172,21 @@ function commonFields(entry: EntryInput) {
   };
 }
 
-function checkDefault(entry: EntryInput, problems: ProblemList): void {
+/** Fields that are valid alone but not together. */
+function checkCombinations(entry: EntryInput, problems: ProblemList): void {
   if (entry.isDefault === true && !entry.enabled) {
     problems.field('isDefault', 'a disabled entry cannot be the default');
+  }
+  // Adopting means taking over a user some other entry (or a local account)
+  // made; an entry whose users live in its own namespace has none to take.
+  if (
+    entry.provisioning?.userIdScope === 'entry' &&
+    entry.provisioning.adoptExistingUsers === true
+  ) {
+    problems.field(
+      'provisioning.adoptExistingUsers',
+      'cannot be true when userIdScope is "entry": such an entry only signs in its own users',
+    );
   }
 }
 
@@ -190,6 +202,7 @@ function provisioningPolicy(input: EntryInput['provisioning']): ProvisioningPoli
     createUsers: input?.createUsers ?? defaultProvisioning.createUsers,
     updateOnSignIn: input?.updateOnSignIn ?? defaultProvisioning.updateOnSignIn,
     adoptExistingUsers: input?.adoptExistingUsers ?? defaultProvisioning.adoptExistingUsers,
+    userIdScope: input?.userIdScope ?? defaultProvisioning.userIdScope,
   };
 }
 

@@ -96,6 +96,14 @@ export const errorRegistry = {
     status: 502,
     summary: 'A user attribute has a value of the wrong type or length.',
   },
+  user_attribute_number_inexact: {
+    status: 502,
+    summary: 'A user attribute is a number that is not an exact integer (a fraction, -0, 1e21).',
+  },
+  user_attribute_control_character: {
+    status: 502,
+    summary: 'A userId or email holds a control character (CR, LF, NUL, ...).',
+  },
 
   // Response checks of a call.
   response_status: { status: 502, summary: 'The server answered with a status other than 2xx.' },

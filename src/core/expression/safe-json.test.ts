@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { MAX_JSON_BYTES, parseUntrustedJson } from './safe-json.js';
 import { expectError } from './test-support/helpers.js';
 
@@ -65,5 +66,63 @@ describe('parseUntrustedJson', () => {
     assert.equal(parseUntrustedJson('1e400'), Infinity);
     assert.equal(parseUntrustedJson(' "x" '), 'x');
     assert.equal(parseUntrustedJson('null'), null);
+  });
+
+  it('keeps an integer beyond the safe range as its exact decimal text', () => {
+    assert.deepEqual(parseUntrustedJson('{"id":12345678901234567890}'), {
+      id: '12345678901234567890',
+    });
+    assert.deepEqual(
+      parseUntrustedJson('[12345678901234567891, -98765432109876543210, 9007199254740992]'),
+      ['12345678901234567891', '-98765432109876543210', '9007199254740992'],
+    );
+    assert.equal(
+      parseUntrustedJson('123456789012345678901234567890'),
+      '123456789012345678901234567890',
+    );
+  });
+
+  it('leaves safe integers, fractions, exponents and strings as JSON.parse reads them', () => {
+    assert.deepEqual(
+      parseUntrustedJson(
+        '{"a":9007199254740991,"b":-9007199254740991,"c":0.12345678901234567890,' +
+          '"d":12345678901234567890e0,"e":"12345678901234567890","f":"x\\"12345678901234567890",' +
+          '"g":1e21,"h":-0}',
+      ),
+      {
+        a: 9007199254740991,
+        b: -9007199254740991,
+        c: Number('0.12345678901234567890'),
+        d: Number('12345678901234567890e0'),
+        e: '12345678901234567890',
+        f: 'x"12345678901234567890',
+        g: 1e21,
+        h: -0,
+      },
+    );
+  });
+
+  it('reads any integer exactly, and anything else as JSON.parse does', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), (integer) => {
+        const value = parseUntrustedJson(`{"id":${integer},"s":"${integer}"}`);
+        const exact = Number.isSafeInteger(Number(integer)) ? Number(integer) : String(integer);
+        assert.deepEqual(value, { id: exact, s: String(integer) });
+      }),
+    );
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (json) => {
+        const text = JSON.stringify(json);
+        // JSON.stringify wrote each number as its shortest literal.
+        const expected: unknown = JSON.parse(text, (_key, value: unknown) =>
+          typeof value === 'number' &&
+          !Number.isSafeInteger(value) &&
+          /^-?[0-9]+$/.test(JSON.stringify(value))
+            ? JSON.stringify(value)
+            : value,
+        );
+        assert.deepEqual(parseUntrustedJson(text), expected);
+      }),
+    );
   });
 });

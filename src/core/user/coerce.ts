@@ -33,12 +33,20 @@ export function coerceAttribute(
     : coerceText(attribute, value);
 }
 
+/**
+ * Attributes that identify or address someone, and reach the application as
+ * identity headers: a control character (CR, LF, NUL, ...) in them is refused
+ * rather than passed on (docs/proxy.md).
+ */
+const noControlCharacters: ReadonlySet<UserAttribute> = new Set(['userId', 'email']);
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 function coerceText(attribute: UserAttribute, value: JsonValue): string {
   let text: string;
   if (typeof value === 'string') text = value;
-  // A numeric identifier (`"id": 123`) is canonicalised to its decimal text so
-  // that 123 and "123" name the same user.
-  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else if (typeof value === 'number') text = exactIntegerText(attribute, value);
   else throw invalid(attribute, `must be text or a number, not ${describe(value)}`);
   if (text.length > maxTextLength[attribute]) {
     throw invalid(
@@ -46,7 +54,33 @@ function coerceText(attribute: UserAttribute, value: JsonValue): string {
       `is ${text.length} characters long; at most ${maxTextLength[attribute]} are accepted`,
     );
   }
+  // A lone surrogate cannot be stored or sent as UTF-8 without being replaced,
+  // which would make two different values one.
+  if (!text.isWellFormed()) throw invalid(attribute, 'is not well-formed Unicode text');
+  if (noControlCharacters.has(attribute) && CONTROL_CHARACTER.test(text)) {
+    throw new SsogateError(
+      'user_attribute_control_character',
+      `user attribute '${attribute}' holds a control character (U+0000 to U+001F or U+007F)`,
+    );
+  }
   return text;
+}
+
+/**
+ * A numeric identifier (`"id": 123`) is canonicalised to its decimal text so
+ * that 123 and "123" name the same user. Only a safe integer has one exact
+ * text: a fraction, -0, or a number beyond 2^53 - 1 that reached here as a
+ * number (an exponent form such as 1e21; a plain integer literal arrives as
+ * its exact text, see expression/safe-json.ts) would be rounded, and two ids
+ * could become one user.
+ */
+function exactIntegerText(attribute: UserAttribute, value: number): string {
+  if (Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
+  throw new SsogateError(
+    'user_attribute_number_inexact',
+    `user attribute '${attribute}' is the number ${Object.is(value, -0) ? '-0' : String(value)}, which is not an exact ` +
+      'integer; send it as text or as a whole number',
+  );
 }
 
 const booleanSpellings: ReadonlyMap<unknown, boolean> = new Map<unknown, boolean>([

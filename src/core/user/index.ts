@@ -11,3 +11,5 @@ export { coerceAttribute } from './coerce.js';
 export type { MappedUser } from './mapped-user.js';
 export type { AttributeMapping } from './map-user.js';
 export { mapUser } from './map-user.js';
+export type { UserIdScope } from './user-id-scope.js';
+export { scopedUserId, userIdScopes } from './user-id-scope.js';

@@ -115,11 +115,50 @@ describe('mapUser: the filled case', () => {
     rejectsWith('user_attribute_invalid', () =>
       mapBody('{"id":["a"]}', [mapping('userId', "JSON_GET($response,'id')")]),
     );
-    rejectsWith('user_attribute_invalid', () =>
-      mapBody('{"id":1e400}', [mapping('userId', "JSON_GET($response,'id')")]),
-    );
     rejectsWith('key_not_found', () =>
       mapBody('{}', [mapping('userId', "JSON_GET($response,'id')")]),
+    );
+  });
+
+  test('a 64-bit numeric id is kept exactly: two ids one apart are two users', () => {
+    const idOf = (body: string) =>
+      mapBody(body, [mapping('userId', "JSON_GET($response,'id')")]).userId;
+    assert.equal(idOf('{"id":12345678901234567890}'), '12345678901234567890');
+    assert.equal(idOf('{"id":12345678901234567891}'), '12345678901234567891');
+    assert.equal(idOf('{"id":"12345678901234567890"}'), '12345678901234567890');
+    assert.equal(idOf('{"id":9007199254740991}'), '9007199254740991');
+    const user = mapBody('{"user":{"userId":1234567890123456789012,"mobile":8613800138000}}');
+    assert.equal(user.userId, '1234567890123456789012');
+    assert.equal(user.mobile, '8613800138000');
+  });
+
+  test('a number that is not an exact integer is refused as text, never rounded', () => {
+    for (const json of ['1e21', '1.5', '-0', '1e400', '12345678901234567890e0', '-1.0e-7']) {
+      rejectsWith('user_attribute_number_inexact', () =>
+        mapBody(`{"id":${json}}`, [mapping('userId', "JSON_GET($response,'id')")]),
+      );
+      rejectsWith('user_attribute_number_inexact', () =>
+        mapBody(`{"user":{"userId":"u","department":${json}}}`),
+      );
+    }
+  });
+
+  test('control characters in userId and email are refused, not passed on', () => {
+    for (const character of ['\\r', '\\n', '\\u0000', '\\t', '\\u001f', '\\u007f']) {
+      rejectsWith('user_attribute_control_character', () =>
+        mapBody(`{"user":{"userId":"a${character}b"}}`),
+      );
+      rejectsWith('user_attribute_control_character', () =>
+        mapBody(`{"user":{"userId":"u","email":"a${character}@b.example"}}`),
+      );
+    }
+    assert.equal(mapBody('{"user":{"userId":"u","userName":"Li\\tLei"}}').userName, 'Li\tLei');
+  });
+
+  test('text that is not well-formed UTF-16 (a lone surrogate) is refused', () => {
+    rejectsWith('user_attribute_invalid', () => mapBody('{"user":{"userId":"a\\ud800"}}'));
+    rejectsWith('user_attribute_invalid', () =>
+      mapBody('{"user":{"userId":"u","userName":"\\udc00"}}'),
     );
   });
 

@@ -1,0 +1,38 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { encodeIdentityValue } from './identity-headers.js';
+
+/** What docs/proxy.md tells an application to do with an identity header. */
+const decode = decodeURIComponent;
+
+describe('identity header values', () => {
+  test('plain printable ASCII without % is sent as it is', () => {
+    for (const value of ['alice', 'alice@example.test', 'Bob Builder', 'a+b/c:d;e=f']) {
+      assert.equal(encodeIdentityValue(value), value);
+    }
+  });
+
+  test('% is encoded too, so a value that looks encoded never reads as another one', () => {
+    assert.equal(encodeIdentityValue('adm%69n'), 'adm%2569n');
+    assert.equal(decode(encodeIdentityValue('adm%69n')), 'adm%69n');
+    assert.notEqual(encodeIdentityValue('coll%C3%A9'), encodeIdentityValue('collé'));
+    assert.equal(decode(encodeIdentityValue('coll%C3%A9')), 'coll%C3%A9');
+    assert.equal(decode(encodeIdentityValue('collé')), 'collé');
+  });
+
+  test('any text decodes back to itself, so two values never share a header', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (value) => {
+        const sent = encodeIdentityValue(value);
+        assert.match(sent, /^[\x20-\x7e]*$/);
+        assert.equal(decode(sent), value);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('text with a lone surrogate still gives a header rather than an exception', () => {
+    assert.equal(encodeIdentityValue('a\ud800'), 'a%EF%BF%BD');
+  });
+});
