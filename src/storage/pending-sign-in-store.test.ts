@@ -33,6 +33,16 @@ describe('PendingSignInStore', () => {
     });
   });
 
+  test('saving a pending sign-in under a key in use replaces it', async () => {
+    await withTestStorage(async ({ pendingSignIns }) => {
+      await pendingSignIns.save(pending('browser-key'));
+      const newer = { ...pending('browser-key', 900_000), returnTo: '/newer', createdAt: 2000 };
+      await pendingSignIns.save(newer);
+      assert.deepEqual(await pendingSignIns.consume('browser-key'), newer);
+      assert.equal(await pendingSignIns.consume('browser-key'), undefined);
+    });
+  });
+
   test('of 20 concurrent consumes of one state, exactly one gets it', async () => {
     await withTestStorage(async ({ pendingSignIns }) => {
       await pendingSignIns.save(pending('race'));

@@ -19,18 +19,22 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
 export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
   return {
     async save(pending) {
+      const row = {
+        entry_id: pending.entryId,
+        return_to: pending.returnTo,
+        binding_hash: pending.bindingHash,
+        redirect_uri: pending.redirectUri,
+        code_verifier: pending.codeVerifier,
+        created_at: pending.createdAt,
+        expires_at: pending.expiresAt,
+      };
+      // A key in use is replaced, never a conflict: an entry without ${state}
+      // keys its one pending sign-in per browser (pending-key.ts), and a new
+      // start there supersedes the earlier one, expired or not.
       await db
         .insertInto('pending_sign_ins')
-        .values({
-          state_hash: pending.stateHash,
-          entry_id: pending.entryId,
-          return_to: pending.returnTo,
-          binding_hash: pending.bindingHash,
-          redirect_uri: pending.redirectUri,
-          code_verifier: pending.codeVerifier,
-          created_at: pending.createdAt,
-          expires_at: pending.expiresAt,
-        })
+        .values({ state_hash: pending.stateHash, ...row })
+        .onConflict((conflict) => conflict.column('state_hash').doUpdateSet(row))
         .execute();
     },
 

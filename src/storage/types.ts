@@ -193,6 +193,10 @@ export interface PendingSignIn {
 }
 
 export interface PendingSignInStore {
+  /**
+   * Stores the pending sign-in; one already stored under the same key is
+   * replaced (an entry without ${state} keeps one per browser and entry).
+   */
   save(pending: PendingSignIn): Promise<void>;
   /**
    * Removes and returns the pending sign-in in one atomic step (DELETE ...
