@@ -14,6 +14,7 @@ import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
+import { startExpirySweep } from './expiry-sweep.js';
 import type { Gateway } from './gateway.js';
 import { sendFailure } from './respond.js';
 
@@ -88,5 +89,13 @@ export async function buildApp(
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
   await internalResourceRoutes(app, gateway);
+
+  const sweep = startExpirySweep({
+    storage: gateway.storage,
+    clock: gateway.clock,
+    idleMs: gateway.config.sessionIdleMs,
+    log: app.log,
+  });
+  app.addHook('onClose', () => sweep.stop());
   return app;
 }

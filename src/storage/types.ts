@@ -30,9 +30,21 @@ export interface Storage {
    * announced (Redis pub/sub) or not cheaply seen.
    */
   readonly otherWritersVersion?: (() => string) | undefined;
+  /**
+   * Deletes the sessions and pending sign-ins that are over (the SQL tables;
+   * Redis expires its own keys). Where several instances share a database
+   * (PostgreSQL), only one sweeps at a time: the others skip and report
+   * undefined.
+   */
+  sweepExpired(now: number, idleBefore: number): Promise<SweepCounts | undefined>;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface SweepCounts {
+  readonly sessions: number;
+  readonly pendingSignIns: number;
 }
 
 // ---------------------------------------------------------------- entries
