@@ -5,6 +5,7 @@ import { createApiTokenStore } from './api-token-store.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
+import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
 import type { Database, SqlDialect } from './schema.js';
@@ -41,6 +42,9 @@ export async function createKyselyStorage(
     pendingSignIns: createPendingSignInStore(db),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
+    // Several instances share limits through Redis (open-storage.ts); without
+    // it, each process counts for itself.
+    rateLimits: createMemoryRateLimitStore(),
     changes: localChangeNotifier(),
     sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore),
     async ping() {

@@ -14,6 +14,8 @@ export interface Storage {
   readonly pendingSignIns: PendingSignInStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
+  /** Counters for rate limits: in memory, or in Redis shared by every instance. */
+  readonly rateLimits: RateLimitStore;
   /** Change notices between instances (entries edited elsewhere). */
   readonly changes: ChangeNotifier;
   /**
@@ -217,6 +219,35 @@ export interface PendingSignInStore {
    */
   consume(stateHash: string): Promise<PendingSignIn | undefined>;
   deleteExpired(now: number): Promise<number>;
+}
+
+// ------------------------------------------------------------ rate limits
+
+/** A key's counting window. */
+export interface RateWindow {
+  /** Events counted in the window so far. */
+  readonly count: number;
+  /** When the window ends; the next event then opens a new one. */
+  readonly endsAt: number;
+  /** When the last event was counted. */
+  readonly lastAt: number;
+}
+
+/**
+ * Fixed-window counters, the one mechanism behind every rate limit (sign-in
+ * starts, local sign-in failures). A window opens at a key's first event, or
+ * the first after the previous window ended, and lasts `windowMs`.
+ */
+export interface RateLimitStore {
+  /**
+   * Counts one event and returns the window, this event included. Atomic:
+   * concurrent hits, on any instance sharing the store, each count once.
+   */
+  hit(key: string, now: number, windowMs: number): Promise<RateWindow>;
+  /** The key's open window, without counting; undefined when none is open. */
+  peek(key: string, now: number): Promise<RateWindow | undefined>;
+  /** Forgets the key. */
+  reset(key: string): Promise<void>;
 }
 
 // ------------------------------------------------------------------ audit
