@@ -40,8 +40,11 @@ export async function buildApp(
       ? { logger: loggerOptions(gateway.config.logLevel) }
       : { loggerInstance: options.logger }),
     bodyLimit: 1024 * 1024,
-    // Identity comes from the configured public URL, never from client headers.
-    trustProxy: false,
+    // Identity comes from the configured public URL, never from client headers;
+    // only the client's address may come from X-Forwarded-For, and only when
+    // the proxy that sent it is configured as trusted (SSOGATE_TRUSTED_PROXIES).
+    trustProxy:
+      gateway.config.trustedProxies.length > 0 ? [...gateway.config.trustedProxies] : false,
     requestIdHeader: false,
     // Forward-auth checks with a known answer skip the framework (fast-path.ts).
     serverFactory: (handler) => {

@@ -5,8 +5,8 @@ import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
 import { bootstrapAdmin } from './bootstrap-admin.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
-import { deleteKeys, inspector, testPrefix } from '../storage/redis/redis-test-support.js';
-import { testBackendName } from '../test-support/test-backend.js';
+import type { RedisInstances } from '../test-support/redis-instances.js';
+import { needsRedis, startRedisInstances } from '../test-support/redis-instances.js';
 
 async function formToken(browser: TestBrowser, gatewayUrl: string): Promise<string> {
   const chooser = await browser.open(`${gatewayUrl}/_sso/login?return_to=/after`);
@@ -100,25 +100,18 @@ describe('the local sign-in limit', () => {
   });
 });
 
-const redisSkip = testBackendName().endsWith('+redis') ? false : 'needs SSOGATE_TEST_REDIS_URL';
-
-describe('the local sign-in limit on two instances sharing Redis', { skip: redisSkip }, () => {
-  const prefix = testPrefix();
-  let one: TestGateway;
-  let two: TestGateway;
+describe('the local sign-in limit on two instances sharing Redis', { skip: needsRedis }, () => {
+  let instances: RedisInstances;
   before(async () => {
-    one = await startTestGateway({ env: { SSOGATE_REDIS_PREFIX: prefix } });
-    two = await startTestGateway({ env: { SSOGATE_REDIS_PREFIX: prefix } });
-    for (const gw of [one, two]) await bootstrapAdmin(gw.storage.users, password, Date.now());
+    instances = await startRedisInstances();
+    for (const gw of [instances.one, instances.two]) {
+      await bootstrapAdmin(gw.storage.users, password, Date.now());
+    }
   });
-  after(async () => {
-    await Promise.all([one.close(), two.close()]);
-    const redis = await inspector();
-    await deleteKeys(redis, prefix);
-    await redis.quit();
-  });
+  after(async () => instances.close());
 
   test('failures on one instance hold the address back on the other', async () => {
+    const { one, two } = instances;
     for (const gw of [one, two, one, two, one]) {
       assert.equal((await signInFrom(gw, '203.0.113.5', 'admin', 'wrong')).status, 401);
     }

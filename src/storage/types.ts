@@ -210,8 +210,10 @@ export interface PendingSignInStore {
   /**
    * Stores the pending sign-in; one already stored under the same key is
    * replaced (an entry without ${state} keeps one per browser and entry).
+   * With `perBrowser`, at most that many pending sign-ins of the same
+   * browser (bindingHash) remain, this one included: the oldest go.
    */
-  save(pending: PendingSignIn): Promise<void>;
+  save(pending: PendingSignIn, perBrowser?: number): Promise<void>;
   /**
    * Removes and returns the pending sign-in in one atomic step (DELETE ...
    * RETURNING, GETDEL): of two callbacks carrying one state, exactly one gets
