@@ -80,6 +80,40 @@ describe('admin API: entries', () => {
     });
   });
 
+  test('an entry saved without ${state} is saved with its warning, and the audit trail keeps it', async () => {
+    await withApi(async (api) => {
+      const stateless = {
+        authorizeUrl:
+          'https://idp.example/authorize?client_id=${appid}&redirect_uri=${redirect_uri}',
+      };
+      for (const [method, url] of [
+        ['POST', '/_sso/api/entries'],
+        ['PUT', '/_sso/api/entries/corp'],
+      ] as const) {
+        const saved = await api.inject({
+          method,
+          url,
+          headers: api.token,
+          payload: entryBody('corp', stateless),
+        });
+        assert.ok(saved.statusCode < 300, saved.body);
+        const { warnings } = json<{ warnings: string[] }>(saved);
+        assert.match(warnings[0] ?? '', /no \$\{state\}/);
+        const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
+        assert.deepEqual(event?.detail?.warnings, warnings);
+      }
+      // An entry without warnings records none.
+      await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/corp',
+        headers: api.token,
+        payload: entryBody('corp'),
+      });
+      const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
+      assert.equal(event?.detail?.warnings, undefined);
+    });
+  });
+
   test('an invalid entry is refused with every problem and its field', async () => {
     await withApi(async (api) => {
       const response = await api.inject({

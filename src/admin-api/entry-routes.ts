@@ -62,6 +62,7 @@ export function entryRoutes(api: ApiRouter): void {
         input.id,
         'create',
         changedFields(undefined, input, secretOf(input), extensionSecretChange(input)),
+        warningsDetail(warnings),
       );
       return { status: 201, body: { entry: await present(await stored(input.id)), warnings } };
     },
@@ -116,6 +117,7 @@ export function entryRoutes(api: ApiRouter): void {
         id,
         'update',
         changedFields(before.input, input, secret, extensionSecretChange(rest)),
+        warningsDetail(warnings),
       );
       return { body: { entry: await present(await stored(id)), warnings } };
     },
@@ -138,6 +140,14 @@ export function entryRoutes(api: ApiRouter): void {
       return { status: 204 };
     },
   );
+}
+
+/**
+ * The save's warnings (an authorizeUrl without ${state}, plain http) go into
+ * the audit event: who accepted the risk, and when, stays on record.
+ */
+function warningsDetail(warnings: readonly string[]): Record<string, string[]> {
+  return warnings.length > 0 ? { warnings: [...warnings] } : {};
 }
 
 function secretOf(input: EntryInput): SecretChange {

@@ -15,6 +15,7 @@ import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from './connection-limits.js';
+import { startExpirySweep } from './expiry-sweep.js';
 import type { Gateway } from './gateway.js';
 import { sendFailure } from './respond.js';
 
@@ -40,8 +41,11 @@ export async function buildApp(
       ? { logger: loggerOptions(gateway.config.logLevel) }
       : { loggerInstance: options.logger }),
     bodyLimit: 1024 * 1024,
-    // Identity comes from the configured public URL, never from client headers.
-    trustProxy: false,
+    // Identity comes from the configured public URL, never from client headers;
+    // only the client's address may come from X-Forwarded-For, and only when
+    // the proxy that sent it is configured as trusted (SSOGATE_TRUSTED_PROXIES).
+    trustProxy:
+      gateway.config.trustedProxies.length > 0 ? [...gateway.config.trustedProxies] : false,
     requestIdHeader: false,
     // Forward-auth checks with a known answer skip the framework (fast-path.ts).
     // Time-outs on heads, bodies and idle connections: connection-limits.ts.
@@ -93,5 +97,13 @@ export async function buildApp(
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
   await internalResourceRoutes(app, gateway);
+
+  const sweep = startExpirySweep({
+    storage: gateway.storage,
+    clock: gateway.clock,
+    idleMs: gateway.config.sessionIdleMs,
+    log: app.log,
+  });
+  app.addHook('onClose', () => sweep.stop());
   return app;
 }

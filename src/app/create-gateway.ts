@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load-config.js';
 import type { RandomSource } from '../core/index.js';
-import { FailureLimiter } from '../local-accounts/rate-limiter.js';
 import { sendOutbound } from '../outbound/index.js';
 import { EntryRegistry } from '../sign-in/entry-registry.js';
 import type { SendOutbound } from '../sign-in/outbound-policy.js';
@@ -41,7 +40,5 @@ export function createGateway(
       idleMs: config.sessionIdleMs,
       lifetimeMs: config.sessionLifetimeMs,
     },
-    // Five failures per quarter hour, per address and per user name.
-    signInLimiter: new FailureLimiter(5, 15 * 60_000, clock),
   };
 }

@@ -1,6 +1,5 @@
 import type { RandomSource } from '../core/index.js';
 import type { Config } from '../config/load-config.js';
-import type { FailureLimiter } from '../local-accounts/rate-limiter.js';
 import type { SessionDeps } from '../sessions/session-service.js';
 import type { EntryRegistry } from '../sign-in/entry-registry.js';
 import type { SendOutbound } from '../sign-in/outbound-policy.js';
@@ -19,5 +18,4 @@ export interface Gateway {
   readonly random: RandomSource;
   readonly send: SendOutbound;
   readonly sessions: SessionDeps;
-  readonly signInLimiter: FailureLimiter;
 }

@@ -11,8 +11,8 @@ import type { Storage } from '../storage/types.js';
 /**
  * Opens the configured storage, migrated, with app secrets sealed by the
  * configured key: SQLite or PostgreSQL for the durable data, and, with
- * SSOGATE_REDIS_URL, Redis for sessions, pending sign-ins and change notices
- * shared by several instances.
+ * SSOGATE_REDIS_URL, Redis for sessions, pending sign-ins, rate-limit counters
+ * and change notices shared by several instances.
  */
 export async function openStorage(config: Config): Promise<Storage> {
   // The data directory holds the key and the SQLite file: 0700 (a looser
@@ -43,6 +43,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     ...base,
     sessions: shared.sessions,
     pendingSignIns: shared.pendingSignIns,
+    rateLimits: shared.rateLimits,
     changes: shared.changes,
     // Sessions live in Redis, shared with other instances: no cheap stamp.
     changeStamp: undefined,

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
 import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
 import { errorPage, flowErrorSentences } from '../pages/index.js';
+import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { SignInError } from '../sign-in/sign-in-error.js';
 import { isBackendUnavailable } from '../storage/backend-errors.js';
 import { newReferenceId } from '../web/index.js';
@@ -66,7 +67,10 @@ export function sendFailure(
   const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
   const detail = error instanceof SignInError ? error.publicDetail : undefined;
   const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
-  if (status === 429) void reply.header('retry-after', '900');
+  if (status === 429) {
+    const seconds = error instanceof RateLimitedError ? error.retryAfterSeconds : 900;
+    void reply.header('retry-after', String(seconds));
+  }
   if (status === 503) void reply.header('retry-after', '5');
   if (asPage) {
     sendPage(

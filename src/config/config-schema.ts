@@ -72,6 +72,22 @@ export const settings = {
     env: 'SSOGATE_PENDING_SIGN_IN_MINUTES',
     help: 'minutes a started sign-in may take, 1-60',
   },
+  signInsPerMinute: {
+    env: 'SSOGATE_SIGN_INS_PER_MINUTE',
+    help: 'sign-ins one client address may start per minute, 1-100000',
+  },
+  pendingPerBrowser: {
+    env: 'SSOGATE_PENDING_PER_BROWSER',
+    help: 'pending sign-ins one browser may hold (the oldest go), 1-100',
+  },
+  pendingSignInsMax: {
+    env: 'SSOGATE_PENDING_SIGN_INS_MAX',
+    help: 'sign-ins all clients together may start per pending lifetime, 100-10000000',
+  },
+  trustedProxies: {
+    env: 'SSOGATE_TRUSTED_PROXIES',
+    help: 'comma-separated addresses or CIDR ranges of proxies in front of the gateway whose X-Forwarded-For is believed, such as 10.0.0.0/8 (or loopback, linklocal, uniquelocal)',
+  },
   allowInsecureHttp: {
     env: 'SSOGATE_ALLOW_INSECURE_HTTP',
     help: 'true to let entries call third-party servers over plain http on other hosts than loopback',
@@ -131,6 +147,11 @@ export const configSchema = z.object({
   sessionIdleMinutes: minutes(10_080).default(120),
   sessionLifetimeMinutes: minutes(43_200).default(720),
   pendingSignInMinutes: minutes(60).default(10),
+  signInsPerMinute: z.coerce.number().int().min(1).max(100_000).default(60),
+  pendingPerBrowser: z.coerce.number().int().min(1).max(100).default(5),
+  pendingSignInsMax: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
+  // Parsed further, with every problem reported, by trusted-proxies.ts.
+  trustedProxies: z.union([z.string().min(1), z.array(z.string())]).optional(),
   allowInsecureHttp: flag.default(false),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -95,6 +95,34 @@ describe('loadConfig', () => {
     assert.equal(config.redisPrefix, 'ssogate:');
   });
 
+  test('sign-in limits have defaults; trusted proxies are addresses, ranges or range names', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.signInsPerMinute, 60);
+    assert.equal(defaults.pendingPerBrowser, 5);
+    assert.equal(defaults.pendingSignInsMax, 100_000);
+    assert.deepEqual(defaults.trustedProxies, []);
+    const behindProxies = loadConfig({
+      SSOGATE_TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.1,fd00::/8 , loopback',
+    });
+    assert.deepEqual(behindProxies.trustedProxies, [
+      '10.0.0.0/8',
+      '192.0.2.1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    const problems = problemsOf({
+      SSOGATE_TRUSTED_PROXIES: '10.0.0.0/33,proxy.corp.example,::1/129,1.2.3.4/8/8',
+      SSOGATE_PENDING_PER_BROWSER: '0',
+    });
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0] ?? '', /SSOGATE_PENDING_PER_BROWSER/);
+    const proxyProblems = problemsOf({
+      SSOGATE_TRUSTED_PROXIES: '10.0.0.0/33,proxy.corp.example,::1/129,1.2.3.4/8/8',
+    });
+    assert.equal(proxyProblems.length, 4);
+    for (const problem of proxyProblems) assert.match(problem, /^SSOGATE_TRUSTED_PROXIES: /);
+  });
+
   test('the idle time-out may not exceed the lifetime', () => {
     const problems = problemsOf({
       SSOGATE_SESSION_IDLE_MINUTES: '100',

@@ -6,6 +6,7 @@ import type { SettingName } from './config-schema.js';
 import { configSchema, settings } from './config-schema.js';
 import type { AccessRule, Upstream } from './proxy-settings.js';
 import { parseAccessRules, parseHosts, parseUpstreams } from './proxy-settings.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
 export interface Config {
@@ -36,6 +37,14 @@ export interface Config {
   readonly sessionIdleMs: number;
   readonly sessionLifetimeMs: number;
   readonly pendingSignInMs: number;
+  /** Sign-in starts one client address may make per minute. */
+  readonly signInsPerMinute: number;
+  /** Pending sign-ins one browser may hold; a new start evicts the oldest. */
+  readonly pendingPerBrowser: number;
+  /** Sign-in starts of all clients per pending lifetime: the bound on pending storage. */
+  readonly pendingSignInsMax: number;
+  /** Proxies whose X-Forwarded-For names the client's address; empty: none. */
+  readonly trustedProxies: readonly string[];
   readonly allowInsecureHttp: boolean;
   readonly logLevel: string;
   /** Cookies get Secure and the __Host- prefix when the public URL is https. */
@@ -91,6 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     problems,
   );
   const accessRules = parseAccessRules(value.accessRules, settings.accessRules.env, cwd, problems);
+  const trustedProxies = parseTrustedProxies(
+    value.trustedProxies,
+    settings.trustedProxies.env,
+    problems,
+  );
   const database = databaseFrom(value.databaseUrl, dataDir, cwd);
   if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
     problems.push(
@@ -127,6 +141,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionIdleMs: value.sessionIdleMinutes * minute,
     sessionLifetimeMs: value.sessionLifetimeMinutes * minute,
     pendingSignInMs: value.pendingSignInMinutes * minute,
+    signInsPerMinute: value.signInsPerMinute,
+    pendingPerBrowser: value.pendingPerBrowser,
+    pendingSignInsMax: value.pendingSignInsMax,
+    trustedProxies,
     allowInsecureHttp: value.allowInsecureHttp,
     logLevel: value.logLevel,
     secureCookies: publicUrl.startsWith('https:'),

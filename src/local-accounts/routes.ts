@@ -10,6 +10,11 @@ import {
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure, sendPage } from '../app/respond.js';
 import { chooserPage } from '../pages/index.js';
+import {
+  checkLocalSignIn,
+  recordLocalSignInFailure,
+  recordLocalSignInSuccess,
+} from '../rate-limit/failure-limit.js';
 import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { decoyPasswordHash, verifyPassword } from './password-hash.js';
@@ -46,23 +51,21 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
       );
       return reply;
     }
-    const limiterKeys = [`ip:${request.ip}`, `user:${username.toLowerCase()}`];
-    if (limiterKeys.some((key) => gateway.signInLimiter.retryAfterMs(key) > 0)) {
-      sendFailure(
-        gateway,
-        request,
-        reply,
-        new SsogateError('rate_limited', 'too many failed local sign-ins'),
-        {
-          as: 'page',
-          tryAgainHref: '/_sso/login',
-        },
-      );
+    const limits = { store: gateway.storage.rateLimits, clock: gateway.clock };
+    try {
+      await checkLocalSignIn(limits, request.ip, username);
+    } catch (error) {
+      // rate_limited; or service_unavailable when the limit's store is down.
+      const { code, reference } = sendFailure(gateway, request, reply, error, {
+        as: 'page',
+        tryAgainHref: '/_sso/login',
+      });
       await audit(gateway, request, {
         kind: 'sign_in',
         outcome: 'failure',
         userId: username,
-        code: 'rate_limited',
+        code,
+        reference,
       });
       return reply;
     }
@@ -72,7 +75,7 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
     // Always one scrypt check, so timing tells nothing about which part was wrong.
     const matches = await verifyPassword(password, localHash ?? (await decoyPasswordHash()));
     if (user === undefined || localHash === null || !matches || !user.enabled) {
-      for (const key of limiterKeys) gateway.signInLimiter.recordFailure(key);
+      await recordLocalSignInFailure(limits, request.ip, username);
       await audit(gateway, request, {
         kind: 'sign_in',
         outcome: 'failure',
@@ -89,7 +92,7 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
         'The username or password is not right.',
       );
     }
-    for (const key of limiterKeys) gateway.signInLimiter.reset(key);
+    await recordLocalSignInSuccess(limits, request.ip, username);
     const sessionId = await createSession(
       gateway.sessions,
       user,

@@ -4,6 +4,7 @@ import { ensureBinding, readCookie, setSessionCookie } from '../app/browser-cook
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
 import { createSession } from '../sessions/session-service.js';
+import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../web/index.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { SignInError } from './sign-in-error.js';
@@ -101,6 +102,17 @@ export async function redirectToEntry(
 ): Promise<FastifyReply> {
   const entry = await gateway.entries.get(entryId);
   if (entry === undefined) throw new SignInError('entry_unknown', `no entry ${entryId}`);
+  const { config } = gateway;
+  await countSignInStart(
+    {
+      store: gateway.storage.rateLimits,
+      clock: gateway.clock,
+      perAddressPerMinute: config.signInsPerMinute,
+      allPerLifetime: config.pendingSignInsMax,
+      lifetimeMs: config.pendingSignInMs,
+    },
+    request.ip,
+  );
   const binding = ensureBinding(gateway, request, reply);
   const url = await startSignIn(
     {
@@ -109,6 +121,7 @@ export async function redirectToEntry(
       random: gateway.random,
       clock: gateway.clock,
       pendingSignInMs: gateway.config.pendingSignInMs,
+      pendingPerBrowser: gateway.config.pendingPerBrowser,
       send: gateway.send,
     },
     entry,

@@ -12,6 +12,8 @@ export interface StartSignInDeps {
   readonly random: RandomSource;
   readonly clock: () => number;
   readonly pendingSignInMs: number;
+  /** How many pending sign-ins one browser keeps; a new start evicts the oldest. */
+  readonly pendingPerBrowser: number;
   /** For an entry of type extension, which is asked for its authorization URL. */
   readonly send: SendOutbound;
 }
@@ -32,15 +34,18 @@ export async function startSignIn(
       ? await extensionAuthorizationRequest(deps, entry, deps.publicUrl)
       : buildAuthorizationRequest(entry, { publicUrl: deps.publicUrl, random: deps.random });
   const now = deps.clock();
-  await deps.pendingSignIns.save({
-    stateHash: pendingKey(entry, request.state, bindingValue),
-    entryId: entry.id,
-    returnTo,
-    bindingHash: sha256Base64url(bindingValue),
-    redirectUri: request.redirectUri,
-    codeVerifier: request.codeVerifier ?? null,
-    createdAt: now,
-    expiresAt: now + deps.pendingSignInMs,
-  });
+  await deps.pendingSignIns.save(
+    {
+      stateHash: pendingKey(entry, request.state, bindingValue),
+      entryId: entry.id,
+      returnTo,
+      bindingHash: sha256Base64url(bindingValue),
+      redirectUri: request.redirectUri,
+      codeVerifier: request.codeVerifier ?? null,
+      createdAt: now,
+      expiresAt: now + deps.pendingSignInMs,
+    },
+    deps.pendingPerBrowser,
+  );
   return request.url;
 }

@@ -5,11 +5,12 @@ import { createApiTokenStore } from './api-token-store.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
+import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
-import type { Storage } from './types.js';
+import type { Storage, SweepCounts } from './types.js';
 import { createUserStore } from './user-store.js';
 
 export interface KyselyStorageOptions {
@@ -41,7 +42,11 @@ export async function createKyselyStorage(
     pendingSignIns: createPendingSignInStore(db),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
+    // Several instances share limits through Redis (open-storage.ts); without
+    // it, each process counts for itself.
+    rateLimits: createMemoryRateLimitStore(),
     changes: localChangeNotifier(),
+    sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -49,4 +54,35 @@ export async function createKyselyStorage(
       await db.destroy();
     },
   };
+}
+
+/**
+ * The advisory-lock key of the expiry sweep: "sweep" in ASCII, read as an
+ * integer. Distinct from the migration lock (MIGRATION_LOCK_KEY).
+ */
+export const SWEEP_LOCK_KEY = '495924372848';
+
+/**
+ * One transaction deleting what is over. On PostgreSQL it first takes a
+ * transaction-level advisory lock without waiting: an instance that finds
+ * another sweeping skips this round. SQLite has one writer, this process.
+ */
+async function sweepExpired(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  now: number,
+  idleBefore: number,
+): Promise<SweepCounts | undefined> {
+  return db.transaction().execute(async (trx) => {
+    if (dialect === 'postgres') {
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}::bigint) as locked`.execute(trx);
+      if (rows[0]?.locked !== true) return undefined;
+    }
+    return {
+      sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
+      pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),
+    };
+  });
 }

@@ -33,6 +33,38 @@ describe('PendingSignInStore', () => {
     });
   });
 
+  test('saving a pending sign-in under a key in use replaces it', async () => {
+    await withTestStorage(async ({ pendingSignIns }) => {
+      await pendingSignIns.save(pending('browser-key'));
+      const newer = { ...pending('browser-key', 900_000), returnTo: '/newer', createdAt: 2000 };
+      await pendingSignIns.save(newer);
+      assert.deepEqual(await pendingSignIns.consume('browser-key'), newer);
+      assert.equal(await pendingSignIns.consume('browser-key'), undefined);
+    });
+  });
+
+  test('with perBrowser, a browser keeps its newest pending sign-ins and others keep theirs', async () => {
+    await withTestStorage(async ({ pendingSignIns }) => {
+      const browser = (stateHash: string, createdAt: number, bindingHash = 'binding') => ({
+        ...pending(stateHash),
+        bindingHash,
+        createdAt,
+      });
+      await pendingSignIns.save(browser('other', 500, 'another-browser'), 2);
+      for (const [index, key] of ['a', 'b', 'c', 'd'].entries()) {
+        await pendingSignIns.save(browser(key, 1000 + index), 2);
+      }
+      // One consumed: the next save counts only what is left.
+      assert.notEqual(await pendingSignIns.consume('d'), undefined);
+      await pendingSignIns.save(browser('e', 2000), 2);
+      const left = [];
+      for (const key of ['a', 'b', 'c', 'e', 'other']) {
+        if ((await pendingSignIns.consume(key)) !== undefined) left.push(key);
+      }
+      assert.deepEqual(left, ['c', 'e', 'other']);
+    });
+  });
+
   test('of 20 concurrent consumes of one state, exactly one gets it', async () => {
     await withTestStorage(async ({ pendingSignIns }) => {
       await pendingSignIns.save(pending('race'));

@@ -17,21 +17,44 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
 }
 
 export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
+  /** Deletes the browser's older pending sign-ins beyond `perBrowser`, `kept` included. */
+  const keepNewest = async (kept: PendingSignIn, perBrowser: number): Promise<void> => {
+    const newestOthers = db
+      .selectFrom('pending_sign_ins')
+      .select('state_hash')
+      .where('binding_hash', '=', kept.bindingHash)
+      .where('state_hash', '!=', kept.stateHash)
+      .orderBy('created_at', 'desc')
+      .orderBy('state_hash')
+      .limit(Math.max(0, perBrowser - 1));
+    await db
+      .deleteFrom('pending_sign_ins')
+      .where('binding_hash', '=', kept.bindingHash)
+      .where('state_hash', '!=', kept.stateHash)
+      .where('state_hash', 'not in', newestOthers)
+      .execute();
+  };
+
   return {
-    async save(pending) {
+    async save(pending, perBrowser) {
+      const row = {
+        entry_id: pending.entryId,
+        return_to: pending.returnTo,
+        binding_hash: pending.bindingHash,
+        redirect_uri: pending.redirectUri,
+        code_verifier: pending.codeVerifier,
+        created_at: pending.createdAt,
+        expires_at: pending.expiresAt,
+      };
+      // A key in use is replaced, never a conflict: an entry without ${state}
+      // keys its one pending sign-in per browser (pending-key.ts), and a new
+      // start there supersedes the earlier one, expired or not.
       await db
         .insertInto('pending_sign_ins')
-        .values({
-          state_hash: pending.stateHash,
-          entry_id: pending.entryId,
-          return_to: pending.returnTo,
-          binding_hash: pending.bindingHash,
-          redirect_uri: pending.redirectUri,
-          code_verifier: pending.codeVerifier,
-          created_at: pending.createdAt,
-          expires_at: pending.expiresAt,
-        })
+        .values({ state_hash: pending.stateHash, ...row })
+        .onConflict((conflict) => conflict.column('state_hash').doUpdateSet(row))
         .execute();
+      if (perBrowser !== undefined) await keepNewest(pending, perBrowser);
     },
 
     async consume(stateHash) {

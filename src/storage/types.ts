@@ -14,6 +14,8 @@ export interface Storage {
   readonly pendingSignIns: PendingSignInStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
+  /** Counters for rate limits: in memory, or in Redis shared by every instance. */
+  readonly rateLimits: RateLimitStore;
   /** Change notices between instances (entries edited elsewhere). */
   readonly changes: ChangeNotifier;
   /**
@@ -30,9 +32,21 @@ export interface Storage {
    * announced (Redis pub/sub) or not cheaply seen.
    */
   readonly otherWritersVersion?: (() => string) | undefined;
+  /**
+   * Deletes the sessions and pending sign-ins that are over (the SQL tables;
+   * Redis expires its own keys). Where several instances share a database
+   * (PostgreSQL), only one sweeps at a time: the others skip and report
+   * undefined.
+   */
+  sweepExpired(now: number, idleBefore: number): Promise<SweepCounts | undefined>;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface SweepCounts {
+  readonly sessions: number;
+  readonly pendingSignIns: number;
 }
 
 // ---------------------------------------------------------------- entries
@@ -193,7 +207,13 @@ export interface PendingSignIn {
 }
 
 export interface PendingSignInStore {
-  save(pending: PendingSignIn): Promise<void>;
+  /**
+   * Stores the pending sign-in; one already stored under the same key is
+   * replaced (an entry without ${state} keeps one per browser and entry).
+   * With `perBrowser`, at most that many pending sign-ins of the same
+   * browser (bindingHash) remain, this one included: the oldest go.
+   */
+  save(pending: PendingSignIn, perBrowser?: number): Promise<void>;
   /**
    * Removes and returns the pending sign-in in one atomic step (DELETE ...
    * RETURNING, GETDEL): of two callbacks carrying one state, exactly one gets
@@ -201,6 +221,35 @@ export interface PendingSignInStore {
    */
   consume(stateHash: string): Promise<PendingSignIn | undefined>;
   deleteExpired(now: number): Promise<number>;
+}
+
+// ------------------------------------------------------------ rate limits
+
+/** A key's counting window. */
+export interface RateWindow {
+  /** Events counted in the window so far. */
+  readonly count: number;
+  /** When the window ends; the next event then opens a new one. */
+  readonly endsAt: number;
+  /** When the last event was counted. */
+  readonly lastAt: number;
+}
+
+/**
+ * Fixed-window counters, the one mechanism behind every rate limit (sign-in
+ * starts, local sign-in failures). A window opens at a key's first event, or
+ * the first after the previous window ended, and lasts `windowMs`.
+ */
+export interface RateLimitStore {
+  /**
+   * Counts one event and returns the window, this event included. Atomic:
+   * concurrent hits, on any instance sharing the store, each count once.
+   */
+  hit(key: string, now: number, windowMs: number): Promise<RateWindow>;
+  /** The key's open window, without counting; undefined when none is open. */
+  peek(key: string, now: number): Promise<RateWindow | undefined>;
+  /** Forgets the key. */
+  reset(key: string): Promise<void>;
 }
 
 // ------------------------------------------------------------------ audit

@@ -4,6 +4,7 @@ import type { Database, SqlDialect } from '../schema.js';
 import { initialMigration } from './0001-initial.js';
 import { auditSignInIndexMigration } from './0002-audit-sign-in-index.js';
 import { extensionSecretMigration } from './0003-extension-secret.js';
+import { expiryIndexesMigration } from './0004-expiry-indexes.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -15,6 +16,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0001_initial': initialMigration(dialect),
     '0002_audit_sign_in_index': auditSignInIndexMigration,
     '0003_extension_secret': extensionSecretMigration(),
+    '0004_expiry_indexes': expiryIndexesMigration,
   };
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { withTestBackend } from '../../test-support/test-backend.js';
+import { SWEEP_LOCK_KEY } from '../kysely-storage.js';
 import { migrations } from '../migrations/index.js';
 import { newSecretBox, sampleEntry } from '../storage-fixtures.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
@@ -45,6 +46,29 @@ describe('openPostgresStorage', { skip }, () => {
         for (const result of opened) {
           if (result.status === 'fulfilled') await result.value.close();
         }
+      }
+    });
+  });
+
+  test('an instance skips the expiry sweep while another is sweeping', async () => {
+    await withTestBackend(async ({ env }) => {
+      const url = databaseUrlOf(env);
+      const storage = await openPostgresStorage({ url, secretBox: newSecretBox() });
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        // The other instance's sweep, caught while it holds the lock.
+        await other.query('begin');
+        await other.query(`select pg_advisory_xact_lock(${SWEEP_LOCK_KEY})`);
+        assert.equal(await storage.sweepExpired(Date.now(), 0), undefined);
+        await other.query('commit');
+        assert.deepEqual(await storage.sweepExpired(Date.now(), 0), {
+          sessions: 0,
+          pendingSignIns: 0,
+        });
+      } finally {
+        await other.end();
+        await storage.close();
       }
     });
   });

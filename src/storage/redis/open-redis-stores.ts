@@ -1,13 +1,15 @@
 import type { ChangeNotifier } from '../change-notifier.js';
-import type { PendingSignInStore, SessionStore } from '../types.js';
+import type { PendingSignInStore, RateLimitStore, SessionStore } from '../types.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { createRedisChangeNotifier } from './redis-change-notifier.js';
 import { createRedisPendingSignInStore } from './redis-pending-sign-in-store.js';
+import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 
 export interface RedisStores {
   readonly sessions: SessionStore;
   readonly pendingSignIns: PendingSignInStore;
+  readonly rateLimits: RateLimitStore;
   readonly changes: ChangeNotifier;
   /** Resolves when Redis answers; for the readiness check. */
   ping(): Promise<void>;
@@ -21,8 +23,8 @@ export interface RedisStoresOptions {
 }
 
 /**
- * The state several instances share: sessions, pending sign-ins and change
- * notices. Two connections, since one in subscriber mode runs no other
+ * The state several instances share: sessions, pending sign-ins, rate-limit
+ * counters and change notices. Two connections, since one in subscriber mode runs no other
  * command. Rejects if Redis cannot be reached now.
  */
 export async function openRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
@@ -40,6 +42,7 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
   return {
     sessions: createRedisSessionStore(commands, options.prefix),
     pendingSignIns: createRedisPendingSignInStore(commands, options.prefix),
+    rateLimits: createRedisRateLimitStore(commands, options.prefix),
     changes,
     async ping() {
       await commands.ping();

@@ -1,20 +1,64 @@
 import type { Redis } from 'ioredis';
 import type { PendingSignIn, PendingSignInStore } from '../types.js';
 
+// Saves the pending sign-in and keeps at most ARGV[5] of its browser's, this
+// one included, in one atomic step. The browser's sorted set (score: createdAt)
+// may name sign-ins already consumed or expired; those are dropped from it
+// first, then the newest are kept and the rest deleted. The other members'
+// keys are built in the script from ARGV[6]: one Redis server, not a cluster.
+const saveCappedScript = `
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('zadd', KEYS[2], ARGV[3], ARGV[4])
+redis.call('pexpire', KEYS[2], ARGV[2])
+local kept = 1
+for _, member in ipairs(redis.call('zrevrange', KEYS[2], 0, -1)) do
+  if member ~= ARGV[4] then
+    local key = ARGV[6] .. member
+    if redis.call('exists', key) == 0 then
+      redis.call('zrem', KEYS[2], member)
+    elseif kept < tonumber(ARGV[5]) then
+      kept = kept + 1
+    else
+      redis.call('del', key)
+      redis.call('zrem', KEYS[2], member)
+    end
+  end
+end
+return kept`;
+
 /**
  * Pending sign-ins in Redis: one JSON value per state hash, expiring with the
- * sign-in. GETDEL reads and removes in one step, so of two callbacks replaying
- * one state (on two instances at once) exactly one gets the record.
+ * sign-in, and per browser a sorted set of its state hashes for the
+ * per-browser cap. GETDEL reads and removes in one step, so of two callbacks
+ * replaying one state (on two instances at once) exactly one gets the record.
  */
 export function createRedisPendingSignInStore(redis: Redis, prefix: string): PendingSignInStore {
-  const pendingKey = (stateHash: string) => `${prefix}pending:${stateHash}`;
+  const pendingPrefix = `${prefix}pending:`;
+  const pendingKey = (stateHash: string) => `${pendingPrefix}${stateHash}`;
+  const browserKey = (bindingHash: string) => `${prefix}pending-browser:${bindingHash}`;
 
   return {
-    async save(pending) {
+    async save(pending, perBrowser) {
       // The lifetime from createdAt (the caller's "now"), so neither clock skew
       // with Redis nor a test clock matters; at least 1 ms, since PX 0 is an error.
       const ttl = Math.max(1, pending.expiresAt - pending.createdAt);
-      await redis.set(pendingKey(pending.stateHash), JSON.stringify(pending), 'PX', ttl);
+      const record = JSON.stringify(pending);
+      if (perBrowser === undefined) {
+        await redis.set(pendingKey(pending.stateHash), record, 'PX', ttl);
+        return;
+      }
+      await redis.eval(
+        saveCappedScript,
+        2,
+        pendingKey(pending.stateHash),
+        browserKey(pending.bindingHash),
+        record,
+        String(ttl),
+        String(pending.createdAt),
+        pending.stateHash,
+        String(perBrowser),
+        pendingPrefix,
+      );
     },
 
     async consume(stateHash) {

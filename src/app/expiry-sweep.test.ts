@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { describe, mock, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { pino } from 'pino';
+import { loadConfig } from '../config/load-config.js';
+import type { Storage } from '../storage/types.js';
+import { withTestBackend } from '../test-support/test-backend.js';
+import { buildApp } from './build-app.js';
+import { createGateway } from './create-gateway.js';
+import { startExpirySweep } from './expiry-sweep.js';
+import { openStorage } from './open-storage.js';
+
+const minute = 60_000;
+const idleMs = 120 * minute;
+
+/**
+ * The SQL tables of the suite's database (SQLite, or PostgreSQL), without
+ * Redis: with Redis, sessions and pending sign-ins live there and expire by
+ * TTL, so only the SQL tables need sweeping.
+ */
+async function withSqlStorage(run: (storage: Storage) => Promise<void>): Promise<void> {
+  await withTestBackend(async (backend) => {
+    const env = Object.fromEntries(
+      Object.entries(backend.env).filter(([name]) => !name.startsWith('SSOGATE_REDIS_')),
+    );
+    const storage = await openStorage(
+      loadConfig({
+        ...env,
+        SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+        SSOGATE_LOG_LEVEL: 'silent',
+      }),
+    );
+    try {
+      await run(storage);
+    } finally {
+      await storage.close();
+    }
+  });
+}
+
+/** One expired and one live session and pending sign-in at `now`, named by suffix. */
+async function seed(storage: Storage, now: number, suffix: string): Promise<void> {
+  const { user } = await storage.users.insertIfAbsent(
+    { userId: 'u', sourceEntryId: null },
+    now - idleMs * 2,
+  );
+  const session = (idHash: string, lastSeenAt: number, expiresAt: number) =>
+    storage.sessions.create({
+      idHash,
+      userRowId: user.id,
+      entryId: null,
+      createdAt: lastSeenAt,
+      lastSeenAt,
+      expiresAt,
+    });
+  await session(`ended-${suffix}`, now - minute, now);
+  await session(`idle-${suffix}`, now - idleMs - 1, now + idleMs);
+  await session(`live-${suffix}`, now - minute, now + idleMs);
+  const pending = (stateHash: string, expiresAt: number) =>
+    storage.pendingSignIns.save({
+      stateHash,
+      entryId: 'corp',
+      returnTo: '/',
+      bindingHash: 'b',
+      redirectUri: 'https://gw.example/_sso/callback/corp',
+      codeVerifier: null,
+      createdAt: expiresAt - 10 * minute,
+      expiresAt,
+    });
+  await pending(`expired-${suffix}`, now);
+  await pending(`live-${suffix}`, now + minute);
+}
+
+/** Which of the seeded rows are still stored. */
+async function remaining(storage: Storage, suffix: string): Promise<string[]> {
+  const left: string[] = [];
+  for (const name of ['ended', 'idle', 'live']) {
+    if ((await storage.sessions.get(`${name}-${suffix}`)) !== undefined)
+      left.push(`session ${name}`);
+  }
+  for (const name of ['expired', 'live']) {
+    // consume() removes the row too, so live ones are re-saved by the caller if needed.
+    if ((await storage.pendingSignIns.consume(`${name}-${suffix}`)) !== undefined) {
+      left.push(`pending ${name}`);
+    }
+  }
+  return left;
+}
+
+const silent = pino({ level: 'silent' });
+
+describe('the expiry sweep', () => {
+  test('a gateway deletes expired sessions and pending sign-ins when it starts, keeping live ones', async () => {
+    await withSqlStorage(async (storage) => {
+      const now = Date.UTC(2030, 0, 1);
+      await seed(storage, now, 'start');
+      const config = loadConfig({ SSOGATE_DATABASE_URL: 'sqlite::memory:' });
+      const app = await buildApp(createGateway(config, storage, { clock: () => now }), {
+        logger: silent,
+      });
+      try {
+        // The sweep runs beside the start; wait for it, at most 5 s.
+        const deadline = Date.now() + 5000;
+        while ((await storage.sessions.get('ended-start')) !== undefined) {
+          if (Date.now() > deadline) break;
+          await delay(20);
+        }
+        assert.deepEqual(await remaining(storage, 'start'), ['session live', 'pending live']);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  test('then runs again every interval, by the injected clock, until stopped', async () => {
+    await withSqlStorage(async (storage) => {
+      let now = Date.UTC(2030, 0, 1);
+      mock.timers.enable({ apis: ['setInterval'] });
+      try {
+        const sweep = startExpirySweep({
+          storage,
+          clock: () => now,
+          idleMs,
+          log: silent,
+          intervalMs: 5 * minute,
+        });
+        await sweep.settled();
+        // Rows that are over only at the next tick's time.
+        await seed(storage, now + 5 * minute, 'later');
+        now += 5 * minute;
+        mock.timers.tick(5 * minute);
+        await sweep.settled();
+        assert.deepEqual(await remaining(storage, 'later'), ['session live', 'pending live']);
+
+        await sweep.stop();
+        await seed(storage, now, 'stopped');
+        mock.timers.tick(10 * minute);
+        await sweep.settled();
+        assert.deepEqual(await remaining(storage, 'stopped'), [
+          'session ended',
+          'session idle',
+          'session live',
+          'pending expired',
+          'pending live',
+        ]);
+      } finally {
+        mock.timers.reset();
+      }
+    });
+  });
+});

@@ -1,0 +1,64 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Storage } from '../storage/types.js';
+
+/** How often the sweep runs; the SQL tables hold what is over at most this long. */
+export const sweepIntervalMs = 5 * 60_000;
+
+export interface ExpirySweepOptions {
+  readonly storage: Storage;
+  readonly clock: () => number;
+  /** A session idle this long is over (SSOGATE_SESSION_IDLE_MINUTES). */
+  readonly idleMs: number;
+  readonly log: FastifyBaseLogger;
+  readonly intervalMs?: number;
+}
+
+export interface ExpirySweep {
+  /** The sweep under way, or the last one; it never rejects. */
+  settled(): Promise<void>;
+  /** No further sweeps; resolves once one under way has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Deletes expired sessions and pending sign-ins from the database, at start
+ * and then every `intervalMs`. The gateway checks expiry on every read, so
+ * this is about storage: without it the tables only ever grow. The timer is
+ * unref'd (it never keeps the process alive); a failed sweep is logged and
+ * the next one tries again. Instances sharing PostgreSQL take turns
+ * (Storage.sweepExpired).
+ */
+export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
+  const { storage, clock, idleMs, log } = options;
+  let current: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const sweep = (): void => {
+    if (stopped) return;
+    // One at a time: a slow sweep is not overtaken by the next tick.
+    current = current.then(async () => {
+      if (stopped) return;
+      const now = clock();
+      try {
+        const counts = await storage.sweepExpired(now, now - idleMs);
+        if (counts !== undefined && counts.sessions + counts.pendingSignIns > 0) {
+          log.info({ swept: counts }, 'deleted expired sessions and pending sign-ins');
+        }
+      } catch (error) {
+        log.warn({ err: error }, 'the expiry sweep failed; the next one tries again');
+      }
+    });
+  };
+
+  sweep();
+  const timer = setInterval(sweep, options.intervalMs ?? sweepIntervalMs);
+  timer.unref();
+  return {
+    settled: () => current,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
