@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load-config.js';
 import type { RandomSource } from '../core/index.js';
 import { FailureLimiter } from '../local-accounts/rate-limiter.js';
-import { sendOutbound } from '../outbound/index.js';
+import { addressPolicy } from '../outbound/address-policy.js';
+import { OutboundClient } from '../outbound/outbound-client.js';
 import { EntryRegistry } from '../sign-in/entry-registry.js';
 import type { SendOutbound } from '../sign-in/outbound-policy.js';
 import { withTransportPolicy } from '../sign-in/outbound-policy.js';
@@ -30,7 +31,11 @@ export function createGateway(
     clock,
     random,
     send: withTransportPolicy(
-      options.send ?? ((request) => sendOutbound(request)),
+      options.send ??
+        new OutboundClient({
+          policy: addressPolicy(config.outboundAllow),
+          maxConnectionsPerOrigin: config.outboundMaxConnections,
+        }).send,
       config.allowInsecureHttp,
     ),
     sessions: {

@@ -121,4 +121,18 @@ describe('loadConfig', () => {
       /cannot read/,
     );
   });
+
+  test('outbound settings: the allowlist and the connection cap', () => {
+    const config = loadConfig({});
+    assert.equal(config.outboundMaxConnections, 16);
+    assert.equal(config.outboundAllow.names.size, 0);
+    assert.match(
+      problemsOf({ SSOGATE_OUTBOUND_MAX_CONNECTIONS: '0' })[0] ?? '',
+      /^SSOGATE_OUTBOUND_MAX_CONNECTIONS: /,
+    );
+    assert.deepEqual(problemsOf({ SSOGATE_OUTBOUND_ALLOW: '127.0.0.1,10.0.0.0/40,http://idp/' }), [
+      "SSOGATE_OUTBOUND_ALLOW: '10.0.0.0/40': the prefix length must be 0-32",
+      "SSOGATE_OUTBOUND_ALLOW: 'http://idp/' is neither a host name, an IP address nor a CIDR network",
+    ]);
+  });
 });

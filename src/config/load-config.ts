@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SsogateError } from '../core/index.js';
+import type { AllowList } from '../outbound/address-policy.js';
+import { parseAllowList } from '../outbound/address-policy.js';
 import type { SettingName } from './config-schema.js';
 import { configSchema, settings } from './config-schema.js';
 import type { AccessRule, Upstream } from './proxy-settings.js';
@@ -32,6 +34,10 @@ export interface Config {
   readonly sessionLifetimeMs: number;
   readonly pendingSignInMs: number;
   readonly allowInsecureHttp: boolean;
+  /** Hosts, addresses and networks entries may call although not globally reachable. */
+  readonly outboundAllow: AllowList;
+  /** Calls at once to one third-party origin. */
+  readonly outboundMaxConnections: number;
   readonly logLevel: string;
   /** Cookies get Secure and the __Host- prefix when the public URL is https. */
   readonly secureCookies: boolean;
@@ -87,6 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   );
   const accessRules = parseAccessRules(value.accessRules, settings.accessRules.env, cwd, problems);
   const database = databaseFrom(value.databaseUrl, dataDir, cwd);
+  const outboundAllow = parseAllowList(
+    Array.isArray(value.outboundAllow) ? value.outboundAllow.join(',') : value.outboundAllow,
+    settings.outboundAllow.env,
+    problems,
+  );
   if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
     problems.push(
       `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
@@ -114,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionLifetimeMs: value.sessionLifetimeMinutes * minute,
     pendingSignInMs: value.pendingSignInMinutes * minute,
     allowInsecureHttp: value.allowInsecureHttp,
+    outboundAllow,
+    outboundMaxConnections: value.outboundMaxConnections,
     logLevel: value.logLevel,
     secureCookies: publicUrl.startsWith('https:'),
   });
