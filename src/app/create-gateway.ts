@@ -35,6 +35,9 @@ export function createGateway(
         new OutboundClient({
           policy: addressPolicy(config.outboundAllow),
           maxConnectionsPerOrigin: config.outboundMaxConnections,
+          ...(config.caCertificates === undefined
+            ? {}
+            : { extraCertificates: config.caCertificates }),
         }).send,
       config.allowInsecureHttp,
     ),

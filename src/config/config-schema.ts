@@ -68,6 +68,10 @@ export const settings = {
     env: 'SSOGATE_OUTBOUND_MAX_CONNECTIONS',
     help: 'calls at once to one third-party origin, 1-1000',
   },
+  caFile: {
+    env: 'SSOGATE_CA_FILE',
+    help: 'a PEM file of one or more certificate authorities to trust for third-party servers, besides the usual ones',
+  },
   logLevel: {
     env: 'SSOGATE_LOG_LEVEL',
     help: 'one of fatal, error, warn, info, debug, trace, silent',
@@ -123,6 +127,7 @@ export const configSchema = z.object({
   // Parsed further, with every problem reported, by load-config.ts.
   outboundAllow: z.union([z.string(), z.array(z.string())]).optional(),
   outboundMaxConnections: z.coerce.number().int().min(1).max(1000).default(16),
+  caFile: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

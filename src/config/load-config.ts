@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -38,6 +39,8 @@ export interface Config {
   readonly outboundAllow: AllowList;
   /** Calls at once to one third-party origin. */
   readonly outboundMaxConnections: number;
+  /** PEM certificates of SSOGATE_CA_FILE, trusted besides Node's bundled roots. */
+  readonly caCertificates: readonly string[] | undefined;
   readonly logLevel: string;
   /** Cookies get Secure and the __Host- prefix when the public URL is https. */
   readonly secureCookies: boolean;
@@ -98,6 +101,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     settings.outboundAllow.env,
     problems,
   );
+  const caCertificates =
+    value.caFile === undefined
+      ? undefined
+      : readCertificates(resolve(cwd, value.caFile), settings.caFile.env, problems);
   if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
     problems.push(
       `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
@@ -127,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     allowInsecureHttp: value.allowInsecureHttp,
     outboundAllow,
     outboundMaxConnections: value.outboundMaxConnections,
+    caCertificates,
     logLevel: value.logLevel,
     secureCookies: publicUrl.startsWith('https:'),
   });
@@ -145,6 +153,38 @@ function databaseFrom(
     kind: 'sqlite',
     filename: path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path),
   };
+}
+
+const pemCertificate = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The certificates of a PEM file, read once at start; each is parsed, so a
+ * damaged file stops the start rather than the first sign-in.
+ */
+function readCertificates(file: string, variable: string, problems: string[]): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push(
+      `${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+    return [];
+  }
+  const certificates = text.match(pemCertificate) ?? [];
+  if (certificates.length === 0) {
+    problems.push(`${variable}: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  certificates.forEach((pem, index) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      problems.push(
+        `${variable}: certificate ${index + 1} of ${file} is not a valid X.509 certificate`,
+      );
+    }
+  });
+  return certificates;
 }
 
 function readConfigFile(

@@ -1,8 +1,14 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createGateway } from '../app/create-gateway.js';
 import { loadConfig } from '../config/load-config.js';
 import type { OutboundRequest, ThirdPartyResponse } from '../core/index.js';
@@ -185,3 +191,57 @@ describe('the outbound client: time-outs and connections', () => {
     );
   });
 });
+
+describe('the outbound client: SSOGATE_CA_FILE', () => {
+  test('trusts a server whose certificate a private CA signed, only with the setting', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssogate-ca-'));
+    after(() => rm(dir, { recursive: true, force: true }));
+    const ca = issueTestCertificates(dir);
+    const server = createHttpsServer({ key: ca.serverKey, cert: ca.serverCert }, (_q, response) => {
+      response.end('trusted');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    after(() => server.close());
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+    const allow = { SSOGATE_OUTBOUND_ALLOW: '127.0.0.1' };
+
+    await withGatewaySend(allow, async (send) => {
+      await assert.rejects(send(outbound({ url })), failsWith('outbound_network'));
+    });
+    await withGatewaySend({ ...allow, SSOGATE_CA_FILE: ca.caFile }, async (send) => {
+      assert.equal((await send(outbound({ url }))).body, 'trusted');
+    });
+    // Public servers stay trusted: the file adds to the bundled roots.
+    const bundle = await readFile(ca.caFile, 'utf8');
+    await writeFile(join(dir, 'two.pem'), `${bundle}\n${bundle}`);
+    const config = loadConfig({ SSOGATE_CA_FILE: join(dir, 'two.pem') });
+    assert.equal(config.caCertificates?.length, 2);
+  });
+});
+
+/**
+ * A certificate authority and a server certificate for 127.0.0.1 it signed,
+ * made with openssl for this test only.
+ */
+function issueTestCertificates(dir: string): {
+  caFile: string;
+  serverKey: Buffer;
+  serverCert: Buffer;
+} {
+  const path = (name: string) => join(dir, name);
+  // Run in the directory, with its file names: a line of words split on spaces.
+  const openssl = (line: string) => execFileSync('openssl', line.split(' '), { cwd: dir });
+  const key = '-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes';
+  openssl(`req -x509 ${key} -days 1 -subj /CN=ssogate-test-ca -keyout ca.key -out ca.pem`);
+  openssl(`req ${key} -subj /CN=127.0.0.1 -keyout server.key -out server.csr`);
+  writeFileSync(path('server.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl(
+    'x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 ' +
+      '-extfile server.ext -out server.pem',
+  );
+  return {
+    caFile: path('ca.pem'),
+    serverKey: readFileSync(path('server.key')),
+    serverCert: readFileSync(path('server.pem')),
+  };
+}

@@ -1,5 +1,6 @@
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
+import { rootCertificates } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { Agent, buildConnector as connectorOf } from 'undici';
 import type { OutboundRequest, ThirdPartyResponse } from '../core/index.js';
@@ -25,6 +26,8 @@ export interface OutboundClientOptions {
   readonly policy?: AddressPolicy;
   /** Connections at once to one origin (SSOGATE_OUTBOUND_MAX_CONNECTIONS). */
   readonly maxConnectionsPerOrigin?: number;
+  /** PEM certificates trusted besides Node's bundled roots (SSOGATE_CA_FILE). */
+  readonly extraCertificates?: readonly string[];
   /** The resolver; tests make names resolvable without touching the system's. */
   readonly lookup?: Lookup;
 }
@@ -49,11 +52,17 @@ export class OutboundClient {
   private readonly maxPerOrigin: number;
   private readonly agents = new Map<number, Agent>();
   private readonly gates = new Map<string, OriginGate>();
+  private readonly tls: { ca?: string[] };
   private readonly lookup: Lookup;
 
   constructor(options: OutboundClientOptions = {}) {
     this.policy = options.policy ?? addressPolicy();
     this.maxPerOrigin = options.maxConnectionsPerOrigin ?? defaultMaxConnectionsPerOrigin;
+    // Giving `ca` replaces Node's trust, so the bundled roots are given too.
+    this.tls =
+      options.extraCertificates === undefined || options.extraCertificates.length === 0
+        ? {}
+        : { ca: [...rootCertificates, ...options.extraCertificates] };
     this.lookup = options.lookup ?? dnsLookup;
   }
 
@@ -103,6 +112,7 @@ export class OutboundClient {
 
   private connector(timeoutMs: number): buildConnector.connector {
     const connect = connectorOf({
+      ...this.tls,
       timeout: timeoutMs,
       lookup: this.checkedLookup,
     });
