@@ -1,7 +1,9 @@
-import type { EntryInput, JsonValue } from '../core/index.js';
+import type { EntryInput, EntryValidation, JsonValue } from '../core/index.js';
 import { EntryInvalidError, SsogateError, validateEntry } from '../core/index.js';
 import { audit } from '../app/audit.js';
 import type { Gateway } from '../app/gateway.js';
+import { addressPolicy } from '../outbound/address-policy.js';
+import { entryAddressProblems } from '../outbound/entry-addresses.js';
 import type { EntryRecord } from '../storage/types.js';
 import type { ApiCall } from './api-route.js';
 import { presentEntry } from './presenters.js';
@@ -62,11 +64,28 @@ export function entryAnswers(gateway: Gateway): EntryAnswers {
   };
 }
 
-/** Validates as the console and the provisioning file do, every problem at once. */
-export function validated(body: unknown): { input: EntryInput; warnings: readonly string[] } {
-  const validation = validateEntry(body);
+/**
+ * Validates as the console and the provisioning file do, every problem at
+ * once, the outbound address policy included (SSOGATE_OUTBOUND_ALLOW).
+ */
+export function validated(
+  gateway: Gateway,
+  body: unknown,
+): { input: EntryInput; warnings: readonly string[] } {
+  const validation = validatedForSaving(gateway, body);
   if (!validation.ok) throw new EntryInvalidError(validation.problems);
   return { input: validation.entry.input, warnings: validation.warnings };
+}
+
+/** validateEntry, then the hosts the entry would make the gateway call. */
+export function validatedForSaving(gateway: Gateway, body: unknown): EntryValidation {
+  const validation = validateEntry(body);
+  if (!validation.ok) return validation;
+  const refused = entryAddressProblems(
+    validation.entry,
+    addressPolicy(gateway.config.outboundAllow),
+  );
+  return refused.length === 0 ? validation : { ok: false, problems: refused };
 }
 
 /** The input as stored, without its secret: `update` then keeps the stored one. */

@@ -53,7 +53,7 @@ export function entryRoutes(api: ApiRouter): void {
       errors: [409],
     },
     async (call) => {
-      const { input, warnings } = validated(call.rawBody);
+      const { input, warnings } = validated(gateway, call.rawBody);
       if (!(await store.create(input, gateway.clock()))) {
         throw new SsogateError('entry_exists', `an entry "${input.id}" exists already`);
       }
@@ -99,7 +99,7 @@ export function entryRoutes(api: ApiRouter): void {
       const secret: SecretChange =
         appsecret === null ? 'clear' : appsecret === undefined || appsecret === '' ? 'keep' : 'set';
       const kept = secret === 'keep' ? before.input.appsecret : undefined;
-      const { input, warnings } = validated({
+      const { input, warnings } = validated(gateway, {
         ...keptExtensionSecret(rest, before.input),
         id,
         ...(secret === 'set' ? { appsecret } : kept === undefined ? {} : { appsecret: kept }),

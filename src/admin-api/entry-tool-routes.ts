@@ -18,7 +18,7 @@ import type { Gateway } from '../app/gateway.js';
 import { invalidField, presentProblem } from './api-failure.js';
 import { keptExtensionSecret } from './extension-secret-edit.js';
 import type { ApiRouter } from './api-router.js';
-import { entryAnswers } from './entry-answers.js';
+import { entryAnswers, validatedForSaving } from './entry-answers.js';
 import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
 import { entryParams } from './schemas.js';
 
@@ -66,7 +66,7 @@ export function entryToolRoutes(api: ApiRouter): void {
     async ({ rawBody }) => {
       const { existingId: id, ...entry } = asObject(rawBody);
       const candidate = await asStored(gateway, entry, parsedId(id));
-      const validation = validateEntry(candidate.input);
+      const validation = validatedForSaving(gateway, candidate.input);
       if (!validation.ok) {
         return {
           body: { ok: false, problems: problemsOf(validation.problems, candidate.secrets) },

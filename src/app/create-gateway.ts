@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load-config.js';
 import type { RandomSource } from '../core/index.js';
-import { sendOutbound } from '../outbound/index.js';
+import { addressPolicy } from '../outbound/address-policy.js';
+import { OutboundClient } from '../outbound/outbound-client.js';
 import { EntryRegistry } from '../sign-in/entry-registry.js';
 import type { SendOutbound } from '../sign-in/outbound-policy.js';
 import { withTransportPolicy } from '../sign-in/outbound-policy.js';
@@ -29,7 +30,14 @@ export function createGateway(
     clock,
     random,
     send: withTransportPolicy(
-      options.send ?? ((request) => sendOutbound(request)),
+      options.send ??
+        new OutboundClient({
+          policy: addressPolicy(config.outboundAllow),
+          maxConnectionsPerOrigin: config.outboundMaxConnections,
+          ...(config.caCertificates === undefined
+            ? {}
+            : { extraCertificates: config.caCertificates }),
+        }).send,
       config.allowInsecureHttp,
     ),
     sessions: {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.js';
 import { compileEntry } from '../core/index.js';
 import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
+import { addressPolicy } from '../outbound/address-policy.js';
 import { loadEntriesFile, provisionEntries } from '../provisioning/entries-file.js';
 import type { Storage } from '../storage/types.js';
 import { buildApp } from './build-app.js';
@@ -36,7 +37,9 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const entries = [
-    ...(config.entriesFile === undefined ? [] : await loadEntriesFile(config.entriesFile)),
+    ...(config.entriesFile === undefined
+      ? []
+      : await loadEntriesFile(config.entriesFile, undefined, addressPolicy(config.outboundAllow))),
     ...(options.entries ?? []).map((input) => compileEntry(input).input),
   ];
   const storage = await openStorage(config);

@@ -137,6 +137,43 @@ describe('ssogate entries', () => {
     });
   });
 
+  test('import refuses entries that would call internal hosts, unless SSOGATE_OUTBOUND_ALLOW lists them', async () => {
+    await withTestStorage(async (storage) => {
+      await withDir(async (dir) => {
+        const file = join(dir, 'internal.json');
+        await writeFile(
+          file,
+          JSON.stringify({
+            entries: [
+              entry('loopback', { tokenUrl: 'POST http://0x7f000001:9090/token?code=${code}' }),
+              entry('metadata', { userInfoUrl: 'http://169.254.169.254/?t=${access_token}' }),
+            ],
+          }),
+        );
+        const refused = await run(storage, ['entries', 'import', file]);
+        assert.equal(refused.code, 1);
+        assert.match(
+          refused.err,
+          /entries\[0\] \(id "loopback"\) tokenUrl: 127\.0\.0\.1 is loopback/,
+        );
+        assert.match(refused.err, /entries\[1\] \(id "metadata"\) userInfoUrl: 169\.254\.169\.254/);
+        assert.deepEqual(await storage.entries.list(), []);
+
+        await writeFile(
+          file,
+          JSON.stringify({
+            entries: [entry('loopback', { tokenUrl: 'POST http://127.1:9090/token?code=${code}' })],
+          }),
+        );
+        const allowed = await runCommand(['entries', 'import', file], {
+          storage,
+          env: { SSOGATE_OUTBOUND_ALLOW: '127.0.0.1' },
+        });
+        assert.equal(allowed.code, 0, allowed.err);
+      });
+    });
+  });
+
   test('a wrong command line prints the usage and exits 2', async () => {
     await withTestStorage(async (storage) => {
       for (const argv of [

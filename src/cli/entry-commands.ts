@@ -50,7 +50,7 @@ export async function exportEntries(
  * edited and imported back. Entries not in the file are left alone.
  */
 export async function importEntries(context: CommandContext, path: string): Promise<void> {
-  const inputs = await loadEntriesFile(path, 'ssogate entries import');
+  const inputs = await loadEntriesFile(path, 'ssogate entries import', context.outboundPolicy);
   const store = context.storage.entries;
   const counts = { created: 0, updated: 0, unchanged: 0 };
   for (const input of inputs) {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import type { Config } from '../config/load-config.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
+import { addressPolicy } from '../outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
 import { exportEntries, importEntries } from './entry-commands.js';
@@ -47,9 +49,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   try {
-    await withStorage(io, (storage) =>
+    await withStorage(io, (storage, config) =>
       command({
         storage,
+        outboundPolicy: addressPolicy(config.outboundAllow),
         clock: io.clock ?? Date.now,
         random: io.random ?? ((size) => randomBytes(size)),
         out: (line) => io.stdout.write(`${line}\n`),
@@ -123,11 +126,15 @@ function entriesCommand(
 }
 
 /** Opens the configured storage as the server does, unless one is given. */
-async function withStorage(io: CliIo, run: (storage: Storage) => Promise<void>): Promise<void> {
-  if (io.storage !== undefined) return run(io.storage);
-  const storage = await openStorage(loadConfig(io.env));
+async function withStorage(
+  io: CliIo,
+  run: (storage: Storage, config: Config) => Promise<void>,
+): Promise<void> {
+  const config = loadConfig(io.env);
+  if (io.storage !== undefined) return run(io.storage, config);
+  const storage = await openStorage(config);
   try {
-    await run(storage);
+    await run(storage, config);
   } finally {
     await storage.close();
   }

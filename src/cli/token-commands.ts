@@ -1,9 +1,12 @@
 import { issueApiToken, revokeApiToken } from '../admin-api/api-tokens.js';
+import type { AddressPolicy } from '../outbound/address-policy.js';
 import type { ApiTokenRecord, Storage } from '../storage/types.js';
 import { recordCliChange } from './cli-audit.js';
 
 export interface CommandContext {
   readonly storage: Storage;
+  /** Which hosts imported entries may call (SSOGATE_OUTBOUND_ALLOW). */
+  readonly outboundPolicy: AddressPolicy;
   readonly clock: () => number;
   readonly random: (size: number) => Uint8Array;
   readonly out: (line: string) => void;

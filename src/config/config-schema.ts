@@ -92,6 +92,18 @@ export const settings = {
     env: 'SSOGATE_ALLOW_INSECURE_HTTP',
     help: 'true to let entries call third-party servers over plain http on other hosts than loopback',
   },
+  outboundAllow: {
+    env: 'SSOGATE_OUTBOUND_ALLOW',
+    help: 'comma-separated host names, IP addresses and CIDR networks entries may call although they are loopback, private or link-local, such as auth.corp.internal,10.20.0.0/16',
+  },
+  outboundMaxConnections: {
+    env: 'SSOGATE_OUTBOUND_MAX_CONNECTIONS',
+    help: 'calls at once to one third-party origin, 1-1000',
+  },
+  caFile: {
+    env: 'SSOGATE_CA_FILE',
+    help: 'a PEM file of one or more certificate authorities to trust for third-party servers, besides the usual ones',
+  },
   logLevel: {
     env: 'SSOGATE_LOG_LEVEL',
     help: 'one of fatal, error, warn, info, debug, trace, silent',
@@ -153,6 +165,10 @@ export const configSchema = z.object({
   // Parsed further, with every problem reported, by trusted-proxies.ts.
   trustedProxies: z.union([z.string().min(1), z.array(z.string())]).optional(),
   allowInsecureHttp: flag.default(false),
+  // Parsed further, with every problem reported, by load-config.ts.
+  outboundAllow: z.union([z.string(), z.array(z.string())]).optional(),
+  outboundMaxConnections: z.coerce.number().int().min(1).max(1000).default(16),
+  caFile: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

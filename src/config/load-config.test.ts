@@ -162,4 +162,42 @@ describe('loadConfig', () => {
       /cannot read/,
     );
   });
+
+  test('outbound settings: the allowlist and the connection cap', () => {
+    const config = loadConfig({});
+    assert.equal(config.outboundMaxConnections, 16);
+    assert.equal(config.outboundAllow.names.size, 0);
+    assert.match(
+      problemsOf({ SSOGATE_OUTBOUND_MAX_CONNECTIONS: '0' })[0] ?? '',
+      /^SSOGATE_OUTBOUND_MAX_CONNECTIONS: /,
+    );
+    assert.deepEqual(problemsOf({ SSOGATE_OUTBOUND_ALLOW: '127.0.0.1,10.0.0.0/40,http://idp/' }), [
+      "SSOGATE_OUTBOUND_ALLOW: '10.0.0.0/40': the prefix length must be 0-32",
+      "SSOGATE_OUTBOUND_ALLOW: 'http://idp/' is neither a host name, an IP address nor a CIDR network",
+    ]);
+  });
+
+  test('SSOGATE_CA_FILE is read once at start; an unreadable or damaged file is refused', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssogate-config-'));
+    assert.equal(loadConfig({}, dir).caCertificates, undefined);
+    assert.deepEqual(problemsOf({ SSOGATE_CA_FILE: 'absent.pem' }, dir), [
+      `SSOGATE_CA_FILE: cannot read ${join(dir, 'absent.pem')} (ENOENT)`,
+    ]);
+    await writeFile(
+      join(dir, 'key.pem'),
+      '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n',
+    );
+    assert.match(
+      problemsOf({ SSOGATE_CA_FILE: 'key.pem' }, dir)[0] ?? '',
+      /^SSOGATE_CA_FILE: .*key\.pem holds no PEM certificate/,
+    );
+    await writeFile(
+      join(dir, 'bad.pem'),
+      '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n',
+    );
+    assert.match(
+      problemsOf({ SSOGATE_CA_FILE: 'bad.pem' }, dir)[0] ?? '',
+      /^SSOGATE_CA_FILE: certificate 1 of .*bad\.pem is not a valid X\.509 certificate/,
+    );
+  });
 });

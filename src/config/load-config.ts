@@ -1,7 +1,10 @@
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SsogateError } from '../core/index.js';
+import type { AllowList } from '../outbound/address-policy.js';
+import { parseAllowList } from '../outbound/address-policy.js';
 import type { SettingName } from './config-schema.js';
 import { configSchema, settings } from './config-schema.js';
 import type { AccessRule, Upstream } from './proxy-settings.js';
@@ -46,6 +49,12 @@ export interface Config {
   /** Proxies whose X-Forwarded-For names the client's address; empty: none. */
   readonly trustedProxies: readonly string[];
   readonly allowInsecureHttp: boolean;
+  /** Hosts, addresses and networks entries may call although not globally reachable. */
+  readonly outboundAllow: AllowList;
+  /** Calls at once to one third-party origin. */
+  readonly outboundMaxConnections: number;
+  /** PEM certificates of SSOGATE_CA_FILE, trusted besides Node's bundled roots. */
+  readonly caCertificates: readonly string[] | undefined;
   readonly logLevel: string;
   /** Cookies get Secure and the __Host- prefix when the public URL is https. */
   readonly secureCookies: boolean;
@@ -106,6 +115,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     problems,
   );
   const database = databaseFrom(value.databaseUrl, dataDir, cwd);
+  const outboundAllow = parseAllowList(
+    Array.isArray(value.outboundAllow) ? value.outboundAllow.join(',') : value.outboundAllow,
+    settings.outboundAllow.env,
+    problems,
+  );
+  const caCertificates =
+    value.caFile === undefined
+      ? undefined
+      : readCertificates(resolve(cwd, value.caFile), settings.caFile.env, problems);
   if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
     problems.push(
       `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
@@ -146,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     pendingSignInsMax: value.pendingSignInsMax,
     trustedProxies,
     allowInsecureHttp: value.allowInsecureHttp,
+    outboundAllow,
+    outboundMaxConnections: value.outboundMaxConnections,
+    caCertificates,
     logLevel: value.logLevel,
     secureCookies: publicUrl.startsWith('https:'),
   });
@@ -164,6 +185,38 @@ function databaseFrom(
     kind: 'sqlite',
     filename: path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path),
   };
+}
+
+const pemCertificate = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The certificates of a PEM file, read once at start; each is parsed, so a
+ * damaged file stops the start rather than the first sign-in.
+ */
+function readCertificates(file: string, variable: string, problems: string[]): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push(
+      `${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+    return [];
+  }
+  const certificates = text.match(pemCertificate) ?? [];
+  if (certificates.length === 0) {
+    problems.push(`${variable}: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  certificates.forEach((pem, index) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      problems.push(
+        `${variable}: certificate ${index + 1} of ${file} is not a valid X.509 certificate`,
+      );
+    }
+  });
+  return certificates;
 }
 
 function readConfigFile(

@@ -11,6 +11,8 @@ async function main(): Promise<void> {
   const config = loadConfig({
     SSOGATE_DATA_DIR: './data-demo',
     SSOGATE_ADMIN_PASSWORD: 'demo-admin-password',
+    // The example server (and extension) listen on loopback, which entries may not call unless allowed.
+    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
     ...process.env,
   });
   // `npm run demo -- --with-extension` (or SSOGATE_DEMO_EXTENSION=1) adds the example extension.

@@ -67,6 +67,7 @@ describe('several instances as one', { skip }, () => {
       SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
       SSOGATE_ADMIN_PASSWORD: 'multi-instance-admin',
       SSOGATE_ENTRIES_FILE: entriesFile,
+      SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
       SSOGATE_DATA_DIR: dir,
       SSOGATE_LOG_LEVEL: 'warn',
     };

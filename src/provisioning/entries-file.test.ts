@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSsogateError } from '../core/index.js';
 import { withTestStorage } from '../storage/storage-fixtures.js';
+import { addressPolicy, parseAllowList } from '../outbound/address-policy.js';
 import { loadEntriesFile, provisionEntries } from './entries-file.js';
 
 const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
@@ -163,6 +164,26 @@ describe('SSOGATE_ENTRIES_FILE', () => {
           assert.ok(await storage.entries.get('b'), 'entries not in the file are left alone');
         },
       );
+    });
+  });
+
+  test('refuses entries that would call internal hosts; the allowlist lets them through', async () => {
+    const internal = entry('internal', {
+      tokenUrl: 'POST https://[::ffff:127.0.0.1]/token?code=${code}',
+      userInfoUrl: 'https://metadata.google.internal/me?access_token=${access_token}',
+    });
+    await withFile('entries.json', JSON.stringify({ entries: [internal] }), async (path) => {
+      const message = await failure(path);
+      assert.match(message, /entries\[0\] \(id "internal"\) tokenUrl: ::ffff:7f00:1 is loopback/);
+      assert.match(message, /userInfoUrl: metadata\.google\.internal names .* metadata service/);
+      const problems: string[] = [];
+      const allow = parseAllowList(
+        '127.0.0.1,metadata.google.internal',
+        'SSOGATE_OUTBOUND_ALLOW',
+        problems,
+      );
+      const inputs = await loadEntriesFile(path, undefined, addressPolicy(allow));
+      assert.equal(inputs.length, 1);
     });
   });
 });

@@ -3,6 +3,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { EntryInput } from '../core/index.js';
 import { SsogateError, describeProblem, validateEntry } from '../core/index.js';
+import type { AddressPolicy } from '../outbound/address-policy.js';
+import { addressPolicy } from '../outbound/address-policy.js';
+import { entryAddressProblems } from '../outbound/entry-addresses.js';
 import type { Storage } from '../storage/types.js';
 
 /**
@@ -16,6 +19,8 @@ export async function loadEntriesFile(
   path: string,
   /** How messages name the file: the setting, or the command that read it. */
   source = 'SSOGATE_ENTRIES_FILE',
+  /** Which hosts the entries may call (SSOGATE_OUTBOUND_ALLOW); strict unless given. */
+  policy: AddressPolicy = addressPolicy(),
 ): Promise<EntryInput[]> {
   const items = entriesOf(parseFile(path, await readText(path, source), source), path, source);
   const problems: string[] = [];
@@ -27,8 +32,9 @@ export async function loadEntriesFile(
     const id = idOf(item);
     const place = `entries[${index}]${id === undefined ? '' : ` (id "${id}")`}`;
     const validation = validateEntry(item);
-    if (!validation.ok) {
-      for (const problem of validation.problems)
+    const refused = validation.ok ? entryAddressProblems(validation.entry, policy) : [];
+    if (!validation.ok || refused.length > 0) {
+      for (const problem of validation.ok ? refused : validation.problems)
         problems.push(`${place} ${describeProblem(problem)}`);
       return;
     }

@@ -45,6 +45,8 @@ const requestFailures: ReadonlySet<ErrorCode> = new Set([
   'outbound_network',
   'outbound_timeout',
   'outbound_too_large',
+  'outbound_address_refused',
+  'outbound_busy',
   'response_status',
   'success_condition_failed',
   'template_value_missing',

@@ -31,6 +31,7 @@ export async function startDemoInChromium(
     SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
     SSOGATE_DATA_DIR: dataDir,
     SSOGATE_ADMIN_PASSWORD: 'demo-admin-password',
+    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
     SSOGATE_LOG_LEVEL: 'silent',
   });
   const demo = await startDemo(config, { providerPort: 0, announce: () => undefined, ...options });

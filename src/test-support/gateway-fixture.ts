@@ -66,6 +66,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       SSOGATE_HOST: '127.0.0.1',
       SSOGATE_PUBLIC_URL: url,
       SSOGATE_DATA_DIR: dataDir,
+      // The example server listens on loopback, which entries may not call unless allowed.
+      SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
       ...backend.env,
       ...options.env,
     });

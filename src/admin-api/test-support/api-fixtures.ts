@@ -42,6 +42,8 @@ export interface ApiFixture {
 export async function withApi(
   run: (fixture: ApiFixture) => Promise<void>,
   appOptions: AppOptions = {},
+  /** More settings, such as SSOGATE_OUTBOUND_ALLOW. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-api-'));
   const backend = await testBackend();
@@ -52,6 +54,7 @@ export async function withApi(
       ...backend.env,
       SSOGATE_DATA_DIR: dataDir,
       SSOGATE_LOG_LEVEL: 'silent',
+      ...env,
     });
     storage = await openStorage(config);
   } catch (error) {

@@ -35,6 +35,11 @@ export const errorRegistry = {
     summary: 'The method prefix is not `POST ` (the word POST and one space).',
   },
   template_url: { status: 400, summary: 'The template is not an absolute http(s) URL.' },
+  url_address_refused: {
+    status: 400,
+    summary:
+      'The URL names a host the gateway does not call: loopback, private, metadata and the like.',
+  },
   template_repeated_parameter: {
     status: 400,
     summary: 'A `POST ` template repeats a query parameter.',
@@ -128,6 +133,14 @@ export const errorRegistry = {
   outbound_too_large: {
     status: 502,
     summary: 'The third-party response body exceeds the size limit.',
+  },
+  outbound_address_refused: {
+    status: 502,
+    summary: 'The host, or an address it resolves to, is one the gateway does not call.',
+  },
+  outbound_busy: {
+    status: 503,
+    summary: 'Too many calls to this server are in flight; this one waited its whole time-out.',
   },
 
   // The sign-in flow (SPEC 6): each ends on an error page with a reference id.
