@@ -59,6 +59,19 @@ describe('sessions', () => {
     });
   });
 
+  test('with a one-minute idle time, a request every 40 s keeps the session alive; a 61 s gap ends it', async () => {
+    await withTestStorage(async (storage) => {
+      const clock = { now: 0 };
+      const deps = { ...depsAt(storage, clock), idleMs: minute };
+      const id = await createSession(deps, await newUser(storage), null, undefined);
+      for (clock.now = 40_000; clock.now <= 6 * minute; clock.now += 40_000) {
+        assert.ok(await resolveSession(deps, id), `alive at ${clock.now / 1000} s`);
+      }
+      clock.now += 61_000 - 40_000; // 61 s after the last request
+      assert.equal(await resolveSession(deps, id), undefined, 'idle for 61 s');
+    });
+  });
+
   test("disabling the user ends the user's sessions at their next request", async () => {
     await withTestStorage(async (storage) => {
       const clock = { now: 0 };

@@ -17,8 +17,16 @@ export interface ActiveSession {
   readonly user: UserRecord;
 }
 
-/** Activity is written at most this often, not at every request. */
-const touchEveryMs = 60_000;
+/**
+ * How often a session's activity is written: at most once a minute rather
+ * than at every request, and at most every quarter of the idle time, so that
+ * the last-seen time lags a request by a quarter of the idle window at most
+ * and a short idle time still slides with activity. The forward-auth cache
+ * (src/forward-auth/session-cache.ts) remembers a check only as long.
+ */
+export function touchIntervalMs(idleMs: number): number {
+  return Math.min(60_000, Math.floor(idleMs / 4));
+}
 
 /**
  * Sessions are opaque random ids (256 bits) held only by the browser's
@@ -70,7 +78,9 @@ export async function resolveSession(
     await deps.sessions.delete(idHash);
     return undefined;
   }
-  if (now - session.lastSeenAt >= touchEveryMs) await deps.sessions.touch(idHash, now);
+  if (now - session.lastSeenAt >= touchIntervalMs(deps.idleMs)) {
+    await deps.sessions.touch(idHash, now);
+  }
   return { session, user };
 }
 
