@@ -174,6 +174,7 @@ describe('flowErrorSentences', () => {
   const flowCodes = [
     'provider_error',
     'missing_code',
+    'code_invalid',
     'state_invalid',
     'entry_unknown',
     'entry_disabled',

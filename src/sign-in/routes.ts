@@ -5,6 +5,7 @@ import type { Gateway } from '../app/gateway.js';
 import { sendFailure } from '../app/respond.js';
 import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
+import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { SignInError } from './sign-in-error.js';
 import { startSignIn } from './start-sign-in.js';
@@ -49,7 +50,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
         const result = await completeSignIn(
           gateway,
           request.params.id,
-          request.query,
+          callbackQuery(request.url),
           readCookie(gateway, request, 'binding'),
         );
         const sessionId = await createSession(
