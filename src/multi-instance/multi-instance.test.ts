@@ -106,6 +106,18 @@ describe('several instances as one', { skip }, () => {
     for (const [name, value] of browser.cookies(from)) browser.setCookie(to, name, value);
   }
 
+  /** An admin API token stored in the shared database, good on every instance. */
+  async function newApiToken(name: string): Promise<string> {
+    const token = `ssg_${randomBytes(32).toString('base64url')}`;
+    await storage.apiTokens.create({
+      id: name,
+      name,
+      tokenHash: sha256Base64url(token),
+      createdAt: Date.now(),
+    });
+    return token;
+  }
+
   const me = async (browser: TestBrowser, instance: string) =>
     (await browser.open(`${instance}/_sso/me`, { accept: 'application/json' })).status;
 
@@ -168,13 +180,7 @@ describe('several instances as one', { skip }, () => {
   });
 
   test('an entry edited through one instance is used by all at the next sign-in', async () => {
-    const token = `ssg_${randomBytes(32).toString('base64url')}`;
-    await storage.apiTokens.create({
-      id: 'multi',
-      name: 'multi',
-      tokenHash: sha256Base64url(token),
-      createdAt: Date.now(),
-    });
+    const token = await newApiToken('multi');
     const chooser = async (index: number) =>
       (await new TestBrowser().open(`${at(index)}/_sso/login`)).body;
     assert.match(await chooser(b), /Example \(POST JSON style\)/);
@@ -196,5 +202,19 @@ describe('several instances as one', { skip }, () => {
       }
       assert.match(body, /Renamed JSON entry/);
     }
+  });
+  test("an entry disabled through one instance ends its users' sessions on all at once", async () => {
+    const token = await newApiToken('multi-disable');
+    const browser = new TestBrowser();
+    await signInAtExample(browser, example.url, 'alice');
+    assert.equal((await signInAcross(browser, at(b), at(c))).status, 200);
+    for (const index of [a, b]) copyCookies(browser, at(c), at(index));
+    for (const index of [a, b, c]) assert.equal(await me(browser, at(index)), 200);
+    const disabled = await fetch(`${at(a)}/_sso/api/entries/example-get/disable`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(disabled.status, 200, await disabled.text());
+    for (const index of [a, b, c]) assert.equal(await me(browser, at(index)), 401);
   });
 });

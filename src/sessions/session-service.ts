@@ -1,11 +1,14 @@
 import type { RandomSource } from '../core/index.js';
 import { randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
+import type { EntryRegistry } from '../sign-in/entry-registry.js';
 import type { SessionRecord, SessionStore, UserRecord, UserStore } from '../storage/types.js';
 
 export interface SessionDeps {
   readonly sessions: SessionStore;
   readonly users: UserStore;
+  /** A session lasts no longer than its entry stays enabled. */
+  readonly entries: EntryRegistry;
   readonly clock: () => number;
   readonly random: RandomSource;
   readonly idleMs: number;
@@ -57,8 +60,15 @@ export async function createSession(
 
 /**
  * The session a cookie names, if it is still valid: not past its absolute
- * end, not idle too long, and its user still enabled. A session that fails
- * any of these is deleted, so it is refused everywhere from then on.
+ * end, not idle too long, its user still enabled, and the entry it was
+ * signed in with still there and enabled (local sign-ins have none). A
+ * session that fails any of these is deleted, so it is refused everywhere
+ * from then on.
+ *
+ * The entry is read from the registry, which every instance drops at an
+ * entry's change notice: a session of an entry disabled or deleted
+ * elsewhere, or by an import, ends here too, even one made by a sign-in
+ * that finished while the entry was being disabled.
  */
 export async function resolveSession(
   deps: SessionDeps,
@@ -73,7 +83,8 @@ export async function resolveSession(
   if (
     session.expiresAt <= now ||
     session.lastSeenAt + deps.idleMs <= now ||
-    user?.enabled !== true
+    user?.enabled !== true ||
+    !(await entryStillOpen(deps, session.entryId))
   ) {
     await deps.sessions.delete(idHash);
     return undefined;
@@ -82,6 +93,11 @@ export async function resolveSession(
     await deps.sessions.touch(idHash, now);
   }
   return { session, user };
+}
+
+async function entryStillOpen(deps: SessionDeps, entryId: string | null): Promise<boolean> {
+  if (entryId === null) return true;
+  return (await deps.entries.get(entryId))?.enabled === true;
 }
 
 export async function endSession(
