@@ -72,8 +72,12 @@ describe('several instances as one', { skip }, () => {
       SSOGATE_LOG_LEVEL: 'warn',
     };
     // Started together: the migration runs once, under the advisory lock.
-    instances = await Promise.all(ports.map((port) => startGatewayProcess(port, env)));
+    const started = await Promise.allSettled(ports.map((port) => startGatewayProcess(port, env)));
+    // The ones that did start are stopped by after(), even if another failed.
+    instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     storage = await openStorage(loadConfig(env));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   });
 
   after(async () => {
