@@ -12,6 +12,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import { startGatewayProcess } from '../src/multi-instance/gateway-process.js';
 import type { GatewayProcess } from '../src/multi-instance/gateway-process.js';
 import { createSession } from '../src/sessions/session-service.js';
+import { EntryRegistry } from '../src/sign-in/entry-registry.js';
 import type { NewUser } from '../src/storage/types.js';
 import { freePort } from '../src/test-support/free-port.js';
 
@@ -70,6 +71,7 @@ export async function signedInCookie(
       {
         sessions: storage.sessions,
         users: storage.users,
+        entries: new EntryRegistry(storage.entries),
         clock: Date.now,
         random: (size) => randomBytes(size),
         idleMs: config.sessionIdleMs,

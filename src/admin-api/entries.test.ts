@@ -272,7 +272,7 @@ describe('admin API: entries', () => {
       });
       assert.equal(json<ErrorBody>(read).error.code, 'entry_unknown');
       const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
-      assert.deepEqual(event?.detail, { action: 'delete', fields: [] });
+      assert.deepEqual(event?.detail, { action: 'delete', fields: [], sessionsEnded: 0 });
     });
   });
 });

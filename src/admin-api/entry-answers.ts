@@ -28,6 +28,17 @@ export interface EntryAnswers {
     fields: readonly string[],
     more?: Readonly<Record<string, JsonValue>>,
   ) => Promise<void>;
+  /**
+   * After a write that disabled or deleted an entry: ends the sessions
+   * signed in with it, on every instance at once (resolveSession refuses
+   * them too, once the change notice arrives), and says how many for the
+   * audit event. Nothing for any other write.
+   */
+  readonly endSessionsIfClosed: (
+    id: string,
+    before: EntryInput,
+    after: EntryInput | undefined,
+  ) => Promise<Record<string, JsonValue>>;
 }
 
 export function entryAnswers(gateway: Gateway): EntryAnswers {
@@ -50,6 +61,10 @@ export function entryAnswers(gateway: Gateway): EntryAnswers {
         lastSuccessfulSignInAt: iso(last.success),
         lastFailedSignInAt: iso(last.failure),
       };
+    },
+    async endSessionsIfClosed(id, before, after) {
+      if (after !== undefined && !(before.enabled && !after.enabled)) return {};
+      return { sessionsEnded: await gateway.storage.sessions.deleteForEntry(id) };
     },
     async changed(call, id, action, fields, more = {}) {
       gateway.entries.invalidate();

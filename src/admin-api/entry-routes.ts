@@ -13,7 +13,7 @@ import { extensionSecretChange, keptExtensionSecret } from './extension-secret-e
 export function entryRoutes(api: ApiRouter): void {
   const { gateway } = api;
   const store = gateway.storage.entries;
-  const { present, stored, changed } = entryAnswers(gateway);
+  const { present, stored, changed, endSessionsIfClosed } = entryAnswers(gateway);
 
   api.route(
     {
@@ -117,7 +117,10 @@ export function entryRoutes(api: ApiRouter): void {
         id,
         'update',
         changedFields(before.input, input, secret, extensionSecretChange(rest)),
-        warningsDetail(warnings),
+        {
+          ...warningsDetail(warnings),
+          ...(await endSessionsIfClosed(id, before.input, input)),
+        },
       );
       return { body: { entry: await present(await stored(id)), warnings } };
     },
@@ -128,15 +131,16 @@ export function entryRoutes(api: ApiRouter): void {
       method: 'DELETE',
       url: '/_sso/api/entries/:id',
       tag: 'entries',
-      summary: 'Delete an entry',
+      summary: 'Delete an entry; its sessions end',
       params: entryParams,
       responses: { 204: { description: 'deleted' } },
       errors: [404],
     },
     async (call) => {
       const { id } = call.params;
+      const before = await stored(id);
       if (!(await store.delete(id))) throw new SsogateError('entry_unknown', `no entry "${id}"`);
-      await changed(call, id, 'delete', []);
+      await changed(call, id, 'delete', [], await endSessionsIfClosed(id, before.input, undefined));
       return { status: 204 };
     },
   );

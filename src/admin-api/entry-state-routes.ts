@@ -21,7 +21,7 @@ export const entryOrderBody = z.strictObject({
 export function entryStateRoutes(api: ApiRouter): void {
   const { gateway } = api;
   const store = gateway.storage.entries;
-  const { present, stored, changed } = entryAnswers(gateway);
+  const { present, stored, changed, endSessionsIfClosed } = entryAnswers(gateway);
 
   /** Writes `change(input)` over the stored entry, keeping its secret. */
   const write = async (
@@ -38,7 +38,7 @@ export function entryStateRoutes(api: ApiRouter): void {
       if (!(await store.update(id, withoutSecret(after), gateway.clock(), 'keep'))) {
         throw new SsogateError('entry_unknown', `no entry "${id}"`);
       }
-      await changed(call, id, action, fields);
+      await changed(call, id, action, fields, await endSessionsIfClosed(id, before.input, after));
     }
     return { body: { entry: await present(await stored(id)) } };
   };
@@ -69,11 +69,12 @@ export function entryStateRoutes(api: ApiRouter): void {
     enabled: true,
   }));
   // A disabled entry cannot be the default (validateEntry says so too): it
-  // stops being one, and unsigned users get the chooser instead.
+  // stops being one, and unsigned users get the chooser instead. The users
+  // signed in with it are signed out.
   stateRoute(
     'POST',
     'disable',
-    'Disable an entry; it also stops being the default',
+    'Disable an entry; it also stops being the default, and its sessions end',
     'disable',
     (input) => ({
       ...input,

@@ -39,7 +39,7 @@ describe('admin API: entry state', () => {
       assert.equal((await api.gateway.entries.get('corp'))?.enabled, false);
       const event = await lastChange(api);
       assert.equal(event?.actor, 'token:ci');
-      assert.deepEqual(event.detail, { action: 'disable', fields: ['enabled'] });
+      assert.deepEqual(event.detail, { action: 'disable', fields: ['enabled'], sessionsEnded: 0 });
       // The secret was kept through the write.
       assert.equal(await api.storage.entries.hasSecret('corp'), true);
 

@@ -23,10 +23,11 @@ export function createGateway(
 ): Gateway {
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
+  const entries = new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion);
   return {
     config,
     storage,
-    entries: new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion),
+    entries,
     clock,
     random,
     send: withTransportPolicy(
@@ -43,6 +44,7 @@ export function createGateway(
     sessions: {
       sessions: storage.sessions,
       users: storage.users,
+      entries,
       clock,
       random,
       idleMs: config.sessionIdleMs,

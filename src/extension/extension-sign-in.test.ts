@@ -131,6 +131,18 @@ describe('signing in through an extension', () => {
     assert.equal(tokenCalls(), 1);
   });
 
+  test('a code or state with control or non-ASCII characters never reaches the extension', async () => {
+    const tokenCalls = () => acme.requests.filter(({ path }) => path === '/sso/token').length;
+    for (const code of ['a%00b', '%ff%fe', '%E4%BD%A0']) {
+      const first = await browser.open(start(), { maxHops: 1 });
+      const callback = first.hops[1]?.location ?? '';
+      assert.match(callback, /\/_sso\/callback\/acme\?authCode=/);
+      await failsWith(`${callback}&code=${code}`, 400, 'code_invalid');
+      await failsWith(callback.replace(/state=[^&]*/, 'state=%00'), 400, 'state_invalid');
+    }
+    assert.equal(tokenCalls(), 0);
+  });
+
   test('the extension is down: extension_unavailable', async () => {
     await failsWith(start('acme-down'), 502, 'extension_unavailable');
   });

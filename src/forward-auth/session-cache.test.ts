@@ -75,3 +75,30 @@ describe('session checks stay instant with remembered sessions', () => {
     assert.equal(await check(cookie), 401);
   });
 });
+
+/** Activity must extend even the shortest idle time, remembered checks included. */
+describe('a one-minute idle time with remembered session checks', () => {
+  const clock = { now: Date.parse('2024-05-01T12:00:00Z') };
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({
+      clock: () => clock.now,
+      env: { SSOGATE_SESSION_IDLE_MINUTES: '1' },
+    });
+  });
+  after(async () => gw.close());
+
+  const check = async (cookie: string): Promise<number> =>
+    (await fetch(`${gw.url}/_sso/auth`, { headers: { cookie } })).status;
+
+  test('a check every 40 s keeps the session for minutes; a 61 s gap ends it', async () => {
+    const cookie = await signedInCookie(gw.gateway, 'gina');
+    for (let second = 40; second <= 360; second += 40) {
+      clock.now += 40_000;
+      assert.equal(await check(cookie), 204, `checked at ${second} s`);
+      assert.equal(await check(cookie), 204, `checked again at ${second} s`);
+    }
+    clock.now += 61_000;
+    assert.equal(await check(cookie), 401);
+  });
+});

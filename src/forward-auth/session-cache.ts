@@ -1,11 +1,9 @@
 import { readCookie } from '../app/browser-cookies.js';
 import type { Gateway } from '../app/gateway.js';
 import type { ActiveSession } from '../sessions/session-service.js';
-import { resolveSession } from '../sessions/session-service.js';
+import { resolveSession, touchIntervalMs } from '../sessions/session-service.js';
 import type { FastifyRequest } from 'fastify';
 
-/** Activity is recorded once a minute (session-service.ts); a check due for it takes the full path. */
-const touchEveryMs = 60_000;
 const maxEntries = 10_000;
 
 interface Cache {
@@ -77,10 +75,12 @@ export function rememberedSession(
   if (known === undefined) return undefined;
   const now = gateway.clock();
   const { session } = known;
+  const { idleMs } = gateway.sessions;
+  // A check due to record activity takes the full path, which writes it.
   if (
     session.expiresAt > now &&
-    session.lastSeenAt + gateway.sessions.idleMs > now &&
-    now - session.lastSeenAt < touchEveryMs
+    session.lastSeenAt + idleMs > now &&
+    now - session.lastSeenAt < touchIntervalMs(idleMs)
   )
     return known;
   cache.entries.delete(sessionId);

@@ -14,6 +14,7 @@ import type { BrowserResponse } from '../test-support/browser.js';
 import { TestBrowser } from '../test-support/browser.js';
 import { freePort } from '../test-support/free-port.js';
 import { signInAtExample } from '../test-support/gateway-fixture.js';
+import { signOut } from '../test-support/sign-out.js';
 import { testBackend } from '../test-support/test-backend.js';
 import type { GatewayProcess } from './gateway-process.js';
 import { startGatewayProcess } from './gateway-process.js';
@@ -72,8 +73,12 @@ describe('several instances as one', { skip }, () => {
       SSOGATE_LOG_LEVEL: 'warn',
     };
     // Started together: the migration runs once, under the advisory lock.
-    instances = await Promise.all(ports.map((port) => startGatewayProcess(port, env)));
+    const started = await Promise.allSettled(ports.map((port) => startGatewayProcess(port, env)));
+    // The ones that did start are stopped by after(), even if another failed.
+    instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     storage = await openStorage(loadConfig(env));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   });
 
   after(async () => {
@@ -106,6 +111,18 @@ describe('several instances as one', { skip }, () => {
     for (const [name, value] of browser.cookies(from)) browser.setCookie(to, name, value);
   }
 
+  /** An admin API token stored in the shared database, good on every instance. */
+  async function newApiToken(name: string): Promise<string> {
+    const token = `ssg_${randomBytes(32).toString('base64url')}`;
+    await storage.apiTokens.create({
+      id: name,
+      name,
+      tokenHash: sha256Base64url(token),
+      createdAt: Date.now(),
+    });
+    return token;
+  }
+
   const me = async (browser: TestBrowser, instance: string) =>
     (await browser.open(`${instance}/_sso/me`, { accept: 'application/json' })).status;
 
@@ -119,7 +136,7 @@ describe('several instances as one', { skip }, () => {
     copyCookies(browser, at(b), at(a));
     assert.equal(await me(browser, at(c)), 200);
     assert.equal(await me(browser, at(a)), 200);
-    await browser.open(`${at(c)}/_sso/logout`);
+    assert.match((await signOut(browser, at(c))).url, /\/_sso\/signed-out$/);
     assert.equal(await me(browser, at(a)), 401);
     assert.equal(await me(browser, at(b)), 401);
   });
@@ -168,13 +185,7 @@ describe('several instances as one', { skip }, () => {
   });
 
   test('an entry edited through one instance is used by all at the next sign-in', async () => {
-    const token = `ssg_${randomBytes(32).toString('base64url')}`;
-    await storage.apiTokens.create({
-      id: 'multi',
-      name: 'multi',
-      tokenHash: sha256Base64url(token),
-      createdAt: Date.now(),
-    });
+    const token = await newApiToken('multi');
     const chooser = async (index: number) =>
       (await new TestBrowser().open(`${at(index)}/_sso/login`)).body;
     assert.match(await chooser(b), /Example \(POST JSON style\)/);
@@ -196,5 +207,19 @@ describe('several instances as one', { skip }, () => {
       }
       assert.match(body, /Renamed JSON entry/);
     }
+  });
+  test("an entry disabled through one instance ends its users' sessions on all at once", async () => {
+    const token = await newApiToken('multi-disable');
+    const browser = new TestBrowser();
+    await signInAtExample(browser, example.url, 'alice');
+    assert.equal((await signInAcross(browser, at(b), at(c))).status, 200);
+    for (const index of [a, b]) copyCookies(browser, at(c), at(index));
+    for (const index of [a, b, c]) assert.equal(await me(browser, at(index)), 200);
+    const disabled = await fetch(`${at(a)}/_sso/api/entries/example-get/disable`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(disabled.status, 200, await disabled.text());
+    for (const index of [a, b, c]) assert.equal(await me(browser, at(index)), 401);
   });
 });

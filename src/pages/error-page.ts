@@ -11,6 +11,7 @@ export const flowErrorSentences: Readonly<Partial<Record<ErrorCode, string>>> = 
   provider_error:
     'The sign-in service reported a problem and did not sign you in. Please try again.',
   missing_code: 'The sign-in service sent an incomplete answer. Please start again.',
+  code_invalid: 'The sign-in service sent an answer the gateway cannot accept. Please start again.',
   state_invalid: 'This sign-in link has expired or was already used. Please start again.',
   entry_unknown: 'This sign-in method does not exist. Please choose another one.',
   entry_disabled: 'This sign-in method is turned off. Please choose another one.',

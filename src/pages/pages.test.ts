@@ -4,6 +4,7 @@ import { errorCodes } from '../core/index.js';
 import * as chooser from './chooser-page.js';
 import * as error from './error-page.js';
 import * as portal from './portal-page.js';
+import * as signOut from './sign-out-page.js';
 import * as signedOut from './signed-out-page.js';
 import { stylesheet } from './stylesheet.js';
 
@@ -20,6 +21,7 @@ const errorPage = (input: error.ErrorPageInput): string => flat(error.errorPage(
 const chooserPage = (input: chooser.ChooserPageInput): string => flat(chooser.chooserPage(input));
 const portalPage = (input: portal.PortalPageInput): string => flat(portal.portalPage(input));
 const signedOutPage = (): string => flat(signedOut.signedOutPage());
+const signOutPage = (input: signOut.SignOutPageInput): string => flat(signOut.signOutPage(input));
 
 const EVIL = `<script>alert(1)</script>"'`;
 const EVIL_ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;';
@@ -61,6 +63,7 @@ function samplePages(): Record<string, string> {
     }),
     portalMinimal: portalPage({ user: { userId: 'u1', isAdmin: false }, signOutCsrf: 'csrf1' }),
     signedOut: signedOutPage(),
+    signOut: signOutPage({ user: { userId: 'u1', userName: 'Ann' }, signOutCsrf: 'csrf1' }),
   };
 }
 
@@ -174,6 +177,7 @@ describe('flowErrorSentences', () => {
   const flowCodes = [
     'provider_error',
     'missing_code',
+    'code_invalid',
     'state_invalid',
     'entry_unknown',
     'entry_disabled',
@@ -343,6 +347,24 @@ describe('portalPage', () => {
     assert.doesNotMatch(page, /<script/);
     // userName, userId, email, csrf.
     assert.equal(page.split(EVIL_ESCAPED).length - 1, 4);
+  });
+});
+
+describe('signOutPage', () => {
+  test('asks, with a POST form carrying the token and a way back', () => {
+    const page = signOutPage({ user: { userId: 'u-1', userName: 'Ann' }, signOutCsrf: 'csrf-1' });
+    assert.match(page, /<h1>Sign out\?<\/h1>/);
+    assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
+    assert.match(page, /<form method="post" action="\/_sso\/logout">/);
+    assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
+    assert.match(page, /<button type="submit">Sign out<\/button>/);
+    assert.match(page, /<a href="\/">Stay signed in<\/a>/);
+  });
+
+  test('escapes every field', () => {
+    const page = signOutPage({ user: { userId: EVIL, email: EVIL }, signOutCsrf: EVIL });
+    assert.doesNotMatch(page, /<script/);
+    assert.equal(page.split(EVIL_ESCAPED).length - 1, 2);
   });
 });
 

@@ -6,8 +6,9 @@ import { sendFailure, sendPage, wantsPage } from '../app/respond.js';
 import { portalPage, stylesheet } from '../pages/index.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
+import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
 import { chooserHref, redirectToEntry } from '../sign-in/routes.js';
-import { safeReturnTo, securityHeaders } from '../web/index.js';
+import { safeReturnTo } from '../web/index.js';
 
 /**
  * The signed-in user as JSON, the health checks, the stylesheet, and
@@ -111,12 +112,7 @@ export async function internalResource(
       reply,
       200,
       portalPage({
-        user: {
-          userId: user.userId,
-          ...(user.userName === null ? {} : { userName: user.userName }),
-          ...(user.email === null ? {} : { email: user.email }),
-          isAdmin: user.isAdmin,
-        },
+        user: { ...shownUser(user), isAdmin: user.isAdmin },
         signOutCsrf: csrfTokenFor(sessionId),
       }),
     );
@@ -146,25 +142,4 @@ export async function sendSignInNeeded(
   if (defaultEntry !== undefined)
     return redirectToEntry(gateway, request, reply, defaultEntry.id, returnTo);
   return reply.redirect(chooserHref(returnTo), 302);
-}
-
-/**
- * Browsers apply CSP form-action to the redirects that follow a form post, so
- * the sign-out form may post to the gateway only if the third-party logout
- * origin it redirects to is allowed too.
- */
-async function allowSignOutRedirect(
-  gateway: Gateway,
-  reply: FastifyReply,
-  entryId: string | null,
-): Promise<void> {
-  const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
-  const logout = entry?.type === 'oauth2' ? entry.logout : undefined;
-  if (logout === undefined || logout.placeholders.has('app_secret')) return;
-  const origin = new URL(logout.source).origin;
-  const policy = securityHeaders({
-    https: gateway.config.secureCookies,
-    formActionOrigins: [origin],
-  })['Content-Security-Policy'];
-  if (policy !== undefined) void reply.header('content-security-policy', policy);
 }

@@ -186,4 +186,24 @@ describe('SSOGATE_ENTRIES_FILE', () => {
       assert.equal(inputs.length, 1);
     });
   });
+
+  test('instances starting together provision the same file without failing', async () => {
+    await withTestStorage(async (storage) => {
+      await withFile(
+        'entries.json',
+        JSON.stringify({ entries: [entry('a'), entry('b')] }),
+        async (path) => {
+          const inputs = await loadEntriesFile(path);
+          const results = await Promise.all(
+            [1, 2, 3].map(() => provisionEntries(storage, inputs, 1000)),
+          );
+          assert.equal(
+            results.reduce((sum, counts) => sum + counts.created, 0),
+            2,
+          );
+          assert.equal((await storage.entries.list()).length, 2);
+        },
+      );
+    });
+  });
 });

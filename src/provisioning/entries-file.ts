@@ -91,13 +91,20 @@ export async function provisionEntries(
   let updated = 0;
   let unchanged = 0;
   for (const input of inputs) {
-    const existing = await storage.entries.get(input.id);
+    let existing = await storage.entries.get(input.id);
     if (existing === undefined) {
-      if (!(await storage.entries.create(input, now))) {
-        throw new SsogateError('entry_exists', `entry "${input.id}" appeared while provisioning`);
+      if (await storage.entries.create(input, now)) {
+        created += 1;
+        continue;
       }
-      created += 1;
-    } else if (isDeepStrictEqual(comparable(existing.input), comparable(input))) {
+      // Another instance starting at the same moment, from the same file,
+      // created it first: compared and replaced like any stored entry.
+      existing = await storage.entries.get(input.id);
+    }
+    if (
+      existing !== undefined &&
+      isDeepStrictEqual(comparable(existing.input), comparable(input))
+    ) {
       unchanged += 1;
     } else {
       await storage.entries.update(input.id, input, now, 'clear');

@@ -4,43 +4,71 @@ import { audit } from '../app/audit.js';
 import { clearSessionCookie, readCookie } from '../app/browser-cookies.js';
 import type { Gateway } from '../app/gateway.js';
 import { sendFailure, sendPage } from '../app/respond.js';
-import { signedOutPage } from '../pages/index.js';
-import { csrfTokenFor, endSession } from './session-service.js';
+import { signOutPage, signedOutPage } from '../pages/index.js';
+import { csrfTokenFor, endSession, resolveSession } from './session-service.js';
+import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
 
-/** GET/POST /_sso/logout and GET /_sso/signed-out (SPEC 7). */
+/**
+ * GET /_sso/logout asks, POST /_sso/logout signs out, GET /_sso/signed-out
+ * says so. A GET must change nothing (RFC 9110 §9.2.1): any page can make
+ * a browser send one, with an image or a link, so it only shows a form that
+ * posts with the session's form token.
+ */
 export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
-  app.get('/_sso/logout', async (request, reply) => signOut(gateway, request, reply, 302));
+  app.get('/_sso/logout', async (request, reply) => {
+    const sessionId = readCookie(gateway, request, 'session');
+    const active = await resolveSession(gateway.sessions, sessionId);
+    if (active === undefined || sessionId === undefined) {
+      return reply.redirect('/_sso/signed-out', 302);
+    }
+    await allowSignOutRedirect(gateway, reply, active.session.entryId);
+    return sendPage(
+      reply,
+      200,
+      signOutPage({ user: shownUser(active.user), signOutCsrf: csrfTokenFor(sessionId) }),
+    );
+  });
 
   app.post<{ Body: { csrf?: unknown } | undefined }>('/_sso/logout', async (request, reply) => {
     const sessionId = readCookie(gateway, request, 'session');
     const token = request.body?.csrf ?? request.headers['x-csrf-token'];
-    if (sessionId !== undefined && token !== csrfTokenFor(sessionId)) {
-      sendFailure(
-        gateway,
-        request,
-        reply,
-        new SsogateError('csrf_failed', 'the sign-out form token does not match'),
-        {
-          as: 'page',
-          tryAgainHref: '/',
-        },
-      );
+    const refusal = fromAnotherSite(request)
+      ? 'the sign-out was posted from another site'
+      : sessionId !== undefined && token !== csrfTokenFor(sessionId)
+        ? 'the sign-out form token does not match'
+        : undefined;
+    if (refusal !== undefined) {
+      sendFailure(gateway, request, reply, new SsogateError('csrf_failed', refusal), {
+        as: 'page',
+        tryAgainHref: '/_sso/logout',
+      });
       return reply;
     }
-    // 303 after a POST, never 307/308 (RFC 9700 §4.12).
-    return signOut(gateway, request, reply, 303);
+    return signOut(gateway, request, reply);
   });
 
   // Never redirects to sign-in by itself: that would sign the user straight back in.
   app.get('/_sso/signed-out', async (_request, reply) => sendPage(reply, 200, signedOutPage()));
 }
 
+/**
+ * Fetch Metadata: a browser says where a request comes from. Only the
+ * gateway's own pages post a sign-out; a browser that sends no such header
+ * is held to the form token alone. (Origin cannot serve here: under the
+ * pages' Referrer-Policy: no-referrer a same-origin form posts "null".)
+ */
+function fromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
+}
+
 async function signOut(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
-  status: 302 | 303,
 ): Promise<FastifyReply> {
+  // 303 after a POST, never 307/308 (RFC 9700 §4.12).
+  const status = 303;
   const ended = await endSession(gateway.sessions, readCookie(gateway, request, 'session'));
   clearSessionCookie(gateway, reply);
   void reply.header('clear-site-data', '"cookies"');

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { withTestStorage } from '../storage/storage-fixtures.js';
+import { EntryRegistry } from '../sign-in/entry-registry.js';
+import { sampleEntry, withTestStorage } from '../storage/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import type { SessionDeps } from './session-service.js';
 import { createSession, endSession, resolveSession, sessionHash } from './session-service.js';
@@ -12,6 +13,7 @@ function depsAt(storage: Storage, clock: { now: number }): SessionDeps {
   return {
     sessions: storage.sessions,
     users: storage.users,
+    entries: new EntryRegistry(storage.entries),
     clock: () => clock.now,
     random: (size) => randomBytes(size),
     idleMs: 30 * minute,
@@ -29,6 +31,7 @@ describe('sessions', () => {
       const clock = { now: 1_000 };
       const deps = depsAt(storage, clock);
       const user = await newUser(storage);
+      await storage.entries.create(sampleEntry('corp'), 0);
       const first = await createSession(deps, user, 'corp', undefined);
       assert.match(first, /^[\w-]{43}$/);
       assert.equal(await storage.sessions.get(first), undefined);
@@ -59,6 +62,19 @@ describe('sessions', () => {
     });
   });
 
+  test('with a one-minute idle time, a request every 40 s keeps the session alive; a 61 s gap ends it', async () => {
+    await withTestStorage(async (storage) => {
+      const clock = { now: 0 };
+      const deps = { ...depsAt(storage, clock), idleMs: minute };
+      const id = await createSession(deps, await newUser(storage), null, undefined);
+      for (clock.now = 40_000; clock.now <= 6 * minute; clock.now += 40_000) {
+        assert.ok(await resolveSession(deps, id), `alive at ${clock.now / 1000} s`);
+      }
+      clock.now += 61_000 - 40_000; // 61 s after the last request
+      assert.equal(await resolveSession(deps, id), undefined, 'idle for 61 s');
+    });
+  });
+
   test("disabling the user ends the user's sessions at their next request", async () => {
     await withTestStorage(async (storage) => {
       const clock = { now: 0 };
@@ -68,6 +84,31 @@ describe('sessions', () => {
       await storage.users.setEnabled(user.id, false, 1);
       assert.equal(await resolveSession(deps, id), undefined);
       assert.equal(await storage.sessions.get(sessionHash(id)), undefined);
+    });
+  });
+
+  test('a session whose entry is disabled or deleted is refused and deleted; local ones go on', async () => {
+    await withTestStorage(async (storage) => {
+      const deps = depsAt(storage, { now: 0 });
+      const user = await newUser(storage);
+      await storage.entries.create(sampleEntry('corp'), 0);
+      await storage.entries.create(sampleEntry('other'), 0);
+      const corp = await createSession(deps, user, 'corp', undefined);
+      const other = await createSession(deps, user, 'other', undefined);
+      const local = await createSession(deps, user, null, undefined);
+      assert.ok(await resolveSession(deps, corp));
+      // Written behind the registry's back (an import, another instance):
+      // the registry is told through the change notices.
+      await storage.entries.update('corp', sampleEntry('corp', { enabled: false }), 1);
+      deps.entries.invalidate();
+      assert.equal(await resolveSession(deps, corp), undefined);
+      assert.equal(await storage.sessions.get(sessionHash(corp)), undefined);
+      assert.ok(await resolveSession(deps, other));
+      await storage.entries.delete('other');
+      deps.entries.invalidate();
+      assert.equal(await resolveSession(deps, other), undefined);
+      assert.equal(await storage.sessions.get(sessionHash(other)), undefined);
+      assert.ok(await resolveSession(deps, local));
     });
   });
 

@@ -1,11 +1,14 @@
 import type { RandomSource } from '../core/index.js';
 import { randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
+import type { EntryRegistry } from '../sign-in/entry-registry.js';
 import type { SessionRecord, SessionStore, UserRecord, UserStore } from '../storage/types.js';
 
 export interface SessionDeps {
   readonly sessions: SessionStore;
   readonly users: UserStore;
+  /** A session lasts no longer than its entry stays enabled. */
+  readonly entries: EntryRegistry;
   readonly clock: () => number;
   readonly random: RandomSource;
   readonly idleMs: number;
@@ -17,8 +20,16 @@ export interface ActiveSession {
   readonly user: UserRecord;
 }
 
-/** Activity is written at most this often, not at every request. */
-const touchEveryMs = 60_000;
+/**
+ * How often a session's activity is written: at most once a minute rather
+ * than at every request, and at most every quarter of the idle time, so that
+ * the last-seen time lags a request by a quarter of the idle window at most
+ * and a short idle time still slides with activity. The forward-auth cache
+ * (src/forward-auth/session-cache.ts) remembers a check only as long.
+ */
+export function touchIntervalMs(idleMs: number): number {
+  return Math.min(60_000, Math.floor(idleMs / 4));
+}
 
 /**
  * Sessions are opaque random ids (256 bits) held only by the browser's
@@ -49,8 +60,15 @@ export async function createSession(
 
 /**
  * The session a cookie names, if it is still valid: not past its absolute
- * end, not idle too long, and its user still enabled. A session that fails
- * any of these is deleted, so it is refused everywhere from then on.
+ * end, not idle too long, its user still enabled, and the entry it was
+ * signed in with still there and enabled (local sign-ins have none). A
+ * session that fails any of these is deleted, so it is refused everywhere
+ * from then on.
+ *
+ * The entry is read from the registry, which every instance drops at an
+ * entry's change notice: a session of an entry disabled or deleted
+ * elsewhere, or by an import, ends here too, even one made by a sign-in
+ * that finished while the entry was being disabled.
  */
 export async function resolveSession(
   deps: SessionDeps,
@@ -65,13 +83,21 @@ export async function resolveSession(
   if (
     session.expiresAt <= now ||
     session.lastSeenAt + deps.idleMs <= now ||
-    user?.enabled !== true
+    user?.enabled !== true ||
+    !(await entryStillOpen(deps, session.entryId))
   ) {
     await deps.sessions.delete(idHash);
     return undefined;
   }
-  if (now - session.lastSeenAt >= touchEveryMs) await deps.sessions.touch(idHash, now);
+  if (now - session.lastSeenAt >= touchIntervalMs(deps.idleMs)) {
+    await deps.sessions.touch(idHash, now);
+  }
   return { session, user };
+}
+
+async function entryStillOpen(deps: SessionDeps, entryId: string | null): Promise<boolean> {
+  if (entryId === null) return true;
+  return (await deps.entries.get(entryId))?.enabled === true;
 }
 
 export async function endSession(

@@ -9,6 +9,7 @@ import {
   buildTokenRequest,
   buildUserInfoRequest,
   isSsogateError,
+  isVisibleAscii,
   maskSecrets,
   processTokenResponse,
   processUserInfoResponse,
@@ -70,8 +71,19 @@ export async function completeSignIn(
     throw new SignInError('entry_unknown', `no entry ${entryId}`, { entryId });
 
   const pending = await consumePending(deps, entry, query, bindingValue);
+  // Checked after the pending sign-in is consumed: a state is good for one
+  // try only, and the error page's "try again" starts a new sign-in.
+  const code = single(query.code);
+  if (code !== undefined && code !== '' && !isVisibleAscii(code)) {
+    throw new SignInError(
+      'code_invalid',
+      'the code has a control or non-ASCII character (RFC 6749 Appendix A.11: code = 1*VSCHAR)',
+      { entryId },
+    );
+  }
   if (entry.type === 'extension') {
-    // Whatever the server calls its code or its error, the extension reads it.
+    // Whatever the server calls its code or its error, the extension reads it;
+    // a parameter named `code` is an OAuth2 code and was checked above.
     if (!entry.enabled)
       throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
     const mapped = await extensionCallbackUser(deps, entry, query, pending.redirectUri);
@@ -86,7 +98,6 @@ export async function completeSignIn(
       publicDetail: description === undefined ? error : `${error}: ${description}`,
     });
   }
-  const code = single(query.code);
   if (code === undefined || code === '') {
     throw new SignInError('missing_code', 'the callback carries no single code', { entryId });
   }
@@ -123,6 +134,9 @@ async function consumePending(
   let key: string;
   if (usesState(entry)) {
     if (state === undefined || state === '') throw invalid('the callback carries no single state');
+    // RFC 6749 Appendix A.5: state = 1*VSCHAR. Not one the gateway made, so
+    // there is nothing to look up or consume.
+    if (!isVisibleAscii(state)) throw invalid('the state has a control or non-ASCII character');
     key = pendingKey(entry, state, '');
   } else {
     // Without a state, only the browser's binding cookie finds its sign-in.

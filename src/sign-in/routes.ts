@@ -6,6 +6,7 @@ import { sendFailure } from '../app/respond.js';
 import { createSession } from '../sessions/session-service.js';
 import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../web/index.js';
+import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { SignInError } from './sign-in-error.js';
 import { startSignIn } from './start-sign-in.js';
@@ -50,7 +51,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
         const result = await completeSignIn(
           gateway,
           request.params.id,
-          request.query,
+          callbackQuery(request.url),
           readCookie(gateway, request, 'binding'),
         );
         const sessionId = await createSession(

@@ -141,6 +141,35 @@ describe('sign-in failures', () => {
     assert.equal(tokenCalls(), 0);
   });
 
+  test('a code with control or non-ASCII characters is code_invalid, never sent; the browser starts again cleanly', async () => {
+    for (const code of ['a%00b', '%ff%fe', '%E4%BD%A0', 'a%0D%0Ab', '%7F', 'x%E4%BD']) {
+      const first = await browser.open(start(), { maxHops: 1 });
+      const state = new URL(first.hops[0]?.location ?? '').searchParams.get('state') ?? '';
+      await failsWith(
+        `${gw.url}/_sso/callback/example-get?code=${code}&state=${state}`,
+        400,
+        'code_invalid',
+      );
+      assert.equal(tokenCalls(), 0, code);
+    }
+    // The "try again" link starts a new sign-in, which goes through.
+    const again = await browser.open(`${gw.url}/_sso/login/example-get?return_to=/x`);
+    assert.equal(again.status, 200, again.body);
+    assert.equal(again.url, `${gw.url}/x`);
+    assert.equal(tokenCalls(), 1);
+  });
+
+  test('a state with control or non-ASCII characters is state_invalid, before any lookup', async () => {
+    for (const state of ['a%00b', '%ff%fe', '%E4%BD%A0', '%0A']) {
+      await failsWith(
+        `${gw.url}/_sso/callback/example-get?code=c&state=${state}`,
+        400,
+        'state_invalid',
+      );
+    }
+    assert.equal(tokenCalls(), 0);
+  });
+
   test('repeated parameters are refused', async () => {
     const first = await browser.open(start(), { maxHops: 1 });
     const state = new URL(first.hops[0]?.location ?? '').searchParams.get('state') ?? '';

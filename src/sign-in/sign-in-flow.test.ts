@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
+import { signOut } from '../test-support/sign-out.js';
 
 /**
  * Whole sign-ins over real HTTP: a browser with a cookie jar, the gateway on
@@ -103,7 +104,7 @@ describe('signing in', () => {
     await signInAtExample(browser, gw.example.url);
     await browser.open(`${gw.url}/`);
     const cookies = new Map(browser.cookies(gw.url));
-    const signedOut = await browser.open(`${gw.url}/_sso/logout`);
+    const signedOut = await signOut(browser, gw.url);
     assert.equal(signedOut.url, `${gw.url}/_sso/signed-out`);
     assert.ok(signedOut.hops.some(({ url }) => url.startsWith(`${gw.example.url}/logout`)));
     assert.doesNotMatch(signedOut.body, /http-equiv/i);

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
+import { signOut } from '../test-support/sign-out.js';
 
 const canarySecret = 'CANARY_SECRET_5d1e0b7c';
 
@@ -49,6 +50,7 @@ describe('sign-in guarantees', () => {
     pages.push((await browser.open(`${gw.url}/_sso/login/example-get?return_to=/c`)).body);
     pages.push((await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' })).body);
     pages.push((await browser.open(`${gw.url}/_sso/logout`)).body);
+    pages.push((await signOut(browser, gw.url)).body);
 
     // Every code and token the example server saw the gateway send.
     const credentials = new Set<string>([canarySecret]);

@@ -67,6 +67,31 @@ describe('SessionStore', () => {
     });
   });
 
+  test('deleteForEntry ends every session signed in with that entry only; it says how many', async () => {
+    await withTestStorage(async (storage) => {
+      const { sessions } = storage;
+      const a = await newUser(storage, 'a');
+      const b = await newUser(storage, 'b');
+      await sessions.create(session('a-corp', a));
+      await sessions.create(session('b-corp', b));
+      await sessions.create({ ...session('a-other', a), entryId: 'other' });
+      await sessions.create({ ...session('b-local', b), entryId: null });
+      assert.equal(await sessions.deleteForEntry('corp'), 2);
+      assert.equal(await sessions.deleteForEntry('corp'), 0);
+      assert.equal(await sessions.get('a-corp'), undefined);
+      assert.equal(await sessions.get('b-corp'), undefined);
+      assert.notEqual(await sessions.get('a-other'), undefined);
+      assert.notEqual(await sessions.get('b-local'), undefined);
+      // A session already ended one by one is not counted again.
+      await sessions.create({ ...session('gone', a), entryId: 'other' });
+      await sessions.delete('gone');
+      await sessions.create({ ...session('b-other', b), entryId: 'other' });
+      assert.equal(await sessions.deleteForUser(b), 2);
+      assert.equal(await sessions.deleteForEntry('other'), 1);
+      assert.equal(await sessions.get('a-other'), undefined);
+    });
+  });
+
   test(
     'deleteExpired removes sessions past their end or idle too long',
     { skip: sqlOnly },

@@ -24,6 +24,15 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
 }
 
 export function createSessionStore(db: Kysely<Database>): SessionStore {
+  /** Deletes every session whose `column` holds `value`; resolves how many. */
+  const deleteWhere = async (
+    column: 'user_row_id' | 'entry_id',
+    value: number | string,
+  ): Promise<number> => {
+    const result = await db.deleteFrom('sessions').where(column, '=', value).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  };
+
   return {
     async create(session) {
       await db
@@ -60,13 +69,9 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
     },
 
-    async deleteForUser(userRowId) {
-      const result = await db
-        .deleteFrom('sessions')
-        .where('user_row_id', '=', userRowId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
+    deleteForUser: (userRowId) => deleteWhere('user_row_id', userRowId),
+
+    deleteForEntry: (entryId) => deleteWhere('entry_id', entryId),
 
     /** A session ends at `expiresAt` itself, and when last seen before `idleBefore`. */
     async deleteExpired(now, idleBefore) {

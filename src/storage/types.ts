@@ -186,6 +186,11 @@ export interface SessionStore {
   delete(idHash: string): Promise<void>;
   /** Ends every session of a user; resolves how many ended. */
   deleteForUser(userRowId: number): Promise<number>;
+  /**
+   * Ends every session signed in with an entry (one disabled or deleted);
+   * resolves how many ended. Local sign-ins (entryId null) are never touched.
+   */
+  deleteForEntry(entryId: string): Promise<number>;
   /** Removes sessions past their absolute end or idle since `idleBefore`. */
   deleteExpired(now: number, idleBefore: number): Promise<number>;
 }

@@ -149,6 +149,10 @@ export const errorRegistry = {
     summary: 'The third-party server sent an error instead of a code.',
   },
   missing_code: { status: 400, summary: 'The callback carries no code, or more than one.' },
+  code_invalid: {
+    status: 400,
+    summary: "The callback's code has characters a code cannot have (printable ASCII only).",
+  },
   state_invalid: {
     status: 400,
     summary: "The sign-in is unknown, expired, already used or not this browser's.",

@@ -15,3 +15,4 @@ export type { ResponseOptions, TokenResult } from './token-response.js';
 export { processTokenResponse } from './token-response.js';
 export { buildUserInfoRequest } from './userinfo-request.js';
 export { processUserInfoResponse } from './userinfo-response.js';
+export { isVisibleAscii } from './visible-ascii.js';

@@ -4,6 +4,7 @@ import type { JsonValue } from '../expression/index.js';
 import { createEvaluationContext, evaluate } from '../expression/index.js';
 import { checkResponse } from './check-response.js';
 import type { ThirdPartyResponse } from './outbound-request.js';
+import { isVisibleAscii } from './visible-ascii.js';
 
 export interface TokenResult {
   readonly accessToken: string;
@@ -16,8 +17,6 @@ export interface ResponseOptions {
   readonly secrets: readonly string[];
 }
 
-/** RFC 6749 Appendix A.12: access-token = 1*VSCHAR, printable ASCII only. */
-const visibleAscii = /^[\x20-\x7e]+$/;
 const maxAccessTokenLength = 16 * 1024;
 
 /**
@@ -48,7 +47,8 @@ function checkAccessToken(value: JsonValue): string {
     );
   }
   // A CR/LF in a token would otherwise reach a header of the user-info call.
-  if (value.length > maxAccessTokenLength || !visibleAscii.test(value)) {
+  // RFC 6749 Appendix A.12: access-token = 1*VSCHAR.
+  if (value.length > maxAccessTokenLength || !isVisibleAscii(value)) {
     throw new SsogateError(
       'access_token_invalid',
       `the access token must be 1 to ${maxAccessTokenLength} printable ASCII characters (RFC 6749 Appendix A.12)`,

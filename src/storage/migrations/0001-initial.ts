@@ -55,7 +55,8 @@ export function initialMigration(dialect: SqlDialect): Migration {
         .addColumn('user_row_id', 'integer', (column) =>
           column.notNull().references('users.id').onDelete('cascade'),
         )
-        // No foreign key: deleting an entry must not sign its users out mid-request.
+        // No foreign key: an entry's sessions are ended by the admin API and
+        // refused by the session check (sessions/session-service.ts) instead.
         .addColumn('entry_id', 'text')
         .addColumn('created_at', 'bigint', notNull)
         .addColumn('last_seen_at', 'bigint', notNull)

@@ -13,8 +13,9 @@ return 0`;
 /**
  * Sessions in Redis: one hash per session, expiring at the session's absolute
  * end (the idle limit is the session service's to check), and one set per
- * user of its sessions' id hashes, for deleteForUser. Needs Redis >= 7.0
- * (PEXPIRE NX/GT).
+ * user, and one per entry, of its sessions' id hashes, for deleteForUser and
+ * deleteForEntry. A set may name sessions already ended; ending them again
+ * deletes and counts nothing. Needs Redis >= 7.0 (PEXPIRE NX/GT).
  *
  * The TTL is the lifetime measured from createdAt (the caller's "now"),
  * rather than PEXPIREAT expiresAt: the same in production, but immune to
@@ -22,7 +23,22 @@ return 0`;
  */
 export function createRedisSessionStore(redis: Redis, prefix: string): SessionStore {
   const sessionKey = (idHash: string) => `${prefix}session:${idHash}`;
-  const userKey = (userRowId: number) => `${prefix}user-sessions:${userRowId}`;
+  const userKey = (userRowId: number | string) => `${prefix}user-sessions:${userRowId}`;
+  const entryKey = (entryId: string) => `${prefix}entry-sessions:${entryId}`;
+
+  /** Deletes these sessions and takes them out of `set`; resolves how many existed. */
+  const deleteListed = async (set: string, idHashes: readonly string[]): Promise<number> => {
+    if (idHashes.length === 0) return 0;
+    // SREM of exactly these members, not DEL of the set: a session created
+    // meanwhile keeps its place in the set.
+    const [deleted] = await execOrThrow(
+      redis
+        .multi()
+        .del(...idHashes.map(sessionKey))
+        .srem(set, ...idHashes),
+    );
+    return typeof deleted === 'number' ? deleted : 0;
+  };
 
   return {
     async create(session) {
@@ -34,20 +50,20 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
       };
       // A null entryId (local sign-in) is stored as the field's absence.
       if (session.entryId !== null) fields.entryId = session.entryId;
-      const users = userKey(session.userRowId);
       // PEXPIRE 0 would be an error; an already ended session lasts 1 ms.
       const ttl = Math.max(1, session.expiresAt - session.createdAt);
-      await execOrThrow(
-        redis
-          .multi()
-          .hset(sessionKey(session.idHash), fields)
-          .pexpire(sessionKey(session.idHash), ttl)
-          .sadd(users, session.idHash)
-          // The set lives as long as the user's longest session: NX gives a
-          // new set its first expiry, GT only ever extends it.
-          .pexpire(users, ttl, 'NX')
-          .pexpire(users, ttl, 'GT'),
-      );
+      const write = redis
+        .multi()
+        .hset(sessionKey(session.idHash), fields)
+        .pexpire(sessionKey(session.idHash), ttl);
+      const sets = [userKey(session.userRowId)];
+      if (session.entryId !== null) sets.push(entryKey(session.entryId));
+      for (const set of sets) {
+        // A set lives as long as its longest session: NX gives a new set its
+        // first expiry, GT only ever extends it.
+        write.sadd(set, session.idHash).pexpire(set, ttl, 'NX').pexpire(set, ttl, 'GT');
+      }
+      await execOrThrow(write);
     },
 
     async get(idHash) {
@@ -60,27 +76,21 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
 
     async delete(idHash) {
       const key = sessionKey(idHash);
-      const userRowId = await redis.hget(key, 'userRowId');
-      if (userRowId === null) {
-        await redis.del(key);
-        return;
-      }
-      await execOrThrow(redis.multi().del(key).srem(`${prefix}user-sessions:${userRowId}`, idHash));
+      const [userRowId, entryId] = await redis.hmget(key, 'userRowId', 'entryId');
+      const write = redis.multi().del(key);
+      if (typeof userRowId === 'string') write.srem(userKey(userRowId), idHash);
+      if (typeof entryId === 'string') write.srem(entryKey(entryId), idHash);
+      await execOrThrow(write);
     },
 
     async deleteForUser(userRowId) {
       const users = userKey(userRowId);
-      const idHashes = await redis.smembers(users);
-      if (idHashes.length === 0) return 0;
-      // SREM of exactly these members, not DEL of the set: a session created
-      // meanwhile keeps its place in the set.
-      const [deleted] = await execOrThrow(
-        redis
-          .multi()
-          .del(...idHashes.map(sessionKey))
-          .srem(users, ...idHashes),
-      );
-      return typeof deleted === 'number' ? deleted : 0;
+      return deleteListed(users, await redis.smembers(users));
+    },
+
+    async deleteForEntry(entryId) {
+      const entries = entryKey(entryId);
+      return deleteListed(entries, await redis.smembers(entries));
     },
 
     /** Redis drops each session at its absolute end by itself. */

@@ -1,0 +1,30 @@
+import { html } from './html.js';
+import type { SafeHtml } from './html.js';
+
+/** Who a page says is signed in. */
+export interface SignedInUser {
+  readonly userId: string;
+  readonly userName?: string;
+  readonly email?: string;
+}
+
+/** "Signed in as Name (id)", or the id alone when there is no other name. */
+export function signedInAs(user: SignedInUser): SafeHtml {
+  const name = user.userName ?? user.email;
+  const who =
+    name === undefined || name === user.userId
+      ? html`<strong>${user.userId}</strong>`
+      : html`<strong>${name}</strong> (${user.userId})`;
+  return html`<p>Signed in as ${who}</p>`;
+}
+
+/**
+ * Sign-out is a POST with the session's form token (a CSRF defence), so a
+ * third-party page cannot sign the user out with a link or an image.
+ */
+export function signOutForm(csrf: string): SafeHtml {
+  return html`<form method="post" action="/_sso/logout">
+    <input type="hidden" name="csrf" value="${csrf}" />
+    <button type="submit">Sign out</button>
+  </form>`;
+}
