@@ -7,7 +7,7 @@ import { sendFailure, sendPage } from '../app/respond.js';
 import { signedOutPage } from '../pages/index.js';
 import { csrfTokenFor, endSession } from './session-service.js';
 
-/** GET/POST /_sso/logout and GET /_sso/signed-out (SPEC 7). */
+/** GET/POST /_sso/logout and GET /_sso/signed-out (docs/design.md#signing-out). */
 export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/logout', async (request, reply) => signOut(gateway, request, reply, 302));
 
