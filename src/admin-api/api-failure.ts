@@ -55,7 +55,7 @@ export function parseInput<S extends z.ZodType>(
 /**
  * Input problems are the administrator's own input described back to them,
  * with every problem listed (the shape the console shows beside each field);
- * everything else goes through the one central sendFailure (ENGINEERING 10).
+ * everything else goes through the one central sendFailure.
  */
 export function sendApiFailure(
   gateway: Gateway,

@@ -16,7 +16,7 @@ export interface ApiResult {
 }
 
 /**
- * Every admin API route runs the same pipeline (ENGINEERING 12): authenticate
+ * Every admin API route runs the same pipeline: authenticate
  * and authorize first, so an unauthorized caller learns nothing about the
  * input or the data; then the action validates, acts and presents; every
  * failure leaves through sendApiFailure.

@@ -277,7 +277,7 @@ describe('admin API: entries', () => {
   });
 });
 
-/** The canary secret must appear in no response body, ever (SPEC 2). */
+/** The canary secret must appear in no response body, ever (docs/design.md#the-entry). */
 function assertNoSecret(bodies: readonly string[]): void {
   assert.ok(bodies.length > 0);
   for (const body of bodies) assert.doesNotMatch(body, new RegExp(canarySecret));

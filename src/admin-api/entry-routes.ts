@@ -9,7 +9,7 @@ import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-sch
 import { entryParams, entryReplaceBody } from './schemas.js';
 import { extensionSecretChange, keptExtensionSecret } from './extension-secret-edit.js';
 
-/** CRUD on entries (SPEC 2, 9); every write recompiles the registry and is audited. */
+/** CRUD on entries (docs/admin-api.md#entries); every write recompiles the registry and is audited. */
 export function entryRoutes(api: ApiRouter): void {
   const { gateway } = api;
   const store = gateway.storage.entries;

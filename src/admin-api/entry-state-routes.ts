@@ -14,7 +14,7 @@ export const entryOrderBody = z.strictObject({
 });
 
 /**
- * The switches of the console's entry list (SPEC 2): enable and disable,
+ * The switches of the console's entry list (docs/design.md#the-entry): enable and disable,
  * make an entry the one default or none, and the chooser's order. Each is a
  * write of the stored entry, audited with the fields it changed.
  */

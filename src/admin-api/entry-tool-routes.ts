@@ -43,7 +43,7 @@ export const entryTestBody = z.strictObject({
 });
 
 /**
- * The console's helpers for writing an entry (SPEC 2-5): check it while it
+ * The console's helpers for writing an entry (docs/entries.md): check it while it
  * is typed, try it on pasted responses, and list what a template or an
  * expression may use. None stores anything or calls out: the entry is
  * compiled and run by the same core functions a sign-in uses.

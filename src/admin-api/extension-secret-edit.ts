@@ -3,7 +3,7 @@ import { invalidField } from './api-failure.js';
 import type { SecretChange } from './entry-changes.js';
 
 /**
- * The extensionSecret is write-only like the appsecret (SPEC 2): absent or
+ * The extensionSecret is write-only like the appsecret (docs/design.md#the-entry): absent or
  * blank in an update keeps the stored one, null clears it. The store writes
  * the secret the input holds, so keeping it means passing the stored one on.
  *

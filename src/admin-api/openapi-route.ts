@@ -10,7 +10,7 @@ import { buildOpenApiDocument, openApiPath } from './openapi.js';
 export const apiVersion = '0.1.0';
 
 /**
- * GET /_sso/api/openapi.json (SPEC 9). Public: it describes the routes, not
+ * GET /_sso/api/openapi.json (docs/admin-api.md). Public: it describes the routes, not
  * any data, and tools fetch it before they hold a token. Built once, after
  * every route is registered.
  */

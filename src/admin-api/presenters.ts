@@ -2,14 +2,14 @@ import type { JsonValue } from '../core/index.js';
 import type { ApiTokenRecord, AuditEvent, EntryRecord, UserRecord } from '../storage/types.js';
 
 /**
- * What the admin API sends, field by field (ENGINEERING 12). Each presenter
+ * What the admin API sends, field by field. Each presenter
  * names the fields it copies, so a field added to a record later (or the
  * entry's appsecret, or a user's password hash) is never sent by accident.
  */
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** An entry as its input fields, without `appsecret` (SPEC 2: write-only). */
+/** An entry as its input fields, without `appsecret` (write-only: docs/design.md#the-entry). */
 export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record<string, unknown> {
   const input = record.input;
   return {

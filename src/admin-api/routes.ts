@@ -14,7 +14,7 @@ import { userAdminRoutes } from './user-admin-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /**
- * The admin REST API under /_sso/api (SPEC 9): JSON in and out, for an API
+ * The admin REST API under /_sso/api (docs/admin-api.md): JSON in and out, for an API
  * token or an administrator's session. Each resource's routes live in their
  * own file, described as data (api-router.ts): the same descriptions
  * validate the requests and make the OpenAPI document.

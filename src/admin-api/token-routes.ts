@@ -13,7 +13,7 @@ export const tokenCreateBody = z.strictObject({
 export const tokenParams = z.strictObject({ id: z.string().min(1).max(64) });
 
 /**
- * API tokens (SPEC 9), as `ssogate token` manages them: the token is shown
+ * API tokens (docs/admin-api.md#api-tokens), as `ssogate token` manages them: the token is shown
  * once in the create answer and stored only as its hash; a list shows names
  * and times, never a token.
  */

@@ -13,7 +13,7 @@ type UserAction =
   'enable' | 'disable' | 'lock' | 'unlock' | 'grant_admin' | 'revoke_admin' | 'end_sessions';
 
 /**
- * What an administrator does to a user (SPEC 5, 9). A lock is `enabled:
+ * What an administrator does to a user (docs/admin-api.md#users). A lock is `enabled:
  * false` set here, which no sign-in lifts; `lock`/`unlock` are the console's
  * names for the older `disable`/`enable`, which stay. No change may leave
  * the gateway without an enabled administrator, and an administrator at the

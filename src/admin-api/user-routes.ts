@@ -6,7 +6,7 @@ import { presentUser } from './presenters.js';
 import { userAnswer, userPageAnswer } from './response-schemas.js';
 import { userIdParams, userListQuery } from './schemas.js';
 
-/** Users (SPEC 5, 9): list and search, read. Changes are in user-admin-routes.ts. */
+/** Users (docs/admin-api.md#users): list and search, read. Changes are in user-admin-routes.ts. */
 export function userRoutes(api: ApiRouter): void {
   const users = api.gateway.storage.users;
 

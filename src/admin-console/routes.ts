@@ -18,7 +18,7 @@ export interface ConsoleOptions {
 }
 
 /**
- * The admin console (SPEC 9: `/_sso/admin/...`), for administrators only.
+ * The admin console (`/_sso/admin/...`, docs/console.md), for administrators only.
  * Every path under it but `assets/` is one of the app's own pages and gets
  * index.html; the app then talks to the admin API with the session cookie
  * and the CSRF token embedded here.

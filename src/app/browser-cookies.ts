@@ -10,7 +10,7 @@ import type { Gateway } from './gateway.js';
  * server); with an https public URL they are Secure and __Host- prefixed.
  * - session: the signed-in browser's opaque session id;
  * - binding: a random value that ties pending sign-ins, and the local sign-in
- *   form, to this browser (SPEC 6.2).
+ *   form, to this browser (docs/design.md#single-use-and-browser-binding).
  */
 export function readCookie(
   gateway: Gateway,

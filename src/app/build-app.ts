@@ -29,7 +29,7 @@ export interface AppOptions {
 }
 
 /**
- * The gateway's HTTP application, separate from listen() (ENGINEERING 14):
+ * The gateway's HTTP application, separate from listen():
  * tests drive it on port 0 or with inject(); main.ts listens.
  */
 export async function buildApp(

@@ -10,7 +10,7 @@ import { isBackendUnavailable } from '../storage/backend-errors.js';
 import { newReferenceId } from '../web/index.js';
 import type { Gateway } from './gateway.js';
 
-/** A top-level page load: GET (or HEAD) asking for HTML (SPEC 6.1). */
+/** A top-level page load: GET (or HEAD) asking for HTML (docs/design.md#the-sign-in-flow, step 2). */
 export function wantsPage(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
   return (request.method === 'GET' || request.method === 'HEAD') && accept.includes('text/html');
@@ -33,7 +33,7 @@ export interface FailureReport {
 }
 
 /**
- * The one place a failure becomes a response (ENGINEERING 10): a coded error
+ * The one place a failure becomes a response: a coded error
  * keeps its code; anything else becomes internal_error, never leaking its
  * message. The log gets the code, reference and masked message; the client a
  * plain sentence, the code and the reference. A database or Redis that cannot

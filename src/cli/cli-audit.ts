@@ -4,7 +4,7 @@ import type { CommandContext } from './token-commands.js';
 
 /**
  * Changes made from the command line are configuration changes like any
- * other: the audit log shows them, with `cli` as the actor (SPEC 9).
+ * other: the audit log shows them, with `cli` as the actor (docs/admin-api.md).
  */
 export async function recordCliChange(
   context: CommandContext,

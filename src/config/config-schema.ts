@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Every setting of the gateway, with its environment variable, default and
- * meaning (SPEC 10). The schema is the one source for validation and for
+ * meaning (docs/configuration.md). The schema is the one source for validation and for
  * docs/configuration.md; nothing else in the gateway reads process.env.
  */
 export const settings = {

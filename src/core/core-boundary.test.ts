@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The core has no I/O (ENGINEERING 1): it must not import an HTTP framework, a
+ * The core has no I/O (docs/design.md#what-the-core-guarantees): it must not import an HTTP framework, a
  * database driver, or a module that reaches the network, the disk or a child
  * process. This reads the compiled sources' imports; eslint.config.js checks
  * the same rule in the editor.

@@ -6,7 +6,7 @@ import { tokenLifetimeSeconds } from './defaults.js';
 import { answerFault } from './fault-gate.js';
 
 /**
- * The seed's shape: every call is a GET with its parameters in the query, and
+ * The GET style: every call is a GET with its parameters in the query, and
  * the user-info answer holds the user under `user` (the "empty" parsing case).
  */
 export function registerGetStyle(app: FastifyInstance, context: RouteContext): void {

@@ -4,7 +4,7 @@ import { defaultClient } from './defaults.js';
 export type ExampleEntry = Record<string, unknown>;
 
 export interface ExampleEntries {
-  /** The seed's shape: GET calls, the user under `user`. */
+  /** The GET style: GET calls, the user under `user`. */
   readonly getStyle: ExampleEntry;
   /** `POST ` with JSON bodies, `{"errcode":0,"data":...}` envelopes, an `openid`. */
   readonly jsonStyle: ExampleEntry;

@@ -33,7 +33,7 @@ export interface ExtensionCall<S extends z.ZodType> {
 export const maxAnswerBytes = 64 * 1024;
 
 /**
- * One signed call to an extension service (SPEC 8): the request is signed,
+ * One signed call to an extension service (docs/extension.md): the request is signed,
  * sent with the entry's time-out and a size cap through the gateway's
  * outbound client (no redirects, plain http only to loopback), and the
  * answer is believed only once its signature binds it to this request and

@@ -56,7 +56,7 @@ export async function extensionAuthorizationRequest(
 }
 
 /**
- * Flow steps 10 to 12 for an entry of type extension, after the gateway has
+ * Flow steps 11 to 14 for an entry of type extension, after the gateway has
  * consumed the pending sign-in: the callback's whole query goes to the
  * extension, whatever the server calls its code, and the user comes back.
  */

@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The signatures between the gateway and an extension service (SPEC 8,
- * docs/extension.md). Both directions are HMAC-SHA256 over a canonical text
+ * The signatures between the gateway and an extension service
+ * (docs/extension.md#signatures). Both directions are HMAC-SHA256 over a canonical text
  * of a few lines; a body enters only as its SHA-256, so the text is the same
  * however either side serialised its JSON.
  *

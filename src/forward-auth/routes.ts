@@ -16,8 +16,8 @@ import { cachedSession } from './session-cache.js';
 /**
  * Forward-auth: the check a proxy in front of an application makes before
  * serving each request.
- * - GET /_sso/auth (nginx auth_request): 204 with the identity headers of
- *   SPEC 9, 401 without a valid session, 403 when an access rule refuses.
+ * - GET /_sso/auth (nginx auth_request): 204 with the identity headers
+ *   (docs/proxy.md), 401 without a valid session, 403 when an access rule refuses.
  * - GET /_sso/auth/redirect (Traefik forwardAuth, Caddy forward_auth): the
  *   same, but a page load without a session gets a 302 to sign in, coming
  *   back to the original URL when its host is one the operator listed.

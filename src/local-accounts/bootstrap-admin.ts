@@ -9,7 +9,7 @@ export interface BootstrapResult {
 }
 
 /**
- * SPEC 10: on first start with no administrator, create the local `admin`
+ * On first start with no administrator, create the local `admin`
  * with SSOGATE_ADMIN_PASSWORD or a generated password, printed once by the
  * caller and never stored in clear.
  */

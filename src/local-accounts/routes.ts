@@ -26,7 +26,7 @@ interface LocalSignInForm {
   readonly csrf?: unknown;
 }
 
-/** GET /_sso/login (the chooser) and POST /_sso/login/local (SPEC 9). */
+/** GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface). */
 export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Querystring: Record<string, unknown> }>('/_sso/login', async (request, reply) => {
     return renderChooser(gateway, request, reply, safeReturnTo(request.query.return_to), 200);

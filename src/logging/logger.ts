@@ -19,7 +19,7 @@ interface LoggableRequest {
 
 /**
  * pino options for the gateway: request lines without cookies, credentials
- * or raw query strings (checklist 44-45). Errors are logged by the central
+ * or raw query strings (they may carry tokens and codes). Errors are logged by the central
  * handler with their code and masked message, never as whole objects whose
  * causes might carry a response body.
  */

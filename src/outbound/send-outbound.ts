@@ -18,7 +18,7 @@ export interface SendOptions {
 }
 
 /**
- * Sends a call the core described and reads the answer (SPEC 3). undici's
+ * Sends a call the core described and reads the answer (docs/design.md#templates-and-requests). undici's
  * `request`, unlike `fetch`, follows no redirects and inflates nothing, so a
  * 3xx comes back as a response and a gzip bomb stays its compressed size.
  * One deadline bounds the whole exchange: connecting (DNS, TCP and TLS),

@@ -19,7 +19,7 @@ export interface ChooserPageInput {
   readonly localForm: LocalFormInput | undefined;
 }
 
-/** The sign-in chooser at GET /_sso/login (SPEC 9): links, no script. */
+/** The sign-in chooser at GET /_sso/login: links, no script. */
 export function chooserPage(input: ChooserPageInput): string {
   const { entries, returnTo, localForm } = input;
   const links = entries.map(

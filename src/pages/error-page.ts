@@ -4,7 +4,7 @@ import { localHref, renderDocument } from './layout.js';
 
 /**
  * One plain sentence per code that can end on a page: the sign-in flow
- * (SPEC 6) and the gateway's own surface. Codes only the admin API or the
+ * (docs/design.md#failures) and the gateway's own surface. Codes only the admin API or the
  * start-up can raise have none; callers fall back to the registry summary.
  */
 export const flowErrorSentences: Readonly<Partial<Record<ErrorCode, string>>> = {

@@ -4,7 +4,7 @@ import { STYLESHEET_PATH } from './stylesheet.js';
 
 /**
  * A whole HTML document around a page body. No script, no inline style and
- * nothing loaded from another origin (CSP, checklist item 13).
+ * nothing loaded from another origin (the CSP of web/security-headers.ts).
  */
 export function renderDocument(title: string, body: SafeHtml): string {
   return html`<!doctype html>

@@ -2,7 +2,7 @@ import { html } from './html.js';
 import { renderDocument } from './layout.js';
 
 /**
- * GET /_sso/signed-out (SPEC 7). Never redirects and has no meta refresh:
+ * GET /_sso/signed-out (docs/design.md#signing-out). Never redirects and has no meta refresh:
  * going back to sign-in by itself would sign the user straight back in at a
  * third-party server that still has a session.
  */

@@ -14,7 +14,7 @@ import { safeReturnTo } from '../web/index.js';
  * The signed-in user as JSON, the health checks, the stylesheet, and
  * unknown paths under /_sso. Every other path is an internal resource
  * (src/reverse-proxy/routes.ts): proxied to an upstream, or the gateway's
- * own portal page (SPEC 9).
+ * own portal page (docs/design.md#the-http-surface).
  */
 export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/healthz', () => ({ status: 'ok' }));

@@ -9,7 +9,7 @@ import { entryAddressProblems } from '../outbound/entry-addresses.js';
 import type { Storage } from '../storage/types.js';
 
 /**
- * Entries provisioned at start from SSOGATE_ENTRIES_FILE (SPEC 10): JSON or
+ * Entries provisioned at start from SSOGATE_ENTRIES_FILE (docs/configuration.md): JSON or
  * YAML (YAML is a superset of JSON, so one parser reads both) of the shape
  * `{ entries: [ ... ] }`, each item with the API's fields, appsecret
  * included. Every item is validated exactly as the API does, and every

@@ -1,6 +1,6 @@
 import type { UserRecord } from '../storage/types.js';
 
-/** The identity headers of SPEC 9, in lower case. */
+/** The identity headers (docs/proxy.md), in lower case. */
 export const identityHeaderNames = [
   'x-auth-request-user',
   'x-auth-request-email',

@@ -55,10 +55,10 @@ const requestFailures: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /**
- * Flow steps 9 to 14 (SPEC 6.3-6.4). The callback is validated completely —
+ * Flow steps 9 to 15 (docs/design.md#the-sign-in-flow). The callback is validated completely —
  * the pending sign-in consumed atomically and checked against the entry, the
  * browser and the clock — before anything is sent to the third-party server
- * (checklist 10). Throws SignInError with the step's code.
+ * (docs/design.md#single-use-and-browser-binding). Throws SignInError with the step's code.
  */
 export async function completeSignIn(
   deps: CompleteSignInDeps,

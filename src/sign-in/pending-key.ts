@@ -5,7 +5,7 @@ import { sha256Base64url } from '../crypto/hash.js';
  * The key of a pending sign-in. Normally the hash of its state. An entry whose
  * server cannot echo a state has none in the callback, so its pending sign-in
  * is keyed by the entry and the browser-binding cookie instead: one pending
- * sign-in per browser and entry, still bound to the browser (SPEC 6.3).
+ * sign-in per browser and entry, still bound to the browser (docs/entries.md#entries-without-state).
  */
 export function pendingKey(
   entry: CompiledEntry,

@@ -4,7 +4,7 @@ import type { UserAttributes, UserRecord, UserStore } from '../storage/types.js'
 import { SignInError } from './sign-in-error.js';
 
 /**
- * Turns the mapped user into a row under the entry's policy (SPEC 5):
+ * Turns the mapped user into a row under the entry's policy (docs/design.md#users-and-provisioning):
  * create [yes], update at every sign-in [yes], adopt a user from elsewhere
  * [no]. A local administrator is never handed to a third-party server, and a
  * sign-in never lifts an administrator's lock. An entry with userIdScope

@@ -15,7 +15,7 @@ interface EntryParams {
   readonly id: string;
 }
 
-/** GET /_sso/login/{id} and GET /_sso/callback/{id} (SPEC 6, 9). */
+/** GET /_sso/login/{id} and GET /_sso/callback/{id} (docs/design.md#the-sign-in-flow). */
 export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
     '/_sso/login/:id',
@@ -92,7 +92,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
 /**
  * Starts a sign-in with an entry and sends the browser to its authorization
  * URL; used by /_sso/login/{id} and by the silent redirect to the default
- * entry, which shows no page of its own (SPEC 6.1).
+ * entry, which shows no page of its own (docs/design.md#the-sign-in-flow, step 2).
  */
 export async function redirectToEntry(
   gateway: Gateway,

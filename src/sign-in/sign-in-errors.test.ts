@@ -6,7 +6,7 @@ import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 
 /**
- * Every error code of the sign-in flow (SPEC 6), each produced by a real
+ * Every error code of the sign-in flow (docs/errors.md#signing-in), each produced by a real
  * failure of the example server or of the browser, ending on an error page
  * with its status, code and reference, and audited.
  */

@@ -7,7 +7,7 @@ import { signOut } from '../test-support/sign-out.js';
 /**
  * Whole sign-ins over real HTTP: a browser with a cookie jar, the gateway on
  * loopback, and the bundled example OAuth2 server in the three shapes the
- * gateway supports (seed GET, POST-JSON envelope, standard form POST).
+ * gateway supports (GET style, POST-JSON envelope, standard form POST).
  */
 describe('signing in', () => {
   let gw: TestGateway;

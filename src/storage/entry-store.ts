@@ -170,7 +170,7 @@ export function createEntryStore(db: Kysely<Database>, secretBox: SecretBox): En
   };
 }
 
-/** At most one default entry (SPEC 2). */
+/** At most one default entry (docs/design.md#the-entry). */
 async function clearOtherDefaults(db: Kysely<Database>, id: string): Promise<void> {
   await db
     .updateTable('entries')

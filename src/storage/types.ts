@@ -2,7 +2,7 @@ import type { EntryInput, JsonValue } from '../core/index.js';
 import type { ChangeNotifier } from './change-notifier.js';
 
 /**
- * The gateway's storage, behind small interfaces (ENGINEERING 5). SQLite
+ * The gateway's storage, behind small interfaces. SQLite
  * (Kysely over better-sqlite3) fills them by default; PostgreSQL and Redis
  * fill the same interfaces for several instances. Times are epoch
  * milliseconds passed in by the caller, so tests control the clock.

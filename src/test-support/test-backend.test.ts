@@ -15,7 +15,7 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
   }
 }
 
-// The name says which backend the whole suite ran on (ENGINEERING 15).
+// The name says which backend the whole suite ran on.
 describe(`the test backend: ${testBackendName()}`, () => {
   test(`backend: ${testBackendName()}`, async () => {
     const backend = await testBackend();

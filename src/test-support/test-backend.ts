@@ -3,7 +3,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 
 /**
- * One suite, every backend (ENGINEERING 15). Every test that opens storage
+ * One suite, every backend. Every test that opens storage
  * asks here for its settings, so the same tests run on embedded SQLite by
  * default and on PostgreSQL + Redis when CI sets:
  *

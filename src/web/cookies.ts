@@ -11,7 +11,7 @@
 export const SESSION_COOKIE = 'ssogate_session';
 /** Session cookie name over https: __Host- pins it to this host, Path=/ and Secure. */
 export const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
-/** Browser-binding cookie of a pending sign-in (SPEC 6.2). */
+/** Browser-binding cookie of a pending sign-in (docs/design.md#single-use-and-browser-binding). */
 export const BINDING_COOKIE = 'ssogate_binding';
 export const SECURE_BINDING_COOKIE = '__Host-ssogate_binding';
 

@@ -12,7 +12,7 @@ function assertSafe(result: string): void {
   assert.equal(new URL(result, 'https://app.example.com').origin, 'https://app.example.com');
 }
 
-describe('safeReturnTo: checklist item 17 vectors all become /', () => {
+describe('safeReturnTo: every other-origin spelling becomes /', () => {
   const vectors = [
     '//evil.com',
     '/\\evil.com',

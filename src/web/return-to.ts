@@ -1,5 +1,5 @@
 /**
- * The return-to path of a sign-in (SPEC 6.5; checklist item 17).
+ * The return-to path of a sign-in (docs/design.md#return-to).
  *
  * A return-to value comes from a query string, so it is attacker-chosen. The
  * gateway only ever redirects to a same-origin path: anything a browser or a

@@ -1,5 +1,5 @@
 /**
- * Response headers for every gateway page (checklist items 13 and 47).
+ * Response headers for every gateway page.
  *
  * Pages carry no script and no inline style, so the policy can deny
  * everything except the gateway's own stylesheet, data: images and forms

@@ -17,7 +17,7 @@ interface CallOptionsProps {
   readonly callName: string;
 }
 
-/** The options beyond the seed for one call: headers, POST body, success condition. */
+/** The options beyond the basic shape for one call: headers, POST body, success condition. */
 export function CallOptions(props: CallOptionsProps) {
   const { field, url, call, onChange, problems, allowed, callName } = props;
   const encodingName = fieldId(`${field}.bodyEncoding`);
@@ -53,7 +53,7 @@ export function CallOptions(props: CallOptionsProps) {
               onChange({ ...call, bodyEncoding: 'json' });
             }}
           />{' '}
-          JSON object (the seed&apos;s shape)
+          JSON object (the default)
         </label>
         <label className="inline">
           <input

@@ -3,8 +3,8 @@ import type { EntryBody, EntryView, Problem } from '../types.js';
 /**
  * The entry form's state: every field as the administrator types it
  * (strings, rows), turned into the admin API's entry body by toEntryBody.
- * Optional fields left blank are left out, so a seed-style entry stays
- * exactly as the seed describes it (SPEC 2).
+ * Optional fields left blank are left out, so an entry without
+ * options stays exactly as written (docs/entries.md#fields).
  */
 
 export interface Row {

@@ -21,7 +21,7 @@ interface ExtensionFieldsProps {
 }
 
 /**
- * An entry of type extension (SPEC 8): the service's URL, its shared
+ * An entry of type extension (docs/extension.md): the service's URL, its shared
  * secret (write-only) and its settings, and a check that the service answers
  * its signed health route with this secret.
  */

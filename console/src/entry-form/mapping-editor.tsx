@@ -22,7 +22,7 @@ interface MappingEditorProps {
 const field = 'userInfoParse';
 
 /**
- * `userInfoParse` as a table or as the SPEC 2 text form, one
+ * `userInfoParse` as a table or as the text form (docs/entries.md#user-mapping), one
  * `attribute = expression` per line. Switching converts with the core's own
  * reader and printer, so what the table shows is what the text means.
  */
@@ -69,7 +69,7 @@ export function MappingEditor({
         <RowsEditor
           field={field}
           legend="User-info parsing"
-          hint="Empty: the object under the key user is the user (the seed's case). Otherwise each attribute takes the value of its expression over $response; userId is required."
+          hint="Empty: the object under the key user is the user. Otherwise each attribute takes the value of its expression over $response; userId is required."
           nameKey="attribute"
           valueKey="expression"
           nameLabel="Attribute"

@@ -15,7 +15,7 @@ interface OAuth2FieldsProps {
   readonly onChange: (change: Partial<EntryDraft>) => void;
 }
 
-/** The seed's templates and expressions, in the order a sign-in uses them, and the options beyond. */
+/** The basic templates and expressions, in the order a sign-in uses them, and the options beyond. */
 export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsProps) {
   const placeholders = model?.placeholders;
   const tokenValueNames = draft.tokenValues.map((row) => row.name).filter((name) => name !== '');

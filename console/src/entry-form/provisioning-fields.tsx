@@ -13,7 +13,7 @@ interface ProvisioningFieldsProps {
   }) => void;
 }
 
-/** The provisioning policy of SPEC 5, with its defaults. */
+/** The provisioning policy (docs/design.md#users-and-provisioning), with its defaults. */
 export function ProvisioningFields(props: ProvisioningFieldsProps) {
   const { onChange } = props;
   return (

@@ -13,7 +13,7 @@ interface SecretFieldProps {
 }
 
 /**
- * A write-only secret (SPEC 2): the API never returns it, so a stored one
+ * A write-only secret (docs/design.md#the-entry): the API never returns it, so a stored one
  * shows as "set" with the choice to replace or remove it, never its value.
  */
 export function SecretField({ field, label, secret, onChange, problems, hint }: SecretFieldProps) {

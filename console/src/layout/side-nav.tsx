@@ -8,7 +8,7 @@ const links = [
   { to: '/tokens', label: 'API tokens', pages: ['tokens'] },
 ] as const;
 
-/** System Settings > Security, as the product's settings are organised (SPEC 1). */
+/** System Settings > Security, as the product's settings are organised. */
 export function SideNav({ route }: { readonly route: Route }) {
   return (
     <nav className="side-nav" aria-label="System Settings">

@@ -34,8 +34,8 @@ export function compileTemplateField(
 
 /**
  * Compiles an outbound call: its URL template and the options beyond the
- * seed (headers, body encoding, success condition), which are all off unless
- * set, so that a seed-style entry behaves exactly as the seed says.
+ * basic shape (headers, body encoding, success condition), which are all off
+ * unless set, so that a GET-style entry sends exactly what its templates say.
  */
 export function compileCall(
   raw: Readonly<Record<string, unknown>>,

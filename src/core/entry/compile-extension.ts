@@ -9,7 +9,7 @@ import { ProblemList, textField } from './compile-fields.js';
 export const minExtensionSecretLength = 16;
 
 /**
- * Checks the extension fields of an entry of type extension (SPEC 8) and
+ * Checks the extension fields of an entry of type extension (docs/extension.md#the-entry) and
  * returns where and how to call its service, or undefined with problems
  * added. The service URL is a base: routes such as /authorize-url are
  * appended to its path, so it has no query, fragment or credentials.

@@ -55,7 +55,7 @@ export interface CompiledOAuth2Entry extends CompiledEntryBase {
   readonly tokenParse: Expression;
   readonly tokenValues: readonly TokenValue[];
   readonly userInfo: CompiledCall;
-  /** Empty: the seed's "empty" case, the object under `user` is the user. */
+  /** Empty: the "empty" case, the object under `user` is the user. */
   readonly userInfoParse: readonly AttributeMapping[];
   readonly logout: CompiledTemplate | undefined;
   readonly pkce: boolean;
@@ -70,7 +70,7 @@ export interface CompiledExtension {
 }
 
 /**
- * An entry whose server is reached through an extension service (SPEC 8):
+ * An entry whose server is reached through an extension service (docs/extension.md):
  * the gateway keeps the flow, the extension builds the authorization URL and
  * reads the callback.
  */

@@ -3,7 +3,7 @@ import { userIdScopes } from '../user/user-id-scope.js';
 
 /**
  * The shape of an entry as the API, the console and the provisioning file
- * send it (SPEC 2). Only shapes and types live here; what the strings mean
+ * send it (docs/entries.md#fields). Only shapes and types live here; what the strings mean
  * (templates, expressions, attributes) is checked by validateEntry so that
  * every problem is reported together, with its position.
  */
@@ -28,7 +28,7 @@ const headerInput = z.strictObject({
 const callOptionsShape = {
   /** Extra request headers; values may hold the call's placeholders. */
   headers: z.array(headerInput).max(32).optional(),
-  /** Body of a `POST ` call: JSON (the seed's shape) or a standard form. */
+  /** Body of a `POST ` call: JSON (the default) or a standard form. */
   bodyEncoding: z.enum(['json', 'form']).optional(),
   /** An expression over $response that must yield true for the call to count as a success. */
   successCondition: optionalText(4096),

@@ -26,7 +26,7 @@ const mappingLine = /^(\s*)([^\s=]*)(\s*)=(?!=)(\s*)(.*?)\s*$/;
 const attributeName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Reads the text form of `userInfoParse` (SPEC 2): one `attribute =
+ * Reads the text form of `userInfoParse` (docs/entries.md#user-mapping): one `attribute =
  * expression` per line; blank lines and lines starting with `#` are ignored.
  * Only the line shape is checked here; attribute names and expressions are
  * checked with the rest of the entry, at the positions recorded here.

@@ -16,7 +16,7 @@ function summary(problems: readonly SsogateError[]) {
 }
 
 describe('validateEntry', () => {
-  test('a seed-style GET entry compiles with every option off', () => {
+  test('a GET-style entry compiles with every option off', () => {
     const entry = compileOAuth2Entry(buildGetEntry());
     assert.equal(entry.token.template.method, 'GET');
     assert.equal(entry.token.bodyEncoding, 'json');
@@ -162,7 +162,7 @@ describe('validateEntry', () => {
   });
 });
 
-describe('validateEntry: options beyond the seed', () => {
+describe('validateEntry: options beyond the basic shape', () => {
   test('a body encoding on a GET call is refused', () => {
     const problems = problemsOf(buildGetEntry({ tokenRequest: { bodyEncoding: 'form' } }));
     assert.deepEqual(

@@ -26,7 +26,7 @@ const oauth2RequiredFields = ['authorizeUrl', 'tokenUrl', 'tokenParse', 'userInf
 
 /**
  * Validates and compiles an entry as the API, the console or the provisioning
- * file sends it (SPEC 2 to 5). Every problem is reported at once, each naming
+ * file sends it (docs/entries.md). Every problem is reported at once, each naming
  * its field and position; nothing is thrown for bad input.
  */
 export function validateEntry(input: unknown): EntryValidation {
@@ -123,7 +123,7 @@ export function validateEntry(input: unknown): EntryValidation {
 }
 
 /**
- * An entry of type extension (SPEC 8): the OAuth2 templates and expressions
+ * An entry of type extension (docs/extension.md#the-entry): the OAuth2 templates and expressions
  * are neither required nor read (the console may keep them while the type is
  * switched); the extension's URL and secret are.
  */

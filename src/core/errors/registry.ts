@@ -13,11 +13,11 @@ export interface ErrorDefinition {
 }
 
 export const errorRegistry = {
-  // Entries and their fields (SPEC 2).
+  // Entries and their fields (docs/entries.md#fields).
   entry_invalid: { status: 400, summary: 'The entry has one or more problems; each is listed.' },
   field_invalid: { status: 400, summary: 'A field is missing or has the wrong type or form.' },
 
-  // URL templates (SPEC 3).
+  // URL templates (docs/entries.md#placeholders).
   template_syntax: {
     status: 400,
     summary: 'A `${` in a template is not closed, or a name is empty.',
@@ -57,7 +57,7 @@ export const errorRegistry = {
     summary: 'A request header has an invalid name, or its value contains a control character.',
   },
 
-  // The expression language (SPEC 4), at save time.
+  // The expression language (docs/entries.md#expressions), at save time.
   expression_syntax: { status: 400, summary: 'The expression does not parse.' },
   expression_unknown_function: {
     status: 400,
@@ -79,7 +79,7 @@ export const errorRegistry = {
   value_type: { status: 502, summary: 'A value has the wrong type for the operation.' },
   jwt_malformed: { status: 502, summary: 'A value is not a JWT whose claims can be read.' },
 
-  // User attributes and mapping (SPEC 5).
+  // User attributes and mapping (docs/entries.md#user-mapping).
   user_attribute_unknown: {
     status: 400,
     summary: 'A mapping names a user attribute that does not exist.',
@@ -143,7 +143,7 @@ export const errorRegistry = {
     summary: 'Too many calls to this server are in flight; this one waited its whole time-out.',
   },
 
-  // The sign-in flow (SPEC 6): each ends on an error page with a reference id.
+  // The sign-in flow (docs/design.md#failures): each ends on an error page with a reference id.
   provider_error: {
     status: 400,
     summary: 'The third-party server sent an error instead of a code.',
@@ -248,7 +248,7 @@ export const errorRegistry = {
     summary: 'An access rule does not let the signed-in user reach this address.',
   },
 
-  // The extension service of an entry of type extension (SPEC 8, docs/extension.md).
+  // The extension service of an entry of type extension (docs/extension.md).
   extension_unavailable: {
     status: 502,
     summary: 'The extension service could not be reached, or failed without a signed answer.',

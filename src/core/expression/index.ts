@@ -1,5 +1,5 @@
 /**
- * The expression language (SPEC 4): parse once when an entry is saved,
+ * The expression language (docs/entries.md#expressions): parse once when an entry is saved,
  * evaluate many times over third-party responses.
  */
 export type {

@@ -9,7 +9,7 @@ import { pkceChallenge } from './pkce.js';
 const publicUrl = 'https://gate.corp.example/';
 
 describe('buildAuthorizationRequest', () => {
-  test('renders the seed template with state, appid and the callback URL encoded once', () => {
+  test('renders a GET-style template with state, appid and the callback URL encoded once', () => {
     const entry = compileOAuth2Entry(buildGetEntry());
     const request = buildAuthorizationRequest(entry, { publicUrl, random: sequenceRandom() });
     assert.equal(request.state, 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8');

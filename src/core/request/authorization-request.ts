@@ -24,7 +24,7 @@ export interface AuthorizationRequest {
 /**
  * Renders the authorization URL (flow step 2). A state is generated even when
  * the template has no `${state}`: the pending sign-in is keyed by it and bound
- * to the browser by a cookie either way (SPEC 6).
+ * to the browser by a cookie either way (docs/design.md#single-use-and-browser-binding).
  */
 export function buildAuthorizationRequest(
   entry: CompiledOAuth2Entry,

@@ -15,13 +15,13 @@ export interface CallRequestOptions {
 }
 
 const contentTypes = {
-  // SPEC 3: the seed's `POST ` shape is a JSON object with this exact type.
+  // A `POST ` call's JSON body has this exact type (docs/entries.md#request-shapes).
   json: 'application/json;charset=utf-8',
   form: 'application/x-www-form-urlencoded',
 } as const;
 
 /**
- * Shapes a token or user-info call (SPEC 3). GET keeps the query in the URL;
+ * Shapes a token or user-info call (docs/entries.md#request-shapes). GET keeps the query in the URL;
  * `POST ` moves the template's query parameters, decoded, into a JSON object
  * (or a form body) and sends the URL without its query.
  */

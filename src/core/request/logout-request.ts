@@ -12,7 +12,7 @@ export interface LogoutRequestOptions {
 }
 
 /**
- * How to tell the third-party server about a sign-out (SPEC 7): send the
+ * How to tell the third-party server about a sign-out (docs/design.md#signing-out): send the
  * browser there, or, when the template holds `${app_secret}`, call it from
  * the server so the secret never reaches a browser.
  */

@@ -1,7 +1,7 @@
 /**
  * A plain description of a call to a third-party server. The core only builds
  * it; the gateway's HTTP client sends it, never following redirects, within
- * `timeoutMs`, and reading at most `maxResponseBytes` of the body (SPEC 3).
+ * `timeoutMs`, and reading at most `maxResponseBytes` of the body (docs/design.md#templates-and-requests).
  */
 export interface OutboundRequest {
   readonly method: 'GET' | 'POST';

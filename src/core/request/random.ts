@@ -1,5 +1,5 @@
 /**
- * Randomness is injected (ENGINEERING 3): production passes
+ * Randomness is injected: production passes
  * `crypto.randomBytes`, tests pass a deterministic source.
  */
 export type RandomSource = (size: number) => Uint8Array;

@@ -17,11 +17,11 @@ function rejectsWith(code: string, run: () => unknown): Error {
 }
 
 describe('processTokenResponse', () => {
-  const seedEntry = compileOAuth2Entry(buildGetEntry());
+  const baseEntry = compileOAuth2Entry(buildGetEntry());
 
   test('extracts the access token from a typical JSON response', () => {
     const result = processTokenResponse(
-      seedEntry,
+      baseEntry,
       { status: 200, body: '{"access_token":"at-1","token_type":"bearer","expires_in":3600}' },
       { secrets },
     );
@@ -32,7 +32,7 @@ describe('processTokenResponse', () => {
   test('a non-2xx status is the server failing, its body masked in the message', () => {
     const error = rejectsWith('response_status', () =>
       processTokenResponse(
-        seedEntry,
+        baseEntry,
         { status: 500, body: `{"error":"boom","echo":"${canarySecret}","access_token":"leaked"}` },
         { secrets },
       ),
@@ -41,7 +41,7 @@ describe('processTokenResponse', () => {
     assert.equal(error.message.includes(canarySecret), false);
     assert.equal(error.message.includes('leaked'), false);
     rejectsWith('response_status', () =>
-      processTokenResponse(seedEntry, { status: 302, body: '' }, { secrets }),
+      processTokenResponse(baseEntry, { status: 302, body: '' }, { secrets }),
     );
   });
 
@@ -71,21 +71,21 @@ describe('processTokenResponse', () => {
   test('malformed bodies and tokens fail closed with their own codes', () => {
     const body = (text: string) => ({ status: 200, body: text });
     rejectsWith('response_not_json', () =>
-      processTokenResponse(seedEntry, body('<html>'), { secrets }),
+      processTokenResponse(baseEntry, body('<html>'), { secrets }),
     );
     rejectsWith('key_not_found', () =>
-      processTokenResponse(seedEntry, body('{"token":"x"}'), { secrets }),
+      processTokenResponse(baseEntry, body('{"token":"x"}'), { secrets }),
     );
     rejectsWith('key_not_found', () =>
-      processTokenResponse(seedEntry, body('{"__proto__":{"access_token":"x"}}'), { secrets }),
+      processTokenResponse(baseEntry, body('{"__proto__":{"access_token":"x"}}'), { secrets }),
     );
     for (const token of ['123', '{}', '[]', '""', 'null', '"t\\r\\nX-Evil: 1"', '"中文"']) {
       rejectsWith('access_token_invalid', () =>
-        processTokenResponse(seedEntry, body(`{"access_token":${token}}`), { secrets }),
+        processTokenResponse(baseEntry, body(`{"access_token":${token}}`), { secrets }),
       );
     }
     rejectsWith('access_token_invalid', () =>
-      processTokenResponse(seedEntry, body(JSON.stringify({ access_token: 'x'.repeat(20_000) })), {
+      processTokenResponse(baseEntry, body(JSON.stringify({ access_token: 'x'.repeat(20_000) })), {
         secrets,
       }),
     );

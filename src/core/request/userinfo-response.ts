@@ -6,7 +6,7 @@ import { checkResponse } from './check-response.js';
 import type { ThirdPartyResponse } from './outbound-request.js';
 import type { ResponseOptions } from './token-response.js';
 
-/** Checks the user-info response and maps it to a user (SPEC 5). */
+/** Checks the user-info response and maps it to a user (docs/entries.md#user-mapping). */
 export function processUserInfoResponse(
   entry: CompiledOAuth2Entry,
   response: ThirdPartyResponse,

@@ -45,7 +45,7 @@ describe('buildUserInfoRequest', () => {
 });
 
 describe('processUserInfoResponse', () => {
-  test('maps the seed "empty" case', () => {
+  test('maps the "empty" case', () => {
     const entry = compileOAuth2Entry(buildGetEntry());
     const user = processUserInfoResponse(
       entry,

@@ -9,7 +9,7 @@ function list(names: readonly string[]): string {
 }
 
 /**
- * Checks every placeholder name against the SPEC 3 matrix for `kind`. Names
+ * Checks every placeholder name against the placeholder matrix for `kind`. Names
  * are case-sensitive; a near miss in case gets a hint, since `${State}` is a
  * likely typo rather than a new value.
  */
@@ -53,7 +53,7 @@ export function checkPlaceholderNames(
 function notAllowed(name: string, kind: TemplateKind, allowed: readonly string[]): string {
   const allowedText = `Allowed in ${kind}: ${list(allowed)}.`;
   if (name === 'app_secret' && kind === 'authorizeUrl') {
-    // SPEC 2: always refused; RFC 6749 §10.1, the secret must stay server-side.
+    // Always refused in the authorization URL; RFC 6749 §10.1, the secret must stay server-side.
     return `\${app_secret} is not allowed in authorizeUrl: the authorization URL is sent to the browser, so a secret there would leak. ${allowedText}`;
   }
   if (!isBuiltInPlaceholder(name)) {

@@ -8,7 +8,7 @@ import type { CompileOptions, CompiledTemplate, TemplateResult } from './types.j
 import { checkUrl } from './url-checks.js';
 
 /**
- * Compiles a URL template once, when the entry is saved (SPEC 2). Every check
+ * Compiles a URL template once, when the entry is saved (docs/design.md#the-entry). Every check
  * runs even after a failure, so the administrator sees all problems at once,
  * each with the field and a 1-based column into `source` (the column counts
  * the `POST ` prefix). Never throws: any input yields a result.

@@ -28,7 +28,7 @@ const gluedMethod = new RegExp(`^(${httpMethods.join('|')})(?=https?:)`, 'i');
 const browserRedirects: readonly TemplateKind[] = ['authorizeUrl', 'logoutUrl'];
 
 /**
- * SPEC 3: no prefix means GET; `POST ` is the word POST in capitals and exactly
+ * No prefix means GET; `POST ` is the word POST in capitals and exactly
  * one space. Every malformed prefix is reported (and skipped, so the URL after
  * it is still checked); the URL starts after the last method-like word.
  */

@@ -1,5 +1,5 @@
 /**
- * Percent-encoding for substituted values (SPEC 3, RFC 3986 §2.1, §2.3).
+ * Percent-encoding for substituted values (RFC 3986 §2.1, §2.3).
  *
  * Everything except the unreserved set `A-Z a-z 0-9 - . _ ~` is encoded from
  * its UTF-8 bytes, with uppercase hex (§2.1 "should use uppercase"). This is

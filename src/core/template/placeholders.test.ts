@@ -10,8 +10,8 @@ import {
 } from './placeholders.js';
 import { renderPostParameters, renderUrl } from './render.js';
 
-// SPEC 3 table, row by row, columns authorizeUrl, tokenUrl, logoutUrl, userInfoUrl.
-const specTable: Record<BuiltInPlaceholder, readonly [boolean, boolean, boolean, boolean]> = {
+// The table of docs/entries.md#placeholders, row by row, columns authorizeUrl, tokenUrl, logoutUrl, userInfoUrl.
+const documentedTable: Record<BuiltInPlaceholder, readonly [boolean, boolean, boolean, boolean]> = {
   state: [true, false, true, false],
   appid: [true, true, true, true],
   app_secret: [false, true, true, false],
@@ -27,16 +27,16 @@ function mustCompile(source: string, kind: TemplateKind, extra: readonly string[
 }
 
 describe('placeholder matrix', () => {
-  it('is the SPEC 3 table', () => {
+  it('is the table of docs/entries.md', () => {
     for (const [index, kind] of templateKinds.entries()) {
-      const expected = builtInPlaceholders.filter((name) => specTable[name][index]);
+      const expected = builtInPlaceholders.filter((name) => documentedTable[name][index]);
       assert.deepEqual([...placeholderMatrix[kind]].sort(), [...expected].sort(), kind);
     }
   });
 
   for (const name of builtInPlaceholders) {
     for (const [index, kind] of templateKinds.entries()) {
-      const allowed = specTable[name][index] ?? false;
+      const allowed = documentedTable[name][index] ?? false;
       it(`\${${name}} in ${kind}: ${allowed ? 'allowed' : 'refused'}`, () => {
         const source = `https://as.example/cb?v=\${${name}}`;
         const result = compileTemplate(source, kind, { field: kind });

@@ -1,5 +1,5 @@
 /**
- * Which `${placeholders}` each URL template may use (SPEC 3). Kept as plain
+ * Which `${placeholders}` each URL template may use (docs/entries.md#placeholders). Kept as plain
  * data because the admin console displays the same matrix to administrators.
  */
 
@@ -24,7 +24,7 @@ export const builtInPlaceholders = [
 export type BuiltInPlaceholder = (typeof builtInPlaceholders)[number];
 
 /**
- * SPEC 3 table, column by column. The authorize URL is a browser redirect, so
+ * The table of docs/entries.md#placeholders, column by column. The authorize URL is a browser redirect, so
  * it never carries `app_secret` (RFC 6749 §10.1: a client secret must not be
  * exposed to the user agent); `code` and `access_token` only exist after the
  * redirect back (RFC 6749 §4.1.2, §4.1.4).

@@ -11,7 +11,7 @@ export interface PostShape {
 }
 
 /**
- * SPEC 3 `POST `: the URL is sent without its query (RFC 3986 §3.4), and each
+ * A `POST ` template: the URL is sent without its query (RFC 3986 §3.4), and each
  * query parameter becomes a body key. Names are keys, fixed at save time, so a
  * placeholder in a name is refused, and so is a repeated name (a JSON object
  * cannot hold it twice). Literal text is percent-decoded once, here.

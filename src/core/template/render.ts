@@ -18,8 +18,8 @@ function renderParts(parts: readonly TemplatePart[], values: PlaceholderValues):
 
 /**
  * The whole URL, query included (the GET shape, also used for browser
- * redirects). Each value is percent-encoded wherever it stands (SPEC 3,
- * RFC 3986 §2.1), so it cannot add a `/`, `&`, `=` or `#`; the literal text is
+ * redirects). Each value is percent-encoded wherever it stands
+ * (RFC 3986 §2.1), so it cannot add a `/`, `&`, `=` or `#`; the literal text is
  * kept exactly as written. Throws `template_value_missing`.
  */
 export function renderUrl(template: CompiledTemplate, values: PlaceholderValues): string {
@@ -34,7 +34,7 @@ export interface PostRequestParts {
 }
 
 /**
- * SPEC 3 `POST `: values are DECODED strings (literal text percent-decoded at
+ * A `POST ` template: values are DECODED strings (literal text percent-decoded at
  * compile time, placeholder values raw), since the caller JSON- or
  * form-encodes the body itself; encoding here too would double-encode. A value
  * such as `a&client_secret=x` therefore stays one value. Only for `POST `

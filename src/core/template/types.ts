@@ -46,7 +46,7 @@ export interface PostTemplate extends CompiledTemplateBase {
   readonly method: 'POST';
   /** The URL up to (not including) its `?` or `#`: where the POST goes. */
   readonly endpoint: readonly TemplatePart[];
-  /** The query parameters, which become the body (SPEC 3). */
+  /** The query parameters, which become the body (docs/entries.md#request-shapes). */
   readonly parameters: readonly PostParameter[];
 }
 

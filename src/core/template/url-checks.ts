@@ -41,7 +41,7 @@ function parse(text: string): URL | undefined {
 }
 
 /**
- * SPEC 3 asks for an absolute http(s) URL. The check parses the template with
+ * A template must be an absolute http(s) URL. The check parses the template with
  * every placeholder replaced by a dummy, as the WHATWG URL parser that will
  * later send the request sees it. Placeholders may stand only in the path,
  * query or fragment: the server a request (perhaps carrying app_secret) goes

@@ -1,8 +1,8 @@
 import type { RandomSource } from '../request/random.js';
 
 /**
- * Factories for entries as an administrator would submit them. The seed's
- * GET shape is the baseline; tests override only what they are about.
+ * Factories for entries as an administrator would submit them. The GET
+ * style is the baseline; tests override only what they are about.
  */
 export const canarySecret = 'CANARY_SECRET_7f3a9c';
 
@@ -23,7 +23,7 @@ export function buildGetEntry(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-/** The seed's `POST ` shape: JSON bodies for the token and user-info calls. */
+/** The `POST ` style: JSON bodies for the token and user-info calls. */
 export function buildPostEntry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return buildGetEntry({
     id: 'corp-post',

@@ -1,5 +1,5 @@
 /**
- * The user attributes an entry may fill (SPEC 5). The attribute name is the
+ * The user attributes an entry may fill (docs/entries.md#user-mapping). The attribute name is the
  * camelCase form of the user-table column (`user_id` -> `userId`); the table
  * here is the single source for validation, mapping and the console.
  */
@@ -20,7 +20,7 @@ export function isUserAttribute(name: string): name is UserAttribute {
   return Object.hasOwn(userAttributeTypes, name);
 }
 
-/** `USER_ID` or `user_id` -> `userId`: the seed's column-to-attribute rule. */
+/** `USER_ID` or `user_id` -> `userId`: the column-to-attribute rule. */
 export function columnToAttribute(column: string): string {
   return column
     .toLowerCase()

@@ -20,7 +20,7 @@ function rejectsWith(code: string, run: () => unknown): void {
 }
 
 describe('mapUser: the empty case (the object under "user")', () => {
-  test("reads the seed's example shape", () => {
+  test('reads the user under the key user', () => {
     const user = mapBody(
       '{"errorcode":0,"user":{"userId":"u-1","userName":"Li Lei","enabled":true,"title":"Dr"}}',
     );

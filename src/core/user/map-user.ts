@@ -21,8 +21,8 @@ const maxExtraJsonLength = 64 * 1024;
 const userObjectExpression = parseExpression("JSON_GET($response, 'user')");
 
 /**
- * Builds the user a user-info response describes (SPEC 5). With no mappings
- * (the seed's "empty" case) the object under `user` is the set of attributes;
+ * Builds the user a user-info response describes (docs/entries.md#user-mapping). With no mappings
+ * (the "empty" case) the object under `user` is the set of attributes;
  * otherwise each mapping's expression is evaluated over the same context, so
  * the response body is parsed once whatever the number of mappings.
  */

@@ -13,6 +13,6 @@ export interface MappedUser {
   readonly mobile?: string;
   readonly department?: string;
   readonly enabled?: boolean;
-  /** Attributes of the "empty" case that have no column (SPEC 5). */
+  /** Attributes of the "empty" case that have no column (docs/design.md#users-and-provisioning). */
   readonly extra: Readonly<Record<string, JsonValue>>;
 }

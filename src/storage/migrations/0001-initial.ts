@@ -16,7 +16,7 @@ function serialId(dialect: SqlDialect): [string, 'serial' | 'integer', ColumnBui
 
 const notNull: ColumnBuild = (column) => column.notNull();
 
-/** The first schema (SPEC 5, 6, 9): written with the schema builder only, for both dialects. */
+/** The first schema: written with the schema builder only, for both dialects. */
 export function initialMigration(dialect: SqlDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Entries of type extension (SPEC 8) share a secret with their extension
+ * Entries of type extension (docs/extension.md) share a secret with their extension
  * service. Like the appsecret it is sealed into a column of its own, never
  * kept in the definition JSON, so reading the definition can never show it.
  */

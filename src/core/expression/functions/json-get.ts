@@ -1,5 +1,5 @@
 /**
- * JSON_GET(value, key), alias PARSE_JSON: the seed's one function. `value`
+ * JSON_GET(value, key), alias PARSE_JSON: the basic reader. `value`
  * is JSON text (usually `$response`) or an already parsed value, so calls
  * nest: JSON_GET(JSON_GET($response, 'data'), 'token').
  */
