@@ -1,8 +1,8 @@
 import type { RandomSource } from '../core/index.js';
 import type { Config } from '../config/load-config.js';
 import type { SessionDeps } from '../sessions/session-service.js';
-import type { EntryRegistry } from '../sign-in/entry-registry.js';
-import type { SendOutbound } from '../sign-in/outbound-policy.js';
+import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { Storage } from '../storage/types.js';
 
 /**

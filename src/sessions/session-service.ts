@@ -1,7 +1,7 @@
 import type { RandomSource } from '../core/index.js';
 import { randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
-import type { EntryRegistry } from '../sign-in/entry-registry.js';
+import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SessionRecord, SessionStore, UserRecord, UserStore } from '../storage/types.js';
 
 export interface SessionDeps {
