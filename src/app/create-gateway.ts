@@ -7,7 +7,7 @@ import { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { withTransportPolicy } from '../outbound/outbound-policy.js';
 import type { Storage } from '../storage/types.js';
-import type { Gateway } from './gateway.js';
+import type { Gateway } from '../http/gateway.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;

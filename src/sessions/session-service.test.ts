@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { EntryRegistry } from '../entries/entry-registry.js';
 import { sampleEntry, withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
-import type { SessionDeps } from './session-service.js';
+import type { SessionDeps } from '../http/gateway.js';
 import { createSession, endSession, resolveSession, sessionHash } from './session-service.js';
 
 const minute = 60_000;

@@ -6,6 +6,7 @@ import type {
   RandomSource,
 } from '../core/index.js';
 import {
+  SignInError,
   buildTokenRequest,
   buildUserInfoRequest,
   isSsogateError,
@@ -21,7 +22,6 @@ import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
-import { SignInError } from './sign-in-error.js';
 
 export interface CompleteSignInDeps {
   readonly entries: EntryRegistry;
