@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import { startGatewayProcess } from '../src/multi-instance/gateway-process.js';
 import type { GatewayProcess } from '../src/multi-instance/gateway-process.js';
 import { createSession } from '../src/sessions/session-service.js';
-import { EntryRegistry } from '../src/sign-in/entry-registry.js';
+import { EntryRegistry } from '../src/entries/entry-registry.js';
 import type { NewUser } from '../src/storage/types.js';
 import { freePort } from '../src/test-support/free-port.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import { invalidField, sendApiFailure } from './api-failure.js';
 import type { AdminActor } from './authenticate.js';
 import { authenticateAdmin } from './authenticate.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import { parseInput } from './api-failure.js';
 import type { ApiCall, ApiResult } from './api-route.js';
 import { apiHandler, jsonBody } from './api-route.js';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
-import { readCookie } from '../app/browser-cookies.js';
-import type { Gateway } from '../app/gateway.js';
+import { readCookie } from '../http/browser-cookies.js';
+import type { Gateway } from '../http/gateway.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
 

@@ -1,7 +1,7 @@
 import type { EntryInput, EntryValidation, JsonValue } from '../core/index.js';
 import { EntryInvalidError, SsogateError, validateEntry } from '../core/index.js';
-import { audit } from '../app/audit.js';
-import type { Gateway } from '../app/gateway.js';
+import { audit } from '../http/audit.js';
+import type { Gateway } from '../http/gateway.js';
 import { addressPolicy } from '../outbound/address-policy.js';
 import { entryAddressProblems } from '../outbound/entry-addresses.js';
 import type { EntryRecord } from '../storage/types.js';

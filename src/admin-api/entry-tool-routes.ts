@@ -14,7 +14,7 @@ import {
   userAttributes,
   validateEntry,
 } from '../core/index.js';
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import { invalidField, presentProblem } from './api-failure.js';
 import { keptExtensionSecret } from './extension-secret-edit.js';
 import type { ApiRouter } from './api-router.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure } from '../app/respond.js';
-import { extensionCheckRoute } from '../extension/check-route.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure } from '../http/respond.js';
+import { extensionCheckRoute } from './check-route.js';
 import { createApiRouter } from './api-router.js';
 import { auditRoutes } from './audit-routes.js';
 import { entryRoutes } from './entry-routes.js';

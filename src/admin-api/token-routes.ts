@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { audit } from '../app/audit.js';
+import { audit } from '../http/audit.js';
 import type { ApiRouter } from './api-router.js';
 import type { ApiCall } from './api-route.js';
 import { issueApiToken, revokeApiToken, tokenNamePattern, tokenNameRule } from './api-tokens.js';

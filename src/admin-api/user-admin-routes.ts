@@ -1,6 +1,6 @@
 import type { JsonValue } from '../core/index.js';
 import { SsogateError } from '../core/index.js';
-import { audit } from '../app/audit.js';
+import { audit } from '../http/audit.js';
 import type { UserRecord } from '../storage/types.js';
 import type { ApiRouter } from './api-router.js';
 import type { ApiCall } from './api-route.js';

@@ -1,5 +1,5 @@
 import { SsogateError } from '../core/index.js';
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import type { UserRecord } from '../storage/types.js';
 import type { ApiRouter } from './api-router.js';
 import { presentUser } from './presenters.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
-import { readCookie } from '../app/browser-cookies.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure, sendPage, wantsPage } from '../app/respond.js';
+import { readCookie } from '../http/browser-cookies.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure, sendPage, wantsPage } from '../http/respond.js';
 import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
 import { chooserHref } from '../sign-in/routes.js';
 import { safeReturnTo } from '../web/index.js';

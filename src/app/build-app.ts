@@ -14,10 +14,10 @@ import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
-import { serverLimits, withBodyDeadline } from './connection-limits.js';
+import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
 import { startExpirySweep } from './expiry-sweep.js';
-import type { Gateway } from './gateway.js';
-import { sendFailure } from './respond.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure } from '../http/respond.js';
 
 export interface AppOptions {
   /** A logger to use instead of the configured one (tests capture lines). */

@@ -3,11 +3,11 @@ import type { Config } from '../config/load-config.js';
 import type { RandomSource } from '../core/index.js';
 import { addressPolicy } from '../outbound/address-policy.js';
 import { OutboundClient } from '../outbound/outbound-client.js';
-import { EntryRegistry } from '../sign-in/entry-registry.js';
-import type { SendOutbound } from '../sign-in/outbound-policy.js';
-import { withTransportPolicy } from '../sign-in/outbound-policy.js';
+import { EntryRegistry } from '../entries/entry-registry.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
+import { withTransportPolicy } from '../outbound/outbound-policy.js';
 import type { Storage } from '../storage/types.js';
-import type { Gateway } from './gateway.js';
+import type { Gateway } from '../http/gateway.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;

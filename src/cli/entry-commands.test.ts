@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { entryInput } from '../core/index.js';
 import { loadEntriesFile } from '../provisioning/entries-file.js';
-import { withTestStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import { runCommand } from './test-support/run-command.js';
 

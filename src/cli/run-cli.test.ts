@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Base64url } from '../crypto/hash.js';
-import { withTestStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { runCommand } from './test-support/run-command.js';

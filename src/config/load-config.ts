@@ -28,7 +28,7 @@ export interface Config {
   /** Applications behind the gateway, longest prefix first; empty: the portal page. */
   readonly upstreams: readonly Upstream[];
   readonly upstreamTimeoutMs: number;
-  /** Limits on what a client may hold open (app/connection-limits.ts). */
+  /** Limits on what a client may hold open (http/connection-limits.ts). */
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
   readonly idleTimeoutMs: number;

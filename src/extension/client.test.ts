@@ -7,7 +7,7 @@ import { isSsogateError } from '../core/index.js';
 import type { TestServer } from '../outbound/http-fixture.js';
 import { startTestServer } from '../outbound/http-fixture.js';
 import { sendOutbound } from '../outbound/index.js';
-import { withTransportPolicy } from '../sign-in/outbound-policy.js';
+import { withTransportPolicy } from '../outbound/outbound-policy.js';
 import { callExtension, maxAnswerBytes } from './client.js';
 import { ExtensionAnswerError } from './extension-error.js';
 import { authorizeUrlAnswer, callbackAnswer } from './schemas.js';

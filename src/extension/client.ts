@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CompiledExtension, RandomSource } from '../core/index.js';
 import { SsogateError, fieldPath, isSsogateError, randomToken } from '../core/index.js';
-import type { SendOutbound } from '../sign-in/outbound-policy.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { ExtensionAnswerError } from './extension-error.js';
 import { errorAnswer } from './schemas.js';
 import {

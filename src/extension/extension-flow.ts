@@ -6,13 +6,13 @@ import type {
   MappedUser,
 } from '../core/index.js';
 import {
+  SignInError,
   callbackUrl,
   coerceAttribute,
   isSsogateError,
   maskSecrets,
   randomToken,
 } from '../core/index.js';
-import { SignInError } from '../sign-in/sign-in-error.js';
 import type { ExtensionClientDeps } from './client.js';
 import { callExtension } from './client.js';
 import { ExtensionAnswerError } from './extension-error.js';

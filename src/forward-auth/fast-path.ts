@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accessAllowed, matchPath } from '../access-rules/access-rules.js';
-import type { Gateway } from '../app/gateway.js';
-import { identityHeaders } from '../reverse-proxy/identity-headers.js';
+import type { Gateway } from '../http/gateway.js';
+import { identityHeaders } from './identity-headers.js';
 import { cookieNames, parseCookieHeader } from '../web/index.js';
 import { rememberedSession } from './session-cache.js';
 

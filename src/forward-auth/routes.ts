@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessAllowed } from '../access-rules/access-rules.js';
 import { normaliseTarget } from '../access-rules/request-path.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure } from '../app/respond.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure } from '../http/respond.js';
 import { hostAllowed } from '../config/proxy-settings.js';
 import { SsogateError } from '../core/index.js';
 import { entryHref } from '../pages/index.js';
-import { identityHeaders } from '../reverse-proxy/identity-headers.js';
+import { identityHeaders } from './identity-headers.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { chooserHref } from '../sign-in/routes.js';
 import { safeReturnTo } from '../web/index.js';

@@ -1,5 +1,5 @@
-import { readCookie } from '../app/browser-cookies.js';
-import type { Gateway } from '../app/gateway.js';
+import { readCookie } from '../http/browser-cookies.js';
+import type { Gateway } from '../http/gateway.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { resolveSession, touchIntervalMs } from '../sessions/session-service.js';
 import type { FastifyRequest } from 'fastify';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
-import { audit } from '../app/audit.js';
+import { audit } from '../http/audit.js';
 import {
   ensureBinding,
   loginFormToken,
   readCookie,
   setSessionCookie,
-} from '../app/browser-cookies.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure, sendPage } from '../app/respond.js';
+} from '../http/browser-cookies.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure, sendPage } from '../http/respond.js';
 import { chooserPage } from '../pages/index.js';
 import {
   checkLocalSignIn,

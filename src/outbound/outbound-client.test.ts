@@ -13,7 +13,7 @@ import { createGateway } from '../app/create-gateway.js';
 import { loadConfig } from '../config/load-config.js';
 import type { OutboundRequest, ThirdPartyResponse } from '../core/index.js';
 import { SsogateError } from '../core/index.js';
-import { withTestStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { addressPolicy, parseAllowList } from './address-policy.js';
 import { outbound } from './http-fixture.js';
 import type { Lookup } from './outbound-client.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSsogateError } from '../core/index.js';
-import { withTestStorage } from '../storage/storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { addressPolicy, parseAllowList } from '../outbound/address-policy.js';
 import { loadEntriesFile, provisionEntries } from './entries-file.js';
 

@@ -10,7 +10,7 @@ export class RateLimitedError extends SsogateError<'rate_limited'> {
   }
 
   /** Whole seconds, at least 1 (RFC 9110 §10.2.3: a non-negative integer of seconds). */
-  get retryAfterSeconds(): number {
+  override get retryAfterSeconds(): number {
     return Math.max(1, Math.ceil(this.retryAfterMs / 1000));
   }
 }

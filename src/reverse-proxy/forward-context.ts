@@ -1,8 +1,8 @@
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import type { Upstream } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
 import { cookieNames } from '../web/index.js';
-import { identityHeaders } from './identity-headers.js';
+import { identityHeaders } from '../forward-auth/identity-headers.js';
 import type { ForwardContext } from './proxy-headers.js';
 
 /** What the headers for one proxied request need to know. */

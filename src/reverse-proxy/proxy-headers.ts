@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIdentityHeader } from './identity-headers.js';
+import { isIdentityHeader } from '../forward-auth/identity-headers.js';
 
 /**
  * Headers between the client and the upstream (RFC 9110 §7.6.1): hop-by-hop

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { streamsBody } from '../app/connection-limits.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure } from '../app/respond.js';
+import { streamsBody } from '../http/connection-limits.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure } from '../http/respond.js';
 import type { Upstream } from '../config/proxy-settings.js';
 import { SsogateError } from '../core/index.js';
 import type { UserRecord } from '../storage/types.js';
@@ -26,7 +26,7 @@ export async function proxyHttp(
 ): Promise<FastifyReply> {
   const incoming = request.raw;
   // The body streams for as long as it keeps moving; the idle time-out
-  // closes one that stalls (app/connection-limits.ts).
+  // closes one that stalls (http/connection-limits.ts).
   streamsBody(incoming);
   const call = callUpstream(
     upstream,

@@ -1,8 +1,8 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { accessAllowed } from '../access-rules/access-rules.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure } from '../app/respond.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure } from '../http/respond.js';
 import { SsogateError } from '../core/index.js';
 import { cachedSession } from '../forward-auth/session-cache.js';
 import { internalResource, sendSignInNeeded } from '../portal/routes.js';

@@ -42,7 +42,7 @@ export interface UpstreamCall {
  * a response head not received within `timeoutMs` of the request's end,
  * fails the call and destroys the request: a hung upstream never hangs the
  * client. The time-out counts from the end of the body, so an upload takes
- * as long as it keeps moving (the idle time-out of app/connection-limits.ts
+ * as long as it keeps moving (the idle time-out of http/connection-limits.ts
  * closes one that stalls).
  */
 export function callUpstream(

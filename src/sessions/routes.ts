@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError, buildLogoutRequest } from '../core/index.js';
-import { audit } from '../app/audit.js';
-import { clearSessionCookie, readCookie } from '../app/browser-cookies.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure, sendPage } from '../app/respond.js';
+import { audit } from '../http/audit.js';
+import { clearSessionCookie, readCookie } from '../http/browser-cookies.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure, sendPage } from '../http/respond.js';
 import { signOutPage, signedOutPage } from '../pages/index.js';
 import { csrfTokenFor, endSession, resolveSession } from './session-service.js';
 import { allowSignOutRedirect, shownUser } from './sign-out-form.js';

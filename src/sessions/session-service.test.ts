@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { EntryRegistry } from '../sign-in/entry-registry.js';
-import { sampleEntry, withTestStorage } from '../storage/storage-fixtures.js';
+import { EntryRegistry } from '../entries/entry-registry.js';
+import { sampleEntry, withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
-import type { SessionDeps } from './session-service.js';
+import type { SessionDeps } from '../http/gateway.js';
 import { createSession, endSession, resolveSession, sessionHash } from './session-service.js';
 
 const minute = 60_000;

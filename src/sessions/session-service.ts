@@ -1,19 +1,7 @@
-import type { RandomSource } from '../core/index.js';
 import { randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
-import type { EntryRegistry } from '../sign-in/entry-registry.js';
-import type { SessionRecord, SessionStore, UserRecord, UserStore } from '../storage/types.js';
-
-export interface SessionDeps {
-  readonly sessions: SessionStore;
-  readonly users: UserStore;
-  /** A session lasts no longer than its entry stays enabled. */
-  readonly entries: EntryRegistry;
-  readonly clock: () => number;
-  readonly random: RandomSource;
-  readonly idleMs: number;
-  readonly lifetimeMs: number;
-}
+import type { SessionDeps } from '../http/gateway.js';
+import type { SessionRecord, UserRecord } from '../storage/types.js';
 
 export interface ActiveSession {
   readonly session: SessionRecord;

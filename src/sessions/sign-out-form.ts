@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import type { SignedInUser } from '../pages/index.js';
 import type { UserRecord } from '../storage/types.js';
 import { securityHeaders } from '../web/index.js';

@@ -6,6 +6,7 @@ import type {
   RandomSource,
 } from '../core/index.js';
 import {
+  SignInError,
   buildTokenRequest,
   buildUserInfoRequest,
   isSsogateError,
@@ -17,11 +18,10 @@ import {
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { PendingSignIn, Storage, UserRecord } from '../storage/types.js';
-import type { EntryRegistry } from './entry-registry.js';
-import type { SendOutbound } from './outbound-policy.js';
+import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
-import { SignInError } from './sign-in-error.js';
 
 export interface CompleteSignInDeps {
   readonly entries: EntryRegistry;

@@ -1,7 +1,6 @@
 import type { CompiledEntry, MappedUser } from '../core/index.js';
-import { scopedUserId } from '../core/index.js';
+import { SignInError, scopedUserId } from '../core/index.js';
 import type { UserAttributes, UserRecord, UserStore } from '../storage/types.js';
-import { SignInError } from './sign-in-error.js';
 
 /**
  * Turns the mapped user into a row under the entry's policy (docs/design.md#users-and-provisioning):

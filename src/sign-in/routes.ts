@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { audit } from '../app/audit.js';
-import { ensureBinding, readCookie, setSessionCookie } from '../app/browser-cookies.js';
-import type { Gateway } from '../app/gateway.js';
-import { sendFailure } from '../app/respond.js';
+import { SignInError } from '../core/index.js';
+import { audit } from '../http/audit.js';
+import { ensureBinding, readCookie, setSessionCookie } from '../http/browser-cookies.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure } from '../http/respond.js';
 import { createSession } from '../sessions/session-service.js';
 import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
-import { SignInError } from './sign-in-error.js';
 import { startSignIn } from './start-sign-in.js';
 
 interface EntryParams {

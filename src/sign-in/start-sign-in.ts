@@ -3,7 +3,7 @@ import { buildAuthorizationRequest } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { PendingSignInStore } from '../storage/types.js';
-import type { SendOutbound } from './outbound-policy.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
 
 export interface StartSignInDeps {

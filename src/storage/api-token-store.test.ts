@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTestStorage } from './storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 
 describe('ApiTokenStore', () => {
   test('create, find, mark used, list, revoke', async () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewAuditEvent } from './types.js';
-import { withTestStorage } from './storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 
 function event(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
   return {

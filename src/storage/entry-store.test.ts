@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openSqliteStorage } from './sqlite/open-sqlite-storage.js';
-import { newSecretBox, sampleEntry, withTestStorage, withTempDir } from './storage-fixtures.js';
+import {
+  newSecretBox,
+  sampleEntry,
+  withTestStorage,
+  withTempDir,
+} from '../test-support/storage-fixtures.js';
 import type { EntryStore } from './types.js';
 
 async function defaults(entries: EntryStore): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
-import { withTestStorage } from './storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { RateLimitStore } from './types.js';
 
 /** The same contract for the memory store and the suite's backend (Redis when configured). */

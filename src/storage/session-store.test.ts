@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionRecord, Storage } from './types.js';
-import { withTestStorage } from './storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { testBackendName } from '../test-support/test-backend.js';
 
 // With Redis, sessions and pending sign-ins live there: Redis expires them by

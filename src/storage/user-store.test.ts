@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSsogateError } from '../core/index.js';
-import { withTestStorage } from './storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 
 describe('UserStore', () => {
   test('insertIfAbsent creates once, then returns the existing row untouched', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app/build-app.js';
 import { createGateway } from '../app/create-gateway.js';
-import type { Gateway } from '../app/gateway.js';
+import type { Gateway } from '../http/gateway.js';
 import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../config/load-config.js';
 import { compileEntry } from '../core/index.js';

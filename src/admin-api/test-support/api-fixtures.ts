@@ -7,7 +7,7 @@ import type { entryInput } from '../../core/index.js';
 import type { AppOptions } from '../../app/build-app.js';
 import { buildApp } from '../../app/build-app.js';
 import { createGateway } from '../../app/create-gateway.js';
-import type { Gateway } from '../../app/gateway.js';
+import type { Gateway } from '../../http/gateway.js';
 import { openStorage } from '../../app/open-storage.js';
 import { loadConfig } from '../../config/load-config.js';
 import { sha256Base64url } from '../../crypto/hash.js';

@@ -38,6 +38,22 @@ export class SsogateError<C extends ErrorCode = ErrorCode> extends Error {
     return errorRegistry[this.code].status;
   }
 
+  /**
+   * A reason meant for the user, shown beside the code's plain sentence (a
+   * third-party server's error_description); none unless a subclass has one.
+   */
+  get publicDetail(): string | undefined {
+    return undefined;
+  }
+
+  /**
+   * How long a refused client should wait, in whole seconds (the Retry-After
+   * header); none unless a subclass says.
+   */
+  get retryAfterSeconds(): number | undefined {
+    return undefined;
+  }
+
   /** The same error, placed in a field (and optionally shifted by a line). */
   inField(field: string, line?: number): SsogateError<C> {
     return new SsogateError(this.code, this.message, {

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Gateway } from '../../app/gateway.js';
+import type { Gateway } from '../../http/gateway.js';
 import { createSession } from '../../sessions/session-service.js';
 import type { UserAttributes } from '../../storage/types.js';
 import { cookieNames } from '../../web/index.js';

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { withTestBackend } from '../../test-support/test-backend.js';
 import { SWEEP_LOCK_KEY } from '../kysely-storage.js';
 import { migrations } from '../migrations/index.js';
-import { newSecretBox, sampleEntry } from '../storage-fixtures.js';
+import { newSecretBox, sampleEntry } from '../../test-support/storage-fixtures.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
 
 const adminUrl = process.env.SSOGATE_TEST_DATABASE_URL ?? '';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { migrations } from '../migrations/index.js';
-import { newSecretBox, sampleEntry, withTempDir } from '../storage-fixtures.js';
+import { newSecretBox, sampleEntry, withTempDir } from '../../test-support/storage-fixtures.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
 
 function rawQuery(filename: string, query: string): unknown[] {

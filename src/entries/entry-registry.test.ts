@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite-storage.js';
-import { newSecretBox, sampleEntry, withTempDir } from '../storage/storage-fixtures.js';
+import { newSecretBox, sampleEntry, withTempDir } from '../test-support/storage-fixtures.js';
 import { EntryRegistry } from './entry-registry.js';
 
 /**

@@ -9,8 +9,8 @@ import { entryInput } from '../core/index.js';
 import type { EntryInput } from '../core/index.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { withTestBackend } from '../test-support/test-backend.js';
-import type { Storage } from './types.js';
+import { withTestBackend } from './test-backend.js';
+import type { Storage } from '../storage/types.js';
 
 /**
  * Helpers for the storage tests: a real database (in-memory SQLite, or a

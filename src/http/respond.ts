@@ -4,8 +4,6 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
 import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
 import { errorPage, flowErrorSentences } from '../pages/index.js';
-import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
-import { SignInError } from '../sign-in/sign-in-error.js';
 import { isBackendUnavailable } from '../storage/backend-errors.js';
 import { newReferenceId } from '../web/index.js';
 import type { Gateway } from './gateway.js';
@@ -65,10 +63,10 @@ export function sendFailure(
     request.log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
   }
   const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
-  const detail = error instanceof SignInError ? error.publicDetail : undefined;
+  const detail = isSsogateError(error) ? error.publicDetail : undefined;
   const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
   if (status === 429) {
-    const seconds = error instanceof RateLimitedError ? error.retryAfterSeconds : 900;
+    const seconds = (isSsogateError(error) ? error.retryAfterSeconds : undefined) ?? 900;
     void reply.header('retry-after', String(seconds));
   }
   if (status === 503) void reply.header('retry-after', '5');

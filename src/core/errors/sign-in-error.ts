@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../core/index.js';
-import { SsogateError } from '../core/index.js';
+import type { ErrorCode } from './registry.js';
+import { SsogateError } from './ssogate-error.js';
 
 /**
  * A failed sign-in step. `message` is for the log (already masked); the page
@@ -9,7 +9,7 @@ import { SsogateError } from '../core/index.js';
 export class SignInError extends SsogateError {
   readonly entryId: string | null;
   readonly userId: string | null;
-  readonly publicDetail: string | undefined;
+  readonly #publicDetail: string | undefined;
 
   constructor(
     code: ErrorCode,
@@ -24,6 +24,10 @@ export class SignInError extends SsogateError {
     super(code, message, options.cause === undefined ? {} : { cause: options.cause });
     this.entryId = options.entryId ?? null;
     this.userId = options.userId ?? null;
-    this.publicDetail = options.publicDetail;
+    this.#publicDetail = options.publicDetail;
+  }
+
+  override get publicDetail(): string | undefined {
+    return this.#publicDetail;
   }
 }

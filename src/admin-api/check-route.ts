@@ -5,14 +5,14 @@ import {
   maskSecrets,
   validateExtensionTarget,
 } from '../core/index.js';
-import type { Gateway } from '../app/gateway.js';
-import { RequestInvalidError, invalidField } from '../admin-api/api-failure.js';
-import { sameExtensionOrigin } from '../admin-api/extension-secret-edit.js';
-import { extensionCheckAnswer } from '../admin-api/response-schemas.js';
-import type { ApiRouter } from '../admin-api/api-router.js';
-import { callExtension } from './client.js';
-import { ExtensionAnswerError } from './extension-error.js';
-import { healthAnswer } from './schemas.js';
+import type { Gateway } from '../http/gateway.js';
+import { callExtension } from '../extension/client.js';
+import { ExtensionAnswerError } from '../extension/extension-error.js';
+import { healthAnswer } from '../extension/schemas.js';
+import { RequestInvalidError, invalidField } from './api-failure.js';
+import { sameExtensionOrigin } from './extension-secret-edit.js';
+import { extensionCheckAnswer } from './response-schemas.js';
+import type { ApiRouter } from './api-router.js';
 
 const checkBody = z.strictObject({
   extensionUrl: z.string(),

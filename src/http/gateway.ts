@@ -1,0 +1,32 @@
+import type { RandomSource } from '../core/index.js';
+import type { Config } from '../config/load-config.js';
+import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
+import type { SessionStore, Storage, UserStore } from '../storage/types.js';
+
+/**
+ * Everything the routes need, made once at start-up and passed in: no route
+ * reads the environment, the wall clock or global randomness directly, so
+ * tests build a gateway with their own clock, storage and outbound client.
+ */
+export interface Gateway {
+  readonly config: Config;
+  readonly storage: Storage;
+  readonly entries: EntryRegistry;
+  readonly clock: () => number;
+  readonly random: RandomSource;
+  readonly send: SendOutbound;
+  readonly sessions: SessionDeps;
+}
+
+/** What the session functions (src/sessions/session-service.ts) need. */
+export interface SessionDeps {
+  readonly sessions: SessionStore;
+  readonly users: UserStore;
+  /** A session lasts no longer than its entry stays enabled. */
+  readonly entries: EntryRegistry;
+  readonly clock: () => number;
+  readonly random: RandomSource;
+  readonly idleMs: number;
+  readonly lifetimeMs: number;
+}
