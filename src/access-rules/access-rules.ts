@@ -3,15 +3,6 @@ import { hostAllowed } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
 import { normaliseTarget } from './request-path.js';
 
-/**
- * The path rules judge for a request target (request-path.ts), or undefined
- * when the target is refused.
- */
-export function matchPath(target: string): string | undefined {
-  const normalised = normaliseTarget(target);
-  return 'refused' in normalised ? undefined : normalised.path;
-}
-
 /** `/` matches every path; `/app` matches `/app` and `/app/...`, not `/apple`. */
 export function underPrefix(path: string, prefix: string): boolean {
   return prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
@@ -119,4 +110,31 @@ export function accessAllowed(
     (user.department !== null && rule.departments.includes(user.department)) ||
     (rule.admins && user.isAdmin)
   );
+}
+
+/** What the rules say of a request: let through, a target refused, or a path denied. */
+export type AccessDecision =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly refused: string }
+  | { readonly allowed: false; readonly deniedPath: string };
+
+/**
+ * The one decision of forward-auth (its full route and its fast path): the
+ * rules, the host and the request target the proxy forwarded, and the user.
+ * Without rules every signed-in user passes; otherwise the target is read
+ * as the reverse proxy reads it (request-path.ts) and accessAllowed judges.
+ */
+export function accessDecision(
+  rules: readonly AccessRule[],
+  host: string | undefined,
+  target: string,
+  user: UserRecord,
+): AccessDecision {
+  if (rules.length === 0) return { allowed: true };
+  const normalised = normaliseTarget(target);
+  if ('refused' in normalised) return { allowed: false, refused: normalised.refused };
+  const { path } = normalised;
+  return accessAllowed(rules, host, path, user)
+    ? { allowed: true }
+    : { allowed: false, deniedPath: path };
 }

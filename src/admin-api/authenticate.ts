@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
-import { readCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sha256Base64url } from '../crypto/hash.js';
-import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
+import { sessionOf } from '../sessions/request-session.js';
+import { csrfTokenFor } from '../sessions/session-service.js';
 
 /** Who is calling the admin API, as the audit log names them. */
 export interface AdminActor {
@@ -29,9 +29,8 @@ export async function authenticateAdmin(
   const authorization = request.headers.authorization;
   if (authorization !== undefined) return authenticateToken(gateway, authorization);
 
-  const sessionId = readCookie(gateway, request, 'session');
-  const active = await resolveSession(gateway.sessions, sessionId);
-  if (sessionId === undefined || active === undefined) {
+  const active = await sessionOf(gateway, request);
+  if (active === undefined) {
     throw new SsogateError('unauthenticated', 'no API token and no valid session');
   }
   if (!active.user.isAdmin) {
@@ -39,7 +38,7 @@ export async function authenticateAdmin(
   }
   if (!safeMethods.has(request.method)) {
     const header = request.headers['x-csrf-token'];
-    if (typeof header !== 'string' || header !== csrfTokenFor(sessionId)) {
+    if (typeof header !== 'string' || header !== csrfTokenFor(active.id)) {
       throw new SsogateError('csrf_failed', 'the X-CSRF-Token header is missing or wrong');
     }
   }

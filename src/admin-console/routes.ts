@@ -1,18 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
-import { readCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure, sendPage, wantsPage } from '../http/respond.js';
-import { csrfTokenFor, resolveSession } from '../sessions/session-service.js';
-import { chooserHref } from '../sign-in/routes.js';
+import { sessionOf } from '../sessions/request-session.js';
+import { csrfTokenFor } from '../sessions/session-service.js';
+import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import { safeReturnTo } from '../web/index.js';
 import { ConsoleFiles, defaultConsoleDir } from './console-files.js';
 import { consoleContentSecurityPolicy, withCsrfToken } from './console-page.js';
 
-export const CONSOLE_PATH = '/_sso/admin';
+const CONSOLE_PATH = '/_sso/admin';
 const ASSETS_PREFIX = `${CONSOLE_PATH}/assets/`;
 
-export interface ConsoleOptions {
+interface ConsoleOptions {
   /** Where the built console is; default `dist/console/` at the package root. */
   readonly dir?: string;
 }
@@ -41,9 +41,8 @@ async function serveConsole(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const sessionId = readCookie(gateway, request, 'session');
-  const active = await resolveSession(gateway.sessions, sessionId);
-  if (active === undefined || sessionId === undefined) {
+  const active = await sessionOf(gateway, request);
+  if (active === undefined) {
     // The page asked for is where the administrator lands after signing in
     // (safeReturnTo lets /_sso/admin paths through and nothing else reserved).
     if (wantsPage(request)) return reply.redirect(chooserHref(safeReturnTo(request.url)), 302);
@@ -66,7 +65,7 @@ async function serveConsole(
 
   const indexHtml = await files.indexHtml();
   const page =
-    indexHtml === undefined ? undefined : withCsrfToken(indexHtml, csrfTokenFor(sessionId));
+    indexHtml === undefined ? undefined : withCsrfToken(indexHtml, csrfTokenFor(active.id));
   if (page === undefined) return notBuilt(gateway, files, request, reply);
   void reply.header(
     'content-security-policy',

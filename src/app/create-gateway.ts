@@ -8,6 +8,8 @@ import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { withTransportPolicy } from '../outbound/outbound-policy.js';
 import type { Storage } from '../storage/types.js';
 import type { Gateway } from '../http/gateway.js';
+import { SessionCache } from '../http/session-cache.js';
+import { touchIntervalMs } from '../sessions/session-service.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -50,5 +52,11 @@ export function createGateway(
       idleMs: config.sessionIdleMs,
       lifetimeMs: config.sessionLifetimeMs,
     },
+    sessionCache: new SessionCache({
+      changeStamp: storage.changeStamp,
+      clock,
+      idleMs: config.sessionIdleMs,
+      touchIntervalMs: touchIntervalMs(config.sessionIdleMs),
+    }),
   };
 }

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accessAllowed } from '../access-rules/access-rules.js';
-import { normaliseTarget } from '../access-rules/request-path.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { hostAllowed } from '../config/proxy-settings.js';
@@ -8,10 +6,11 @@ import { SsogateError } from '../core/index.js';
 import { entryHref } from '../pages/index.js';
 import { identityHeaders } from './identity-headers.js';
 import type { ActiveSession } from '../sessions/session-service.js';
-import { chooserHref } from '../sign-in/routes.js';
+import { sessionOf } from '../sessions/request-session.js';
+import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import { safeReturnTo } from '../web/index.js';
+import { forwarded, forwardedAccess } from './forwarded-request.js';
 import { returnHop, returnHopPath } from './return-hop.js';
-import { cachedSession } from './session-cache.js';
 
 /**
  * Forward-auth: the check a proxy in front of an application makes before
@@ -28,7 +27,7 @@ import { cachedSession } from './session-cache.js';
  */
 export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/auth', async (request, reply) => {
-    const active = await cachedSession(gateway, request);
+    const active = await sessionOf(gateway, request, { remembered: true });
     if (active === undefined) {
       sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
         as: 'json',
@@ -39,9 +38,9 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
   });
 
   app.get('/_sso/auth/redirect', async (request, reply) => {
-    const active = await cachedSession(gateway, request);
+    const active = await sessionOf(gateway, request, { remembered: true });
     if (active !== undefined) return allowOrDeny(gateway, request, reply, active);
-    const method = forwarded(request, 'x-forwarded-method') ?? 'GET';
+    const method = forwarded(request.headers, 'x-forwarded-method') ?? 'GET';
     const accept = request.headers.accept ?? '';
     if ((method !== 'GET' && method !== 'HEAD') || !accept.includes('text/html')) {
       sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
@@ -88,46 +87,36 @@ function allowOrDeny(
   reply: FastifyReply,
   active: ActiveSession,
 ): FastifyReply {
-  const { accessRules } = gateway.config;
-  if (accessRules.length > 0) {
-    const uri =
-      forwarded(request, 'x-forwarded-uri') ?? forwarded(request, 'x-original-uri') ?? '/';
-    // The same reading of the path as the reverse proxy's (request-path.ts).
-    const target = normaliseTarget(uri);
-    if ('refused' in target) {
-      sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused), {
-        as: 'json',
-      });
-      return reply;
-    }
-    const { path } = target;
-    const host = forwarded(request, 'x-forwarded-host');
-    if (!accessAllowed(accessRules, host, path, active.user)) {
-      sendFailure(
-        gateway,
-        request,
-        reply,
-        new SsogateError('access_denied', `${active.user.userId} may not reach ${path}`),
-        { as: 'json' },
-      );
-      return reply;
-    }
+  const decision = forwardedAccess(gateway, request.headers, active.user);
+  // The same reading of the path as the reverse proxy's (request-path.ts).
+  if ('refused' in decision) {
+    sendFailure(gateway, request, reply, new SsogateError('request_invalid', decision.refused), {
+      as: 'json',
+    });
+    return reply;
+  }
+  if ('deniedPath' in decision) {
+    sendFailure(
+      gateway,
+      request,
+      reply,
+      new SsogateError(
+        'access_denied',
+        `${active.user.userId} may not reach ${decision.deniedPath}`,
+      ),
+      { as: 'json' },
+    );
+    return reply;
   }
   for (const [name, value] of identityHeaders(active.user)) void reply.header(name, value);
   return reply.code(204).send();
 }
 
-/** A single-valued forwarded header; a repeated one is not trusted. */
-function forwarded(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /** The URL the browser asked the proxy for, from X-Forwarded-Proto, -Host and -Uri. */
 function originalUrl(request: FastifyRequest): URL | undefined {
-  const proto = forwarded(request, 'x-forwarded-proto') ?? 'https';
-  const host = forwarded(request, 'x-forwarded-host');
-  const uri = forwarded(request, 'x-forwarded-uri') ?? '/';
+  const proto = forwarded(request.headers, 'x-forwarded-proto') ?? 'https';
+  const host = forwarded(request.headers, 'x-forwarded-host');
+  const uri = forwarded(request.headers, 'x-forwarded-uri') ?? '/';
   if (host === undefined || !/^https?$/.test(proto) || !uri.startsWith('/')) return undefined;
   return parseAbsolute(`${proto}://${host}${uri}`);
 }

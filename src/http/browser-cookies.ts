@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomToken } from '../core/index.js';
+import { isRandomToken, randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { clearCookie, cookieNames, parseCookieHeader, serializeCookie } from '../web/index.js';
 import type { Gateway } from './gateway.js';
@@ -14,7 +15,7 @@ import type { Gateway } from './gateway.js';
  */
 export function readCookie(
   gateway: Gateway,
-  request: FastifyRequest,
+  request: { readonly headers: IncomingHttpHeaders },
   which: 'session' | 'binding',
 ): string | undefined {
   return parseCookieHeader(request.headers.cookie).get(
@@ -47,7 +48,7 @@ export function ensureBinding(
   reply: FastifyReply,
 ): string {
   const existing = readCookie(gateway, request, 'binding');
-  if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  if (existing !== undefined && isRandomToken(existing)) return existing;
   const value = randomToken(gateway.random);
   const secure = gateway.config.secureCookies;
   appendCookie(

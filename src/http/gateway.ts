@@ -3,6 +3,7 @@ import type { Config } from '../config/load-config.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { SessionStore, Storage, UserStore } from '../storage/types.js';
+import type { SessionCache } from './session-cache.js';
 
 /**
  * Everything the routes need, made once at start-up and passed in: no route
@@ -17,6 +18,8 @@ export interface Gateway {
   readonly random: RandomSource;
   readonly send: SendOutbound;
   readonly sessions: SessionDeps;
+  /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
+  readonly sessionCache: SessionCache;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */

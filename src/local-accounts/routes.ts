@@ -15,6 +15,7 @@ import {
   recordLocalSignInFailure,
   recordLocalSignInSuccess,
 } from '../rate-limit/failure-limit.js';
+import { sessionIdOf } from '../sessions/request-session.js';
 import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { decoyPasswordHash, verifyPassword } from './password-hash.js';
@@ -97,7 +98,7 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
       gateway.sessions,
       user,
       null,
-      readCookie(gateway, request, 'session'),
+      sessionIdOf(gateway, request),
     );
     setSessionCookie(gateway, reply, sessionId);
     await audit(gateway, request, { kind: 'sign_in', outcome: 'success', userId: user.userId });

@@ -6,8 +6,7 @@ import type { Gateway } from '../http/gateway.js';
 import { endWithFailure } from '../http/respond.js';
 import { accessAllowed, underPrefix } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
-import { sessionFor } from '../forward-auth/session-cache.js';
-import { cookieNames, parseCookieHeader } from '../web/index.js';
+import { sessionOf } from '../sessions/request-session.js';
 import { forwardContext, gatewayCookies, publicHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
@@ -49,12 +48,9 @@ export async function proxyUpgrade(
     refuse(gateway, log, socket, 'not_found');
     return;
   }
-  const sessionId = parseCookieHeader(request.headers.cookie).get(
-    cookieNames(gateway.config.secureCookies).session,
-  );
   let active;
   try {
-    active = await sessionFor(gateway, sessionId);
+    active = await sessionOf(gateway, request, { remembered: true });
   } catch {
     refuse(gateway, log, socket, 'service_unavailable');
     return;

@@ -4,8 +4,9 @@ import { accessAllowed } from '../access-rules/access-rules.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { SsogateError } from '../core/index.js';
-import { cachedSession } from '../forward-auth/session-cache.js';
-import { internalResource, sendSignInNeeded } from '../portal/routes.js';
+import { internalResource } from '../portal/internal-resource.js';
+import { sessionOf } from '../sessions/request-session.js';
+import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
 import { publicHost } from './forward-context.js';
 import { proxyHttp } from './proxy-http.js';
 import { proxyTarget } from './proxy-target.js';
@@ -35,7 +36,7 @@ export async function internalResourceRoutes(
         return reply;
       }
       if (target.upstream === undefined) return internalResource(gateway, request, reply);
-      const active = await cachedSession(gateway, request);
+      const active = await sessionOf(gateway, request, { remembered: true });
       if (active === undefined) return sendSignInNeeded(gateway, request, reply);
       if (
         !accessAllowed(

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError, buildLogoutRequest } from '../core/index.js';
 import { audit } from '../http/audit.js';
-import { clearSessionCookie, readCookie } from '../http/browser-cookies.js';
+import { clearSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure, sendPage } from '../http/respond.js';
 import { signOutPage, signedOutPage } from '../pages/index.js';
-import { csrfTokenFor, endSession, resolveSession } from './session-service.js';
+import { sessionIdOf, sessionOf } from './request-session.js';
+import { csrfTokenFor, endSession } from './session-service.js';
 import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
 
 /**
@@ -16,21 +17,20 @@ import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
  */
 export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/logout', async (request, reply) => {
-    const sessionId = readCookie(gateway, request, 'session');
-    const active = await resolveSession(gateway.sessions, sessionId);
-    if (active === undefined || sessionId === undefined) {
+    const active = await sessionOf(gateway, request);
+    if (active === undefined) {
       return reply.redirect('/_sso/signed-out', 302);
     }
     await allowSignOutRedirect(gateway, reply, active.session.entryId);
     return sendPage(
       reply,
       200,
-      signOutPage({ user: shownUser(active.user), signOutCsrf: csrfTokenFor(sessionId) }),
+      signOutPage({ user: shownUser(active.user), signOutCsrf: csrfTokenFor(active.id) }),
     );
   });
 
   app.post<{ Body: { csrf?: unknown } | undefined }>('/_sso/logout', async (request, reply) => {
-    const sessionId = readCookie(gateway, request, 'session');
+    const sessionId = sessionIdOf(gateway, request);
     const token = request.body?.csrf ?? request.headers['x-csrf-token'];
     const refusal = fromAnotherSite(request)
       ? 'the sign-out was posted from another site'
@@ -69,7 +69,7 @@ async function signOut(
 ): Promise<FastifyReply> {
   // 303 after a POST, never 307/308 (RFC 9700 §4.12).
   const status = 303;
-  const ended = await endSession(gateway.sessions, readCookie(gateway, request, 'session'));
+  const ended = await endSession(gateway.sessions, sessionIdOf(gateway, request));
   clearSessionCookie(gateway, reply);
   void reply.header('clear-site-data', '"cookies"');
   if (ended === undefined) return reply.redirect('/_sso/signed-out', status);

@@ -1,4 +1,4 @@
-import { randomToken } from '../core/index.js';
+import { isRandomToken, randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import type { SessionDeps } from '../http/gateway.js';
 import type { SessionRecord, UserRecord } from '../storage/types.js';
@@ -12,8 +12,8 @@ export interface ActiveSession {
  * How often a session's activity is written: at most once a minute rather
  * than at every request, and at most every quarter of the idle time, so that
  * the last-seen time lags a request by a quarter of the idle window at most
- * and a short idle time still slides with activity. The forward-auth cache
- * (src/forward-auth/session-cache.ts) remembers a check only as long.
+ * and a short idle time still slides with activity. The gateway's session
+ * cache (src/http/session-cache.ts) remembers a check only as long.
  */
 export function touchIntervalMs(idleMs: number): number {
   return Math.min(60_000, Math.floor(idleMs / 4));
@@ -62,7 +62,7 @@ export async function resolveSession(
   deps: SessionDeps,
   id: string | undefined,
 ): Promise<ActiveSession | undefined> {
-  if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+  if (id === undefined || !isRandomToken(id)) return undefined;
   const idHash = sessionHash(id);
   const session = await deps.sessions.get(idHash);
   if (session === undefined) return undefined;

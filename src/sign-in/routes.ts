@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { SignInError } from '../core/index.js';
 import { audit } from '../http/audit.js';
-import { ensureBinding, readCookie, setSessionCookie } from '../http/browser-cookies.js';
+import { readCookie, setSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
+import { sessionIdOf } from '../sessions/request-session.js';
 import { createSession } from '../sessions/session-service.js';
-import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
-import { startSignIn } from './start-sign-in.js';
+import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 
 interface EntryParams {
   readonly id: string;
@@ -58,7 +58,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           gateway.sessions,
           result.user,
           result.entry.id,
-          readCookie(gateway, request, 'session'),
+          sessionIdOf(gateway, request),
         );
         setSessionCookie(gateway, reply, sessionId);
         await audit(gateway, request, {
@@ -87,51 +87,4 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
       }
     },
   );
-}
-
-/**
- * Starts a sign-in with an entry and sends the browser to its authorization
- * URL; used by /_sso/login/{id} and by the silent redirect to the default
- * entry, which shows no page of its own (docs/design.md#the-sign-in-flow, step 2).
- */
-export async function redirectToEntry(
-  gateway: Gateway,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  entryId: string,
-  returnTo: string,
-): Promise<FastifyReply> {
-  const entry = await gateway.entries.get(entryId);
-  if (entry === undefined) throw new SignInError('entry_unknown', `no entry ${entryId}`);
-  const { config } = gateway;
-  await countSignInStart(
-    {
-      store: gateway.storage.rateLimits,
-      clock: gateway.clock,
-      perAddressPerMinute: config.signInsPerMinute,
-      allPerLifetime: config.pendingSignInsMax,
-      lifetimeMs: config.pendingSignInMs,
-    },
-    request.ip,
-  );
-  const binding = ensureBinding(gateway, request, reply);
-  const url = await startSignIn(
-    {
-      publicUrl: gateway.config.publicUrl,
-      pendingSignIns: gateway.storage.pendingSignIns,
-      random: gateway.random,
-      clock: gateway.clock,
-      pendingSignInMs: gateway.config.pendingSignInMs,
-      pendingPerBrowser: gateway.config.pendingPerBrowser,
-      send: gateway.send,
-    },
-    entry,
-    returnTo,
-    binding,
-  );
-  return reply.redirect(url, 302);
-}
-
-export function chooserHref(returnTo: string): string {
-  return returnTo === '/' ? '/_sso/login' : `/_sso/login?return_to=${encodeURIComponent(returnTo)}`;
 }

@@ -8,7 +8,7 @@ export { maxResponseBytes } from './outbound-request.js';
 export type { PkcePair } from './pkce.js';
 export { createPkcePair, pkceChallenge } from './pkce.js';
 export type { RandomSource } from './random.js';
-export { base64url, randomToken } from './random.js';
+export { base64url, isRandomToken, randomToken } from './random.js';
 export type { TokenRequestOptions } from './token-request.js';
 export { buildTokenRequest } from './token-request.js';
 export type { ResponseOptions, TokenResult } from './token-response.js';

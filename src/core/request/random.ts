@@ -18,3 +18,12 @@ export function randomToken(random: RandomSource, size = 32): string {
     throw new RangeError(`random source returned ${bytes.length} of ${size} bytes`);
   return base64url(bytes);
 }
+
+/**
+ * Whether a value has the shape randomToken gives at its default size: what
+ * a session id or a binding value read back from a cookie must look like
+ * before it is looked up.
+ */
+export function isRandomToken(value: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(value);
+}

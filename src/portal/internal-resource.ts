@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SsogateError } from '../core/index.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendFailure, sendPage } from '../http/respond.js';
+import { portalPage } from '../pages/index.js';
+import { sessionOf } from '../sessions/request-session.js';
+import { csrfTokenFor } from '../sessions/session-service.js';
+import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
+import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
+
+/** An internal resource without an upstream: the portal page, or sign-in first. */
+export async function internalResource(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const active = await sessionOf(gateway, request);
+  if (active !== undefined) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendFailure(
+        gateway,
+        request,
+        reply,
+        new SsogateError('not_found', 'the portal has no such resource'),
+      );
+      return reply;
+    }
+    const { user } = active;
+    await allowSignOutRedirect(gateway, reply, active.session.entryId);
+    return sendPage(
+      reply,
+      200,
+      portalPage({
+        user: { ...shownUser(user), isAdmin: user.isAdmin },
+        signOutCsrf: csrfTokenFor(active.id),
+      }),
+    );
+  }
+  return sendSignInNeeded(gateway, request, reply);
+}
