@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importedModules } from './test-support/source-imports.js';
 
 /**
  * The top-level folders of src/ are layers (docs/architecture.md#layers): a
@@ -28,20 +29,6 @@ async function sourceFiles(): Promise<string[]> {
     .filter((entry) => !/\.test\.tsx?$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
     .filter((file) => !relative(sourceRoot, file).split(sep).includes('test-support'));
-}
-
-/**
- * The relative specifiers a module names: `import` and `export ... from`,
- * type-only or not, side-effect imports, and `import('...')`, which also
- * names a type (`import('./x.js').Shape`).
- */
-function importedModules(source: string): string[] {
-  const specifiers = [
-    ...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g),
-  ]
-    .concat([...source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)])
-    .concat([...source.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)]);
-  return specifiers.map((match) => match[1] ?? '').filter((specifier) => specifier.startsWith('.'));
 }
 
 /** Which top-level folders each one imports (itself left out). */

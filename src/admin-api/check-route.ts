@@ -3,6 +3,7 @@ import {
   SsogateError,
   isSsogateError,
   maskSecrets,
+  secretChange,
   validateExtensionTarget,
 } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
@@ -47,7 +48,7 @@ export function extensionCheckRoute(api: ApiRouter): void {
     },
     async ({ body }) => {
       const secret =
-        body.extensionSecret === undefined || body.extensionSecret === ''
+        secretChange(body.extensionSecret) === 'keep'
           ? await storedSecret(gateway, body.entryId, body.extensionUrl)
           : body.extensionSecret;
       const target = validateExtensionTarget({

@@ -57,6 +57,34 @@ describe('admin API: entries', () => {
     });
   });
 
+  test('an entry that no longer compiles is listed as broken, with its problem, not dropped', async () => {
+    await withApi(async (api) => {
+      // Written straight into storage, past the validation of the API: as an
+      // entry saved under looser rules of an older version would be.
+      const stale = entryBody('stale', { tokenParse: "JSON_GET($response, 'access_token'" });
+      assert.equal(await api.storage.entries.create(stale as never, 0), true);
+      const list = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/entries',
+        headers: api.token,
+      });
+      assert.equal(list.statusCode, 200);
+      const [entry] = json<{ entries: Record<string, unknown>[] }>(list).entries;
+      assert.equal(entry?.id, 'stale');
+      assert.match(String(entry.broken), /tokenParse/);
+      // Left out of sign-in, and reported at every load (the app logs it).
+      const reported: string[] = [];
+      api.gateway.entries.onBrokenEntry((entryId, problem) => {
+        reported.push(`${entryId}: ${problem}`);
+      });
+      api.gateway.entries.invalidate();
+      assert.equal(await api.gateway.entries.get('stale'), undefined);
+      assert.equal(reported.length, 1);
+      assert.match(reported[0] ?? '', /^stale: .*tokenParse/);
+      assertNoSecret(api.bodies);
+    });
+  });
+
   test('provisioning.userIdScope is stored, shown and validated', async () => {
     await withApi(async (api) => {
       const create = (id: string, userIdScope: string) =>

@@ -1,12 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { EntryInput } from '../core/index.js';
+import type { EntryInput, SecretChange } from '../core/index.js';
 import { entryInput } from '../core/index.js';
 
 /** Every field an entry can have, in the schema's order. */
 const entryFields = Object.keys(entryInput.shape) as (keyof EntryInput)[];
-
-/** What happened to the stored secret in one write. */
-export type SecretChange = 'set' | 'keep' | 'clear';
 
 /** Fields whose value is never compared or recorded: only that a write set or cleared them. */
 const writeOnlyFields: ReadonlySet<string> = new Set(['appsecret', 'extensionSecret']);

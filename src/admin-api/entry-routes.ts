@@ -1,13 +1,12 @@
 import type { EntryInput } from '../core/index.js';
-import { SsogateError, entryInput } from '../core/index.js';
+import { SsogateError, entryInput, secretChange, withSecretAfter } from '../core/index.js';
 import { invalidField } from './api-failure.js';
 import type { ApiRouter } from './api-router.js';
-import type { SecretChange } from './entry-changes.js';
 import { changedFields } from './entry-changes.js';
 import { entryAnswers, validated, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-schemas.js';
 import { entryParams, entryReplaceBody } from './schemas.js';
-import { extensionSecretChange, keptExtensionSecret } from './extension-secret-edit.js';
+import { keptExtensionSecret } from './extension-secret-edit.js';
 
 /** CRUD on entries (docs/admin-api.md#entries); every write recompiles the registry and is audited. */
 export function entryRoutes(api: ApiRouter): void {
@@ -61,7 +60,12 @@ export function entryRoutes(api: ApiRouter): void {
         call,
         input.id,
         'create',
-        changedFields(undefined, input, secretOf(input), extensionSecretChange(input)),
+        changedFields(
+          undefined,
+          input,
+          secretChange(input.appsecret),
+          secretChange(input.extensionSecret),
+        ),
         warningsDetail(warnings),
       );
       return { status: 201, body: { entry: await present(await stored(input.id)), warnings } };
@@ -92,17 +96,17 @@ export function entryRoutes(api: ApiRouter): void {
         );
       }
       const before = await stored(id);
-      const { appsecret, ...rest } = body;
-      // Write-only secret: absent (or blank, as a form sends it) keeps the
-      // stored one, null clears it. Validation sees the kept secret, so an
-      // entry using ${app_secret} stays valid without the secret being resent.
-      const secret: SecretChange =
-        appsecret === null ? 'clear' : appsecret === undefined || appsecret === '' ? 'keep' : 'set';
-      const kept = secret === 'keep' ? before.input.appsecret : undefined;
+      // Write-only secrets (src/core/entry/secret-edit.ts): validation sees
+      // the kept secret, so an entry using ${app_secret} stays valid without
+      // the secret being resent.
+      const secret = secretChange(body.appsecret);
       const { input, warnings } = validated(gateway, {
-        ...keptExtensionSecret(rest, before.input),
+        ...withSecretAfter(
+          keptExtensionSecret(body, before.input),
+          'appsecret',
+          before.input.appsecret,
+        ),
         id,
-        ...(secret === 'set' ? { appsecret } : kept === undefined ? {} : { appsecret: kept }),
       });
       const toStore: EntryInput = secret === 'keep' ? withoutSecret(input) : input;
       const updated = await store.update(
@@ -116,7 +120,7 @@ export function entryRoutes(api: ApiRouter): void {
         call,
         id,
         'update',
-        changedFields(before.input, input, secret, extensionSecretChange(rest)),
+        changedFields(before.input, input, secret, secretChange(body.extensionSecret)),
         {
           ...warningsDetail(warnings),
           ...(await endSessionsIfClosed(id, before.input, input)),
@@ -152,10 +156,6 @@ export function entryRoutes(api: ApiRouter): void {
  */
 function warningsDetail(warnings: readonly string[]): Record<string, string[]> {
   return warnings.length > 0 ? { warnings: [...warnings] } : {};
-}
-
-function secretOf(input: EntryInput): SecretChange {
-  return input.appsecret === undefined ? 'keep' : 'set';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

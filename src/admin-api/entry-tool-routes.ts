@@ -10,9 +10,11 @@ import {
   placeholderMatrix,
   processTokenResponse,
   processUserInfoResponse,
+  secretChange,
   templateKinds,
   userAttributes,
   validateEntry,
+  withSecretAfter,
 } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
 import { invalidField, presentProblem } from './api-failure.js';
@@ -169,16 +171,16 @@ async function asStored(
     );
   }
   const before = await entryAnswers(gateway).stored(existingId);
-  const { appsecret } = entry;
-  const keep = appsecret === undefined || appsecret === '';
-  const stored = keep ? before.input.appsecret : undefined;
   const input: Record<string, unknown> = {
-    ...keptExtensionSecret(entry, before.input),
+    ...withSecretAfter(
+      keptExtensionSecret(entry, before.input),
+      'appsecret',
+      before.input.appsecret,
+    ),
     id: existingId,
-    ...(keep ? { appsecret: stored } : {}),
   };
-  if (appsecret === null) delete input.appsecret;
-  const storedSecrets = [stored, before.input.extensionSecret].filter(
+  const kept = secretChange(entry.appsecret) === 'keep' ? before.input.appsecret : undefined;
+  const storedSecrets = [kept, before.input.extensionSecret].filter(
     (value): value is string => value !== undefined,
   );
   return { input, secrets: [...sent, ...storedSecrets] };

@@ -1,11 +1,11 @@
 import type { EntryInput } from '../core/index.js';
+import { secretChange, withSecretAfter } from '../core/index.js';
 import { invalidField } from './api-failure.js';
-import type { SecretChange } from './entry-changes.js';
 
 /**
- * The extensionSecret is write-only like the appsecret (docs/design.md#the-entry): absent or
- * blank in an update keeps the stored one, null clears it. The store writes
- * the secret the input holds, so keeping it means passing the stored one on.
+ * The extensionSecret is write-only like the appsecret (docs/design.md#the-entry),
+ * under the same rule (secretChange, src/core/entry/secret-edit.ts). The store
+ * writes the secret the input holds, so keeping it means passing the stored one on.
  *
  * A kept secret stays with the service it was made for: whoever moves the
  * entry to another extension origin must give the secret again, or the
@@ -16,19 +16,17 @@ export function keptExtensionSecret(
   body: Readonly<Record<string, unknown>>,
   stored: EntryInput,
 ): Record<string, unknown> {
-  const { extensionSecret, ...rest } = body;
-  if (extensionSecret === null) return rest;
-  if (extensionSecret === undefined || extensionSecret === '') {
-    if (stored.extensionSecret === undefined) return rest;
-    if (!sameExtensionOrigin(rest.extensionUrl, stored.extensionUrl)) {
-      throw invalidField(
-        'extensionSecret',
-        'must be given again when extensionUrl moves to another origin',
-      );
-    }
-    return { ...rest, extensionSecret: stored.extensionSecret };
+  if (
+    secretChange(body.extensionSecret) === 'keep' &&
+    stored.extensionSecret !== undefined &&
+    !sameExtensionOrigin(body.extensionUrl, stored.extensionUrl)
+  ) {
+    throw invalidField(
+      'extensionSecret',
+      'must be given again when extensionUrl moves to another origin',
+    );
   }
-  return { ...rest, extensionSecret };
+  return withSecretAfter(body, 'extensionSecret', stored.extensionSecret);
 }
 
 /** Whether a sent extensionUrl is on the stored one's origin (absent: unchanged). */
@@ -40,11 +38,4 @@ export function sameExtensionOrigin(sent: unknown, stored: string | undefined): 
   } catch {
     return false;
   }
-}
-
-/** What a write did to the extensionSecret, for the audit log (entry-changes.ts). */
-export function extensionSecretChange(body: Readonly<Record<string, unknown>>): SecretChange {
-  const { extensionSecret } = body;
-  if (extensionSecret === null) return 'clear';
-  return extensionSecret === undefined || extensionSecret === '' ? 'keep' : 'set';
 }

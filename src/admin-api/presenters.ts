@@ -1,4 +1,5 @@
 import type { JsonValue } from '../core/index.js';
+import { compileProblem } from '../entries/entry-registry.js';
 import type { ApiTokenRecord, AuditEvent, EntryRecord, UserRecord } from '../storage/types.js';
 
 /**
@@ -36,6 +37,8 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     extensionSettings: input.extensionSettings,
     // Write-only like appsecret: whether one is stored, never its value.
     extensionSecretSet: input.extensionSecret !== undefined,
+    // A stored entry the engine no longer compiles signs no one in; shown, not hidden.
+    broken: compileProblem(input) ?? null,
     position: record.position,
     createdAt: iso(record.createdAt),
     updatedAt: iso(record.updatedAt),

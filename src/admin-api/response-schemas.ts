@@ -71,6 +71,12 @@ export const entrySchema = named(
     extensionSecretSet: z
       .boolean()
       .describe('whether an extensionSecret is stored; the secret is write-only'),
+    broken: z
+      .string()
+      .nullable()
+      .describe(
+        'null, or why the stored entry no longer compiles: it signs no one in until it is saved again, fixed',
+      ),
     position: z.number().int(),
     createdAt: isoTime,
     updatedAt: isoTime,

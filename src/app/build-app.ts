@@ -105,5 +105,9 @@ export async function buildApp(
     log: app.log,
   });
   app.addHook('onClose', () => sweep.stop());
+  // A stored entry the engine no longer compiles is left out of sign-in: said at every load.
+  gateway.entries.onBrokenEntry((entryId, problem) => {
+    app.log.error({ entryId, problem }, 'a stored entry no longer compiles; it signs no one in');
+  });
   return app;
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
 import type { EntryInput } from '../core/index.js';
-import { entryInput } from '../core/index.js';
+import { entryInput, secretAfter, secretChange } from '../core/index.js';
 import { changedFields } from '../admin-api/entry-changes.js';
 import { loadEntriesFile } from '../provisioning/entries-file.js';
 import { recordCliChange } from './cli-audit.js';
@@ -66,14 +66,14 @@ export async function importEntries(context: CommandContext, path: string): Prom
         now,
         input.id,
         'create',
-        changedFields(undefined, input, secretOf(input)),
+        changedFields(undefined, input, secretChange(input.appsecret)),
       );
       continue;
     }
     // Whoever runs this holds the file and the database: comparing the
     // secret here reveals nothing, and spares a rewrite of an equal one.
     const secret =
-      input.appsecret === undefined || input.appsecret === before.input.appsecret ? 'keep' : 'set';
+      input.appsecret === before.input.appsecret ? 'keep' : secretChange(input.appsecret);
     const fields = changedFields(before.input, withStored(input, before.input), secret);
     if (fields.length === 0) {
       counts.unchanged += 1;
@@ -104,14 +104,12 @@ function exportable(input: EntryInput, withSecrets: boolean): Record<string, unk
   return item;
 }
 
-function secretOf(input: EntryInput): 'set' | 'keep' {
-  return input.appsecret === undefined ? 'keep' : 'set';
-}
-
 /** The entry as it will be stored: without a secret in the file, the stored one stays. */
 function withStored(input: EntryInput, stored: EntryInput): EntryInput {
-  if (input.appsecret !== undefined) return input;
-  return { ...input, appsecret: stored.appsecret };
+  return {
+    ...input,
+    appsecret: secretAfter(input.appsecret, stored.appsecret) as string | undefined,
+  };
 }
 
 function recordChange(

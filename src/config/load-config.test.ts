@@ -69,18 +69,35 @@ describe('loadConfig', () => {
       SSOGATE_UPSTREAM: '/app=ftp://x,/=http://127.0.0.1:4000',
       SSOGATE_FORWARD_AUTH_HOSTS: 'app.corp.example,bad host',
       SSOGATE_ACCESS_RULES: '[{"path": "/admin", "users": "alice"}]',
+    });
+    assert.equal(problems.length, 3);
+    assert.match(
+      problems[0] ?? '',
+      /^SSOGATE_UPSTREAM: upstream of '\/app': must be http or https/,
+    );
+    assert.match(problems[1] ?? '', /^SSOGATE_FORWARD_AUTH_HOSTS: 'bad host' is not a host name/);
+    assert.match(problems[2] ?? '', /^SSOGATE_ACCESS_RULES: rule 1: users: must be a list/);
+  });
+
+  test('a setting the schema refuses hides no other problem: one error lists them all', () => {
+    const problems = problemsOf({
       SSOGATE_PORT: 'eighty',
-    });
-    assert.equal(problems.length, 1, 'schema problems come first, alone');
-    const later = problemsOf({
       SSOGATE_UPSTREAM: '/app=ftp://x,/=http://127.0.0.1:4000',
-      SSOGATE_FORWARD_AUTH_HOSTS: 'app.corp.example,bad host',
       SSOGATE_ACCESS_RULES: '[{"path": "/admin", "users": "alice"}]',
+      SSOGATE_TRUSTED_PROXIES: 'not-an-address',
+      SSOGATE_SESSION_IDLE_MINUTES: '600',
+      SSOGATE_SESSION_LIFETIME_MINUTES: '60',
     });
-    assert.equal(later.length, 3);
-    assert.match(later[0] ?? '', /^SSOGATE_UPSTREAM: upstream of '\/app': must be http or https/);
-    assert.match(later[1] ?? '', /^SSOGATE_FORWARD_AUTH_HOSTS: 'bad host' is not a host name/);
-    assert.match(later[2] ?? '', /^SSOGATE_ACCESS_RULES: rule 1: users: must be a list/);
+    assert.deepEqual(
+      problems.map((problem) => problem.split(':')[0]),
+      [
+        'SSOGATE_PORT',
+        'SSOGATE_UPSTREAM',
+        'SSOGATE_ACCESS_RULES',
+        'SSOGATE_TRUSTED_PROXIES',
+        'SSOGATE_SESSION_IDLE_MINUTES',
+      ],
+    );
   });
 
   test('PostgreSQL and Redis for several instances', () => {
@@ -114,13 +131,9 @@ describe('loadConfig', () => {
       SSOGATE_TRUSTED_PROXIES: '10.0.0.0/33,proxy.corp.example,::1/129,1.2.3.4/8/8',
       SSOGATE_PENDING_PER_BROWSER: '0',
     });
-    assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0] ?? '', /SSOGATE_PENDING_PER_BROWSER/);
-    const proxyProblems = problemsOf({
-      SSOGATE_TRUSTED_PROXIES: '10.0.0.0/33,proxy.corp.example,::1/129,1.2.3.4/8/8',
-    });
-    assert.equal(proxyProblems.length, 4);
-    for (const problem of proxyProblems) assert.match(problem, /^SSOGATE_TRUSTED_PROXIES: /);
+    assert.equal(problems.length, 5, problems.join('\n'));
+    assert.match(problems[0] ?? '', /^SSOGATE_PENDING_PER_BROWSER: /);
+    for (const problem of problems.slice(1)) assert.match(problem, /^SSOGATE_TRUSTED_PROXIES: /);
   });
 
   test('the idle time-out may not exceed the lifetime', () => {

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
 import { SsogateError } from '../core/index.js';
 import type { AllowList } from '../outbound/address-policy.js';
 import { parseAllowList } from '../outbound/address-policy.js';
@@ -98,10 +99,73 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       );
     }
   }
+  // A setting the schema refuses hides no other problem: every setting it
+  // accepts is still checked further, so one error lists them all.
+  const further = checkedFurther(
+    parsed.success ? parsed.data : acceptedSettings(raw),
+    cwd,
+    problems,
+  );
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const value = parsed.data;
 
   const dataDir = resolve(cwd, value.dataDir);
+  const database = databaseFrom(value.databaseUrl, dataDir, cwd);
+  const publicUrl = value.publicUrl ?? `http://localhost:${value.port === 0 ? 8080 : value.port}`;
+  return Object.freeze({
+    port: value.port,
+    host: value.host,
+    publicUrl,
+    dataDir,
+    database,
+    redisUrl: value.redisUrl,
+    redisPrefix: value.redisPrefix,
+    secretKey: value.secretKey,
+    adminPassword: value.adminPassword,
+    upstreams: further.upstreams,
+    upstreamTimeoutMs: value.upstreamTimeoutSeconds * 1000,
+    headersTimeoutMs: value.headersTimeoutSeconds * 1000,
+    bodyTimeoutMs: value.bodyTimeoutSeconds * 1000,
+    idleTimeoutMs: value.idleTimeoutSeconds * 1000,
+    websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
+    forwardAuthHosts: [...further.forwardAuthHosts, new URL(publicUrl).host],
+    accessRules: further.accessRules,
+    entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
+    sessionIdleMs: value.sessionIdleMinutes * minute,
+    sessionLifetimeMs: value.sessionLifetimeMinutes * minute,
+    pendingSignInMs: value.pendingSignInMinutes * minute,
+    signInsPerMinute: value.signInsPerMinute,
+    pendingPerBrowser: value.pendingPerBrowser,
+    pendingSignInsMax: value.pendingSignInsMax,
+    trustedProxies: further.trustedProxies,
+    allowInsecureHttp: value.allowInsecureHttp,
+    outboundAllow: further.outboundAllow,
+    outboundMaxConnections: value.outboundMaxConnections,
+    caCertificates: further.caCertificates,
+    logLevel: value.logLevel,
+    secureCookies: publicUrl.startsWith('https:'),
+  });
+}
+
+type SettingValues = z.output<typeof configSchema>;
+
+/** The settings the schema accepts one by one, when it refuses some of the others. */
+function acceptedSettings(raw: Readonly<Record<string, unknown>>): Partial<SettingValues> {
+  const accepted: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(configSchema.shape)) {
+    const result = schema.safeParse(raw[name]);
+    if (result.success) accepted[name] = result.data;
+  }
+  return accepted;
+}
+
+/**
+ * The checks beyond the schema: the settings parsed further (upstreams,
+ * access rules, hosts, proxies, the allowlist, the CA file) and the ones
+ * that must agree with each other. A setting the schema refused is absent
+ * here, and its checks are skipped.
+ */
+function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: string[]) {
   const upstreams = parseUpstreams(value.upstream, settings.upstream.env, problems);
   const forwardAuthHosts = parseHosts(
     value.forwardAuthHosts,
@@ -114,7 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     settings.trustedProxies.env,
     problems,
   );
-  const database = databaseFrom(value.databaseUrl, dataDir, cwd);
   const outboundAllow = parseAllowList(
     Array.isArray(value.outboundAllow) ? value.outboundAllow.join(',') : value.outboundAllow,
     settings.outboundAllow.env,
@@ -124,52 +187,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     value.caFile === undefined
       ? undefined
       : readCertificates(resolve(cwd, value.caFile), settings.caFile.env, problems);
-  if (value.sessionIdleMinutes > value.sessionLifetimeMinutes) {
+  const { sessionIdleMinutes: idle, sessionLifetimeMinutes: lifetime } = value;
+  if (idle !== undefined && lifetime !== undefined && idle > lifetime) {
     problems.push(
-      `${settings.sessionIdleMinutes.env}: ${value.sessionIdleMinutes} exceeds ${settings.sessionLifetimeMinutes.env} (${value.sessionLifetimeMinutes}); the idle time-out must not be longer than the lifetime`,
+      `${settings.sessionIdleMinutes.env}: ${idle} exceeds ${settings.sessionLifetimeMinutes.env} (${lifetime}); the idle time-out must not be longer than the lifetime`,
     );
   }
-  if (value.idleTimeoutSeconds < value.upstreamTimeoutSeconds) {
+  const { idleTimeoutSeconds: idleTimeout, upstreamTimeoutSeconds: upstreamTimeout } = value;
+  if (idleTimeout !== undefined && upstreamTimeout !== undefined && idleTimeout < upstreamTimeout) {
     problems.push(
-      `${settings.idleTimeoutSeconds.env}: ${value.idleTimeoutSeconds} is shorter than ${settings.upstreamTimeoutSeconds.env} (${value.upstreamTimeoutSeconds}); a client waiting for a slow upstream would be cut off before its 504`,
+      `${settings.idleTimeoutSeconds.env}: ${idleTimeout} is shorter than ${settings.upstreamTimeoutSeconds.env} (${upstreamTimeout}); a client waiting for a slow upstream would be cut off before its 504`,
     );
   }
-  if (problems.length > 0) throw new ConfigError(problems);
-
-  const publicUrl = value.publicUrl ?? `http://localhost:${value.port === 0 ? 8080 : value.port}`;
-  return Object.freeze({
-    port: value.port,
-    host: value.host,
-    publicUrl,
-    dataDir,
-    database,
-    redisUrl: value.redisUrl,
-    redisPrefix: value.redisPrefix,
-    secretKey: value.secretKey,
-    adminPassword: value.adminPassword,
+  return {
     upstreams,
-    upstreamTimeoutMs: value.upstreamTimeoutSeconds * 1000,
-    headersTimeoutMs: value.headersTimeoutSeconds * 1000,
-    bodyTimeoutMs: value.bodyTimeoutSeconds * 1000,
-    idleTimeoutMs: value.idleTimeoutSeconds * 1000,
-    websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
-    forwardAuthHosts: [...forwardAuthHosts, new URL(publicUrl).host],
+    forwardAuthHosts,
     accessRules,
-    entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
-    sessionIdleMs: value.sessionIdleMinutes * minute,
-    sessionLifetimeMs: value.sessionLifetimeMinutes * minute,
-    pendingSignInMs: value.pendingSignInMinutes * minute,
-    signInsPerMinute: value.signInsPerMinute,
-    pendingPerBrowser: value.pendingPerBrowser,
-    pendingSignInsMax: value.pendingSignInsMax,
     trustedProxies,
-    allowInsecureHttp: value.allowInsecureHttp,
     outboundAllow,
-    outboundMaxConnections: value.outboundMaxConnections,
     caCertificates,
-    logLevel: value.logLevel,
-    secureCookies: publicUrl.startsWith('https:'),
-  });
+  };
 }
 
 function databaseFrom(

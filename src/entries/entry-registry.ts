@@ -1,5 +1,5 @@
-import type { CompiledEntry } from '../core/index.js';
-import { compileEntry } from '../core/index.js';
+import type { CompiledEntry, EntryInput } from '../core/index.js';
+import { compileEntry, maskSecrets } from '../core/index.js';
 import type { ChangeNotifier } from '../storage/change-notifier.js';
 import { localChangeNotifier } from '../storage/change-notifier.js';
 import type { EntryStore } from '../storage/types.js';
@@ -15,6 +15,9 @@ import type { EntryStore } from '../storage/types.js';
 export class EntryRegistry {
   private compiled: Promise<readonly CompiledEntry[]> | undefined;
   private compiledAtVersion: string | undefined;
+  private reportBroken: (entryId: string, problem: string) => void = () => {
+    // no listener yet: the admin API still shows the entry as broken
+  };
 
   constructor(
     private readonly store: EntryStore,
@@ -48,6 +51,11 @@ export class EntryRegistry {
     return (await this.list()).find((entry) => entry.isDefault && entry.enabled);
   }
 
+  /** Told of each stored entry that no longer compiles, at every load (the app logs it). */
+  onBrokenEntry(listener: (entryId: string, problem: string) => void): void {
+    this.reportBroken = listener;
+  }
+
   /** Drops the compiled entries here and, through the notifier, on every instance. */
   invalidate(): void {
     this.compiled = undefined;
@@ -60,13 +68,34 @@ export class EntryRegistry {
     const records = await this.store.list();
     // Stored entries were validated when saved; compiling again cannot fail
     // unless the engine's rules tightened, and then the entry is skipped
-    // rather than taking every sign-in down with it.
+    // rather than taking every sign-in down with it; it is reported, and the
+    // admin API shows it as broken (compileProblem).
     return records.flatMap((record) => {
       try {
         return [compileEntry(record.input)];
-      } catch {
+      } catch (error) {
+        this.reportBroken(record.input.id, problemOf(record.input, error));
         return [];
       }
     });
   }
+}
+
+/** Why a stored entry no longer compiles, or undefined when it does. */
+export function compileProblem(input: EntryInput): string | undefined {
+  try {
+    compileEntry(input);
+    return undefined;
+  } catch (error) {
+    return problemOf(input, error);
+  }
+}
+
+/** The compile error's message, never holding the entry's secrets. */
+function problemOf(input: EntryInput, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const secrets = [input.appsecret, input.extensionSecret].filter(
+    (value): value is string => value !== undefined,
+  );
+  return maskSecrets(message, secrets);
 }

@@ -2,7 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startExampleServer } from './server.js';
 import type { ExampleServer } from './types.js';
-import { TestBrowser, authorizeQuery, redirectQuery, signIn } from './browser-fixture.js';
+import {
+  TestBrowser,
+  authorizeQuery,
+  redirectQuery,
+  signIn,
+} from './test-support/browser-fixture.js';
 
 describe('example server faults', () => {
   let server: ExampleServer;

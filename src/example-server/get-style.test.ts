@@ -2,7 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startExampleServer } from './server.js';
 import type { ExampleServer } from './types.js';
-import { TestBrowser, authorizeQuery, callback, redirectQuery, signIn } from './browser-fixture.js';
+import {
+  TestBrowser,
+  authorizeQuery,
+  callback,
+  redirectQuery,
+  signIn,
+} from './test-support/browser-fixture.js';
 
 describe('example server, GET style', () => {
   let server: ExampleServer;

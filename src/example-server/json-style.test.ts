@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startExampleServer } from './server.js';
 import type { ExampleServer } from './types.js';
-import { TestBrowser, authorizeQuery, callback, signIn } from './browser-fixture.js';
+import { TestBrowser, authorizeQuery, callback, signIn } from './test-support/browser-fixture.js';
 
 async function postJson(url: string, body: unknown): Promise<unknown> {
   const response = await fetch(url, {

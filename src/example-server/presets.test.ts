@@ -10,11 +10,11 @@ import {
   processUserInfoResponse,
   validateEntry,
 } from '../core/index.js';
-import { sendOutbound } from '../outbound/index.js';
+import { sendOutbound } from '../outbound/send-outbound.js';
 import { exampleEntries } from './presets.js';
 import { startExampleServer } from './server.js';
 import type { ExampleServer } from './types.js';
-import { TestBrowser, continueField } from './browser-fixture.js';
+import { TestBrowser, continueField } from './test-support/browser-fixture.js';
 
 const publicUrl = 'http://gateway.test';
 

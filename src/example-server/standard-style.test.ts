@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startExampleServer } from './server.js';
 import type { ExampleServer } from './types.js';
-import { TestBrowser, authorizeQuery, callback, redirectQuery, signIn } from './browser-fixture.js';
+import {
+  TestBrowser,
+  authorizeQuery,
+  callback,
+  redirectQuery,
+  signIn,
+} from './test-support/browser-fixture.js';
 
 const verifier = 'v'.repeat(43);
 const challenge = createHash('sha256').update(verifier).digest('base64url');

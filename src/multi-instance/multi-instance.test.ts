@@ -16,8 +16,8 @@ import { freePort } from '../test-support/free-port.js';
 import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
 import { testBackend } from '../test-support/test-backend.js';
-import type { GatewayProcess } from './gateway-process.js';
-import { startGatewayProcess } from './gateway-process.js';
+import type { GatewayProcess } from './test-support/gateway-process.js';
+import { startGatewayProcess } from './test-support/gateway-process.js';
 
 const shared =
   process.env.SSOGATE_TEST_DATABASE_URL !== undefined &&

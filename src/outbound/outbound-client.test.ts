@@ -15,7 +15,7 @@ import type { OutboundRequest, ThirdPartyResponse } from '../core/index.js';
 import { SsogateError } from '../core/index.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { addressPolicy, parseAllowList } from './address-policy.js';
-import { outbound } from './http-fixture.js';
+import { outbound } from './test-support/http-fixture.js';
 import type { Lookup } from './outbound-client.js';
 import { OutboundClient } from './outbound-client.js';
 import { sendOutbound } from './send-outbound.js';

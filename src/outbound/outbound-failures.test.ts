@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SsogateError } from '../core/index.js';
 import { sendOutbound } from './send-outbound.js';
-import type { TestServer } from './http-fixture.js';
-import { outbound, startTestServer } from './http-fixture.js';
+import type { TestServer } from './test-support/http-fixture.js';
+import { outbound, startTestServer } from './test-support/http-fixture.js';
 
 const secretQuery = 'secret=CANARY_SECRET_7f3a9c&code=CODE_123';
 

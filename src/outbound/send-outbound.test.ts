@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { ThirdPartyResponse } from '../core/index.js';
 import { sendOutbound } from './send-outbound.js';
-import type { TestServer } from './http-fixture.js';
-import { outbound, startTestServer } from './http-fixture.js';
+import type { TestServer } from './test-support/http-fixture.js';
+import { outbound, startTestServer } from './test-support/http-fixture.js';
 
 describe('sendOutbound: responses', () => {
   const servers: TestServer[] = [];

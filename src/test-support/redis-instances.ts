@@ -1,4 +1,8 @@
-import { deleteKeys, inspector, testPrefix } from '../storage/redis/redis-test-support.js';
+import {
+  deleteKeys,
+  inspector,
+  testPrefix,
+} from '../storage/redis/test-support/redis-test-support.js';
 import type { TestGateway, TestGatewayOptions } from './gateway-fixture.js';
 import { startTestGateway } from './gateway-fixture.js';
 import { testBackendName } from './test-backend.js';

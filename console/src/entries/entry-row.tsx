@@ -47,6 +47,11 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
       <th scope="row" data-label="Name">
         <Link to={`/entries/${encodeURIComponent(entry.id)}`}>{entry.name}</Link>
         {entry.type === 'extension' ? <span className="badge">extension</span> : null}
+        {entry.broken === null ? null : (
+          <span className="badge badge-off" title={entry.broken}>
+            Broken: {entry.broken}
+          </span>
+        )}
       </th>
       <td data-label="Id">
         <code>{entry.id}</code>

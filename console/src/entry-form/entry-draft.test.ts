@@ -54,6 +54,7 @@ const oauth2Entry: EntryView = {
   timeoutMs: 4000,
   provisioning: { createUsers: false, updateOnSignIn: false, adoptExistingUsers: true },
   extensionSecretSet: false,
+  broken: null,
   position: 2,
   createdAt: '2024-05-01T12:00:00.000Z',
   updatedAt: '2024-05-02T12:00:00.000Z',
@@ -72,6 +73,7 @@ const extensionEntry: EntryView = {
   appsecretSet: true,
   extensionUrl: 'https://extension.example.test/sso',
   extensionSecretSet: true,
+  broken: null,
   extensionSettings: { tenant: 'north', 'scope.list': 'read write', mode: 'a=b' },
   provisioning: {
     createUsers: true,
@@ -90,6 +92,7 @@ const extensionEntry: EntryView = {
 const serverOnlyFields = new Set([
   'appsecretSet',
   'extensionSecretSet',
+  'broken',
   'position',
   'createdAt',
   'updatedAt',
@@ -194,6 +197,7 @@ describe('an entry through the form and back', () => {
       type: 'oauth2',
       appsecretSet: false,
       extensionSecretSet: false,
+      broken: null,
       position: 0,
       createdAt: '2024-05-01T12:00:00.000Z',
       updatedAt: '2024-05-01T12:00:00.000Z',

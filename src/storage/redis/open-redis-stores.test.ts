@@ -4,7 +4,7 @@ import { freePort } from '../../test-support/free-port.js';
 import { isBackendUnavailable } from '../backend-errors.js';
 import { openRedisStores } from './open-redis-stores.js';
 import { redactUrl } from './redis-connection.js';
-import { redisSkip, testPrefix, testRedisUrl } from './redis-test-support.js';
+import { redisSkip, testPrefix, testRedisUrl } from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 

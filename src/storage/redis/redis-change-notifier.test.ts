@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RedisStores } from './open-redis-stores.js';
 import { openRedisStores } from './open-redis-stores.js';
-import { redisSkip, sleep, testPrefix, testRedisUrl } from './redis-test-support.js';
+import { redisSkip, sleep, testPrefix, testRedisUrl } from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 

@@ -5,8 +5,8 @@ import type { TestBrowser } from '../../test-support/browser.js';
 import { freePort } from '../../test-support/free-port.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
-import { PrivateRedisServer, redisServerInstalled } from './private-redis-server.js';
-import { sleep } from './redis-test-support.js';
+import { PrivateRedisServer, redisServerInstalled } from './test-support/private-redis-server.js';
+import { sleep } from './test-support/redis-test-support.js';
 
 const skip =
   process.env.CI !== 'true' && !redisServerInstalled() ? 'redis-server is not installed' : false;

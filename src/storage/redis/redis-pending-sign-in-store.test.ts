@@ -12,7 +12,7 @@ import {
   sleep,
   testPrefix,
   testRedisUrl,
-} from './redis-test-support.js';
+} from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 

@@ -11,7 +11,7 @@ import {
   sleep,
   testPrefix,
   testRedisUrl,
-} from './redis-test-support.js';
+} from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 

@@ -9,7 +9,7 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
-const mainScript = fileURLToPath(new URL('../main.js', import.meta.url));
+const mainScript = fileURLToPath(new URL('../../main.js', import.meta.url));
 
 export async function startGatewayProcess(
   port: number,

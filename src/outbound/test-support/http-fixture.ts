@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OutboundRequest } from '../core/index.js';
+import type { OutboundRequest } from '../../core/index.js';
 
 export interface Received {
   readonly method: string;

@@ -1,2 +1,0 @@
-export type { SendOptions } from './send-outbound.js';
-export { sendOutbound } from './send-outbound.js';
