@@ -1,27 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NewAuditEvent } from '../storage/types.js';
 import { json, withApi } from './test-support/api-fixtures.js';
+import { auditEvent as event } from '../test-support/storage-fixtures.js';
 
 interface AuditPage {
   events: Record<string, unknown>[];
   nextBefore: number | null;
-}
-
-function event(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
-  return {
-    at,
-    kind: 'sign_in',
-    outcome: 'success',
-    entryId: 'corp',
-    userId: 'alice',
-    actor: null,
-    code: null,
-    reference: null,
-    durationMs: 12,
-    detail: null,
-    ...overrides,
-  };
 }
 
 describe('admin API: audit', () => {

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { entryBody, json, withApi } from './test-support/api-fixtures.js';
+import { json, withApi } from './test-support/api-fixtures.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
 const code = (response: { json: () => unknown }) =>
   (response.json() as { error: { code: string } }).error.code;
@@ -49,7 +50,7 @@ describe('admin API: authentication and authorization', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: { ...cookie, ...csrf },
-        payload: entryBody('x'),
+        payload: entryWithId('x'),
       });
       assert.equal(post.statusCode, 403);
     });
@@ -65,7 +66,7 @@ describe('admin API: authentication and authorization', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: cookie,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       assert.equal(bare.statusCode, 403);
       assert.equal(code(bare), 'csrf_failed');
@@ -81,7 +82,7 @@ describe('admin API: authentication and authorization', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: { ...cookie, ...csrf },
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       assert.equal(created.statusCode, 201);
       const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canarySecret, entryBody, json, withApi } from './test-support/api-fixtures.js';
+import { canarySecret, json, withApi } from './test-support/api-fixtures.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
 interface ErrorBody {
   error: { code: string; message: string; problems?: { field: string; message: string }[] };
@@ -13,7 +14,7 @@ describe('admin API: entries', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       assert.equal(created.statusCode, 201);
       assert.equal(created.headers['cache-control'], 'no-store');
@@ -61,7 +62,7 @@ describe('admin API: entries', () => {
     await withApi(async (api) => {
       // Written straight into storage, past the validation of the API: as an
       // entry saved under looser rules of an older version would be.
-      const stale = entryBody('stale', { tokenParse: "JSON_GET($response, 'access_token'" });
+      const stale = entryWithId('stale', { tokenParse: "JSON_GET($response, 'access_token'" });
       assert.equal(await api.storage.entries.create(stale as never, 0), true);
       const list = await api.inject({
         method: 'GET',
@@ -92,7 +93,7 @@ describe('admin API: entries', () => {
           method: 'POST',
           url: '/_sso/api/entries',
           headers: api.token,
-          payload: { ...entryBody(id), provisioning: { userIdScope } },
+          payload: { ...entryWithId(id), provisioning: { userIdScope } },
         });
       const created = await create('scoped', 'entry');
       assert.equal(created.statusCode, 201, created.body);
@@ -122,7 +123,7 @@ describe('admin API: entries', () => {
           method,
           url,
           headers: api.token,
-          payload: entryBody('corp', stateless),
+          payload: entryWithId('corp', stateless),
         });
         assert.ok(saved.statusCode < 300, saved.body);
         const { warnings } = json<{ warnings: string[] }>(saved);
@@ -135,7 +136,7 @@ describe('admin API: entries', () => {
         method: 'PUT',
         url: '/_sso/api/entries/corp',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       const [event] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
       assert.equal(event?.detail?.warnings, undefined);
@@ -148,7 +149,7 @@ describe('admin API: entries', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp', {
+        payload: entryWithId('corp', {
           name: '',
           tokenUrl: 'https://idp.example/t?c=${nope}',
           authorizeUrl: 'https://x.example/?s=${app_secret}',
@@ -171,13 +172,13 @@ describe('admin API: entries', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       const again = await api.inject({
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       assert.equal(again.statusCode, 409);
       assert.equal(json<ErrorBody>(again).error.code, 'entry_exists');
@@ -209,9 +210,9 @@ describe('admin API: entries', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
-      const withoutSecret = { ...entryBody('corp', { name: 'Renamed' }), appsecret: undefined };
+      const withoutSecret = { ...entryWithId('corp', { name: 'Renamed' }), appsecret: undefined };
       api.tick(1000);
       const kept = await api.inject({
         method: 'PUT',
@@ -263,7 +264,7 @@ describe('admin API: entries', () => {
         method: 'PUT',
         url: '/_sso/api/entries/nope',
         headers: api.token,
-        payload: entryBody('nope'),
+        payload: entryWithId('nope'),
       });
       assert.equal(unknown.statusCode, 404);
       assert.equal(json<ErrorBody>(unknown).error.code, 'entry_unknown');
@@ -277,7 +278,7 @@ describe('admin API: entries', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       assert.ok(await api.gateway.entries.get('corp'));
       const deleted = await api.inject({

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiFixture } from './test-support/api-fixtures.js';
-import { entryBody, json, withApi } from './test-support/api-fixtures.js';
+import { json, withApi } from './test-support/api-fixtures.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
 interface Problem {
   code: string;
@@ -56,7 +57,7 @@ describe('admin API: the hosts an entry makes the gateway call', () => {
       for (const host of internalHosts) {
         const response = await create(
           api,
-          entryBody('internal', {
+          entryWithId('internal', {
             tokenUrl: `POST https://${host}/token?code=\${code}`,
             userInfoUrl: `http://${host}/me?access_token=\${access_token}`,
           }),
@@ -69,12 +70,12 @@ describe('admin API: the hosts an entry makes the gateway call', () => {
 
   test('update and live validation refuse them too, and so do a back-channel logout and an extension', async () => {
     await withApi(async (api) => {
-      assert.equal((await create(api, entryBody('corp'))).statusCode, 201);
+      assert.equal((await create(api, entryWithId('corp'))).statusCode, 201);
       const update = await api.inject({
         method: 'PUT',
         url: '/_sso/api/entries/corp',
         headers: api.token,
-        payload: entryBody('corp', {
+        payload: entryWithId('corp', {
           userInfoUrl: 'https://169.254.169.254/latest/meta-data/?t=${access_token}',
           logoutUrl: 'https://10.0.0.1/logout?secret=${app_secret}',
         }),
@@ -85,7 +86,7 @@ describe('admin API: the hosts an entry makes the gateway call', () => {
         method: 'POST',
         url: '/_sso/api/entry-validation',
         headers: api.token,
-        payload: entryBody('corp', { tokenUrl: 'https://2130706433/token?code=${code}' }),
+        payload: entryWithId('corp', { tokenUrl: 'https://2130706433/token?code=${code}' }),
       });
       assert.equal(live.statusCode, 200);
       const verdict = json<{ ok: boolean; problems: Problem[] }>(live);
@@ -111,7 +112,7 @@ describe('admin API: the hosts an entry makes the gateway call', () => {
     await withApi(async (api) => {
       const response = await create(
         api,
-        entryBody('intranet', {
+        entryWithId('intranet', {
           authorizeUrl: 'https://10.0.0.1/authorize?state=${state}&redirect_uri=${redirect_uri}',
           logoutUrl: 'https://10.0.0.1/logout?redirect_uri=${redirect_uri}',
         }),
@@ -125,7 +126,7 @@ describe('admin API: the hosts an entry makes the gateway call', () => {
       async (api) => {
         const response = await create(
           api,
-          entryBody('intranet', {
+          entryWithId('intranet', {
             tokenUrl: 'https://localhost:8443/token?code=${code}',
             userInfoUrl: 'http://127.0.0.1:9090/me?access_token=${access_token}',
             logoutUrl: 'https://10.20.1.2/logout?secret=${app_secret}',
@@ -134,7 +135,7 @@ describe('admin API: the hosts an entry makes the gateway call', () => {
         assert.equal(response.statusCode, 201, response.body);
         const still = await create(
           api,
-          entryBody('metadata', { tokenUrl: 'http://169.254.169.254/token?code=${code}' }),
+          entryWithId('metadata', { tokenUrl: 'http://169.254.169.254/token?code=${code}' }),
         );
         assert.deepEqual(refusedFields(still), ['tokenUrl']);
       },

@@ -1,8 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiFixture } from './test-support/api-fixtures.js';
-import { entryBody, json, withApi } from './test-support/api-fixtures.js';
+import { json, withApi } from './test-support/api-fixtures.js';
 import { entryAnswer, entryListAnswer } from './response-schemas.js';
+import { entryWithId } from '../core/test-support/entries.js';
+import { auditEvent } from '../test-support/storage-fixtures.js';
 
 interface ErrorBody {
   error: { code: string; message: string; problems?: { field: string; message: string }[] };
@@ -14,7 +16,7 @@ async function create(api: ApiFixture, id: string, overrides: Record<string, unk
     method: 'POST',
     url: '/_sso/api/entries',
     headers: api.token,
-    payload: entryBody(id, overrides),
+    payload: entryWithId(id, overrides),
   });
   assert.equal(response.statusCode, 201, response.body);
 }
@@ -170,16 +172,6 @@ describe('admin API: entry state', () => {
   test('the list shows when each entry last signed someone in, and last failed', async () => {
     await withApi(async (api) => {
       await create(api, 'corp');
-      const base = {
-        kind: 'sign_in' as const,
-        entryId: 'corp',
-        userId: 'alice',
-        actor: null,
-        code: null,
-        reference: null,
-        durationMs: 5,
-        detail: null,
-      };
       const never = json<{ entries: Entry[] }>(
         await api.inject({ method: 'GET', url: '/_sso/api/entries', headers: api.token }),
       );
@@ -187,28 +179,28 @@ describe('admin API: entry state', () => {
         [never.entries[0]?.lastSuccessfulSignInAt, never.entries[0]?.lastFailedSignInAt],
         [null, null],
       );
-      await api.storage.audit.append({
-        ...base,
-        at: Date.parse('2024-05-01T10:00:00Z'),
-        outcome: 'success',
-      });
-      await api.storage.audit.append({
-        ...base,
-        at: Date.parse('2024-05-01T11:00:00Z'),
-        outcome: 'success',
-      });
-      await api.storage.audit.append({
-        ...base,
-        at: Date.parse('2024-05-01T09:00:00Z'),
-        outcome: 'failure',
-        code: 'token_parse_failed',
-      });
-      await api.storage.audit.append({
-        ...base,
-        at: Date.parse('2024-05-01T12:00:00Z'),
-        outcome: 'success',
-        entryId: 'other',
-      });
+      await api.storage.audit.append(
+        auditEvent(Date.parse('2024-05-01T10:00:00Z'), {
+          outcome: 'success',
+        }),
+      );
+      await api.storage.audit.append(
+        auditEvent(Date.parse('2024-05-01T11:00:00Z'), {
+          outcome: 'success',
+        }),
+      );
+      await api.storage.audit.append(
+        auditEvent(Date.parse('2024-05-01T09:00:00Z'), {
+          outcome: 'failure',
+          code: 'token_parse_failed',
+        }),
+      );
+      await api.storage.audit.append(
+        auditEvent(Date.parse('2024-05-01T12:00:00Z'), {
+          outcome: 'success',
+          entryId: 'other',
+        }),
+      );
       const list = json<{ entries: Entry[] }>(
         await api.inject({ method: 'GET', url: '/_sso/api/entries', headers: api.token }),
       );

@@ -2,8 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { functionNames, placeholderMatrix, userAttributes } from '../core/index.js';
 import type { ApiFixture } from './test-support/api-fixtures.js';
-import { canarySecret, entryBody, json, withApi } from './test-support/api-fixtures.js';
+import { canarySecret, json, withApi } from './test-support/api-fixtures.js';
 import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
 interface ErrorBody {
   error: { code: string; message: string; problems?: { field: string }[] };
@@ -39,7 +40,7 @@ describe('admin API: entry-validation', () => {
     await withApi(async (api) => {
       const response = await validate(
         api,
-        entryBody('corp', { authorizeUrl: 'http://idp.example/authorize?s=${state}' }),
+        entryWithId('corp', { authorizeUrl: 'http://idp.example/authorize?s=${state}' }),
       );
       assert.equal(response.statusCode, 200);
       const verdict = entryValidationAnswer.parse(json(response));
@@ -86,10 +87,10 @@ describe('admin API: entry-validation', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp', { tokenUrl: secretUrl }),
+        payload: entryWithId('corp', { tokenUrl: secretUrl }),
       });
       const draft = {
-        ...entryBody('corp', { tokenUrl: secretUrl }),
+        ...entryWithId('corp', { tokenUrl: secretUrl }),
         appsecret: undefined,
         id: undefined,
       };
@@ -125,7 +126,7 @@ describe('admin API: entry-validation', () => {
 });
 
 describe('admin API: entry-test', () => {
-  const entry = entryBody('corp', {
+  const entry = entryWithId('corp', {
     tokenValues: [{ name: 'openid', expression: "JSON_GET($response, 'openid')" }],
     userInfoParse: [
       { attribute: 'userId', expression: "JSON_GET($response, 'id')" },

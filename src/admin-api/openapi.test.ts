@@ -6,7 +6,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RouteOptions } from 'fastify';
 import type { ApiFixture } from './test-support/api-fixtures.js';
-import { entryBody, json, withApi } from './test-support/api-fixtures.js';
+import { json, withApi } from './test-support/api-fixtures.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
 interface Operation {
   operationId: string;
@@ -188,7 +189,7 @@ describe('the OpenAPI document', () => {
         method: 'POST',
         url: '/_sso/api/entries',
         headers: api.token,
-        payload: entryBody('corp'),
+        payload: entryWithId('corp'),
       });
       await api.signIn('alice', false);
       const calls: [string, string, string, unknown?][] = [

@@ -9,21 +9,13 @@ import { loadEntriesFile } from '../provisioning/entries-file.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import { runCommand } from './test-support/run-command.js';
+import type { EntryDraft } from '../core/test-support/entries.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
 const secret = 'CLI-s3cret-9e7d';
 
-const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  name: `Entry ${id}`,
-  enabled: true,
-  appid: 'app',
-  appsecret: secret,
-  authorizeUrl: 'https://idp.example/authorize?client_id=${appid}&state=${state}',
-  tokenUrl: 'POST https://idp.example/token?code=${code}&secret=${app_secret}',
-  tokenParse: "JSON_GET($response, 'access_token')",
-  userInfoUrl: 'https://idp.example/me?access_token=${access_token}',
-  ...overrides,
-});
+const entry = (id: string, overrides: Partial<EntryDraft> = {}) =>
+  entryWithId(id, { appsecret: secret, ...overrides });
 
 const run = (storage: Storage, argv: string[]) => runCommand(argv, { storage });
 

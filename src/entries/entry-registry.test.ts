@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite-storage.js';
-import { newSecretBox, sampleEntry, withTempDir } from '../test-support/storage-fixtures.js';
+import { newSecretBox, withTempDir } from '../test-support/storage-fixtures.js';
 import { EntryRegistry } from './entry-registry.js';
+import { parsedEntry } from '../core/test-support/entries.js';
 
 /**
  * `ssogate entries import` writes to the SQLite file of a running gateway
@@ -28,7 +29,7 @@ describe('EntryRegistry on a SQLite file another process writes to', () => {
         assert.deepEqual(await registry.list(), []);
         assert.deepEqual(await unaware.list(), []);
 
-        assert.equal(await cli.entries.create(sampleEntry('imported'), Date.now()), true);
+        assert.equal(await cli.entries.create(parsedEntry('imported'), Date.now()), true);
         await nextTurn();
 
         assert.deepEqual(
@@ -51,7 +52,7 @@ describe('EntryRegistry on a SQLite file another process writes to', () => {
         secretBox: newSecretBox(),
       });
       try {
-        await server.entries.create(sampleEntry('one'), Date.now());
+        await server.entries.create(parsedEntry('one'), Date.now());
         const registry = new EntryRegistry(
           server.entries,
           server.changes,

@@ -6,7 +6,8 @@ import { startTestGateway } from '../test-support/gateway-fixture.js';
 import { bootstrapAdmin } from './bootstrap-admin.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import type { RedisInstances } from '../test-support/redis-instances.js';
-import { needsRedis, startRedisInstances } from '../test-support/redis-instances.js';
+import { startRedisInstances } from '../test-support/redis-instances.js';
+import { needsRedis } from '../test-support/test-backend.js';
 
 async function formToken(browser: TestBrowser, gatewayUrl: string): Promise<string> {
   const chooser = await browser.open(`${gatewayUrl}/_sso/login?return_to=/after`);

@@ -15,16 +15,11 @@ import { TestBrowser } from '../test-support/browser.js';
 import { freePort } from '../test-support/free-port.js';
 import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
-import { testBackend } from '../test-support/test-backend.js';
+import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { startGatewayProcess } from './test-support/gateway-process.js';
 
-const shared =
-  process.env.SSOGATE_TEST_DATABASE_URL !== undefined &&
-  process.env.SSOGATE_TEST_REDIS_URL !== undefined;
-const skip = shared
-  ? false
-  : 'needs SSOGATE_TEST_DATABASE_URL and SSOGATE_TEST_REDIS_URL (.ci/run sets both)';
+const skip = needsPostgresAndRedis;
 
 /**
  * Three gateway processes behind one public URL, sharing PostgreSQL and

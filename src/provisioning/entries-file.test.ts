@@ -7,19 +7,11 @@ import { isSsogateError } from '../core/index.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { addressPolicy, parseAllowList } from '../outbound/address-policy.js';
 import { loadEntriesFile, provisionEntries } from './entries-file.js';
+import type { EntryDraft } from '../core/test-support/entries.js';
+import { entryWithId } from '../core/test-support/entries.js';
 
-const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  name: `Entry ${id}`,
-  enabled: true,
-  appid: 'app',
-  appsecret: 'file-secret',
-  authorizeUrl: 'https://idp.example/authorize?client_id=${appid}&state=${state}',
-  tokenUrl: 'POST https://idp.example/token?code=${code}&secret=${app_secret}',
-  tokenParse: "JSON_GET($response, 'access_token')",
-  userInfoUrl: 'https://idp.example/me?access_token=${access_token}',
-  ...overrides,
-});
+const entry = (id: string, overrides: Partial<EntryDraft> = {}) =>
+  entryWithId(id, { appsecret: 'file-secret', ...overrides });
 
 async function withFile(
   name: string,

@@ -2,10 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EntryRegistry } from '../entries/entry-registry.js';
-import { sampleEntry, withTestStorage } from '../test-support/storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import type { SessionDeps } from '../http/gateway.js';
 import { createSession, endSession, resolveSession, sessionHash } from './session-service.js';
+import { parsedEntry } from '../core/test-support/entries.js';
 
 const minute = 60_000;
 
@@ -31,7 +32,7 @@ describe('sessions', () => {
       const clock = { now: 1_000 };
       const deps = depsAt(storage, clock);
       const user = await newUser(storage);
-      await storage.entries.create(sampleEntry('corp'), 0);
+      await storage.entries.create(parsedEntry('corp'), 0);
       const first = await createSession(deps, user, 'corp', undefined);
       assert.match(first, /^[\w-]{43}$/);
       assert.equal(await storage.sessions.get(first), undefined);
@@ -91,15 +92,15 @@ describe('sessions', () => {
     await withTestStorage(async (storage) => {
       const deps = depsAt(storage, { now: 0 });
       const user = await newUser(storage);
-      await storage.entries.create(sampleEntry('corp'), 0);
-      await storage.entries.create(sampleEntry('other'), 0);
+      await storage.entries.create(parsedEntry('corp'), 0);
+      await storage.entries.create(parsedEntry('other'), 0);
       const corp = await createSession(deps, user, 'corp', undefined);
       const other = await createSession(deps, user, 'other', undefined);
       const local = await createSession(deps, user, null, undefined);
       assert.ok(await resolveSession(deps, corp));
       // Written behind the registry's back (an import, another instance):
       // the registry is told through the change notices.
-      await storage.entries.update('corp', sampleEntry('corp', { enabled: false }), 1);
+      await storage.entries.update('corp', parsedEntry('corp', { enabled: false }), 1);
       deps.entries.invalidate();
       assert.equal(await resolveSession(deps, corp), undefined);
       assert.equal(await storage.sessions.get(sessionHash(corp)), undefined);

@@ -4,7 +4,8 @@ import { sha256Base64url } from '../crypto/hash.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
 import type { RedisInstances } from '../test-support/redis-instances.js';
-import { needsRedis, startRedisInstances } from '../test-support/redis-instances.js';
+import { startRedisInstances } from '../test-support/redis-instances.js';
+import { needsRedis } from '../test-support/test-backend.js';
 
 /** One start without cookies, as a script would make it, from `address` (through the trusted proxy). */
 async function start(

@@ -1,23 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NewAuditEvent } from './types.js';
-import { withTestStorage } from '../test-support/storage-fixtures.js';
-
-function event(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
-  return {
-    at,
-    kind: 'sign_in',
-    outcome: 'success',
-    entryId: 'corp',
-    userId: 'alice',
-    actor: null,
-    code: null,
-    reference: null,
-    durationMs: 12,
-    detail: null,
-    ...overrides,
-  };
-}
+import { auditEvent as event, withTestStorage } from '../test-support/storage-fixtures.js';
 
 describe('AuditStore', () => {
   test('append and read back every field, newest first', async () => {

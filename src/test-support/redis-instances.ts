@@ -5,12 +5,6 @@ import {
 } from '../storage/redis/test-support/redis-test-support.js';
 import type { TestGateway, TestGatewayOptions } from './gateway-fixture.js';
 import { startTestGateway } from './gateway-fixture.js';
-import { testBackendName } from './test-backend.js';
-
-/** The `skip` option of a suite that needs Redis from the suite's backend. */
-export const needsRedis = testBackendName().endsWith('+redis')
-  ? false
-  : 'needs SSOGATE_TEST_REDIS_URL';
 
 export interface RedisInstances {
   readonly one: TestGateway;

@@ -2,15 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../config/load-config.js';
-import { entryInput } from '../core/index.js';
-import type { EntryInput } from '../core/index.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { withTestBackend } from './test-backend.js';
-import type { Storage } from '../storage/types.js';
+import type { NewAuditEvent, Storage } from '../storage/types.js';
 
 /**
  * Helpers for the storage tests: a real database (in-memory SQLite, or a
@@ -53,19 +50,19 @@ export async function withTempDir(run: (dir: string) => Promise<void>): Promise<
   }
 }
 
-/** A valid entry, parsed as the API would, so its shape is exactly EntryInput's. */
-export function sampleEntry(
-  id: string,
-  overrides: Partial<z.input<typeof entryInput>> = {},
-): EntryInput {
-  return entryInput.parse({
-    id,
-    name: `Entry ${id}`,
-    enabled: true,
-    authorizeUrl: 'https://idp.example/authorize?client_id=${appid}&state=${state}',
-    tokenUrl: 'https://idp.example/token?code=${code}',
-    tokenParse: "JSON_GET($response, 'access_token')",
-    userInfoUrl: 'https://idp.example/me?access_token=${access_token}',
+/** A successful sign-in of alice at corp, at `at`; `overrides` make any other event. */
+export function auditEvent(at: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
+  return {
+    at,
+    kind: 'sign_in',
+    outcome: 'success',
+    entryId: 'corp',
+    userId: 'alice',
+    actor: null,
+    code: null,
+    reference: null,
+    durationMs: 12,
+    detail: null,
     ...overrides,
-  });
+  };
 }

@@ -39,6 +39,17 @@ export function testBackendName(env: NodeJS.ProcessEnv = process.env): TestBacke
   return nonEmpty(env.SSOGATE_TEST_REDIS_URL) === undefined ? database : `${database}+redis`;
 }
 
+/** The `skip` option of a suite that needs Redis from the suite's backend. */
+export const needsRedis: string | false = testBackendName().endsWith('+redis')
+  ? false
+  : 'needs SSOGATE_TEST_REDIS_URL (.ci/run sets it)';
+
+/** The `skip` option of a suite of several instances sharing PostgreSQL and Redis. */
+export const needsPostgresAndRedis: string | false =
+  testBackendName() === 'postgres+redis'
+    ? false
+    : 'needs SSOGATE_TEST_DATABASE_URL and SSOGATE_TEST_REDIS_URL (.ci/run sets both)';
+
 /** A fresh, empty backend for one test or fixture. */
 export async function testBackend(options: TestBackendOptions = {}): Promise<TestBackend> {
   const adminUrl = nonEmpty(process.env.SSOGATE_TEST_DATABASE_URL);

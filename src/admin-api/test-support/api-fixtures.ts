@@ -2,8 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { z } from 'zod';
-import type { entryInput } from '../../core/index.js';
 import type { AppOptions } from '../../app/build-app.js';
 import { buildApp } from '../../app/build-app.js';
 import { createGateway } from '../../app/create-gateway.js';
@@ -19,7 +17,8 @@ import { cookieNames } from '../../web/index.js';
 /** Test helpers for the admin API: a real app on the suite's backend (test-backend.ts), real sessions. */
 
 export const apiToken = 'ssg_test-token-0123456789abcdefghijklmnopqrstuv';
-export const canarySecret = 'CANARY-s3cret-4b1d';
+/** The app secret of every factory entry (../../core/test-support/entries.ts), for "never the secret" scans. */
+export { canarySecret } from '../../core/test-support/entries.js';
 
 export interface ApiFixture {
   readonly app: FastifyInstance;
@@ -103,27 +102,6 @@ export async function withApi(
     await backend.cleanup();
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-/** A valid entry as a client sends it; `overrides` replace fields. */
-export function entryBody(
-  id: string,
-  overrides: Partial<z.input<typeof entryInput>> = {},
-): Record<string, unknown> {
-  return {
-    id,
-    name: `Entry ${id}`,
-    enabled: true,
-    appid: 'app-1',
-    appsecret: canarySecret,
-    authorizeUrl:
-      'https://idp.example/authorize?client_id=${appid}&state=${state}&redirect_uri=${redirect_uri}',
-    tokenUrl: 'https://idp.example/token?code=${code}&secret=${app_secret}',
-    tokenParse: "JSON_GET($response, 'access_token')",
-    userInfoUrl: 'https://idp.example/me?access_token=${access_token}',
-    userInfoParse: [{ attribute: 'userId', expression: "JSON_GET($response, 'id')" }],
-    ...overrides,
-  };
 }
 
 /** The parsed JSON body of a response, typed as the test expects it to be. */

@@ -108,7 +108,7 @@ describe('validateEntry', () => {
   });
 
   test('an unknown field, such as a misspelt one, is named', () => {
-    const problems = problemsOf(buildGetEntry({ tokenparse: 'x' }));
+    const problems = problemsOf({ ...buildGetEntry(), tokenparse: 'x' });
     assert.deepEqual(summary(problems), [
       { code: 'field_invalid', field: 'tokenparse', line: undefined, column: undefined },
     ]);
@@ -286,9 +286,10 @@ describe('validateEntry: options beyond the basic shape', () => {
       adoptExistingUsers: false,
       userIdScope: 'global',
     });
-    const problems = problemsOf(
-      buildGetEntry({ timeoutMs: 0, provisioning: { createUsers: 'yes' } }),
-    );
+    const problems = problemsOf({
+      ...buildGetEntry({ timeoutMs: 0 }),
+      provisioning: { createUsers: 'yes' },
+    });
     assert.deepEqual(problems.map(({ field }) => field).sort(), [
       'provisioning.createUsers',
       'timeoutMs',
@@ -303,7 +304,7 @@ describe('validateEntry: userIdScope', () => {
     assert.deepEqual(scoped.input.provisioning, { userIdScope: 'entry' });
     assert.equal(compileOAuth2Entry(buildGetEntry()).provisioning.userIdScope, 'global');
     assert.deepEqual(
-      problemsOf(buildGetEntry({ provisioning: { userIdScope: 'tenant' } })).map(
+      problemsOf({ ...buildGetEntry(), provisioning: { userIdScope: 'tenant' } }).map(
         ({ field }) => field,
       ),
       ['provisioning.userIdScope'],

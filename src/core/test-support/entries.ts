@@ -1,12 +1,20 @@
+import type { z } from 'zod';
+import type { EntryInput } from '../entry/index.js';
+import { entryInput } from '../entry/index.js';
 import type { RandomSource } from '../request/random.js';
 
 /**
- * Factories for entries as an administrator would submit them. The GET
- * style is the baseline; tests override only what they are about.
+ * The one factory of entries for tests and benchmarks. An entry is built as an
+ * administrator would submit it (`EntryDraft`, the schema's input type, so a
+ * misspelt or mistyped field fails to compile); the GET style is the baseline
+ * and tests override only what they are about. A test about bad input spreads
+ * the bad value over a valid entry: `{ ...buildGetEntry(), enabled: 'yes' }`.
  */
+export type EntryDraft = z.input<typeof entryInput>;
+
 export const canarySecret = 'CANARY_SECRET_7f3a9c';
 
-export function buildGetEntry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function buildGetEntry(overrides: Partial<EntryDraft> = {}): EntryDraft {
   return {
     id: 'corp',
     name: 'Corp SSO',
@@ -23,8 +31,18 @@ export function buildGetEntry(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
+/** A GET-style entry with the given id and the name `Entry <id>`, for tests that keep several. */
+export function entryWithId(id: string, overrides: Partial<EntryDraft> = {}): EntryDraft {
+  return buildGetEntry({ id, name: `Entry ${id}`, ...overrides });
+}
+
+/** The same entry parsed as the API would, so its shape is exactly what storage keeps. */
+export function parsedEntry(id: string, overrides: Partial<EntryDraft> = {}): EntryInput {
+  return entryInput.parse(entryWithId(id, overrides));
+}
+
 /** The `POST ` style: JSON bodies for the token and user-info calls. */
-export function buildPostEntry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function buildPostEntry(overrides: Partial<EntryDraft> = {}): EntryDraft {
   return buildGetEntry({
     id: 'corp-post',
     tokenUrl:
@@ -35,9 +53,7 @@ export function buildPostEntry(overrides: Record<string, unknown> = {}): Record<
 }
 
 /** A standard RFC 6749 server: form POST, Basic auth, Bearer user-info, PKCE. */
-export function buildStandardEntry(
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> {
+export function buildStandardEntry(overrides: Partial<EntryDraft> = {}): EntryDraft {
   return buildGetEntry({
     id: 'standard',
     authorizeUrl:

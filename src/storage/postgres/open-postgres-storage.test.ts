@@ -5,8 +5,9 @@ import pg from 'pg';
 import { withTestBackend } from '../../test-support/test-backend.js';
 import { SWEEP_LOCK_KEY } from '../kysely-storage.js';
 import { migrations } from '../migrations/index.js';
-import { newSecretBox, sampleEntry } from '../../test-support/storage-fixtures.js';
+import { newSecretBox } from '../../test-support/storage-fixtures.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
+import { parsedEntry } from '../../core/test-support/entries.js';
 
 const adminUrl = process.env.SSOGATE_TEST_DATABASE_URL ?? '';
 const skip = adminUrl === '' ? 'PostgreSQL only: set SSOGATE_TEST_DATABASE_URL' : false;
@@ -78,7 +79,7 @@ describe('openPostgresStorage', { skip }, () => {
       const url = databaseUrlOf(env);
       const storage = await openPostgresStorage({ url, secretBox: newSecretBox() });
       try {
-        await storage.entries.create(sampleEntry('a'), 0);
+        await storage.entries.create(parsedEntry('a'), 0);
         const { user } = await storage.users.insertIfAbsent(
           { userId: 'u1', sourceEntryId: 'a' },
           1_714_564_800_000,

@@ -1,8 +1,7 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RedisStores } from './open-redis-stores.js';
-import { openRedisStores } from './open-redis-stores.js';
-import { redisSkip, sleep, testPrefix, testRedisUrl } from './test-support/redis-test-support.js';
+import { redisSkip, sleep, testPrefix, useRedisSuite } from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 
@@ -13,22 +12,19 @@ async function until(done: () => boolean, ms = 2000): Promise<void> {
 }
 
 describe('Redis change notifier', { skip }, () => {
-  const prefix = testPrefix();
+  const suite = useRedisSuite();
   let a: RedisStores;
   let b: RedisStores;
   let elsewhere: RedisStores;
   const heard = { a: 0, b: 0, elsewhere: 0 };
 
   before(async () => {
-    a = await openRedisStores({ url: testRedisUrl, prefix });
-    b = await openRedisStores({ url: testRedisUrl, prefix });
-    elsewhere = await openRedisStores({ url: testRedisUrl, prefix: testPrefix() });
+    a = suite.stores();
+    b = await suite.open();
+    elsewhere = await suite.open(testPrefix());
     a.changes.subscribe('entries', () => heard.a++);
     b.changes.subscribe('entries', () => heard.b++);
     elsewhere.changes.subscribe('entries', () => heard.elsewhere++);
-  });
-  after(async () => {
-    await Promise.all([a.close(), b.close(), elsewhere.close()]);
   });
 
   test('a publish reaches every instance on the prefix once, its own included', async () => {

@@ -1,18 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Redis } from 'ioredis';
 import type { PendingSignIn } from '../types.js';
 import type { RedisStores } from './open-redis-stores.js';
-import { openRedisStores } from './open-redis-stores.js';
 import { parsePending } from './redis-pending-sign-in-store.js';
-import {
-  deleteKeys,
-  inspector,
-  redisSkip,
-  sleep,
-  testPrefix,
-  testRedisUrl,
-} from './test-support/redis-test-support.js';
+import { redisSkip, sleep, useRedisSuite } from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 
@@ -32,67 +23,57 @@ function pending(stateHash: string, overrides: Partial<PendingSignIn> = {}): Pen
 }
 
 describe('Redis PendingSignInStore', { skip }, () => {
-  const prefix = testPrefix();
-  let stores: RedisStores;
+  const suite = useRedisSuite();
   let other: RedisStores;
-  let redis: Redis;
-
   before(async () => {
-    stores = await openRedisStores({ url: testRedisUrl, prefix });
-    other = await openRedisStores({ url: testRedisUrl, prefix });
-    redis = await inspector();
-  });
-  after(async () => {
-    await deleteKeys(redis, prefix);
-    await redis.quit();
-    await Promise.all([stores.close(), other.close()]);
+    other = await suite.open();
   });
 
   test('save, then consume once: the second consume finds nothing', async () => {
     const record = pending('s1', { codeVerifier: null });
-    await stores.pendingSignIns.save(record);
-    assert.deepEqual(await stores.pendingSignIns.consume('s1'), record);
-    assert.equal(await stores.pendingSignIns.consume('s1'), undefined);
-    assert.equal(await stores.pendingSignIns.consume('never-saved'), undefined);
+    await suite.stores().pendingSignIns.save(record);
+    assert.deepEqual(await suite.stores().pendingSignIns.consume('s1'), record);
+    assert.equal(await suite.stores().pendingSignIns.consume('s1'), undefined);
+    assert.equal(await suite.stores().pendingSignIns.consume('never-saved'), undefined);
   });
 
   test('a sign-in started on one instance completes on another', async () => {
     const record = pending('s2');
-    await stores.pendingSignIns.save(record);
+    await suite.stores().pendingSignIns.save(record);
     assert.deepEqual(await other.pendingSignIns.consume('s2'), record);
   });
 
   test('the key expires with the sign-in', async () => {
-    await stores.pendingSignIns.save(pending('s3', { expiresAt: Date.now() + 30_000 }));
-    const ttl = await redis.pttl(`${prefix}pending:s3`);
+    await suite.stores().pendingSignIns.save(pending('s3', { expiresAt: Date.now() + 30_000 }));
+    const ttl = await suite.redis().pttl(`${suite.prefix}pending:s3`);
     assert.ok(ttl > 25_000 && ttl <= 30_000, `PTTL ${ttl}`);
     // Measured from createdAt, so an injected clock far in the past works too.
-    await stores.pendingSignIns.save(pending('s5', { createdAt: 100, expiresAt: 30_100 }));
-    const oldClockTtl = await redis.pttl(`${prefix}pending:s5`);
+    await suite.stores().pendingSignIns.save(pending('s5', { createdAt: 100, expiresAt: 30_100 }));
+    const oldClockTtl = await suite.redis().pttl(`${suite.prefix}pending:s5`);
     assert.ok(oldClockTtl > 25_000 && oldClockTtl <= 30_000, `PTTL ${oldClockTtl}`);
     // Already over: kept for 1 ms at most, never forever.
-    await stores.pendingSignIns.save(pending('s4', { expiresAt: Date.now() - 1000 }));
+    await suite.stores().pendingSignIns.save(pending('s4', { expiresAt: Date.now() - 1000 }));
     await sleep(20);
-    assert.equal(await stores.pendingSignIns.consume('s4'), undefined);
+    assert.equal(await suite.stores().pendingSignIns.consume('s4'), undefined);
   });
 
   test('20 concurrent consumes of one state, on two instances: exactly one wins', async () => {
-    await stores.pendingSignIns.save(pending('race'));
+    await suite.stores().pendingSignIns.save(pending('race'));
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        (index % 2 === 0 ? stores : other).pendingSignIns.consume('race'),
+        (index % 2 === 0 ? suite.stores() : other).pendingSignIns.consume('race'),
       ),
     );
     assert.equal(results.filter((result) => result !== undefined).length, 1);
   });
 
   test('deleteExpired leaves expiry to Redis', async () => {
-    assert.equal(await stores.pendingSignIns.deleteExpired(Date.now()), 0);
+    assert.equal(await suite.stores().pendingSignIns.deleteExpired(Date.now()), 0);
   });
 
   test('a stored value that is not a pending sign-in reads as none', async () => {
-    await redis.set(`${prefix}pending:bad`, '{"entryId":1}', 'PX', 60_000);
-    assert.equal(await stores.pendingSignIns.consume('bad'), undefined);
+    await suite.redis().set(`${suite.prefix}pending:bad`, '{"entryId":1}', 'PX', 60_000);
+    assert.equal(await suite.stores().pendingSignIns.consume('bad'), undefined);
   });
 });
 

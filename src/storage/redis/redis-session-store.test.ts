@@ -1,34 +1,12 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Redis } from 'ioredis';
 import type { SessionRecord } from '../types.js';
-import type { RedisStores } from './open-redis-stores.js';
-import { openRedisStores } from './open-redis-stores.js';
-import {
-  deleteKeys,
-  inspector,
-  redisSkip,
-  sleep,
-  testPrefix,
-  testRedisUrl,
-} from './test-support/redis-test-support.js';
+import { redisSkip, sleep, useRedisSuite } from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
 
 describe('Redis SessionStore', { skip }, () => {
-  const prefix = testPrefix();
-  let stores: RedisStores;
-  let redis: Redis;
-
-  before(async () => {
-    stores = await openRedisStores({ url: testRedisUrl, prefix });
-    redis = await inspector();
-  });
-  after(async () => {
-    await deleteKeys(redis, prefix);
-    await redis.quit();
-    await stores.close();
-  });
+  const suite = useRedisSuite();
 
   function session(idHash: string, userRowId: number, times: Partial<SessionRecord> = {}) {
     const now = Date.now();
@@ -44,7 +22,7 @@ describe('Redis SessionStore', { skip }, () => {
   }
 
   test('create, get, touch, delete', async () => {
-    const { sessions } = stores;
+    const { sessions } = suite.stores();
     const one = session('h1', 1);
     await sessions.create(one);
     await sessions.create({ ...session('h2', 1), entryId: null });
@@ -54,56 +32,58 @@ describe('Redis SessionStore', { skip }, () => {
     assert.equal((await sessions.get('h1'))?.lastSeenAt, one.lastSeenAt + 500);
     await sessions.delete('h1');
     assert.equal(await sessions.get('h1'), undefined);
-    assert.deepEqual(await redis.smembers(`${prefix}user-sessions:1`), ['h2']);
+    assert.deepEqual(await suite.redis().smembers(`${suite.prefix}user-sessions:1`), ['h2']);
     await sessions.delete('h1');
     assert.equal(await sessions.get('missing'), undefined);
   });
 
   /** Asserts a TTL of `ms`, less the little time the test itself took. */
   async function assertTtl(key: string, ms: number) {
-    const ttl = await redis.pttl(key);
+    const ttl = await suite.redis().pttl(key);
     assert.ok(ttl > ms - 2000 && ttl <= ms, `PTTL ${key}: ${ttl}, expected about ${ms}`);
   }
 
   test('every key gets a TTL matching the absolute lifetime; touch keeps it', async () => {
     const record = session('ttl', 2, { expiresAt: Date.now() + 30_000 });
-    await stores.sessions.create(record);
-    const key = `${prefix}session:ttl`;
+    await suite.stores().sessions.create(record);
+    const key = `${suite.prefix}session:ttl`;
     await assertTtl(key, 30_000);
-    await assertTtl(`${prefix}user-sessions:2`, 30_000);
-    const expireTime = await redis.pexpiretime(key);
-    await stores.sessions.touch('ttl', record.lastSeenAt + 1);
-    assert.equal(await redis.pexpiretime(key), expireTime);
+    await assertTtl(`${suite.prefix}user-sessions:2`, 30_000);
+    const expireTime = await suite.redis().pexpiretime(key);
+    await suite.stores().sessions.touch('ttl', record.lastSeenAt + 1);
+    assert.equal(await suite.redis().pexpiretime(key), expireTime);
   });
 
   test('the TTL does not depend on the caller clock matching Redis', async () => {
     // An injected clock far in the past: still a 30 s lifetime, not expired at once.
-    await stores.sessions.create(
-      session('old-clock', 5, { createdAt: 100, lastSeenAt: 100, expiresAt: 30_100 }),
-    );
-    await assertTtl(`${prefix}session:old-clock`, 30_000);
+    await suite
+      .stores()
+      .sessions.create(
+        session('old-clock', 5, { createdAt: 100, lastSeenAt: 100, expiresAt: 30_100 }),
+      );
+    await assertTtl(`${suite.prefix}session:old-clock`, 30_000);
   });
 
   test("the user's set lives as long as its longest session", async () => {
     const now = Date.now();
-    await stores.sessions.create(session('s1', 3, { expiresAt: now + 10_000 }));
-    await stores.sessions.create(session('s2', 3, { expiresAt: now + 60_000 }));
-    await stores.sessions.create(session('s3', 3, { expiresAt: now + 5_000 }));
-    await assertTtl(`${prefix}user-sessions:3`, 60_000);
+    await suite.stores().sessions.create(session('s1', 3, { expiresAt: now + 10_000 }));
+    await suite.stores().sessions.create(session('s2', 3, { expiresAt: now + 60_000 }));
+    await suite.stores().sessions.create(session('s3', 3, { expiresAt: now + 5_000 }));
+    await assertTtl(`${suite.prefix}user-sessions:3`, 60_000);
   });
 
   test('touch of a missing or expired session does not recreate it', async () => {
-    await stores.sessions.touch('never', Date.now());
-    assert.equal(await redis.exists(`${prefix}session:never`), 0);
-    await stores.sessions.create(session('short', 4, { expiresAt: Date.now() + 50 }));
+    await suite.stores().sessions.touch('never', Date.now());
+    assert.equal(await suite.redis().exists(`${suite.prefix}session:never`), 0);
+    await suite.stores().sessions.create(session('short', 4, { expiresAt: Date.now() + 50 }));
     await sleep(120);
-    await stores.sessions.touch('short', Date.now());
-    assert.equal(await redis.exists(`${prefix}session:short`), 0);
-    assert.equal(await stores.sessions.get('short'), undefined);
+    await suite.stores().sessions.touch('short', Date.now());
+    assert.equal(await suite.redis().exists(`${suite.prefix}session:short`), 0);
+    assert.equal(await suite.stores().sessions.get('short'), undefined);
   });
 
   test('deleteForUser ends every session of that user only', async () => {
-    const { sessions } = stores;
+    const { sessions } = suite.stores();
     await sessions.create(session('a1', 10));
     await sessions.create(session('a2', 10));
     await sessions.create(session('b1', 11));
@@ -112,23 +92,23 @@ describe('Redis SessionStore', { skip }, () => {
     assert.equal(await sessions.get('a1'), undefined);
     assert.equal(await sessions.get('a2'), undefined);
     assert.notEqual(await sessions.get('b1'), undefined);
-    assert.equal(await redis.exists(`${prefix}user-sessions:10`), 0);
+    assert.equal(await suite.redis().exists(`${suite.prefix}user-sessions:10`), 0);
   });
 
   test('deleteForUser counts only sessions still there', async () => {
-    await stores.sessions.create(session('gone', 12, { expiresAt: Date.now() + 50 }));
-    await stores.sessions.create(session('kept', 12));
+    await suite.stores().sessions.create(session('gone', 12, { expiresAt: Date.now() + 50 }));
+    await suite.stores().sessions.create(session('kept', 12));
     await sleep(120);
-    assert.equal(await stores.sessions.deleteForUser(12), 1);
+    assert.equal(await suite.stores().sessions.deleteForUser(12), 1);
   });
 
   test('deleteExpired leaves expiry to Redis', async () => {
-    assert.equal(await stores.sessions.deleteExpired(Date.now(), Date.now()), 0);
+    assert.equal(await suite.stores().sessions.deleteExpired(Date.now(), Date.now()), 0);
   });
 
   test('a malformed hash reads as no session', async () => {
-    await redis.hset(`${prefix}session:bad`, { userRowId: 'x', createdAt: '1' });
-    await redis.pexpire(`${prefix}session:bad`, 60_000);
-    assert.equal(await stores.sessions.get('bad'), undefined);
+    await suite.redis().hset(`${suite.prefix}session:bad`, { userRowId: 'x', createdAt: '1' });
+    await suite.redis().pexpire(`${suite.prefix}session:bad`, 60_000);
+    assert.equal(await suite.stores().sessions.get('bad'), undefined);
   });
 });

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { migrations } from '../migrations/index.js';
-import { newSecretBox, sampleEntry, withTempDir } from '../../test-support/storage-fixtures.js';
+import { newSecretBox, withTempDir } from '../../test-support/storage-fixtures.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
+import { parsedEntry } from '../../core/test-support/entries.js';
 
 function rawQuery(filename: string, query: string): unknown[] {
   const raw = new BetterSqlite3(filename);
@@ -23,7 +24,7 @@ describe('openSqliteStorage', () => {
       const secretBox = newSecretBox();
       const first = await openSqliteStorage({ filename, secretBox });
       await first.ping();
-      await first.entries.create(sampleEntry('kept', { appsecret: 's' }), 1);
+      await first.entries.create(parsedEntry('kept', { appsecret: 's' }), 1);
       await first.close();
 
       const second = await openSqliteStorage({ filename, secretBox });

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { after, before } from 'node:test';
 import { Redis } from 'ioredis';
+import type { RedisStores } from '../open-redis-stores.js';
+import { openRedisStores } from '../open-redis-stores.js';
 
 /** The machine's Redis; CI may point elsewhere with SSOGATE_TEST_REDIS_URL. */
 export const testRedisUrl = process.env.SSOGATE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -54,4 +57,55 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export interface RedisSuite {
+  /** The suite's own key prefix. */
+  readonly prefix: string;
+  /** The stores opened before the suite, on the suite's prefix. */
+  stores(): RedisStores;
+  /** A plain connection for looking at keys directly. */
+  redis(): Redis;
+  /** More stores (another instance, or another prefix), closed after the suite. */
+  open(prefix?: string): Promise<RedisStores>;
+}
+
+/**
+ * The preamble of every suite that talks to Redis itself. Call it inside
+ * `describe(name, { skip: await redisSkip() }, ...)`: before the suite it
+ * opens the stores on a prefix of the suite's own and an inspecting
+ * connection; after it, every key under the prefix is deleted and every
+ * connection it opened is closed.
+ */
+export function useRedisSuite(): RedisSuite {
+  const prefix = testPrefix();
+  const opened: RedisStores[] = [];
+  let inspecting: Redis | undefined;
+  const open = async (storesPrefix = prefix): Promise<RedisStores> => {
+    const stores = await openRedisStores({ url: testRedisUrl, prefix: storesPrefix });
+    opened.push(stores);
+    return stores;
+  };
+  before(async () => {
+    await open();
+    inspecting = await inspector();
+  });
+  after(async () => {
+    if (inspecting !== undefined) {
+      await deleteKeys(inspecting, prefix);
+      await inspecting.quit();
+    }
+    await Promise.all(opened.map((stores) => stores.close()));
+  });
+  return {
+    prefix,
+    stores: () => defined(opened[0]),
+    redis: () => defined(inspecting),
+    open,
+  };
+}
+
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the Redis suite has not started yet');
+  return value;
 }
