@@ -42,7 +42,7 @@ export function compileOnce<Values extends Record<string, unknown>, Row>(
   );
   return {
     sql: compiled.sql,
-    execute(target, values) {
+    async execute(target, values) {
       const parameters = bindings.map((binding) => {
         if ('value' in binding) return binding.value;
         if (!(binding.name in values)) throw new Error(`No value for ${binding.name}.`);
