@@ -113,9 +113,10 @@ describe('compileOnce', () => {
     });
     const first = queries(on(db));
     assert.equal(queries(on(db)), first);
-    await db.transaction().execute(async (trx) => {
-      assert.equal(queries(on(trx)), first);
-    });
+    const inTransaction = await db
+      .transaction()
+      .execute((trx) => Promise.resolve(queries(on(trx))));
+    assert.equal(inTransaction, first);
     const other = new Kysely<Notes>({
       dialect: new SqliteDialect({ database: new BetterSqlite3(':memory:') }),
     });
