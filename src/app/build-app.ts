@@ -10,6 +10,7 @@ import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
 import { loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
+import { withProxyFastPath } from '../reverse-proxy/fast-path.js';
 import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
@@ -54,7 +55,13 @@ export async function buildApp(
         serverLimits(gateway),
         withForwardAuthFastPath(
           gateway,
-          withBodyDeadline(gateway, () => app.log, handler),
+          // Proxied requests with a known answer too (reverse-proxy/fast-path.ts);
+          // their bodies stream, so the body deadline is not theirs.
+          withProxyFastPath(
+            gateway,
+            () => app.log,
+            withBodyDeadline(gateway, () => app.log, handler),
+          ),
         ),
       );
       server.setTimeout(gateway.config.idleTimeoutMs);
