@@ -44,7 +44,10 @@ describe('reverse proxy fast path', () => {
   const framework = (): number => gw.logLines.filter((line) => line.includes('"reqId"')).length;
 
   /** The request twice; the answers, and how many of the two the framework handled. */
-  async function twice(path: string, init: RequestInit = {}) {
+  async function twice(
+    path: string,
+    init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+  ) {
     const before = framework();
     const send = () =>
       fetch(`${gw.url}${path}`, {
@@ -62,7 +65,10 @@ describe('reverse proxy fast path', () => {
   const remembered = (): boolean => gw.gateway.sessionCache.enabled;
 
   test('the second request skips the framework and reaches the upstream the same way', async (t) => {
-    if (!remembered()) return t.skip('sessions are not remembered on this backend');
+    if (!remembered()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const before = framework();
     const { first, firstText, second, secondText } = await twice('/app/page?x=1');
     assert.equal(first.status, 200);
@@ -80,7 +86,10 @@ describe('reverse proxy fast path', () => {
   });
 
   test('a body streams through the fast path', async (t) => {
-    if (!remembered()) return t.skip('sessions are not remembered on this backend');
+    if (!remembered()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const body = 'x'.repeat(200_000);
     const { first, firstText, second, secondText } = await twice('/app/upload', {
       method: 'POST',
@@ -104,7 +113,10 @@ describe('reverse proxy fast path', () => {
   });
 
   test('an upstream that is down gives the same coded 502 either way', async (t) => {
-    if (!remembered()) return t.skip('sessions are not remembered on this backend');
+    if (!remembered()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     for (const accept of ['text/html', 'application/json']) {
       const { first, firstText, second, secondText } = await twice('/down/page', {
         headers: { accept },

@@ -36,25 +36,31 @@ export function withProxyFastPath(
   if (upstreams.length === 0) return handler;
   const host = publicHost(gateway);
   const pageHeaders = securityHeaders({ https: gateway.config.secureCookies });
-  return (request, response) => {
+  /** The target and user of a request the fast path may pass on; undefined for the full route. */
+  const passable = (request: IncomingMessage) => {
     const url = request.url ?? '';
-    if (!plainMethods.has(request.method ?? '')) return handler(request, response);
+    if (!plainMethods.has(request.method ?? '')) return undefined;
     const target = proxyTarget(upstreams, url);
-    if ('refused' in target || target.upstream === undefined) return handler(request, response);
+    if ('refused' in target || target.upstream === undefined) return undefined;
     const queryAt = url.indexOf('?');
     const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (rawPath !== target.matchPath || rawPath.toLowerCase().startsWith('/_sso')) {
-      return handler(request, response);
-    }
+    if (rawPath !== target.matchPath || rawPath.toLowerCase().startsWith('/_sso')) return undefined;
     const active = rememberedSessionOf(gateway, request);
-    if (active === undefined || !accessAllowed(accessRules, host, target.matchPath, active.user)) {
-      return handler(request, response);
+    if (active === undefined || !accessAllowed(accessRules, host, target.matchPath, active.user))
+      return undefined;
+    return { upstream: target.upstream, path: target.path, user: active.user };
+  };
+  return (request, response) => {
+    const passed = passable(request);
+    if (passed === undefined) {
+      handler(request, response);
+      return;
     }
-    const { upstream, path } = target;
+    const { upstream, path } = passed;
     void forwardToUpstream(gateway, log(), request, response, {
       upstream,
       path,
-      context: forwardContext(gateway, upstream, active.user, false),
+      context: forwardContext(gateway, upstream, passed.user, false),
     })
       .then((failure) => {
         if (failure === undefined || response.headersSent) return;

@@ -23,7 +23,9 @@ export async function proxyHttp(
     upstream,
     path,
     context,
-    beforeHead: () => reply.hijack(),
+    beforeHead: () => {
+      reply.hijack();
+    },
   });
   if (failure !== undefined) {
     sendFailure(gateway, request, reply, failure, { tryAgainHref: safeReturnTo(path) });
