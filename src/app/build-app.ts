@@ -8,7 +8,7 @@ import { adminConsoleRoutes } from '../admin-console/routes.js';
 import { withForwardAuthFastPath } from '../forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
-import { loggerOptions } from '../logging/logger.js';
+import { logDestination, loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
 import { withProxyFastPath } from '../reverse-proxy/fast-path.js';
 import { internalResourceRoutes } from '../reverse-proxy/routes.js';
@@ -39,7 +39,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(options.logger === undefined
-      ? { logger: loggerOptions(gateway.config.logLevel) }
+      ? { logger: { ...loggerOptions(gateway.config.logLevel), stream: logDestination() } }
       : { loggerInstance: options.logger }),
     bodyLimit: 1024 * 1024,
     // Identity comes from the configured public URL, never from client headers;
