@@ -8,8 +8,9 @@ import { adminConsoleRoutes } from '../admin-console/routes.js';
 import { withForwardAuthFastPath } from '../forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../forward-auth/routes.js';
 import { localSignInRoutes } from '../local-accounts/routes.js';
-import { loggerOptions } from '../logging/logger.js';
+import { logDestination, loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
+import { withProxyFastPath } from '../reverse-proxy/fast-path.js';
 import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { signInRoutes } from '../sign-in/routes.js';
@@ -38,7 +39,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(options.logger === undefined
-      ? { logger: loggerOptions(gateway.config.logLevel) }
+      ? { logger: { ...loggerOptions(gateway.config.logLevel), stream: logDestination() } }
       : { loggerInstance: options.logger }),
     bodyLimit: 1024 * 1024,
     // Identity comes from the configured public URL, never from client headers;
@@ -54,7 +55,13 @@ export async function buildApp(
         serverLimits(gateway),
         withForwardAuthFastPath(
           gateway,
-          withBodyDeadline(gateway, () => app.log, handler),
+          // Proxied requests with a known answer too (reverse-proxy/fast-path.ts);
+          // their bodies stream, so the body deadline is not theirs.
+          withProxyFastPath(
+            gateway,
+            () => app.log,
+            withBodyDeadline(gateway, () => app.log, handler),
+          ),
         ),
       );
       server.setTimeout(gateway.config.idleTimeoutMs);

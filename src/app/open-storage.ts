@@ -45,6 +45,9 @@ export async function openStorage(config: Config): Promise<Storage> {
     pendingSignIns: shared.pendingSignIns,
     rateLimits: shared.rateLimits,
     changes: shared.changes,
+    // Redis has no part in the SQL transaction: its session is written at once.
+    writeTogether: (work) =>
+      base.writeTogether((stores) => work({ ...stores, sessions: shared.sessions })),
     // Sessions live in Redis, shared with other instances: no cheap stamp.
     changeStamp: undefined,
     // Entry changes of other processes arrive over Redis pub/sub instead.

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditKind, NewAuditEvent } from '../storage/types.js';
+import type { AuditKind, AuditStore, NewAuditEvent } from '../storage/types.js';
 import type { Gateway } from './gateway.js';
 
 export interface AuditFacts {
@@ -16,12 +16,16 @@ export interface AuditFacts {
 
 /**
  * Appends an audit event and logs the same facts. An audit write that fails
- * (database down) is logged, never turned into the user's error.
+ * (database down) is logged, never turned into the user's error; except
+ * when `inTransaction` is given: the event is then part of that unit of work
+ * (Storage.writeTogether), and its failure fails the whole of it, so a
+ * sign-in is never made without its event.
  */
 export async function audit(
   gateway: Gateway,
   request: FastifyRequest,
   facts: AuditFacts,
+  inTransaction?: AuditStore,
 ): Promise<void> {
   const at = gateway.clock();
   const event: NewAuditEvent = {
@@ -40,6 +44,10 @@ export async function audit(
     { audit: { ...event, detail: undefined } },
     `${event.kind} ${event.outcome}${event.code === null ? '' : ` ${event.code}`}`,
   );
+  if (inTransaction !== undefined) {
+    await inTransaction.append(event);
+    return;
+  }
   try {
     await gateway.storage.audit.append(event);
   } catch (error) {

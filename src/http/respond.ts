@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
@@ -9,7 +10,10 @@ import { newReferenceId } from '../web/index.js';
 import type { Gateway } from './gateway.js';
 
 /** A top-level page load: GET (or HEAD) asking for HTML (docs/design.md#the-sign-in-flow, step 2). */
-export function wantsPage(request: FastifyRequest): boolean {
+export function wantsPage(request: {
+  readonly method?: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+}): boolean {
   const accept = request.headers.accept ?? '';
   return (request.method === 'GET' || request.method === 'HEAD') && accept.includes('text/html');
 }
@@ -44,6 +48,34 @@ export function sendFailure(
   error: unknown,
   options: FailureOptions = {},
 ): FailureReport {
+  const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
+  const answer = failureAnswer(gateway, request.log, error, asPage, options);
+  for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
+  if (asPage) sendPage(reply, answer.status, answer.body);
+  else void reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+  return answer;
+}
+
+/** A failure's answer, logged, for sendFailure or a server answering without the framework. */
+export interface FailureAnswer extends FailureReport {
+  readonly status: number;
+  /** Retry-After where it applies; the content type comes with `asPage`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The error page, or the JSON text of `{ error: { code, message, reference } }`. */
+  readonly body: string;
+}
+
+/**
+ * What sendFailure sends, logged once: the code and its status, the page or
+ * JSON body, and the headers a 429 or 503 carries.
+ */
+export function failureAnswer(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  error: unknown,
+  asPage: boolean,
+  options: FailureOptions = {},
+): FailureAnswer {
   // Only uncoded errors: a coded one (an IdP call refused, say) keeps its code
   // even when its cause is a socket error.
   if (!isSsogateError(error) && isBackendUnavailable(error)) {
@@ -57,38 +89,32 @@ export function sendFailure(
   const code: ErrorCode = isSsogateError(error) ? error.code : 'internal_error';
   const status = errorRegistry[code].status;
   if (code === 'internal_error') {
-    request.log.error({ code, reference, err: error }, 'unexpected failure');
+    log.error({ code, reference, err: error }, 'unexpected failure');
   } else {
     const message = isSsogateError(error) ? maskSecrets(error.message) : '';
-    request.log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
+    log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
   }
   const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
   const detail = isSsogateError(error) ? error.publicDetail : undefined;
-  const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
+  const headers: Record<string, string> = {};
   if (status === 429) {
     const seconds = (isSsogateError(error) ? error.retryAfterSeconds : undefined) ?? 900;
-    void reply.header('retry-after', String(seconds));
+    headers['retry-after'] = String(seconds);
   }
-  if (status === 503) void reply.header('retry-after', '5');
-  if (asPage) {
-    sendPage(
-      reply,
-      status,
-      errorPage({
+  if (status === 503) headers['retry-after'] = '5';
+  const body = asPage
+    ? errorPage({
         status,
         code,
         sentence,
         ...(detail === undefined ? {} : { detail }),
         reference,
         tryAgainHref: options.tryAgainHref ?? '/_sso/login',
-      }),
-    );
-  } else {
-    void reply.code(status).send({
-      error: { code, message: sentence, reference, ...(detail === undefined ? {} : { detail }) },
-    });
-  }
-  return { code, reference };
+      })
+    : JSON.stringify({
+        error: { code, message: sentence, reference, ...(detail === undefined ? {} : { detail }) },
+      });
+  return { code, reference, status, headers, body };
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { LoggerOptions } from 'pino';
+import { pino } from 'pino';
+import type { DestinationStream, LoggerOptions } from 'pino';
 import { maskSecrets } from '../core/index.js';
 
 /**
@@ -38,4 +39,15 @@ export function loggerOptions(level: string): LoggerOptions {
       }),
     },
   };
+}
+
+/**
+ * Standard output for the log, written without blocking: lines are queued
+ * while a write is under way and go out together, so a slow reader of the
+ * log (a pipe, a terminal) never stalls request handling. What is queued is
+ * flushed when the process exits normally; a crash of the process itself
+ * can lose the lines of its last moment.
+ */
+export function logDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
 }

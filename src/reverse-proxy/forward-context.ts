@@ -12,9 +12,9 @@ export function forwardContext(
   user: UserRecord,
   upgrade: boolean,
 ): ForwardContext {
-  const publicUrl = new URL(gateway.config.publicUrl);
+  const publicUrl = parsedUrl(gateway.config.publicUrl);
   return {
-    upstreamHost: new URL(upstream.origin).host,
+    upstreamHost: parsedUrl(upstream.origin).host,
     publicProto: publicUrl.protocol.slice(0, -1),
     publicHost: publicUrl.host,
     gatewayCookies,
@@ -29,7 +29,19 @@ export function forwardContext(
  * the rules.
  */
 export function publicHost(gateway: Gateway): string {
-  return new URL(gateway.config.publicUrl).host;
+  return parsedUrl(gateway.config.publicUrl).host;
+}
+
+/** The configured URLs (public URL, upstream origins), each parsed once per process. */
+const parsedUrls = new Map<string, URL>();
+
+export function parsedUrl(configured: string): URL {
+  let url = parsedUrls.get(configured);
+  if (url === undefined) {
+    url = new URL(configured);
+    parsedUrls.set(configured, url);
+  }
+  return url;
 }
 
 // Both spellings of both cookies, whatever this gateway's scheme: an old

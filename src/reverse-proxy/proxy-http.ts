@@ -1,46 +1,79 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { streamsBody } from '../http/connection-limits.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import type { Upstream } from '../config/proxy-settings.js';
 import { SsogateError } from '../core/index.js';
-import type { UserRecord } from '../storage/types.js';
 import { safeReturnTo } from '../web/index.js';
-import { forwardContext, gatewayCookies } from './forward-context.js';
+import type { ForwardContext } from './proxy-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { callUpstream } from './upstream-client.js';
 
-/**
- * Proxies one request to its upstream. The body is piped as it arrives, with
- * backpressure both ways; nothing is buffered. Until the upstream answers,
- * a failure is a coded page or JSON (502 refused, 504 timed out); once the
- * response has started, a failure can only cut the connection.
- */
+/** Proxies one request that Fastify routed (routes.ts); see forwardToUpstream. */
 export async function proxyHttp(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
   upstream: Upstream,
   path: string,
-  user: UserRecord,
+  context: ForwardContext,
 ): Promise<FastifyReply> {
-  const incoming = request.raw;
+  const failure = await forwardToUpstream(gateway, request.log, request.raw, reply.raw, {
+    upstream,
+    path,
+    context,
+    beforeHead: () => {
+      reply.hijack();
+    },
+  });
+  if (failure !== undefined) {
+    sendFailure(gateway, request, reply, failure, { tryAgainHref: safeReturnTo(path) });
+  }
+  return reply;
+}
+
+export interface ForwardTarget {
+  readonly upstream: Upstream;
+  /** The path and query sent upstream (proxy-target.ts). */
+  readonly path: string;
+  readonly context: ForwardContext;
+  /** Called just before the response head is written to the client. */
+  readonly beforeHead?: () => void;
+}
+
+/**
+ * Proxies one request to its upstream. The body is piped as it arrives, with
+ * backpressure both ways; nothing is buffered. Resolves undefined once the
+ * upstream's response is being passed on; until the upstream answers, a
+ * failure resolves the coded error to answer with (upstream_unavailable,
+ * upstream_timeout) and nothing has been written to the client; once the
+ * response has started, a failure can only cut the connection.
+ */
+export async function forwardToUpstream(
+  gateway: Gateway,
+  log: FastifyBaseLogger,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  target: ForwardTarget,
+): Promise<SsogateError | undefined> {
+  const { upstream, path } = target;
   // The body streams for as long as it keeps moving; the idle time-out
   // closes one that stalls (http/connection-limits.ts).
   streamsBody(incoming);
   const call = callUpstream(
     upstream,
-    request.method,
+    incoming.method ?? 'GET',
     path,
-    upstreamRequestHeaders(incoming, forwardContext(gateway, upstream, user, false)),
+    upstreamRequestHeaders(incoming, target.context),
     gateway.config.upstreamTimeoutMs,
     false,
   );
   // A client that goes away stops the upstream request too.
   const abandon = (): void => {
-    if (!reply.raw.writableFinished) call.request.destroy();
+    if (!outgoing.writableFinished) call.request.destroy();
   };
-  reply.raw.once('close', abandon);
+  outgoing.once('close', abandon);
   // pipe() rather than pipeline(): same backpressure, a fraction of the cost
   // per request; errors of the upstream side come through the outcome below.
   incoming.on('error', abandon);
@@ -48,32 +81,28 @@ export async function proxyHttp(
 
   const outcome = await call.outcome;
   if (outcome.kind === 'failed') {
-    reply.raw.off('close', abandon);
+    outgoing.off('close', abandon);
     const code = outcome.failure === 'timeout' ? 'upstream_timeout' : 'upstream_unavailable';
-    sendFailure(
-      gateway,
-      request,
-      reply,
-      new SsogateError(code, `${upstream.origin}${path.split('?')[0] ?? ''}: ${outcome.detail}`),
-      { tryAgainHref: safeReturnTo(path) },
+    return new SsogateError(
+      code,
+      `${upstream.origin}${path.split('?')[0] ?? ''}: ${outcome.detail}`,
     );
-    return reply;
   }
   const { response } = outcome;
   if (outcome.kind === 'upgrade') outcome.socket.destroy(); // not asked for; cannot happen
-  reply.hijack();
-  reply.raw.writeHead(
+  target.beforeHead?.();
+  outgoing.writeHead(
     response.statusCode ?? 502,
     response.statusMessage,
-    clientResponseHeaders(response, gatewayCookies),
+    clientResponseHeaders(response, target.context.gatewayCookies),
   );
   response.on('error', () => {
-    request.log.warn(
+    log.warn(
       { code: 'upstream_unavailable', upstream: upstream.origin },
       'the upstream response broke off',
     );
-    reply.raw.destroy();
+    outgoing.destroy();
   });
-  response.pipe(reply.raw);
-  return reply;
+  response.pipe(outgoing);
+  return undefined;
 }

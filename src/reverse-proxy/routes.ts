@@ -7,7 +7,7 @@ import { SsogateError } from '../core/index.js';
 import { internalResource } from '../portal/internal-resource.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
-import { publicHost } from './forward-context.js';
+import { forwardContext, publicHost } from './forward-context.js';
 import { proxyHttp } from './proxy-http.js';
 import { proxyTarget } from './proxy-target.js';
 import { proxyUpgrade } from './proxy-upgrade.js';
@@ -58,7 +58,14 @@ export async function internalResourceRoutes(
         );
         return reply;
       }
-      return proxyHttp(gateway, request, reply, target.upstream, target.path, active.user);
+      return proxyHttp(
+        gateway,
+        request,
+        reply,
+        target.upstream,
+        target.path,
+        forwardContext(gateway, target.upstream, active.user, false),
+      );
     });
     registered();
   });

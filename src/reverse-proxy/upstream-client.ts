@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Upstream } from '../config/proxy-settings.js';
+import { parsedUrl } from './forward-context.js';
 
 /** A connection that does not complete in this long counts as down, however long the response may take. */
 const connectTimeoutMs = 5_000;
@@ -53,7 +54,7 @@ export function callUpstream(
   timeoutMs: number,
   upgrade: boolean,
 ): UpstreamCall {
-  const url = new URL(upstream.origin);
+  const url = parsedUrl(upstream.origin);
   const client = url.protocol === 'https:' ? https : http;
   const request = client.request({
     protocol: url.protocol,

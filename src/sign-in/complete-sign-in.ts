@@ -17,7 +17,7 @@ import {
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
-import type { PendingSignIn, Storage, UserRecord } from '../storage/types.js';
+import type { PendingSignIn, Storage, TogetherStores, UserRecord } from '../storage/types.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey, usesState } from './pending-key.js';
@@ -54,18 +54,27 @@ const requestFailures: ReadonlySet<ErrorCode> = new Set([
   'header_invalid',
 ]);
 
+/** What the caller writes for a sign-in (its session, its audit event), in the user's transaction. */
+export type FinishSignIn<T> = (stores: TogetherStores, success: SignInSuccess) => Promise<T>;
+
 /**
  * Flow steps 9 to 15 (docs/design.md#the-sign-in-flow). The callback is validated completely —
  * the pending sign-in consumed atomically and checked against the entry, the
  * browser and the clock — before anything is sent to the third-party server
  * (docs/design.md#single-use-and-browser-binding). Throws SignInError with the step's code.
+ *
+ * The consumed pending sign-in is committed at once, before the calls out,
+ * so that a replayed state finds nothing however long they take. The user's
+ * row and what `finish` writes are then one transaction: a failure at any
+ * of those steps leaves none of them written.
  */
-export async function completeSignIn(
+export async function completeSignIn<T>(
   deps: CompleteSignInDeps,
   entryId: string,
   query: CallbackQuery,
   bindingValue: string | undefined,
-): Promise<SignInSuccess> {
+  finish: FinishSignIn<T>,
+): Promise<T> {
   const entry = await deps.entries.get(entryId);
   if (entry === undefined)
     throw new SignInError('entry_unknown', `no entry ${entryId}`, { entryId });
@@ -87,8 +96,7 @@ export async function completeSignIn(
     if (!entry.enabled)
       throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
     const mapped = await extensionCallbackUser(deps, entry, query, pending.redirectUri);
-    const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
-    return { user, entry, returnTo: pending.returnTo };
+    return finishTogether(deps, entry, mapped, pending, finish);
   }
   const error = single(query.error);
   if (error !== undefined) {
@@ -118,8 +126,20 @@ export async function completeSignIn(
     const response = await deps.send(buildUserInfoRequest(entry, token));
     return processUserInfoResponse(entry, response, { secrets });
   });
-  const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
-  return { user, entry, returnTo: pending.returnTo };
+  return finishTogether(deps, entry, mapped, pending, finish);
+}
+
+function finishTogether<T>(
+  deps: CompleteSignInDeps,
+  entry: CompiledEntry,
+  mapped: MappedUser,
+  pending: PendingSignIn,
+  finish: FinishSignIn<T>,
+): Promise<T> {
+  return deps.storage.writeTogether(async (stores) => {
+    const user = await provisionUser(stores.users, entry, mapped, deps.clock());
+    return finish(stores, { user, entry, returnTo: pending.returnTo });
+  });
 }
 
 async function consumePending(

@@ -53,21 +53,31 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           request.params.id,
           callbackQuery(request.url),
           readCookie(gateway, request, 'binding'),
+          async (stores, success) => {
+            // The event first, then the session: a session is the last thing
+            // written, so a failure anywhere leaves no session behind either.
+            await audit(
+              gateway,
+              request,
+              {
+                kind: 'sign_in',
+                outcome: 'success',
+                entryId: success.entry.id,
+                userId: success.user.userId,
+                startedAt,
+              },
+              stores.audit,
+            );
+            const sessionId = await createSession(
+              { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
+              success.user,
+              success.entry.id,
+              sessionIdOf(gateway, request),
+            );
+            return { ...success, sessionId };
+          },
         );
-        const sessionId = await createSession(
-          gateway.sessions,
-          result.user,
-          result.entry.id,
-          sessionIdOf(gateway, request),
-        );
-        setSessionCookie(gateway, reply, sessionId);
-        await audit(gateway, request, {
-          kind: 'sign_in',
-          outcome: 'success',
-          entryId: result.entry.id,
-          userId: result.user.userId,
-          startedAt,
-        });
+        setSessionCookie(gateway, reply, result.sessionId);
         return await reply.redirect(result.returnTo, 302);
       } catch (error) {
         const { code, reference } = sendFailure(gateway, request, reply, error, {

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { parseNullableJsonObject, toMillis } from './columns.js';
 import type { AuditEventsTable, Database } from './schema.js';
 import type { AuditEvent, AuditKind, AuditStore } from './types.js';
@@ -53,24 +54,40 @@ function toEvent(row: Selectable<AuditEventsTable>): AuditEvent {
   };
 }
 
+/** The insert of every sign-in, compiled once (compile-once.ts). */
+const appendQuery = oncePerDatabase((db) =>
+  compileOnce((row: Insertable<AuditEventsTable>) =>
+    db.insertInto('audit_events').values({
+      at: row.at,
+      kind: row.kind,
+      outcome: row.outcome,
+      entry_id: row.entry_id,
+      user_id: row.user_id,
+      actor: row.actor,
+      code: row.code,
+      reference: row.reference,
+      duration_ms: row.duration_ms,
+      detail: row.detail,
+    }),
+  ),
+);
+
 export function createAuditStore(db: Kysely<Database>): AuditStore {
+  const append = appendQuery(db);
   return {
     async append(event) {
-      await db
-        .insertInto('audit_events')
-        .values({
-          at: event.at,
-          kind: event.kind,
-          outcome: event.outcome,
-          entry_id: event.entryId,
-          user_id: event.userId,
-          actor: event.actor,
-          code: event.code,
-          reference: event.reference,
-          duration_ms: event.durationMs === null ? null : Math.round(event.durationMs),
-          detail: event.detail === null ? null : JSON.stringify(event.detail),
-        })
-        .execute();
+      await append.execute(db, {
+        at: event.at,
+        kind: event.kind,
+        outcome: event.outcome,
+        entry_id: event.entryId,
+        user_id: event.userId,
+        actor: event.actor,
+        code: event.code,
+        reference: event.reference,
+        duration_ms: event.durationMs === null ? null : Math.round(event.durationMs),
+        detail: event.detail === null ? null : JSON.stringify(event.detail),
+      });
     },
 
     /**

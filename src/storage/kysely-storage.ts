@@ -47,6 +47,14 @@ export async function createKyselyStorage(
     rateLimits: createMemoryRateLimitStore(),
     changes: localChangeNotifier(),
     sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore),
+    writeTogether: (work) =>
+      db.transaction().execute((trx) =>
+        work({
+          users: createUserStore(trx, dialect),
+          sessions: createSessionStore(trx),
+          audit: createAuditStore(trx),
+        }),
+      ),
     async ping() {
       await sql`select 1`.execute(db);
     },

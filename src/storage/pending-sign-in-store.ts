@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { toMillis } from './columns.js';
 import type { Database, PendingSignInsTable } from './schema.js';
 import type { PendingSignIn, PendingSignInStore } from './types.js';
@@ -16,28 +17,72 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
   };
 }
 
-export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
-  /** Deletes the browser's older pending sign-ins beyond `perBrowser`, `kept` included. */
-  const keepNewest = async (kept: PendingSignIn, perBrowser: number): Promise<void> => {
-    const newestOthers = db
-      .selectFrom('pending_sign_ins')
-      .select('state_hash')
-      .where('binding_hash', '=', kept.bindingHash)
-      .where('state_hash', '!=', kept.stateHash)
-      .orderBy('created_at', 'desc')
-      .orderBy('state_hash')
-      .limit(Math.max(0, perBrowser - 1));
-    await db
-      .deleteFrom('pending_sign_ins')
-      .where('binding_hash', '=', kept.bindingHash)
-      .where('state_hash', '!=', kept.stateHash)
-      .where('state_hash', 'not in', newestOthers)
-      .execute();
-  };
+const pendingColumns = [
+  'state_hash',
+  'entry_id',
+  'return_to',
+  'binding_hash',
+  'redirect_uri',
+  'code_verifier',
+  'created_at',
+  'expires_at',
+] as const;
 
+/** The queries of every sign-in start and callback, compiled once (compile-once.ts). */
+const hotQueries = oncePerDatabase((db) => ({
+  // A key in use is replaced, never a conflict: an entry without ${state}
+  // keys its one pending sign-in per browser (pending-key.ts), and a new
+  // start there supersedes the earlier one, expired or not.
+  save: compileOnce((row: Insertable<PendingSignInsTable>) => {
+    const replaced = {
+      entry_id: row.entry_id,
+      return_to: row.return_to,
+      binding_hash: row.binding_hash,
+      redirect_uri: row.redirect_uri,
+      code_verifier: row.code_verifier,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+    };
+    return db
+      .insertInto('pending_sign_ins')
+      .values({ state_hash: row.state_hash, ...replaced })
+      .onConflict((conflict) => conflict.column('state_hash').doUpdateSet(replaced));
+  }),
+  /** Deletes the browser's older pending sign-ins beyond `others` besides `kept`. */
+  keepNewest: compileOnce((values: { binding: string; kept: string; others: number }) =>
+    db
+      .deleteFrom('pending_sign_ins')
+      .where('binding_hash', '=', values.binding)
+      .where('state_hash', '!=', values.kept)
+      .where(
+        'state_hash',
+        'not in',
+        db
+          .selectFrom('pending_sign_ins')
+          .select('state_hash')
+          .where('binding_hash', '=', values.binding)
+          .where('state_hash', '!=', values.kept)
+          .orderBy('created_at', 'desc')
+          .orderBy('state_hash')
+          .limit(values.others),
+      ),
+  ),
+  // One statement, so a replayed state finds nothing: DELETE ... RETURNING
+  // (SQLite >= 3.35, PostgreSQL) removes and reads the row atomically.
+  consume: compileOnce((values: { stateHash: string }) =>
+    db
+      .deleteFrom('pending_sign_ins')
+      .where('state_hash', '=', values.stateHash)
+      .returning(pendingColumns),
+  ),
+}));
+
+export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
+  const queries = hotQueries(db);
   return {
     async save(pending, perBrowser) {
-      const row = {
+      await queries.save.execute(db, {
+        state_hash: pending.stateHash,
         entry_id: pending.entryId,
         return_to: pending.returnTo,
         binding_hash: pending.bindingHash,
@@ -45,35 +90,19 @@ export function createPendingSignInStore(db: Kysely<Database>): PendingSignInSto
         code_verifier: pending.codeVerifier,
         created_at: pending.createdAt,
         expires_at: pending.expiresAt,
-      };
-      // A key in use is replaced, never a conflict: an entry without ${state}
-      // keys its one pending sign-in per browser (pending-key.ts), and a new
-      // start there supersedes the earlier one, expired or not.
-      await db
-        .insertInto('pending_sign_ins')
-        .values({ state_hash: pending.stateHash, ...row })
-        .onConflict((conflict) => conflict.column('state_hash').doUpdateSet(row))
-        .execute();
-      if (perBrowser !== undefined) await keepNewest(pending, perBrowser);
+      });
+      if (perBrowser !== undefined) {
+        await queries.keepNewest.execute(db, {
+          binding: pending.bindingHash,
+          kept: pending.stateHash,
+          others: Math.max(0, perBrowser - 1),
+        });
+      }
     },
 
     async consume(stateHash) {
-      // One statement, so a replayed state finds nothing: DELETE ... RETURNING
-      // (SQLite >= 3.35, PostgreSQL) removes and reads the row atomically.
-      const row = await db
-        .deleteFrom('pending_sign_ins')
-        .where('state_hash', '=', stateHash)
-        .returning([
-          'state_hash',
-          'entry_id',
-          'return_to',
-          'binding_hash',
-          'redirect_uri',
-          'code_verifier',
-          'created_at',
-          'expires_at',
-        ])
-        .executeTakeFirst();
+      const { rows } = await queries.consume.execute(db, { stateHash });
+      const row = rows[0];
       return row === undefined ? undefined : toRecord(row);
     },
 

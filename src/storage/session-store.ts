@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { toMillis } from './columns.js';
 import type { Database, SessionsTable } from './schema.js';
 import type { SessionRecord, SessionStore } from './types.js';
@@ -23,7 +24,28 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
   };
 }
 
+/** The queries of every sign-in and session check, compiled once (compile-once.ts). */
+const hotQueries = oncePerDatabase((db) => ({
+  create: compileOnce((row: Insertable<SessionsTable>) =>
+    db.insertInto('sessions').values({
+      id_hash: row.id_hash,
+      user_row_id: row.user_row_id,
+      entry_id: row.entry_id,
+      created_at: row.created_at,
+      last_seen_at: row.last_seen_at,
+      expires_at: row.expires_at,
+    }),
+  ),
+  get: compileOnce((values: { idHash: string }) =>
+    db.selectFrom('sessions').select(sessionColumns).where('id_hash', '=', values.idHash),
+  ),
+  delete: compileOnce((values: { idHash: string }) =>
+    db.deleteFrom('sessions').where('id_hash', '=', values.idHash),
+  ),
+}));
+
 export function createSessionStore(db: Kysely<Database>): SessionStore {
+  const queries = hotQueries(db);
   /** Deletes every session whose `column` holds `value`; resolves how many. */
   const deleteWhere = async (
     column: 'user_row_id' | 'entry_id',
@@ -35,25 +57,18 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
 
   return {
     async create(session) {
-      await db
-        .insertInto('sessions')
-        .values({
-          id_hash: session.idHash,
-          user_row_id: session.userRowId,
-          entry_id: session.entryId,
-          created_at: session.createdAt,
-          last_seen_at: session.lastSeenAt,
-          expires_at: session.expiresAt,
-        })
-        .execute();
+      await queries.create.execute(db, {
+        id_hash: session.idHash,
+        user_row_id: session.userRowId,
+        entry_id: session.entryId,
+        created_at: session.createdAt,
+        last_seen_at: session.lastSeenAt,
+        expires_at: session.expiresAt,
+      });
     },
 
     async get(idHash) {
-      const row = await db
-        .selectFrom('sessions')
-        .select(sessionColumns)
-        .where('id_hash', '=', idHash)
-        .executeTakeFirst();
+      const row = (await queries.get.execute(db, { idHash })).rows[0];
       return row === undefined ? undefined : toRecord(row);
     },
 
@@ -66,7 +81,7 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     },
 
     async delete(idHash) {
-      await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+      await queries.delete.execute(db, { idHash });
     },
 
     deleteForUser: (userRowId) => deleteWhere('user_row_id', userRowId),

@@ -39,10 +39,22 @@ export interface Storage {
    * undefined.
    */
   sweepExpired(now: number, idleBefore: number): Promise<SweepCounts | undefined>;
+  /**
+   * Runs `work` with stores whose writes commit together when it resolves,
+   * and not at all when it throws: one transaction of the SQL database. A
+   * store held in Redis (sessions, with SSOGATE_REDIS_URL) is handed as it
+   * is and writes at once, outside the transaction. `work` must only use the
+   * stores it is given, and wait on nothing else: on SQLite every other query
+   * waits until it ends.
+   */
+  writeTogether<T>(work: (stores: TogetherStores) => Promise<T>): Promise<T>;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The stores a `writeTogether` unit of work writes through. */
+export type TogetherStores = Pick<Storage, 'users' | 'sessions' | 'audit'>;
 
 export interface SweepCounts {
   readonly sessions: number;

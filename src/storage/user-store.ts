@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Kysely, Selectable, SqlBool, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import { SsogateError } from '../core/index.js';
 import {
   fromFlag,
@@ -11,6 +11,7 @@ import {
   toNullableMillis,
   touched,
 } from './columns.js';
+import { compileOnce, oncePerDatabase } from './compile-once.js';
 import type { Database, SqlDialect, UsersTable } from './schema.js';
 import type { UserAttributes, UserRecord, UserStore } from './types.js';
 
@@ -62,13 +63,50 @@ function attributeChanges(attributes: UserAttributes, at: number): Updateable<Us
   return changes;
 }
 
+/** The queries of every sign-in and session check, compiled once (compile-once.ts). */
+const hotQueries = oncePerDatabase((db) => ({
+  byId: compileOnce((values: { id: number }) =>
+    db.selectFrom('users').select(userColumns).where('id', '=', values.id),
+  ),
+  byUserId: compileOnce((values: { userId: string }) =>
+    db.selectFrom('users').select(userColumns).where('user_id', '=', values.userId),
+  ),
+  // ON CONFLICT DO NOTHING on the unique user_id: of two racing first
+  // sign-ins, one inserts and the other reads the row the first made.
+  insertIfAbsent: compileOnce((row: Insertable<UsersTable>) =>
+    db
+      .insertInto('users')
+      .values({
+        user_id: row.user_id,
+        source_entry_id: row.source_entry_id,
+        user_name: row.user_name,
+        email: row.email,
+        mobile: row.mobile,
+        department: row.department,
+        enabled: row.enabled,
+        is_admin: row.is_admin,
+        password_hash: row.password_hash,
+        extra: row.extra,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+      })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .returning('id'),
+  ),
+  // Not an attribute change, so updated_at stays.
+  recordSignIn: compileOnce((values: { id: number; at: number }) =>
+    db.updateTable('users').set({ last_sign_in_at: values.at }).where('id', '=', values.id),
+  ),
+}));
+
 export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): UserStore {
+  const queries = hotQueries(db);
   const findBy = async (column: 'id' | 'user_id', value: number | string) => {
-    const row = await db
-      .selectFrom('users')
-      .select(userColumns)
-      .where(column, '=', value)
-      .executeTakeFirst();
+    const { rows } =
+      column === 'id'
+        ? await queries.byId.execute(db, { id: value as number })
+        : await queries.byUserId.execute(db, { userId: value as string });
+    const row = rows[0];
     return row === undefined ? undefined : toRecord(row);
   };
 
@@ -80,30 +118,23 @@ export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): User
     findByUserId: (userId) => findBy('user_id', userId),
 
     async insertIfAbsent(user, at) {
-      // ON CONFLICT DO NOTHING on the unique user_id: of two racing first
-      // sign-ins, one inserts and the other reads the row the first made.
-      const inserted = await db
-        .insertInto('users')
-        .values({
-          user_id: user.userId,
-          source_entry_id: user.sourceEntryId,
-          user_name: user.userName ?? null,
-          email: user.email ?? null,
-          mobile: user.mobile ?? null,
-          department: user.department ?? null,
-          enabled: toFlag(user.enabled ?? true),
-          is_admin: toFlag(user.isAdmin ?? false),
-          password_hash: user.passwordHash ?? null,
-          extra: JSON.stringify(user.extra ?? {}),
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((oc) => oc.column('user_id').doNothing())
-        .returning('id')
-        .executeTakeFirst();
+      const inserted = await queries.insertIfAbsent.execute(db, {
+        user_id: user.userId,
+        source_entry_id: user.sourceEntryId,
+        user_name: user.userName ?? null,
+        email: user.email ?? null,
+        mobile: user.mobile ?? null,
+        department: user.department ?? null,
+        enabled: toFlag(user.enabled ?? true),
+        is_admin: toFlag(user.isAdmin ?? false),
+        password_hash: user.passwordHash ?? null,
+        extra: JSON.stringify(user.extra ?? {}),
+        created_at: at,
+        updated_at: at,
+      });
       const record = await findBy('user_id', user.userId);
       if (record === undefined) throw new Error(`User "${user.userId}" vanished after insert.`);
-      return { user: record, created: inserted !== undefined };
+      return { user: record, created: inserted.rows.length > 0 };
     },
 
     async updateAttributes(id, attributes, at) {
@@ -118,8 +149,7 @@ export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): User
     },
 
     async recordSignIn(id, at) {
-      // Not an attribute change, so updated_at stays.
-      await setColumns(id, { last_sign_in_at: at });
+      await queries.recordSignIn.execute(db, { id, at });
     },
     setEnabled: (id, enabled, at) => setColumns(id, { enabled: toFlag(enabled), updated_at: at }),
     setAdmin: (id, isAdmin, at) => setColumns(id, { is_admin: toFlag(isAdmin), updated_at: at }),

@@ -5,6 +5,7 @@ import { createKyselyStorage } from '../kysely-storage.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
+import { nameStatementsOf } from './named-statements.js';
 
 export interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database */
@@ -53,6 +54,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   // pool; unheard, it would crash the process. The pool has already dropped
   // the client, the next query gets a fresh one, and readiness reports an outage.
   pool.on('error', () => undefined);
+  // Each query text is parsed and planned once per connection (named-statements.ts).
+  nameStatementsOf(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateUnderLock(db);

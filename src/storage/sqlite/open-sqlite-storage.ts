@@ -7,6 +7,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { createKyselyStorage } from '../kysely-storage.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
+import { withStatementCache } from './statement-cache.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for a database that lives as long as the Storage. */
@@ -32,6 +33,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   try {
     // WAL lets readers go on while one write commits; a memory database has no journal file.
     if (!isMemory(options.filename)) database.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL syncs the log at checkpoints, not at every commit: a
+    // commit cannot be half-applied or corrupt the file, but one made just
+    // before the machine (not the process) loses power may be rolled back
+    // (docs/deployment.md#what-a-sqlite-commit-survives).
+    database.pragma('synchronous = NORMAL');
     // SQLite leaves foreign keys off unless asked, per connection.
     database.pragma('foreign_keys = ON');
     // Another process (a CLI command beside the server) may hold the write lock briefly.
@@ -40,7 +46,10 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     database.close();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  // Each statement is prepared once and reused (statement-cache.ts).
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  });
   // total_changes() counts this connection's writes and is read every time:
   // a write of this process shows at the very next check. data_version moves
   // with every other connection's commits; it takes the file's shared lock,

@@ -1,0 +1,132 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TestGateway } from '../test-support/gateway-fixture.js';
+import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { freePort } from '../test-support/free-port.js';
+import type { EchoUpstream, Seen } from './test-support/upstream-fixture.js';
+import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixture.js';
+
+function seenBy(text: string): Seen {
+  return JSON.parse(text) as Seen;
+}
+
+/**
+ * A proxied request whose session is remembered is passed on before the
+ * framework (fast-path.ts). These requests are made twice: the first
+ * through the full route, which remembers the session, the second through
+ * the fast path; both must give the same answer and send the upstream the
+ * same request. The framework logs a line for each request it handles,
+ * which tells the two apart.
+ */
+describe('reverse proxy fast path', () => {
+  let upstream: EchoUpstream;
+  let gw: TestGateway;
+  let cookie: string;
+
+  before(async () => {
+    upstream = await startEchoUpstream();
+    gw = await startTestGateway({
+      env: {
+        SSOGATE_UPSTREAM: JSON.stringify({
+          '/': upstream.url,
+          '/down': `http://127.0.0.1:${await freePort()}`,
+        }),
+        SSOGATE_ACCESS_RULES: JSON.stringify([{ path: '/admin', users: ['root'] }]),
+      },
+    });
+    cookie = await signedInCookie(gw.gateway, 'dana', { email: 'dana@example.test' });
+  });
+  after(async () => {
+    await gw.close();
+    await upstream.close();
+  });
+
+  const framework = (): number => gw.logLines.filter((line) => line.includes('"reqId"')).length;
+
+  /** The request twice; the answers, and how many of the two the framework handled. */
+  async function twice(
+    path: string,
+    init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+  ) {
+    const before = framework();
+    const send = () =>
+      fetch(`${gw.url}${path}`, {
+        ...init,
+        headers: { cookie: `${cookie}; app=kept`, 'x-auth-request-user': 'root', ...init.headers },
+        redirect: 'manual',
+      });
+    const first = await send();
+    const firstText = await first.text();
+    const second = await send();
+    const secondText = await second.text();
+    return { first, firstText, second, secondText, handled: framework() > before };
+  }
+
+  const remembered = (): boolean => gw.gateway.sessionCache.enabled;
+
+  test('the second request skips the framework and reaches the upstream the same way', async (t) => {
+    if (!remembered()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const before = framework();
+    const { first, firstText, second, secondText } = await twice('/app/page?x=1');
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    // Only the first request was the framework's.
+    const afterFirst = framework();
+    assert.ok(afterFirst > before);
+    await (await fetch(`${gw.url}/app/page?x=1`, { headers: { cookie } })).text();
+    assert.equal(framework(), afterFirst);
+    const [viaRoute, viaFastPath] = [seenBy(firstText), seenBy(secondText)];
+    assert.equal(viaFastPath.url, '/app/page?x=1');
+    assert.equal(viaFastPath.headers['x-auth-request-user'], 'dana');
+    assert.equal(viaFastPath.headers.cookie, 'app=kept');
+    assert.deepEqual(viaFastPath.headers, viaRoute.headers);
+  });
+
+  test('a body streams through the fast path', async (t) => {
+    if (!remembered()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const body = 'x'.repeat(200_000);
+    const { first, firstText, second, secondText } = await twice('/app/upload', {
+      method: 'POST',
+      body,
+    });
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    assert.equal(seenBy(secondText).bodyBytes, body.length);
+    assert.equal(seenBy(secondText).bodySha256, seenBy(firstText).bodySha256);
+  });
+
+  test('a refused path, an access rule and a path to normalise still take the full route', async () => {
+    const denied = await twice('/admin/x', { headers: { accept: 'application/json' } });
+    assert.equal(denied.second.status, 403);
+    assert.ok(denied.handled);
+    const odd = await twice('/app/../%61pp/x');
+    assert.equal(odd.second.status, 200);
+    assert.equal(seenBy(odd.secondText).url, '/app/x');
+    const sso = await twice('/_sso/auth');
+    assert.equal(sso.second.status, 204);
+  });
+
+  test('an upstream that is down gives the same coded 502 either way', async (t) => {
+    if (!remembered()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    for (const accept of ['text/html', 'application/json']) {
+      const { first, firstText, second, secondText } = await twice('/down/page', {
+        headers: { accept },
+      });
+      assert.equal(first.status, 502);
+      assert.equal(second.status, 502);
+      assert.match(firstText, /upstream_unavailable/);
+      assert.match(secondText, /upstream_unavailable/);
+      for (const name of ['content-type', 'content-security-policy', 'x-frame-options'])
+        assert.equal(second.headers.get(name), first.headers.get(name), name);
+    }
+  });
+});
