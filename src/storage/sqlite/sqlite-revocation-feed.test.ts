@@ -114,7 +114,10 @@ describe('SQLite revocation feed', () => {
       try {
         other.pragma('busy_timeout = 5000');
         const heard = heardBy(server);
-        const { user } = await server.users.insertIfAbsent({ userId: 'cy', sourceEntryId: null }, 1);
+        const { user } = await server.users.insertIfAbsent(
+          { userId: 'cy', sourceEntryId: null },
+          1,
+        );
         await server.sessions.create(session('c1', user.id));
         await server.sessions.create(session('c2', user.id));
         await nextTurn();
@@ -127,9 +130,7 @@ describe('SQLite revocation feed', () => {
           )
           .run('dee');
         other
-          .prepare(
-            `INSERT INTO audit_events (at, kind, outcome) VALUES (2, 'sign_in', 'success')`,
-          )
+          .prepare(`INSERT INTO audit_events (at, kind, outcome) VALUES (2, 'sign_in', 'success')`)
           .run();
         await nextTurn();
         assert.equal(server.revocations?.catchUp(), true);
