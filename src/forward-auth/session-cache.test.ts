@@ -139,7 +139,10 @@ describe('remembered sessions are forgotten per session and per user', () => {
     (await gw.storage.users.findByUserId(userId))?.id ?? 0;
 
   test("a sign-out forgets that session only, the same user's others included", async (t) => {
-    if (skipWithoutCache()) return t.skip('sessions are not remembered on this backend');
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const ann = await rememberedCookie('ann');
     const annElsewhere = await rememberedCookie('ann');
     const ben = await rememberedCookie('ben');
@@ -157,7 +160,10 @@ describe('remembered sessions are forgotten per session and per user', () => {
   });
 
   test('a sign-in, a new session and an audit row forget nothing', async (t) => {
-    if (skipWithoutCache()) return t.skip('sessions are not remembered on this backend');
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const cid = await rememberedCookie('cid');
     // A full sign-in through the entry: a user row, a session, an audit row.
     const browser = gw.browser();
@@ -171,7 +177,10 @@ describe('remembered sessions are forgotten per session and per user', () => {
   });
 
   test("a user disabled forgets every session of theirs at once, and nobody else's", async (t) => {
-    if (skipWithoutCache()) return t.skip('sessions are not remembered on this backend');
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const dan = await rememberedCookie('dan');
     const danElsewhere = await rememberedCookie('dan');
     const eli = await rememberedCookie('eli');
@@ -184,7 +193,10 @@ describe('remembered sessions are forgotten per session and per user', () => {
   });
 
   test("an admin flag or an attribute changed forgets the user's sessions, read again at the next check", async (t) => {
-    if (skipWithoutCache()) return t.skip('sessions are not remembered on this backend');
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const fay = await rememberedCookie('fay');
     const gus = await rememberedCookie('gus');
     await gw.storage.users.setAdmin(await userRowId('fay'), true, Date.now());
@@ -204,7 +216,10 @@ describe('remembered sessions are forgotten per session and per user', () => {
   });
 
   test("a user's sessions ended forgets them all; others stay", async (t) => {
-    if (skipWithoutCache()) return t.skip('sessions are not remembered on this backend');
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
     const hal = await rememberedCookie('hal');
     const ivy = await rememberedCookie('ivy');
     assert.equal(await gw.storage.sessions.deleteForUser(await userRowId('hal')), 1);

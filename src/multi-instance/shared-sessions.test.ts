@@ -135,7 +135,7 @@ describe('two gateways on PostgreSQL and Redis', { skip: needs('postgres+redis')
     assert.equal(database.kind, 'postgres');
     two = await startTestGateway({
       env: {
-        SSOGATE_DATABASE_URL: database.kind === 'postgres' ? database.url : '',
+        SSOGATE_DATABASE_URL: database.url,
         SSOGATE_REDIS_PREFIX: redisPrefix,
       },
     });

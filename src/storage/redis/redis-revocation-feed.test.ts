@@ -17,6 +17,10 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await sleep(10);
 }
 
+function last(heard: readonly Revocation[]): Revocation | undefined {
+  return heard[heard.length - 1];
+}
+
 function heardBy(stores: RedisStores): Revocation[] {
   const heard: Revocation[] = [];
   stores.revocations.listen((revocation) => heard.push(revocation));
@@ -67,14 +71,14 @@ describe('Redis revocation feed', { skip, timeout: 60_000 }, () => {
 
     await one.sessions.delete('s1');
     // No waiting: the announcement resolved after two acknowledged it.
-    assert.deepEqual(heardByTwo, [{ scope: 'session', idHash: 's1' }]);
-    assert.deepEqual(heardByOne, [{ scope: 'session', idHash: 's1' }]);
+    assert.deepEqual([...heardByTwo], [{ scope: 'session', idHash: 's1' }]);
+    assert.deepEqual([...heardByOne], [{ scope: 'session', idHash: 's1' }]);
     await two.sessions.deleteForUser(8);
-    assert.deepEqual(heardByOne.at(-1), { scope: 'user', userRowId: 8 });
+    assert.deepEqual(last(heardByOne), { scope: 'user', userRowId: 8 });
     await two.sessions.deleteForEntry('corp');
-    assert.deepEqual(heardByOne.at(-1), { scope: 'entry', entryId: 'corp' });
+    assert.deepEqual(last(heardByOne), { scope: 'entry', entryId: 'corp' });
     await one.revocations.announce({ scope: 'user', userRowId: 9 });
-    assert.deepEqual(heardByTwo.at(-1), { scope: 'user', userRowId: 9 });
+    assert.deepEqual(last(heardByTwo), { scope: 'user', userRowId: 9 });
   });
 
   test('a lost subscriber connection forgets everything, and trusts again only once back', async () => {
@@ -86,14 +90,14 @@ describe('Redis revocation feed', { skip, timeout: 60_000 }, () => {
     // Reconnected, re-subscribed and confirmed by a ping (within a second or so).
     await until(() => two.revocations.catchUp());
     await one.revocations.announce({ scope: 'session', idHash: 'after-reconnect' });
-    assert.deepEqual(heardByTwo.at(-1), { scope: 'session', idHash: 'after-reconnect' });
+    assert.deepEqual(last(heardByTwo), { scope: 'session', idHash: 'after-reconnect' });
   });
 
   test('while Redis is down nothing is trusted; once back, revocations flow again', async () => {
     const heardByTwo = heardBy(two);
     await server.stop();
     await until(() => !two.revocations.catchUp());
-    assert.deepEqual(heardByTwo.at(-1), { scope: 'all' });
+    assert.deepEqual(last(heardByTwo), { scope: 'all' });
     await server.start();
     await until(() => one.revocations.catchUp() && two.revocations.catchUp());
     // The command connection reconnects on its own schedule.
@@ -106,6 +110,6 @@ describe('Redis revocation feed', { skip, timeout: 60_000 }, () => {
       }
     }
     await one.revocations.announce({ scope: 'user', userRowId: 11 });
-    assert.deepEqual(heardByTwo.at(-1), { scope: 'user', userRowId: 11 });
+    assert.deepEqual(last(heardByTwo), { scope: 'user', userRowId: 11 });
   });
 });

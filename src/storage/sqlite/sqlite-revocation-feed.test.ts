@@ -4,16 +4,19 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { newSecretBox, sampleEntry, withTempDir } from '../../test-support/storage-fixtures.js';
-import type { Revocation } from '../session-revocations.js';
+import type { Revocation, RevocationFeed } from '../session-revocations.js';
 import type { Storage } from '../types.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
+
+function feedOf(storage: Storage): RevocationFeed {
+  assert.ok(storage.revocations !== undefined, 'SQLite storage has a revocation feed');
+  return storage.revocations;
+}
 
 /** The revocations a storage's feed reports, in order. */
 function heardBy(storage: Storage): Revocation[] {
   const heard: Revocation[] = [];
-  const feed = storage.revocations;
-  assert.ok(feed !== undefined, 'SQLite storage has a revocation feed');
-  feed.listen((revocation) => heard.push(revocation));
+  feedOf(storage).listen((revocation) => heard.push(revocation));
   return heard;
 }
 
@@ -121,7 +124,7 @@ describe('SQLite revocation feed', () => {
         await server.sessions.create(session('c1', user.id));
         await server.sessions.create(session('c2', user.id));
         await nextTurn();
-        assert.equal(server.revocations?.catchUp(), true);
+        assert.equal(feedOf(server).catchUp(), true);
 
         // A sign-in elsewhere: a new user, a session, an audit row.
         other
@@ -133,13 +136,13 @@ describe('SQLite revocation feed', () => {
           .prepare(`INSERT INTO audit_events (at, kind, outcome) VALUES (2, 'sign_in', 'success')`)
           .run();
         await nextTurn();
-        assert.equal(server.revocations?.catchUp(), true);
+        assert.equal(feedOf(server).catchUp(), true);
         assert.deepEqual(heard, []);
 
         other.prepare('DELETE FROM sessions WHERE id_hash = ?').run('c1');
         other.prepare('UPDATE users SET enabled = 0 WHERE id = ?').run(user.id);
         await nextTurn();
-        server.revocations?.catchUp();
+        feedOf(server).catchUp();
         assert.deepEqual(heard, [
           { scope: 'session', idHash: 'c1' },
           { scope: 'user', userRowId: user.id },
@@ -163,7 +166,7 @@ describe('SQLite revocation feed', () => {
         for (const hash of ['x1', 'x2', 'x3']) log.run(hash);
         other.prepare('DELETE FROM session_revocations WHERE subject IN (?, ?)').run('x1', 'x2');
         await nextTurn();
-        server.revocations?.catchUp();
+        feedOf(server).catchUp();
         assert.deepEqual(heard, [{ scope: 'all' }, { scope: 'session', idHash: 'x3' }]);
       } finally {
         other.close();
