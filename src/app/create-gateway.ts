@@ -26,6 +26,18 @@ export function createGateway(
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
   const entries = new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion);
+  const sessionCache = new SessionCache({
+    revocations: storage.revocations,
+    clock,
+    idleMs: config.sessionIdleMs,
+    touchIntervalMs: touchIntervalMs(config.sessionIdleMs),
+  });
+  // A session lasts no longer than its entry stays enabled (resolveSession):
+  // any entry change announced, here or elsewhere, forgets the sessions of
+  // every entry, whatever wrote it.
+  storage.changes.subscribe('entries', () => {
+    sessionCache.forgetEntrySessions();
+  });
   return {
     config,
     storage,
@@ -52,11 +64,6 @@ export function createGateway(
       idleMs: config.sessionIdleMs,
       lifetimeMs: config.sessionLifetimeMs,
     },
-    sessionCache: new SessionCache({
-      changeStamp: storage.changeStamp,
-      clock,
-      idleMs: config.sessionIdleMs,
-      touchIntervalMs: touchIntervalMs(config.sessionIdleMs),
-    }),
+    sessionCache,
   };
 }

@@ -4,6 +4,7 @@ import { privateDirectory } from '../crypto/private-files.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../crypto/secret-key.js';
 import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.js';
+import { announcingUserStore } from '../storage/redis/announcing-stores.js';
 import { openRedisStores } from '../storage/redis/open-redis-stores.js';
 import { openSqliteStorage } from '../storage/index.js';
 import type { Storage } from '../storage/types.js';
@@ -42,14 +43,16 @@ export async function openStorage(config: Config): Promise<Storage> {
   return {
     ...base,
     sessions: shared.sessions,
+    users: announcingUserStore(base.users, shared.revocations),
     pendingSignIns: shared.pendingSignIns,
     rateLimits: shared.rateLimits,
     changes: shared.changes,
     // Redis has no part in the SQL transaction: its session is written at once.
     writeTogether: (work) =>
       base.writeTogether((stores) => work({ ...stores, sessions: shared.sessions })),
-    // Sessions live in Redis, shared with other instances: no cheap stamp.
-    changeStamp: undefined,
+    // Sessions live in Redis, shared with other instances: their revocations
+    // (and those of users, announced above) travel through Redis.
+    revocations: shared.revocations,
     // Entry changes of other processes arrive over Redis pub/sub instead.
     otherWritersVersion: undefined,
     async ping() {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
-import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 
@@ -33,8 +33,9 @@ describe('session checks stay instant with remembered sessions', () => {
   const check = async (cookie: string): Promise<number> =>
     (await fetch(`${gw.url}/_sso/auth`, { headers: { cookie } })).status;
 
-  test('the storage has a change stamp, so sessions are remembered', () => {
-    assert.equal(typeof gw.storage.changeStamp, 'function');
+  test('the storage has a revocation feed, so sessions are remembered', () => {
+    assert.notEqual(gw.storage.revocations, undefined);
+    assert.equal(gw.gateway.sessionCache.enabled, true);
   });
 
   test('sign-out ends the session for the very next check', async () => {
@@ -100,5 +101,130 @@ describe('a one-minute idle time with remembered session checks', () => {
     }
     clock.now += 61_000;
     assert.equal(await check(cookie), 401);
+  });
+});
+
+/**
+ * Remembered sessions are forgotten one by one: what a revocation names,
+ * nothing else. Runs on the suite's backend (the SQLite log, or Redis
+ * pub/sub with sessions there); sessions in PostgreSQL alone are never
+ * remembered.
+ */
+describe('remembered sessions are forgotten per session and per user', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
+    });
+  });
+  after(async () => gw.close());
+
+  const skipWithoutCache = (): boolean => !gw.gateway.sessionCache.enabled;
+  const check = async (cookie: string): Promise<number> =>
+    (await fetch(`${gw.url}/_sso/auth`, { headers: { cookie } })).status;
+  const idOf = (cookie: string) => cookie.split('=')[1] ?? '';
+  const isRemembered = (cookie: string) =>
+    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+  /** Signed in, checked twice, and remembered. */
+  async function rememberedCookie(userId: string): Promise<string> {
+    const cookie = await signedInCookie(gw.gateway, userId);
+    assert.equal(await check(cookie), 204);
+    assert.equal(await check(cookie), 204);
+    assert.equal(isRemembered(cookie), true, `${userId}'s session is remembered`);
+    return cookie;
+  }
+
+  const userRowId = async (userId: string) =>
+    (await gw.storage.users.findByUserId(userId))?.id ?? 0;
+
+  test("a sign-out forgets that session only, the same user's others included", async (t) => {
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const ann = await rememberedCookie('ann');
+    const annElsewhere = await rememberedCookie('ann');
+    const ben = await rememberedCookie('ben');
+    const out = await fetch(`${gw.url}/_sso/logout`, {
+      method: 'POST',
+      headers: { cookie: ann, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf: csrfTokenFor(idOf(ann)) }).toString(),
+      redirect: 'manual',
+    });
+    assert.equal(out.status, 303);
+    assert.equal(isRemembered(ann), false);
+    assert.equal(await check(ann), 401);
+    assert.equal(isRemembered(annElsewhere), true);
+    assert.equal(isRemembered(ben), true);
+  });
+
+  test('a sign-in, a new session and an audit row forget nothing', async (t) => {
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const cid = await rememberedCookie('cid');
+    // A full sign-in through the entry: a user row, a session, an audit row.
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url, 'alice');
+    const landed = await browser.open(`${gw.url}/_sso/login/example-get?return_to=/`);
+    assert.equal(landed.status, 200, landed.body);
+    // The same user signing in again, attributes unchanged.
+    await signedInCookie(gw.gateway, 'cid');
+    assert.equal(isRemembered(cid), true);
+    assert.equal(await check(cid), 204);
+  });
+
+  test("a user disabled forgets every session of theirs at once, and nobody else's", async (t) => {
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const dan = await rememberedCookie('dan');
+    const danElsewhere = await rememberedCookie('dan');
+    const eli = await rememberedCookie('eli');
+    await gw.storage.users.setEnabled(await userRowId('dan'), false, Date.now());
+    assert.equal(isRemembered(dan), false);
+    assert.equal(isRemembered(danElsewhere), false);
+    assert.equal(await check(dan), 401);
+    assert.equal(await check(danElsewhere), 401);
+    assert.equal(isRemembered(eli), true);
+  });
+
+  test("an admin flag or an attribute changed forgets the user's sessions, read again at the next check", async (t) => {
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const fay = await rememberedCookie('fay');
+    const gus = await rememberedCookie('gus');
+    await gw.storage.users.setAdmin(await userRowId('fay'), true, Date.now());
+    assert.equal(isRemembered(fay), false);
+    assert.equal(await check(fay), 204);
+    assert.equal(isRemembered(fay), true);
+    await gw.storage.users.updateAttributes(
+      await userRowId('fay'),
+      { email: 'fay@new.example' },
+      Date.now(),
+    );
+    assert.equal(isRemembered(fay), false);
+    const answer = await fetch(`${gw.url}/_sso/auth`, { headers: { cookie: fay } });
+    assert.equal(answer.status, 204);
+    assert.equal(answer.headers.get('x-auth-request-email'), 'fay@new.example');
+    assert.equal(isRemembered(gus), true);
+  });
+
+  test("a user's sessions ended forgets them all; others stay", async (t) => {
+    if (skipWithoutCache()) {
+      t.skip('sessions are not remembered on this backend');
+      return;
+    }
+    const hal = await rememberedCookie('hal');
+    const ivy = await rememberedCookie('ivy');
+    assert.equal(await gw.storage.sessions.deleteForUser(await userRowId('hal')), 1);
+    assert.equal(isRemembered(hal), false);
+    assert.equal(await check(hal), 401);
+    assert.equal(isRemembered(ivy), true);
   });
 });

@@ -131,7 +131,15 @@ describe('several instances as one', { skip }, () => {
     copyCookies(browser, at(b), at(a));
     assert.equal(await me(browser, at(c)), 200);
     assert.equal(await me(browser, at(a)), 200);
+    // Forward-auth on A twice: the second answer is a remembered one.
+    const cookie = [...browser.cookies(at(a))]
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
+    const auth = async (index: number) =>
+      (await fetch(`${at(index)}/_sso/auth`, { headers: { cookie } })).status;
+    assert.deepEqual([await auth(a), await auth(a)], [204, 204]);
     assert.match((await signOut(browser, at(c))).url, /\/_sso\/signed-out$/);
+    assert.equal(await auth(a), 401);
     assert.equal(await me(browser, at(a)), 401);
     assert.equal(await me(browser, at(b)), 401);
   });

@@ -69,8 +69,8 @@ async function rememberedOrResolved(
   if (!cache.enabled) return resolveSession(gateway.sessions, id);
   const known = cache.remembered(id);
   if (known !== undefined) return known;
-  const stampBefore = cache.currentStamp();
+  const generationBefore = cache.currentGeneration();
   const active = await resolveSession(gateway.sessions, id);
-  if (active !== undefined) cache.remember(id, active, stampBefore);
+  if (active !== undefined) cache.remember(id, active, generationBefore);
   return active;
 }

@@ -1,5 +1,6 @@
 import type { EntryInput, JsonValue } from '../core/index.js';
 import type { ChangeNotifier } from './change-notifier.js';
+import type { RevocationFeed } from './session-revocations.js';
 
 /**
  * The gateway's storage, behind small interfaces. SQLite
@@ -19,12 +20,13 @@ export interface Storage {
   /** Change notices between instances (entries edited elsewhere). */
   readonly changes: ChangeNotifier;
   /**
-   * A value that differs whenever a session or user may have changed: at
-   * once for this process's writes, from the next event-loop turn for
-   * another process's; only where that is cheap and exact (one SQLite
-   * file), so session checks can be remembered. Absent otherwise.
+   * The revocations of every process sharing the sessions (sign-outs, users
+   * disabled or changed, sessions ended), so that session checks can be
+   * remembered (src/http/session-cache.ts): SQLite's revocation log, or
+   * Redis pub/sub when sessions live there. Absent where there is neither
+   * (sessions in PostgreSQL): sessions are then read at every check.
    */
-  readonly changeStamp?: (() => string) | undefined;
+  readonly revocations?: RevocationFeed | undefined;
   /**
    * A value that moves when another process commits to the same database
    * (SQLite's data_version: a CLI command beside the server), which no

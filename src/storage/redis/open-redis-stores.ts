@@ -5,12 +5,17 @@ import { createRedisChangeNotifier } from './redis-change-notifier.js';
 import { createRedisPendingSignInStore } from './redis-pending-sign-in-store.js';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
+import type { RedisRevocationFeed } from './redis-revocation-feed.js';
+import { createRedisRevocationFeed } from './redis-revocation-feed.js';
+import { announcingSessionStore } from './announcing-stores.js';
 
 export interface RedisStores {
   readonly sessions: SessionStore;
   readonly pendingSignIns: PendingSignInStore;
   readonly rateLimits: RateLimitStore;
   readonly changes: ChangeNotifier;
+  /** Revocations between instances, for the session checks they remember. */
+  readonly revocations: RedisRevocationFeed;
   /** Resolves when Redis answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -24,31 +29,36 @@ export interface RedisStoresOptions {
 
 /**
  * The state several instances share: sessions, pending sign-ins, rate-limit
- * counters and change notices. Two connections, since one in subscriber mode runs no other
+ * counters, change notices and session revocations. Two connections, since one in subscriber mode runs no other
  * command. Rejects if Redis cannot be reached now.
  */
 export async function openRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
   const commands = await connectRedis(options.url, 'ssogate');
   let subscriber;
   let changes;
+  let revocations;
   try {
     subscriber = await connectRedis(options.url, 'ssogate-changes');
     changes = await createRedisChangeNotifier(commands, subscriber, options.prefix);
+    revocations = await createRedisRevocationFeed(commands, subscriber, options.prefix);
   } catch (error) {
     await Promise.all([closeRedis(commands), subscriber && closeRedis(subscriber)]);
     throw error;
   }
   const listener = subscriber;
+  const feed = revocations;
   return {
-    sessions: createRedisSessionStore(commands, options.prefix),
+    sessions: announcingSessionStore(createRedisSessionStore(commands, options.prefix), feed),
     pendingSignIns: createRedisPendingSignInStore(commands, options.prefix),
     rateLimits: createRedisRateLimitStore(commands, options.prefix),
     changes,
+    revocations: feed,
     async ping() {
       await commands.ping();
     },
     async close() {
       await changes.close();
+      await feed.close();
       await Promise.all([closeRedis(commands), closeRedis(listener)]);
     },
   };

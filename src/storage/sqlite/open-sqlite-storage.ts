@@ -8,6 +8,7 @@ import { createKyselyStorage } from '../kysely-storage.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
 import { withStatementCache } from './statement-cache.js';
+import { sqliteRevocationFeed } from './sqlite-revocation-feed.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for a database that lives as long as the Storage. */
@@ -50,13 +51,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
   });
-  // total_changes() counts this connection's writes and is read every time:
-  // a write of this process shows at the very next check. data_version moves
-  // with every other connection's commits; it takes the file's shared lock,
-  // which cost a quarter of a forward-auth check, so it is read once per turn
-  // of the event loop: another process's write shows from the next turn on,
-  // to requests that arrive after it.
-  const ownChanges = database.prepare('SELECT total_changes()').pluck();
+  // data_version moves with every other connection's commits; it takes the
+  // file's shared lock, which cost a quarter of a forward-auth check when read
+  // at every check, so it is read once per turn of the event loop: another
+  // process's write shows from the next turn on, to requests that arrive
+  // after it.
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
   let version: string | undefined;
   const otherWritersVersion = (): string => {
@@ -68,10 +67,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     }
     return version;
   };
-  const changeStamp = (): string => `${String(ownChanges.get())}:${otherWritersVersion()}`;
   try {
     const storage = await createKyselyStorage(db, options.secretBox, 'sqlite');
-    return { ...storage, changeStamp, otherWritersVersion };
+    // After the migrations: the feed's statements read the revocation log.
+    const revocations = sqliteRevocationFeed(database, otherWritersVersion);
+    return { ...storage, revocations, otherWritersVersion };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -1,0 +1,219 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Base64url } from '../crypto/hash.js';
+import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
+import { csrfTokenFor } from '../sessions/session-service.js';
+import { freePort } from '../test-support/free-port.js';
+import type { TestGateway } from '../test-support/gateway-fixture.js';
+import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { testBackendName } from '../test-support/test-backend.js';
+import type { GatewayProcess } from './test-support/gateway-process.js';
+import { startGatewayProcess } from './test-support/gateway-process.js';
+
+const idOf = (cookie: string) => cookie.split('=')[1] ?? '';
+
+async function authStatus(gatewayUrl: string, cookie: string): Promise<number> {
+  return (await fetch(`${gatewayUrl}/_sso/auth`, { headers: { cookie } })).status;
+}
+
+/** Signs out with the session's own form token, as the sign-out page's form does. */
+async function signOutAt(gatewayUrl: string, cookie: string): Promise<void> {
+  const out = await fetch(`${gatewayUrl}/_sso/logout`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf: csrfTokenFor(idOf(cookie)) }).toString(),
+    redirect: 'manual',
+  });
+  assert.equal(out.status, 303, await out.text());
+}
+
+/** An admin API token stored directly, good on every gateway sharing the database. */
+async function apiToken(gw: TestGateway, name: string): Promise<string> {
+  const token = `ssg_${randomBytes(32).toString('base64url')}`;
+  await gw.storage.apiTokens.create({
+    id: name,
+    name,
+    tokenHash: sha256Base64url(token),
+    createdAt: Date.now(),
+  });
+  return token;
+}
+
+async function postAdmin(gatewayUrl: string, token: string, path: string): Promise<void> {
+  const answer = await fetch(`${gatewayUrl}/_sso/api/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  assert.equal(answer.status, 200, await answer.text());
+}
+
+/**
+ * A gateway in this process and another process on the same SQLite file: what
+ * the other process ends is refused here at the very next check, although
+ * this gateway remembered the session; what it writes otherwise (sign-ins,
+ * audit rows) forgets nothing here.
+ */
+describe('two processes on one SQLite file', () => {
+  let dir: string;
+  let here: TestGateway;
+  let there: GatewayProcess;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ssogate-shared-file-'));
+    const env = {
+      SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'ssogate.db')}`,
+      SSOGATE_REDIS_URL: '',
+      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    };
+    here = await startTestGateway({ env });
+    const port = await freePort();
+    there = await startGatewayProcess(port, {
+      ...env,
+      SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SSOGATE_DATA_DIR: dir,
+      SSOGATE_LOG_LEVEL: 'warn',
+    });
+  });
+  after(async () => {
+    await there.stop();
+    await here.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const isRemembered = (cookie: string) =>
+    here.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+  async function rememberedHere(userId: string): Promise<string> {
+    const cookie = await signedInCookie(here.gateway, userId);
+    assert.deepEqual(
+      [await authStatus(here.url, cookie), await authStatus(here.url, cookie)],
+      [204, 204],
+    );
+    assert.equal(isRemembered(cookie), true);
+    return cookie;
+  }
+
+  test('a sign-out in the other process is refused here at the next check; others stay remembered', async () => {
+    const nia = await rememberedHere('nia');
+    const oto = await rememberedHere('oto');
+    assert.equal(await authStatus(there.url, nia), 204);
+    await signOutAt(there.url, nia);
+    assert.equal(await authStatus(here.url, nia), 401);
+    assert.equal(await authStatus(there.url, nia), 401);
+    assert.equal(isRemembered(oto), true);
+    assert.equal(await authStatus(here.url, oto), 204);
+  });
+
+  test('a user locked, or signed out everywhere, in the other process is refused here at the next check', async () => {
+    const token = await apiToken(here, 'shared-file');
+    const pia = await rememberedHere('pia');
+    const quin = await rememberedHere('quin');
+    const rowOf = async (userId: string) => (await here.storage.users.findByUserId(userId))?.id;
+    await postAdmin(there.url, token, `users/${String(await rowOf('pia'))}/lock`);
+    assert.equal(await authStatus(here.url, pia), 401);
+    await postAdmin(there.url, token, `users/${String(await rowOf('quin'))}/end-sessions`);
+    assert.equal(await authStatus(here.url, quin), 401);
+  });
+});
+
+/**
+ * Two gateways on one PostgreSQL database and one Redis key prefix, in one
+ * process: each remembers sessions, and what one ends the other refuses at
+ * the next check, because the ending waits for every instance to have
+ * forgotten it.
+ */
+describe('two gateways on PostgreSQL and Redis', { skip: needs('postgres+redis') }, () => {
+  let one: TestGateway;
+  let two: TestGateway;
+  before(async () => {
+    one = await startTestGateway();
+    const { database, redisPrefix } = one.gateway.config;
+    assert.equal(database.kind, 'postgres');
+    two = await startTestGateway({
+      env: {
+        SSOGATE_DATABASE_URL: database.url,
+        SSOGATE_REDIS_PREFIX: redisPrefix,
+      },
+    });
+  });
+  after(async () => {
+    await two.close();
+    await one.close();
+  });
+
+  const remembered = (gw: TestGateway, cookie: string) =>
+    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+  async function rememberedByBoth(userId: string): Promise<string> {
+    const cookie = await signedInCookie(one.gateway, userId);
+    for (const gw of [one, two]) {
+      assert.deepEqual(
+        [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
+        [204, 204],
+      );
+      assert.equal(remembered(gw, cookie), true);
+    }
+    return cookie;
+  }
+
+  test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
+    const rex = await rememberedByBoth('rex');
+    const sam = await rememberedByBoth('sam');
+    await signedInCookie(two.gateway, 'tia');
+    assert.equal(remembered(one, sam), true);
+    await signOutAt(two.url, rex);
+    assert.equal(await authStatus(one.url, rex), 401);
+    assert.equal(remembered(one, sam), true);
+  });
+
+  test('a user locked on one is refused on the other at the next check', async () => {
+    const token = await apiToken(one, 'shared-postgres');
+    const uma = await rememberedByBoth('uma');
+    const row = (await one.storage.users.findByUserId('uma'))?.id;
+    await postAdmin(two.url, token, `users/${String(row)}/lock`);
+    assert.equal(await authStatus(one.url, uma), 401);
+  });
+});
+
+/**
+ * Two gateways on one PostgreSQL database without Redis: sessions there are
+ * not remembered (no feed of revocations), so a sign-out on one holds on the
+ * other at once.
+ */
+describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => {
+  let one: TestGateway;
+  let two: TestGateway;
+  before(async () => {
+    one = await startTestGateway({ env: { SSOGATE_REDIS_URL: '' } });
+    const { database } = one.gateway.config;
+    two = await startTestGateway({
+      env: {
+        SSOGATE_DATABASE_URL: database.kind === 'postgres' ? database.url : '',
+        SSOGATE_REDIS_URL: '',
+      },
+    });
+  });
+  after(async () => {
+    await two.close();
+    await one.close();
+  });
+
+  test('a sign-out on one is refused on the other at the next check', async () => {
+    assert.equal(one.gateway.sessionCache.enabled, false);
+    const vic = await signedInCookie(one.gateway, 'vic');
+    for (const gw of [one, two]) assert.equal(await authStatus(gw.url, vic), 204);
+    await signOutAt(two.url, vic);
+    assert.equal(await authStatus(one.url, vic), 401);
+  });
+});
+
+/** Skips unless the suite runs on PostgreSQL (with Redis, when asked). */
+function needs(backend: 'postgres' | 'postgres+redis'): string | false {
+  const name = testBackendName();
+  const ok = backend === 'postgres' ? name.startsWith('postgres') : name === 'postgres+redis';
+  return ok ? false : `needs the ${backend} backend`;
+}

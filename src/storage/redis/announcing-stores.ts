@@ -1,0 +1,63 @@
+import type { SessionStore, UserStore } from '../types.js';
+import type { RedisRevocationFeed } from './redis-revocation-feed.js';
+
+/**
+ * The session store with every ending announced to the other instances
+ * (redis-revocation-feed.ts), after the write and before the caller goes on:
+ * a sign-out is answered once every instance has forgotten the session.
+ */
+export function announcingSessionStore(
+  sessions: SessionStore,
+  feed: RedisRevocationFeed,
+): SessionStore {
+  return {
+    ...sessions,
+    async delete(idHash) {
+      await sessions.delete(idHash);
+      await feed.announce({ scope: 'session', idHash });
+    },
+    async deleteForUser(userRowId) {
+      const ended = await sessions.deleteForUser(userRowId);
+      await feed.announce({ scope: 'user', userRowId });
+      return ended;
+    },
+    async deleteForEntry(entryId) {
+      const ended = await sessions.deleteForEntry(entryId);
+      await feed.announce({ scope: 'entry', entryId });
+      return ended;
+    },
+  };
+}
+
+/**
+ * The user store with every change a session check reads (enabled, the
+ * admin flag, the attributes of the identity headers) announced to the other
+ * instances, which forget that user's sessions; they live in Redis while the
+ * user is in the SQL database, so no database log can carry it.
+ */
+export function announcingUserStore(users: UserStore, feed: RedisRevocationFeed): UserStore {
+  const announce = (userRowId: number) => feed.announce({ scope: 'user', userRowId });
+  return {
+    ...users,
+    async updateAttributes(id, attributes, at) {
+      const updated = await users.updateAttributes(id, attributes, at);
+      await announce(id);
+      return updated;
+    },
+    async setEnabled(id, enabled, at) {
+      const changed = await users.setEnabled(id, enabled, at);
+      if (changed) await announce(id);
+      return changed;
+    },
+    async setAdmin(id, isAdmin, at) {
+      const changed = await users.setAdmin(id, isAdmin, at);
+      if (changed) await announce(id);
+      return changed;
+    },
+    async removeAdminAccess(id, change, at) {
+      const outcome = await users.removeAdminAccess(id, change, at);
+      if (outcome === 'done') await announce(id);
+      return outcome;
+    },
+  };
+}
