@@ -7,6 +7,7 @@ import { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { withTransportPolicy } from '../outbound/outbound-policy.js';
 import type { Storage } from '../storage/types.js';
+import { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
@@ -25,24 +26,34 @@ export function createGateway(
 ): Gateway {
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
-  const entries = new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion);
+  const send = withTransportPolicy(
+    options.send ??
+      new OutboundClient({
+        policy: addressPolicy(config.outboundAllow),
+        maxConnectionsPerOrigin: config.outboundMaxConnections,
+        ...(config.caCertificates === undefined
+          ? {}
+          : { extraCertificates: config.caCertificates }),
+      }).send,
+    config.allowInsecureHttp,
+  );
+  // Discovery and key sets go through the same client, address policy and caps as every call.
+  const oidc = new ProviderMetadata(send, clock);
+  const entries = new EntryRegistry(
+    storage.entries,
+    storage.changes,
+    storage.otherWritersVersion,
+    oidc,
+    clock,
+  );
   return {
     config,
     storage,
     entries,
     clock,
     random,
-    send: withTransportPolicy(
-      options.send ??
-        new OutboundClient({
-          policy: addressPolicy(config.outboundAllow),
-          maxConnectionsPerOrigin: config.outboundMaxConnections,
-          ...(config.caCertificates === undefined
-            ? {}
-            : { extraCertificates: config.caCertificates }),
-        }).send,
-      config.allowInsecureHttp,
-    ),
+    send,
+    oidc,
     sessions: {
       sessions: storage.sessions,
       users: storage.users,

@@ -13,6 +13,7 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
     codeVerifier: row.code_verifier,
     createdAt: toMillis(row.created_at),
     expiresAt: toMillis(row.expires_at),
+    ...(row.nonce === null ? {} : { nonce: row.nonce }),
   };
 }
 
@@ -45,6 +46,7 @@ export function createPendingSignInStore(db: Kysely<Database>): PendingSignInSto
         code_verifier: pending.codeVerifier,
         created_at: pending.createdAt,
         expires_at: pending.expiresAt,
+        nonce: pending.nonce ?? null,
       };
       // A key in use is replaced, never a conflict: an entry without ${state}
       // keys its one pending sign-in per browser (pending-key.ts), and a new
@@ -72,6 +74,7 @@ export function createPendingSignInStore(db: Kysely<Database>): PendingSignInSto
           'code_verifier',
           'created_at',
           'expires_at',
+          'nonce',
         ])
         .executeTakeFirst();
       return row === undefined ? undefined : toRecord(row);

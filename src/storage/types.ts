@@ -209,6 +209,8 @@ export interface PendingSignIn {
   readonly codeVerifier: string | null;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** The nonce an OpenID Connect sign-in sent; absent or null otherwise. */
+  readonly nonce?: string | null;
 }
 
 export interface PendingSignInStore {
