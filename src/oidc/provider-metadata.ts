@@ -113,23 +113,30 @@ export class ProviderMetadata {
     };
   }
 
+  /** The provider's key set, fetched once and kept until a token names a kid it lacks. */
+  async keySet(discovery: OidcDiscovery): Promise<JSONWebKeySet> {
+    return this.keySets.get(discovery.jwksUri)?.keys ?? this.fetchKeySet(discovery);
+  }
+
   /**
-   * The provider's key set. `refetch` asks for a new copy (the token named a
-   * kid the cached one lacks); it is honoured at most once a minute, so a
-   * stream of forged kids cannot make the gateway hammer the provider.
+   * A new copy of the key set, because a token named a kid the cached one
+   * lacks (the provider rotated its keys); undefined when the last fetch is
+   * less than a minute old, so a stream of forged kids cannot make the
+   * gateway hammer the provider.
    */
-  async keySet(discovery: OidcDiscovery, refetch = false): Promise<JSONWebKeySet> {
+  async refetchKeySet(discovery: OidcDiscovery): Promise<JSONWebKeySet | undefined> {
     const cached = this.keySets.get(discovery.jwksUri);
-    const now = this.clock();
-    if (cached !== undefined && (!refetch || now - cached.fetchedAt < keySetRefetchMs)) {
-      return cached.keys;
-    }
+    if (cached !== undefined && this.clock() - cached.fetchedAt < keySetRefetchMs) return undefined;
+    return this.fetchKeySet(discovery);
+  }
+
+  private async fetchKeySet(discovery: OidcDiscovery): Promise<JSONWebKeySet> {
     const body = await this.fetchJson(discovery.jwksUri);
     const keys = JSON.parse(body) as unknown;
     if (!isKeySet(keys)) {
       throw new SsogateError('oidc_discovery_invalid', `${discovery.jwksUri} is not a JWK set`);
     }
-    this.keySets.set(discovery.jwksUri, { keys, fetchedAt: now });
+    this.keySets.set(discovery.jwksUri, { keys, fetchedAt: this.clock() });
     return keys;
   }
 

@@ -10,7 +10,7 @@ export const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
  * Verifies a provider-signed JWT's signature with the provider's key set and
  * returns its claims; the claims themselves are checked by the caller
  * (core's checkIdTokenClaims, the logout token's checks). A kid the cached
- * key set lacks fetches the key set again (rate-limited in
+ * key set lacks fetches the key set again (at most once a minute:
  * ProviderMetadata), then the discovery document, in case the provider
  * rotated its keys or moved its key set. `refuse` names the caller's code.
  */
@@ -28,13 +28,17 @@ export async function verifyProviderJwt(
       verified = await attempt(await metadata.keySet(discovery));
     } catch (error) {
       if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
-      const fresh = await metadata.keySet(discovery, true);
+      // Rate-limited: undefined when the key set was fetched within the minute.
+      const fresh = await metadata.refetchKeySet(discovery);
+      if (fresh === undefined) throw error;
       try {
         verified = await attempt(fresh);
       } catch (again) {
         if (!(again instanceof errors.JWKSNoMatchingKey)) throw again;
+        // The provider may have moved its key set: its discovery says where.
         const moved = await metadata.rediscover(discovery.issuer);
-        verified = await attempt(await metadata.keySet(moved, moved.jwksUri !== discovery.jwksUri));
+        if (moved.jwksUri === discovery.jwksUri) throw again;
+        verified = await attempt(await metadata.keySet(moved));
       }
     }
   } catch (error) {
