@@ -65,8 +65,9 @@ describe('id_token verification', () => {
     const page = await signIn();
     assert.equal(page.status, 200, page.body.slice(0, 300));
     const user = await gw.storage.users.findByUserId('forge:alice');
-    assert.equal(user?.email, 'alice@forge.test');
-    assert.equal(user?.userName, 'Alice Forge');
+    assert.ok(user !== undefined);
+    assert.equal(user.email, 'alice@forge.test');
+    assert.equal(user.userName, 'Alice Forge');
   });
 
   test('a signature by a key the provider never published is refused', async () => {
