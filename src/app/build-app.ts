@@ -12,6 +12,7 @@ import { loggerOptions } from '../logging/logger.js';
 import { portalRoutes } from '../portal/routes.js';
 import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
+import { backchannelLogoutRoutes } from '../sessions/backchannel-logout.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
@@ -88,6 +89,7 @@ export async function buildApp(
   signInRoutes(app, gateway);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
+  backchannelLogoutRoutes(app, gateway);
   adminApiRoutes(app, gateway);
   adminConsoleRoutes(
     app,

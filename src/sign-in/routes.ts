@@ -9,6 +9,7 @@ import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
+import { keepOidcSession } from './keep-oidc-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 
 interface EntryParams {
@@ -60,6 +61,9 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           result.entry.id,
           sessionIdOf(gateway, request),
         );
+        if (result.oidc !== undefined) {
+          await keepOidcSession(gateway, sessionId, result.entry.id, result.oidc);
+        }
         setSessionCookie(gateway, reply, sessionId);
         await audit(gateway, request, {
           kind: 'sign_in',

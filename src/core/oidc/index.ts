@@ -11,3 +11,5 @@ export type { OidcInput, UserInfoSource } from './oidc-input.js';
 export { oidcInput, userInfoSources } from './oidc-input.js';
 export { userInfoBody } from './userinfo-claims.js';
 export { checkCallbackIssuer } from './callback-issuer.js';
+export type { LogoutTarget } from './logout-token.js';
+export { backchannelLogoutEvent, checkLogoutTokenClaims } from './logout-token.js';

@@ -76,6 +76,10 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
       backchannelLogout: { enabled: true },
     },
     pkce: { required: () => false },
+    // The provider's outbound calls (back-channel logout notices) refuse
+    // loopback addresses by default; here the gateway is on loopback.
+    fetch: (url: string, init: RequestInit & { dispatcher?: unknown }) =>
+      fetch(url, { ...init, dispatcher: undefined } as RequestInit),
     // Refresh tokens for every sign-in that asks offline_access, consent or not.
     issueRefreshToken: (_ctx, client, code) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
