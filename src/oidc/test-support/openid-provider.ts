@@ -78,8 +78,10 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
     pkce: { required: () => false },
     // The provider's outbound calls (back-channel logout notices) refuse
     // loopback addresses by default; here the gateway is on loopback.
-    fetch: (url: string, init: Record<string, unknown>) =>
-      fetch(url, { ...init, dispatcher: undefined }),
+    fetch: (url: string, init: RequestInit & { dispatcher?: unknown }) => {
+      delete init.dispatcher;
+      return fetch(url, init);
+    },
     // Refresh tokens for every sign-in that asks offline_access, consent or not.
     issueRefreshToken: (_ctx, client, code) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
