@@ -11,6 +11,7 @@ import { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
+import { revalidateSession } from '../sessions/revalidate-session.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -62,6 +63,11 @@ export function createGateway(
       random,
       idleMs: config.sessionIdleMs,
       lifetimeMs: config.sessionLifetimeMs,
+      revalidate: (session) =>
+        revalidateSession(
+          { entries, oidcSessions: storage.oidcSessions, oidc, send, clock },
+          session,
+        ),
     },
     sessionCache: new SessionCache({
       changeStamp: storage.changeStamp,

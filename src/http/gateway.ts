@@ -3,7 +3,7 @@ import type { Config } from '../config/load-config.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
-import type { SessionStore, Storage, UserStore } from '../storage/types.js';
+import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
 import type { SessionCache } from './session-cache.js';
 
 /**
@@ -35,4 +35,9 @@ export interface SessionDeps {
   readonly random: RandomSource;
   readonly idleMs: number;
   readonly lifetimeMs: number;
+  /**
+   * Re-checks a session with its OpenID Provider when due (an entry's
+   * `oidc.revalidateMinutes`, sessions/revalidate-session.ts); false ends it.
+   */
+  readonly revalidate?: (session: SessionRecord) => Promise<boolean>;
 }

@@ -219,6 +219,10 @@ export const errorRegistry = {
     status: 502,
     summary: "The user-info answer's sub is not the id_token's.",
   },
+  session_revalidation_refused: {
+    status: 401,
+    summary: "At a session's re-check the provider refused its refresh token or user-info call.",
+  },
   logout_token_invalid: {
     status: 400,
     summary:
