@@ -52,12 +52,14 @@ export function entryAnswers(gateway: Gateway): EntryAnswers {
     stored,
     async present(record) {
       const id = record.input.id;
-      const [secretSet, last] = await Promise.all([
+      const [secretSet, last, oidcDiscovery] = await Promise.all([
         store.hasSecret(id),
         gateway.storage.audit.lastSignIns(id),
+        discoveryStatus(gateway, record.input),
       ]);
       return {
         ...presentEntry(record, secretSet),
+        oidcDiscovery,
         lastSuccessfulSignInAt: iso(last.success),
         lastFailedSignInAt: iso(last.failure),
       };
@@ -106,4 +108,27 @@ export function validatedForSaving(gateway: Gateway, body: unknown): EntryValida
 /** The input as stored, without its secret: `update` then keeps the stored one. */
 export function withoutSecret(input: EntryInput): EntryInput {
   return { ...input, appsecret: undefined };
+}
+
+/**
+ * An OpenID Connect entry's discovery as this instance knows it, fetched
+ * first when it never was (cached a day: docs/entries.md#discovery); null
+ * for other entries.
+ */
+async function discoveryStatus(
+  gateway: Gateway,
+  input: EntryInput,
+): Promise<Record<string, JsonValue> | null> {
+  const issuer = input.oidc?.issuer;
+  if (issuer === undefined || input.type === 'extension') return null;
+  await gateway.oidc.discovery(issuer).catch(() => {
+    // The failure is what the status shows.
+  });
+  const status = gateway.oidc.status(issuer);
+  return {
+    state: status.state,
+    fetchedAt: status.fetchedAt === null ? null : new Date(status.fetchedAt).toISOString(),
+    error: status.error === null ? null : { ...status.error },
+    endpoints: status.endpoints === null ? null : { ...status.endpoints },
+  };
 }

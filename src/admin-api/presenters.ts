@@ -32,6 +32,7 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     tokenValues: input.tokenValues,
     timeoutMs: input.timeoutMs,
     provisioning: input.provisioning,
+    oidc: input.oidc,
     type: input.type ?? 'oauth2',
     extensionUrl: input.extensionUrl,
     extensionSettings: input.extensionSettings,

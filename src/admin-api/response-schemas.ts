@@ -65,6 +65,27 @@ export const entrySchema = named(
     tokenValues: shape.tokenValues,
     timeoutMs: z.number().int().optional(),
     provisioning: shape.provisioning,
+    oidc: shape.oidc,
+    oidcDiscovery: z
+      .object({
+        state: z.enum(['ok', 'failed', 'not_fetched']),
+        fetchedAt: nullableIsoTime,
+        error: z.object({ code: z.string(), message: z.string() }).nullable(),
+        endpoints: z
+          .object({
+            authorization: z.string(),
+            token: z.string(),
+            userInfo: z.string().nullable(),
+            jwks: z.string(),
+            endSession: z.string().nullable(),
+          })
+          .nullable(),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "an OpenID Connect entry's discovery, as this instance last fetched it (docs/entries.md#discovery); null for other entries",
+      ),
     type: z.enum(['oauth2', 'extension']),
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,

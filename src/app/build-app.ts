@@ -13,6 +13,7 @@ import { portalRoutes } from '../portal/routes.js';
 import { withProxyFastPath } from '../reverse-proxy/fast-path.js';
 import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
+import { backchannelLogoutRoutes } from '../sessions/backchannel-logout.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
@@ -95,6 +96,7 @@ export async function buildApp(
   signInRoutes(app, gateway);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
+  backchannelLogoutRoutes(app, gateway);
   adminApiRoutes(app, gateway);
   adminConsoleRoutes(
     app,

@@ -7,9 +7,11 @@ import { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { withTransportPolicy } from '../outbound/outbound-policy.js';
 import type { Storage } from '../storage/types.js';
+import { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
+import { revalidateSession } from '../sessions/revalidate-session.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -25,7 +27,26 @@ export function createGateway(
 ): Gateway {
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
-  const entries = new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion);
+  const send = withTransportPolicy(
+    options.send ??
+      new OutboundClient({
+        policy: addressPolicy(config.outboundAllow),
+        maxConnectionsPerOrigin: config.outboundMaxConnections,
+        ...(config.caCertificates === undefined
+          ? {}
+          : { extraCertificates: config.caCertificates }),
+      }).send,
+    config.allowInsecureHttp,
+  );
+  // Discovery and key sets go through the same client, address policy and caps as every call.
+  const oidc = new ProviderMetadata(send, clock);
+  const entries = new EntryRegistry(
+    storage.entries,
+    storage.changes,
+    storage.otherWritersVersion,
+    oidc,
+    clock,
+  );
   const sessionCache = new SessionCache({
     revocations: storage.revocations,
     clock,
@@ -44,17 +65,8 @@ export function createGateway(
     entries,
     clock,
     random,
-    send: withTransportPolicy(
-      options.send ??
-        new OutboundClient({
-          policy: addressPolicy(config.outboundAllow),
-          maxConnectionsPerOrigin: config.outboundMaxConnections,
-          ...(config.caCertificates === undefined
-            ? {}
-            : { extraCertificates: config.caCertificates }),
-        }).send,
-      config.allowInsecureHttp,
-    ),
+    send,
+    oidc,
     sessions: {
       sessions: storage.sessions,
       users: storage.users,
@@ -63,6 +75,11 @@ export function createGateway(
       random,
       idleMs: config.sessionIdleMs,
       lifetimeMs: config.sessionLifetimeMs,
+      revalidate: (session) =>
+        revalidateSession(
+          { entries, oidcSessions: storage.oidcSessions, oidc, send, clock },
+          session,
+        ),
     },
     sessionCache,
   };

@@ -11,3 +11,4 @@ export * from './entry/index.js';
 export * from './user/index.js';
 export * from './request/index.js';
 export * from './mask/index.js';
+export * from './oidc/index.js';

@@ -1,8 +1,21 @@
-import type { CompiledEntry, EntryInput } from '../core/index.js';
+import type { CompiledEntry, EntryInput, OidcDiscovery } from '../core/index.js';
 import { compileEntry, maskSecrets } from '../core/index.js';
 import type { ChangeNotifier } from '../storage/change-notifier.js';
 import { localChangeNotifier } from '../storage/change-notifier.js';
 import type { EntryStore } from '../storage/types.js';
+
+/**
+ * Where OpenID Connect entries' discovery documents come from (the gateway's
+ * ProviderMetadata); `generation` moves when a document changed, and the
+ * entries are compiled again.
+ */
+export interface DiscoverySource {
+  discovery(issuer: string): Promise<OidcDiscovery>;
+  generation(): number;
+}
+
+/** How soon an entry whose provider could not be reached is tried again. */
+const undiscoveredRetryMs = 30_000;
 
 /**
  * The compiled entries, in chooser order. Entries are compiled once per
@@ -19,10 +32,16 @@ export class EntryRegistry {
     // no listener yet: the admin API still shows the entry as broken
   };
 
+  private compiledAtGeneration = 0;
+  /** When entries were skipped for want of their provider's discovery, the time. */
+  private undiscoveredSince: number | undefined;
+
   constructor(
     private readonly store: EntryStore,
     private readonly changes: ChangeNotifier = localChangeNotifier(),
     private readonly otherWritersVersion?: () => string,
+    private readonly discoveries?: DiscoverySource,
+    private readonly clock: () => number = Date.now,
   ) {
     // An entry saved on another instance drops this instance's copy too.
     changes.subscribe('entries', () => {
@@ -35,6 +54,16 @@ export class EntryRegistry {
     if (version !== this.compiledAtVersion) {
       this.compiled = undefined;
       this.compiledAtVersion = version;
+    }
+    const generation = this.discoveries?.generation() ?? 0;
+    if (
+      generation !== this.compiledAtGeneration ||
+      (this.undiscoveredSince !== undefined &&
+        this.clock() - this.undiscoveredSince >= undiscoveredRetryMs)
+    ) {
+      this.compiled = undefined;
+      this.compiledAtGeneration = generation;
+      this.undiscoveredSince = undefined;
     }
     this.compiled ??= this.load().catch((error: unknown) => {
       this.compiled = undefined; // a failed load (database down) is retried next time
@@ -70,14 +99,35 @@ export class EntryRegistry {
     // unless the engine's rules tightened, and then the entry is skipped
     // rather than taking every sign-in down with it; it is reported, and the
     // admin API shows it as broken (compileProblem).
-    return records.flatMap((record) => {
-      try {
-        return [compileEntry(record.input)];
-      } catch (error) {
-        this.reportBroken(record.input.id, problemOf(record.input, error));
-        return [];
-      }
-    });
+    const compiled = await Promise.all(
+      records.map(async (record) => {
+        try {
+          return [compileEntry(record.input, { discovery: await this.discoveryFor(record.input) })];
+        } catch (error) {
+          this.reportBroken(record.input.id, problemOf(record.input, error));
+          return [];
+        }
+      }),
+    );
+    return compiled.flat();
+  }
+
+  /**
+   * An OpenID Connect entry is compiled with its provider's endpoints; one
+   * whose provider cannot be reached is left out (and reported) until a
+   * retry half a minute later, rather than sending browsers to a stand-in.
+   */
+  private async discoveryFor(input: EntryInput): Promise<OidcDiscovery | undefined> {
+    const issuer = input.oidc?.issuer;
+    if (issuer === undefined || this.discoveries === undefined || input.type === 'extension') {
+      return undefined;
+    }
+    try {
+      return await this.discoveries.discovery(issuer);
+    } catch (error) {
+      this.undiscoveredSince ??= this.clock();
+      throw error;
+    }
   }
 }
 

@@ -2,7 +2,8 @@ import type { RandomSource } from '../core/index.js';
 import type { Config } from '../config/load-config.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
-import type { SessionStore, Storage, UserStore } from '../storage/types.js';
+import type { ProviderMetadata } from '../oidc/provider-metadata.js';
+import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
 import type { SessionCache } from './session-cache.js';
 
 /**
@@ -20,6 +21,8 @@ export interface Gateway {
   readonly sessions: SessionDeps;
   /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
   readonly sessionCache: SessionCache;
+  /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */
+  readonly oidc: ProviderMetadata;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */
@@ -32,4 +35,9 @@ export interface SessionDeps {
   readonly random: RandomSource;
   readonly idleMs: number;
   readonly lifetimeMs: number;
+  /**
+   * Re-checks a session with its OpenID Provider when due (an entry's
+   * `oidc.revalidateMinutes`, sessions/revalidate-session.ts); false ends it.
+   */
+  readonly revalidate?: (session: SessionRecord) => Promise<boolean>;
 }

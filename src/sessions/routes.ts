@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError, buildLogoutRequest } from '../core/index.js';
 import { audit } from '../http/audit.js';
+import { providerLogoutUrl } from './provider-logout.js';
 import { clearSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure, sendPage } from '../http/respond.js';
@@ -81,6 +82,8 @@ async function signOut(
   });
   const entry =
     ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
+  const endSessionUrl = await providerLogoutUrl(gateway, entry, ended.session.idHash);
+  if (endSessionUrl !== undefined) return reply.redirect(endSessionUrl, status);
   const logout =
     entry === undefined
       ? undefined

@@ -72,7 +72,8 @@ export async function resolveSession(
     session.expiresAt <= now ||
     session.lastSeenAt + deps.idleMs <= now ||
     user?.enabled !== true ||
-    !(await entryStillOpen(deps, session.entryId))
+    !(await entryStillOpen(deps, session.entryId)) ||
+    (deps.revalidate !== undefined && !(await deps.revalidate(session)))
   ) {
     await deps.sessions.delete(idHash);
     return undefined;

@@ -4,12 +4,17 @@ import type {
   ErrorCode,
   MappedUser,
   RandomSource,
+  ThirdPartyResponse,
 } from '../core/index.js';
 import {
   SignInError,
   buildTokenRequest,
   buildUserInfoRequest,
+  checkCallbackIssuer,
+  checkUserInfoResponse,
   isSsogateError,
+  mapUserFromBody,
+  userInfoBody,
   isVisibleAscii,
   maskSecrets,
   processTokenResponse,
@@ -18,12 +23,19 @@ import {
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { PendingSignIn, Storage, TogetherStores, UserRecord } from '../storage/types.js';
+import type { VerifiedIdToken } from '../oidc/id-token.js';
+import { verifyIdTokenResponse } from '../oidc/id-token.js';
+import type { OidcSignIn } from '../oidc/oidc-sign-in.js';
+import { refreshTokenOf } from '../oidc/oidc-sign-in.js';
+import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
 
 export interface CompleteSignInDeps {
+  /** OpenID Providers' metadata and keys, for OpenID Connect entries. */
+  readonly oidc: ProviderMetadata;
   readonly entries: EntryRegistry;
   readonly storage: Storage;
   readonly clock: () => number;
@@ -39,6 +51,8 @@ export interface SignInSuccess {
   readonly user: UserRecord;
   readonly entry: CompiledEntry;
   readonly returnTo: string;
+  /** An OpenID Connect sign-in: what is kept with the session (src/oidc/oidc-sessions.ts). */
+  readonly oidc?: OidcSignIn;
 }
 
 /** Codes that mean the call itself failed, not the reading of its answer. */
@@ -56,6 +70,12 @@ const requestFailures: ReadonlySet<ErrorCode> = new Set([
 
 /** What the caller writes for a sign-in (its session, its audit event), in the user's transaction. */
 export type FinishSignIn<T> = (stores: TogetherStores, success: SignInSuccess) => Promise<T>;
+
+/** Refusals inside a step that are reported as themselves, not as the step's failure. */
+const oidcStepCodes: ReadonlySet<ErrorCode> = new Set([
+  'userinfo_subject_mismatch',
+  'id_token_unverified',
+]);
 
 /**
  * Flow steps 9 to 15 (docs/design.md#the-sign-in-flow). The callback is validated completely —
@@ -112,21 +132,59 @@ export async function completeSignIn<T>(
   if (!entry.enabled)
     throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
 
-  const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
-  const token = await step(entry, 'token', secrets, async () => {
-    const request = buildTokenRequest(entry, {
-      code,
-      redirectUri: pending.redirectUri,
-      codeVerifier: pending.codeVerifier ?? undefined,
+  // RFC 9207: before the code goes anywhere, the response must be this provider's.
+  const { oidc } = entry;
+  if (oidc !== undefined) {
+    onStep(entry, () => {
+      checkCallbackIssuer(oidc.discovery, single(query.iss) ?? query.iss);
     });
-    return processTokenResponse(entry, await deps.send(request), { secrets });
-  });
+  }
+
+  const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
+  const tokenResponse = await step(entry, 'token', secrets, async () =>
+    deps.send(
+      buildTokenRequest(entry, {
+        code,
+        redirectUri: pending.redirectUri,
+        codeVerifier: pending.codeVerifier ?? undefined,
+      }),
+    ),
+  );
+  const idToken = await verifiedIdTokenOf(deps, entry, tokenResponse, pending, secrets);
+  const token = await step(entry, 'token', secrets, () =>
+    Promise.resolve(
+      processTokenResponse(entry, tokenResponse, {
+        secrets,
+        ...(idToken === undefined ? {} : { verifiedTokens: idToken.asVerified }),
+      }),
+    ),
+  );
   secrets.push(token.accessToken, ...Object.values(token.values));
   const mapped = await step(entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
+    if (idToken !== undefined && entry.oidc?.userInfo === 'claims') {
+      return mapUserFromBody(entry, userInfoBody('claims', idToken.claims, undefined, secrets), {
+        secrets,
+      });
+    }
     const response = await deps.send(buildUserInfoRequest(entry, token));
-    return processUserInfoResponse(entry, response, { secrets });
+    if (idToken === undefined || entry.oidc === undefined) {
+      return processUserInfoResponse(entry, response, { secrets });
+    }
+    checkUserInfoResponse(entry, response, { secrets });
+    const body = userInfoBody(entry.oidc.userInfo, idToken.claims, response.body, secrets);
+    return mapUserFromBody(entry, body, { secrets });
   });
-  return finishTogether(deps, entry, mapped, pending, finish);
+  const oidcSignIn: Pick<SignInSuccess, 'oidc'> =
+    idToken === undefined
+      ? {}
+      : {
+          oidc: {
+            idToken: idToken.token,
+            claims: idToken.claims,
+            refreshToken: refreshTokenOf(tokenResponse),
+          },
+        };
+  return finishTogether(deps, entry, mapped, pending, finish, oidcSignIn);
 }
 
 function finishTogether<T>(
@@ -135,11 +193,51 @@ function finishTogether<T>(
   mapped: MappedUser,
   pending: PendingSignIn,
   finish: FinishSignIn<T>,
+  oidcSignIn: Pick<SignInSuccess, 'oidc'> = {},
 ): Promise<T> {
   return deps.storage.writeTogether(async (stores) => {
     const user = await provisionUser(stores.users, entry, mapped, deps.clock());
-    return finish(stores, { user, entry, returnTo: pending.returnTo });
+    return finish(stores, { user, entry, returnTo: pending.returnTo, ...oidcSignIn });
   });
+}
+
+/**
+ * An OpenID Connect entry's id_token, verified (src/oidc/id-token.ts), when
+ * the token call succeeded; undefined for a plain OAuth2 entry, and for a
+ * failed call, which the token step then reports under its own code.
+ */
+async function verifiedIdTokenOf(
+  deps: CompleteSignInDeps,
+  entry: CompiledOAuth2Entry,
+  response: ThirdPartyResponse,
+  pending: PendingSignIn,
+  secrets: readonly string[],
+): Promise<VerifiedIdToken | undefined> {
+  const { oidc } = entry;
+  if (oidc === undefined || response.status < 200 || response.status > 299) return undefined;
+  try {
+    return await verifyIdTokenResponse(deps.oidc, { ...entry, oidc }, response, {
+      nonce: pending.nonce ?? null,
+      now: deps.clock(),
+      secrets,
+    });
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    throw new SignInError(error.code, maskSecrets(error.message, secrets), {
+      entryId: entry.id,
+      cause: error,
+    });
+  }
+}
+
+/** Runs a check whose coded refusal ends the sign-in under its own code. */
+function onStep(entry: CompiledOAuth2Entry, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    throw new SignInError(error.code, error.message, { entryId: entry.id, cause: error });
+  }
 }
 
 async function consumePending(
@@ -188,6 +286,13 @@ async function step<T>(
     return await run();
   } catch (error) {
     if (!isSsogateError(error)) throw error;
+    // The OpenID Connect refusals keep their own codes (docs/errors.md#openid-connect).
+    if (oidcStepCodes.has(error.code)) {
+      throw new SignInError(error.code, maskSecrets(error.message, secrets), {
+        entryId: entry.id,
+        cause: error,
+      });
+    }
     const failedCall = requestFailures.has(error.code);
     const code: ErrorCode =
       which === 'token'

@@ -9,6 +9,7 @@ import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
+import { keepOidcSession } from './keep-oidc-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 
 interface EntryParams {
@@ -77,6 +78,9 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
             return { ...success, sessionId };
           },
         );
+        if (result.oidc !== undefined) {
+          await keepOidcSession(gateway, result.sessionId, result.entry.id, result.oidc);
+        }
         setSessionCookie(gateway, reply, result.sessionId);
         return await reply.redirect(result.returnTo, 302);
       } catch (error) {

@@ -42,6 +42,7 @@ export async function startSignIn(
       bindingHash: sha256Base64url(bindingValue),
       redirectUri: request.redirectUri,
       codeVerifier: request.codeVerifier ?? null,
+      ...('nonce' in request && request.nonce !== undefined ? { nonce: request.nonce } : {}),
       createdAt: now,
       expiresAt: now + deps.pendingSignInMs,
     },

@@ -8,6 +8,7 @@ import { createEntryStore } from './entry-store.js';
 import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
+import { createOidcSessionStore } from './oidc-session-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
 import type { Storage, SweepCounts } from './types.js';
@@ -40,13 +41,14 @@ export async function createKyselyStorage(
     users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
     pendingSignIns: createPendingSignInStore(db),
+    oidcSessions: createOidcSessionStore(db, secretBox),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
     changes: localChangeNotifier(),
-    sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore),
+    sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore, secretBox),
     writeTogether: (work) =>
       db.transaction().execute((trx) =>
         work({
@@ -80,6 +82,7 @@ async function sweepExpired(
   dialect: SqlDialect,
   now: number,
   idleBefore: number,
+  secretBox: SecretBox,
 ): Promise<SweepCounts | undefined> {
   return db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') {
@@ -88,6 +91,7 @@ async function sweepExpired(
       }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}::bigint) as locked`.execute(trx);
       if (rows[0]?.locked !== true) return undefined;
     }
+    await createOidcSessionStore(trx, secretBox).deleteExpired(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),

@@ -14,6 +14,7 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
     codeVerifier: row.code_verifier,
     createdAt: toMillis(row.created_at),
     expiresAt: toMillis(row.expires_at),
+    ...(row.nonce === null ? {} : { nonce: row.nonce }),
   };
 }
 
@@ -26,6 +27,7 @@ const pendingColumns = [
   'code_verifier',
   'created_at',
   'expires_at',
+  'nonce',
 ] as const;
 
 /** The queries of every sign-in start and callback, compiled once (compile-once.ts). */
@@ -42,6 +44,7 @@ const hotQueries = oncePerDatabase((db) => ({
       code_verifier: row.code_verifier,
       created_at: row.created_at,
       expires_at: row.expires_at,
+      nonce: row.nonce,
     };
     return db
       .insertInto('pending_sign_ins')
@@ -90,6 +93,7 @@ export function createPendingSignInStore(db: Kysely<Database>): PendingSignInSto
         code_verifier: pending.codeVerifier,
         created_at: pending.createdAt,
         expires_at: pending.expiresAt,
+        nonce: pending.nonce ?? null,
       });
       if (perBrowser !== undefined) {
         await queries.keepNewest.execute(db, {

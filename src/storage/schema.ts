@@ -64,6 +64,24 @@ export interface PendingSignInsTable {
   code_verifier: string | null;
   created_at: Millis;
   expires_at: Millis;
+  /** An OpenID Connect sign-in's nonce (migration 0005); null otherwise. */
+  nonce: string | null;
+}
+
+export interface OidcSessionsTable {
+  session_hash: string;
+  entry_id: string;
+  subject: string;
+  provider_sid: string | null;
+  id_token_sealed: string;
+  refresh_token_sealed: string | null;
+  checked_at: Millis;
+  expires_at: Millis;
+}
+
+export interface UsedLogoutTokensTable {
+  jti_hash: string;
+  expires_at: Millis;
 }
 
 export interface AuditEventsTable {
@@ -95,6 +113,8 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   pending_sign_ins: PendingSignInsTable;
+  oidc_sessions: OidcSessionsTable;
+  used_logout_tokens: UsedLogoutTokensTable;
   audit_events: AuditEventsTable;
   api_tokens: ApiTokensTable;
 }

@@ -13,6 +13,8 @@ export interface Storage {
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly pendingSignIns: PendingSignInStore;
+  /** The provider's side of OpenID Connect sessions (oidc-session-store.ts). */
+  readonly oidcSessions: OidcSessionStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
@@ -209,6 +211,46 @@ export interface SessionStore {
   deleteExpired(now: number, idleBefore: number): Promise<number>;
 }
 
+// ------------------------------------------------- OpenID Connect sessions
+
+/** What an OpenID Connect sign-in left for its session: logout hint, re-validation, sid. */
+export interface OidcSessionRecord {
+  /** The session's idHash. */
+  readonly sessionHash: string;
+  readonly entryId: string;
+  /** The id_token's `sub`. */
+  readonly subject: string;
+  /** The id_token's `sid`, for back-channel logout of one provider session. */
+  readonly providerSid: string | null;
+  /** Stored sealed; given as `id_token_hint` at sign-out. */
+  readonly idToken: string;
+  /** Stored sealed; used to re-check the session. */
+  readonly refreshToken: string | null;
+  /** When the provider last vouched for the session. */
+  readonly checkedAt: number;
+  /** The session's own absolute end. */
+  readonly expiresAt: number;
+}
+
+export interface OidcSessionStore {
+  save(record: OidcSessionRecord): Promise<void>;
+  get(sessionHash: string): Promise<OidcSessionRecord | undefined>;
+  /** The session hashes of an entry's sessions with this provider sid and/or subject. */
+  sessionsOf(
+    entryId: string,
+    match: { readonly sid?: string | undefined; readonly subject?: string | undefined },
+  ): Promise<readonly string[]>;
+  /** Records a successful re-check, and the refresh token that came with it. */
+  checked(sessionHash: string, at: number, refreshToken?: string): Promise<void>;
+  delete(sessionHash: string): Promise<void>;
+  /**
+   * Records a logout token's jti; resolves false when it was already used
+   * (INSERT ... ON CONFLICT DO NOTHING: of two deliveries, one wins).
+   */
+  useOnce(jtiHash: string, expiresAt: number): Promise<boolean>;
+  deleteExpired(now: number): Promise<number>;
+}
+
 // -------------------------------------------------------- pending sign-ins
 
 export interface PendingSignIn {
@@ -223,6 +265,8 @@ export interface PendingSignIn {
   readonly codeVerifier: string | null;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** The nonce an OpenID Connect sign-in sent; absent or null otherwise. */
+  readonly nonce?: string | null;
 }
 
 export interface PendingSignInStore {

@@ -53,6 +53,7 @@ const oauth2Entry: EntryView = {
   logoutUrl: 'https://idp.example.test/logout?redirect_uri=${redirect_uri}',
   timeoutMs: 4000,
   provisioning: { createUsers: false, updateOnSignIn: false, adoptExistingUsers: true },
+  oidc: { issuer: 'https://idp.example.test', scope: 'profile', userInfo: 'both' },
   extensionSecretSet: false,
   broken: null,
   position: 2,
@@ -73,6 +74,7 @@ const extensionEntry: EntryView = {
   appsecretSet: true,
   extensionUrl: 'https://extension.example.test/sso',
   extensionSecretSet: true,
+  oidcDiscovery: null,
   broken: null,
   extensionSettings: { tenant: 'north', 'scope.list': 'read write', mode: 'a=b' },
   provisioning: {
@@ -92,6 +94,7 @@ const extensionEntry: EntryView = {
 const serverOnlyFields = new Set([
   'appsecretSet',
   'extensionSecretSet',
+  'oidcDiscovery',
   'broken',
   'position',
   'createdAt',

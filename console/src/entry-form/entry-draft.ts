@@ -61,6 +61,10 @@ export interface EntryDraft {
   readonly extensionSecret: SecretDraft;
   /** `key = value`, one per line. */
   readonly extensionSettings: string;
+  /** An OpenID Connect entry's issuer; blank for a plain OAuth2 entry. */
+  readonly oidcIssuer: string;
+  /** The rest of the stored `oidc` block, kept as it is when the entry is saved. */
+  readonly oidcOptions: Omit<NonNullable<EntryView['oidc']>, 'issuer'>;
 }
 
 const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successCondition: '' };
@@ -95,6 +99,8 @@ export const emptyDraft: EntryDraft = {
   extensionUrl: '',
   extensionSecret: newSecret,
   extensionSettings: '',
+  oidcIssuer: '',
+  oidcOptions: {},
 };
 
 function storedSecret(set: boolean | undefined): SecretDraft {
@@ -149,7 +155,14 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     extensionSettings: Object.entries(view.extensionSettings ?? {})
       .map(([key, value]) => `${key} = ${value}`)
       .join('\n'),
+    ...oidcDraft(view.oidc),
   };
+}
+
+function oidcDraft(oidc: EntryView['oidc']): Pick<EntryDraft, 'oidcIssuer' | 'oidcOptions'> {
+  if (oidc === undefined) return { oidcIssuer: '', oidcOptions: {} };
+  const { issuer, ...options } = oidc;
+  return { oidcIssuer: issuer, oidcOptions: options };
 }
 
 export function isPost(template: string): boolean {
@@ -272,6 +285,10 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
           ? undefined
           : mappingRows,
     logoutUrl: optional(draft.logoutUrl),
+    oidc:
+      draft.oidcIssuer.trim() === ''
+        ? undefined
+        : { ...draft.oidcOptions, issuer: draft.oidcIssuer.trim() },
     // A number when it is one; otherwise the text, so the core says what is wrong with it.
     timeoutMs: timeout === '' ? undefined : /^\d+$/.test(timeout) ? Number(timeout) : timeout,
   });

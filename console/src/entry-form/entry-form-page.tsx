@@ -14,6 +14,7 @@ import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { ExtensionFields } from './extension-fields';
 import { GeneralFields } from './general-fields';
 import { OAuth2Fields } from './oauth2-fields';
+import { OidcFields } from './oidc-fields';
 import { ProvisioningFields } from './provisioning-fields';
 import { TestPanel } from './test-panel';
 import { useValidation } from './use-validation';
@@ -166,7 +167,15 @@ function EntryForm({ model, stored }: EntryFormProps) {
             </fieldset>
           </>
         ) : (
-          <OAuth2Fields draft={draft} model={model} problems={problems} onChange={change} />
+          <>
+            <OidcFields
+              draft={draft}
+              discovery={stored?.oidcDiscovery}
+              problems={problems}
+              onChange={change}
+            />
+            <OAuth2Fields draft={draft} model={model} problems={problems} onChange={change} />
+          </>
         )}
         <div className="form-actions">
           <button type="submit" className="button" disabled={saving}>

@@ -35,7 +35,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           kind="authorizeUrl"
           label="Authorization URL"
           value={draft.authorizeUrl}
-          required
+          required={draft.oidcIssuer.trim() === ''}
           allowed={placeholders?.authorizeUrl}
           problems={problems}
           onChange={(authorizeUrl) => {
@@ -60,7 +60,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           kind="tokenUrl"
           label="Token URL"
           value={draft.tokenUrl}
-          required
+          required={draft.oidcIssuer.trim() === ''}
           postAllowed
           allowed={placeholders?.tokenUrl}
           problems={problems}
@@ -98,7 +98,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           field="tokenParse"
           label="Token parsing"
           value={draft.tokenParse}
-          required
+          required={draft.oidcIssuer.trim() === ''}
           code
           onChange={(tokenParse) => {
             onChange({ tokenParse });
@@ -134,7 +134,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           kind="userInfoUrl"
           label="User-info URL"
           value={draft.userInfoUrl}
-          required
+          required={draft.oidcIssuer.trim() === ''}
           postAllowed
           allowed={userInfoAllowed}
           problems={problems}

@@ -1,3 +1,5 @@
+import type { OidcDiscovery } from '../oidc/discovery.js';
+import type { UserInfoSource } from '../oidc/oidc-input.js';
 import type { Expression } from '../expression/index.js';
 import type { CompiledHeader, CompiledTemplate } from '../template/index.js';
 import type { AttributeMapping } from '../user/map-user.js';
@@ -59,6 +61,20 @@ export interface CompiledOAuth2Entry extends CompiledEntryBase {
   readonly userInfoParse: readonly AttributeMapping[];
   readonly logout: CompiledTemplate | undefined;
   readonly pkce: boolean;
+  /** Present on an OpenID Connect entry: its provider, as discovered, and the checks it asks. */
+  readonly oidc: CompiledOidc | undefined;
+}
+
+/** What an OpenID Connect entry adds to the OAuth2 flow (docs/entries.md#openid-connect). */
+export interface CompiledOidc {
+  readonly issuer: string;
+  /** The discovered metadata; a stand-in (every endpoint the issuer) when only validated. */
+  readonly discovery: OidcDiscovery;
+  readonly userInfo: UserInfoSource;
+  readonly clockSkewSeconds: number;
+  /** Milliseconds between re-checks of a session with the provider, or undefined. */
+  readonly revalidateMs: number | undefined;
+  readonly revalidateGraceMs: number;
 }
 
 /** Where an extension entry's service is, and the secret both sides sign with. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oidcInput } from '../oidc/oidc-input.js';
 import { userIdScopes } from '../user/user-id-scope.js';
 
 /**
@@ -97,6 +98,8 @@ export const entryInput = z.strictObject({
   tokenValues: z.array(tokenValueInput).max(16).optional(),
   timeoutMs: z.number().int().min(100).max(60_000).optional(),
   provisioning: provisioningInput.optional(),
+  /** OpenID Connect (docs/entries.md#openid-connect): the issuer, discovery and id_token checks. */
+  oidc: oidcInput.optional(),
   /** Base URL of the extension service (type extension). */
   extensionUrl: optionalText(2048),
   /** The HMAC secret shared with the extension; write-only like appsecret. */

@@ -14,6 +14,13 @@ import { compileMappings } from './compile-mappings.js';
 import type { EntryInput } from './entry-input.js';
 import { entryInput } from './entry-input.js';
 import { EntryInvalidError, problemsFromSchema } from './entry-problems.js';
+import type { OidcDiscovery } from '../oidc/discovery.js';
+import { readOidc } from './oidc-entry.js';
+
+export interface ValidateOptions {
+  /** The provider's metadata, for an OpenID Connect entry; absent, the issuer stands in. */
+  readonly discovery?: OidcDiscovery | undefined;
+}
 
 export type EntryValidation =
   | { readonly ok: true; readonly entry: CompiledEntry; readonly warnings: readonly string[] }
@@ -29,15 +36,19 @@ const oauth2RequiredFields = ['authorizeUrl', 'tokenUrl', 'tokenParse', 'userInf
  * file sends it (docs/entries.md). Every problem is reported at once, each naming
  * its field and position; nothing is thrown for bad input.
  */
-export function validateEntry(input: unknown): EntryValidation {
+export function validateEntry(input: unknown, options: ValidateOptions = {}): EntryValidation {
   const problems = new ProblemList();
   const shape = entryInput.safeParse(input);
   if (!shape.success) problems.addAll(problemsFromSchema(shape.error));
 
   // The meaning of each text field is checked even when other fields failed
   // their shape, so an administrator sees every problem in one round.
-  const raw = asRecord(input);
-  if (raw.type === 'extension') return validateExtensionEntry(shape, raw, problems);
+  const given = asRecord(input);
+  if (given.type === 'extension') return validateExtensionEntry(shape, given, problems);
+  // An OpenID Connect entry is read with the templates discovery writes for
+  // the fields left empty (oidc-entry.ts); the stored input stays as given.
+  const oidc = readOidc(given, options.discovery, problems);
+  const raw = oidc === undefined ? given : oidc.filled;
   for (const field of oauth2RequiredFields) {
     if (raw[field] === undefined || raw[field] === '') problems.field(field, 'is required');
   }
@@ -81,15 +92,21 @@ export function validateEntry(input: unknown): EntryValidation {
 
   if (!shape.success || problems.items.length > 0) return { ok: false, problems: problems.items };
   const entry = shape.data;
+  // The call options discovery filled in count as the administrator's own.
+  const tokenRequest =
+    oidc === undefined ? entry.tokenRequest : entryInput.safeParse(raw).data?.tokenRequest;
 
-  const clientAuthentication = entry.tokenRequest?.clientAuthentication ?? 'none';
+  const clientAuthentication = tokenRequest?.clientAuthentication ?? 'none';
   if (clientAuthentication === 'basic' && entry.appid === undefined) {
     problems.field('appid', 'is required for HTTP Basic client authentication');
+  }
+  if (oidc !== undefined && entry.appid === undefined) {
+    problems.field('appid', 'is required for OpenID Connect: it is the audience of the id_token');
   }
   checkCombinations(entry, problems);
   if (
     clientAuthentication === 'basic' &&
-    entry.tokenRequest?.headers?.some(({ name }) => name.toLowerCase() === 'authorization') === true
+    tokenRequest?.headers?.some(({ name }) => name.toLowerCase() === 'authorization') === true
   ) {
     problems.field(
       'tokenRequest.headers',
@@ -118,6 +135,7 @@ export function validateEntry(input: unknown): EntryValidation {
     userInfoParse,
     logout,
     pkce: entry.pkce ?? false,
+    oidc: oidc?.compiled,
   };
   return { ok: true, entry: compiled, warnings: warningsFor(compiled) };
 }
@@ -191,8 +209,8 @@ function checkCombinations(entry: EntryInput, problems: ProblemList): void {
 }
 
 /** validateEntry for callers that want an exception: throws EntryInvalidError. */
-export function compileEntry(input: unknown): CompiledEntry {
-  const result = validateEntry(input);
+export function compileEntry(input: unknown, options: ValidateOptions = {}): CompiledEntry {
+  const result = validateEntry(input, options);
   if (!result.ok) throw new EntryInvalidError(result.problems);
   return result.entry;
 }

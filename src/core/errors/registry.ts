@@ -179,6 +179,56 @@ export const errorRegistry = {
     summary: 'A user with this userId exists but came from elsewhere.',
   },
 
+  // OpenID Connect entries (docs/entries.md#openid-connect): each refusal has its own code.
+  oidc_discovery_invalid: {
+    status: 502,
+    summary:
+      "The provider's discovery document is not usable: not JSON, another issuer, or an endpoint missing.",
+  },
+  oidc_discovery_failed: {
+    status: 502,
+    summary: "The provider's discovery document or key set could not be fetched.",
+  },
+  callback_issuer_mismatch: {
+    status: 400,
+    summary:
+      'The callback names another issuer, or none where the provider always names it (RFC 9207).',
+  },
+  id_token_missing: { status: 502, summary: 'The token response carries no id_token.' },
+  id_token_invalid_signature: {
+    status: 502,
+    summary: "The id_token is not signed by one of the provider's keys with an allowed algorithm.",
+  },
+  id_token_issuer: { status: 502, summary: 'The id_token was issued by another issuer.' },
+  id_token_audience: { status: 502, summary: 'The id_token was issued to another client.' },
+  id_token_expired: { status: 502, summary: 'The id_token has expired.' },
+  id_token_issued_at: {
+    status: 502,
+    summary: 'The id_token has no issue time, or one in the future.',
+  },
+  id_token_nonce: {
+    status: 502,
+    summary: 'The id_token does not carry the nonce this sign-in sent.',
+  },
+  id_token_claims: { status: 502, summary: 'The id_token lacks a claim it must have (sub).' },
+  id_token_unverified: {
+    status: 502,
+    summary: "JWT_CLAIMS was given a token other than the sign-in's verified id_token.",
+  },
+  userinfo_subject_mismatch: {
+    status: 502,
+    summary: "The user-info answer's sub is not the id_token's.",
+  },
+  session_revalidation_refused: {
+    status: 401,
+    summary: "At a session's re-check the provider refused its refresh token or user-info call.",
+  },
+  logout_token_invalid: {
+    status: 400,
+    summary:
+      'A back-channel logout token is not valid: signature, issuer, audience, events, sid or sub, or replayed.',
+  },
+
   // The gateway's own surface.
   unauthenticated: {
     status: 401,

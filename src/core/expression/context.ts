@@ -18,11 +18,20 @@ export interface EvaluationContext {
   parseJson(text: string): JsonValue;
   /** How many texts were actually parsed (cache misses); for tests and benchmarks. */
   readonly jsonParseCount: number;
+  /**
+   * The claims of tokens whose signature and claims the gateway verified
+   * before this evaluation (an OpenID Connect id_token), by the token's text:
+   * what JWT_CLAIMS may return.
+   */
+  readonly verifiedTokens: ReadonlyMap<string, JsonValue>;
 }
 
 export interface EvaluationContextOptions {
   readonly secrets?: readonly string[];
+  readonly verifiedTokens?: ReadonlyMap<string, JsonValue>;
 }
+
+const noTokens: ReadonlyMap<string, JsonValue> = new Map();
 
 type CacheEntry =
   | { readonly ok: true; readonly value: JsonValue }
@@ -32,7 +41,7 @@ export function createEvaluationContext(
   response: string,
   options: EvaluationContextOptions = {},
 ): EvaluationContext {
-  return new ResponseContext(response, options.secrets ?? []);
+  return new ResponseContext(response, options.secrets ?? [], options.verifiedTokens ?? noTokens);
 }
 
 /**
@@ -49,6 +58,7 @@ class ResponseContext implements EvaluationContext {
   constructor(
     readonly response: string,
     readonly secrets: readonly string[],
+    readonly verifiedTokens: ReadonlyMap<string, JsonValue>,
   ) {}
 
   parseJson(text: string): JsonValue {

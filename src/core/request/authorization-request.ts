@@ -19,6 +19,12 @@ export interface AuthorizationRequest {
   readonly redirectUri: string;
   /** Present with PKCE; stays server-side until the token call. */
   readonly codeVerifier: string | undefined;
+  /**
+   * Present on an OpenID Connect entry: fresh per request, sent as `nonce` and
+   * stored with the pending sign-in; the id_token must carry it back
+   * (OpenID Connect Core §3.1.2.1, §15.5.2).
+   */
+  readonly nonce?: string | undefined;
 }
 
 /**
@@ -37,12 +43,14 @@ export function buildAuthorizationRequest(
     appid: entry.appid,
     redirect_uri: redirectUri,
   });
-  if (!entry.pkce) return { url: rendered, state, redirectUri, codeVerifier: undefined };
+  const nonce = entry.oidc === undefined ? undefined : randomToken(random);
+  const withNonce = nonce === undefined ? rendered : appendQuery(rendered, [['nonce', nonce]]);
+  if (!entry.pkce) return { url: withNonce, state, redirectUri, codeVerifier: undefined, nonce };
 
   const pkce = createPkcePair(random);
-  const url = appendQuery(rendered, [
+  const url = appendQuery(withNonce, [
     ['code_challenge', pkce.challenge],
     ['code_challenge_method', 'S256'],
   ]);
-  return { url, state, redirectUri, codeVerifier: pkce.verifier };
+  return { url, state, redirectUri, codeVerifier: pkce.verifier, nonce };
 }

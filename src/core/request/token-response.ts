@@ -15,6 +15,8 @@ export interface TokenResult {
 export interface ResponseOptions {
   /** Values to mask in any error message: the app secret, the code, tokens. */
   readonly secrets: readonly string[];
+  /** Tokens verified before this step (an id_token), for JWT_CLAIMS. */
+  readonly verifiedTokens?: ReadonlyMap<string, JsonValue>;
 }
 
 const maxAccessTokenLength = 16 * 1024;
@@ -27,9 +29,12 @@ const maxAccessTokenLength = 16 * 1024;
 export function processTokenResponse(
   entry: CompiledOAuth2Entry,
   response: ThirdPartyResponse,
-  { secrets }: ResponseOptions,
+  { secrets, verifiedTokens }: ResponseOptions,
 ): TokenResult {
-  const context = createEvaluationContext(response.body, { secrets });
+  const context = createEvaluationContext(response.body, {
+    secrets,
+    ...(verifiedTokens === undefined ? {} : { verifiedTokens }),
+  });
   checkResponse(entry.token, response, context, secrets);
   const accessToken = checkAccessToken(evaluate(entry.tokenParse, context));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;

@@ -16,3 +16,30 @@ export function processUserInfoResponse(
   checkResponse(entry.userInfo, response, context, secrets);
   return mapUser(entry.userInfoParse, context);
 }
+
+/**
+ * Maps a user from a body the gateway composed itself rather than received
+ * (an OpenID Connect entry's verified claims: docs/entries.md#openid-connect),
+ * with the same mappings as the user-info step.
+ */
+export function mapUserFromBody(
+  entry: CompiledOAuth2Entry,
+  body: string,
+  { secrets }: ResponseOptions,
+): MappedUser {
+  return mapUser(entry.userInfoParse, createEvaluationContext(body, { secrets }));
+}
+
+/** The user-info step's status and success condition alone, for a body mapped afterwards. */
+export function checkUserInfoResponse(
+  entry: CompiledOAuth2Entry,
+  response: ThirdPartyResponse,
+  { secrets }: ResponseOptions,
+): void {
+  checkResponse(
+    entry.userInfo,
+    response,
+    createEvaluationContext(response.body, { secrets }),
+    secrets,
+  );
+}

@@ -88,6 +88,8 @@ export function parsePending(stateHash: string, text: string): PendingSignIn | u
   const record = value as Record<string, unknown>;
   const { entryId, returnTo, bindingHash, redirectUri, codeVerifier, createdAt, expiresAt } =
     record;
+  // Absent in values stored before OpenID Connect entries.
+  const nonce = record.nonce ?? null;
   if (
     typeof entryId !== 'string' ||
     typeof returnTo !== 'string' ||
@@ -95,7 +97,8 @@ export function parsePending(stateHash: string, text: string): PendingSignIn | u
     typeof redirectUri !== 'string' ||
     (typeof codeVerifier !== 'string' && codeVerifier !== null) ||
     typeof createdAt !== 'number' ||
-    typeof expiresAt !== 'number'
+    typeof expiresAt !== 'number' ||
+    (typeof nonce !== 'string' && nonce !== null)
   ) {
     return undefined;
   }
@@ -108,5 +111,6 @@ export function parsePending(stateHash: string, text: string): PendingSignIn | u
     codeVerifier,
     createdAt,
     expiresAt,
+    ...(nonce === null ? {} : { nonce }),
   };
 }

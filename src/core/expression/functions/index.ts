@@ -6,7 +6,7 @@ import type { FunctionDefinition } from '../function-types.js';
 import { formGet } from './form-get.js';
 import { jsonGet } from './json-get.js';
 import { jsonPath } from './json-path.js';
-import { jwtClaimsUnverified } from './jwt-claims.js';
+import { jwtClaims, jwtClaimsUnverified } from './jwt-claims.js';
 import { equals, firstNonEmpty } from './logic.js';
 import { concat, lower, trim, upper } from './text.js';
 
@@ -21,6 +21,7 @@ export const standardFunctions: readonly FunctionDefinition[] = [
   equals,
   formGet,
   jwtClaimsUnverified,
+  jwtClaims,
 ];
 
 // A Map, not an object literal, so a name like "CONSTRUCTOR" finds nothing.

@@ -70,3 +70,31 @@ export const jwtClaimsUnverified: FunctionDefinition = {
     return claims;
   },
 };
+
+/**
+ * JWT_CLAIMS(token): the claims of a token the gateway verified before the
+ * expression ran: an OpenID Connect entry's id_token, whose signature,
+ * issuer, audience, expiry and nonce were checked (docs/entries.md#openid-connect).
+ * Any other value is refused, never decoded: this name promises verification.
+ */
+export const jwtClaims: FunctionDefinition = {
+  name: 'JWT_CLAIMS',
+  aliases: [],
+  params: 'token',
+  minArgs: 1,
+  maxArgs: 1,
+  call(args, context) {
+    const token = args.get(0);
+    if (typeof token !== 'string') {
+      throw new SsogateError('value_type', `JWT_CLAIMS needs text, got ${describeType(token)}`);
+    }
+    const claims = context.verifiedTokens.get(token.trim());
+    if (claims === undefined) {
+      throw new SsogateError(
+        'id_token_unverified',
+        "JWT_CLAIMS reads only the sign-in's verified id_token (an OpenID Connect entry's); this value is not it",
+      );
+    }
+    return claims;
+  },
+};

@@ -1,0 +1,158 @@
+import type { CompiledOAuth2Entry, OutboundRequest, ThirdPartyResponse } from '../core/index.js';
+import {
+  SsogateError,
+  buildUserInfoRequest,
+  checkIssuerAndAudience,
+  isSsogateError,
+  mapUserFromBody,
+  maxResponseBytes,
+  userInfoBody,
+} from '../core/index.js';
+import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { ProviderMetadata } from '../oidc/provider-metadata.js';
+import { verifyProviderJwt } from '../oidc/verify-jwt.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
+import type { OidcSessionRecord, OidcSessionStore, SessionRecord } from '../storage/types.js';
+
+export interface RevalidationDeps {
+  readonly entries: EntryRegistry;
+  readonly oidcSessions: OidcSessionStore;
+  readonly oidc: ProviderMetadata;
+  readonly send: SendOutbound;
+  readonly clock: () => number;
+  /** Told why a session ended or was kept through an outage, for the log. */
+  readonly report?: (sessionEntryId: string, code: string, message: string) => void;
+}
+
+/** What a re-check concluded. */
+type Verdict = 'valid' | 'refused' | 'unreachable';
+
+/**
+ * Re-validation of an OpenID Connect session (docs/entries.md#re-validation):
+ * when the entry sets `oidc.revalidateMinutes` and that long has passed
+ * since the provider last vouched for the session, the session's refresh
+ * token is exchanged again and the user-info answer mapped again. A refusal
+ * (the grant revoked, the account gone), a user whose `enabled` attribute is
+ * now false, or another subject ends the session; the provider being
+ * unreachable keeps it for `oidc.revalidateGraceMinutes` past the due time.
+ * Resolves whether the session may go on.
+ */
+export async function revalidateSession(
+  deps: RevalidationDeps,
+  session: SessionRecord,
+): Promise<boolean> {
+  if (session.entryId === null) return true;
+  const entry = await deps.entries.get(session.entryId);
+  if (entry?.type !== 'oauth2' || entry.oidc?.revalidateMs === undefined) return true;
+  const interval = entry.oidc.revalidateMs;
+  const now = deps.clock();
+  const kept = await deps.oidcSessions.get(session.idHash);
+  if (kept === undefined || now - kept.checkedAt < interval) return true;
+  if (kept.refreshToken === null) return true; // nothing to re-check with: documented
+  const verdict = await recheck(deps, entry, kept);
+  if (verdict === 'valid') return true;
+  if (verdict === 'unreachable')
+    return now - kept.checkedAt < interval + entry.oidc.revalidateGraceMs;
+  await deps.oidcSessions.delete(session.idHash);
+  return false;
+}
+
+async function recheck(
+  deps: RevalidationDeps,
+  entry: CompiledOAuth2Entry,
+  kept: OidcSessionRecord,
+): Promise<Verdict> {
+  const oidc = entry.oidc;
+  if (oidc === undefined || kept.refreshToken === null) return 'valid';
+  const report = (code: string, message: string) => deps.report?.(entry.id, code, message);
+  let response: ThirdPartyResponse;
+  try {
+    response = await deps.send(refreshRequest(entry, kept.refreshToken));
+  } catch (error) {
+    report(
+      isSsogateError(error) ? error.code : 'outbound_network',
+      'the provider did not answer the re-check',
+    );
+    return 'unreachable';
+  }
+  if (response.status >= 500) {
+    report('response_status', `the provider answered ${response.status} to the re-check`);
+    return 'unreachable';
+  }
+  if (response.status !== 200) {
+    report(
+      'session_revalidation_refused',
+      `the provider refused the refresh token (${response.status})`,
+    );
+    return 'refused';
+  }
+  try {
+    const tokens = JSON.parse(response.body) as Record<string, unknown>;
+    const accessToken = typeof tokens.access_token === 'string' ? tokens.access_token : '';
+    if (typeof tokens.id_token === 'string') {
+      // OpenID Connect Core §12.2: a refreshed id_token is about the same subject.
+      const claims = await verifyProviderJwt(
+        deps.oidc,
+        oidc.discovery,
+        tokens.id_token,
+        'id_token_invalid_signature',
+      );
+      checkIssuerAndAudience(
+        claims,
+        { issuer: oidc.issuer, clientId: entry.appid ?? '' },
+        'id_token',
+      );
+      if (claims.sub !== kept.subject)
+        throw new SsogateError(
+          'userinfo_subject_mismatch',
+          'the refreshed id_token is about another subject',
+        );
+    }
+    if (oidc.userInfo !== 'claims' && accessToken !== '') {
+      const answer = await deps.send(buildUserInfoRequest(entry, { accessToken, values: {} }));
+      if (answer.status !== 200) {
+        report('session_revalidation_refused', `the user-info call answered ${answer.status}`);
+        return answer.status >= 500 ? 'unreachable' : 'refused';
+      }
+      const body = userInfoBody('userinfo', { sub: kept.subject }, answer.body, [accessToken]);
+      const user = mapUserFromBody(entry, body, { secrets: [accessToken] });
+      if (user.enabled === false) {
+        report('user_disabled', 'the provider now says the user is disabled');
+        return 'refused';
+      }
+    }
+    const rotated = typeof tokens.refresh_token === 'string' ? tokens.refresh_token : undefined;
+    await deps.oidcSessions.checked(kept.sessionHash, deps.clock(), rotated);
+    return 'valid';
+  } catch (error) {
+    report(
+      isSsogateError(error) ? error.code : 'session_revalidation_refused',
+      'the re-check failed',
+    );
+    return 'refused';
+  }
+}
+
+/** RFC 6749 §6: the refresh token grant, authenticated as the sign-in's token call is. */
+function refreshRequest(entry: CompiledOAuth2Entry, refreshToken: string): OutboundRequest {
+  const oidc = entry.oidc;
+  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if (entry.appsecret !== undefined && entry.appid !== undefined) {
+    const credentials = `${encodeURIComponent(entry.appid)}:${encodeURIComponent(entry.appsecret)}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  } else if (entry.appid !== undefined) {
+    body.set('client_id', entry.appid);
+  }
+  return {
+    method: 'POST',
+    url: oidc?.discovery.tokenEndpoint ?? '',
+    headers,
+    body: body.toString(),
+    timeoutMs: entry.timeoutMs,
+    maxResponseBytes,
+  };
+}

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { toMillis } from './columns.js';
+import type { Database } from './schema.js';
+import type { OidcSessionRecord, OidcSessionStore } from './types.js';
+
+/**
+ * What an OpenID Connect sign-in left for its session, in a table of its own
+ * beside the sessions (migration 0005), so that sessions kept in Redis need
+ * no change. The id_token and refresh token are sealed like the entries'
+ * secrets: a copy of the database does not hold them readable.
+ */
+export function createOidcSessionStore(
+  db: Kysely<Database>,
+  secretBox: SecretBox,
+): OidcSessionStore {
+  return {
+    async save(record) {
+      const row = {
+        entry_id: record.entryId,
+        subject: record.subject,
+        provider_sid: record.providerSid,
+        id_token_sealed: secretBox.seal(record.idToken),
+        refresh_token_sealed:
+          record.refreshToken === null ? null : secretBox.seal(record.refreshToken),
+        checked_at: record.checkedAt,
+        expires_at: record.expiresAt,
+      };
+      await db
+        .insertInto('oidc_sessions')
+        .values({ session_hash: record.sessionHash, ...row })
+        .onConflict((conflict) => conflict.column('session_hash').doUpdateSet(row))
+        .execute();
+    },
+
+    async get(sessionHash) {
+      const row = await db
+        .selectFrom('oidc_sessions')
+        .selectAll()
+        .where('session_hash', '=', sessionHash)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const record: OidcSessionRecord = {
+        sessionHash: row.session_hash,
+        entryId: row.entry_id,
+        subject: row.subject,
+        providerSid: row.provider_sid,
+        idToken: secretBox.open(row.id_token_sealed),
+        refreshToken:
+          row.refresh_token_sealed === null ? null : secretBox.open(row.refresh_token_sealed),
+        checkedAt: toMillis(row.checked_at),
+        expiresAt: toMillis(row.expires_at),
+      };
+      return record;
+    },
+
+    async sessionsOf(entryId, { sid, subject }) {
+      let query = db
+        .selectFrom('oidc_sessions')
+        .select('session_hash')
+        .where('entry_id', '=', entryId);
+      if (sid !== undefined) query = query.where('provider_sid', '=', sid);
+      if (subject !== undefined) query = query.where('subject', '=', subject);
+      const rows = await query.execute();
+      return rows.map((row) => row.session_hash);
+    },
+
+    async checked(sessionHash, at, refreshToken) {
+      await db
+        .updateTable('oidc_sessions')
+        .set({
+          checked_at: at,
+          ...(refreshToken === undefined
+            ? {}
+            : { refresh_token_sealed: secretBox.seal(refreshToken) }),
+        })
+        .where('session_hash', '=', sessionHash)
+        .execute();
+    },
+
+    async delete(sessionHash) {
+      await db.deleteFrom('oidc_sessions').where('session_hash', '=', sessionHash).execute();
+    },
+
+    async useOnce(jtiHash, expiresAt) {
+      const result = await db
+        .insertInto('used_logout_tokens')
+        .values({ jti_hash: jtiHash, expires_at: expiresAt })
+        .onConflict((conflict) => conflict.column('jti_hash').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+    },
+
+    async deleteExpired(now) {
+      const sessions = await db
+        .deleteFrom('oidc_sessions')
+        .where('expires_at', '<=', now)
+        .executeTakeFirst();
+      await db.deleteFrom('used_logout_tokens').where('expires_at', '<=', now).execute();
+      return Number(sessions.numDeletedRows);
+    },
+  };
+}
