@@ -26,9 +26,12 @@ export async function startGatewayProcess(
   });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
+    // Generous for a machine busy with other work; a gateway that never
+    // starts is stopped, or its pipes would keep the test process alive.
     const timer = setTimeout(() => {
+      child.kill('SIGKILL');
       reject(new Error(`gateway on ${port} did not start:\n${output.join('')}`));
-    }, 20_000);
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString('utf8'));
       if (output.join('').includes('ssogate listens on')) {
