@@ -7,6 +7,7 @@ export type { HtmlValue } from './html.js';
 export { portalPage } from './portal-page.js';
 export type { PortalPageInput, PortalUser } from './portal-page.js';
 export { signedOutPage } from './signed-out-page.js';
+export type { SignOutScope } from './signed-out-page.js';
 export { signOutPage } from './sign-out-page.js';
 export type { SignOutPageInput } from './sign-out-page.js';
 export type { SignedInUser } from './sign-out-form.js';

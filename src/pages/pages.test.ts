@@ -20,7 +20,8 @@ function flat(page: string): string {
 const errorPage = (input: error.ErrorPageInput): string => flat(error.errorPage(input));
 const chooserPage = (input: chooser.ChooserPageInput): string => flat(chooser.chooserPage(input));
 const portalPage = (input: portal.PortalPageInput): string => flat(portal.portalPage(input));
-const signedOutPage = (): string => flat(signedOut.signedOutPage());
+const signedOutPage = (scope: signedOut.SignOutScope = 'everywhere'): string =>
+  flat(signedOut.signedOutPage({ scope }));
 const signOutPage = (input: signOut.SignOutPageInput): string => flat(signOut.signOutPage(input));
 
 const EVIL = `<script>alert(1)</script>"'`;
@@ -324,7 +325,11 @@ describe('portalPage', () => {
     assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
     assert.match(page, /<form method="post" action="\/_sso\/logout">/);
     assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
-    assert.match(page, /<button type="submit">Sign out<\/button>/);
+    assert.match(page, /<button type="submit" name="scope" value="here">Sign out here<\/button>/);
+    assert.match(
+      page,
+      /<button type="submit" name="scope" value="everywhere">Sign out everywhere<\/button>/,
+    );
     assert.match(page, /<a href="\/_sso\/admin">/);
   });
 
@@ -357,7 +362,11 @@ describe('signOutPage', () => {
     assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
     assert.match(page, /<form method="post" action="\/_sso\/logout">/);
     assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
-    assert.match(page, /<button type="submit">Sign out<\/button>/);
+    assert.match(page, /<button type="submit" name="scope" value="here">Sign out here<\/button>/);
+    assert.match(
+      page,
+      /<button type="submit" name="scope" value="everywhere">Sign out everywhere<\/button>/,
+    );
     assert.match(page, /<a href="\/">Stay signed in<\/a>/);
   });
 
@@ -375,6 +384,15 @@ describe('signedOutPage', () => {
     assert.match(page, /<a class="button" href="\/_sso\/login">Sign in again<\/a>/);
     assert.doesNotMatch(page, /refresh/i);
     assert.doesNotMatch(page, /<meta http-equiv/i);
+  });
+
+  test('after signing out here, says the server session goes on', () => {
+    const page = signedOutPage('here');
+    assert.match(page, /<h1>You are signed out here\.<\/h1>/);
+    assert.match(page, /still signed in at the server you signed in with/);
+    assert.match(page, /Sign out everywhere/);
+    assert.match(page, /<a class="button" href="\/_sso\/login">Sign in again<\/a>/);
+    assert.doesNotMatch(page, /refresh/i);
   });
 });
 
