@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../config/load-config.js';
 import { addressPolicy } from '../outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
+import { resetPassword } from './admin-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
@@ -29,6 +30,10 @@ export const usage = `Usage:
       [--with-secrets]               ... or with them
   ssogate entries import FILE        create or replace the file's entries; without an
                                      appsecret, an entry keeps its stored one
+  ssogate admin reset-password       set a local account's password, print it once and end
+                                     its sessions (the way back in when it is lost)
+      [--username NAME]              ... of NAME (default admin)
+      [--password-file F]            ... to the one line in F instead of a generated one
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -78,14 +83,23 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
     options: {
       name: { type: 'string' },
       'with-secrets': { type: 'boolean' },
+      username: { type: 'string' },
+      'password-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
   });
-  const [group, action, ...rest] = positionals;
-  if (values.help === true || (group !== 'token' && group !== 'entries'))
+  const [given, action, ...rest] = positionals;
+  // `tokens` reads as naturally as `token`: both are accepted.
+  const group = given === 'tokens' ? 'token' : given;
+  if (values.help === true || (group !== 'token' && group !== 'entries' && group !== 'admin'))
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
+  if (group === 'admin') return adminCommand(action, rest, values);
+  for (const option of ['username', 'password-file'] as const) {
+    if (values[option] !== undefined)
+      throw new UsageError(`--${option} belongs to admin reset-password only`);
+  }
   if (group === 'entries') return entriesCommand(action, rest, values);
   if (values['with-secrets'] !== undefined)
     throw new UsageError('--with-secrets belongs to entries export only');
@@ -102,6 +116,28 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   throw new UsageError(
     `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
   );
+}
+
+function adminCommand(
+  action: string | undefined,
+  rest: readonly string[],
+  values: {
+    readonly name?: string | undefined;
+    readonly 'with-secrets'?: boolean | undefined;
+    readonly username?: string | undefined;
+    readonly 'password-file'?: string | undefined;
+  },
+): (context: CommandContext) => Promise<void> {
+  if (action !== 'reset-password' || rest.length > 0) {
+    throw new UsageError(
+      `unknown or incomplete command "admin${action === undefined ? '' : ` ${action}`}"`,
+    );
+  }
+  if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
+  if (values['with-secrets'] !== undefined)
+    throw new UsageError('--with-secrets belongs to entries export only');
+  const options = { username: values.username ?? 'admin', passwordFile: values['password-file'] };
+  return (context) => resetPassword(context, options);
 }
 
 function entriesCommand(
