@@ -56,6 +56,14 @@ export const auditQuery = z.strictObject({
   entryId: filterText.optional(),
   userId: filterText.optional(),
   outcome: z.enum(['success', 'failure']).optional(),
+  /**
+   * The reference id on a user's error page: 10 characters of Crockford's
+   * base32, in either case; I and L are read as 1, O as 0.
+   */
+  reference: z
+    .string()
+    .regex(/^[0-9A-Za-z]{10}$/, 'must be the 10-character reference id of an error page')
+    .optional(),
   /** Inclusive. */
   since: isoTime.optional(),
   /** Exclusive. */

@@ -2,12 +2,15 @@ import type {
   CompiledEntry,
   CompiledOAuth2Entry,
   ErrorCode,
+  ErrorFacts,
   MappedUser,
   RandomSource,
+  SsogateError,
 } from '../core/index.js';
 import {
   SignInError,
   buildTokenRequest,
+  excerpt,
   buildUserInfoRequest,
   isSsogateError,
   isVisibleAscii,
@@ -96,6 +99,12 @@ export async function completeSignIn(
     throw new SignInError('provider_error', `the server answered error=${error}`, {
       entryId,
       publicDetail: description === undefined ? error : `${error}: ${description}`,
+      facts: {
+        error: excerpt(maskSecrets(error), 200),
+        ...(description === undefined
+          ? {}
+          : { error_description: excerpt(maskSecrets(description), 200) }),
+      },
     });
   }
   if (code === undefined || code === '') {
@@ -177,11 +186,36 @@ async function step<T>(
         : failedCall
           ? 'userinfo_request_failed'
           : 'userinfo_parse_failed';
-    throw new SignInError(code, `${error.code}: ${maskSecrets(error.message, secrets)}`, {
+    const message = maskSecrets(error.message, secrets);
+    throw new SignInError(code, `${error.code}: ${message}`, {
       entryId: entry.id,
       cause: error,
+      facts: causeFacts(which, error, message, secrets),
     });
   }
+}
+
+/**
+ * The masked cause of a failed step, for the audit trail: the step, the
+ * underlying code and message, where in the entry it failed, and what the
+ * error found out (status, network code, the server's `error`).
+ */
+function causeFacts(
+  which: 'token' | 'userinfo',
+  error: SsogateError,
+  maskedMessage: string,
+  secrets: readonly string[],
+): ErrorFacts {
+  const facts: Record<string, string | number> = {
+    step: which,
+    cause: error.code,
+    message: excerpt(maskedMessage, 500),
+  };
+  if (error.field !== undefined) facts.field = error.field;
+  for (const [name, value] of Object.entries(error.facts ?? {})) {
+    facts[name] = typeof value === 'string' ? maskSecrets(value, secrets) : value;
+  }
+  return facts;
 }
 
 /** A query parameter given exactly once, or undefined (RFC 6749 §3.1: no repeats). */
