@@ -125,7 +125,7 @@ export async function completeSignIn(
   secrets.push(token.accessToken, ...Object.values(token.values));
   const mapped = await step(entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
     const response = await deps.send(buildUserInfoRequest(entry, token));
-    return processUserInfoResponse(entry, response, { secrets });
+    return processUserInfoResponse(entry, response, { secrets, tokenValues: token.values });
   });
   const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
   return { user, entry, returnTo: pending.returnTo };

@@ -18,10 +18,17 @@ export interface EvaluationContext {
   parseJson(text: string): JsonValue;
   /** How many texts were actually parsed (cache misses); for tests and benchmarks. */
   readonly jsonParseCount: number;
+  /**
+   * The entry's `tokenValues` read from the token response, for TOKEN_VALUE
+   * in the user mapping; undefined where there is no token step (the token
+   * response itself, a test run without one).
+   */
+  readonly tokenValues: Readonly<Record<string, string>> | undefined;
 }
 
 export interface EvaluationContextOptions {
   readonly secrets?: readonly string[];
+  readonly tokenValues?: Readonly<Record<string, string>>;
 }
 
 type CacheEntry =
@@ -32,7 +39,7 @@ export function createEvaluationContext(
   response: string,
   options: EvaluationContextOptions = {},
 ): EvaluationContext {
-  return new ResponseContext(response, options.secrets ?? []);
+  return new ResponseContext(response, options.secrets ?? [], options.tokenValues);
 }
 
 /**
@@ -49,6 +56,7 @@ class ResponseContext implements EvaluationContext {
   constructor(
     readonly response: string,
     readonly secrets: readonly string[],
+    readonly tokenValues: Readonly<Record<string, string>> | undefined,
   ) {}
 
   parseJson(text: string): JsonValue {
