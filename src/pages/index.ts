@@ -1,6 +1,6 @@
 export { chooserPage, entryHref } from './chooser-page.js';
 export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-page.js';
-export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences } from './error-page.js';
+export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences, retryCanHelp } from './error-page.js';
 export type { ErrorPageInput } from './error-page.js';
 export { SafeHtml, escapeHtml, html } from './html.js';
 export type { HtmlValue } from './html.js';

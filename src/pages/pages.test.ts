@@ -129,7 +129,46 @@ describe('errorPage', () => {
       tryAgainHref: `/x?${EVIL}`,
     });
     assert.doesNotMatch(page, /<script/);
-    assert.equal(page.split(EVIL_ESCAPED).length - 1, 5);
+    // code, sentence, detail, reference; an unknown code offers no "Try again".
+    assert.equal(page.split(EVIL_ESCAPED).length - 1, 4);
+    const retry = errorPage(errorInput({ tryAgainHref: `/x?${EVIL}` }));
+    assert.doesNotMatch(retry, /<script/);
+    assert.equal(retry.split(EVIL_ESCAPED).length - 1, 1);
+  });
+
+  test('"Try again" only where doing it again can help', () => {
+    for (const code of ['state_invalid', 'token_request_failed', 'csrf_failed', 'rate_limited']) {
+      assert.match(errorPage(errorInput({ code })), />Try again</, code);
+    }
+    for (const code of [
+      'entry_disabled',
+      'entry_unknown',
+      'userinfo_parse_failed',
+      'user_disabled',
+      'signup_not_allowed',
+      'forbidden',
+    ]) {
+      const page = errorPage(errorInput({ code }));
+      assert.doesNotMatch(page, /Try again/, code);
+      assert.match(
+        page,
+        /<a class="button" href="\/_sso\/login">Choose another way to sign in<\/a>/,
+      );
+    }
+  });
+
+  test('a refused signed-in user sees who they are and a sign-out', () => {
+    const page = errorPage(
+      errorInput({
+        status: 403,
+        code: 'forbidden',
+        signedIn: { user: { userId: 'u-1', userName: 'Ann' }, signOutCsrf: 'csrf-1' },
+      }),
+    );
+    assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
+    assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
+    assert.match(page, /Sign out everywhere/);
+    assert.doesNotMatch(page, /Try again|Choose another way/);
   });
 
   test('a try-again link that is not a same-origin path falls back to the chooser', () => {
