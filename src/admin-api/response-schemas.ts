@@ -148,6 +148,7 @@ export const apiTokenSchema = named(
     createdAt: isoTime,
     lastUsedAt: nullableIsoTime,
     revokedAt: nullableIsoTime,
+    expiresAt: nullableIsoTime.describe('when it stops working by itself; null: until revoked'),
   }),
 );
 

@@ -27,7 +27,7 @@ const filterText = z
   .max(200, 'must be at most 200 characters');
 
 /** An ISO 8601 date or date-time with its offset; a bare date is midnight UTC. */
-const isoTime = z
+export const isoTime = z
   .string()
   .regex(
     /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/,

@@ -23,6 +23,7 @@ export interface CliIo {
 
 export const usage = `Usage:
   ssogate token create --name NAME   create an API token and print it once
+      [--expires-in 30d]             ... that stops working after 30 days (m, h, d or w)
   ssogate token list                 list API tokens (never the tokens themselves)
   ssogate token revoke ID            revoke an API token
   ssogate entries export FILE        write the entries to FILE (.yaml/.yml: YAML, else JSON;
@@ -83,6 +84,7 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
     options: {
       name: { type: 'string' },
       'with-secrets': { type: 'boolean' },
+      'expires-in': { type: 'string' },
       username: { type: 'string' },
       'password-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -106,8 +108,16 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   if (action === 'create' && rest.length === 0) {
     if (values.name === undefined) throw new UsageError('token create needs --name NAME');
     const name = values.name;
-    return (context) => createToken(context, name);
+    const given = values['expires-in'];
+    const lifetimeMs = given === undefined ? undefined : durationMs(given);
+    if (lifetimeMs === null)
+      throw new UsageError(
+        `--expires-in "${given ?? ''}" is not a duration such as 90m, 12h, 30d or 2w`,
+      );
+    return (context) => createToken(context, name, lifetimeMs);
   }
+  if (values['expires-in'] !== undefined)
+    throw new UsageError('--expires-in belongs to token create only');
   if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
   if (action === 'list' && rest.length === 0) return listTokens;
   const id = rest[0];
@@ -116,6 +126,15 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   throw new UsageError(
     `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
   );
+}
+
+const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
+
+/** "30d" as milliseconds: a whole number of minutes, hours, days or weeks; null if not one. */
+export function durationMs(text: string): number | null {
+  const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(text);
+  if (match === null) return null;
+  return Number(match[1]) * unitMs[match[2] as keyof typeof unitMs];
 }
 
 function adminCommand(

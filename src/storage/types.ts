@@ -319,10 +319,16 @@ export interface ApiTokenRecord {
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
   readonly revokedAt: number | null;
+  /** When the token stops working by itself; null: until revoked. */
+  readonly expiresAt: number | null;
 }
 
 export interface ApiTokenStore {
-  create(record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt'>): Promise<void>;
+  create(
+    record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt' | 'expiresAt'> & {
+      readonly expiresAt?: number | null;
+    },
+  ): Promise<void>;
   /** An unrevoked token with this hash. */
   findActiveByHash(tokenHash: string): Promise<ApiTokenRecord | undefined>;
   markUsed(id: string, at: number): Promise<void>;
