@@ -105,7 +105,7 @@ describe('failed sign-ins, explained in the audit trail', () => {
     assert.equal(detail?.status, 400);
     assert.equal(detail.cause, 'response_status');
     assert.equal(detail.error, 'invalid_client');
-    assert.match(String(detail.error_description), /^the secret \S+ is wrong$/);
+    assert.match(detail.error_description as string, /^the secret \S+ is wrong$/);
     assert.doesNotMatch(JSON.stringify(detail), new RegExp(canarySecret));
   });
 
@@ -119,7 +119,7 @@ describe('failed sign-ins, explained in the audit trail', () => {
     const detail = await failureDetail('no-email', 'userinfo_parse_failed');
     assert.equal(detail?.step, 'userinfo');
     assert.equal(detail.cause, 'key_not_found');
-    assert.match(String(detail.message), /key 'uid' not found/);
+    assert.match(detail.message as string, /key 'uid' not found/);
     assert.equal(detail.attribute, 'userId');
     assert.equal(detail.expression, "JSON_GET($response, 'uid')");
   });

@@ -51,6 +51,9 @@ describe('user mapping from the token answer', () => {
     assert.match(page.body, /userinfo_parse_failed/);
     const reference = /Reference: <code>([A-Z0-9]+)<\/code>/.exec(page.body)?.[1] ?? 'none';
     const line = gw.logLines.find((text) => text.includes(reference));
-    assert.match(line ?? '', /token value 'unionid' not found; the entry's tokenValues are named 'openid'/);
+    assert.match(
+      line ?? '',
+      /token value 'unionid' not found; the entry's tokenValues are named 'openid'/,
+    );
   });
 });
