@@ -25,9 +25,15 @@ export async function issueApiToken(
   name: string,
   now: number,
   random: (size: number) => Uint8Array,
+  expiresAt: number | null = null,
 ): Promise<IssuedToken> {
   if (!tokenNamePattern.test(name)) throw invalidField('name', tokenNameRule);
-  if ((await tokens.list()).some((token) => token.name === name && token.revokedAt === null)) {
+  if (expiresAt !== null && expiresAt <= now) {
+    throw invalidField('expiresAt', 'must be in the future');
+  }
+  const live = (token: ApiTokenRecord) =>
+    token.revokedAt === null && (token.expiresAt === null || token.expiresAt > now);
+  if ((await tokens.list()).some((token) => token.name === name && live(token))) {
     // Two live tokens with one name could not be told apart in the audit log.
     throw new SsogateError(
       'api_token_name_taken',
@@ -36,7 +42,13 @@ export async function issueApiToken(
   }
   const secret = `ssg_${Buffer.from(random(32)).toString('base64url')}`;
   const id = Buffer.from(random(6)).toString('hex');
-  await tokens.create({ id, name, tokenHash: sha256Base64url(secret), createdAt: now });
+  await tokens.create({
+    id,
+    name,
+    tokenHash: sha256Base64url(secret),
+    createdAt: now,
+    expiresAt,
+  });
   const record = (await tokens.list()).find((token) => token.id === id);
   if (record === undefined) throw new Error(`API token ${id} vanished after insert.`);
   return { record, secret };

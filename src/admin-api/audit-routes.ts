@@ -17,10 +17,11 @@ export function auditRoutes(api: ApiRouter): void {
       query: auditQuery,
       responses: { 200: { description: 'one page of events', schema: auditPageAnswer } },
     },
-    async ({ query: { before, ...query } }) => {
+    async ({ query: { before, reference, ...query } }) => {
       const events = await api.gateway.storage.audit.list({
         ...withoutUndefined(query),
         ...(before === undefined ? {} : { beforeId: before }),
+        ...(reference === undefined ? {} : { reference: canonicalReference(reference) }),
       });
       const last = events.at(-1);
       // A full page may have more behind it; a short one is the end.
@@ -28,6 +29,15 @@ export function auditRoutes(api: ApiRouter): void {
       return { body: { events: events.map(presentAuditEvent), nextBefore } };
     },
   );
+}
+
+/**
+ * A reference id as a user may read it out or type it: any case, and the
+ * letters Crockford's base32 leaves out read as the digits they look like
+ * (src/web/reference-id.ts).
+ */
+function canonicalReference(reference: string): string {
+  return reference.toUpperCase().replace(/[IL]/g, '1').replace(/O/g, '0');
 }
 
 /** exactOptionalPropertyTypes: the store's filters are absent, never undefined. */

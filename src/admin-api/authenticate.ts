@@ -56,6 +56,12 @@ async function authenticateToken(gateway: Gateway, authorization: string): Promi
   if (record === undefined) {
     throw new SsogateError('unauthenticated', 'the API token is unknown or revoked');
   }
+  if (record.expiresAt !== null && record.expiresAt <= gateway.clock()) {
+    throw new SsogateError(
+      'api_token_expired',
+      `the API token "${record.name}" expired at ${new Date(record.expiresAt).toISOString()}`,
+    );
+  }
   await gateway.storage.apiTokens.markUsed(record.id, gateway.clock());
   return { actor: `token:${record.name}`, via: 'token' };
 }

@@ -90,5 +90,6 @@ export function presentApiToken(token: ApiTokenRecord): Record<string, JsonValue
     createdAt: iso(token.createdAt),
     lastUsedAt: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
     revokedAt: token.revokedAt === null ? null : iso(token.revokedAt),
+    expiresAt: token.expiresAt === null ? null : iso(token.expiresAt),
   };
 }

@@ -169,6 +169,7 @@ export const apiTokenSchema = named(
     createdAt: isoTime,
     lastUsedAt: nullableIsoTime,
     revokedAt: nullableIsoTime,
+    expiresAt: nullableIsoTime.describe('when it stops working by itself; null: until revoked'),
   }),
 );
 

@@ -27,7 +27,7 @@ const filterText = z
   .max(200, 'must be at most 200 characters');
 
 /** An ISO 8601 date or date-time with its offset; a bare date is midnight UTC. */
-const isoTime = z
+export const isoTime = z
   .string()
   .regex(
     /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/,
@@ -56,6 +56,14 @@ export const auditQuery = z.strictObject({
   entryId: filterText.optional(),
   userId: filterText.optional(),
   outcome: z.enum(['success', 'failure']).optional(),
+  /**
+   * The reference id on a user's error page: 10 characters of Crockford's
+   * base32, in either case; I and L are read as 1, O as 0.
+   */
+  reference: z
+    .string()
+    .regex(/^[0-9A-Za-z]{10}$/, 'must be the 10-character reference id of an error page')
+    .optional(),
   /** Inclusive. */
   since: isoTime.optional(),
   /** Exclusive. */

@@ -5,9 +5,12 @@ import type { ApiCall } from './api-route.js';
 import { issueApiToken, revokeApiToken, tokenNamePattern, tokenNameRule } from './api-tokens.js';
 import { presentApiToken } from './presenters.js';
 import { tokenCreatedAnswer, tokenListAnswer } from './response-schemas.js';
+import { isoTime } from './schemas.js';
 
 export const tokenCreateBody = z.strictObject({
   name: z.string().regex(tokenNamePattern, tokenNameRule),
+  /** When the token stops working by itself (ISO 8601, in the future); absent: until revoked. */
+  expiresAt: isoTime.optional(),
 });
 
 export const tokenParams = z.strictObject({ id: z.string().min(1).max(64) });
@@ -51,9 +54,22 @@ export function tokenRoutes(api: ApiRouter): void {
       errors: [409],
     },
     async (call) => {
-      const { name } = call.body;
-      const { record, secret } = await issueApiToken(tokens, name, gateway.clock(), gateway.random);
-      await recorded(call, { action: 'create', tokenId: record.id, name });
+      const { name, expiresAt } = call.body;
+      const { record, secret } = await issueApiToken(
+        tokens,
+        name,
+        gateway.clock(),
+        gateway.random,
+        expiresAt ?? null,
+      );
+      await recorded(call, {
+        action: 'create',
+        tokenId: record.id,
+        name,
+        ...(record.expiresAt === null
+          ? {}
+          : { expiresAt: new Date(record.expiresAt).toISOString() }),
+      });
       return { status: 201, body: { token: presentApiToken(record), secret } };
     },
   );

@@ -126,6 +126,13 @@ describe('GET /_sso/admin: the console page', () => {
     assert.equal(response.statusCode, 403);
     assert.match(response.body, /Error code: <code>forbidden<\/code>/);
     assert.doesNotMatch(response.body, /csrf-token/);
+    // Who they are and a way out, not a way to sign in (they already are).
+    assert.match(response.body, /Signed in as <strong>mallory<\/strong>/);
+    assert.match(response.body, /<form method="post" action="\/_sso\/logout">/);
+    assert.ok(response.body.includes(`value="${csrfTokenFor(sessionId)}"`));
+    assert.match(response.body, />Sign out here</);
+    assert.match(response.body, />Sign out everywhere</);
+    assert.doesNotMatch(response.body, /Choose another way to sign in|Try again/);
     const asset = await app.inject({
       url: '/_sso/admin/assets/index-AbC123.js',
       headers: cookie(sessionId),

@@ -4,6 +4,7 @@ import type { Gateway } from '../http/gateway.js';
 import { sendFailure, sendPage, wantsPage } from '../http/respond.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
+import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import { safeReturnTo } from '../web/index.js';
 import { ConsoleFiles, defaultConsoleDir } from './console-files.js';
@@ -50,12 +51,16 @@ async function serveConsole(
     return reply;
   }
   if (!active.user.isAdmin) {
+    await allowSignOutRedirect(gateway, reply, active.session.entryId);
     sendFailure(
       gateway,
       request,
       reply,
       new SsogateError('forbidden', `${active.user.userId} is not an administrator`),
-      { tryAgainHref: '/' },
+      {
+        tryAgainHref: '/',
+        signedIn: { user: shownUser(active.user), signOutCsrf: csrfTokenFor(active.id) },
+      },
     );
     return reply;
   }

@@ -40,7 +40,7 @@ async function withSqlStorage(run: (storage: Storage) => Promise<void>): Promise
 }
 
 /** One expired and one live session and pending sign-in at `now`, named by suffix. */
-async function seed(storage: Storage, now: number, suffix: string): Promise<void> {
+async function storeRows(storage: Storage, now: number, suffix: string): Promise<void> {
   const { user } = await storage.users.insertIfAbsent(
     { userId: 'u', sourceEntryId: null },
     now - idleMs * 2,
@@ -72,7 +72,7 @@ async function seed(storage: Storage, now: number, suffix: string): Promise<void
   await pending(`live-${suffix}`, now + minute);
 }
 
-/** Which of the seeded rows are still stored. */
+/** Which of the rows stored are still stored. */
 async function remaining(storage: Storage, suffix: string): Promise<string[]> {
   const left: string[] = [];
   for (const name of ['ended', 'idle', 'live']) {
@@ -94,7 +94,7 @@ describe('the expiry sweep', () => {
   test('a gateway deletes expired sessions and pending sign-ins when it starts, keeping live ones', async () => {
     await withSqlStorage(async (storage) => {
       const now = Date.UTC(2030, 0, 1);
-      await seed(storage, now, 'start');
+      await storeRows(storage, now, 'start');
       const config = loadConfig({ SSOGATE_DATABASE_URL: 'sqlite::memory:' });
       const app = await buildApp(createGateway(config, storage, { clock: () => now }), {
         logger: silent,
@@ -127,14 +127,14 @@ describe('the expiry sweep', () => {
         });
         await sweep.settled();
         // Rows that are over only at the next tick's time.
-        await seed(storage, now + 5 * minute, 'later');
+        await storeRows(storage, now + 5 * minute, 'later');
         now += 5 * minute;
         mock.timers.tick(5 * minute);
         await sweep.settled();
         assert.deepEqual(await remaining(storage, 'later'), ['session live', 'pending live']);
 
         await sweep.stop();
-        await seed(storage, now, 'stopped');
+        await storeRows(storage, now, 'stopped');
         mock.timers.tick(10 * minute);
         await sweep.settled();
         assert.deepEqual(await remaining(storage, 'stopped'), [

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.js';
 import { compileEntry } from '../core/index.js';
 import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
@@ -15,6 +15,8 @@ export interface StartOptions extends GatewayOptions {
   readonly announce?: (line: string) => void;
   /** Entries to provision besides the entries file (the demo's). */
   readonly entries?: readonly unknown[];
+  /** A logger to use instead of the configured one (tests read its lines). */
+  readonly logger?: FastifyBaseLogger;
 }
 
 export interface RunningGateway {
@@ -54,9 +56,23 @@ export async function startGateway(
         'Keep it now: it is not shown again. Set SSOGATE_ADMIN_PASSWORD to choose your own.',
       );
     }
-    const app = await buildApp(createGateway(config, storage, options));
+    const app = await buildApp(
+      createGateway(config, storage, options),
+      options.logger === undefined ? {} : { logger: options.logger },
+    );
+    if (!admin.created && config.adminPassword !== undefined) {
+      // The variable only chooses the first administrator's password; say so
+      // rather than leave someone typing a password that is refused.
+      app.log.warn(
+        { code: 'admin_password_ignored' },
+        "SSOGATE_ADMIN_PASSWORD ignored: an administrator already exists in this data folder; use `ssogate admin reset-password` to set the password of 'admin'",
+      );
+    }
     const address = await app.listen({ port: config.port, host: config.host });
     announce(`ssogate listens on ${address}; users reach it at ${config.publicUrl}`);
+    for (const line of nextSteps(config.publicUrl, (await storage.entries.list()).length)) {
+      announce(line);
+    }
     return {
       app,
       storage,
@@ -70,4 +86,15 @@ export async function startGateway(
     await storage.close();
     throw error;
   }
+}
+
+/** What to do next, printed at each start: the console's address, and the first step. */
+export function nextSteps(publicUrl: string, entryCount: number): string[] {
+  const console = `${publicUrl}/_sso/admin`;
+  return [
+    `Admin console: ${console} (sign in as admin)`,
+    entryCount === 0
+      ? `Next: connect your OAuth2 server with New entry in the console (${console}), see docs/entries.md`
+      : `Next: open ${publicUrl}/ to sign in through the default entry`,
+  ];
 }

@@ -9,16 +9,17 @@ import type { CommandContext } from './token-commands.js';
 export async function recordCliChange(
   context: CommandContext,
   at: number,
-  kind: Extract<AuditKind, 'entry_change' | 'token_change'>,
+  kind: Extract<AuditKind, 'entry_change' | 'token_change' | 'user_change'>,
   entryId: string | null,
   detail: Readonly<Record<string, JsonValue>>,
+  userId: string | null = null,
 ): Promise<void> {
   await context.storage.audit.append({
     at,
     kind,
     outcome: 'success',
     entryId,
-    userId: null,
+    userId,
     actor: 'cli',
     code: null,
     reference: null,

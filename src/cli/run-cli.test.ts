@@ -33,7 +33,7 @@ describe('ssogate token', () => {
 
       const list = await run(['token', 'list'], { storage });
       assert.equal(list.code, 0);
-      assert.match(list.out, /^ID\s+NAME\s+CREATED\s+LAST USED\s+REVOKED\n/);
+      assert.match(list.out, /^ID\s+NAME\s+CREATED\s+LAST USED\s+REVOKED\s+EXPIRES\n/);
       assert.match(
         list.out,
         new RegExp(`${record.id}\\s+ci\\s+2024-05-01T12:00:00.000Z\\s+-\\s+-`),

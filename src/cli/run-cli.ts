@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../config/load-config.js';
 import { addressPolicy } from '../outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
+import { resetPassword } from './admin-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
@@ -22,6 +23,7 @@ export interface CliIo {
 
 export const usage = `Usage:
   ssogate token create --name NAME   create an API token and print it once
+      [--expires-in 30d]             ... that stops working after 30 days (m, h, d or w)
   ssogate token list                 list API tokens (never the tokens themselves)
   ssogate token revoke ID            revoke an API token
   ssogate entries export FILE        write the entries to FILE (.yaml/.yml: YAML, else JSON;
@@ -29,6 +31,10 @@ export const usage = `Usage:
       [--with-secrets]               ... or with them
   ssogate entries import FILE        create or replace the file's entries; without an
                                      appsecret, an entry keeps its stored one
+  ssogate admin reset-password       set a local account's password, print it once and end
+                                     its sessions (the way back in when it is lost)
+      [--username NAME]              ... of NAME (default admin)
+      [--password-file F]            ... to the one line in F instead of a generated one
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -78,22 +84,40 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
     options: {
       name: { type: 'string' },
       'with-secrets': { type: 'boolean' },
+      'expires-in': { type: 'string' },
+      username: { type: 'string' },
+      'password-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
   });
-  const [group, action, ...rest] = positionals;
-  if (values.help === true || (group !== 'token' && group !== 'entries'))
+  const [given, action, ...rest] = positionals;
+  // `tokens` reads as naturally as `token`: both are accepted.
+  const group = given === 'tokens' ? 'token' : given;
+  if (values.help === true || (group !== 'token' && group !== 'entries' && group !== 'admin'))
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
+  if (group === 'admin') return adminCommand(action, rest, values);
+  for (const option of ['username', 'password-file'] as const) {
+    if (values[option] !== undefined)
+      throw new UsageError(`--${option} belongs to admin reset-password only`);
+  }
   if (group === 'entries') return entriesCommand(action, rest, values);
   if (values['with-secrets'] !== undefined)
     throw new UsageError('--with-secrets belongs to entries export only');
   if (action === 'create' && rest.length === 0) {
     if (values.name === undefined) throw new UsageError('token create needs --name NAME');
     const name = values.name;
-    return (context) => createToken(context, name);
+    const given = values['expires-in'];
+    const lifetimeMs = given === undefined ? undefined : durationMs(given);
+    if (lifetimeMs === null)
+      throw new UsageError(
+        `--expires-in "${given ?? ''}" is not a duration such as 90m, 12h, 30d or 2w`,
+      );
+    return (context) => createToken(context, name, lifetimeMs);
   }
+  if (values['expires-in'] !== undefined)
+    throw new UsageError('--expires-in belongs to token create only');
   if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
   if (action === 'list' && rest.length === 0) return listTokens;
   const id = rest[0];
@@ -102,6 +126,37 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   throw new UsageError(
     `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
   );
+}
+
+const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
+
+/** "30d" as milliseconds: a whole number of minutes, hours, days or weeks; null if not one. */
+export function durationMs(text: string): number | null {
+  const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(text);
+  if (match === null) return null;
+  return Number(match[1]) * unitMs[match[2] as keyof typeof unitMs];
+}
+
+function adminCommand(
+  action: string | undefined,
+  rest: readonly string[],
+  values: {
+    readonly name?: string | undefined;
+    readonly 'with-secrets'?: boolean | undefined;
+    readonly username?: string | undefined;
+    readonly 'password-file'?: string | undefined;
+  },
+): (context: CommandContext) => Promise<void> {
+  if (action !== 'reset-password' || rest.length > 0) {
+    throw new UsageError(
+      `unknown or incomplete command "admin${action === undefined ? '' : ` ${action}`}"`,
+    );
+  }
+  if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
+  if (values['with-secrets'] !== undefined)
+    throw new UsageError('--with-secrets belongs to entries export only');
+  const options = { username: values.username ?? 'admin', passwordFile: values['password-file'] };
+  return (context) => resetPassword(context, options);
 }
 
 function entriesCommand(

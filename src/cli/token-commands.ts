@@ -14,23 +14,36 @@ export interface CommandContext {
 }
 
 /** Creates an API token and prints it once (api-tokens.ts says how it is made). */
-export async function createToken(context: CommandContext, name: string): Promise<void> {
+export async function createToken(
+  context: CommandContext,
+  name: string,
+  lifetimeMs?: number,
+): Promise<void> {
   const now = context.clock();
   const { record, secret } = await issueApiToken(
     context.storage.apiTokens,
     name,
     now,
     context.random,
+    lifetimeMs === undefined ? null : now + lifetimeMs,
   );
-  await recordChange(context, now, { action: 'create', tokenId: record.id, name });
+  const expires = record.expiresAt === null ? undefined : new Date(record.expiresAt).toISOString();
+  await recordChange(context, now, {
+    action: 'create',
+    tokenId: record.id,
+    name,
+    ...(expires === undefined ? {} : { expiresAt: expires }),
+  });
   context.out(secret);
   // On stderr, so `TOKEN=$(ssogate token create ...)` captures the token alone.
-  context.note(`Created API token ${record.id} "${name}". Keep it now: it is not shown again.`);
+  context.note(
+    `Created API token ${record.id} "${name}"${expires === undefined ? '' : `, valid until ${expires}`}. Keep it now: it is not shown again.`,
+  );
 }
 
 export async function listTokens(context: CommandContext): Promise<void> {
   const rows = (await context.storage.apiTokens.list()).map(describe);
-  const header = ['ID', 'NAME', 'CREATED', 'LAST USED', 'REVOKED'];
+  const header = ['ID', 'NAME', 'CREATED', 'LAST USED', 'REVOKED', 'EXPIRES'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
   );
@@ -63,6 +76,7 @@ function describe(token: ApiTokenRecord): string[] {
     time(token.createdAt),
     time(token.lastUsedAt),
     time(token.revokedAt),
+    time(token.expiresAt),
   ];
 }
 

@@ -5,6 +5,7 @@
  */
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { defaultUsers } from '../example-server/index.js';
+import { demoPorts } from './demo-ports.js';
 import { startDemo } from './start-demo.js';
 
 async function main(): Promise<void> {
@@ -18,9 +19,12 @@ async function main(): Promise<void> {
   // `npm run demo -- --with-extension` (or SSOGATE_DEMO_EXTENSION=1) adds the example extension.
   const withExtension =
     process.argv.includes('--with-extension') || process.env.SSOGATE_DEMO_EXTENSION === '1';
+  const ports = demoPorts(process.env);
   const demo = await startDemo(config, {
-    providerPort: Number(process.env.SSOGATE_DEMO_PROVIDER_PORT ?? 9090),
-    ...(withExtension ? { withExtension: { extensionPort: 9191, acmePort: 9292 } } : {}),
+    providerPort: ports.provider,
+    ...(withExtension
+      ? { withExtension: { extensionPort: ports.extension, acmePort: ports.acme } }
+      : {}),
   });
   const alice = defaultUsers[0];
   process.stdout.write(

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
 import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
 import { errorPage, flowErrorSentences } from '../pages/index.js';
+import type { ErrorPageInput } from '../pages/index.js';
 import { isBackendUnavailable } from '../storage/backend-errors.js';
 import { newReferenceId } from '../web/index.js';
 import type { Gateway } from './gateway.js';
@@ -27,6 +28,8 @@ export interface FailureOptions {
   readonly tryAgainHref?: string;
   /** Force the HTML page (the callback is always a page) or JSON. */
   readonly as?: 'page' | 'json';
+  /** Who is signed in, for a page that refuses a signed-in user (pages/error-page.ts). */
+  readonly signedIn?: ErrorPageInput['signedIn'];
 }
 
 export interface FailureReport {
@@ -110,6 +113,7 @@ export function failureAnswer(
         ...(detail === undefined ? {} : { detail }),
         reference,
         tryAgainHref: options.tryAgainHref ?? '/_sso/login',
+        ...(options.signedIn === undefined ? {} : { signedIn: options.signedIn }),
       })
     : JSON.stringify({
         error: { code, message: sentence, reference, ...(detail === undefined ? {} : { detail }) },

@@ -40,9 +40,13 @@ export function toOutboundError(
   if (deadline.aborted || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new SsogateError('outbound_timeout', `${call} did not complete within ${timeoutMs} ms`, {
       cause: error,
+      facts: { call, timeoutMs },
     });
   }
   // The code, not the undici message: a message could one day quote the URL.
   const reason = code === undefined ? '' : ` (${code})`;
-  return new SsogateError('outbound_network', `${call} failed${reason}`, { cause: error });
+  return new SsogateError('outbound_network', `${call} failed${reason}`, {
+    cause: error,
+    facts: { call, ...(code === undefined ? {} : { network: code }) },
+  });
 }

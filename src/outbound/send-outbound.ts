@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import type { OutboundRequest, ThirdPartyResponse } from '../core/index.js';
+import { defaultUserAgent } from './user-agent.js';
 import { describeCall, toOutboundError } from './outbound-error.js';
 import { readCappedBody, tooLarge } from './read-body.js';
 
@@ -51,7 +52,7 @@ async function exchangeWith(
 ): Promise<ThirdPartyResponse> {
   const response = await request(outbound.url, {
     method: outbound.method,
-    headers: withoutAcceptEncoding(outbound.headers),
+    headers: withUserAgent(withoutAcceptEncoding(outbound.headers)),
     body: outbound.body ?? null,
     signal: deadline,
     ...(dispatcher === undefined ? {} : { dispatcher }),
@@ -85,6 +86,12 @@ function withoutAcceptEncoding(headers: Readonly<Record<string, string>>): Recor
   return Object.fromEntries(
     Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'accept-encoding'),
   );
+}
+
+/** The default User-Agent unless the call names one (user-agent.ts). */
+function withUserAgent(headers: Record<string, string>): Record<string, string> {
+  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+  return named ? headers : { ...headers, 'user-agent': defaultUserAgent };
 }
 
 /** undici gives a repeated header as an array; joined as RFC 9110 §5.3 allows. */

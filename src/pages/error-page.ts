@@ -1,6 +1,8 @@
 import type { ErrorCode } from '../core/index.js';
 import { html } from './html.js';
 import { localHref, renderDocument } from './layout.js';
+import type { SignedInUser } from './sign-out-form.js';
+import { signOutForm, signedInAs } from './sign-out-form.js';
 
 /**
  * One plain sentence per code that can end on a page: the sign-in flow
@@ -47,6 +49,37 @@ export const flowErrorSentences: Readonly<Partial<Record<ErrorCode, string>>> = 
   extension_error: 'The sign-in service reported a problem and did not sign you in.',
 };
 
+/**
+ * The codes where doing the same again can succeed: a state that expired, a
+ * server that was down, a form that went stale, a wait that ends. Elsewhere
+ * (an entry turned off, an answer the entry cannot read, an account that is
+ * disabled) the same click would fail the same way, so the page offers no
+ * "Try again", only another way in.
+ */
+const retryHelps: ReadonlySet<string> = new Set<ErrorCode>([
+  'provider_error',
+  'missing_code',
+  'code_invalid',
+  'state_invalid',
+  'token_request_failed',
+  'userinfo_request_failed',
+  'csrf_failed',
+  'local_sign_in_failed',
+  'rate_limited',
+  'request_invalid',
+  'service_unavailable',
+  'internal_error',
+  'extension_unavailable',
+  'extension_timeout',
+  'extension_error',
+  'unauthenticated',
+]);
+
+/** Whether the page for `code` offers "Try again". */
+export function retryCanHelp(code: string): boolean {
+  return retryHelps.has(code);
+}
+
 export interface ErrorPageInput {
   readonly status: number;
   readonly code: string;
@@ -56,6 +89,12 @@ export interface ErrorPageInput {
   readonly reference: string;
   /** A same-origin path; anything else falls back to the chooser. */
   readonly tryAgainHref: string;
+  /**
+   * Who is signed in, when the page refuses someone who is (a user who is
+   * not an administrator opening the console): the page names them and
+   * offers a sign-out instead of another way to sign in.
+   */
+  readonly signedIn?: { readonly user: SignedInUser; readonly signOutCsrf: string };
 }
 
 export const MAX_DETAIL_LENGTH = 300;
@@ -72,9 +111,22 @@ export function errorPage(input: ErrorPageInput): string {
       <p class="meta">
         Error code: <code>${input.code}</code><br />Reference: <code>${input.reference}</code>
       </p>
-      <a class="button" href="${tryAgain}">Try again</a>
-      ${tryAgain === CHOOSER ? undefined : html`<p><a href="${CHOOSER}">Choose another way to sign in</a></p>`}`,
+      ${nextSteps(input, tryAgain)}`,
   );
+}
+
+function nextSteps(input: ErrorPageInput, tryAgain: string) {
+  if (input.signedIn !== undefined) {
+    return html`${signedInAs(input.signedIn.user)}
+      <p>To use another account, sign out first.</p>
+      ${signOutForm(input.signedIn.signOutCsrf)}
+      <p><a href="/">Go to the start page</a></p>`;
+  }
+  if (!retryCanHelp(input.code)) {
+    return html`<a class="button" href="${CHOOSER}">Choose another way to sign in</a>`;
+  }
+  return html`<a class="button" href="${tryAgain}">Try again</a>
+    ${tryAgain === CHOOSER ? undefined : html`<p><a href="${CHOOSER}">Choose another way to sign in</a></p>`}`;
 }
 
 function headingFor(status: number): string {

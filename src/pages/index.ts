@@ -1,12 +1,13 @@
 export { chooserPage, entryHref } from './chooser-page.js';
 export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-page.js';
-export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences } from './error-page.js';
+export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences, retryCanHelp } from './error-page.js';
 export type { ErrorPageInput } from './error-page.js';
 export { SafeHtml, escapeHtml, html } from './html.js';
 export type { HtmlValue } from './html.js';
 export { portalPage } from './portal-page.js';
 export type { PortalPageInput, PortalUser } from './portal-page.js';
 export { signedOutPage } from './signed-out-page.js';
+export type { SignOutScope } from './signed-out-page.js';
 export { signOutPage } from './sign-out-page.js';
 export type { SignOutPageInput } from './sign-out-page.js';
 export type { SignedInUser } from './sign-out-form.js';

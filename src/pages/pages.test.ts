@@ -20,7 +20,8 @@ function flat(page: string): string {
 const errorPage = (input: error.ErrorPageInput): string => flat(error.errorPage(input));
 const chooserPage = (input: chooser.ChooserPageInput): string => flat(chooser.chooserPage(input));
 const portalPage = (input: portal.PortalPageInput): string => flat(portal.portalPage(input));
-const signedOutPage = (): string => flat(signedOut.signedOutPage());
+const signedOutPage = (scope: signedOut.SignOutScope = 'everywhere'): string =>
+  flat(signedOut.signedOutPage({ scope }));
 const signOutPage = (input: signOut.SignOutPageInput): string => flat(signOut.signOutPage(input));
 
 const EVIL = `<script>alert(1)</script>"'`;
@@ -128,7 +129,46 @@ describe('errorPage', () => {
       tryAgainHref: `/x?${EVIL}`,
     });
     assert.doesNotMatch(page, /<script/);
-    assert.equal(page.split(EVIL_ESCAPED).length - 1, 5);
+    // code, sentence, detail, reference; an unknown code offers no "Try again".
+    assert.equal(page.split(EVIL_ESCAPED).length - 1, 4);
+    const retry = errorPage(errorInput({ tryAgainHref: `/x?${EVIL}` }));
+    assert.doesNotMatch(retry, /<script/);
+    assert.equal(retry.split(EVIL_ESCAPED).length - 1, 1);
+  });
+
+  test('"Try again" only where doing it again can help', () => {
+    for (const code of ['state_invalid', 'token_request_failed', 'csrf_failed', 'rate_limited']) {
+      assert.match(errorPage(errorInput({ code })), />Try again</, code);
+    }
+    for (const code of [
+      'entry_disabled',
+      'entry_unknown',
+      'userinfo_parse_failed',
+      'user_disabled',
+      'signup_not_allowed',
+      'forbidden',
+    ]) {
+      const page = errorPage(errorInput({ code }));
+      assert.doesNotMatch(page, /Try again/, code);
+      assert.match(
+        page,
+        /<a class="button" href="\/_sso\/login">Choose another way to sign in<\/a>/,
+      );
+    }
+  });
+
+  test('a refused signed-in user sees who they are and a sign-out', () => {
+    const page = errorPage(
+      errorInput({
+        status: 403,
+        code: 'forbidden',
+        signedIn: { user: { userId: 'u-1', userName: 'Ann' }, signOutCsrf: 'csrf-1' },
+      }),
+    );
+    assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
+    assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
+    assert.match(page, /Sign out everywhere/);
+    assert.doesNotMatch(page, /Try again|Choose another way/);
   });
 
   test('a try-again link that is not a same-origin path falls back to the chooser', () => {
@@ -324,7 +364,11 @@ describe('portalPage', () => {
     assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
     assert.match(page, /<form method="post" action="\/_sso\/logout">/);
     assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
-    assert.match(page, /<button type="submit">Sign out<\/button>/);
+    assert.match(page, /<button type="submit" name="scope" value="here">Sign out here<\/button>/);
+    assert.match(
+      page,
+      /<button type="submit" name="scope" value="everywhere">Sign out everywhere<\/button>/,
+    );
     assert.match(page, /<a href="\/_sso\/admin">/);
   });
 
@@ -357,7 +401,11 @@ describe('signOutPage', () => {
     assert.match(page, /Signed in as <strong>Ann<\/strong> \(u-1\)/);
     assert.match(page, /<form method="post" action="\/_sso\/logout">/);
     assert.match(page, /<input type="hidden" name="csrf" value="csrf-1">/);
-    assert.match(page, /<button type="submit">Sign out<\/button>/);
+    assert.match(page, /<button type="submit" name="scope" value="here">Sign out here<\/button>/);
+    assert.match(
+      page,
+      /<button type="submit" name="scope" value="everywhere">Sign out everywhere<\/button>/,
+    );
     assert.match(page, /<a href="\/">Stay signed in<\/a>/);
   });
 
@@ -375,6 +423,15 @@ describe('signedOutPage', () => {
     assert.match(page, /<a class="button" href="\/_sso\/login">Sign in again<\/a>/);
     assert.doesNotMatch(page, /refresh/i);
     assert.doesNotMatch(page, /<meta http-equiv/i);
+  });
+
+  test('after signing out here, says the server session goes on', () => {
+    const page = signedOutPage('here');
+    assert.match(page, /<h1>You are signed out here\.<\/h1>/);
+    assert.match(page, /still signed in at the server you signed in with/);
+    assert.match(page, /Sign out everywhere/);
+    assert.match(page, /<a class="button" href="\/_sso\/login">Sign in again<\/a>/);
+    assert.doesNotMatch(page, /refresh/i);
   });
 });
 

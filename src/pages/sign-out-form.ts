@@ -20,11 +20,15 @@ export function signedInAs(user: SignedInUser): SafeHtml {
 
 /**
  * Sign-out is a POST with the session's form token (a CSRF defence), so a
- * third-party page cannot sign the user out with a link or an image.
+ * third-party page cannot sign the user out with a link or an image. Two
+ * buttons (docs/design.md#signing-out): "here" ends the gateway's session
+ * only, so the next visit signs in silently while the user is still signed
+ * in at the server; "everywhere" also follows the entry's logout URL.
  */
 export function signOutForm(csrf: string): SafeHtml {
   return html`<form method="post" action="/_sso/logout">
     <input type="hidden" name="csrf" value="${csrf}" />
-    <button type="submit">Sign out</button>
+    <button type="submit" name="scope" value="here">Sign out here</button>
+    <button type="submit" name="scope" value="everywhere">Sign out everywhere</button>
   </form>`;
 }

@@ -6,6 +6,7 @@ import { clearSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure, sendPage } from '../http/respond.js';
 import { signOutPage, signedOutPage } from '../pages/index.js';
+import type { SignOutScope } from '../pages/index.js';
 import { sessionIdOf, sessionOf } from './request-session.js';
 import { csrfTokenFor, endSession } from './session-service.js';
 import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
@@ -30,26 +31,31 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
     );
   });
 
-  app.post<{ Body: { csrf?: unknown } | undefined }>('/_sso/logout', async (request, reply) => {
-    const sessionId = sessionIdOf(gateway, request);
-    const token = request.body?.csrf ?? request.headers['x-csrf-token'];
-    const refusal = fromAnotherSite(request)
-      ? 'the sign-out was posted from another site'
-      : sessionId !== undefined && token !== csrfTokenFor(sessionId)
-        ? 'the sign-out form token does not match'
-        : undefined;
-    if (refusal !== undefined) {
-      sendFailure(gateway, request, reply, new SsogateError('csrf_failed', refusal), {
-        as: 'page',
-        tryAgainHref: '/_sso/logout',
-      });
-      return reply;
-    }
-    return signOut(gateway, request, reply);
-  });
+  app.post<{ Body: { csrf?: unknown; scope?: unknown } | undefined }>(
+    '/_sso/logout',
+    async (request, reply) => {
+      const sessionId = sessionIdOf(gateway, request);
+      const token = request.body?.csrf ?? request.headers['x-csrf-token'];
+      const refusal = fromAnotherSite(request)
+        ? 'the sign-out was posted from another site'
+        : sessionId !== undefined && token !== csrfTokenFor(sessionId)
+          ? 'the sign-out form token does not match'
+          : undefined;
+      if (refusal !== undefined) {
+        sendFailure(gateway, request, reply, new SsogateError('csrf_failed', refusal), {
+          as: 'page',
+          tryAgainHref: '/_sso/logout',
+        });
+        return reply;
+      }
+      return signOut(gateway, request, reply, signOutScope(request.body?.scope));
+    },
+  );
 
   // Never redirects to sign-in by itself: that would sign the user straight back in.
-  app.get('/_sso/signed-out', async (_request, reply) => sendPage(reply, 200, signedOutPage()));
+  app.get<{ Querystring: { scope?: unknown } }>('/_sso/signed-out', async (request, reply) =>
+    sendPage(reply, 200, signedOutPage({ scope: signOutScope(request.query.scope) })),
+  );
 }
 
 /**
@@ -63,23 +69,33 @@ function fromAnotherSite(request: FastifyRequest): boolean {
   return site !== undefined && site !== 'same-origin' && site !== 'none';
 }
 
+/**
+ * "here" ends the gateway's session only; "everywhere" (the default, so a
+ * form that posts the token alone keeps its meaning) also tells the server.
+ */
+function signOutScope(value: unknown): SignOutScope {
+  return value === 'here' ? 'here' : 'everywhere';
+}
+
 async function signOut(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
+  scope: SignOutScope,
 ): Promise<FastifyReply> {
   // 303 after a POST, never 307/308 (RFC 9700 §4.12).
   const status = 303;
   const ended = await endSession(gateway.sessions, sessionIdOf(gateway, request));
   clearSessionCookie(gateway, reply);
+  if (scope === 'here') {
+    // No Clear-Site-Data here: browsers keep cookies per host, not per port,
+    // and it would also drop the session of a server on the same host.
+    if (ended !== undefined) await auditSignOut(gateway, request, ended, scope);
+    return reply.redirect('/_sso/signed-out?scope=here', status);
+  }
   void reply.header('clear-site-data', '"cookies"');
   if (ended === undefined) return reply.redirect('/_sso/signed-out', status);
-  await audit(gateway, request, {
-    kind: 'sign_out',
-    outcome: 'success',
-    entryId: ended.session.entryId,
-    userId: ended.user.userId,
-  });
+  await auditSignOut(gateway, request, ended, scope);
   const entry =
     ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
   const endSessionUrl = await providerLogoutUrl(gateway, entry, ended.session.idHash);
@@ -101,4 +117,19 @@ async function signOut(
     }
   }
   return reply.redirect('/_sso/signed-out', status);
+}
+
+async function auditSignOut(
+  gateway: Gateway,
+  request: FastifyRequest,
+  ended: NonNullable<Awaited<ReturnType<typeof endSession>>>,
+  scope: SignOutScope,
+): Promise<void> {
+  await audit(gateway, request, {
+    kind: 'sign_out',
+    outcome: 'success',
+    entryId: ended.session.entryId,
+    userId: ended.user.userId,
+    detail: { scope },
+  });
 }

@@ -53,7 +53,8 @@ describe('sign-out needs the form token', () => {
     const form = signOutForm(page.body);
     assert.equal(form.action, '/_sso/logout');
     assert.match(form.csrf, /^[\w-]{43}$/);
-    assert.match(page.body, /<button type="submit">Sign out<\/button>/);
+    assert.match(page.body, /name="scope" value="here">Sign out here</);
+    assert.match(page.body, /name="scope" value="everywhere">Sign out everywhere</);
     assert.deepEqual(page.headers.getSetCookie(), []);
     assert.equal(page.headers.get('clear-site-data'), null);
     // The form may end at the entry's logout URL (CSP form-action).
@@ -78,6 +79,41 @@ describe('sign-out needs the form token', () => {
     const replay = gw.browser();
     for (const [name, value] of cookies) replay.setCookie(gw.url, name, value);
     assert.equal(await me(replay), 401);
+  });
+
+  test('"Sign out here" ends the gateway session only; the next visit signs in silently', async () => {
+    const browser = await signedIn();
+    const form = signOutForm((await browser.open(`${gw.url}/_sso/logout`)).body);
+    const before = logoutCalls();
+    const signedOut = await browser.submit(`${gw.url}${form.action}`, {
+      csrf: form.csrf,
+      scope: 'here',
+    });
+    assert.equal(signedOut.url, `${gw.url}/_sso/signed-out?scope=here`);
+    assert.equal(signedOut.hops[0]?.status, 303);
+    assert.match(signedOut.body, /You are signed out here\./);
+    assert.equal(logoutCalls(), before, 'the server is not told');
+    assert.equal(await me(browser), 401);
+    // The server's session goes on: the next visit needs no page at all.
+    const again = await browser.open(`${gw.url}/after`);
+    assert.equal(again.status, 200);
+    assert.equal(again.url, `${gw.url}/after`);
+    assert.equal(await me(browser), 200);
+    const events = await gw.storage.audit.list({ kind: 'sign_out', limit: 5 });
+    assert.deepEqual(events[0]?.detail, { scope: 'here' });
+  });
+
+  test('"Sign out everywhere" also follows the entry\'s logout URL', async () => {
+    const browser = await signedIn();
+    const form = signOutForm((await browser.open(`${gw.url}/_sso/logout`)).body);
+    const before = logoutCalls();
+    const signedOut = await browser.submit(`${gw.url}${form.action}`, {
+      csrf: form.csrf,
+      scope: 'everywhere',
+    });
+    assert.equal(signedOut.url, `${gw.url}/_sso/signed-out`);
+    assert.equal(logoutCalls(), before + 1);
+    assert.match(signedOut.body, /You are signed out\./);
   });
 
   test('a POST without the right token is csrf_failed (403) and ends nothing', async () => {

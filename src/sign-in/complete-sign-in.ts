@@ -2,13 +2,16 @@ import type {
   CompiledEntry,
   CompiledOAuth2Entry,
   ErrorCode,
+  ErrorFacts,
   MappedUser,
   RandomSource,
   ThirdPartyResponse,
+  SsogateError,
 } from '../core/index.js';
 import {
   SignInError,
   buildTokenRequest,
+  excerpt,
   buildUserInfoRequest,
   checkCallbackIssuer,
   checkUserInfoResponse,
@@ -124,6 +127,12 @@ export async function completeSignIn<T>(
     throw new SignInError('provider_error', `the server answered error=${error}`, {
       entryId,
       publicDetail: description === undefined ? error : `${error}: ${description}`,
+      facts: {
+        error: excerpt(maskSecrets(error), 200),
+        ...(description === undefined
+          ? {}
+          : { error_description: excerpt(maskSecrets(description), 200) }),
+      },
     });
   }
   if (code === undefined || code === '') {
@@ -168,11 +177,11 @@ export async function completeSignIn<T>(
     }
     const response = await deps.send(buildUserInfoRequest(entry, token));
     if (idToken === undefined || entry.oidc === undefined) {
-      return processUserInfoResponse(entry, response, { secrets });
+      return processUserInfoResponse(entry, response, { secrets, tokenValues: token.values });
     }
     checkUserInfoResponse(entry, response, { secrets });
     const body = userInfoBody(entry.oidc.userInfo, idToken.claims, response.body, secrets);
-    return mapUserFromBody(entry, body, { secrets });
+    return mapUserFromBody(entry, body, { secrets, tokenValues: token.values });
   });
   const oidcSignIn: Pick<SignInSuccess, 'oidc'> =
     idToken === undefined
@@ -302,11 +311,36 @@ async function step<T>(
         : failedCall
           ? 'userinfo_request_failed'
           : 'userinfo_parse_failed';
-    throw new SignInError(code, `${error.code}: ${maskSecrets(error.message, secrets)}`, {
+    const message = maskSecrets(error.message, secrets);
+    throw new SignInError(code, `${error.code}: ${message}`, {
       entryId: entry.id,
       cause: error,
+      facts: causeFacts(which, error, message, secrets),
     });
   }
+}
+
+/**
+ * The masked cause of a failed step, for the audit trail: the step, the
+ * underlying code and message, where in the entry it failed, and what the
+ * error found out (status, network code, the server's `error`).
+ */
+function causeFacts(
+  which: 'token' | 'userinfo',
+  error: SsogateError,
+  maskedMessage: string,
+  secrets: readonly string[],
+): ErrorFacts {
+  const facts: Record<string, string | number> = {
+    step: which,
+    cause: error.code,
+    message: excerpt(maskedMessage, 500),
+  };
+  if (error.field !== undefined) facts.field = error.field;
+  for (const [name, value] of Object.entries(error.facts ?? {})) {
+    facts[name] = typeof value === 'string' ? maskSecrets(value, secrets) : value;
+  }
+  return facts;
 }
 
 /** A query parameter given exactly once, or undefined (RFC 6749 §3.1: no repeats). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SignInError } from '../core/index.js';
+import { SignInError, isSsogateError } from '../core/index.js';
 import { audit } from '../http/audit.js';
 import { readCookie, setSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
@@ -96,6 +96,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           code,
           reference,
           startedAt,
+          ...(isSsogateError(error) && error.facts !== undefined ? { detail: error.facts } : {}),
         });
         return reply;
       }

@@ -14,6 +14,7 @@ describe('ApiTokenStore', () => {
         createdAt: 10,
         lastUsedAt: null,
         revokedAt: null,
+        expiresAt: null,
       });
       assert.equal(await apiTokens.findActiveByHash('nope'), undefined);
 
@@ -33,6 +34,15 @@ describe('ApiTokenStore', () => {
           ['t2', null],
         ],
       );
+    });
+  });
+
+  test('an expiry time is kept, to the millisecond', async () => {
+    await withTestStorage(async ({ apiTokens }) => {
+      const expiresAt = Date.parse('2024-05-31T12:00:00.123Z');
+      await apiTokens.create({ id: 't1', name: 'ci', tokenHash: 'h', createdAt: 1, expiresAt });
+      assert.equal((await apiTokens.findActiveByHash('h'))?.expiresAt, expiresAt);
+      assert.equal((await apiTokens.list())[0]?.expiresAt, expiresAt);
     });
   });
 

@@ -10,6 +10,7 @@ const tokenColumns = [
   'created_at',
   'last_used_at',
   'revoked_at',
+  'expires_at',
 ] as const;
 
 function toRecord(row: Selectable<ApiTokensTable>): ApiTokenRecord {
@@ -20,6 +21,7 @@ function toRecord(row: Selectable<ApiTokensTable>): ApiTokenRecord {
     createdAt: toMillis(row.created_at),
     lastUsedAt: toNullableMillis(row.last_used_at),
     revokedAt: toNullableMillis(row.revoked_at),
+    expiresAt: toNullableMillis(row.expires_at),
   };
 }
 
@@ -35,6 +37,7 @@ export function createApiTokenStore(db: Kysely<Database>): ApiTokenStore {
           created_at: record.createdAt,
           last_used_at: null,
           revoked_at: null,
+          expires_at: record.expiresAt ?? null,
         })
         .execute();
     },

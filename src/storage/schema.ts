@@ -106,6 +106,7 @@ export interface ApiTokensTable {
   created_at: Millis;
   last_used_at: NullableMillis;
   revoked_at: NullableMillis;
+  expires_at: NullableMillis;
 }
 
 export interface Database {

@@ -344,6 +344,8 @@ export interface AuditQuery {
   readonly entryId?: string;
   readonly userId?: string;
   readonly outcome?: 'success' | 'failure';
+  /** The reference id an error page showed. */
+  readonly reference?: string;
   readonly since?: number;
   readonly until?: number;
   readonly limit: number;
@@ -375,10 +377,16 @@ export interface ApiTokenRecord {
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
   readonly revokedAt: number | null;
+  /** When the token stops working by itself; null: until revoked. */
+  readonly expiresAt: number | null;
 }
 
 export interface ApiTokenStore {
-  create(record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt'>): Promise<void>;
+  create(
+    record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt' | 'expiresAt'> & {
+      readonly expiresAt?: number | null;
+    },
+  ): Promise<void>;
   /** An unrevoked token with this hash. */
   findActiveByHash(tokenHash: string): Promise<ApiTokenRecord | undefined>;
   markUsed(id: string, at: number): Promise<void>;

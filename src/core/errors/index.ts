@@ -1,5 +1,5 @@
 export type { ErrorCode, ErrorDefinition } from './registry.js';
 export { errorCodes, errorRegistry, isErrorCode } from './registry.js';
-export type { ErrorPosition, SsogateErrorOptions } from './ssogate-error.js';
+export type { ErrorFacts, ErrorPosition, SsogateErrorOptions } from './ssogate-error.js';
 export { SsogateError, isSsogateError } from './ssogate-error.js';
 export { SignInError } from './sign-in-error.js';

@@ -277,6 +277,10 @@ export const errorRegistry = {
     status: 409,
     summary: 'Administrators cannot lock themselves or revoke their own administrator rights.',
   },
+  api_token_expired: {
+    status: 401,
+    summary: 'The API token has passed its expiry time.',
+  },
   api_token_name_taken: {
     status: 409,
     summary: 'An unrevoked API token has this name already.',

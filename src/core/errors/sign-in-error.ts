@@ -1,4 +1,5 @@
 import type { ErrorCode } from './registry.js';
+import type { ErrorFacts } from './ssogate-error.js';
 import { SsogateError } from './ssogate-error.js';
 
 /**
@@ -19,9 +20,14 @@ export class SignInError extends SsogateError {
       userId?: string | null;
       publicDetail?: string;
       cause?: unknown;
+      /** The masked cause, kept in the audit trail (docs/errors.md#finding-a-failure). */
+      facts?: ErrorFacts;
     } = {},
   ) {
-    super(code, message, options.cause === undefined ? {} : { cause: options.cause });
+    super(code, message, {
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+      ...(options.facts === undefined ? {} : { facts: options.facts }),
+    });
     this.entryId = options.entryId ?? null;
     this.userId = options.userId ?? null;
     this.#publicDetail = options.publicDetail;

@@ -11,8 +11,16 @@ export interface ErrorPosition {
   readonly column?: number;
 }
 
+/**
+ * What an operator needs to tell one failure from another (an HTTP status,
+ * a network error's code, a server's `error`), already masked: the audit
+ * trail keeps them with a failed sign-in.
+ */
+export type ErrorFacts = Readonly<Record<string, string | number>>;
+
 export interface SsogateErrorOptions extends ErrorPosition {
   readonly cause?: unknown;
+  readonly facts?: ErrorFacts;
 }
 
 /**
@@ -25,10 +33,12 @@ export class SsogateError<C extends ErrorCode = ErrorCode> extends Error {
   readonly field: string | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
+  readonly facts: ErrorFacts | undefined;
 
   constructor(code: C, message: string, options: SsogateErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.facts = options.facts;
     this.field = options.field;
     this.line = options.line;
     this.column = options.column;

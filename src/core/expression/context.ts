@@ -24,11 +24,18 @@ export interface EvaluationContext {
    * what JWT_CLAIMS may return.
    */
   readonly verifiedTokens: ReadonlyMap<string, JsonValue>;
+  /**
+   * The entry's `tokenValues` read from the token response, for TOKEN_VALUE
+   * in the user mapping; undefined where there is no token step (the token
+   * response itself, a test run without one).
+   */
+  readonly tokenValues: Readonly<Record<string, string>> | undefined;
 }
 
 export interface EvaluationContextOptions {
   readonly secrets?: readonly string[];
   readonly verifiedTokens?: ReadonlyMap<string, JsonValue>;
+  readonly tokenValues?: Readonly<Record<string, string>>;
 }
 
 const noTokens: ReadonlyMap<string, JsonValue> = new Map();
@@ -41,7 +48,12 @@ export function createEvaluationContext(
   response: string,
   options: EvaluationContextOptions = {},
 ): EvaluationContext {
-  return new ResponseContext(response, options.secrets ?? [], options.verifiedTokens ?? noTokens);
+  return new ResponseContext(
+    response,
+    options.secrets ?? [],
+    options.verifiedTokens ?? noTokens,
+    options.tokenValues,
+  );
 }
 
 /**
@@ -59,6 +71,7 @@ class ResponseContext implements EvaluationContext {
     readonly response: string,
     readonly secrets: readonly string[],
     readonly verifiedTokens: ReadonlyMap<string, JsonValue>,
+    readonly tokenValues: Readonly<Record<string, string>> | undefined,
   ) {}
 
   parseJson(text: string): JsonValue {

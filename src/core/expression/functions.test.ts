@@ -254,3 +254,28 @@ describe('JWT_CLAIMS_UNVERIFIED', () => {
     assert.ok(!error.message.includes(secret));
   });
 });
+
+describe('HAS_KEY', () => {
+  it('says whether a first-level key or index is there, never failing on an absent one', () => {
+    assert.equal(run("HAS_KEY($response, 'errcode')", '{"errcode":0}'), true);
+    assert.equal(run("HAS_KEY($response, 'errcode')", '{"access_token":"t","openid":"o"}'), false);
+    assert.equal(run("HAS_KEY($response, 'errcode')", '{"errcode":null}'), true);
+    assert.equal(run("HAS_KEY(JSON_GET($response, 'list'), 1)", '{"list":["a","b"]}'), true);
+    assert.equal(run("HAS_KEY(JSON_GET($response, 'list'), 2)", '{"list":["a","b"]}'), false);
+    assert.equal(run("HAS_KEY($response, 'toString')", '{}'), false);
+    assert.equal(run("HAS_KEY($response, 'x')", '42'), false);
+  });
+
+  it('text that is not JSON, and a key that is not text or a number, are errors', () => {
+    expectError(() => run("HAS_KEY($response, 'x')", 'not json'), 'response_not_json');
+    expectError(() => run('HAS_KEY($response, null)', '{}'), 'value_type');
+  });
+
+  it('makes a success condition that holds on answers without errcode', () => {
+    const condition = "FIRST_NON_EMPTY(JSON_GET($response, 'errcode'), 0) == 0";
+    assert.equal(run(condition, '{"access_token":"t","openid":"o","unionid":"u"}'), true);
+    assert.equal(run(condition, '{"errcode":0,"errmsg":"ok"}'), true);
+    assert.equal(run(condition, '{"errcode":40029,"errmsg":"invalid code"}'), false);
+    assert.equal(run("HAS_KEY($response, 'access_token')", '{"errcode":40029}'), false);
+  });
+});

@@ -21,6 +21,7 @@ export function checkResponse(
     throw new SsogateError(
       'response_status',
       `the server answered ${response.status} (body, first 80 characters: ${bodyExcerpt(response, secrets)})`,
+      { facts: { status: response.status, ...serverErrorFacts(response, secrets) } },
     );
   }
   const condition = call.successCondition;
@@ -29,8 +30,42 @@ export function checkResponse(
       'success_condition_failed',
       `the response does not meet the success condition ${condition.source} ` +
         `(body, first 80 characters: ${bodyExcerpt(response, secrets)})`,
+      {
+        facts: {
+          status: response.status,
+          condition: condition.source,
+          ...serverErrorFacts(response, secrets),
+        },
+      },
     );
   }
+}
+
+/** The fields servers explain a refusal in (RFC 6749 §5.2, and the errcode/errmsg envelopes). */
+const explainingFields = ['error', 'error_description', 'errcode', 'errmsg', 'message'] as const;
+
+/**
+ * The server's own explanation, when its body is a JSON object that has one:
+ * each value masked and cut short, for the audit trail.
+ */
+function serverErrorFacts(
+  response: ThirdPartyResponse,
+  secrets: readonly string[],
+): Record<string, string | number> {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return {};
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const facts: Record<string, string | number> = {};
+  for (const field of explainingFields) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value === 'number' && Number.isFinite(value)) facts[field] = value;
+    if (typeof value === 'string') facts[field] = excerpt(maskSecrets(value, secrets), 200);
+  }
+  return facts;
 }
 
 function bodyExcerpt(response: ThirdPartyResponse, secrets: readonly string[]): string {

@@ -6,13 +6,21 @@ import { checkResponse } from './check-response.js';
 import type { ThirdPartyResponse } from './outbound-request.js';
 import type { ResponseOptions } from './token-response.js';
 
+export interface UserInfoResponseOptions extends ResponseOptions {
+  /** The entry's `tokenValues` from the token step, for TOKEN_VALUE in the mapping. */
+  readonly tokenValues?: Readonly<Record<string, string>>;
+}
+
 /** Checks the user-info response and maps it to a user (docs/entries.md#user-mapping). */
 export function processUserInfoResponse(
   entry: CompiledOAuth2Entry,
   response: ThirdPartyResponse,
-  { secrets }: ResponseOptions,
+  { secrets, tokenValues }: UserInfoResponseOptions,
 ): MappedUser {
-  const context = createEvaluationContext(response.body, { secrets });
+  const context = createEvaluationContext(response.body, {
+    secrets,
+    ...(tokenValues === undefined ? {} : { tokenValues }),
+  });
   checkResponse(entry.userInfo, response, context, secrets);
   return mapUser(entry.userInfoParse, context);
 }
@@ -25,9 +33,13 @@ export function processUserInfoResponse(
 export function mapUserFromBody(
   entry: CompiledOAuth2Entry,
   body: string,
-  { secrets }: ResponseOptions,
+  { secrets, tokenValues }: UserInfoResponseOptions,
 ): MappedUser {
-  return mapUser(entry.userInfoParse, createEvaluationContext(body, { secrets }));
+  const context = createEvaluationContext(body, {
+    secrets,
+    ...(tokenValues === undefined ? {} : { tokenValues }),
+  });
+  return mapUser(entry.userInfoParse, context);
 }
 
 /** The user-info step's status and success condition alone, for a body mapped afterwards. */

@@ -39,10 +39,27 @@ function mapWithExpressions(
 ): MappedUser {
   const values = new Map<UserAttribute, AttributeValue>();
   for (const { attribute, expression } of mappings) {
-    const value = coerceAttribute(attribute, evaluate(expression, context));
+    const value = coerceAttribute(attribute, evaluateNamed(attribute, expression, context));
     if (value !== undefined) values.set(attribute, value);
   }
   return buildUser(values, Object.create(null) as Record<string, JsonValue>);
+}
+
+/** Evaluates one mapping; a failure names the attribute and the expression that failed. */
+function evaluateNamed(
+  attribute: UserAttribute,
+  expression: Expression,
+  context: EvaluationContext,
+): JsonValue {
+  try {
+    return evaluate(expression, context);
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    throw new SsogateError(error.code, error.message, {
+      cause: error,
+      facts: { ...error.facts, attribute, expression: expression.source },
+    });
+  }
 }
 
 function mapUserObject(context: EvaluationContext): MappedUser {

@@ -7,6 +7,7 @@ import { extensionSecretMigration } from './0003-extension-secret.js';
 import { expiryIndexesMigration } from './0004-expiry-indexes.js';
 import { sessionRevocationsMigration } from './0005-session-revocations.js';
 import { openIdConnectMigration } from './0006-openid-connect.js';
+import { apiTokenExpiryMigration } from './0007-api-token-expiry.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -21,6 +22,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0004_expiry_indexes': expiryIndexesMigration,
     '0005_session_revocations': sessionRevocationsMigration(dialect),
     '0006_openid_connect': openIdConnectMigration,
+    '0007_api_token_expiry': apiTokenExpiryMigration,
   };
 }
 

@@ -4,15 +4,18 @@
  */
 import type { FunctionDefinition } from '../function-types.js';
 import { formGet } from './form-get.js';
+import { hasKey } from './has-key.js';
 import { jsonGet } from './json-get.js';
 import { jsonPath } from './json-path.js';
 import { jwtClaims, jwtClaimsUnverified } from './jwt-claims.js';
 import { equals, firstNonEmpty } from './logic.js';
 import { concat, lower, trim, upper } from './text.js';
+import { tokenValue } from './token-value.js';
 
 export const standardFunctions: readonly FunctionDefinition[] = [
   jsonGet,
   jsonPath,
+  hasKey,
   concat,
   lower,
   upper,
@@ -22,6 +25,7 @@ export const standardFunctions: readonly FunctionDefinition[] = [
   formGet,
   jwtClaimsUnverified,
   jwtClaims,
+  tokenValue,
 ];
 
 // A Map, not an object literal, so a name like "CONSTRUCTOR" finds nothing.

@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const root = process.cwd();
+
+test('the README links every page of docs/', async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const linked = new Set(
+    [...readme.matchAll(/\]\((docs\/[^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]),
+  );
+  const pages = (await readdir(join(root, 'docs'))).filter((name) => name.endsWith('.md'));
+  assert.ok(pages.length > 0);
+  const missing = pages.map((name) => `docs/${name}`).filter((page) => !linked.has(page));
+  assert.deepEqual(missing, [], 'pages of docs/ the README does not link');
+});
+
+test("the README's links into docs/ all exist", async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const pages = new Set(await readdir(join(root, 'docs')));
+  for (const [, page] of readme.matchAll(/\]\(docs\/([^)#\s]+)/g)) {
+    assert.ok(page !== undefined && pages.has(page), `docs/${page ?? ''} exists`);
+  }
+});
