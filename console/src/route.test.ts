@@ -31,6 +31,9 @@ describe('the page of a console path', () => {
       `${BASE}/settings`,
       `${BASE}/new`,
       '/_sso/administrator/users',
+      // A malformed percent-encoding is a page that does not exist, not a crash.
+      `${BASE}/entries/%E0`,
+      `${BASE}/entries/%`,
     ]) {
       assert.deepEqual(routeOf(path), { page: 'unknown' }, path);
     }

@@ -67,10 +67,12 @@ export const auditQuery = z.strictObject({
 
 /**
  * The body of PUT /entries/{id} as a client sends it: the id may be left
- * out (the path names it), and `"appsecret": null` clears the stored secret.
+ * out (the path names it), and `"appsecret": null` or `"extensionSecret": null`
+ * clears the stored secret.
  * The route checks the merged entry with validateEntry, against entryInput.
  */
 export const entryReplaceBody = entryInput.extend({
   id: entryInput.shape.id.optional(),
   appsecret: entryInput.shape.appsecret.nullable(),
+  extensionSecret: entryInput.shape.extensionSecret.nullable(),
 });

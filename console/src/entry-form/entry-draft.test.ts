@@ -355,16 +355,49 @@ describe('extension settings as text', () => {
         field: 'extensionSettings',
         line: 4,
         column: 1,
-        message: 'line 4 is not of the form "key = value"',
+        message:
+          'line 4 is not of the form "key = value" (indent a value\'s further lines by two spaces)',
       },
       {
         field: 'extensionSettings',
         line: 5,
         column: 1,
-        message: 'line 5 is not of the form "key = value"',
+        message:
+          'line 5 is not of the form "key = value" (indent a value\'s further lines by two spaces)',
       },
     ]);
     assert.deepEqual(settingsProblems(''), []);
+  });
+
+  test('a multi-line value is printed on indented lines and read back whole', () => {
+    const certificate =
+      '-----BEGIN CERTIFICATE-----\nMIIB\n\n  indented\n-----END CERTIFICATE-----';
+    const view: EntryView = {
+      ...extensionEntry,
+      extensionSettings: { cert: certificate, tenant: 'north' },
+    };
+    const text = draftFromEntry(view).extensionSettings;
+    assert.equal(
+      text,
+      'cert = -----BEGIN CERTIFICATE-----\n  MIIB\n  \n    indented\n  -----END CERTIFICATE-----\ntenant = north',
+    );
+    assert.deepEqual(settingsProblems(text), []);
+    assert.deepEqual(resent(view).extensionSettings, { cert: certificate, tenant: 'north' });
+  });
+
+  test('any settings an entry can hold come back the same, over several lines too', () => {
+    const firstLine = fc.string().filter((text) => text === text.trim() && !/[\r\n]/.test(text));
+    const line = fc.string().filter((text) => !/[\r\n]/.test(text));
+    const value = fc
+      .tuple(firstLine, fc.array(line, { maxLength: 3 }))
+      .map(([first, rest]) => [first, ...rest].join('\n'));
+    fc.assert(
+      fc.property(fc.dictionary(fc.stringMatching(extensionSettingName), value), (generated) => {
+        const settings = { ...generated };
+        const view: EntryView = { ...extensionEntry, extensionSettings: settings };
+        assert.deepEqual(resent(view).extensionSettings, settings);
+      }),
+    );
   });
 
   test('any settings an entry can hold on one line each come back the same', () => {
