@@ -13,6 +13,7 @@ describe('the page of a console path', () => {
       [`${BASE}/users`, { page: 'users' }],
       [`${BASE}/audit/`, { page: 'audit' }],
       [`${BASE}/tokens`, { page: 'tokens' }],
+      [`${BASE}/password`, { page: 'password' }],
       ['/entries/corp-sso', { page: 'entry', id: 'corp-sso' }],
       ['', { page: 'entries' }],
     ] as const;

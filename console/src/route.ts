@@ -13,6 +13,7 @@ export type Route =
   | { readonly page: 'users' }
   | { readonly page: 'audit' }
   | { readonly page: 'tokens' }
+  | { readonly page: 'password' }
   | { readonly page: 'unknown' };
 
 export function routeOf(pathname: string): Route {
@@ -27,7 +28,10 @@ export function routeOf(pathname: string): Route {
     const id = decoded(second);
     return id === undefined ? { page: 'unknown' } : { page: 'entry', id };
   }
-  if (parts.length === 1 && (first === 'users' || first === 'audit' || first === 'tokens')) {
+  if (
+    parts.length === 1 &&
+    (first === 'users' || first === 'audit' || first === 'tokens' || first === 'password')
+  ) {
     return { page: first };
   }
   return { page: 'unknown' };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entryIdPattern, entryInput } from '../core/index.js';
+import { REFERENCE_ID_PATTERN } from '../web/index.js';
 
 /**
  * Query and path parameters of the admin API. Query values arrive as
@@ -56,6 +57,15 @@ export const auditQuery = z.strictObject({
   entryId: filterText.optional(),
   userId: filterText.optional(),
   outcome: z.enum(['success', 'failure']).optional(),
+  /**
+   * The reference id of an error page, as a user reads it out: case and
+   * surrounding spaces do not matter.
+   */
+  referenceId: z
+    .string()
+    .transform((text) => text.trim().toUpperCase())
+    .pipe(z.string().regex(REFERENCE_ID_PATTERN, 'must be a reference id: 10 letters and digits'))
+    .optional(),
   /** Inclusive. */
   since: isoTime.optional(),
   /** Exclusive. */

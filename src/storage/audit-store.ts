@@ -83,6 +83,9 @@ export function createAuditStore(db: Kysely<Database>): AuditStore {
       if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome);
       if (query.entryId !== undefined) select = select.where('entry_id', '=', query.entryId);
       if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
+      if (query.referenceId !== undefined) {
+        select = select.where('reference', '=', query.referenceId);
+      }
       if (query.since !== undefined) select = select.where('at', '>=', query.since);
       if (query.until !== undefined) select = select.where('at', '<', query.until);
       if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);

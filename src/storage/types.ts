@@ -286,6 +286,8 @@ export interface AuditQuery {
   readonly entryId?: string;
   readonly userId?: string;
   readonly outcome?: 'success' | 'failure';
+  /** The reference id an error page showed. */
+  readonly referenceId?: string;
   readonly since?: number;
   readonly until?: number;
   readonly limit: number;
