@@ -200,7 +200,7 @@ export function parseSettings(text: string): Record<string, string> {
   let lastKey: string | undefined;
   for (const line of text.split(/\r?\n/)) {
     if (lastKey !== undefined && line.startsWith(continuation)) {
-      settings[lastKey] += `\n${line.slice(continuation.length)}`;
+      settings[lastKey] = `${settings[lastKey] ?? ''}\n${line.slice(continuation.length)}`;
       continue;
     }
     lastKey = undefined;
