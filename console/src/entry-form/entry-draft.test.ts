@@ -48,7 +48,7 @@ const oauth2Entry: EntryView = {
   },
   userInfoParse: [
     { attribute: 'userId', expression: "JSON_GET($response, 'sub')" },
-    { attribute: 'email', expression: "JSON_GET($response, 'mail')" },
+    { attribute: 'email', expression: "JSON_GET($response, 'mail')", required: true },
   ],
   logoutUrl: 'https://idp.example.test/logout?redirect_uri=${redirect_uri}',
   timeoutMs: 4000,

@@ -12,6 +12,8 @@ export interface Row {
   readonly name: string;
   /** A header's value or an expression. */
   readonly value: string;
+  /** A user-info mapping the response must hold (docs/entries.md#user-mapping). */
+  readonly required?: boolean;
 }
 
 /**
@@ -136,7 +138,11 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     mappingRows:
       mapping === undefined || typeof mapping === 'string'
         ? []
-        : mapping.map(({ attribute, expression }) => ({ name: attribute, value: expression })),
+        : mapping.map(({ attribute, expression, required }) => ({
+            name: attribute,
+            value: expression,
+            ...(required === true ? { required } : {}),
+          })),
     mappingText: typeof mapping === 'string' ? mapping : '',
     logoutUrl: view.logoutUrl ?? '',
     timeoutMs: view.timeoutMs === undefined ? '' : String(view.timeoutMs),
@@ -268,9 +274,10 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
     name,
     expression: value,
   }));
-  const mappingRows = rows(draft.mappingRows).map(({ name, value }) => ({
+  const mappingRows = rows(draft.mappingRows).map(({ name, value, required }) => ({
     attribute: name,
     expression: value,
+    ...(required === true ? { required } : {}),
   }));
   const timeout = draft.timeoutMs.trim();
   return withoutUndefined<EntryBody>({

@@ -237,7 +237,8 @@ export const errorRegistry = {
   },
   password_not_local: {
     status: 409,
-    summary: 'Only a signed-in local account (not an API token or a federated user) has a password.',
+    summary:
+      'Only a signed-in local account (not an API token or a federated user) has a password.',
   },
   api_token_name_taken: {
     status: 409,

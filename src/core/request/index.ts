@@ -14,5 +14,5 @@ export { buildTokenRequest } from './token-request.js';
 export type { ResponseOptions, TokenResult } from './token-response.js';
 export { processTokenResponse } from './token-response.js';
 export { buildUserInfoRequest } from './userinfo-request.js';
-export { processUserInfoResponse } from './userinfo-response.js';
+export { processUserInfoResponse, reportUserInfoResponse } from './userinfo-response.js';
 export { isVisibleAscii } from './visible-ascii.js';
