@@ -179,7 +179,8 @@ describe('an entry through the form and back', () => {
     assert.deepEqual(toEntryBody(emptyDraft), {
       id: '',
       name: '',
-      enabled: true,
+      // A new entry starts off the sign-in page, until the administrator enables it.
+      enabled: false,
       provisioning: { createUsers: true, updateOnSignIn: true, adoptExistingUsers: false },
       authorizeUrl: '',
       tokenUrl: '',
@@ -192,7 +193,7 @@ describe('an entry through the form and back', () => {
     const view: EntryView = {
       id: 'plain',
       name: 'Plain',
-      enabled: true,
+      enabled: false,
       isDefault: false,
       type: 'oauth2',
       appsecretSet: false,

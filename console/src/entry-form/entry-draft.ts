@@ -72,7 +72,8 @@ export const emptyDraft: EntryDraft = {
   type: 'oauth2',
   id: '',
   name: '',
-  enabled: true,
+  // A new entry stays off the sign-in page until the administrator enables it.
+  enabled: false,
   isDefault: false,
   appid: '',
   appsecret: newSecret,

@@ -62,3 +62,19 @@ function closestLabel(path: string): string | undefined {
   }
   return undefined;
 }
+
+/** Top-level field names, longest first, so `userInfoUrl` is not read as part of another. */
+const topLevelNames = Object.keys(labels)
+  .filter((name) => !name.includes('.'))
+  .sort((a, b) => b.length - a.length);
+
+/**
+ * A core message with each API field name it mentions replaced by the
+ * field's label (`${code} is not allowed in authorizeUrl` → `... in
+ * Authorization URL`). Only whole words that are field names change, never
+ * a word inside a placeholder such as `${redirect_uri}`.
+ */
+export function screenWords(message: string): string {
+  const names = new RegExp(`(?<![\\w{$.])(${topLevelNames.join('|')})(?![\\w}])`, 'g');
+  return message.replace(names, (name) => labels[name] ?? name);
+}
