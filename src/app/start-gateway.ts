@@ -56,6 +56,8 @@ export async function startGateway(
     }
     const app = await buildApp(createGateway(config, storage, options));
     const address = await app.listen({ port: config.port, host: config.host });
+    // The console's address first, so whoever waits for "listens on" has it.
+    announce(`The admin console: ${config.publicUrl.replace(/\/+$/, '')}/_sso/admin`);
     announce(`ssogate listens on ${address}; users reach it at ${config.publicUrl}`);
     return {
       app,
