@@ -56,6 +56,20 @@ describe('a failed admin API call', () => {
     assert.equal(describeFailure(without), 'an entry "a" exists already [entry_exists]');
   });
 
+  test("the error's detail follows its sentence", () => {
+    const weak = toApiError(400, {
+      error: {
+        code: 'password_weak',
+        message: 'A new password is too short.',
+        detail: 'the new password must be at least 12 characters',
+      },
+    });
+    assert.equal(
+      describeFailure(weak),
+      'A new password is too short.: the new password must be at least 12 characters [password_weak]',
+    );
+  });
+
   test('any other failure is described by its message', () => {
     assert.equal(describeFailure(new TypeError('Failed to fetch')), 'Failed to fetch');
     assert.equal(describeFailure('plain text'), 'plain text');

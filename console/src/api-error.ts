@@ -11,6 +11,8 @@ export class ApiError extends Error {
     message: string,
     readonly problems: readonly Problem[] = [],
     readonly reference?: string,
+    /** The reason beside the code's sentence (a refused password's, say). */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,14 +27,16 @@ export function toApiError(status: number, payload: unknown): ApiError {
     typeof error.message === 'string' ? error.message : `the server answered ${status}`;
   const problems = Array.isArray(error.problems) ? (error.problems as Problem[]) : [];
   const reference = typeof error.reference === 'string' ? error.reference : undefined;
-  return new ApiError(status, code, message, problems, reference);
+  const detail = typeof error.detail === 'string' ? error.detail : undefined;
+  return new ApiError(status, code, message, problems, reference, detail);
 }
 
 /** A message for any failure, with its code and reference when there are. */
 export function describeFailure(error: unknown): string {
   if (error instanceof ApiError) {
     const reference = error.reference === undefined ? '' : ` (reference ${error.reference})`;
-    return `${error.message} [${error.code}]${reference}`;
+    const detail = error.detail === undefined ? '' : `: ${error.detail}`;
+    return `${error.message}${detail} [${error.code}]${reference}`;
   }
   return error instanceof Error ? error.message : String(error);
 }

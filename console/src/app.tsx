@@ -1,3 +1,4 @@
+import { PasswordPage } from './account/password-page';
 import { AuditPage } from './audit/audit-page';
 import { EntriesPage } from './entries/entries-page';
 import { EntryFormPage } from './entry-form/entry-form-page';
@@ -44,6 +45,8 @@ function PageFor({ route }: { readonly route: Route }) {
       return <AuditPage />;
     case 'tokens':
       return <TokensPage />;
+    case 'password':
+      return <PasswordPage />;
     case 'unknown':
       return <NotFoundPage />;
   }

@@ -48,8 +48,20 @@ export function hasNavigated(): boolean {
   return navigated;
 }
 
+let leaveGuard: (() => boolean) | undefined;
+
+/**
+ * A page with unsaved work asks before the reader leaves it through the
+ * console's own links (the browser's beforeunload covers reloads and tabs).
+ */
+export function setLeaveGuard(guard: (() => boolean) | undefined): void {
+  leaveGuard = guard;
+}
+
 /** Goes to a console path (relative to BASE) without reloading the page. */
 export function navigate(path: string): void {
+  if (leaveGuard !== undefined && !leaveGuard()) return;
+  leaveGuard = undefined;
   navigated = true;
   visit += 1;
   window.history.pushState(null, '', `${BASE}${path}`);

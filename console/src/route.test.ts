@@ -13,6 +13,7 @@ describe('the page of a console path', () => {
       [`${BASE}/users`, { page: 'users' }],
       [`${BASE}/audit/`, { page: 'audit' }],
       [`${BASE}/tokens`, { page: 'tokens' }],
+      [`${BASE}/password`, { page: 'password' }],
       ['/entries/corp-sso', { page: 'entry', id: 'corp-sso' }],
       ['', { page: 'entries' }],
     ] as const;
@@ -31,6 +32,9 @@ describe('the page of a console path', () => {
       `${BASE}/settings`,
       `${BASE}/new`,
       '/_sso/administrator/users',
+      // A malformed percent-encoding is a page that does not exist, not a crash.
+      `${BASE}/entries/%E0`,
+      `${BASE}/entries/%`,
     ]) {
       assert.deepEqual(routeOf(path), { page: 'unknown' }, path);
     }

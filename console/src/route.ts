@@ -13,6 +13,7 @@ export type Route =
   | { readonly page: 'users' }
   | { readonly page: 'audit' }
   | { readonly page: 'tokens' }
+  | { readonly page: 'password' }
   | { readonly page: 'unknown' };
 
 export function routeOf(pathname: string): Route {
@@ -24,10 +25,23 @@ export function routeOf(pathname: string): Route {
   }
   if (first === 'entries' && second === 'new' && parts.length === 2) return { page: 'new-entry' };
   if (first === 'entries' && second !== undefined && parts.length === 2) {
-    return { page: 'entry', id: decodeURIComponent(second) };
+    const id = decoded(second);
+    return id === undefined ? { page: 'unknown' } : { page: 'entry', id };
   }
-  if (parts.length === 1 && (first === 'users' || first === 'audit' || first === 'tokens')) {
+  if (
+    parts.length === 1 &&
+    (first === 'users' || first === 'audit' || first === 'tokens' || first === 'password')
+  ) {
     return { page: first };
   }
   return { page: 'unknown' };
+}
+
+/** A percent-encoded path segment decoded, or undefined when it is malformed (`%E0`). */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

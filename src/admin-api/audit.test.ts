@@ -60,6 +60,31 @@ describe('admin API: audit', () => {
     });
   });
 
+  test('a reference id finds its one event, however the user typed it', async () => {
+    await withApi(async (api) => {
+      await api.storage.audit.append(event(1, { outcome: 'failure', reference: '7KQ2M9XC4D' }));
+      await api.storage.audit.append(event(2, { outcome: 'failure', reference: 'ABCDEFGH12' }));
+      await api.storage.audit.append(event(3));
+      const found = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/audit?reference=%207kq2m9xc4d%20',
+        headers: api.token,
+      });
+      assert.equal(found.statusCode, 200, found.body);
+      const events = json<AuditPage>(found).events;
+      assert.deepEqual(
+        events.map((e) => e.reference),
+        ['7KQ2M9XC4D'],
+      );
+      const none = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/audit?reference=0000000000',
+        headers: api.token,
+      });
+      assert.deepEqual(json<AuditPage>(none).events, []);
+    });
+  });
+
   test('bad filters name the field', async () => {
     await withApi(async (api) => {
       const cases: [string, string][] = [
@@ -69,6 +94,7 @@ describe('admin API: audit', () => {
         ['outcome=maybe', 'query.outcome'],
         ['limit=501', 'query.limit'],
         ['before=0', 'query.before'],
+        ['reference=not-a-ref', 'query.reference'],
       ];
       for (const [query, field] of cases) {
         const response = await api.inject({

@@ -228,7 +228,12 @@ describe('admin API: entries', () => {
       assert.equal(await api.storage.entries.hasSecret('corp'), true);
       assert.equal((await api.gateway.entries.get('corp'))?.name, 'Renamed');
       const [update] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
-      assert.deepEqual(update?.detail, { action: 'update', fields: ['name'] });
+      // Each changed field with its value before and after, for the console's audit page.
+      assert.deepEqual(update?.detail, {
+        action: 'update',
+        fields: ['name'],
+        changes: [{ field: 'name', before: 'Entry corp', after: 'Renamed' }],
+      });
 
       const mismatch = await api.inject({
         method: 'PUT',
@@ -249,7 +254,12 @@ describe('admin API: entries', () => {
       assert.equal(json<{ entry: Record<string, unknown> }>(cleared).entry.appsecretSet, false);
       assert.equal(await api.storage.entries.hasSecret('corp'), false);
       const [clear] = await api.storage.audit.list({ kind: 'entry_change', limit: 1 });
-      assert.deepEqual(clear?.detail, { action: 'update', fields: ['appsecret'] });
+      // A secret's change is recorded without its value, old or new.
+      assert.deepEqual(clear?.detail, {
+        action: 'update',
+        fields: ['appsecret'],
+        changes: [{ field: 'appsecret', before: 'set' }],
+      });
 
       const invalid = await api.inject({
         method: 'PUT',

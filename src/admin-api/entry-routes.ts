@@ -2,7 +2,7 @@ import type { EntryInput } from '../core/index.js';
 import { SsogateError, entryInput, secretChange, withSecretAfter } from '../core/index.js';
 import { invalidField } from './api-failure.js';
 import type { ApiRouter } from './api-router.js';
-import { changedFields } from './entry-changes.js';
+import { changedFields, fieldChanges, jsonChanges } from './entry-changes.js';
 import { entryAnswers, validated, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-schemas.js';
 import { entryParams, entryReplaceBody } from './schemas.js';
@@ -116,16 +116,12 @@ export function entryRoutes(api: ApiRouter): void {
         secret === 'clear' ? 'clear' : 'keep',
       );
       if (!updated) throw new SsogateError('entry_unknown', `no entry "${id}"`);
-      await changed(
-        call,
-        id,
-        'update',
-        changedFields(before.input, input, secret, secretChange(body.extensionSecret)),
-        {
-          ...warningsDetail(warnings),
-          ...(await endSessionsIfClosed(id, before.input, input)),
-        },
-      );
+      const fields = changedFields(before.input, input, secret, secretChange(body.extensionSecret));
+      await changed(call, id, 'update', fields, {
+        changes: jsonChanges(fieldChanges(before.input, input, fields)),
+        ...warningsDetail(warnings),
+        ...(await endSessionsIfClosed(id, before.input, input)),
+      });
       return { body: { entry: await present(await stored(id)), warnings } };
     },
   );

@@ -4,7 +4,7 @@ import { SsogateError } from '../core/index.js';
 import type { ApiCall } from './api-route.js';
 import { invalidField } from './api-failure.js';
 import type { ApiRouter } from './api-router.js';
-import { changedFields } from './entry-changes.js';
+import { changedFields, fieldChanges, jsonChanges } from './entry-changes.js';
 import { entryAnswers, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer } from './response-schemas.js';
 import { entryParams } from './schemas.js';
@@ -38,7 +38,10 @@ export function entryStateRoutes(api: ApiRouter): void {
       if (!(await store.update(id, withoutSecret(after), gateway.clock(), 'keep'))) {
         throw new SsogateError('entry_unknown', `no entry "${id}"`);
       }
-      await changed(call, id, action, fields, await endSessionsIfClosed(id, before.input, after));
+      await changed(call, id, action, fields, {
+        changes: jsonChanges(fieldChanges(before.input, after, fields)),
+        ...(await endSessionsIfClosed(id, before.input, after)),
+      });
     }
     return { body: { entry: await present(await stored(id)) } };
   };

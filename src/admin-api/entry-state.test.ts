@@ -41,7 +41,12 @@ describe('admin API: entry state', () => {
       assert.equal((await api.gateway.entries.get('corp'))?.enabled, false);
       const event = await lastChange(api);
       assert.equal(event?.actor, 'token:ci');
-      assert.deepEqual(event.detail, { action: 'disable', fields: ['enabled'], sessionsEnded: 0 });
+      assert.deepEqual(event.detail, {
+        action: 'disable',
+        fields: ['enabled'],
+        changes: [{ field: 'enabled', before: true, after: false }],
+        sessionsEnded: 0,
+      });
       // The secret was kept through the write.
       assert.equal(await api.storage.entries.hasSecret('corp'), true);
 
@@ -73,6 +78,7 @@ describe('admin API: entry state', () => {
       assert.deepEqual((await lastChange(api))?.detail, {
         action: 'set_default',
         fields: ['isDefault'],
+        changes: [{ field: 'isDefault', after: true }],
       });
 
       const disabled = await post(api, '/_sso/api/entries/two/disable');

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import type { CompiledOAuth2Entry, JsonValue, MappedUser, SsogateError } from '../core/index.js';
+import type {
+  CompiledOAuth2Entry,
+  JsonValue,
+  MappedUser,
+  MappingLineReport,
+  MappingReport,
+  SsogateError,
+} from '../core/index.js';
 import {
   MASK,
   entryInput,
@@ -9,7 +16,7 @@ import {
   maxResponseBytes,
   placeholderMatrix,
   processTokenResponse,
-  processUserInfoResponse,
+  reportUserInfoResponse,
   secretChange,
   templateKinds,
   userAttributes,
@@ -203,9 +210,9 @@ function runSamples(
     return failedStep('token', error, known);
   }
   known.push(token.accessToken, ...Object.values(token.values));
-  let user: MappedUser;
+  let report: MappingReport;
   try {
-    user = processUserInfoResponse(
+    report = reportUserInfoResponse(
       entry,
       { status: 200, body: body.userInfoResponse },
       { secrets: known },
@@ -213,8 +220,14 @@ function runSamples(
   } catch (error) {
     return failedStep('userinfo', error, known);
   }
+  const mapping = report.lines.map((line) => presentMappingLine(line, known));
+  if ('error' in report.result) {
+    return { ...failedStep('userinfo', report.result.error, known), mapping };
+  }
+  const user: MappedUser = report.result.user;
   return {
     ok: true,
+    mapping,
     accessToken: MASK,
     tokenValues: Object.fromEntries(Object.keys(token.values).map((name) => [name, MASK])),
     user: presentMappedUser(user, known),
@@ -233,6 +246,26 @@ function failedStep(step: 'token' | 'userinfo', error: unknown, secrets: readonl
       ...(error.line === undefined ? {} : { line: error.line }),
       ...(error.column === undefined ? {} : { column: error.column }),
     },
+  };
+}
+
+/** One mapping line's outcome, its value and message masked like the user. */
+function presentMappingLine(
+  line: MappingLineReport,
+  secrets: readonly string[],
+): Record<string, JsonValue> {
+  const { place, error, value } = line;
+  return {
+    attribute: line.attribute,
+    ...(place === undefined ? {} : place),
+    required: line.required,
+    outcome: line.outcome,
+    ...(value === undefined
+      ? {}
+      : { value: typeof value === 'string' ? maskSecrets(value, secrets) : value }),
+    ...(error === undefined
+      ? {}
+      : { error: { code: error.code, message: maskSecrets(error.message, secrets) } }),
   };
 }
 

@@ -145,6 +145,17 @@ describe('admin API: entry-test', () => {
       const result = entryTestAnswer.parse(json(response));
       assert.deepEqual(result, {
         ok: true,
+        // Each row of the parsing with what it made of the sample.
+        mapping: [
+          { attribute: 'userId', row: 1, required: true, outcome: 'mapped', value: 'alice' },
+          {
+            attribute: 'email',
+            row: 2,
+            required: false,
+            outcome: 'mapped',
+            value: 'alice@example.com',
+          },
+        ],
         accessToken: '***',
         tokenValues: { openid: '***' },
         user: {
@@ -193,6 +204,53 @@ describe('admin API: entry-test', () => {
       assert.equal(broken.error.code, 'entry_invalid');
       assert.ok(broken.problems?.some((problem) => problem.field === 'tokenParse'));
       assert.doesNotMatch(JSON.stringify(api.bodies), new RegExp(`${canarySecret}|AT-77889900`));
+    });
+  });
+
+  test('every line of a text parsing is reported; a missing optional attribute is left unset', async () => {
+    await withApi(async (api) => {
+      const userInfoParse = [
+        '# the sample lacks org and phone',
+        "userId = JSON_GET($response, 'id')",
+        "email = JSON_GET($response, 'mail')",
+        "department = JSON_GET($response, 'org')",
+        "required mobile = JSON_GET($response, 'phone')",
+        // A wrong expression fails whatever the attribute: the mail is no JWT.
+        "userName = JSON_GET(JWT_CLAIMS_UNVERIFIED(JSON_GET($response, 'mail')), 'name')",
+      ].join('\n');
+      const response = await tryEntry(api, {
+        entry: { ...entry, userInfoParse },
+        tokenResponse: '{"access_token":"AT-1","openid":"x"}',
+        userInfoResponse: '{"id":"alice","mail":"alice@example.com"}',
+      });
+      const result = entryTestAnswer.parse(json(response));
+      assert.ok(!result.ok);
+      assert.equal(result.step, 'userinfo');
+      const lines = (result.mapping ?? []).map((line) => [
+        line.line,
+        line.attribute,
+        line.outcome,
+        line.error?.code,
+      ]);
+      assert.deepEqual(lines, [
+        [2, 'userId', 'mapped', undefined],
+        [3, 'email', 'mapped', undefined],
+        [4, 'department', 'missing', 'key_not_found'],
+        [5, 'mobile', 'failed', 'key_not_found'],
+        [6, 'userName', 'failed', 'jwt_malformed'],
+      ]);
+      // The failure names every failed line, by its line and attribute.
+      assert.match(result.error.message, /^line 5, mobile: .*'phone'.*; line 6, userName: /);
+
+      // Without the failing lines, the optional department does not stop the sign-in.
+      const optional = await tryEntry(api, {
+        entry: { ...entry, userInfoParse: userInfoParse.split('\n').slice(0, 4).join('\n') },
+        tokenResponse: '{"access_token":"AT-1","openid":"x"}',
+        userInfoResponse: '{"id":"alice","mail":"alice@example.com"}',
+      });
+      const passed = entryTestAnswer.parse(json(optional));
+      assert.ok(passed.ok, JSON.stringify(passed));
+      assert.equal(passed.user.department, null);
     });
   });
 

@@ -226,6 +226,22 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  test('the body of PUT /entries/{id} may clear either write-only secret with null', async () => {
+    await withApi(async (api) => {
+      const document = await fetchDocument(api);
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      ajv.addSchema(document, 'openapi.json');
+      const pointer =
+        '#/paths/~1_sso~1api~1entries~1{id}/put/requestBody/content/application~1json/schema';
+      const validate = ajv.getSchema(`openapi.json${pointer}`);
+      assert.ok(validate, pointer);
+      for (const secret of ['appsecret', 'extensionSecret']) {
+        const body = { ...entryWithId('corp'), [secret]: null };
+        assert.ok(validate(body), `${secret}: null: ${JSON.stringify(validate.errors)}`);
+      }
+    });
+  });
+
   test("carries the package's version", async () => {
     await withApi(async (api) => {
       const document = await fetchDocument(api);

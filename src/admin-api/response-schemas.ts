@@ -195,9 +195,21 @@ export const extensionCheckAnswer = z.union([
 
 const maskedText = z.string().describe('masked: "***"');
 
+/** What one line of the user-info parsing made of the sample (its text line or table row). */
+const mappingLineAnswer = z.looseObject({
+  attribute: z.string(),
+  line: z.number().int().optional(),
+  row: z.number().int().optional(),
+  required: z.boolean(),
+  outcome: z.enum(['mapped', 'missing', 'failed']),
+  value: z.union([z.string(), z.boolean()]).optional(),
+  error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+});
+
 export const entryTestAnswer = z.union([
   z.looseObject({
     ok: z.literal(true),
+    mapping: z.array(mappingLineAnswer).optional(),
     accessToken: maskedText,
     tokenValues: z.record(z.string(), maskedText),
     user: z.looseObject({
@@ -213,6 +225,7 @@ export const entryTestAnswer = z.union([
   z.looseObject({
     ok: z.literal(false),
     step: z.enum(['entry', 'token', 'userinfo']),
+    mapping: z.array(mappingLineAnswer).optional(),
     error: z.looseObject({
       code: z.string(),
       message: z.string(),

@@ -9,6 +9,7 @@ import { entryRoutes } from './entry-routes.js';
 import { entryStateRoutes } from './entry-state-routes.js';
 import { entryToolRoutes } from './entry-tool-routes.js';
 import { openApiRoute } from './openapi-route.js';
+import { passwordRoutes } from './password-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userAdminRoutes } from './user-admin-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -26,6 +27,7 @@ export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
   entryToolRoutes(api);
   userRoutes(api);
   userAdminRoutes(api);
+  passwordRoutes(api);
   auditRoutes(api);
   tokenRoutes(api);
   extensionCheckRoute(api);

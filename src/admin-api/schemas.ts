@@ -58,10 +58,11 @@ export const auditQuery = z.strictObject({
   outcome: z.enum(['success', 'failure']).optional(),
   /**
    * The reference id on a user's error page: 10 characters of Crockford's
-   * base32, in either case; I and L are read as 1, O as 0.
+   * base32, in either case, spaces around it ignored; I and L are read as 1, O as 0.
    */
   reference: z
     .string()
+    .trim()
     .regex(/^[0-9A-Za-z]{10}$/, 'must be the 10-character reference id of an error page')
     .optional(),
   /** Inclusive. */
@@ -75,10 +76,12 @@ export const auditQuery = z.strictObject({
 
 /**
  * The body of PUT /entries/{id} as a client sends it: the id may be left
- * out (the path names it), and `"appsecret": null` clears the stored secret.
+ * out (the path names it), and `"appsecret": null` or `"extensionSecret": null`
+ * clears the stored secret.
  * The route checks the merged entry with validateEntry, against entryInput.
  */
 export const entryReplaceBody = entryInput.extend({
   id: entryInput.shape.id.optional(),
   appsecret: entryInput.shape.appsecret.nullable(),
+  extensionSecret: entryInput.shape.extensionSecret.nullable(),
 });

@@ -61,7 +61,13 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('heading', { level: 1, name: 'New entry' }).waitFor();
 
     await page.getByLabel('Name (required)').fill('Example SSO');
+    // The id is suggested from the name; the administrator may type another.
+    assert.equal(await page.getByLabel('Id (required)').inputValue(), 'example-sso');
     await page.getByLabel('Id (required)').fill('example');
+    // A new entry starts disabled: enabling it is a choice.
+    const enabled = page.getByLabel('Enabled: users can sign in with it');
+    assert.equal(await enabled.isChecked(), false);
+    await enabled.check();
     await page.getByLabel('App id').fill(text('appid'));
     await page.getByLabel('App secret').fill(text('appsecret'));
     const authorize = page.getByLabel('Authorization URL (required)');
@@ -72,7 +78,8 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
 
     // The core's own check, debounced, with the field and the column.
     const fieldProblem = page.locator('#field-authorizeUrl-problems');
-    await fieldProblem.getByText('${code} is not allowed in authorizeUrl').waitFor();
+    // In the screen's words: the field's label, not the API's name for it.
+    await fieldProblem.getByText('${code} is not allowed in Authorization URL').waitFor();
     assert.match(await fieldProblem.innerText(), /column \d+/);
     assert.equal(await authorize.getAttribute('aria-invalid'), 'true');
     const summary = page.locator('.validation');

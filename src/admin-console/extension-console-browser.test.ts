@@ -77,6 +77,7 @@ describe('an extension entry in the console, in headless Chromium', { skip: cons
   test('"Test connection" shows a wrong secret by its code, then the right one succeeds', async () => {
     await page.getByLabel('Name (required)').fill('Acme (through an extension)');
     await page.getByLabel('Id (required)').fill('acme');
+    await page.getByLabel('Enabled: users can sign in with it').check();
     await page.getByLabel('App id').fill(example.defaultAcmeClient.clientId);
     await page.getByLabel('App secret').fill(example.defaultAcmeClient.secret);
     await page.getByLabel('Extension service URL').fill(extension.url);

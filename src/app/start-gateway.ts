@@ -69,6 +69,8 @@ export async function startGateway(
       );
     }
     const address = await app.listen({ port: config.port, host: config.host });
+    // The console's address first, so whoever waits for "listens on" has it.
+    announce(`The admin console: ${config.publicUrl.replace(/\/+$/, '')}/_sso/admin`);
     announce(`ssogate listens on ${address}; users reach it at ${config.publicUrl}`);
     for (const line of nextSteps(config.publicUrl, (await storage.entries.list()).length)) {
       announce(line);

@@ -59,6 +59,10 @@ export async function openConsoleBrowser(gateway: TestGateway): Promise<ConsoleB
   const browser = await launchChromium();
   const admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await admin.newPage();
+  // Leaving a form with unsaved changes asks to confirm; these tests mean to leave.
+  page.on('dialog', (dialog) => {
+    void dialog.accept();
+  });
   return { browser, admin, page, pageProblems: watchPageProblems(page) };
 }
 

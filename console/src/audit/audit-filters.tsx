@@ -101,6 +101,12 @@ export function AuditFilterForm({ entries, onApply }: AuditFilterFormProps) {
       />
       <FilterField id="audit-kind" label="Event" options={kindOptions} {...bind('kind')} />
       <FilterField id="audit-user" label="User" placeholder="user id" {...bind('userId')} />
+      <FilterField
+        id="audit-reference"
+        label="Reference id"
+        placeholder="from the error page, e.g. 7KQ2M9XC4D"
+        {...bind('reference')}
+      />
       <FilterField id="audit-since" label="From" type="datetime-local" {...bind('since')} />
       <FilterField id="audit-until" label="Until" type="datetime-local" {...bind('until')} />
       <div className="filter-actions">

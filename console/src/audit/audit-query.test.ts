@@ -14,6 +14,7 @@ describe('the audit query of the filters', () => {
         outcome: 'failure',
         kind: 'sign_in',
         userId: '  alice ',
+        reference: ' 7kq2m9xc4d ',
         since: '2024-05-01T12:00',
         until: '2024-05-02T08:30',
       },
@@ -26,6 +27,7 @@ describe('the audit query of the filters', () => {
       outcome: 'failure',
       kind: 'sign_in',
       userId: 'alice',
+      reference: '7KQ2M9XC4D',
       // datetime-local values are the reader's local time, sent in UTC.
       since: new Date('2024-05-01T12:00').toISOString(),
       until: new Date('2024-05-02T08:30').toISOString(),

@@ -5,6 +5,8 @@ export interface AuditFilters {
   readonly outcome: string;
   readonly kind: string;
   readonly userId: string;
+  /** The reference id an error page showed the user. */
+  readonly reference: string;
   /** datetime-local values, in the reader's time zone. */
   readonly since: string;
   readonly until: string;
@@ -15,6 +17,7 @@ export const noFilters: AuditFilters = {
   outcome: '',
   kind: '',
   userId: '',
+  reference: '',
   since: '',
   until: '',
 };
@@ -44,6 +47,8 @@ export function auditQuery(
   set('outcome', filters.outcome);
   set('kind', filters.kind);
   set('userId', filters.userId.trim());
+  // As read out or pasted from the error page: any case, spaces around it.
+  set('reference', filters.reference.trim().toUpperCase());
   set('since', isoFrom(filters.since));
   set('until', isoFrom(filters.until));
   set('before', before === undefined ? undefined : String(before));

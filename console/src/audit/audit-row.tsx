@@ -1,5 +1,6 @@
 import { formatTime } from '../api';
 import type { AuditEventView } from '../types';
+import { readableDetail } from './audit-detail';
 
 const kinds: Readonly<Record<string, string>> = {
   sign_in: 'Sign-in',
@@ -11,7 +12,6 @@ const kinds: Readonly<Record<string, string>> = {
 
 /** One audit event; a failure names its code and the reference id its error page showed. */
 export function AuditRow({ event }: { readonly event: AuditEventView }) {
-  const detail = event.detail === null ? '' : JSON.stringify(event.detail);
   return (
     <tr>
       <td data-label="Time">{formatTime(event.at)}</td>
@@ -31,8 +31,42 @@ export function AuditRow({ event }: { readonly event: AuditEventView }) {
         {event.reference === null ? null : <span className="meta"> ref {event.reference}</span>}
       </td>
       <td data-label="Details" className="detail-cell">
-        {detail === '' ? '—' : <code>{detail}</code>}
+        <EventDetail detail={event.detail} />
       </td>
     </tr>
+  );
+}
+
+/** What an event did, each changed field before and after, then the other facts. */
+function EventDetail({ detail }: { readonly detail: AuditEventView['detail'] }) {
+  const { action, changes, facts } = readableDetail(detail);
+  if (action === undefined && changes.length === 0 && facts.length === 0) return <>—</>;
+  return (
+    <div className="event-detail">
+      {action === undefined ? null : <p className="event-action">{action}</p>}
+      {changes.length === 0 ? null : (
+        <ul className="changes" aria-label="Changed fields">
+          {changes.map((change) => (
+            <li key={change.label}>
+              <span className="change-field">{change.label}</span>:{' '}
+              <span className="change-value">{change.before}</span>
+              <span aria-hidden="true"> → </span>
+              <span className="visually-hidden"> became </span>
+              <span className="change-value">{change.after}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {facts.length === 0 ? null : (
+        <dl className="facts">
+          {facts.map((fact) => (
+            <div key={fact.name}>
+              <dt>{fact.name}</dt>
+              <dd>{fact.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
   );
 }

@@ -48,7 +48,7 @@ const oauth2Entry: EntryView = {
   },
   userInfoParse: [
     { attribute: 'userId', expression: "JSON_GET($response, 'sub')" },
-    { attribute: 'email', expression: "JSON_GET($response, 'mail')" },
+    { attribute: 'email', expression: "JSON_GET($response, 'mail')", required: true },
   ],
   logoutUrl: 'https://idp.example.test/logout?redirect_uri=${redirect_uri}',
   timeoutMs: 4000,
@@ -182,7 +182,8 @@ describe('an entry through the form and back', () => {
     assert.deepEqual(toEntryBody(emptyDraft), {
       id: '',
       name: '',
-      enabled: true,
+      // A new entry starts off the sign-in page, until the administrator enables it.
+      enabled: false,
       provisioning: { createUsers: true, updateOnSignIn: true, adoptExistingUsers: false },
       authorizeUrl: '',
       tokenUrl: '',
@@ -195,7 +196,7 @@ describe('an entry through the form and back', () => {
     const view: EntryView = {
       id: 'plain',
       name: 'Plain',
-      enabled: true,
+      enabled: false,
       isDefault: false,
       type: 'oauth2',
       appsecretSet: false,
@@ -358,16 +359,49 @@ describe('extension settings as text', () => {
         field: 'extensionSettings',
         line: 4,
         column: 1,
-        message: 'line 4 is not of the form "key = value"',
+        message:
+          'line 4 is not of the form "key = value" (indent a value\'s further lines by two spaces)',
       },
       {
         field: 'extensionSettings',
         line: 5,
         column: 1,
-        message: 'line 5 is not of the form "key = value"',
+        message:
+          'line 5 is not of the form "key = value" (indent a value\'s further lines by two spaces)',
       },
     ]);
     assert.deepEqual(settingsProblems(''), []);
+  });
+
+  test('a multi-line value is printed on indented lines and read back whole', () => {
+    const certificate =
+      '-----BEGIN CERTIFICATE-----\nMIIB\n\n  indented\n-----END CERTIFICATE-----';
+    const view: EntryView = {
+      ...extensionEntry,
+      extensionSettings: { cert: certificate, tenant: 'north' },
+    };
+    const text = draftFromEntry(view).extensionSettings;
+    assert.equal(
+      text,
+      'cert = -----BEGIN CERTIFICATE-----\n  MIIB\n  \n    indented\n  -----END CERTIFICATE-----\ntenant = north',
+    );
+    assert.deepEqual(settingsProblems(text), []);
+    assert.deepEqual(resent(view).extensionSettings, { cert: certificate, tenant: 'north' });
+  });
+
+  test('any settings an entry can hold come back the same, over several lines too', () => {
+    const firstLine = fc.string().filter((text) => text === text.trim() && !/[\r\n]/.test(text));
+    const line = fc.string().filter((text) => !/[\r\n]/.test(text));
+    const value = fc
+      .tuple(firstLine, fc.array(line, { maxLength: 3 }))
+      .map(([first, rest]) => [first, ...rest].join('\n'));
+    fc.assert(
+      fc.property(fc.dictionary(fc.stringMatching(extensionSettingName), value), (generated) => {
+        const settings = { ...generated };
+        const view: EntryView = { ...extensionEntry, extensionSettings: settings };
+        assert.deepEqual(resent(view).extensionSettings, settings);
+      }),
+    );
   });
 
   test('any settings an entry can hold on one line each come back the same', () => {

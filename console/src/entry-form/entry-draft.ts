@@ -12,6 +12,8 @@ export interface Row {
   readonly name: string;
   /** A header's value or an expression. */
   readonly value: string;
+  /** A user-info mapping the response must hold (docs/entries.md#user-mapping). */
+  readonly required?: boolean;
 }
 
 /**
@@ -74,7 +76,8 @@ export const emptyDraft: EntryDraft = {
   type: 'oauth2',
   id: '',
   name: '',
-  enabled: true,
+  // A new entry stays off the sign-in page until the administrator enables it.
+  enabled: false,
   isDefault: false,
   appid: '',
   appsecret: newSecret,
@@ -142,7 +145,11 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     mappingRows:
       mapping === undefined || typeof mapping === 'string'
         ? []
-        : mapping.map(({ attribute, expression }) => ({ name: attribute, value: expression })),
+        : mapping.map(({ attribute, expression, required }) => ({
+            name: attribute,
+            value: expression,
+            ...(required === true ? { required } : {}),
+          })),
     mappingText: typeof mapping === 'string' ? mapping : '',
     logoutUrl: view.logoutUrl ?? '',
     timeoutMs: view.timeoutMs === undefined ? '' : String(view.timeoutMs),
@@ -152,9 +159,7 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     ownUserIds: view.provisioning?.userIdScope === 'entry',
     extensionUrl: view.extensionUrl ?? '',
     extensionSecret: storedSecret(view.extensionSecretSet),
-    extensionSettings: Object.entries(view.extensionSettings ?? {})
-      .map(([key, value]) => `${key} = ${value}`)
-      .join('\n'),
+    extensionSettings: printSettings(view.extensionSettings ?? {}),
     ...oidcDraft(view.oidc),
   };
 }
@@ -195,29 +200,53 @@ function secretBody(secret: SecretDraft): string | null | undefined {
   return secret.value;
 }
 
+/**
+ * A value's further lines are indented by two spaces: a value may span lines
+ * (a certificate, a document), and a line of its own would otherwise read as
+ * a malformed setting or another key.
+ */
+const continuation = '  ';
+
+/** Settings as `key = value` lines, a multi-line value continued on indented lines. */
+export function printSettings(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([key, value]) => `${key} = ${value.split(/\r?\n/).join(`\n${continuation}`)}`)
+    .join('\n');
+}
+
 /** `key = value` lines as an object; malformed lines are reported by settingsProblems. */
 export function parseSettings(text: string): Record<string, string> {
   const settings: Record<string, string> = {};
+  let lastKey: string | undefined;
   for (const line of text.split(/\r?\n/)) {
+    if (lastKey !== undefined && line.startsWith(continuation)) {
+      settings[lastKey] = `${settings[lastKey] ?? ''}\n${line.slice(continuation.length)}`;
+      continue;
+    }
+    lastKey = undefined;
     const trimmed = line.trim();
     const equals = trimmed.indexOf('=');
     if (trimmed === '' || trimmed.startsWith('#') || equals <= 0) continue;
-    settings[trimmed.slice(0, equals).trim()] = trimmed.slice(equals + 1).trim();
+    lastKey = trimmed.slice(0, equals).trim();
+    settings[lastKey] = trimmed.slice(equals + 1).trim();
   }
   return settings;
 }
 
 /** Lines of the settings text that are not `key = value`, with their line numbers. */
 export function settingsProblems(text: string): Problem[] {
+  let afterSetting = false;
   return text.split(/\r?\n/).flatMap((line, index) => {
+    if (afterSetting && line.startsWith(continuation)) return [];
     const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#') || trimmed.indexOf('=') > 0) return [];
+    afterSetting = trimmed.indexOf('=') > 0 && !trimmed.startsWith('#');
+    if (trimmed === '' || trimmed.startsWith('#') || afterSetting) return [];
     return [
       {
         field: 'extensionSettings',
         line: index + 1,
         column: 1,
-        message: `line ${index + 1} is not of the form "key = value"`,
+        message: `line ${index + 1} is not of the form "key = value" (indent a value's further lines by two spaces)`,
       },
     ];
   });
@@ -259,9 +288,10 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
     name,
     expression: value,
   }));
-  const mappingRows = rows(draft.mappingRows).map(({ name, value }) => ({
+  const mappingRows = rows(draft.mappingRows).map(({ name, value, required }) => ({
     attribute: name,
     expression: value,
+    ...(required === true ? { required } : {}),
   }));
   const timeout = draft.timeoutMs.trim();
   return withoutUndefined<EntryBody>({

@@ -7,10 +7,12 @@ import type { Status } from '../layout/status-line';
 import { StatusLine } from '../layout/status-line';
 import { Link } from '../link';
 import { navigate } from '../navigation';
-import type { EntryAnswer, EntryModel, EntryView, Problem } from '../types';
+import { setLeaveGuard } from '../navigation';
+import type { EntryAnswer, EntryList, EntryModel, EntryView, Problem } from '../types';
 import { useLoad } from '../use-load';
 import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
+import { takenIdProblem, topField, visibleProblems } from './form-assist';
 import { ExtensionFields } from './extension-fields';
 import { GeneralFields } from './general-fields';
 import { OAuth2Fields } from './oauth2-fields';
@@ -23,21 +25,25 @@ import { ValidationSummary } from './validation-summary';
 interface Loaded {
   readonly model: EntryModel;
   readonly entry: EntryView | undefined;
+  /** The ids other entries have, so a taken one shows while typing. */
+  readonly takenIds: readonly string[];
 }
 
 /** A new entry, or a stored one by id: loads it and the entry model, then the form. */
 export function EntryFormPage({ id }: { readonly id?: string }) {
   const load = useCallback(
     async (signal: AbortSignal): Promise<Loaded> => {
-      const [model, entry] = await Promise.all([
+      const [model, entry, list] = await Promise.all([
         api<EntryModel>('GET', '/entry-model', { signal }),
         id === undefined
           ? Promise.resolve(undefined)
           : api<EntryAnswer>('GET', `/entries/${encodeURIComponent(id)}`, { signal }).then(
               (body) => body.entry,
             ),
+        api<EntryList>('GET', '/entries', { signal }),
       ]);
-      return { model, entry };
+      const takenIds = list.entries.map((other) => other.id).filter((other) => other !== id);
+      return { model, entry, takenIds };
     },
     [id],
   );
@@ -53,19 +59,22 @@ export function EntryFormPage({ id }: { readonly id?: string }) {
       </Page>
     );
   }
-  return <EntryForm model={data.model} stored={data.entry} />;
+  return <EntryForm model={data.model} stored={data.entry} takenIds={data.takenIds} />;
 }
 
 interface EntryFormProps {
   readonly model: EntryModel;
   readonly stored: EntryView | undefined;
+  readonly takenIds: readonly string[];
 }
 
-function EntryForm({ model, stored }: EntryFormProps) {
+function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const [draft, setDraft] = useState<EntryDraft>(() =>
     stored === undefined ? emptyDraft : draftFromEntry(stored),
   );
   const [dirty, setDirty] = useState(false);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveProblems, setSaveProblems] = useState<readonly Problem[] | undefined>();
   const [status, setStatus] = useState<Status | undefined>(takeFlash);
@@ -76,15 +85,23 @@ function EntryForm({ model, stored }: EntryFormProps) {
   // rule "a disabled entry cannot be the default" shows while typing.
   const checked = useMemo(() => toEntryBody(draft, true), [draft]);
   const validation = useValidation(checked, existingId, dirty || stored !== undefined);
-  const problems =
-    saveProblems ?? (validation.result?.ok === false ? validation.result.problems : []);
-  const shownProblems =
+  const taken = stored === undefined ? takenIdProblem(draft.id, takenIds) : undefined;
+  const coreProblems =
     saveProblems ??
     (validation.result === undefined
       ? undefined
       : validation.result.ok
         ? []
         : validation.result.problems);
+  const shownProblems =
+    coreProblems === undefined && taken === undefined
+      ? undefined
+      : visibleProblems(
+          [...(taken === undefined ? [] : [taken]), ...(coreProblems ?? [])],
+          touched,
+          submitted,
+        );
+  const problems = shownProblems ?? [];
 
   // Unsaved changes are not lost to a reload or a closed tab without a warning.
   useEffect(() => {
@@ -93,8 +110,13 @@ function EntryForm({ model, stored }: EntryFormProps) {
       event.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
+    // A link within the console asks too, since it loads no page to warn about.
+    setLeaveGuard(() =>
+      window.confirm('This entry has unsaved changes. Leave the page and lose them?'),
+    );
     return () => {
       window.removeEventListener('beforeunload', warn);
+      setLeaveGuard(undefined);
     };
   }, [dirty]);
 
@@ -106,6 +128,11 @@ function EntryForm({ model, stored }: EntryFormProps) {
 
   const save = async (event: SyntheticEvent) => {
     event.preventDefault();
+    setSubmitted(true);
+    if (taken !== undefined) {
+      setStatus({ kind: 'error', text: 'The entry was not saved: fix the problems listed.' });
+      return;
+    }
     setSaving(true);
     setStatus(undefined);
     try {
@@ -115,6 +142,8 @@ function EntryForm({ model, stored }: EntryFormProps) {
       else await api('PUT', path, { body });
       if (draft.isDefault && !storedDefault) await api('POST', `${path}/default`);
       setFlash({ kind: 'success', text: `${draft.name} is saved.` });
+      // Saved: leaving is no longer a loss.
+      setLeaveGuard(undefined);
       if (stored === undefined) navigate(`/entries/${encodeURIComponent(draft.id)}`);
       else navigate('/');
     } catch (failure) {
@@ -132,7 +161,18 @@ function EntryForm({ model, stored }: EntryFormProps) {
   const title = stored === undefined ? 'New entry' : stored.name;
   return (
     <Page title={title} trail={[{ label: 'Single Sign-On', to: '/' }]}>
-      <form className="entry-form" onSubmit={(event) => void save(event)} noValidate>
+      <form
+        className="entry-form"
+        onSubmit={(event) => void save(event)}
+        noValidate
+        onBlur={(event) => {
+          // A field left once shows its "required" from then on (inputs' ids are field-NAME).
+          const reached = topField(event.target.id.replace(/^field-/, ''));
+          if (reached !== '' && !touched.has(reached)) {
+            setTouched((before) => new Set(before).add(reached));
+          }
+        }}
+      >
         <ValidationSummary
           checking={validation.checking}
           problems={shownProblems}

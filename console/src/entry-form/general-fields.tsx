@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { callbackUrl, idFromName } from './form-assist';
 import type { Problem } from '../types';
 import type { EntryDraft } from './entry-draft';
 import { problemsOf } from './entry-draft';
@@ -48,7 +50,9 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
           value={draft.name}
           required
           onChange={(name) => {
-            onChange({ name });
+            // A new entry's id follows its name until the administrator types one.
+            const following = isNew && draft.id === idFromName(draft.name);
+            onChange(following ? { name, id: idFromName(name) } : { name });
           }}
           problems={problemsOf(problems, 'name')}
           hint={<p>The label on the sign-in page.</p>}
@@ -65,11 +69,14 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
           }}
           problems={problemsOf(problems, 'id')}
           hint={
-            <p>
-              {isNew ? 'Lowercase letters, digits and hyphens; ' : ''}part of the callback URL{' '}
-              <code>/_sso/callback/{draft.id === '' ? 'id' : draft.id}</code>
-              {isNew ? '. It cannot change later.' : ', so it cannot change.'}
-            </p>
+            <>
+              <p>
+                {isNew ? 'Suggested from the name; lowercase letters, digits and hyphens. ' : ''}
+                Part of the callback URL
+                {isNew ? ', so it cannot change later.' : ', so it cannot change.'}
+              </p>
+              <CallbackUrl id={draft.id} />
+            </>
           }
         />
       </div>
@@ -123,5 +130,32 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
         />
       </div>
     </fieldset>
+  );
+}
+
+/**
+ * The full callback URL to register at the third-party server, with a copy
+ * button: the console is reached at the gateway's public address.
+ */
+function CallbackUrl({ id }: { readonly id: string }) {
+  const [copied, setCopied] = useState(false);
+  const url = callbackUrl(window.location.origin, id);
+  return (
+    <p className="callback-url">
+      Callback URL to register at the server: <code id="callback-url">{url}</code>{' '}
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={id === ''}
+        onClick={() => {
+          void navigator.clipboard.writeText(url).then(() => {
+            setCopied(true);
+          });
+        }}
+      >
+        Copy
+      </button>
+      <span role="status">{copied ? ' Copied.' : ''}</span>
+    </p>
   );
 }

@@ -22,6 +22,19 @@ describe("the user-info mapping's table and text", () => {
     assert.deepEqual(rowsFromMappingText(''), { ok: true, rows: [] });
   });
 
+  test('a required attribute keeps its marker between the table and the text', () => {
+    const rows = [
+      { name: 'userId', value: "JSON_GET($response, 'sub')" },
+      { name: 'email', value: "JSON_GET($response, 'mail')", required: true },
+    ];
+    const text = mappingTextFromRows(rows);
+    assert.equal(
+      text,
+      "userId = JSON_GET($response, 'sub')\nrequired email = JSON_GET($response, 'mail')",
+    );
+    assert.deepEqual(rowsFromMappingText(text), { ok: true, rows });
+  });
+
   test('text that is not attribute = expression stays text, with the first problem', () => {
     const table = rowsFromMappingText("userId = JSON_GET($response, 'sub')\nnot a mapping\n= x");
     assert.ok(!table.ok);

@@ -11,7 +11,11 @@ import type { Row } from './entry-draft.js';
 export function mappingTextFromRows(rows: readonly Row[]): string {
   const mappings = rows
     .filter((row) => row.name !== '' || row.value !== '')
-    .map((row) => ({ attribute: row.name, expression: row.value }));
+    .map((row) => ({
+      attribute: row.name,
+      expression: row.value,
+      required: row.required === true,
+    }));
   return printMappingText(mappings);
 }
 
@@ -26,9 +30,10 @@ export function rowsFromMappingText(text: string): MappingTable {
   if (first !== undefined) return { ok: false, problem: first.message };
   return {
     ok: true,
-    rows: parsed.mappings.map(({ attribute, expression }) => ({
+    rows: parsed.mappings.map(({ attribute, expression, required }) => ({
       name: attribute,
       value: expression,
+      ...(required === true ? { required } : {}),
     })),
   };
 }

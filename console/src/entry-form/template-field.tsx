@@ -42,7 +42,12 @@ export function TemplateField(props: TemplateFieldProps) {
       field={kind}
       label={props.label}
       value={props.value}
-      onChange={props.onChange}
+      // Wrapped over several lines so a long URL shows every column; a URL
+      // holds no line break, so Enter adds none.
+      multiline
+      onChange={(value) => {
+        props.onChange(value.replace(/[\r\n]+/g, ''));
+      }}
       problems={problemsOf(props.problems, kind)}
       hint={hint}
       required={props.required ?? false}

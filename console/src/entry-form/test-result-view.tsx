@@ -1,5 +1,8 @@
 import type { TestResult, TestUser } from '../types';
 import { positionOf } from './field-problems';
+import { labelOf } from './field-labels';
+import type { MappingLine } from './mapping-report';
+import { mappingLineText } from './mapping-report';
 
 const steps = {
   entry: 'The entry itself',
@@ -38,12 +41,13 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
           <ul>
             {result.problems.map((problem, index) => (
               <li key={index}>
-                {problem.field}
+                {labelOf(problem.field)}
                 {positionOf(problem) === '' ? '' : ` (${positionOf(problem)})`}: {problem.message}
               </li>
             ))}
           </ul>
         )}
+        <MappingLines lines={result.mapping} />
       </div>
     );
   }
@@ -64,6 +68,7 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
           ))}
         </p>
       )}
+      <MappingLines lines={result.mapping} />
       <table className="data-table user-row">
         <caption>The user row that would be written</caption>
         <tbody>
@@ -75,6 +80,29 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** Every line of the user-info parsing with its outcome, not only the first failure. */
+function MappingLines({ lines }: { readonly lines: readonly MappingLine[] | undefined }) {
+  if (lines === undefined || lines.length === 0) return null;
+  return (
+    <div className="mapping-lines">
+      <p>User-info parsing, line by line:</p>
+      <ul>
+        {lines.map((line, index) => (
+          <li key={index} className={`mapping-${line.outcome}`}>
+            {mappingLineText(line)}
+            {line.error === undefined ? null : (
+              <>
+                {' '}
+                <code className="problem-code">{line.error.code}</code>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -9,6 +9,8 @@ interface TextFieldProps {
   readonly label: string;
   readonly value: string;
   readonly onChange: (value: string) => void;
+  /** The administrator left the field: from then on its problems show. */
+  readonly onBlur?: () => void;
   readonly problems: readonly Problem[];
   readonly hint?: ReactNode;
   readonly required?: boolean;
@@ -45,6 +47,7 @@ export function TextField(props: TextFieldProps) {
     className: props.code === true ? 'code-input' : undefined,
     'aria-invalid': problems.length > 0 ? true : undefined,
     'aria-describedby': describedBy === '' ? undefined : describedBy,
+    onBlur: props.onBlur,
   };
   return (
     <div className={problems.length > 0 ? 'field has-problem' : 'field'}>

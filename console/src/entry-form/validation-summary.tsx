@@ -2,6 +2,7 @@ import type { MouseEvent } from 'react';
 import type { Problem } from '../types';
 import { fieldId } from './entry-draft';
 import { positionOf } from './field-problems';
+import { labelOf } from './field-labels';
 
 interface ValidationSummaryProps {
   readonly checking: boolean;
@@ -73,7 +74,7 @@ export function ValidationSummary({
                         go(event, problem.field);
                       }}
                     >
-                      {problem.field}
+                      {labelOf(problem.field)}
                     </a>
                     {position === '' ? '' : ` (${position})`}: {problem.message}
                   </li>

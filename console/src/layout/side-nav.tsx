@@ -6,6 +6,7 @@ const links = [
   { to: '/users', label: 'Users', pages: ['users'] },
   { to: '/audit', label: 'Audit', pages: ['audit'] },
   { to: '/tokens', label: 'API tokens', pages: ['tokens'] },
+  { to: '/password', label: 'Your password', pages: ['password'] },
 ] as const;
 
 /** System Settings > Security, as the product's settings are organised. */

@@ -25,6 +25,7 @@ export function compileMappings(raw: unknown, problems: ProblemList): AttributeM
     return {
       attribute: typeof record.attribute === 'string' ? record.attribute : '',
       expression: typeof record.expression === 'string' ? record.expression : '',
+      required: record.required === true,
     };
   });
   return compileSources(sources, problems);
@@ -37,7 +38,7 @@ function compileSources(
 ): AttributeMapping[] {
   const mappings: AttributeMapping[] = [];
   const seen = new Set<string>();
-  sources.forEach(({ attribute, expression: source }, index) => {
+  sources.forEach(({ attribute, expression: source, required }, index) => {
     const position = positions?.[index];
     const place = (column: number) =>
       position === undefined
@@ -68,7 +69,12 @@ function compileSources(
         : { line: position.line, column: position.expressionColumn },
     );
     if (expression !== undefined && isUserAttribute(attribute)) {
-      mappings.push({ attribute, expression });
+      mappings.push({
+        attribute,
+        expression,
+        required: required === true || attribute === 'userId',
+        place: position === undefined ? { row: index + 1 } : { line: position.line },
+      });
     }
   });
   if (sources.length > 0 && !seen.has('userId')) {

@@ -46,6 +46,8 @@ export const userInfoRequestInput = z.strictObject(callOptionsShape);
 export const mappingInput = z.strictObject({
   attribute: text(64),
   expression: text(4096),
+  /** The response must hold it (userId always must); otherwise a missing value is left unset. */
+  required: z.boolean().optional(),
 });
 
 export const tokenValueInput = z.strictObject({

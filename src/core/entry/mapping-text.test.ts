@@ -46,6 +46,27 @@ describe('the text form of userInfoParse', () => {
     assert.equal(printMappingText(parsed.mappings), text);
   });
 
+  test('a leading "required" marks an attribute the response must hold', () => {
+    const text =
+      "userId = JSON_GET($response, 'id')\n  required  email = JSON_GET($response, 'mail')";
+    const parsed = parseMappingText(text);
+    assert.deepEqual(parsed.problems, []);
+    assert.deepEqual(parsed.mappings, [
+      { attribute: 'userId', expression: "JSON_GET($response, 'id')" },
+      { attribute: 'email', expression: "JSON_GET($response, 'mail')", required: true },
+    ]);
+    // Columns count the marker, so a problem in the expression is placed right.
+    assert.deepEqual(parsed.positions[1], { line: 2, attributeColumn: 13, expressionColumn: 21 });
+    assert.equal(
+      printMappingText(parsed.mappings),
+      "userId = JSON_GET($response, 'id')\nrequired email = JSON_GET($response, 'mail')",
+    );
+    // An attribute named "required" is still an attribute (refused later as unknown).
+    assert.deepEqual(parseMappingText('required = 1').mappings, [
+      { attribute: 'required', expression: '1' },
+    ]);
+  });
+
   test('property: any list of mappings prints and reads back to itself', () => {
     const attribute = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/);
     const expression = fc
@@ -56,8 +77,12 @@ describe('the text form of userInfoParse', () => {
       fc.property(
         fc.array(
           fc
-            .tuple(attribute, expression)
-            .map(([name, source]) => ({ attribute: name, expression: source })),
+            .tuple(attribute, expression, fc.boolean())
+            .map(([name, source, required]) =>
+              required
+                ? { attribute: name, expression: source, required }
+                : { attribute: name, expression: source },
+            ),
           { maxLength: 8 },
         ),
         (mappings) => {

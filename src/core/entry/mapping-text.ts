@@ -4,6 +4,11 @@ import { SsogateError } from '../errors/ssogate-error.js';
 export interface MappingSource {
   readonly attribute: string;
   readonly expression: string;
+  /**
+   * A missing value fails the sign-in. userId is always required; any other
+   * attribute the response lacks is left unset unless marked so.
+   */
+  readonly required?: boolean;
 }
 
 /** Where a mapping came from in the text form, to place later problems. */
@@ -22,7 +27,8 @@ export interface MappingTextResult {
 
 // `attribute = expression`; the `(?!=)` keeps `a == b` from being read as a
 // mapping of `a` to `= b`.
-const mappingLine = /^(\s*)([^\s=]*)(\s*)=(?!=)(\s*)(.*?)\s*$/;
+// A leading `required ` marks an attribute the response must hold.
+const mappingLine = /^(\s*)(required\s+(?=[^\s=]))?([^\s=]*)(\s*)=(?!=)(\s*)(.*?)\s*$/;
 const attributeName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
@@ -40,24 +46,33 @@ export function parseMappingText(text: string, field = 'userInfoParse'): Mapping
     const trimmed = content.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const match = mappingLine.exec(content);
-    const [, indent = '', attribute = '', gapBefore = '', gapAfter = '', expression = ''] =
-      match ?? [];
+    const [
+      ,
+      indent = '',
+      marker = '',
+      attribute = '',
+      gapBefore = '',
+      gapAfter = '',
+      expression = '',
+    ] = match ?? [];
     if (match === null || !attributeName.test(attribute) || expression === '') {
       problems.push(
         new SsogateError(
           'userinfo_text_syntax',
-          `line ${line} is not of the form "attribute = expression" (for example userId = JSON_GET($response, 'id'))`,
+          `line ${line} is not of the form "attribute = expression" or "required attribute = expression" (for example userId = JSON_GET($response, 'id'))`,
           { field, line, column: indent.length + 1 },
         ),
       );
       return;
     }
-    mappings.push({ attribute, expression });
+    mappings.push(
+      marker === '' ? { attribute, expression } : { attribute, expression, required: true },
+    );
+    const attributeColumn = indent.length + marker.length + 1;
     positions.push({
       line,
-      attributeColumn: indent.length + 1,
-      expressionColumn:
-        indent.length + attribute.length + gapBefore.length + 1 + gapAfter.length + 1,
+      attributeColumn,
+      expressionColumn: attributeColumn + attribute.length + gapBefore.length + 1 + gapAfter.length,
     });
   });
   return { mappings, positions, problems };
@@ -65,5 +80,10 @@ export function parseMappingText(text: string, field = 'userInfoParse'): Mapping
 
 /** The canonical text form: parseMappingText(printMappingText(m)) gives m back. */
 export function printMappingText(mappings: readonly MappingSource[]): string {
-  return mappings.map(({ attribute, expression }) => `${attribute} = ${expression}`).join('\n');
+  return mappings
+    .map(
+      ({ attribute, expression, required }) =>
+        `${required === true ? 'required ' : ''}${attribute} = ${expression}`,
+    )
+    .join('\n');
 }

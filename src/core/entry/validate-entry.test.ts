@@ -368,3 +368,21 @@ describe('validateEntry: userInfoParse', () => {
     );
   });
 });
+
+describe('validateEntry: a misspelt name gets a "did you mean"', () => {
+  test('a function and a placeholder two letters off name the known one', () => {
+    const problems = problemsOf({
+      ...buildStandardEntry(),
+      tokenParse: "JSON_GTE($response, 'access_token')",
+      authorizeUrl: 'https://idp.example.test/auth?state=${state}&redirect_uri=${redirct_uri}',
+    });
+    const byField = new Map(problems.map((problem) => [problem.field, problem.message]));
+    assert.match(byField.get('tokenParse') ?? '', /did you mean JSON_GET\?/);
+    assert.match(byField.get('authorizeUrl') ?? '', /Did you mean \$\{redirect_uri\}\?/);
+  });
+
+  test('a name far from every known one gets no guess', () => {
+    const problems = problemsOf({ ...buildStandardEntry(), tokenParse: 'NOTHING_LIKE_IT(1)' });
+    assert.doesNotMatch(problems[0]?.message ?? '', /did you mean/i);
+  });
+});

@@ -281,6 +281,19 @@ export const errorRegistry = {
     status: 401,
     summary: 'The API token has passed its expiry time.',
   },
+  password_wrong: {
+    status: 403,
+    summary: 'The current password given to change a password is not right.',
+  },
+  password_weak: {
+    status: 400,
+    summary: 'A new password is too short, too long, the current one, or contains the user id.',
+  },
+  password_not_local: {
+    status: 409,
+    summary:
+      'Only a signed-in local account (not an API token or a federated user) has a password.',
+  },
   api_token_name_taken: {
     status: 409,
     summary: 'An unrevoked API token has this name already.',

@@ -10,6 +10,7 @@
  * time, with a column. Size and nesting are capped before recursion could
  * grow, so 10,000 parentheses fail cleanly instead of overflowing the stack.
  */
+import { nearestName } from '../errors/nearest-name.js';
 import type { CallNode, Expression, ExpressionNode } from './ast.js';
 import { findFunction, functionNames } from './functions/index.js';
 import type { Token } from './lexer.js';
@@ -135,7 +136,7 @@ class Parser {
         'expression_unknown_function',
         token.start,
         `unknown function ${quote(token.text)}`,
-        `; known functions: ${functionNames.join(', ')}`,
+        `${didYouMean(token.text)}; known functions: ${functionNames.join(', ')}`,
       );
     }
     const inner = this.enter(depth, token.start);
@@ -225,4 +226,10 @@ export function parseExpression(source: string): Expression {
     );
   }
   return { source, root: new Parser(source).parseRoot() };
+}
+
+/** `; did you mean JSON_GET?` for a near miss of a known function, or nothing. */
+function didYouMean(name: string): string {
+  const near = nearestName(name, functionNames);
+  return near === undefined ? '' : `; did you mean ${near}?`;
 }

@@ -18,5 +18,6 @@ export {
   checkUserInfoResponse,
   mapUserFromBody,
   processUserInfoResponse,
+  reportUserInfoResponse,
 } from './userinfo-response.js';
 export { isVisibleAscii } from './visible-ascii.js';

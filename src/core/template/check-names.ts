@@ -1,3 +1,4 @@
+import { nearestName } from '../errors/nearest-name.js';
 import type { SsogateError } from '../errors/ssogate-error.js';
 import type { TemplateKind } from './placeholders.js';
 import { allowedPlaceholders, builtInPlaceholders, isBuiltInPlaceholder } from './placeholders.js';
@@ -10,8 +11,8 @@ function list(names: readonly string[]): string {
 
 /**
  * Checks every placeholder name against the placeholder matrix for `kind`. Names
- * are case-sensitive; a near miss in case gets a hint, since `${State}` is a
- * likely typo rather than a new value.
+ * are case-sensitive; a near miss (in case, or up to two letters off) gets a
+ * hint, since `${State}` or `${redirct_uri}` is a likely typo, not a new value.
  */
 export function checkPlaceholderNames(
   parts: readonly TemplatePart[],
@@ -26,7 +27,7 @@ export function checkPlaceholderNames(
     if (part.type !== 'placeholder' || allowed.includes(part.name)) continue;
     const { name, column } = part;
     if (!known.includes(name)) {
-      const near = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+      const near = nearestName(name, known);
       const hint = near === undefined ? '' : ` Did you mean \${${near}}?`;
       problems.push(
         problemAt(

@@ -5,7 +5,7 @@ import { isSsogateError } from '../errors/ssogate-error.js';
 import { createEvaluationContext, parseExpression } from '../expression/index.js';
 import type { UserAttribute } from './attributes.js';
 import type { AttributeMapping } from './map-user.js';
-import { mapUser } from './map-user.js';
+import { mapUser, mapUserReport } from './map-user.js';
 
 function mapping(attribute: UserAttribute, source: string): AttributeMapping {
   return { attribute, expression: parseExpression(source) };
@@ -231,5 +231,43 @@ describe('mapUser: random responses', () => {
   test('deep nesting fails cleanly', () => {
     const deep = `{"user":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     rejectsWith('response_too_large', () => mapBody(deep));
+  });
+});
+
+describe('mapUser: optional and required attributes', () => {
+  const mappings: AttributeMapping[] = [
+    { ...mapping('userId', "JSON_GET($response, 'id')"), place: { line: 1 } },
+    { ...mapping('department', "JSON_GET($response, 'org')"), place: { line: 4 } },
+    { ...mapping('email', "JSON_GET($response, 'mail')"), place: { line: 5 }, required: true },
+  ];
+
+  test('a missing optional attribute is left unset; the sign-in goes on', () => {
+    const user = mapBody('{"id":"u-1","mail":"a@example.test"}', mappings);
+    assert.equal(user.department, undefined);
+    assert.equal(user.email, 'a@example.test');
+  });
+
+  test('a missing required attribute fails, named by its line and attribute', () => {
+    assert.throws(
+      () => mapBody('{"id":"u-1"}', mappings),
+      (error: unknown) =>
+        isSsogateError(error) &&
+        error.code === 'key_not_found' &&
+        /^line 5, email: /.test(error.message),
+    );
+  });
+
+  test('the report gives every line, not only the first failure', () => {
+    const report = mapUserReport(mappings, createEvaluationContext('{"name":"x"}'));
+    assert.deepEqual(
+      report.lines.map((line) => [line.place, line.attribute, line.outcome, line.required]),
+      [
+        [{ line: 1 }, 'userId', 'failed', true],
+        [{ line: 4 }, 'department', 'missing', false],
+        [{ line: 5 }, 'email', 'failed', true],
+      ],
+    );
+    assert.ok('error' in report.result);
+    assert.match(report.result.error.message, /^line 1, userId: .*; line 5, email: /);
   });
 });

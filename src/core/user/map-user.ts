@@ -11,6 +11,29 @@ import type { MappedUser } from './mapped-user.js';
 export interface AttributeMapping {
   readonly attribute: UserAttribute;
   readonly expression: Expression;
+  /** A missing value fails the sign-in; userId is always required. */
+  readonly required?: boolean;
+  /** Where the administrator wrote it: a line of the text, or a row of the table. */
+  readonly place?: MappingPlace;
+}
+
+export type MappingPlace = { readonly line: number } | { readonly row: number };
+
+/** What one mapping made of a response, for the console's test panel. */
+export interface MappingLineReport {
+  readonly attribute: UserAttribute;
+  readonly place: MappingPlace | undefined;
+  readonly required: boolean;
+  /** `mapped`: a value; `missing`: the response lacks it (left unset); `failed`: an error. */
+  readonly outcome: 'mapped' | 'missing' | 'failed';
+  readonly value?: AttributeValue;
+  readonly error?: SsogateError;
+}
+
+export interface MappingReport {
+  readonly lines: readonly MappingLineReport[];
+  /** The user, or why there is none: every failed line at once. */
+  readonly result: { readonly user: MappedUser } | { readonly error: SsogateError };
 }
 
 /** Attributes without a column are kept, but not without bound. */
@@ -37,12 +60,76 @@ function mapWithExpressions(
   mappings: readonly AttributeMapping[],
   context: EvaluationContext,
 ): MappedUser {
-  const values = new Map<UserAttribute, AttributeValue>();
-  for (const { attribute, expression } of mappings) {
-    const value = coerceAttribute(attribute, evaluateNamed(attribute, expression, context));
-    if (value !== undefined) values.set(attribute, value);
+  const { result } = reportMappings(mappings, context);
+  if ('error' in result) throw result.error;
+  return result.user;
+}
+
+/**
+ * Evaluates every mapping, never stopping at the first failure, so the
+ * administrator sees each line's outcome. A key the response lacks leaves an
+ * optional attribute unset; for userId or a `required` one it is a failure,
+ * as is any other error (a wrong expression stays wrong whatever the data).
+ */
+export function mapUserReport(
+  mappings: readonly AttributeMapping[],
+  context: EvaluationContext,
+): MappingReport {
+  if (mappings.length > 0) return reportMappings(mappings, context);
+  try {
+    return { lines: [], result: { user: mapUserObject(context) } };
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    return { lines: [], result: { error } };
   }
-  return buildUser(values, Object.create(null) as Record<string, JsonValue>);
+}
+
+function reportMappings(
+  mappings: readonly AttributeMapping[],
+  context: EvaluationContext,
+): MappingReport {
+  const values = new Map<UserAttribute, AttributeValue>();
+  const lines = mappings.map(({ attribute, expression, required, place }): MappingLineReport => {
+    const mustHave = required === true || attribute === 'userId';
+    const line = { attribute, place, required: mustHave };
+    try {
+      const value = coerceAttribute(attribute, evaluateNamed(attribute, expression, context));
+      if (value === undefined) return { ...line, outcome: 'missing' };
+      values.set(attribute, value);
+      return { ...line, outcome: 'mapped', value };
+    } catch (error) {
+      if (!isSsogateError(error)) throw error;
+      const missing = error.code === 'key_not_found' && !mustHave;
+      return { ...line, outcome: missing ? 'missing' : 'failed', error };
+    }
+  });
+  const failed = lines.filter((line) => line.outcome === 'failed');
+  const first = failed[0]?.error;
+  if (first !== undefined) {
+    const message = failed
+      .map((line) => `${placeName(line.place)}${line.attribute}: ${line.error?.message ?? ''}`)
+      .join('; ');
+    const error = new SsogateError(first.code, message, {
+      cause: first,
+      ...(first.facts === undefined ? {} : { facts: first.facts }),
+    });
+    return { lines, result: { error } };
+  }
+  try {
+    return {
+      lines,
+      result: { user: buildUser(values, Object.create(null) as Record<string, JsonValue>) },
+    };
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    return { lines, result: { error } };
+  }
+}
+
+/** `line 4, ` or `row 2, ` before an attribute's name in a message. */
+function placeName(place: MappingPlace | undefined): string {
+  if (place === undefined) return '';
+  return 'line' in place ? `line ${place.line}, ` : `row ${place.row}, `;
 }
 
 /** Evaluates one mapping; a failure names the attribute and the expression that failed. */

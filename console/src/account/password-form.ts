@@ -1,0 +1,58 @@
+/**
+ * The password form's own checks, before anything is sent: the same rules
+ * the gateway applies (src/admin-api/password-routes.ts), said in the
+ * form's words, plus the confirmation only a form has. Plain code, no DOM.
+ */
+
+export interface PasswordDraft {
+  readonly current: string;
+  readonly next: string;
+  readonly confirm: string;
+}
+
+export type PasswordField = keyof PasswordDraft;
+
+/** The labels the page shows, which every message names. */
+export const passwordLabels: Readonly<Record<PasswordField, string>> = {
+  current: 'Current password',
+  next: 'New password',
+  confirm: 'Repeat the new password',
+};
+
+export const minimumLength = 12;
+
+/**
+ * Problems by field. Only fields the administrator has reached (`touched`)
+ * are checked, unless the form is being submitted.
+ */
+export function passwordProblems(
+  draft: PasswordDraft,
+  touched: ReadonlySet<PasswordField>,
+  submitting = false,
+): Partial<Record<PasswordField, string>> {
+  const reached = (field: PasswordField) => submitting || touched.has(field);
+  const problems: Partial<Record<PasswordField, string>> = {};
+  if (reached('current') && draft.current === '') {
+    problems.current = `${passwordLabels.current} is required.`;
+  }
+  if (reached('next')) {
+    const length = Array.from(draft.next).length;
+    if (draft.next === '') problems.next = `${passwordLabels.next} is required.`;
+    else if (length < minimumLength) {
+      problems.next = `${passwordLabels.next} needs at least ${minimumLength} characters (${length} now).`;
+    } else if (draft.next === draft.current) {
+      problems.next = `${passwordLabels.next} must differ from the current one.`;
+    }
+  }
+  if (reached('confirm') && draft.confirm !== draft.next) {
+    problems.confirm = `${passwordLabels.confirm} does not match ${passwordLabels.next}.`;
+  }
+  return problems;
+}
+
+/** The field a refusal of the gateway belongs to, by its code. */
+export function fieldOfRefusal(code: string): PasswordField | undefined {
+  if (code === 'password_wrong') return 'current';
+  if (code === 'password_weak') return 'next';
+  return undefined;
+}

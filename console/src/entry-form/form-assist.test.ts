@@ -1,0 +1,61 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { screenWords } from './field-labels.js';
+import { callbackUrl, idFromName, takenIdProblem, visibleProblems } from './form-assist.js';
+
+describe('the entry form speaks the screen language', () => {
+  test('API field names in a message become the labels on screen', () => {
+    assert.equal(
+      screenWords('${code} is not allowed in authorizeUrl; use it in tokenUrl'),
+      '${code} is not allowed in Authorization URL; use it in Token URL',
+    );
+    // A placeholder or a longer word is left alone.
+    assert.equal(screenWords('${appid} and appidx'), '${appid} and appidx');
+    assert.equal(screenWords('userInfoUrl is required'), 'User-info URL is required');
+  });
+
+  test('"required" only for the fields reached, or for all once saving was tried', () => {
+    const problems = [
+      { field: 'name', message: 'is required' },
+      { field: 'tokenUrl', message: 'is required' },
+      { field: 'authorizeUrl', message: '${code} is not allowed in authorizeUrl' },
+    ];
+    assert.deepEqual(
+      visibleProblems(problems, new Set(['name']), false).map((p) => [p.field, p.message]),
+      [
+        ['name', 'is required'],
+        ['authorizeUrl', '${code} is not allowed in Authorization URL'],
+      ],
+    );
+    assert.equal(visibleProblems(problems, new Set(), true).length, 3);
+  });
+
+  test('an id another entry has is a problem while typing', () => {
+    assert.deepEqual(takenIdProblem('corp', ['corp', 'b']), {
+      field: 'id',
+      code: 'entry_exists',
+      message: 'another entry has the Id "corp" already; choose another',
+    });
+    assert.equal(takenIdProblem('new-one', ['corp']), undefined);
+    assert.equal(takenIdProblem('', ['']), undefined);
+  });
+
+  test('the id is suggested from the name', () => {
+    assert.equal(idFromName('GitHub'), 'github');
+    assert.equal(idFromName('  Corp SSO (EU) '), 'corp-sso-eu');
+    assert.equal(idFromName('Société Générale'), 'societe-generale');
+    assert.equal(idFromName('x'.repeat(80)).length, 64);
+    assert.equal(idFromName('!!!'), '');
+  });
+
+  test('the full callback URL is the public address and the path', () => {
+    assert.equal(
+      callbackUrl('https://sso.example.test/', 'github'),
+      'https://sso.example.test/_sso/callback/github',
+    );
+    assert.equal(
+      callbackUrl('http://127.0.0.1:8080', ''),
+      'http://127.0.0.1:8080/_sso/callback/{id}',
+    );
+  });
+});

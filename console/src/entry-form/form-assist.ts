@@ -1,0 +1,65 @@
+import type { Problem } from '../types.js';
+import { labelOf, screenWords } from './field-labels.js';
+
+/**
+ * What the entry form does for a newcomer beside the core's own checks:
+ * names on-screen labels, holds back "required" until a field was reached,
+ * catches a taken id, suggests an id, shows the callback URL. Plain code,
+ * no DOM (tested under Node.js).
+ */
+
+/** A problem said with the form's labels instead of API field names. */
+export function inScreenWords(problem: Problem): Problem {
+  return { ...problem, message: screenWords(problem.message) };
+}
+
+/** A problem that only says a value is missing. */
+function saysMissing(problem: Problem): boolean {
+  return /^(is required|must not be empty)\b/.test(problem.message);
+}
+
+/** The top-level field a problem belongs to (`tokenRequest.headers[0]` → `tokenRequest`). */
+export function topField(field: string): string {
+  return field.split(/[.[]/)[0] ?? field;
+}
+
+/**
+ * The problems to show: a missing value only for a field the administrator
+ * has reached (left it once) or once they tried to save; every other
+ * problem at once, since it is about what they wrote.
+ */
+export function visibleProblems(
+  problems: readonly Problem[],
+  touched: ReadonlySet<string>,
+  submitted: boolean,
+): Problem[] {
+  return problems
+    .filter((problem) => submitted || !saysMissing(problem) || touched.has(topField(problem.field)))
+    .map(inScreenWords);
+}
+
+/** The problem of an id another entry has, caught while typing rather than at Create. */
+export function takenIdProblem(id: string, takenIds: readonly string[]): Problem | undefined {
+  if (id === '' || !takenIds.includes(id)) return undefined;
+  return {
+    field: 'id',
+    code: 'entry_exists',
+    message: `another entry has the ${labelOf('id')} "${id}" already; choose another`,
+  };
+}
+
+/** An id made from a name: `Corp SSO (EU)` → `corp-sso-eu`, within the id's 64 characters. */
+export function idFromName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 64)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The address the third-party server sends the browser back to: the public URL and the path. */
+export function callbackUrl(publicOrigin: string, id: string): string {
+  return `${publicOrigin.replace(/\/+$/, '')}/_sso/callback/${id === '' ? '{id}' : id}`;
+}
