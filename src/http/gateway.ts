@@ -1,6 +1,7 @@
 import type { RandomSource } from '../core/index.js';
 import type { Config } from '../config/load-config.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { SessionStore, Storage, UserStore } from '../storage/types.js';
 import type { SessionCache } from './session-cache.js';
@@ -20,6 +21,8 @@ export interface Gateway {
   readonly sessions: SessionDeps;
   /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
   readonly sessionCache: SessionCache;
+  /** Metrics and traces (src/observability/), each off unless configured. */
+  readonly telemetry: Telemetry;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */

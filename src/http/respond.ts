@@ -56,11 +56,12 @@ export function sendFailure(
   const reference = newReferenceId(gateway.random);
   const code: ErrorCode = isSsogateError(error) ? error.code : 'internal_error';
   const status = errorRegistry[code].status;
+  const trace = gateway.telemetry.failure(code, reference, request.routeOptions.url ?? '', error);
   if (code === 'internal_error') {
-    request.log.error({ code, reference, err: error }, 'unexpected failure');
+    request.log.error({ code, reference, ...trace, err: error }, 'unexpected failure');
   } else {
     const message = isSsogateError(error) ? maskSecrets(error.message) : '';
-    request.log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
+    request.log[status >= 500 ? 'error' : 'warn']({ code, reference, ...trace }, message);
   }
   const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
   const detail = isSsogateError(error) ? error.publicDetail : undefined;

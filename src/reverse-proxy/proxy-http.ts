@@ -28,11 +28,13 @@ export async function proxyHttp(
   // The body streams for as long as it keeps moving; the idle time-out
   // closes one that stalls (http/connection-limits.ts).
   streamsBody(incoming);
+  const headers = upstreamRequestHeaders(incoming, forwardContext(gateway, upstream, user, false));
+  const observed = gateway.telemetry.proxyStarted(upstream.origin, headers, incoming.headers);
   const call = callUpstream(
     upstream,
     request.method,
     path,
-    upstreamRequestHeaders(incoming, forwardContext(gateway, upstream, user, false)),
+    headers,
     gateway.config.upstreamTimeoutMs,
     false,
   );
@@ -47,6 +49,10 @@ export async function proxyHttp(
   incoming.pipe(call.request);
 
   const outcome = await call.outcome;
+  gateway.telemetry.proxyFinished(
+    observed,
+    'response' in outcome ? outcome.response.statusCode : undefined,
+  );
   if (outcome.kind === 'failed') {
     reply.raw.off('close', abandon);
     const code = outcome.failure === 'timeout' ? 'upstream_timeout' : 'upstream_unavailable';

@@ -68,6 +68,7 @@ async function rememberedOrResolved(
   const cache = gateway.sessionCache;
   if (!cache.enabled) return resolveSession(gateway.sessions, id);
   const known = cache.remembered(id);
+  gateway.telemetry.sessionCacheLookup(known !== undefined);
   if (known !== undefined) return known;
   const stampBefore = cache.currentStamp();
   const active = await resolveSession(gateway.sessions, id);

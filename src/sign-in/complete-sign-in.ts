@@ -17,6 +17,7 @@ import {
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { PendingSignIn, Storage, UserRecord } from '../storage/types.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
@@ -30,6 +31,7 @@ export interface CompleteSignInDeps {
   readonly send: SendOutbound;
   /** Nonces of the calls to an extension service. */
   readonly random: RandomSource;
+  readonly telemetry: Telemetry;
 }
 
 /** The callback's query as Fastify parsed it: a repeated parameter is an array. */
@@ -86,8 +88,12 @@ export async function completeSignIn(
     // a parameter named `code` is an OAuth2 code and was checked above.
     if (!entry.enabled)
       throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
-    const mapped = await extensionCallbackUser(deps, entry, query, pending.redirectUri);
-    const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
+    const mapped = await deps.telemetry.step(entry.id, 'extension', () =>
+      extensionCallbackUser(deps, entry, query, pending.redirectUri),
+    );
+    const user = await deps.telemetry.span('sign_in.provision', () =>
+      provisionUser(deps.storage.users, entry, mapped, deps.clock()),
+    );
     return { user, entry, returnTo: pending.returnTo };
   }
   const error = single(query.error);
@@ -105,7 +111,7 @@ export async function completeSignIn(
     throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
 
   const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
-  const token = await step(entry, 'token', secrets, async () => {
+  const token = await step(deps, entry, 'token', secrets, async () => {
     const request = buildTokenRequest(entry, {
       code,
       redirectUri: pending.redirectUri,
@@ -114,11 +120,13 @@ export async function completeSignIn(
     return processTokenResponse(entry, await deps.send(request), { secrets });
   });
   secrets.push(token.accessToken, ...Object.values(token.values));
-  const mapped = await step(entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
+  const mapped = await step(deps, entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
     const response = await deps.send(buildUserInfoRequest(entry, token));
     return processUserInfoResponse(entry, response, { secrets });
   });
-  const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
+  const user = await deps.telemetry.span('sign_in.provision', () =>
+    provisionUser(deps.storage.users, entry, mapped, deps.clock()),
+  );
   return { user, entry, returnTo: pending.returnTo };
 }
 
@@ -159,13 +167,14 @@ async function consumePending(
 
 /** Runs a token or user-info step and files its failure under the step's code. */
 async function step<T>(
+  deps: CompleteSignInDeps,
   entry: CompiledOAuth2Entry,
   which: 'token' | 'userinfo',
   secrets: readonly string[],
   run: () => Promise<T>,
 ): Promise<T> {
   try {
-    return await run();
+    return await deps.telemetry.step(entry.id, which, run);
   } catch (error) {
     if (!isSsogateError(error)) throw error;
     const failedCall = requestFailures.has(error.code);

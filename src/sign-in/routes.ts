@@ -10,6 +10,7 @@ import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
+import { tracedCallback } from './sign-in-trace.js';
 
 interface EntryParams {
   readonly id: string;
@@ -42,7 +43,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
 
   app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
     '/_sso/callback/:id',
-    async (request, reply) => {
+    tracedCallback(gateway, async (request, reply) => {
       const startedAt = gateway.clock();
       // RFC 9700 §4.2.4: the callback URL holds a code and state; keep it out of
       // any Referer and any cache.
@@ -61,6 +62,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           sessionIdOf(gateway, request),
         );
         setSessionCookie(gateway, reply, sessionId);
+        gateway.telemetry.signInFinished(result.entry.id, 'success');
         await audit(gateway, request, {
           kind: 'sign_in',
           outcome: 'success',
@@ -74,6 +76,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           as: 'page',
           tryAgainHref: `/_sso/login/${encodeURIComponent(request.params.id)}`,
         });
+        gateway.telemetry.signInFinished(knownEntryOf(error), code);
         await audit(gateway, request, {
           kind: 'sign_in',
           outcome: 'failure',
@@ -85,6 +88,11 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
         });
         return reply;
       }
-    },
+    }),
   );
+}
+
+/** The entry of a failed sign-in, if it is one that exists: an unknown id is the client's text. */
+function knownEntryOf(error: unknown): string | null {
+  return error instanceof SignInError && error.code !== 'entry_unknown' ? error.entryId : null;
 }
