@@ -49,9 +49,12 @@ export async function nodeServer(
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-/** The gateway as its own process, on a free port, logging only warnings. */
-export async function benchGateway(env: Record<string, string>): Promise<GatewayProcess> {
-  return startGatewayProcess(await freePort(), {
+/** The gateway as its own process, on a free port (or the one given), logging only warnings. */
+export async function benchGateway(
+  env: Record<string, string>,
+  port?: number,
+): Promise<GatewayProcess> {
+  return startGatewayProcess(port ?? (await freePort()), {
     ...env,
     SSOGATE_LOG_LEVEL: 'warn',
     SSOGATE_ADMIN_PASSWORD: 'bench-admin-password',

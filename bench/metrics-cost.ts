@@ -1,0 +1,192 @@
+/**
+ * What metrics and tracing cost: the same gateway started three times, as
+ * its own process, with telemetry off, with metrics on (SSOGATE_METRICS_TOKEN)
+ * and with metrics and tracing on (OTEL_EXPORTER_OTLP_ENDPOINT, to a
+ * receiver in this process that accepts and drops the spans). Measured in
+ * turns, round after round, so that other work on a shared machine slows
+ * all three alike (every other round in the reverse order); each round's
+ * rates are divided by the same round's "off" rate, and the median is reported.
+ *
+ * - GET /_sso/auth with a valid session (the fast path), with wrk;
+ * - GET / proxied to a hello-world server, with wrk;
+ * - whole sign-ins against the example OAuth2 server in this process
+ *   (start, authorization, callback with its token and user-info calls),
+ *   four browsers at a time.
+ *
+ *   npm run build:test && node build/bench/metrics-cost.js
+ *
+ * Needs wrk (apt-get install wrk). BENCH_SECONDS, BENCH_CONNECTIONS and
+ * BENCH_ROUNDS change the run.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exampleEntries, startExampleServer } from '../src/example-server/index.js';
+import type { GatewayProcess } from '../src/multi-instance/test-support/gateway-process.js';
+import { freePort } from '../src/test-support/free-port.js';
+import { TestBrowser } from '../src/test-support/browser.js';
+import {
+  benchGateway,
+  connections,
+  nodeServer,
+  seconds,
+  signedInCookie,
+  wrk,
+} from './throughput.js';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const browsers = Number(process.env.BENCH_BROWSERS ?? 4);
+
+interface Setup {
+  readonly label: string;
+  readonly gateway: GatewayProcess;
+  readonly cookie: string;
+}
+
+/** Sign-ins per second: `browsers` browsers signing in again and again for `seconds`. */
+async function signInRate(gatewayUrl: string, exampleUrl: string): Promise<number> {
+  const until = Date.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: browsers }, async () => {
+      const browser = new TestBrowser();
+      const login = await browser.submit(`${exampleUrl}/login`, {
+        username: 'alice',
+        password: 'alice-password',
+        continue: '/',
+      });
+      if (login.status !== 200) throw new Error(`example sign-in: ${login.status}`);
+      while (Date.now() < until) {
+        const page = await browser.open(`${gatewayUrl}/_sso/login/example-get?return_to=/_sso/me`, {
+          accept: 'application/json',
+        });
+        if (page.status !== 200)
+          throw new Error(`sign-in: ${page.status} ${JSON.stringify(page.hops)}`);
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-'));
+  const example = await startExampleServer({ host: '127.0.0.1' });
+  const upstream = await nodeServer(
+    (port) =>
+      `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'text/plain'); s.end('hello'); }).listen(${port}, '127.0.0.1', () => console.log('up'))`,
+  );
+  // An OTLP receiver that takes the spans and keeps nothing.
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+    );
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const entriesFile = join(dir, 'entries.json');
+  await writeFile(
+    entriesFile,
+    JSON.stringify({ entries: [{ ...exampleEntries(example.url).getStyle, isDefault: true }] }),
+  );
+  const setups: Setup[] = [];
+  const variants: [string, Record<string, string>][] = [
+    ['off', {}],
+    ['metrics on', { SSOGATE_METRICS_TOKEN: randomBytes(16).toString('hex') }],
+    [
+      'metrics and tracing on',
+      {
+        SSOGATE_METRICS_TOKEN: randomBytes(16).toString('hex'),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
+      },
+    ],
+  ];
+  const clearRequests = setInterval(() => {
+    example.requests.length = 0;
+  }, 1000);
+  try {
+    for (const [index, [label, extra]] of variants.entries()) {
+      // Callbacks come back to the public URL, where the browser keeps its binding cookie.
+      const port = await freePort();
+      const env = {
+        SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SSOGATE_DATA_DIR: join(dir, String(index)),
+        SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+        SSOGATE_UPSTREAM: upstream.url,
+        SSOGATE_ENTRIES_FILE: entriesFile,
+        SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
+        SSOGATE_SIGN_INS_PER_MINUTE: '100000',
+        SSOGATE_PENDING_SIGN_INS_MAX: '10000000',
+        ...extra,
+      };
+      const gateway = await benchGateway(env, port);
+      const cookie = await signedInCookie(env, {
+        userId: 'bench',
+        sourceEntryId: null,
+        email: 'bench@example.test',
+        userName: 'Bench',
+      });
+      setups.push({ label, gateway, cookie });
+    }
+    const measures: [string, (setup: Setup) => Promise<number>][] = [
+      ['GET /_sso/auth, valid session', (s) => wrk(`${s.gateway.url}/_sso/auth`, s.cookie)],
+      ['GET / proxied', (s) => wrk(`${s.gateway.url}/`, s.cookie)],
+      ['sign-ins (4 browsers)', (s) => signInRate(s.gateway.url, example.url)],
+    ];
+    const results = measures.map(() =>
+      setups.map(() => ({ rates: [] as number[], ratios: [] as number[] })),
+    );
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [m, [, measure]] of measures.entries()) {
+        // Every other round in the reverse order, so no setup always runs first.
+        const order = setups.map((_setup, s) => s);
+        if (round % 2 === 1) order.reverse();
+        const rates: number[] = [];
+        for (const s of order) rates[s] = await measure(setups[s] as Setup);
+        const off = rates[0] ?? 1;
+        for (const [s, rate] of rates.entries()) {
+          results[m]?.[s]?.rates.push(rate);
+          results[m]?.[s]?.ratios.push(rate / off);
+        }
+      }
+      process.stdout.write(`  round ${round + 1} of ${rounds} measured\n`);
+    }
+    process.stdout.write(
+      `\nwrk -t2 -c${connections} -d${seconds}s, median of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n`,
+    );
+    for (const [m, [measureLabel]] of measures.entries()) {
+      for (const [s, { label }] of setups.entries()) {
+        const { rates = [], ratios = [] } = results[m]?.[s] ?? {};
+        process.stdout.write(
+          `${measureLabel.padEnd(32)} ${label.padEnd(24)} ${Math.round(median(rates)).toLocaleString('en-US').padStart(8)}/s  ${median(ratios).toFixed(3)}  (rounds: ${ratios.map((r) => r.toFixed(3)).join(' ')})\n`,
+        );
+      }
+    }
+  } finally {
+    clearInterval(clearRequests);
+    for (const { gateway } of setups) await gateway.stop();
+    upstream.child.kill();
+    receiver.close();
+    await example.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
