@@ -3,9 +3,15 @@
  * its own process, with telemetry off, with metrics on (SSOGATE_METRICS_TOKEN)
  * and with metrics and tracing on (OTEL_EXPORTER_OTLP_ENDPOINT, to a
  * receiver in this process that accepts and drops the spans). Measured in
- * turns, round after round, so that other work on a shared machine slows
- * all three alike (every other round in the reverse order); each round's
- * rates are divided by the same round's "off" rate, and the median is reported.
+ * turns, round after round (every other round in the reverse order).
+ *
+ * The figure compared is the gateway process's CPU time per request (all
+ * its threads, from /proc/PID/task/TID/schedstat): on a shared, busy machine
+ * other work takes wall-clock time from whichever setup runs, which moves
+ * requests per second by tens of per cent between rounds, but it does not
+ * add CPU time to the gateway's own threads. Each round's figure is divided
+ * by the same round's "off" figure, and the median is reported, next to the
+ * rates.
  *
  * - GET /_sso/auth with a valid session (the fast path), with wrk;
  * - GET / proxied to a hello-world server, with wrk;
@@ -21,7 +27,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleEntries, startExampleServer } from '../src/example-server/index.js';
@@ -34,7 +40,7 @@ import {
   nodeServer,
   seconds,
   signedInCookie,
-  wrk,
+  wrkRun,
 } from './throughput.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -46,8 +52,25 @@ interface Setup {
   readonly cookie: string;
 }
 
+/** CPU time of every thread of a process so far, in nanoseconds (Linux). */
+async function cpuNanos(pid: number | undefined): Promise<number> {
+  if (pid === undefined) throw new Error('no process id');
+  let total = 0;
+  for (const task of await readdir(`/proc/${pid}/task`)) {
+    const text = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0');
+    total += Number(text.split(' ')[0]);
+  }
+  return total;
+}
+
+/** One measure of a setup: its rate and how many were done. */
+interface Run {
+  readonly rate: number;
+  readonly count: number;
+}
+
 /** Sign-ins per second: `browsers` browsers signing in again and again for `seconds`. */
-async function signInRate(gatewayUrl: string, exampleUrl: string): Promise<number> {
+async function signInRate(gatewayUrl: string, exampleUrl: string): Promise<Run> {
   const until = Date.now() + seconds * 1000;
   let done = 0;
   await Promise.all(
@@ -69,7 +92,13 @@ async function signInRate(gatewayUrl: string, exampleUrl: string): Promise<numbe
       }
     }),
   );
-  return done / seconds;
+  return { rate: done / seconds, count: done };
+}
+
+/** A wrk run as a Run. */
+async function wrkMeasure(url: string, cookie: string): Promise<Run> {
+  const { rate, requests } = await wrkRun(url, cookie);
+  return { rate, count: requests };
 }
 
 async function main(): Promise<void> {
@@ -132,37 +161,45 @@ async function main(): Promise<void> {
       });
       setups.push({ label, gateway, cookie });
     }
-    const measures: [string, (setup: Setup) => Promise<number>][] = [
-      ['GET /_sso/auth, valid session', (s) => wrk(`${s.gateway.url}/_sso/auth`, s.cookie)],
-      ['GET / proxied', (s) => wrk(`${s.gateway.url}/`, s.cookie)],
-      ['sign-ins (4 browsers)', (s) => signInRate(s.gateway.url, example.url)],
+    const measures: [string, (setup: Setup) => Promise<Run>][] = [
+      ['GET /_sso/auth, valid session', (s) => wrkMeasure(`${s.gateway.url}/_sso/auth`, s.cookie)],
+      ['GET / proxied', (s) => wrkMeasure(`${s.gateway.url}/`, s.cookie)],
+      [`sign-ins (${browsers} browsers)`, (s) => signInRate(s.gateway.url, example.url)],
     ];
     const results = measures.map(() =>
-      setups.map(() => ({ rates: [] as number[], ratios: [] as number[] })),
+      setups.map(() => ({ rates: [] as number[], cpu: [] as number[], ratios: [] as number[] })),
     );
     for (let round = 0; round < rounds; round += 1) {
       for (const [m, [, measure]] of measures.entries()) {
         // Every other round in the reverse order, so no setup always runs first.
         const order = setups.map((_setup, s) => s);
         if (round % 2 === 1) order.reverse();
-        const rates: number[] = [];
-        for (const s of order) rates[s] = await measure(setups[s] as Setup);
-        const off = rates[0] ?? 1;
-        for (const [s, rate] of rates.entries()) {
-          results[m]?.[s]?.rates.push(rate);
-          results[m]?.[s]?.ratios.push(rate / off);
+        const cpuPerItem: number[] = [];
+        for (const s of order) {
+          const setup = setups[s] as Setup;
+          const before = await cpuNanos(setup.gateway.pid);
+          const run = await measure(setup);
+          const used = (await cpuNanos(setup.gateway.pid)) - before;
+          cpuPerItem[s] = used / Math.max(run.count, 1) / 1000;
+          results[m]?.[s]?.rates.push(run.rate);
+        }
+        const off = cpuPerItem[0] ?? 1;
+        for (const [s, micros] of cpuPerItem.entries()) {
+          results[m]?.[s]?.cpu.push(micros);
+          results[m]?.[s]?.ratios.push(micros / off);
         }
       }
       process.stdout.write(`  round ${round + 1} of ${rounds} measured\n`);
     }
     process.stdout.write(
-      `\nwrk -t2 -c${connections} -d${seconds}s, median of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n`,
+      `\nwrk -t2 -c${connections} -d${seconds}s, ${browsers} browsers, median of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n` +
+        'gateway CPU µs per request (or sign-in), its ratio to "off" in the same round, rate\n',
     );
     for (const [m, [measureLabel]] of measures.entries()) {
       for (const [s, { label }] of setups.entries()) {
-        const { rates = [], ratios = [] } = results[m]?.[s] ?? {};
+        const { rates = [], cpu = [], ratios = [] } = results[m]?.[s] ?? {};
         process.stdout.write(
-          `${measureLabel.padEnd(32)} ${label.padEnd(24)} ${Math.round(median(rates)).toLocaleString('en-US').padStart(8)}/s  ${median(ratios).toFixed(3)}  (rounds: ${ratios.map((r) => r.toFixed(3)).join(' ')})\n`,
+          `${measureLabel.padEnd(30)} ${label.padEnd(23)} ${median(cpu).toFixed(1).padStart(8)} µs  ${median(ratios).toFixed(3)}  ${Math.round(median(rates)).toLocaleString('en-US').padStart(7)}/s  (ratios: ${ratios.map((r) => r.toFixed(3)).join(' ')})\n`,
         );
       }
     }

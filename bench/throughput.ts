@@ -22,6 +22,14 @@ export const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 /** Requests per second wrk measures at url; any failed response fails the run. */
 export async function wrk(url: string, cookie?: string): Promise<number> {
+  return (await wrkRun(url, cookie)).rate;
+}
+
+/** A wrk run's rate and how many requests it completed. */
+export async function wrkRun(
+  url: string,
+  cookie?: string,
+): Promise<{ rate: number; requests: number }> {
   const args = [
     '-t2',
     `-c${connections}`,
@@ -32,7 +40,10 @@ export async function wrk(url: string, cookie?: string): Promise<number> {
   const { stdout } = await run('wrk', args);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
   if (non2xx !== null) throw new Error(`${url}: ${non2xx[1] ?? '?'} failed responses`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
+  return {
+    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0),
+  };
 }
 
 /**
