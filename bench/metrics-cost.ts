@@ -2,16 +2,15 @@
  * What metrics and tracing cost: the same gateway started three times, as
  * its own process, with telemetry off, with metrics on (SSOGATE_METRICS_TOKEN)
  * and with metrics and tracing on (OTEL_EXPORTER_OTLP_ENDPOINT, to a
- * receiver in this process that accepts and drops the spans). Measured in
- * turns, round after round (every other round in the reverse order).
+ * receiver in this process that accepts and drops the spans).
  *
- * The figure compared is the gateway process's CPU time per request (all
- * its threads, from /proc/PID/task/TID/schedstat): on a shared, busy machine
- * other work takes wall-clock time from whichever setup runs, which moves
- * requests per second by tens of per cent between rounds, but it does not
- * add CPU time to the gateway's own threads. Each round's figure is divided
- * by the same round's "off" figure, and the median is reported, next to the
- * rates.
+ * The three are loaded at the same time, each by its own wrk (or its own
+ * browsers), round after round: on a shared, busy machine other work comes
+ * and goes within seconds and moves a lone run's rate by tens of per cent,
+ * but it slows setups measured together alike. Each round gives, per setup,
+ * the rate and the gateway process's CPU time per request (all its threads,
+ * from /proc/PID/task/TID/schedstat), each divided by the "off" setup's
+ * figure of the same round; the medians are reported.
  *
  * - GET /_sso/auth with a valid session (the fast path), with wrk;
  * - GET / proxied to a hello-world server, with wrk;
@@ -31,6 +30,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleEntries, startExampleServer } from '../src/example-server/index.js';
+import { GatewayMetrics } from '../src/observability/gateway-metrics.js';
+import { Telemetry } from '../src/observability/telemetry.js';
 import type { GatewayProcess } from '../src/multi-instance/test-support/gateway-process.js';
 import { freePort } from '../src/test-support/free-port.js';
 import { TestBrowser } from '../src/test-support/browser.js';
@@ -101,7 +102,65 @@ async function wrkMeasure(url: string, cookie: string): Promise<Run> {
   return { rate, count: requests };
 }
 
+/**
+ * The instrumentation calls alone, in this process: nanoseconds per call
+ * with metrics on and off, the least of several tries (the least is the
+ * one other work disturbed least).
+ */
+function instrumentationCost(): void {
+  const origin = 'http://127.0.0.1:3000';
+  const on = new Telemetry(new GatewayMetrics({ version: 'bench', upstreams: [origin] }));
+  const off = new Telemetry(undefined);
+  const headers = {};
+  const calls: [string, (t: Telemetry) => void][] = [
+    [
+      'forward-auth fast path (now + forwardAuthFast)',
+      (t) => {
+        t.forwardAuthFast(headers, t.now());
+      },
+    ],
+    [
+      'proxied request (proxyStarted + proxyFinished)',
+      (t) => {
+        t.proxyFinished(t.proxyStarted(origin, [], headers), 200);
+      },
+    ],
+    [
+      'session cache lookup',
+      (t) => {
+        t.sessionCacheLookup(true);
+      },
+    ],
+    [
+      'sign-in start and end (counts)',
+      (t) => {
+        t.signInStarted('example-get', 'key', t.now());
+        t.signInFinished('example-get', 'success');
+      },
+    ],
+  ];
+  const n = 1_000_000;
+  process.stdout.write('instrumentation calls, ns per call (least of 5 tries of 1,000,000)\n');
+  for (const [label, call] of calls) {
+    const best = { off: Infinity, on: Infinity };
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      for (const [name, telemetry] of [
+        ['off', off],
+        ['on', on],
+      ] as const) {
+        const start = process.hrtime.bigint();
+        for (let index = 0; index < n; index += 1) call(telemetry);
+        best[name] = Math.min(best[name], Number(process.hrtime.bigint() - start) / n);
+      }
+    }
+    process.stdout.write(
+      `${label.padEnd(50)} off ${best.off.toFixed(1).padStart(6)}  on ${best.on.toFixed(1).padStart(6)}\n`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
+  instrumentationCost();
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-'));
   const example = await startExampleServer({ host: '127.0.0.1' });
   const upstream = await nodeServer(
@@ -167,39 +226,45 @@ async function main(): Promise<void> {
       [`sign-ins (${browsers} browsers)`, (s) => signInRate(s.gateway.url, example.url)],
     ];
     const results = measures.map(() =>
-      setups.map(() => ({ rates: [] as number[], cpu: [] as number[], ratios: [] as number[] })),
+      setups.map(() => ({
+        rates: [] as number[],
+        rateRatios: [] as number[],
+        cpu: [] as number[],
+        ratios: [] as number[],
+      })),
     );
     for (let round = 0; round < rounds; round += 1) {
       for (const [m, [, measure]] of measures.entries()) {
-        // Every other round in the reverse order, so no setup always runs first.
-        const order = setups.map((_setup, s) => s);
-        if (round % 2 === 1) order.reverse();
-        const cpuPerItem: number[] = [];
-        for (const s of order) {
-          const setup = setups[s] as Setup;
-          const before = await cpuNanos(setup.gateway.pid);
-          const run = await measure(setup);
-          const used = (await cpuNanos(setup.gateway.pid)) - before;
-          cpuPerItem[s] = used / Math.max(run.count, 1) / 1000;
-          results[m]?.[s]?.rates.push(run.rate);
-        }
-        const off = cpuPerItem[0] ?? 1;
-        for (const [s, micros] of cpuPerItem.entries()) {
-          results[m]?.[s]?.cpu.push(micros);
-          results[m]?.[s]?.ratios.push(micros / off);
+        // All setups at once: whatever else the machine does slows them alike.
+        const measured = await Promise.all(
+          setups.map(async (setup) => {
+            const before = await cpuNanos(setup.gateway.pid);
+            const run = await measure(setup);
+            const used = (await cpuNanos(setup.gateway.pid)) - before;
+            return { rate: run.rate, micros: used / Math.max(run.count, 1) / 1000 };
+          }),
+        );
+        const off = measured[0] ?? { rate: 1, micros: 1 };
+        for (const [s, { rate, micros }] of measured.entries()) {
+          const result = results[m]?.[s];
+          result?.rates.push(rate);
+          result?.rateRatios.push(rate / off.rate);
+          result?.cpu.push(micros);
+          result?.ratios.push(micros / off.micros);
         }
       }
       process.stdout.write(`  round ${round + 1} of ${rounds} measured\n`);
     }
     process.stdout.write(
       `\nwrk -t2 -c${connections} -d${seconds}s, ${browsers} browsers, median of ${rounds} rounds, ${new Date().toISOString()}, Node.js ${process.version}\n` +
-        'gateway CPU µs per request (or sign-in), its ratio to "off" in the same round, rate\n',
+        'gateway CPU µs per request (or sign-in) and its ratio to "off" in the same round; rate and its ratio\n',
     );
     for (const [m, [measureLabel]] of measures.entries()) {
       for (const [s, { label }] of setups.entries()) {
-        const { rates = [], cpu = [], ratios = [] } = results[m]?.[s] ?? {};
+        const { rates = [], rateRatios = [], cpu = [], ratios = [] } = results[m]?.[s] ?? {};
         process.stdout.write(
-          `${measureLabel.padEnd(30)} ${label.padEnd(23)} ${median(cpu).toFixed(1).padStart(8)} µs  ${median(ratios).toFixed(3)}  ${Math.round(median(rates)).toLocaleString('en-US').padStart(7)}/s  (ratios: ${ratios.map((r) => r.toFixed(3)).join(' ')})\n`,
+          `${measureLabel.padEnd(30)} ${label.padEnd(23)} ${median(cpu).toFixed(1).padStart(8)} µs  ${median(ratios).toFixed(3)}  ${Math.round(median(rates)).toLocaleString('en-US').padStart(7)}/s  ${median(rateRatios).toFixed(3)}\n` +
+            `${''.padEnd(55)}(CPU ratios: ${ratios.map((r) => r.toFixed(3)).join(' ')}; rate ratios: ${rateRatios.map((r) => r.toFixed(3)).join(' ')})\n`,
         );
       }
     }

@@ -56,6 +56,10 @@ export async function serveTelemetry(app: FastifyInstance, gateway: Gateway): Pr
   );
   app.addHook('onClose', async () => {
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+    });
   });
 }

@@ -3,7 +3,7 @@ import { Tracing } from './tracing.js';
 export interface TracingExport {
   readonly tracing: Tracing;
   /** Sends the spans still buffered, then stops exporting. */
-  shutdown(): Promise<void>;
+  readonly shutdown: () => Promise<void>;
 }
 
 /**

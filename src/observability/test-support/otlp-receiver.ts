@@ -63,7 +63,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     posts,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }
 
@@ -81,6 +86,6 @@ function flatten(span: Record<string, unknown>): ReceivedSpan {
     name: span.name as string,
     kind: span.kind as number,
     attributes,
-    status: (span.status ?? {}) as ReceivedSpan['status'],
+    status: span.status ?? {},
   };
 }
