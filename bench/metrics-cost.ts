@@ -1,10 +1,11 @@
 /**
- * What metrics and tracing cost: the same gateway started three times, as
- * its own process, with telemetry off, with metrics on (SSOGATE_METRICS_TOKEN)
+ * What metrics and tracing cost: the same gateway started four times, as
+ * its own process, with telemetry off (twice: the second shows how far two
+ * identical processes drift apart), with metrics on (SSOGATE_METRICS_TOKEN)
  * and with metrics and tracing on (OTEL_EXPORTER_OTLP_ENDPOINT, to a
  * receiver in this process that accepts and drops the spans).
  *
- * The three are loaded at the same time, each by its own wrk (or its own
+ * The four are loaded at the same time, each by its own wrk (or its own
  * browsers), round after round: on a shared, busy machine other work comes
  * and goes within seconds and moves a lone run's rate by tens of per cent,
  * but it slows setups measured together alike. Each round gives, per setup,
@@ -184,6 +185,9 @@ async function main(): Promise<void> {
   const setups: Setup[] = [];
   const variants: [string, Record<string, string>][] = [
     ['off', {}],
+    // The same as the first, in a process of its own: how far two identical
+    // setups drift apart in a run, the floor under any difference below.
+    ['off, a second process', {}],
     ['metrics on', { SSOGATE_METRICS_TOKEN: randomBytes(16).toString('hex') }],
     [
       'metrics and tracing on',
