@@ -10,7 +10,7 @@ import type { Storage } from '../storage/types.js';
 import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
-import { gatewayTelemetry } from './gateway-telemetry.js';
+import { gatewayTelemetry, withTelemetry } from './gateway-telemetry.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -27,25 +27,22 @@ export function createGateway(
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
   const entries = new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion);
-  const telemetry = gatewayTelemetry(config, storage, clock);
-  return {
+  return withTelemetry(gatewayTelemetry(config, storage, clock), {
     config,
     storage,
     entries,
     clock,
     random,
-    send: telemetry.tracedSend(
-      withTransportPolicy(
-        options.send ??
-          new OutboundClient({
-            policy: addressPolicy(config.outboundAllow),
-            maxConnectionsPerOrigin: config.outboundMaxConnections,
-            ...(config.caCertificates === undefined
-              ? {}
-              : { extraCertificates: config.caCertificates }),
-          }).send,
-        config.allowInsecureHttp,
-      ),
+    send: withTransportPolicy(
+      options.send ??
+        new OutboundClient({
+          policy: addressPolicy(config.outboundAllow),
+          maxConnectionsPerOrigin: config.outboundMaxConnections,
+          ...(config.caCertificates === undefined
+            ? {}
+            : { extraCertificates: config.caCertificates }),
+        }).send,
+      config.allowInsecureHttp,
     ),
     sessions: {
       sessions: storage.sessions,
@@ -62,6 +59,5 @@ export function createGateway(
       idleMs: config.sessionIdleMs,
       touchIntervalMs: touchIntervalMs(config.sessionIdleMs),
     }),
-    telemetry,
-  };
+  });
 }

@@ -28,6 +28,11 @@ export function gatewayTelemetry(config: Config, storage: Storage, clock: () => 
   );
 }
 
+/** The gateway with its telemetry, whose outbound calls carry a traceparent when tracing. */
+export function withTelemetry(telemetry: Telemetry, gateway: Omit<Gateway, 'telemetry'>): Gateway {
+  return { ...gateway, send: telemetry.tracedSend(gateway.send), telemetry };
+}
+
 /**
  * Serves the metrics and starts tracing, as configured: /_sso/metrics on the
  * gateway's own listener behind the token, or a listener of their own (the
