@@ -66,7 +66,10 @@ async function rememberedOrResolved(
   id: string,
 ): Promise<ActiveSession | undefined> {
   const cache = gateway.sessionCache;
-  if (!cache.enabled) return resolveSession(gateway.sessions, id);
+  if (!cache.enabled) {
+    gateway.telemetry.sessionCacheLookup(false);
+    return resolveSession(gateway.sessions, id);
+  }
   const known = cache.remembered(id);
   gateway.telemetry.sessionCacheLookup(known !== undefined);
   if (known !== undefined) return known;
