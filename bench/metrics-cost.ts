@@ -89,7 +89,7 @@ async function signInRate(gatewayUrl: string, exampleUrl: string): Promise<Run> 
         const page = await browser.open(`${gatewayUrl}/_sso/login/example-get?return_to=/done`, {
           maxHops: 2,
         });
-        if (page.status !== 302 || page.url.includes('/_sso/callback/') === false) {
+        if (page.status !== 302 || !page.url.includes('/_sso/callback/')) {
           throw new Error(`sign-in: ${page.status} ${JSON.stringify(page.hops)}`);
         }
         done += 1;
