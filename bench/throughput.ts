@@ -22,6 +22,14 @@ export const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 /** Requests per second wrk measures at url; any failed response fails the run. */
 export async function wrk(url: string, cookie?: string): Promise<number> {
+  return (await wrkRun(url, cookie)).rate;
+}
+
+/** A wrk run's rate and how many requests it completed. */
+export async function wrkRun(
+  url: string,
+  cookie?: string,
+): Promise<{ rate: number; requests: number }> {
   const args = [
     '-t2',
     `-c${connections}`,
@@ -32,7 +40,10 @@ export async function wrk(url: string, cookie?: string): Promise<number> {
   const { stdout } = await run('wrk', args);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
   if (non2xx !== null) throw new Error(`${url}: ${non2xx[1] ?? '?'} failed responses`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
+  return {
+    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0),
+  };
 }
 
 /**
@@ -49,9 +60,12 @@ export async function nodeServer(
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-/** The gateway as its own process, on a free port, logging only warnings. */
-export async function benchGateway(env: Record<string, string>): Promise<GatewayProcess> {
-  return startGatewayProcess(await freePort(), {
+/** The gateway as its own process, on a free port (or the one given), logging only warnings. */
+export async function benchGateway(
+  env: Record<string, string>,
+  port?: number,
+): Promise<GatewayProcess> {
+  return startGatewayProcess(port ?? (await freePort()), {
     ...env,
     SSOGATE_LOG_LEVEL: 'warn',
     SSOGATE_ADMIN_PASSWORD: 'bench-admin-password',

@@ -18,6 +18,7 @@ import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
 import { startExpirySweep } from './expiry-sweep.js';
+import { serveTelemetry } from './gateway-telemetry.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 
@@ -105,6 +106,7 @@ export async function buildApp(
   );
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
+  await serveTelemetry(app, gateway);
   await internalResourceRoutes(app, gateway);
 
   const sweep = startExpirySweep({

@@ -12,6 +12,7 @@ import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
 import { revalidateSession } from '../sessions/revalidate-session.js';
+import { gatewayTelemetry } from './gateway-telemetry.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -27,16 +28,20 @@ export function createGateway(
 ): Gateway {
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
-  const send = withTransportPolicy(
-    options.send ??
-      new OutboundClient({
-        policy: addressPolicy(config.outboundAllow),
-        maxConnectionsPerOrigin: config.outboundMaxConnections,
-        ...(config.caCertificates === undefined
-          ? {}
-          : { extraCertificates: config.caCertificates }),
-      }).send,
-    config.allowInsecureHttp,
+  const telemetry = gatewayTelemetry(config, storage, clock);
+  // Outbound calls carry a traceparent when tracing is on (src/observability/).
+  const send = telemetry.tracedSend(
+    withTransportPolicy(
+      options.send ??
+        new OutboundClient({
+          policy: addressPolicy(config.outboundAllow),
+          maxConnectionsPerOrigin: config.outboundMaxConnections,
+          ...(config.caCertificates === undefined
+            ? {}
+            : { extraCertificates: config.caCertificates }),
+        }).send,
+      config.allowInsecureHttp,
+    ),
   );
   // Discovery and key sets go through the same client, address policy and caps as every call.
   const oidc = new ProviderMetadata(send, clock);
@@ -67,6 +72,7 @@ export function createGateway(
     random,
     send,
     oidc,
+    telemetry,
     sessions: {
       sessions: storage.sessions,
       users: storage.users,

@@ -104,6 +104,18 @@ export const settings = {
     env: 'SSOGATE_CA_FILE',
     help: 'a PEM file of one or more certificate authorities to trust for third-party servers, besides the usual ones',
   },
+  metricsToken: {
+    env: 'SSOGATE_METRICS_TOKEN',
+    help: 'a bearer token of at least 16 characters that /_sso/metrics asks for',
+  },
+  metricsAddress: {
+    env: 'SSOGATE_METRICS_ADDRESS',
+    help: 'host:port of a listener of its own for the metrics, such as 127.0.0.1:9464 or [::1]:9464',
+  },
+  otlpEndpoint: {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    help: 'the http(s) base URL of an OTLP/HTTP receiver, such as http://127.0.0.1:4318 (traces go to /v1/traces)',
+  },
   logLevel: {
     env: 'SSOGATE_LOG_LEVEL',
     help: 'one of fatal, error, warn, info, debug, trace, silent',
@@ -169,6 +181,23 @@ export const configSchema = z.object({
   outboundAllow: z.union([z.string(), z.array(z.string())]).optional(),
   outboundMaxConnections: z.coerce.number().int().min(1).max(1000).default(16),
   caFile: z.string().min(1).optional(),
+  metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
+  metricsAddress: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, 'must be host:port')
+    .refine((value) => Number(value.slice(value.lastIndexOf(':') + 1)) <= 65_535, 'port over 65535')
+    .transform((value) => {
+      const colon = value.lastIndexOf(':');
+      return {
+        host: value.slice(0, colon).replace(/^\[|\]$/g, ''),
+        port: Number(value.slice(colon + 1)),
+      };
+    })
+    .optional(),
+  otlpEndpoint: z
+    .url()
+    .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be http or https')
+    .optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

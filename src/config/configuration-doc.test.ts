@@ -9,7 +9,7 @@ const configurationDoc = fileURLToPath(new URL('../../../docs/configuration.md',
 test('every setting has a row in docs/configuration.md, and every row a setting', async () => {
   const text = await readFile(configurationDoc, 'utf8');
   const documented = new Set(
-    [...text.matchAll(/^\| `(SSOGATE_[A-Z_]+)`/gm)].map((match) => match[1] ?? ''),
+    [...text.matchAll(/^\| `((?:SSOGATE|OTEL)_[A-Z_]+)`/gm)].map((match) => match[1] ?? ''),
   );
   const variables = new Set<string>(Object.values(settings).map((setting) => setting.env));
   for (const variable of variables) assert.ok(documented.has(variable), `${variable} undocumented`);

@@ -57,6 +57,12 @@ export interface Config {
   /** PEM certificates of SSOGATE_CA_FILE, trusted besides Node's bundled roots. */
   readonly caCertificates: readonly string[] | undefined;
   readonly logLevel: string;
+  /** The bearer token /_sso/metrics asks for; without it and an address, no metrics. */
+  readonly metricsToken: string | undefined;
+  /** A listener of the metrics' own (docs/metrics.md). */
+  readonly metricsAddress: { readonly host: string; readonly port: number } | undefined;
+  /** Where spans go (OTLP/HTTP); without it, no tracing. */
+  readonly otlpEndpoint: string | undefined;
   /** Cookies get Secure and the __Host- prefix when the public URL is https. */
   readonly secureCookies: boolean;
 }
@@ -143,6 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     outboundMaxConnections: value.outboundMaxConnections,
     caCertificates: further.caCertificates,
     logLevel: value.logLevel,
+    metricsToken: value.metricsToken,
+    metricsAddress: value.metricsAddress,
+    otlpEndpoint: value.otlpEndpoint,
     secureCookies: publicUrl.startsWith('https:'),
   });
 }

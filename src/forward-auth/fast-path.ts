@@ -22,10 +22,12 @@ export function withForwardAuthFastPath(gateway: Gateway, handler: Handler): Han
   const fixedHeaders = ['Cache-Control', 'no-store'];
   return (request, response) => {
     if (request.method === 'GET' && request.url === '/_sso/auth') {
+      const startedAt = gateway.telemetry.now();
       const active = rememberedSessionOf(gateway, request);
       if (active !== undefined && forwardedAccess(gateway, request.headers, active.user).allowed) {
         response.writeHead(204, [...fixedHeaders, ...identityHeaders(active.user).flat()]);
         response.end();
+        gateway.telemetry.forwardAuthFast(request.headers, startedAt);
         return;
       }
     }

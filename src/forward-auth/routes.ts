@@ -26,7 +26,8 @@ import { returnHop, returnHopPath } from './return-hop.js';
  *   lands, sending the browser on to the listed host.
  */
 export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void {
-  app.get('/_sso/auth', async (request, reply) => {
+  const observed = { onResponse: gateway.telemetry.forwardAuthHook };
+  app.get('/_sso/auth', observed, async (request, reply) => {
     const active = await sessionOf(gateway, request, { remembered: true });
     if (active === undefined) {
       sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
@@ -37,7 +38,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
     return allowOrDeny(gateway, request, reply, active);
   });
 
-  app.get('/_sso/auth/redirect', async (request, reply) => {
+  app.get('/_sso/auth/redirect', observed, async (request, reply) => {
     const active = await sessionOf(gateway, request, { remembered: true });
     if (active !== undefined) return allowOrDeny(gateway, request, reply, active);
     const method = forwarded(request.headers, 'x-forwarded-method') ?? 'GET';

@@ -1,6 +1,7 @@
 import type { RandomSource } from '../core/index.js';
 import type { Config } from '../config/load-config.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
@@ -23,6 +24,8 @@ export interface Gateway {
   readonly sessionCache: SessionCache;
   /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */
   readonly oidc: ProviderMetadata;
+  /** Metrics and traces (src/observability/), each off unless configured. */
+  readonly telemetry: Telemetry;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */

@@ -52,7 +52,8 @@ export function sendFailure(
   options: FailureOptions = {},
 ): FailureReport {
   const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
-  const answer = failureAnswer(gateway, request.log, error, asPage, options);
+  const route = request.routeOptions.url ?? '';
+  const answer = failureAnswer(gateway, { log: request.log, route }, error, asPage, options);
   for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
   if (asPage) sendPage(reply, answer.status, answer.body);
   else void reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
@@ -74,7 +75,8 @@ export interface FailureAnswer extends FailureReport {
  */
 export function failureAnswer(
   gateway: Gateway,
-  log: FastifyBaseLogger,
+  /** Where the failure is logged, and the route pattern its trace names. */
+  { log, route }: { readonly log: FastifyBaseLogger; readonly route: string },
   error: unknown,
   asPage: boolean,
   options: FailureOptions = {},
@@ -91,11 +93,12 @@ export function failureAnswer(
   const reference = newReferenceId(gateway.random);
   const code: ErrorCode = isSsogateError(error) ? error.code : 'internal_error';
   const status = errorRegistry[code].status;
+  const trace = gateway.telemetry.failure(code, reference, route, error);
   if (code === 'internal_error') {
-    log.error({ code, reference, err: error }, 'unexpected failure');
+    log.error({ code, reference, ...trace, err: error }, 'unexpected failure');
   } else {
     const message = isSsogateError(error) ? maskSecrets(error.message) : '';
-    log[status >= 500 ? 'error' : 'warn']({ code, reference }, message);
+    log[status >= 500 ? 'error' : 'warn']({ code, reference, ...trace }, message);
   }
   const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
   const detail = isSsogateError(error) ? error.publicDetail : undefined;

@@ -65,7 +65,7 @@ export function withProxyFastPath(
       .then((failure) => {
         if (failure === undefined || response.headersSent) return;
         const asPage = wantsPage(request);
-        const answer = failureAnswer(gateway, log(), failure, asPage, {
+        const answer = failureAnswer(gateway, { log: log(), route: '/*' }, failure, asPage, {
           tryAgainHref: safeReturnTo(path),
         });
         const body = request.method === 'HEAD' ? '' : answer.body;

@@ -61,11 +61,13 @@ export async function forwardToUpstream(
   // The body streams for as long as it keeps moving; the idle time-out
   // closes one that stalls (http/connection-limits.ts).
   streamsBody(incoming);
+  const headers = upstreamRequestHeaders(incoming, target.context);
+  const observed = gateway.telemetry.proxyStarted(upstream.origin, headers, incoming.headers);
   const call = callUpstream(
     upstream,
     incoming.method ?? 'GET',
     path,
-    upstreamRequestHeaders(incoming, target.context),
+    headers,
     gateway.config.upstreamTimeoutMs,
     false,
   );
@@ -80,6 +82,10 @@ export async function forwardToUpstream(
   incoming.pipe(call.request);
 
   const outcome = await call.outcome;
+  gateway.telemetry.proxyFinished(
+    observed,
+    'response' in outcome ? outcome.response.statusCode : undefined,
+  );
   if (outcome.kind === 'failed') {
     outgoing.off('close', abandon);
     const code = outcome.failure === 'timeout' ? 'upstream_timeout' : 'upstream_unavailable';

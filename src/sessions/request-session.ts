@@ -66,8 +66,12 @@ async function rememberedOrResolved(
   id: string,
 ): Promise<ActiveSession | undefined> {
   const cache = gateway.sessionCache;
-  if (!cache.enabled) return resolveSession(gateway.sessions, id);
+  if (!cache.enabled) {
+    gateway.telemetry.sessionCacheLookup(false);
+    return resolveSession(gateway.sessions, id);
+  }
   const known = cache.remembered(id);
+  gateway.telemetry.sessionCacheLookup(known !== undefined);
   if (known !== undefined) return known;
   const generationBefore = cache.currentGeneration();
   const active = await resolveSession(gateway.sessions, id);

@@ -25,6 +25,7 @@ import {
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { PendingSignIn, Storage, TogetherStores, UserRecord } from '../storage/types.js';
 import type { VerifiedIdToken } from '../oidc/id-token.js';
 import { verifyIdTokenResponse } from '../oidc/id-token.js';
@@ -45,6 +46,7 @@ export interface CompleteSignInDeps {
   readonly send: SendOutbound;
   /** Nonces of the calls to an extension service. */
   readonly random: RandomSource;
+  readonly telemetry: Telemetry;
 }
 
 /** The callback's query as Fastify parsed it: a repeated parameter is an array. */
@@ -118,7 +120,9 @@ export async function completeSignIn<T>(
     // a parameter named `code` is an OAuth2 code and was checked above.
     if (!entry.enabled)
       throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
-    const mapped = await extensionCallbackUser(deps, entry, query, pending.redirectUri);
+    const mapped = await deps.telemetry.step(entry.id, 'extension', () =>
+      extensionCallbackUser(deps, entry, query, pending.redirectUri),
+    );
     return finishTogether(deps, entry, mapped, pending, finish);
   }
   const error = single(query.error);
@@ -150,7 +154,7 @@ export async function completeSignIn<T>(
   }
 
   const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
-  const tokenResponse = await step(entry, 'token', secrets, async () =>
+  const tokenResponse = await step(deps, entry, 'token', secrets, async () =>
     deps.send(
       buildTokenRequest(entry, {
         code,
@@ -160,16 +164,23 @@ export async function completeSignIn<T>(
     ),
   );
   const idToken = await verifiedIdTokenOf(deps, entry, tokenResponse, pending, secrets);
-  const token = await step(entry, 'token', secrets, () =>
-    Promise.resolve(
-      processTokenResponse(entry, tokenResponse, {
-        secrets,
-        ...(idToken === undefined ? {} : { verifiedTokens: idToken.asVerified }),
-      }),
-    ),
+  const token = await step(
+    deps,
+    entry,
+    'token',
+    secrets,
+    () =>
+      Promise.resolve(
+        processTokenResponse(entry, tokenResponse, {
+          secrets,
+          ...(idToken === undefined ? {} : { verifiedTokens: idToken.asVerified }),
+        }),
+      ),
+
+    false,
   );
   secrets.push(token.accessToken, ...Object.values(token.values));
-  const mapped = await step(entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
+  const mapped = await step(deps, entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
     if (idToken !== undefined && entry.oidc?.userInfo === 'claims') {
       return mapUserFromBody(entry, userInfoBody('claims', idToken.claims, undefined, secrets), {
         secrets,
@@ -205,7 +216,9 @@ function finishTogether<T>(
   oidcSignIn: Pick<SignInSuccess, 'oidc'> = {},
 ): Promise<T> {
   return deps.storage.writeTogether(async (stores) => {
-    const user = await provisionUser(stores.users, entry, mapped, deps.clock());
+    const user = await deps.telemetry.span('sign_in.provision', () =>
+      provisionUser(stores.users, entry, mapped, deps.clock()),
+    );
     return finish(stores, { user, entry, returnTo: pending.returnTo, ...oidcSignIn });
   });
 }
@@ -286,13 +299,16 @@ async function consumePending(
 
 /** Runs a token or user-info step and files its failure under the step's code. */
 async function step<T>(
+  deps: CompleteSignInDeps,
   entry: CompiledOAuth2Entry,
   which: 'token' | 'userinfo',
   secrets: readonly string[],
   run: () => Promise<T>,
+  /** False for reading an answer already timed as its call. */
+  timed = true,
 ): Promise<T> {
   try {
-    return await run();
+    return await (timed ? deps.telemetry.step(entry.id, which, run) : run());
   } catch (error) {
     if (!isSsogateError(error)) throw error;
     // The OpenID Connect refusals keep their own codes (docs/errors.md#openid-connect).

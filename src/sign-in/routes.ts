@@ -11,6 +11,7 @@ import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { keepOidcSession } from './keep-oidc-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
+import { tracedCallback } from './sign-in-trace.js';
 
 interface EntryParams {
   readonly id: string;
@@ -43,7 +44,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
 
   app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
     '/_sso/callback/:id',
-    async (request, reply) => {
+    tracedCallback(gateway, async (request, reply) => {
       const startedAt = gateway.clock();
       // RFC 9700 §4.2.4: the callback URL holds a code and state; keep it out of
       // any Referer and any cache.
@@ -82,12 +83,14 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
           await keepOidcSession(gateway, result.sessionId, result.entry.id, result.oidc);
         }
         setSessionCookie(gateway, reply, result.sessionId);
+        gateway.telemetry.signInFinished(result.entry.id, 'success');
         return await reply.redirect(result.returnTo, 302);
       } catch (error) {
         const { code, reference } = sendFailure(gateway, request, reply, error, {
           as: 'page',
           tryAgainHref: `/_sso/login/${encodeURIComponent(request.params.id)}`,
         });
+        gateway.telemetry.signInFinished(knownEntryOf(error), code);
         await audit(gateway, request, {
           kind: 'sign_in',
           outcome: 'failure',
@@ -100,6 +103,11 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
         });
         return reply;
       }
-    },
+    }),
   );
+}
+
+/** The entry of a failed sign-in, if it is one that exists: an unknown id is the client's text. */
+function knownEntryOf(error: unknown): string | null {
+  return error instanceof SignInError && error.code !== 'entry_unknown' ? error.entryId : null;
 }

@@ -42,6 +42,7 @@ export async function redirectToEntry(
       pendingSignInMs: gateway.config.pendingSignInMs,
       pendingPerBrowser: gateway.config.pendingPerBrowser,
       send: gateway.send,
+      telemetry: gateway.telemetry,
     },
     entry,
     returnTo,

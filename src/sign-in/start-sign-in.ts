@@ -2,6 +2,7 @@ import type { CompiledEntry, RandomSource } from '../core/index.js';
 import { buildAuthorizationRequest } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { PendingSignInStore } from '../storage/types.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
@@ -16,6 +17,7 @@ export interface StartSignInDeps {
   readonly pendingPerBrowser: number;
   /** For an entry of type extension, which is asked for its authorization URL. */
   readonly send: SendOutbound;
+  readonly telemetry: Telemetry;
 }
 
 /**
@@ -29,14 +31,16 @@ export async function startSignIn(
   returnTo: string,
   bindingValue: string,
 ): Promise<string> {
+  const startedAt = deps.telemetry.now();
   const request =
     entry.type === 'extension'
       ? await extensionAuthorizationRequest(deps, entry, deps.publicUrl)
       : buildAuthorizationRequest(entry, { publicUrl: deps.publicUrl, random: deps.random });
   const now = deps.clock();
+  const stateHash = pendingKey(entry, request.state, bindingValue);
   await deps.pendingSignIns.save(
     {
-      stateHash: pendingKey(entry, request.state, bindingValue),
+      stateHash,
       entryId: entry.id,
       returnTo,
       bindingHash: sha256Base64url(bindingValue),
@@ -48,5 +52,6 @@ export async function startSignIn(
     },
     deps.pendingPerBrowser,
   );
+  deps.telemetry.signInStarted(entry.id, stateHash, startedAt);
   return request.url;
 }

@@ -96,5 +96,15 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+
+    async countActive(now, idleBefore) {
+      const row = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>=', idleBefore)
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
+    },
   };
 }

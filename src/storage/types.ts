@@ -209,6 +209,8 @@ export interface SessionStore {
   deleteForEntry(entryId: string): Promise<number>;
   /** Removes sessions past their absolute end or idle since `idleBefore`. */
   deleteExpired(now: number, idleBefore: number): Promise<number>;
+  /** How many sessions are still valid (the metrics' gauge; one query, not per request). */
+  countActive(now: number, idleBefore: number): Promise<number>;
 }
 
 // ------------------------------------------------- OpenID Connect sessions

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 /** A gateway started as its own process with `node main.js`, as an operator runs it. */
 export interface GatewayProcess {
   readonly url: string;
+  /** The process id (the benchmarks read its CPU time). */
+  readonly pid: number | undefined;
   readonly output: string[];
   stop(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function startGatewayProcess(
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     output,
     stop: () =>
       new Promise<void>((resolve) => {
