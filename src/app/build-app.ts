@@ -103,6 +103,7 @@ export async function buildApp(
     clock: gateway.clock,
     idleMs: gateway.config.sessionIdleMs,
     log: app.log,
+    auditRetention: gateway.config.auditRetention,
   });
   app.addHook('onClose', () => sweep.stop());
   // A stored entry the engine no longer compiles is left out of sign-in: said at every load.

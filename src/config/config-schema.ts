@@ -84,6 +84,14 @@ export const settings = {
     env: 'SSOGATE_PENDING_SIGN_INS_MAX',
     help: 'sign-ins all clients together may start per pending lifetime, 100-10000000',
   },
+  auditRetentionDays: {
+    env: 'SSOGATE_AUDIT_RETENTION_DAYS',
+    help: 'days audit events are kept, 0-36500 (0 keeps them forever)',
+  },
+  auditRetentionRows: {
+    env: 'SSOGATE_AUDIT_RETENTION_ROWS',
+    help: 'the most audit events kept (the newest), 1000-1000000000',
+  },
   trustedProxies: {
     env: 'SSOGATE_TRUSTED_PROXIES',
     help: 'comma-separated addresses or CIDR ranges of proxies in front of the gateway whose X-Forwarded-For is believed, such as 10.0.0.0/8 (or loopback, linklocal, uniquelocal)',
@@ -162,6 +170,8 @@ export const configSchema = z.object({
   signInsPerMinute: z.coerce.number().int().min(1).max(100_000).default(60),
   pendingPerBrowser: z.coerce.number().int().min(1).max(100).default(5),
   pendingSignInsMax: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
+  auditRetentionDays: z.coerce.number().int().min(0).max(36_500).default(180),
+  auditRetentionRows: z.coerce.number().int().min(1000).max(1_000_000_000).optional(),
   // Parsed further, with every problem reported, by trusted-proxies.ts.
   trustedProxies: z.union([z.string().min(1), z.array(z.string())]).optional(),
   allowInsecureHttp: flag.default(false),

@@ -47,6 +47,8 @@ export interface Config {
   readonly pendingPerBrowser: number;
   /** Sign-in starts of all clients per pending lifetime: the bound on pending storage. */
   readonly pendingSignInsMax: number;
+  /** How long audit events are kept; pruned by the expiry sweep (app/audit-retention.ts). */
+  readonly auditRetention: AuditRetention;
   /** Proxies whose X-Forwarded-For names the client's address; empty: none. */
   readonly trustedProxies: readonly string[];
   readonly allowInsecureHttp: boolean;
@@ -61,6 +63,14 @@ export interface Config {
   readonly secureCookies: boolean;
 }
 
+/** How long audit events are kept (SSOGATE_AUDIT_RETENTION_DAYS, _ROWS). */
+export interface AuditRetention {
+  /** Events older than this go; undefined keeps them whatever their age. */
+  readonly maxAgeMs: number | undefined;
+  /** Only the newest this many stay; undefined: no cap. */
+  readonly maxRows: number | undefined;
+}
+
 /** Every configuration problem, each with the variable and how to fix it. */
 export class ConfigError extends SsogateError<'config_invalid'> {
   constructor(readonly problems: readonly string[]) {
@@ -72,6 +82,7 @@ export class ConfigError extends SsogateError<'config_invalid'> {
 }
 
 const minute = 60_000;
+const day = 24 * 60 * minute;
 
 /**
  * Reads the environment, and the file named by SSOGATE_CONFIG_FILE if any
@@ -137,6 +148,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     signInsPerMinute: value.signInsPerMinute,
     pendingPerBrowser: value.pendingPerBrowser,
     pendingSignInsMax: value.pendingSignInsMax,
+    auditRetention: {
+      maxAgeMs: value.auditRetentionDays === 0 ? undefined : value.auditRetentionDays * day,
+      maxRows: value.auditRetentionRows,
+    },
     trustedProxies: further.trustedProxies,
     allowInsecureHttp: value.allowInsecureHttp,
     outboundAllow: further.outboundAllow,

@@ -39,9 +39,26 @@ export interface Storage {
    * undefined.
    */
   sweepExpired(now: number, idleBefore: number): Promise<SweepCounts | undefined>;
+  /**
+   * Deletes one small batch of audit events past retention and resolves how
+   * many went (fewer than `limit`: nothing more is due). Where several
+   * instances share a database (PostgreSQL), one prunes at a time: the
+   * others get undefined.
+   */
+  pruneAudit(batch: AuditPruneBatch): Promise<number | undefined>;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What one batch of audit pruning deletes: events matching either rule, oldest first. */
+export interface AuditPruneBatch {
+  /** Events before this time (epoch ms) go; undefined: no age limit. */
+  readonly before: number | undefined;
+  /** Only the newest this many events stay; undefined: no row cap. */
+  readonly keepRows: number | undefined;
+  /** At most this many rows in the one statement. */
+  readonly limit: number;
 }
 
 export interface SweepCounts {
