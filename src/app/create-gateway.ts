@@ -26,23 +26,26 @@ export function createGateway(
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
   const entries = new EntryRegistry(storage.entries, storage.changes, storage.otherWritersVersion);
+  // A client of its own is the gateway's to close (at app close); a given one is the caller's.
+  const outbound =
+    options.send === undefined
+      ? new OutboundClient({
+          policy: addressPolicy(config.outboundAllow),
+          maxConnectionsPerOrigin: config.outboundMaxConnections,
+          ...(config.caCertificates === undefined
+            ? {}
+            : { extraCertificates: config.caCertificates }),
+        })
+      : undefined;
+  const send: SendOutbound = options.send ?? (outbound as OutboundClient).send;
   return {
     config,
     storage,
     entries,
     clock,
     random,
-    send: withTransportPolicy(
-      options.send ??
-        new OutboundClient({
-          policy: addressPolicy(config.outboundAllow),
-          maxConnectionsPerOrigin: config.outboundMaxConnections,
-          ...(config.caCertificates === undefined
-            ? {}
-            : { extraCertificates: config.caCertificates }),
-        }).send,
-      config.allowInsecureHttp,
-    ),
+    send: withTransportPolicy(send, config.allowInsecureHttp),
+    ...(outbound === undefined ? {} : { closeOutbound: () => outbound.close() }),
     sessions: {
       sessions: storage.sessions,
       users: storage.users,

@@ -51,6 +51,10 @@ export const settings = {
     env: 'SSOGATE_WEBSOCKET_IDLE_TIMEOUT_SECONDS',
     help: 'seconds a proxied WebSocket may carry nothing either way before it is closed, 1-86400',
   },
+  shutdownTimeoutSeconds: {
+    env: 'SSOGATE_SHUTDOWN_TIMEOUT_SECONDS',
+    help: 'seconds a stopping gateway lets requests under way finish, 1-3600',
+  },
   forwardAuthHosts: {
     env: 'SSOGATE_FORWARD_AUTH_HOSTS',
     help: 'comma-separated hosts forward-auth may send users back to, such as app.corp.example,*.corp.example',
@@ -161,6 +165,7 @@ export const configSchema = z.object({
   bodyTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
   idleTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(120),
   websocketIdleTimeoutSeconds: z.coerce.number().int().min(1).max(86_400).default(600),
+  shutdownTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
   forwardAuthHosts: z.union([z.string().min(1), z.array(z.string())]).optional(),
   accessRules: z.union([z.string().min(1), z.array(z.unknown())]).optional(),
   entriesFile: z.string().min(1).optional(),

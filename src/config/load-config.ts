@@ -34,6 +34,8 @@ export interface Config {
   readonly bodyTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly websocketIdleTimeoutMs: number;
+  /** How long a stop (SIGTERM) lets requests under way finish (app/graceful-stop.ts). */
+  readonly shutdownTimeoutMs: number;
   /** Hosts the redirecting forward-auth may send users back to (the public host always). */
   readonly forwardAuthHosts: readonly string[];
   readonly accessRules: readonly AccessRule[];
@@ -139,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyTimeoutMs: value.bodyTimeoutSeconds * 1000,
     idleTimeoutMs: value.idleTimeoutSeconds * 1000,
     websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
+    shutdownTimeoutMs: value.shutdownTimeoutSeconds * 1000,
     forwardAuthHosts: [...further.forwardAuthHosts, new URL(publicUrl).host],
     accessRules: further.accessRules,
     entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),

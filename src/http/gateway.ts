@@ -20,6 +20,8 @@ export interface Gateway {
   readonly sessions: SessionDeps;
   /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
   readonly sessionCache: SessionCache;
+  /** Closes the gateway's own outbound connections, when it made its client; at app close. */
+  readonly closeOutbound?: () => Promise<void>;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */
