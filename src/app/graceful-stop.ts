@@ -19,9 +19,9 @@ export async function stopGracefully(
   timeoutMs: number,
 ): Promise<StopOutcome> {
   const { server } = gateway.app;
-  let cutOff = false;
+  const state = { cutOff: false };
   const deadline = setTimeout(() => {
-    cutOff = true;
+    state.cutOff = true;
     server.closeAllConnections();
   }, timeoutMs);
   // server.close() closes the connections idle at that moment only; one whose
@@ -36,5 +36,5 @@ export async function stopGracefully(
     clearTimeout(deadline);
     clearInterval(reaper);
   }
-  return cutOff ? 'cut_off' : 'finished';
+  return state.cutOff ? 'cut_off' : 'finished';
 }

@@ -47,7 +47,10 @@ export async function startGatewayProcess(
   });
   const exited = new Promise<number | null>((resolve) => {
     if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
+    else
+      child.once('exit', (code) => {
+        resolve(code);
+      });
   });
   return {
     url: `http://127.0.0.1:${port}`,
