@@ -340,8 +340,8 @@ const returnToTarget: ParserTarget<string> = {
 const entriesFileTarget: ParserTarget<string> = {
   name: 'provisioning file',
   // Read once at start from the administrator's file; YAML parsing and entry
-  // validation are linear but slow (docs/reliability.md), so 256 KB here.
-  inputLimit: 256 * 1024,
+  // validation are linear but slow (docs/reliability.md), so 64 KB here.
+  inputLimit: 64 * 1024,
   input: textOf([
     'entries:',
     '\n',
