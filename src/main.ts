@@ -4,6 +4,7 @@
  * environment (docs/configuration.md). Every configuration problem is
  * reported at once, then the process exits non-zero.
  */
+import { stopGracefully } from './app/graceful-stop.js';
 import { startGateway } from './app/start-gateway.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
 import { isSsogateError } from './core/index.js';
@@ -11,10 +12,15 @@ import { isSsogateError } from './core/index.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const gateway = await startGateway(config);
+  // Requests under way finish, up to the time-out; exit 0 only if none was cut off.
   const stop = (signal: string) => {
     process.stdout.write(`${signal}: closing\n`);
-    gateway.close().then(
-      () => process.exit(0),
+    stopGracefully(gateway, config.shutdownTimeoutMs).then(
+      (outcome) => {
+        if (outcome === 'cut_off')
+          process.stderr.write('requests still running at the shutdown time-out were cut off\n');
+        process.exit(outcome === 'finished' ? 0 : 1);
+      },
       () => process.exit(1),
     );
   };

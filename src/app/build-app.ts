@@ -114,8 +114,13 @@ export async function buildApp(
     clock: gateway.clock,
     idleMs: gateway.config.sessionIdleMs,
     log: app.log,
+    auditRetention: gateway.config.auditRetention,
   });
   app.addHook('onClose', () => sweep.stop());
+  // After the requests under way have finished (onClose runs once the server is closed).
+  app.addHook('onClose', async () => {
+    await gateway.closeOutbound?.();
+  });
   // A stored entry the engine no longer compiles is left out of sign-in: said at every load.
   gateway.entries.onBrokenEntry((entryId, problem) => {
     app.log.error({ entryId, problem }, 'a stored entry no longer compiles; it signs no one in');

@@ -29,17 +29,21 @@ export function createGateway(
   const clock = options.clock ?? Date.now;
   const random = options.random ?? ((size: number) => randomBytes(size));
   const telemetry = gatewayTelemetry(config, storage, clock);
-  // Outbound calls carry a traceparent when tracing is on (src/observability/).
-  const send = telemetry.tracedSend(
-    withTransportPolicy(
-      options.send ??
-        new OutboundClient({
+  // A client of its own is the gateway's to close (at app close); a given one is the caller's.
+  const outbound =
+    options.send === undefined
+      ? new OutboundClient({
           policy: addressPolicy(config.outboundAllow),
           maxConnectionsPerOrigin: config.outboundMaxConnections,
           ...(config.caCertificates === undefined
             ? {}
             : { extraCertificates: config.caCertificates }),
-        }).send,
+        })
+      : undefined;
+  // Outbound calls carry a traceparent when tracing is on (src/observability/).
+  const send = telemetry.tracedSend(
+    withTransportPolicy(
+      options.send ?? (outbound as OutboundClient).send,
       config.allowInsecureHttp,
     ),
   );
@@ -73,6 +77,7 @@ export function createGateway(
     send,
     oidc,
     telemetry,
+    ...(outbound === undefined ? {} : { closeOutbound: () => outbound.close() }),
     sessions: {
       sessions: storage.sessions,
       users: storage.users,

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../storage/types.js';
+import type { AuditRetention } from '../config/load-config.js';
+import { pruneAuditLog } from './audit-retention.js';
 
 /** How often the sweep runs; the SQL tables hold what is over at most this long. */
 export const sweepIntervalMs = 5 * 60_000;
@@ -11,6 +13,8 @@ export interface ExpirySweepOptions {
   readonly idleMs: number;
   readonly log: FastifyBaseLogger;
   readonly intervalMs?: number;
+  /** Audit events past this go too, in small batches; absent: kept. */
+  readonly auditRetention?: AuditRetention;
 }
 
 export interface ExpirySweep {
@@ -26,7 +30,8 @@ export interface ExpirySweep {
  * this is about storage: without it the tables only ever grow. The timer is
  * unref'd (it never keeps the process alive); a failed sweep is logged and
  * the next one tries again. Instances sharing PostgreSQL take turns
- * (Storage.sweepExpired).
+ * (Storage.sweepExpired, Storage.pruneAudit). With `auditRetention`, each
+ * sweep also prunes the audit log (audit-retention.ts).
  */
 export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
   const { storage, clock, idleMs, log } = options;
@@ -46,6 +51,17 @@ export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
         }
       } catch (error) {
         log.warn({ err: error }, 'the expiry sweep failed; the next one tries again');
+      }
+      if (options.auditRetention === undefined) return;
+      try {
+        const pruned = await pruneAuditLog(storage, options.auditRetention, now, {
+          stopped: () => stopped,
+        });
+        if (pruned !== undefined && pruned > 0) {
+          log.info({ pruned }, 'deleted audit events past retention');
+        }
+      } catch (error) {
+        log.warn({ err: error }, 'pruning the audit log failed; the next sweep tries again');
       }
     });
   };

@@ -6,6 +6,7 @@ import { addressPolicy } from '../outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
 import { resetPassword } from './admin-commands.js';
+import { runFileCommand } from './file-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
@@ -35,6 +36,10 @@ export const usage = `Usage:
                                      its sessions (the way back in when it is lost)
       [--username NAME]              ... of NAME (default admin)
       [--password-file F]            ... to the one line in F instead of a generated one
+  ssogate backup FILE [--force]      copy the SQLite database to FILE while the gateway
+                                     runs, and the generated key to FILE.key
+  ssogate restore FILE [--force]     put a backup (and FILE.key) in place; stop the
+                                     gateway first
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -45,6 +50,8 @@ class UsageError extends Error {}
  * message, or every configuration problem), 2 a wrong command line.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Backup and restore work on the database file itself, not through a Storage.
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runFileCommand(argv, io, usage);
   let command: (context: CommandContext) => Promise<void>;
   try {
     command = parseCommand(argv);

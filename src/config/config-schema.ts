@@ -51,6 +51,10 @@ export const settings = {
     env: 'SSOGATE_WEBSOCKET_IDLE_TIMEOUT_SECONDS',
     help: 'seconds a proxied WebSocket may carry nothing either way before it is closed, 1-86400',
   },
+  shutdownTimeoutSeconds: {
+    env: 'SSOGATE_SHUTDOWN_TIMEOUT_SECONDS',
+    help: 'seconds a stopping gateway lets requests under way finish, 1-3600',
+  },
   forwardAuthHosts: {
     env: 'SSOGATE_FORWARD_AUTH_HOSTS',
     help: 'comma-separated hosts forward-auth may send users back to, such as app.corp.example,*.corp.example',
@@ -83,6 +87,14 @@ export const settings = {
   pendingSignInsMax: {
     env: 'SSOGATE_PENDING_SIGN_INS_MAX',
     help: 'sign-ins all clients together may start per pending lifetime, 100-10000000',
+  },
+  auditRetentionDays: {
+    env: 'SSOGATE_AUDIT_RETENTION_DAYS',
+    help: 'days audit events are kept, 0-36500 (0 keeps them forever)',
+  },
+  auditRetentionRows: {
+    env: 'SSOGATE_AUDIT_RETENTION_ROWS',
+    help: 'the most audit events kept (the newest), 1000-1000000000',
   },
   trustedProxies: {
     env: 'SSOGATE_TRUSTED_PROXIES',
@@ -165,6 +177,7 @@ export const configSchema = z.object({
   bodyTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
   idleTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(120),
   websocketIdleTimeoutSeconds: z.coerce.number().int().min(1).max(86_400).default(600),
+  shutdownTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
   forwardAuthHosts: z.union([z.string().min(1), z.array(z.string())]).optional(),
   accessRules: z.union([z.string().min(1), z.array(z.unknown())]).optional(),
   entriesFile: z.string().min(1).optional(),
@@ -174,6 +187,8 @@ export const configSchema = z.object({
   signInsPerMinute: z.coerce.number().int().min(1).max(100_000).default(60),
   pendingPerBrowser: z.coerce.number().int().min(1).max(100).default(5),
   pendingSignInsMax: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
+  auditRetentionDays: z.coerce.number().int().min(0).max(36_500).default(180),
+  auditRetentionRows: z.coerce.number().int().min(1000).max(1_000_000_000).optional(),
   // Parsed further, with every problem reported, by trusted-proxies.ts.
   trustedProxies: z.union([z.string().min(1), z.array(z.string())]).optional(),
   allowInsecureHttp: flag.default(false),

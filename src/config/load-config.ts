@@ -34,6 +34,8 @@ export interface Config {
   readonly bodyTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly websocketIdleTimeoutMs: number;
+  /** How long a stop (SIGTERM) lets requests under way finish (app/graceful-stop.ts). */
+  readonly shutdownTimeoutMs: number;
   /** Hosts the redirecting forward-auth may send users back to (the public host always). */
   readonly forwardAuthHosts: readonly string[];
   readonly accessRules: readonly AccessRule[];
@@ -47,6 +49,8 @@ export interface Config {
   readonly pendingPerBrowser: number;
   /** Sign-in starts of all clients per pending lifetime: the bound on pending storage. */
   readonly pendingSignInsMax: number;
+  /** How long audit events are kept; pruned by the expiry sweep (app/audit-retention.ts). */
+  readonly auditRetention: AuditRetention;
   /** Proxies whose X-Forwarded-For names the client's address; empty: none. */
   readonly trustedProxies: readonly string[];
   readonly allowInsecureHttp: boolean;
@@ -67,6 +71,14 @@ export interface Config {
   readonly secureCookies: boolean;
 }
 
+/** How long audit events are kept (SSOGATE_AUDIT_RETENTION_DAYS, _ROWS). */
+export interface AuditRetention {
+  /** Events older than this go; undefined keeps them whatever their age. */
+  readonly maxAgeMs: number | undefined;
+  /** Only the newest this many stay; undefined: no cap. */
+  readonly maxRows: number | undefined;
+}
+
 /** Every configuration problem, each with the variable and how to fix it. */
 export class ConfigError extends SsogateError<'config_invalid'> {
   constructor(readonly problems: readonly string[]) {
@@ -78,6 +90,7 @@ export class ConfigError extends SsogateError<'config_invalid'> {
 }
 
 const minute = 60_000;
+const day = 24 * 60 * minute;
 
 /**
  * Reads the environment, and the file named by SSOGATE_CONFIG_FILE if any
@@ -134,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bodyTimeoutMs: value.bodyTimeoutSeconds * 1000,
     idleTimeoutMs: value.idleTimeoutSeconds * 1000,
     websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
+    shutdownTimeoutMs: value.shutdownTimeoutSeconds * 1000,
     forwardAuthHosts: [...further.forwardAuthHosts, new URL(publicUrl).host],
     accessRules: further.accessRules,
     entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
@@ -143,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     signInsPerMinute: value.signInsPerMinute,
     pendingPerBrowser: value.pendingPerBrowser,
     pendingSignInsMax: value.pendingSignInsMax,
+    auditRetention: {
+      maxAgeMs: value.auditRetentionDays === 0 ? undefined : value.auditRetentionDays * day,
+      maxRows: value.auditRetentionRows,
+    },
     trustedProxies: further.trustedProxies,
     allowInsecureHttp: value.allowInsecureHttp,
     outboundAllow: further.outboundAllow,

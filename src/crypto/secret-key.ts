@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { privateDirectory, privateFile } from './private-files.js';
 
 const KEY_BYTES = 32;
-const KEY_FILE = 'secret.key';
+/** The generated key's file name in the data directory. */
+export const KEY_FILE = 'secret.key';
 const HOW_TO = 'Make one with: openssl rand -base64 32';
 
 export interface SecretKeyOptions {

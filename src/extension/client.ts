@@ -114,7 +114,7 @@ export async function callExtension<S extends z.ZodType>(
   return readAnswer(call, response.status, response.body);
 }
 
-function readAnswer<S extends z.ZodType>(
+export function readAnswer<S extends z.ZodType>(
   call: ExtensionCall<S>,
   status: number,
   text: string,

@@ -26,6 +26,8 @@ export interface Gateway {
   readonly oidc: ProviderMetadata;
   /** Metrics and traces (src/observability/), each off unless configured. */
   readonly telemetry: Telemetry;
+  /** Closes the gateway's own outbound connections, when it made its client; at app close. */
+  readonly closeOutbound?: () => Promise<void>;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */

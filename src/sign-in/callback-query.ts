@@ -10,11 +10,15 @@ import type { CallbackQuery } from './complete-sign-in.js';
  */
 export function callbackQuery(requestUrl: string): CallbackQuery {
   const search = requestUrl.includes('?') ? requestUrl.slice(requestUrl.indexOf('?') + 1) : '';
-  const query = Object.create(null) as Record<string, string | string[]>;
+  // Values gathered per name first: copying a growing list at each repeat
+  // made a query of many repeated names (a=&a=&...) cost quadratic time.
+  const values = new Map<string, string[]>();
   for (const [name, value] of new URLSearchParams(search)) {
-    const known = query[name];
-    query[name] =
-      known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
+    const known = values.get(name);
+    if (known === undefined) values.set(name, [value]);
+    else known.push(value);
   }
+  const query = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, list] of values) query[name] = list.length === 1 ? (list[0] ?? '') : list;
   return query;
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { createApiTokenStore } from './api-token-store.js';
+import { pruneAuditBatch } from './audit-retention.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
@@ -57,6 +58,7 @@ export async function createKyselyStorage(
           audit: createAuditStore(trx),
         }),
       ),
+    pruneAudit: (batch) => pruneAuditBatch(db, dialect, batch),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -52,6 +52,13 @@ export interface Storage {
    * waits until it ends.
    */
   writeTogether<T>(work: (stores: TogetherStores) => Promise<T>): Promise<T>;
+  /**
+   * Deletes one small batch of audit events past retention and resolves how
+   * many went (fewer than `limit`: nothing more is due). Where several
+   * instances share a database (PostgreSQL), one prunes at a time: the
+   * others get undefined.
+   */
+  pruneAudit(batch: AuditPruneBatch): Promise<number | undefined>;
   /** Resolves when the database answers; for the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +66,16 @@ export interface Storage {
 
 /** The stores a `writeTogether` unit of work writes through. */
 export type TogetherStores = Pick<Storage, 'users' | 'sessions' | 'audit'>;
+
+/** What one batch of audit pruning deletes: events matching either rule, oldest first. */
+export interface AuditPruneBatch {
+  /** Events before this time (epoch ms) go; undefined: no age limit. */
+  readonly before: number | undefined;
+  /** Only the newest this many events stay; undefined: no row cap. */
+  readonly keepRows: number | undefined;
+  /** At most this many rows in the one statement. */
+  readonly limit: number;
+}
 
 export interface SweepCounts {
   readonly sessions: number;

@@ -9,6 +9,8 @@ export interface GatewayProcess {
   readonly pid: number | undefined;
   readonly output: string[];
   stop(): Promise<void>;
+  /** Sends the signal and resolves the exit code once the process has exited. */
+  signal(name: NodeJS.Signals): Promise<number | null>;
 }
 
 const mainScript = fileURLToPath(new URL('../../main.js', import.meta.url));
@@ -48,10 +50,21 @@ export async function startGatewayProcess(
       reject(new Error(`gateway on ${port} exited with ${String(code)}:\n${output.join('')}`));
     });
   });
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else
+      child.once('exit', (code) => {
+        resolve(code);
+      });
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid,
     output,
+    signal(name) {
+      child.kill(name);
+      return exited;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) {

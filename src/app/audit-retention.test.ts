@@ -1,0 +1,120 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import type { Storage } from '../storage/types.js';
+import { auditEvent, withTestStorage } from '../test-support/storage-fixtures.js';
+import { pruneAuditLog } from './audit-retention.js';
+import { startExpirySweep } from './expiry-sweep.js';
+
+const day = 24 * 60 * 60_000;
+const now = Date.UTC(2030, 0, 1);
+
+/** `count` sign-in events, the first at `from`, one minute apart, users u0, u1, ... */
+async function appendEvents(storage: Storage, from: number, count: number, prefix = 'u') {
+  for (let i = 0; i < count; i += 1) {
+    await storage.audit.append(auditEvent(from + i * 60_000, { userId: `${prefix}${i}` }));
+  }
+}
+
+async function storedUsers(storage: Storage): Promise<string[]> {
+  const events = await storage.audit.list({ limit: 100_000 });
+  return events.map((event) => event.userId ?? '').reverse();
+}
+
+/** The storage, with every pruning batch's deleted count recorded. */
+function countingBatches(storage: Storage): { storage: Storage; batches: number[] } {
+  const batches: number[] = [];
+  return {
+    batches,
+    storage: {
+      ...storage,
+      async pruneAudit(batch) {
+        const deleted = await storage.pruneAudit(batch);
+        if (deleted !== undefined) batches.push(deleted);
+        return deleted;
+      },
+    },
+  };
+}
+
+describe('audit retention', () => {
+  test('events older than the retention go, recent ones stay', async () => {
+    await withTestStorage(async (storage) => {
+      await appendEvents(storage, now - 200 * day, 3, 'old');
+      await appendEvents(storage, now - 179 * day, 2, 'recent');
+      const pruned = await pruneAuditLog(storage, { maxAgeMs: 180 * day, maxRows: undefined }, now);
+      assert.equal(pruned, 3);
+      assert.deepEqual(await storedUsers(storage), ['recent0', 'recent1']);
+    });
+  });
+
+  test('a large backlog goes in several small batches, each a separate statement', async () => {
+    await withTestStorage(async (storage) => {
+      await appendEvents(storage, now - 400 * day, 230, 'old');
+      await appendEvents(storage, now - day, 5, 'new');
+      const counting = countingBatches(storage);
+      const pruned = await pruneAuditLog(
+        counting.storage,
+        { maxAgeMs: 180 * day, maxRows: undefined },
+        now,
+        { batchSize: 50 },
+      );
+      assert.equal(pruned, 230);
+      assert.deepEqual(counting.batches, [50, 50, 50, 50, 30]);
+      assert.deepEqual(await storedUsers(storage), ['new0', 'new1', 'new2', 'new3', 'new4']);
+    });
+  });
+
+  test('the row cap keeps only the newest events, whatever their age', async () => {
+    await withTestStorage(async (storage) => {
+      await appendEvents(storage, now - day, 12);
+      const counting = countingBatches(storage);
+      const pruned = await pruneAuditLog(
+        counting.storage,
+        { maxAgeMs: undefined, maxRows: 5 },
+        now,
+        { batchSize: 3 },
+      );
+      assert.equal(pruned, 7);
+      assert.deepEqual(counting.batches, [3, 3, 1]);
+      assert.deepEqual(await storedUsers(storage), ['u7', 'u8', 'u9', 'u10', 'u11']);
+      // Under the cap, nothing more goes.
+      assert.equal(await pruneAuditLog(storage, { maxAgeMs: undefined, maxRows: 5 }, now), 0);
+    });
+  });
+
+  test('age and row cap together: an event goes when either says so', async () => {
+    await withTestStorage(async (storage) => {
+      await appendEvents(storage, now - 100 * day, 2, 'old');
+      await appendEvents(storage, now - day, 4, 'new');
+      await pruneAuditLog(storage, { maxAgeMs: 30 * day, maxRows: 3 }, now);
+      assert.deepEqual(await storedUsers(storage), ['new1', 'new2', 'new3']);
+    });
+  });
+
+  test('without a retention nothing is deleted', async () => {
+    await withTestStorage(async (storage) => {
+      await appendEvents(storage, now - 4000 * day, 3);
+      const pruned = await pruneAuditLog(storage, { maxAgeMs: undefined, maxRows: undefined }, now);
+      assert.equal(pruned, 0);
+      assert.equal((await storedUsers(storage)).length, 3);
+    });
+  });
+
+  test('the expiry sweep prunes the audit log with the configured retention', async () => {
+    await withTestStorage(async (storage) => {
+      await appendEvents(storage, now - 181 * day, 2, 'old');
+      await appendEvents(storage, now - day, 1, 'new');
+      const sweep = startExpirySweep({
+        storage,
+        clock: () => now,
+        idleMs: 60_000,
+        log: pino({ level: 'silent' }),
+        auditRetention: { maxAgeMs: 180 * day, maxRows: undefined },
+      });
+      await sweep.settled();
+      await sweep.stop();
+      assert.deepEqual(await storedUsers(storage), ['new0']);
+    });
+  });
+});

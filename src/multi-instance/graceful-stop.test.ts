@@ -1,0 +1,120 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { openStorage } from '../app/open-storage.js';
+import { loadConfig } from '../config/load-config.js';
+import type { ExampleServer } from '../example-server/index.js';
+import { exampleEntries, startExampleServer } from '../example-server/index.js';
+import { TestBrowser } from '../test-support/browser.js';
+import { freePort } from '../test-support/free-port.js';
+import { signInAtExample } from '../test-support/gateway-fixture.js';
+import type { TestBackend } from '../test-support/test-backend.js';
+import { testBackend } from '../test-support/test-backend.js';
+import type { GatewayProcess } from './test-support/gateway-process.js';
+import { startGatewayProcess } from './test-support/gateway-process.js';
+
+/** Resolves once a new TCP connection to the port is refused (polling, at most ~30 s). */
+async function refusedAt(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        resolve(error.code === 'ECONNREFUSED');
+      });
+    });
+    if (refused) return;
+    await delay(50);
+  }
+  assert.fail(`port ${port} still accepted connections`);
+}
+
+/** Polls until `check` holds (at most ~30 s). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 600 && !check(); attempt += 1) await delay(50);
+  assert.ok(check(), what);
+}
+
+describe('a gateway process stopped with SIGTERM', () => {
+  let example: ExampleServer;
+  let backend: TestBackend;
+  let dir: string;
+  let env: Record<string, string>;
+  let gateway: GatewayProcess | undefined;
+
+  before(async () => {
+    example = await startExampleServer({ host: '127.0.0.1' });
+    dir = await mkdtemp(join(tmpdir(), 'ssogate-stop-'));
+    // A file, so the test can look at what the stopped process stored.
+    backend = await testBackend({ sqliteFile: join(dir, 'ssogate.db') });
+    const entriesFile = join(dir, 'entries.json');
+    const presets = exampleEntries(example.url);
+    await writeFile(entriesFile, JSON.stringify({ entries: [presets.getStyle] }));
+    env = {
+      ...backend.env,
+      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+      SSOGATE_ADMIN_PASSWORD: 'graceful-stop-admin',
+      SSOGATE_ENTRIES_FILE: entriesFile,
+      SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
+      SSOGATE_DATA_DIR: dir,
+      SSOGATE_SHUTDOWN_TIMEOUT_SECONDS: '60',
+      SSOGATE_LOG_LEVEL: 'warn',
+    };
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await example.close();
+    await backend.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('finishes the sign-in in flight, refuses new connections and exits 0', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    gateway = await startGatewayProcess(port, { ...env, SSOGATE_PUBLIC_URL: url });
+    const browser = new TestBrowser();
+    await signInAtExample(browser, example.url);
+    const toCallback = await browser.open(`${url}/_sso/login/example-get?return_to=/landing`, {
+      maxHops: 1,
+    });
+    const callbackUrl = toCallback.hops[1]?.location ?? '';
+    assert.match(callbackUrl, /\/_sso\/callback\/example-get\?/);
+
+    // The token step answers only after a while: the sign-in is in flight when the signal comes.
+    example.failNext('token', { delayMs: 3000 });
+    example.requests.length = 0;
+    const callback = browser.open(callbackUrl, { maxHops: 0 });
+    await until(
+      () => example.requests.some((request) => request.path === '/get/token'),
+      'the gateway called the token endpoint',
+    );
+    const exitCode = gateway.signal('SIGTERM');
+
+    await refusedAt(port);
+    const finished = await callback;
+    assert.equal(finished.status, 302);
+    assert.equal(finished.headers.get('location'), '/landing');
+    assert.equal(await exitCode, 0);
+
+    // The session it made was stored before the storage closed.
+    const storage = await openStorage(loadConfig({ ...env, SSOGATE_PUBLIC_URL: url }));
+    try {
+      const events = await storage.audit.list({ kind: 'sign_in', limit: 10 });
+      assert.deepEqual(
+        events.map((event) => [event.outcome, event.userId]),
+        [['success', 'alice']],
+      );
+    } finally {
+      await storage.close();
+    }
+  });
+});
