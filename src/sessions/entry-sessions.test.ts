@@ -84,6 +84,10 @@ describe("an entry disabled or deleted ends its users' sessions", () => {
     assert.deepEqual(await answers(local), signedIn);
     assert.deepEqual((await lastChange())?.detail, {
       action: 'disable',
+      changes: [
+        { field: 'enabled', before: true, after: false },
+        { field: 'isDefault', before: true },
+      ],
       fields: ['enabled', 'isDefault'],
       sessionsEnded: 1,
     });
