@@ -62,9 +62,13 @@ describe('admin API: audit', () => {
 
   test('a reference id finds its one event, however the user typed it', async () => {
     await withApi(async (api) => {
-      await api.storage.audit.append(event(1, { outcome: 'failure', reference: '7KQ2M9XC4D' }));
-      await api.storage.audit.append(event(2, { outcome: 'failure', reference: 'ABCDEFGH12' }));
-      await api.storage.audit.append(event(3));
+      // Recent events: the retention sweep may run meanwhile and prunes old ones.
+      const at = Date.parse('2024-05-01T11:00:00Z');
+      await api.storage.audit.append(event(at, { outcome: 'failure', reference: '7KQ2M9XC4D' }));
+      await api.storage.audit.append(
+        event(at + 1, { outcome: 'failure', reference: 'ABCDEFGH12' }),
+      );
+      await api.storage.audit.append(event(at + 2));
       const found = await api.inject({
         method: 'GET',
         url: '/_sso/api/audit?reference=%207kq2m9xc4d%20',
