@@ -1,25 +1,11 @@
-import type {
-  CompiledEntry,
-  CompiledOAuth2Entry,
-  ErrorCode,
-  MappedUser,
-  RandomSource,
-} from '../core/index.js';
-import {
-  SignInError,
-  buildTokenRequest,
-  buildUserInfoRequest,
-  isSsogateError,
-  isVisibleAscii,
-  maskSecrets,
-  processTokenResponse,
-  processUserInfoResponse,
-} from '../core/index.js';
+import type { CompiledEntry, RandomSource } from '../core/index.js';
+import { SignInError, isVisibleAscii } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { PendingSignIn, Storage, UserRecord } from '../storage/types.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
+import { readSignedInUser } from './oauth2-steps.js';
 import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
 
@@ -41,19 +27,6 @@ export interface SignInSuccess {
   readonly returnTo: string;
 }
 
-/** Codes that mean the call itself failed, not the reading of its answer. */
-const requestFailures: ReadonlySet<ErrorCode> = new Set([
-  'outbound_network',
-  'outbound_timeout',
-  'outbound_too_large',
-  'outbound_address_refused',
-  'outbound_busy',
-  'response_status',
-  'success_condition_failed',
-  'template_value_missing',
-  'header_invalid',
-]);
-
 /**
  * Flow steps 9 to 15 (docs/design.md#the-sign-in-flow). The callback is validated completely —
  * the pending sign-in consumed atomically and checked against the entry, the
@@ -73,7 +46,8 @@ export async function completeSignIn(
   const pending = await consumePending(deps, entry, query, bindingValue);
   // Checked after the pending sign-in is consumed: a state is good for one
   // try only, and the error page's "try again" starts a new sign-in.
-  const code = single(query.code);
+  // The parameter the entry names (DingTalk sends `authCode`); an extension reads its own.
+  const code = single(query[entry.type === 'oauth2' ? entry.shapes.callbackCodeParameter : 'code']);
   if (code !== undefined && code !== '' && !isVisibleAscii(code)) {
     throw new SignInError(
       'code_invalid',
@@ -104,20 +78,12 @@ export async function completeSignIn(
   if (!entry.enabled)
     throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
 
-  const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
-  const token = await step(entry, 'token', secrets, async () => {
-    const request = buildTokenRequest(entry, {
-      code,
-      redirectUri: pending.redirectUri,
-      codeVerifier: pending.codeVerifier ?? undefined,
-    });
-    return processTokenResponse(entry, await deps.send(request), { secrets });
-  });
-  secrets.push(token.accessToken, ...Object.values(token.values));
-  const mapped = await step(entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
-    const response = await deps.send(buildUserInfoRequest(entry, token));
-    return processUserInfoResponse(entry, response, { secrets });
-  });
+  const mapped = await readSignedInUser(
+    { appTokens: deps.storage.appTokens, send: deps.send, clock: deps.clock },
+    entry,
+    code,
+    pending,
+  );
   const user = await provisionUser(deps.storage.users, entry, mapped, deps.clock());
   return { user, entry, returnTo: pending.returnTo };
 }
@@ -155,33 +121,6 @@ async function consumePending(
   }
   if (pending.expiresAt <= deps.clock()) throw invalid('the pending sign-in expired');
   return pending;
-}
-
-/** Runs a token or user-info step and files its failure under the step's code. */
-async function step<T>(
-  entry: CompiledOAuth2Entry,
-  which: 'token' | 'userinfo',
-  secrets: readonly string[],
-  run: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!isSsogateError(error)) throw error;
-    const failedCall = requestFailures.has(error.code);
-    const code: ErrorCode =
-      which === 'token'
-        ? failedCall
-          ? 'token_request_failed'
-          : 'token_parse_failed'
-        : failedCall
-          ? 'userinfo_request_failed'
-          : 'userinfo_parse_failed';
-    throw new SignInError(code, `${error.code}: ${maskSecrets(error.message, secrets)}`, {
-      entryId: entry.id,
-      cause: error,
-    });
-  }
 }
 
 /** A query parameter given exactly once, or undefined (RFC 6749 §3.1: no repeats). */

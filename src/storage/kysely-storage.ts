@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { createApiTokenStore } from './api-token-store.js';
+import { createAppTokenStore } from './app-token-store.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
@@ -42,6 +43,7 @@ export async function createKyselyStorage(
     pendingSignIns: createPendingSignInStore(db),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
+    appTokens: createAppTokenStore(db, secretBox),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),

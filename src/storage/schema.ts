@@ -90,6 +90,13 @@ export interface ApiTokensTable {
   revoked_at: NullableMillis;
 }
 
+export interface AppTokensTable {
+  entry_id: string;
+  fingerprint: string;
+  token_sealed: string;
+  expires_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -97,6 +104,7 @@ export interface Database {
   pending_sign_ins: PendingSignInsTable;
   audit_events: AuditEventsTable;
   api_tokens: ApiTokensTable;
+  app_tokens: AppTokensTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

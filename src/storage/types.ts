@@ -14,6 +14,8 @@ export interface Storage {
   readonly pendingSignIns: PendingSignInStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
+  /** Application tokens of entries with an appToken call, shared by every instance. */
+  readonly appTokens: AppTokenStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /** Change notices between instances (entries edited elsewhere). */
@@ -326,4 +328,22 @@ export interface ApiTokenStore {
   markUsed(id: string, at: number): Promise<void>;
   list(): Promise<ApiTokenRecord[]>;
   revoke(id: string, at: number): Promise<boolean>;
+}
+
+// ------------------------------------------------------------- app tokens
+
+/** An entry's application token (docs/entries.md#the-application-token), decrypted. */
+export interface CachedAppToken {
+  readonly token: string;
+  /** Of the entry settings that fetched it; another fingerprint means a stale token. */
+  readonly fingerprint: string;
+  readonly expiresAt: number;
+}
+
+export interface AppTokenStore {
+  get(entryId: string): Promise<CachedAppToken | undefined>;
+  /** Stores the entry's token, replacing any other; sealed at rest. */
+  put(entryId: string, cached: CachedAppToken): Promise<void>;
+  /** Forgets the entry's token, but only if it is still `token` (another instance may have renewed it). */
+  drop(entryId: string, token: string): Promise<void>;
 }

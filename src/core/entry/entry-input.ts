@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userIdScopes } from '../user/user-id-scope.js';
+import { shapesInput } from './shapes-input.js';
 
 /**
  * The shape of an entry as the API, the console and the provisioning file
@@ -97,6 +98,7 @@ export const entryInput = z.strictObject({
   tokenValues: z.array(tokenValueInput).max(16).optional(),
   timeoutMs: z.number().int().min(100).max(60_000).optional(),
   provisioning: provisioningInput.optional(),
+  ...shapesInput,
   /** Base URL of the extension service (type extension). */
   extensionUrl: optionalText(2048),
   /** The HMAC secret shared with the extension; write-only like appsecret. */

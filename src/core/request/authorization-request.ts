@@ -37,12 +37,18 @@ export function buildAuthorizationRequest(
     appid: entry.appid,
     redirect_uri: redirectUri,
   });
-  if (!entry.pkce) return { url: rendered, state, redirectUri, codeVerifier: undefined };
+  // A fragment the provider documents (#wechat_redirect) stays last, after
+  // every query parameter, PKCE's included (docs/entries.md#shapes-beyond-the-basic-flow).
+  const fragment = entry.shapes.authorizeFragment;
+  const withFragment = (url: string) => (fragment === undefined ? url : `${url}#${fragment}`);
+  if (!entry.pkce) {
+    return { url: withFragment(rendered), state, redirectUri, codeVerifier: undefined };
+  }
 
   const pkce = createPkcePair(random);
   const url = appendQuery(rendered, [
     ['code_challenge', pkce.challenge],
     ['code_challenge_method', 'S256'],
   ]);
-  return { url, state, redirectUri, codeVerifier: pkce.verifier };
+  return { url: withFragment(url), state, redirectUri, codeVerifier: pkce.verifier };
 }

@@ -16,3 +16,17 @@ export { processTokenResponse } from './token-response.js';
 export { buildUserInfoRequest } from './userinfo-request.js';
 export { processUserInfoResponse } from './userinfo-response.js';
 export { isVisibleAscii } from './visible-ascii.js';
+export type {
+  AppTokenResult,
+  StepValues,
+  UserInfoAnswer,
+  UserInfoCallAnswer,
+} from './shaped-calls.js';
+export {
+  buildAppTokenRequest,
+  buildShapedUserInfoRequest,
+  buildUserInfoCallRequest,
+  processAppTokenResponse,
+  processUserInfoAnswer,
+  processUserInfoCallResponse,
+} from './shaped-calls.js';

@@ -5,6 +5,7 @@ import { initialMigration } from './0001-initial.js';
 import { auditSignInIndexMigration } from './0002-audit-sign-in-index.js';
 import { extensionSecretMigration } from './0003-extension-secret.js';
 import { expiryIndexesMigration } from './0004-expiry-indexes.js';
+import { appTokensMigration } from './0005-app-tokens.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -17,6 +18,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0002_audit_sign_in_index': auditSignInIndexMigration,
     '0003_extension_secret': extensionSecretMigration(),
     '0004_expiry_indexes': expiryIndexesMigration,
+    '0005_app_tokens': appTokensMigration,
   };
 }
 
