@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entryInput } from '../core/index.js';
+import { shapeFieldSchemas } from './shape-fields.js';
 
 /**
  * What the admin API answers, as schemas. The presenters build these shapes
@@ -65,6 +66,7 @@ export const entrySchema = named(
     tokenValues: shape.tokenValues,
     timeoutMs: z.number().int().optional(),
     provisioning: shape.provisioning,
+    ...shapeFieldSchemas,
     type: z.enum(['oauth2', 'extension']),
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,

@@ -116,7 +116,7 @@ export function exampleEntries(
       tokenParse: "JSON_GET($response, 'accessToken')",
       userInfoUrl: `${base}/dingtalk/v1.0/contact/users/me`,
       userInfoRequest: {
-        headers: [{ name: 'x-acs-dingtalk-access-token', value: '\${access_token}' }],
+        headers: [{ name: 'x-acs-dingtalk-access-token', value: '${access_token}' }],
       },
       userInfoParse: [
         { attribute: 'userId', expression: "JSON_GET($response, 'unionId')" },

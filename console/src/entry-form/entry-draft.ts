@@ -1,4 +1,6 @@
 import type { EntryBody, EntryView, Problem } from '../types.js';
+import type { ShapesDraft } from './shapes-draft.js';
+import { emptyShapes, shapesBody, shapesFromEntry } from './shapes-draft.js';
 
 /**
  * The entry form's state: every field as the administrator types it
@@ -61,6 +63,8 @@ export interface EntryDraft {
   readonly extensionSecret: SecretDraft;
   /** `key = value`, one per line. */
   readonly extensionSettings: string;
+  /** The shapes beyond the basic flow. */
+  readonly shapes: ShapesDraft;
 }
 
 const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successCondition: '' };
@@ -95,6 +99,7 @@ export const emptyDraft: EntryDraft = {
   extensionUrl: '',
   extensionSecret: newSecret,
   extensionSettings: '',
+  shapes: emptyShapes,
 };
 
 function storedSecret(set: boolean | undefined): SecretDraft {
@@ -149,6 +154,7 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     extensionSettings: Object.entries(view.extensionSettings ?? {})
       .map(([key, value]) => `${key} = ${value}`)
       .join('\n'),
+    shapes: shapesFromEntry(view),
   };
 }
 
@@ -274,6 +280,7 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
     logoutUrl: optional(draft.logoutUrl),
     // A number when it is one; otherwise the text, so the core says what is wrong with it.
     timeoutMs: timeout === '' ? undefined : /^\d+$/.test(timeout) ? Number(timeout) : timeout,
+    ...shapesBody(draft.shapes),
   });
 }
 

@@ -18,11 +18,13 @@ function summary(problems: readonly SsogateError[]) {
 describe('validateEntry', () => {
   test('a GET-style entry compiles with every option off', () => {
     const entry = compileOAuth2Entry(buildGetEntry());
-    assert.equal(entry.token?.template.method, 'GET');
-    assert.equal(entry.token?.bodyEncoding, 'json');
-    assert.equal(entry.token?.clientAuthentication, 'none');
-    assert.deepEqual(entry.token?.headers, []);
-    assert.equal(entry.token?.successCondition, undefined);
+    const token = entry.token;
+    assert.ok(token);
+    assert.equal(token.template.method, 'GET');
+    assert.equal(token.bodyEncoding, 'json');
+    assert.equal(token.clientAuthentication, 'none');
+    assert.deepEqual(token.headers, []);
+    assert.equal(token.successCondition, undefined);
     assert.equal(entry.pkce, false);
     assert.equal(entry.timeoutMs, 10_000);
     assert.deepEqual(entry.provisioning, {
