@@ -6,6 +6,7 @@ import { addressPolicy } from '../outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
 import { exportEntries, importEntries } from './entry-commands.js';
+import { addFromPreset } from './preset-command.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
 
@@ -29,6 +30,9 @@ export const usage = `Usage:
       [--with-secrets]               ... or with them
   ssogate entries import FILE        create or replace the file's entries; without an
                                      appsecret, an entry keeps its stored one
+  ssogate entries add --preset PRESET --id ID --appid APPID
+      [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...]
+                                     create an entry from a provider preset (docs/providers.md)
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -78,6 +82,11 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
     options: {
       name: { type: 'string' },
       'with-secrets': { type: 'boolean' },
+      preset: { type: 'string' },
+      id: { type: 'string' },
+      appid: { type: 'string' },
+      'appsecret-file': { type: 'string' },
+      param: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -86,6 +95,10 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   const [group, action, ...rest] = positionals;
   if (values.help === true || (group !== 'token' && group !== 'entries'))
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
+  const presetOptions = ['preset', 'id', 'appid', 'appsecret-file', 'param'] as const;
+  if (group === 'entries' && action === 'add') return presetCommand(rest, values);
+  const misplaced = presetOptions.find((option) => values[option] !== undefined);
+  if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to entries add only`);
   if (group === 'entries') return entriesCommand(action, rest, values);
   if (values['with-secrets'] !== undefined)
     throw new UsageError('--with-secrets belongs to entries export only');
@@ -102,6 +115,36 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   throw new UsageError(
     `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
   );
+}
+
+function presetCommand(
+  rest: readonly string[],
+  values: {
+    readonly name?: string | undefined;
+    readonly 'with-secrets'?: boolean | undefined;
+    readonly preset?: string | undefined;
+    readonly id?: string | undefined;
+    readonly appid?: string | undefined;
+    readonly 'appsecret-file'?: string | undefined;
+    readonly param?: string[] | undefined;
+  },
+): (context: CommandContext) => Promise<void> {
+  if (rest.length > 0) throw new UsageError('entries add takes options only');
+  if (values['with-secrets'] !== undefined)
+    throw new UsageError('--with-secrets belongs to entries export only');
+  const { preset, id, appid } = values;
+  if (preset === undefined || id === undefined || appid === undefined) {
+    throw new UsageError('entries add needs --preset PRESET, --id ID and --appid APPID');
+  }
+  const options = {
+    preset,
+    id,
+    appid,
+    name: values.name,
+    appsecretFile: values['appsecret-file'],
+    parameters: values.param ?? [],
+  };
+  return (context) => addFromPreset(context, options);
 }
 
 function entriesCommand(
