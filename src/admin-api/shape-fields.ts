@@ -16,6 +16,7 @@ export function presentShapeFields(input: EntryInput): Record<string, unknown> {
     codeInUserInfo: input.codeInUserInfo,
     userInfoValues: input.userInfoValues,
     userInfoCalls: input.userInfoCalls,
+    groupMapping: input.groupMapping,
   };
 }
 
@@ -28,4 +29,5 @@ export const shapeFieldSchemas = {
   codeInUserInfo: shape.codeInUserInfo,
   userInfoValues: shape.userInfoValues,
   userInfoCalls: shape.userInfoCalls,
+  groupMapping: shape.groupMapping,
 };

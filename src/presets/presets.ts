@@ -20,7 +20,7 @@ const presetFile = z.strictObject({
   preset: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
   name: z.string().min(1),
   /** The provider's page on registering an application. */
-  setup: z.string().url(),
+  setup: z.url(),
   parameters: z.record(
     z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
     z.strictObject({ default: z.string().optional(), description: z.string() }),

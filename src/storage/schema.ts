@@ -41,6 +41,8 @@ export interface UsersTable {
   password_hash: string | null;
   /** A JSON object. */
   extra: string;
+  /** A JSON array of text: the groups an entry mapped; null when none did. */
+  group_names: string | null;
   created_at: Millis;
   updated_at: Millis;
   last_sign_in_at: NullableMillis;

@@ -107,6 +107,8 @@ export interface UserRecord {
   /** Set for local accounts only; never leaves the server. */
   readonly passwordHash: string | null;
   readonly extra: Readonly<Record<string, JsonValue>>;
+  /** The groups the signing-in entry mapped (docs/entries.md#groups-and-administrators); empty when none. */
+  readonly groups: readonly string[];
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly lastSignInAt: number | null;
@@ -120,6 +122,10 @@ export interface UserAttributes {
   readonly department?: string;
   readonly enabled?: boolean;
   readonly extra?: Readonly<Record<string, JsonValue>>;
+  /** Replaces the stored groups. */
+  readonly groups?: readonly string[];
+  /** Set by an entry whose adminGroups decide it. */
+  readonly isAdmin?: boolean;
 }
 
 export interface NewUser extends UserAttributes {

@@ -3,6 +3,7 @@ import type { CompiledHeader, CompiledTemplate } from '../template/index.js';
 import type { AttributeMapping } from '../user/map-user.js';
 import type { UserIdScope } from '../user/user-id-scope.js';
 import type { CompiledShapes } from './compile-shapes.js';
+import type { CompiledGroupMapping } from './group-mapping.js';
 import type { EntryInput } from './entry-input.js';
 
 /** How one outbound call (token or user-info) is shaped, beyond its URL. */
@@ -63,6 +64,8 @@ export interface CompiledOAuth2Entry extends CompiledEntryBase {
   readonly pkce: boolean;
   /** The shapes beyond the basic flow (docs/entries.md#shapes-beyond-the-basic-flow). */
   readonly shapes: CompiledShapes;
+  /** Groups and the administrator flag (docs/entries.md#groups-and-administrators). */
+  readonly groupMapping: CompiledGroupMapping | undefined;
 }
 
 /** Where an extension entry's service is, and the secret both sides sign with. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userIdScopes } from '../user/user-id-scope.js';
+import { groupMappingInput } from './group-mapping.js';
 import { shapesInput } from './shapes-input.js';
 
 /**
@@ -99,6 +100,8 @@ export const entryInput = z.strictObject({
   timeoutMs: z.number().int().min(100).max(60_000).optional(),
   provisioning: provisioningInput.optional(),
   ...shapesInput,
+  /** Groups and the administrator flag from the user-info answer. */
+  groupMapping: groupMappingInput.optional(),
   /** Base URL of the extension service (type extension). */
   extensionUrl: optionalText(2048),
   /** The HMAC secret shared with the extension; write-only like appsecret. */

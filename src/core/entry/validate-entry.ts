@@ -11,6 +11,7 @@ import { compileCall, compileTemplateField } from './compile-call.js';
 import { compileExtension } from './compile-extension.js';
 import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
 import { compileMappings } from './compile-mappings.js';
+import { compileGroupMapping } from './group-mapping.js';
 import {
   compileShapes,
   hasTokenExchange,
@@ -91,6 +92,7 @@ export function validateEntry(input: unknown): EntryValidation {
     problems,
   );
   const shapes = compileShapes(raw, tokenValueNames, problems);
+  const groupMapping = compileGroupMapping(raw, problems);
   const tokenParseSource = textField(raw, 'tokenParse');
   const tokenParse =
     tokenParseSource === undefined
@@ -138,6 +140,7 @@ export function validateEntry(input: unknown): EntryValidation {
     logout,
     pkce: entry.pkce ?? false,
     shapes,
+    groupMapping,
   };
   return { ok: true, entry: compiled, warnings: warningsFor(compiled) };
 }

@@ -6,6 +6,7 @@ import { createEvaluationContext, evaluate } from '../expression/index.js';
 import type { PlaceholderValues } from '../template/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import { mapUser } from '../user/map-user.js';
+import { readGroups } from '../entry/group-mapping.js';
 import { coerceAttribute } from '../user/coerce.js';
 import { buildCallRequest } from './call-request.js';
 import { checkResponse } from './check-response.js';
@@ -125,7 +126,11 @@ export function processUserInfoAnswer(
 ): UserInfoAnswer {
   const context = createEvaluationContext(response.body, { secrets });
   checkResponse(entry.userInfo, response, context, secrets);
-  const user = mapUser(entry.userInfoParse, context);
+  const mapped = mapUser(entry.userInfoParse, context);
+  const user =
+    entry.groupMapping === undefined
+      ? mapped
+      : { ...mapped, groups: readGroups(entry.groupMapping, context) };
   return { user, values: readNamedValues(entry.shapes.userInfoValues, context) };
 }
 

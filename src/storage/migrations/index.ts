@@ -6,6 +6,7 @@ import { auditSignInIndexMigration } from './0002-audit-sign-in-index.js';
 import { extensionSecretMigration } from './0003-extension-secret.js';
 import { expiryIndexesMigration } from './0004-expiry-indexes.js';
 import { appTokensMigration } from './0005-app-tokens.js';
+import { userGroupsMigration } from './0006-user-groups.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -19,6 +20,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0003_extension_secret': extensionSecretMigration(),
     '0004_expiry_indexes': expiryIndexesMigration,
     '0005_app_tokens': appTokensMigration,
+    '0006_user_groups': userGroupsMigration,
   };
 }
 
