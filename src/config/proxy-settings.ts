@@ -183,9 +183,7 @@ const ruleKeys = new Set(['path', 'host', 'users', 'departments', 'groups', 'adm
 
 function parseRule(item: unknown, where: string, problems: string[]): AccessRule | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    problems.push(
-      `${where}: must be an object with path and users, departments, groups or admins`,
-    );
+    problems.push(`${where}: must be an object with path and users, departments, groups or admins`);
     return undefined;
   }
   const fields = item as Record<string, unknown>;

@@ -71,6 +71,7 @@ const oauth2Entry: EntryView = {
       mapping: "userName = JSON_GET($response, 'name')",
     },
   ],
+  groupMapping: { expression: "JSON_GET($response, 'groups')", adminGroups: ['sso-admins'] },
   extensionSecretSet: false,
   broken: null,
   position: 2,

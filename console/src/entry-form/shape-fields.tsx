@@ -10,7 +10,7 @@ interface ShapeFieldsProps {
   readonly onChange: (shapes: ShapesDraft) => void;
 }
 
-const callFields = ['appToken', 'userInfoValues', 'userInfoCalls'];
+const callFields = ['appToken', 'userInfoValues', 'userInfoCalls', 'groupMapping'];
 
 /** The shapes beyond the basic flow (docs/entries.md#shapes-beyond-the-basic-flow), each off unless set. */
 export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
@@ -65,7 +65,7 @@ export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
       </label>
       <TextField
         field="shapes.calls"
-        label="Application token and calls after user info (JSON)"
+        label="Application token, calls after user info and group mapping (JSON)"
         value={shapes.calls}
         multiline
         code
@@ -79,7 +79,8 @@ export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
         hint={
           <p>
             An object with <code>appToken</code>, <code>userInfoValues</code> and{' '}
-            <code>userInfoCalls</code>, as docs/entries.md describes them; blank for none.
+            <code>userInfoCalls</code> and <code>groupMapping</code>, as docs/entries.md describes
+            them; blank for none.
           </p>
         }
       />

@@ -9,7 +9,7 @@ export interface ShapesDraft {
   readonly callbackCodeParameter: string;
   readonly authorizeFragment: string;
   readonly codeInUserInfo: boolean;
-  /** `{"appToken": …, "userInfoValues": […], "userInfoCalls": […]}`, or blank. */
+  /** `{"appToken": …, "userInfoValues": […], "userInfoCalls": […], "groupMapping": …}`, or blank. */
   readonly calls: string;
 }
 
@@ -20,7 +20,7 @@ export const emptyShapes: ShapesDraft = {
   calls: '',
 };
 
-const callKeys = ['appToken', 'userInfoValues', 'userInfoCalls'] as const;
+const callKeys = ['appToken', 'userInfoValues', 'userInfoCalls', 'groupMapping'] as const;
 
 export function shapesFromEntry(view: EntryView): ShapesDraft {
   const calls = Object.fromEntries(
