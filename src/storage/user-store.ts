@@ -72,7 +72,7 @@ function parseGroups(text: string | null): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
     throw new Error('The users.group_names column does not hold a JSON array of text.');
   }
-  return value as string[];
+  return value;
 }
 
 export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): UserStore {
