@@ -4,7 +4,11 @@ import type { AccessRule } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
 import { accessAllowed, canonicalHost } from './access-rules.js';
 
-function user(userId: string, department: string | null = null): UserRecord {
+function user(
+  userId: string,
+  department: string | null = null,
+  groups: readonly string[] = [],
+): UserRecord {
   return {
     id: 1,
     userId,
@@ -17,6 +21,7 @@ function user(userId: string, department: string | null = null): UserRecord {
     isAdmin: false,
     passwordHash: null,
     extra: {},
+    groups,
     createdAt: 0,
     updatedAt: 0,
     lastSignInAt: null,
@@ -24,8 +29,15 @@ function user(userId: string, department: string | null = null): UserRecord {
 }
 
 function rule(path: string, host: string | undefined, users: string[]): AccessRule {
-  return { path, host, users, departments: [], admins: false };
+  return { path, host, users, departments: [], groups: [], admins: false };
 }
+
+test('a groups condition lets in the members of any listed group only', () => {
+  const rules: AccessRule[] = [{ ...rule('/ops', undefined, []), groups: ['sre', 'oncall'] }];
+  assert.equal(accessAllowed(rules, undefined, '/ops/x', user('ann', null, ['oncall'])), true);
+  assert.equal(accessAllowed(rules, undefined, '/ops/x', user('bob', null, ['dev'])), false);
+  assert.equal(accessAllowed(rules, undefined, '/ops/x', user('cid')), false);
+});
 
 const alice = user('alice');
 const bob = user('bob');

@@ -108,6 +108,7 @@ export function accessAllowed(
   return (
     rule.users.includes(user.userId) ||
     (user.department !== null && rule.departments.includes(user.department)) ||
+    user.groups.some((group) => rule.groups.includes(group)) ||
     (rule.admins && user.isAdmin)
   );
 }

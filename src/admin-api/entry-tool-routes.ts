@@ -199,17 +199,26 @@ function runSamples(
   secrets: readonly string[],
 ): Record<string, unknown> {
   const known = [...secrets];
-  let token;
+  // An entry that reads the user with the code itself (codeInUserInfo, no
+  // tokenUrl) has no token response to read.
+  let token: { accessToken: string; values: Readonly<Record<string, string>> } = {
+    accessToken: '',
+    values: {},
+  };
   try {
-    token = processTokenResponse(
-      entry,
-      { status: 200, body: body.tokenResponse },
-      { secrets: known },
-    );
+    if (entry.token !== undefined) {
+      token = processTokenResponse(
+        entry,
+        { status: 200, body: body.tokenResponse },
+        { secrets: known },
+      );
+    }
   } catch (error) {
     return failedStep('token', error, known);
   }
-  known.push(token.accessToken, ...Object.values(token.values));
+  known.push(
+    ...[token.accessToken, ...Object.values(token.values)].filter((value) => value !== ''),
+  );
   let report: MappingReport;
   try {
     report = reportUserInfoResponse(

@@ -173,6 +173,27 @@ describe('admin API: entry-test', () => {
     });
   });
 
+  test('an entry without a token exchange reads the user from the user-info sample alone', async () => {
+    await withApi(async (api) => {
+      const response = await tryEntry(api, {
+        entry: {
+          ...entry,
+          tokenUrl: '',
+          tokenParse: '',
+          tokenValues: [],
+          codeInUserInfo: true,
+          userInfoUrl: 'https://idp.example/userinfo?code=${code}',
+        },
+        tokenResponse: '',
+        userInfoResponse: '{"id":"alice","mail":"alice@example.com"}',
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const result = json<{ ok: boolean; user: { userId: string } }>(response);
+      assert.equal(result.ok, true);
+      assert.equal(result.user.userId, 'alice');
+    });
+  });
+
   test('each step fails with its own code and position, secrets masked', async () => {
     await withApi(async (api) => {
       const run = async (body: Record<string, unknown>) => {

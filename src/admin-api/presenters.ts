@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/index.js';
 import { compileProblem } from '../entries/entry-registry.js';
+import { presentShapeFields } from './shape-fields.js';
 import type { ApiTokenRecord, AuditEvent, EntryRecord, UserRecord } from '../storage/types.js';
 
 /**
@@ -33,6 +34,7 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     timeoutMs: input.timeoutMs,
     provisioning: input.provisioning,
     oidc: input.oidc,
+    ...presentShapeFields(input),
     type: input.type ?? 'oauth2',
     extensionUrl: input.extensionUrl,
     extensionSettings: input.extensionSettings,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entryInput } from '../core/index.js';
+import { shapeFieldSchemas } from './shape-fields.js';
 
 /**
  * What the admin API answers, as schemas. The presenters build these shapes
@@ -86,6 +87,7 @@ export const entrySchema = named(
       .describe(
         "an OpenID Connect entry's discovery, as this instance last fetched it (docs/entries.md#discovery); null for other entries",
       ),
+    ...shapeFieldSchemas,
     type: z.enum(['oauth2', 'extension']),
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,

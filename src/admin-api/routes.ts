@@ -10,6 +10,7 @@ import { entryStateRoutes } from './entry-state-routes.js';
 import { entryToolRoutes } from './entry-tool-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { passwordRoutes } from './password-routes.js';
+import { presetRoutes } from './preset-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userAdminRoutes } from './user-admin-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -25,6 +26,7 @@ export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
   entryRoutes(api);
   entryStateRoutes(api);
   entryToolRoutes(api);
+  presetRoutes(api);
   userRoutes(api);
   userAdminRoutes(api);
   passwordRoutes(api);

@@ -130,6 +130,9 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     const rows = page.locator('.audit-table tbody tr');
     await rows.filter({ hasText: reference }).first().waitFor();
+    // The unfiltered list holds the row too: wait for the filtered answer.
+    const deadline = Date.now() + 10_000;
+    while ((await rows.count()) !== 1 && Date.now() < deadline) await page.waitForTimeout(50);
     assert.equal(await rows.count(), 1);
     const row = await rows.first().innerText();
     assert.match(row, /Failure/);

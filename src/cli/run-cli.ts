@@ -8,6 +8,7 @@ import type { Storage } from '../storage/types.js';
 import { resetPassword } from './admin-commands.js';
 import { runFileCommand } from './file-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';
+import { addFromPreset } from './preset-command.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
 
@@ -40,6 +41,9 @@ export const usage = `Usage:
                                      runs, and the generated key to FILE.key
   ssogate restore FILE [--force]     put a backup (and FILE.key) in place; stop the
                                      gateway first
+  ssogate entries add --preset PRESET --id ID --appid APPID
+      [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...]
+                                     create an entry from a provider preset (docs/providers.md)
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -94,6 +98,11 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
       'expires-in': { type: 'string' },
       username: { type: 'string' },
       'password-file': { type: 'string' },
+      preset: { type: 'string' },
+      id: { type: 'string' },
+      appid: { type: 'string' },
+      'appsecret-file': { type: 'string' },
+      param: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -109,6 +118,10 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
     if (values[option] !== undefined)
       throw new UsageError(`--${option} belongs to admin reset-password only`);
   }
+  const presetOptions = ['preset', 'id', 'appid', 'appsecret-file', 'param'] as const;
+  if (group === 'entries' && action === 'add') return presetCommand(rest, values);
+  const misplaced = presetOptions.find((option) => values[option] !== undefined);
+  if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to entries add only`);
   if (group === 'entries') return entriesCommand(action, rest, values);
   if (values['with-secrets'] !== undefined)
     throw new UsageError('--with-secrets belongs to entries export only');
@@ -200,4 +213,34 @@ async function withStorage(
   } finally {
     await storage.close();
   }
+}
+
+function presetCommand(
+  rest: readonly string[],
+  values: {
+    readonly name?: string | undefined;
+    readonly 'with-secrets'?: boolean | undefined;
+    readonly preset?: string | undefined;
+    readonly id?: string | undefined;
+    readonly appid?: string | undefined;
+    readonly 'appsecret-file'?: string | undefined;
+    readonly param?: string[] | undefined;
+  },
+): (context: CommandContext) => Promise<void> {
+  if (rest.length > 0) throw new UsageError('entries add takes options only');
+  if (values['with-secrets'] !== undefined)
+    throw new UsageError('--with-secrets belongs to entries export only');
+  const { preset, id, appid } = values;
+  if (preset === undefined || id === undefined || appid === undefined) {
+    throw new UsageError('entries add needs --preset PRESET, --id ID and --appid APPID');
+  }
+  const options = {
+    preset,
+    id,
+    appid,
+    name: values.name,
+    appsecretFile: values['appsecret-file'],
+    parameters: values.param ?? [],
+  };
+  return (context) => addFromPreset(context, options);
 }

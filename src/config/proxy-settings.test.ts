@@ -77,7 +77,14 @@ describe('SSOGATE_ACCESS_RULES', () => {
       problems,
     );
     assert.deepEqual(inline, [
-      { host: undefined, path: '/admin', users: ['root'], departments: [], admins: true },
+      {
+        host: undefined,
+        path: '/admin',
+        users: ['root'],
+        departments: [],
+        groups: [],
+        admins: true,
+      },
     ]);
     const dir = await mkdtemp(join(tmpdir(), 'ssogate-rules-'));
     await writeFile(
@@ -90,6 +97,7 @@ describe('SSOGATE_ACCESS_RULES', () => {
         path: '/sales',
         users: [],
         departments: ['Sales'],
+        groups: [],
         admins: false,
       },
     ]);

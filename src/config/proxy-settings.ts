@@ -28,6 +28,8 @@ export interface AccessRule {
   readonly path: string;
   readonly users: readonly string[];
   readonly departments: readonly string[];
+  /** Groups an entry mapped for the user (docs/entries.md#groups-and-administrators). */
+  readonly groups: readonly string[];
   readonly admins: boolean;
 }
 
@@ -177,11 +179,11 @@ export function parseAccessRules(
   return rules;
 }
 
-const ruleKeys = new Set(['path', 'host', 'users', 'departments', 'admins']);
+const ruleKeys = new Set(['path', 'host', 'users', 'departments', 'groups', 'admins']);
 
 function parseRule(item: unknown, where: string, problems: string[]): AccessRule | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    problems.push(`${where}: must be an object with path and users, departments or admins`);
+    problems.push(`${where}: must be an object with path and users, departments, groups or admins`);
     return undefined;
   }
   const fields = item as Record<string, unknown>;
@@ -195,6 +197,7 @@ function parseRule(item: unknown, where: string, problems: string[]): AccessRule
     fields.host === undefined ? [] : parseHosts([fields.host], `${where}: host`, problems);
   const users = stringList(fields.users, `${where}: users`, problems);
   const departments = stringList(fields.departments, `${where}: departments`, problems);
+  const groups = stringList(fields.groups, `${where}: groups`, problems);
   if (fields.admins !== undefined && typeof fields.admins !== 'boolean')
     problems.push(`${where}: admins must be true or false`);
   if (problems.length > before || path === undefined) return undefined;
@@ -203,6 +206,7 @@ function parseRule(item: unknown, where: string, problems: string[]): AccessRule
     path: path.toLowerCase(),
     users,
     departments,
+    groups,
     admins: fields.admins === true,
   };
 }

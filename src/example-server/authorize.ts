@@ -9,6 +9,8 @@ export interface AuthorizeStyle {
   readonly clientParameter: 'appid' | 'client_id';
   /** RFC 6749 style: requires response_type=code and accepts PKCE. */
   readonly standard: boolean;
+  /** The callback parameter carrying the code: `code` unless the style names another (DingTalk: `authCode`). */
+  readonly codeParameter?: string;
 }
 
 /**
@@ -82,5 +84,5 @@ export async function authorize(
     user,
     codeChallenge: challenge,
   });
-  await back({ code });
+  await back({ [style.codeParameter ?? 'code']: code });
 }

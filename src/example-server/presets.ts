@@ -10,7 +10,13 @@ export interface ExampleEntries {
   readonly jsonStyle: ExampleEntry;
   /** RFC 6749: form POST, HTTP Basic, PKCE, Bearer user info. */
   readonly standard: ExampleEntry;
+  /** WeCom: an application token first, the code in the user-info call, then the member's details. */
+  readonly wecom: ExampleEntry;
+  /** DingTalk: the callback's code is `authCode`; the token goes in a header of its own. */
+  readonly dingtalk: ExampleEntry;
 }
+
+const errcodeZero = "JSON_GET($response, 'errcode') == 0";
 
 const jsonUserMapping = [
   '# The example server answers {"errcode":0,"data":{"id","name","mail","dept"}}',
@@ -71,6 +77,50 @@ export function exampleEntries(
       userInfoParse: [
         { attribute: 'userId', expression: "JSON_GET($response, 'sub')" },
         { attribute: 'userName', expression: "JSON_GET($response, 'name')" },
+        { attribute: 'email', expression: "JSON_GET($response, 'email')" },
+      ],
+    },
+    wecom: {
+      id: 'example-wecom',
+      name: 'Example (WeCom style)',
+      ...credentials,
+      authorizeUrl: `${base}/wecom/connect/oauth2/authorize?appid=\${appid}&redirect_uri=\${redirect_uri}&response_type=code&scope=snsapi_base&state=\${state}`,
+      authorizeFragment: 'wechat_redirect',
+      appToken: {
+        url: `${base}/wecom/cgi-bin/gettoken?corpid=\${appid}&corpsecret=\${app_secret}`,
+        successCondition: errcodeZero,
+        parse: "JSON_GET($response, 'access_token')",
+        expiresIn: "JSON_GET($response, 'expires_in')",
+      },
+      codeInUserInfo: true,
+      userInfoUrl: `${base}/wecom/cgi-bin/user/getuserinfo?access_token=\${app_token}&code=\${code}`,
+      userInfoRequest: { successCondition: errcodeZero },
+      userInfoParse: "userId = JSON_GET($response, 'UserId')",
+      userInfoValues: [{ name: 'userid', expression: "JSON_GET($response, 'UserId')" }],
+      userInfoCalls: [
+        {
+          name: 'member',
+          url: `${base}/wecom/cgi-bin/user/get?access_token=\${app_token}&userid=\${userid}`,
+          successCondition: errcodeZero,
+          mapping: "userName = JSON_GET($response, 'name')\nemail = JSON_GET($response, 'email')",
+        },
+      ],
+    },
+    dingtalk: {
+      id: 'example-dingtalk',
+      name: 'Example (DingTalk style)',
+      ...credentials,
+      authorizeUrl: `${base}/dingtalk/oauth2/auth?redirect_uri=\${redirect_uri}&response_type=code&client_id=\${appid}&scope=openid&state=\${state}&prompt=consent`,
+      callbackCodeParameter: 'authCode',
+      tokenUrl: `POST ${base}/dingtalk/v1.0/oauth2/userAccessToken?clientId=\${appid}&clientSecret=\${app_secret}&code=\${code}&grantType=authorization_code`,
+      tokenParse: "JSON_GET($response, 'accessToken')",
+      userInfoUrl: `${base}/dingtalk/v1.0/contact/users/me`,
+      userInfoRequest: {
+        headers: [{ name: 'x-acs-dingtalk-access-token', value: '${access_token}' }],
+      },
+      userInfoParse: [
+        { attribute: 'userId', expression: "JSON_GET($response, 'unionId')" },
+        { attribute: 'userName', expression: "JSON_GET($response, 'nick')" },
         { attribute: 'email', expression: "JSON_GET($response, 'email')" },
       ],
     },

@@ -3,17 +3,20 @@ import Fastify from 'fastify';
 import type { RouteContext } from './context.js';
 import { defaultClient, defaultUsers } from './defaults.js';
 import { FaultQueue } from './faults.js';
+import { registerDingtalkStyle } from './dingtalk-style.js';
 import { registerGetStyle } from './get-style.js';
 import { registerJsonStyle } from './json-style.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { registerStandardStyle } from './standard-style.js';
 import { ExampleState } from './state.js';
+import { registerWecomStyle } from './wecom-style.js';
 import type { ExampleServer, ExampleServerOptions, RecordedRequest } from './types.js';
 
 /**
  * Starts the bundled example OAuth2 server: its own Fastify instance on its
  * own port, never part of the gateway. One server speaks the three shapes the
- * gateway supports, under /get/, /json/ and /oauth2/.
+ * gateway supports, under /get/, /json/ and /oauth2/, and the WeCom and
+ * DingTalk styles under /wecom/ and /dingtalk/.
  */
 export async function startExampleServer(
   options: ExampleServerOptions = {},
@@ -55,6 +58,8 @@ export async function startExampleServer(
   registerGetStyle(app, context);
   registerJsonStyle(app, context);
   registerStandardStyle(app, context);
+  registerWecomStyle(app, context);
+  registerDingtalkStyle(app, context);
 
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();

@@ -61,6 +61,7 @@ describe('example server, standard RFC 6749 style', () => {
       sub: 'alice',
       name: 'Alice Liddell',
       email: 'alice@example.test',
+      groups: [],
     });
   });
 

@@ -69,6 +69,11 @@ export function registerStandardStyle(app: FastifyInstance, context: RouteContex
         .send({ error: 'invalid_token' });
     }
     const { user } = issued;
-    return reply.send({ sub: user.userId, name: user.name, email: user.email });
+    return reply.send({
+      sub: user.userId,
+      name: user.name,
+      email: user.email,
+      groups: user.groups ?? [],
+    });
   });
 }

@@ -101,6 +101,17 @@ export class ExampleState {
     return { ok: true, user: issued.user };
   }
 
+  /**
+   * Redeems a code sent without a redirect_uri, as servers whose user-info
+   * call takes the code do (WeCom): the code is still single-use and bound
+   * to the client it was issued to.
+   */
+  redeemCodeForClient(code: string | undefined, appid: string): CodeCheck {
+    const issued = code === undefined ? undefined : this.codes.get(code);
+    if (code === undefined || issued === undefined) return { ok: false, reason: 'unknown code' };
+    return this.redeemCode(code, appid, issued.redirectUri);
+  }
+
   issueToken(appid: string, user: ExampleUser): string {
     const token = randomValue();
     this.tokens.set(token, { appid, user });

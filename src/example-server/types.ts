@@ -7,6 +7,8 @@ export interface ExampleUser {
   readonly email: string;
   readonly department: string;
   readonly enabled?: boolean;
+  /** Sent as `groups` in the standard style's user info. */
+  readonly groups?: readonly string[];
 }
 
 /** A registered client (the gateway's entry): its appid / client_id and secret. */

@@ -20,6 +20,7 @@ const user: UserRecord = {
   isAdmin: false,
   passwordHash: null,
   extra: {},
+  groups: [],
   createdAt: 0,
   lastSignInAt: null,
   updatedAt: 0,

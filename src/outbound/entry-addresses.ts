@@ -17,8 +17,17 @@ export function entryAddressProblems(entry: CompiledEntry, policy: AddressPolicy
     entry.type === 'extension'
       ? [['extensionUrl', entry.extension.url]]
       : [
-          ['tokenUrl', sampleUrl(entry.token.template)],
+          ...(entry.token === undefined
+            ? []
+            : [['tokenUrl', sampleUrl(entry.token.template)] as [string, string]]),
           ['userInfoUrl', sampleUrl(entry.userInfo.template)],
+          ...(entry.shapes.appToken === undefined
+            ? []
+            : [['appToken.url', sampleUrl(entry.shapes.appToken.template)] as [string, string]]),
+          ...entry.shapes.userInfoCalls.map(
+            (call, index) =>
+              [`userInfoCalls[${index}].url`, sampleUrl(call.template)] as [string, string],
+          ),
           ...(entry.logout?.placeholders.has('app_secret') === true
             ? [['logoutUrl', sampleUrl(entry.logout)] as [string, string]]
             : []),

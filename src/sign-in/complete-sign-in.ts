@@ -1,39 +1,26 @@
 import type {
   CompiledEntry,
   CompiledOAuth2Entry,
-  ErrorCode,
-  ErrorFacts,
   MappedUser,
   RandomSource,
-  ThirdPartyResponse,
-  SsogateError,
 } from '../core/index.js';
 import {
   SignInError,
-  buildTokenRequest,
-  excerpt,
-  buildUserInfoRequest,
   checkCallbackIssuer,
-  checkUserInfoResponse,
+  excerpt,
   isSsogateError,
-  mapUserFromBody,
-  userInfoBody,
   isVisibleAscii,
   maskSecrets,
-  processTokenResponse,
-  processUserInfoResponse,
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import type { PendingSignIn, Storage, TogetherStores, UserRecord } from '../storage/types.js';
-import type { VerifiedIdToken } from '../oidc/id-token.js';
-import { verifyIdTokenResponse } from '../oidc/id-token.js';
 import type { OidcSignIn } from '../oidc/oidc-sign-in.js';
-import { refreshTokenOf } from '../oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
+import { readSignedInUser } from './oauth2-steps.js';
 import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
 
@@ -60,27 +47,8 @@ export interface SignInSuccess {
   readonly oidc?: OidcSignIn;
 }
 
-/** Codes that mean the call itself failed, not the reading of its answer. */
-const requestFailures: ReadonlySet<ErrorCode> = new Set([
-  'outbound_network',
-  'outbound_timeout',
-  'outbound_too_large',
-  'outbound_address_refused',
-  'outbound_busy',
-  'response_status',
-  'success_condition_failed',
-  'template_value_missing',
-  'header_invalid',
-]);
-
 /** What the caller writes for a sign-in (its session, its audit event), in the user's transaction. */
 export type FinishSignIn<T> = (stores: TogetherStores, success: SignInSuccess) => Promise<T>;
-
-/** Refusals inside a step that are reported as themselves, not as the step's failure. */
-const oidcStepCodes: ReadonlySet<ErrorCode> = new Set([
-  'userinfo_subject_mismatch',
-  'id_token_unverified',
-]);
 
 /**
  * Flow steps 9 to 15 (docs/design.md#the-sign-in-flow). The callback is validated completely —
@@ -107,7 +75,8 @@ export async function completeSignIn<T>(
   const pending = await consumePending(deps, entry, query, bindingValue);
   // Checked after the pending sign-in is consumed: a state is good for one
   // try only, and the error page's "try again" starts a new sign-in.
-  const code = single(query.code);
+  // The parameter the entry names (DingTalk sends `authCode`); an extension reads its own.
+  const code = single(query[entry.type === 'oauth2' ? entry.shapes.callbackCodeParameter : 'code']);
   if (code !== undefined && code !== '' && !isVisibleAscii(code)) {
     throw new SignInError(
       'code_invalid',
@@ -153,58 +122,26 @@ export async function completeSignIn<T>(
     });
   }
 
-  const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
-  const tokenResponse = await step(deps, entry, 'token', secrets, async () =>
-    deps.send(
-      buildTokenRequest(entry, {
-        code,
-        redirectUri: pending.redirectUri,
-        codeVerifier: pending.codeVerifier ?? undefined,
-      }),
-    ),
+  const { mapped, oidc: oidcSignIn } = await readSignedInUser(
+    {
+      appTokens: deps.storage.appTokens,
+      send: deps.send,
+      clock: deps.clock,
+      oidc: deps.oidc,
+      telemetry: deps.telemetry,
+    },
+    entry,
+    code,
+    pending,
   );
-  const idToken = await verifiedIdTokenOf(deps, entry, tokenResponse, pending, secrets);
-  const token = await step(
+  return finishTogether(
     deps,
     entry,
-    'token',
-    secrets,
-    () =>
-      Promise.resolve(
-        processTokenResponse(entry, tokenResponse, {
-          secrets,
-          ...(idToken === undefined ? {} : { verifiedTokens: idToken.asVerified }),
-        }),
-      ),
-
-    false,
+    mapped,
+    pending,
+    finish,
+    oidcSignIn === undefined ? {} : { oidc: oidcSignIn },
   );
-  secrets.push(token.accessToken, ...Object.values(token.values));
-  const mapped = await step(deps, entry, 'userinfo', secrets, async (): Promise<MappedUser> => {
-    if (idToken !== undefined && entry.oidc?.userInfo === 'claims') {
-      return mapUserFromBody(entry, userInfoBody('claims', idToken.claims, undefined, secrets), {
-        secrets,
-      });
-    }
-    const response = await deps.send(buildUserInfoRequest(entry, token));
-    if (idToken === undefined || entry.oidc === undefined) {
-      return processUserInfoResponse(entry, response, { secrets, tokenValues: token.values });
-    }
-    checkUserInfoResponse(entry, response, { secrets });
-    const body = userInfoBody(entry.oidc.userInfo, idToken.claims, response.body, secrets);
-    return mapUserFromBody(entry, body, { secrets, tokenValues: token.values });
-  });
-  const oidcSignIn: Pick<SignInSuccess, 'oidc'> =
-    idToken === undefined
-      ? {}
-      : {
-          oidc: {
-            idToken: idToken.token,
-            claims: idToken.claims,
-            refreshToken: refreshTokenOf(tokenResponse),
-          },
-        };
-  return finishTogether(deps, entry, mapped, pending, finish, oidcSignIn);
 }
 
 function finishTogether<T>(
@@ -221,35 +158,6 @@ function finishTogether<T>(
     );
     return finish(stores, { user, entry, returnTo: pending.returnTo, ...oidcSignIn });
   });
-}
-
-/**
- * An OpenID Connect entry's id_token, verified (src/oidc/id-token.ts), when
- * the token call succeeded; undefined for a plain OAuth2 entry, and for a
- * failed call, which the token step then reports under its own code.
- */
-async function verifiedIdTokenOf(
-  deps: CompleteSignInDeps,
-  entry: CompiledOAuth2Entry,
-  response: ThirdPartyResponse,
-  pending: PendingSignIn,
-  secrets: readonly string[],
-): Promise<VerifiedIdToken | undefined> {
-  const { oidc } = entry;
-  if (oidc === undefined || response.status < 200 || response.status > 299) return undefined;
-  try {
-    return await verifyIdTokenResponse(deps.oidc, { ...entry, oidc }, response, {
-      nonce: pending.nonce ?? null,
-      now: deps.clock(),
-      secrets,
-    });
-  } catch (error) {
-    if (!isSsogateError(error)) throw error;
-    throw new SignInError(error.code, maskSecrets(error.message, secrets), {
-      entryId: entry.id,
-      cause: error,
-    });
-  }
 }
 
 /** Runs a check whose coded refusal ends the sign-in under its own code. */
@@ -295,68 +203,6 @@ async function consumePending(
   }
   if (pending.expiresAt <= deps.clock()) throw invalid('the pending sign-in expired');
   return pending;
-}
-
-/** Runs a token or user-info step and files its failure under the step's code. */
-async function step<T>(
-  deps: CompleteSignInDeps,
-  entry: CompiledOAuth2Entry,
-  which: 'token' | 'userinfo',
-  secrets: readonly string[],
-  run: () => Promise<T>,
-  /** False for reading an answer already timed as its call. */
-  timed = true,
-): Promise<T> {
-  try {
-    return await (timed ? deps.telemetry.step(entry.id, which, run) : run());
-  } catch (error) {
-    if (!isSsogateError(error)) throw error;
-    // The OpenID Connect refusals keep their own codes (docs/errors.md#openid-connect).
-    if (oidcStepCodes.has(error.code)) {
-      throw new SignInError(error.code, maskSecrets(error.message, secrets), {
-        entryId: entry.id,
-        cause: error,
-      });
-    }
-    const failedCall = requestFailures.has(error.code);
-    const code: ErrorCode =
-      which === 'token'
-        ? failedCall
-          ? 'token_request_failed'
-          : 'token_parse_failed'
-        : failedCall
-          ? 'userinfo_request_failed'
-          : 'userinfo_parse_failed';
-    const message = maskSecrets(error.message, secrets);
-    throw new SignInError(code, `${error.code}: ${message}`, {
-      entryId: entry.id,
-      cause: error,
-      facts: causeFacts(which, error, message, secrets),
-    });
-  }
-}
-
-/**
- * The masked cause of a failed step, for the audit trail: the step, the
- * underlying code and message, where in the entry it failed, and what the
- * error found out (status, network code, the server's `error`).
- */
-function causeFacts(
-  which: 'token' | 'userinfo',
-  error: SsogateError,
-  maskedMessage: string,
-  secrets: readonly string[],
-): ErrorFacts {
-  const facts: Record<string, string | number> = {
-    step: which,
-    cause: error.code,
-    message: excerpt(maskedMessage, 500),
-  };
-  if (error.field !== undefined) facts.field = error.field;
-  for (const [name, value] of Object.entries(error.facts ?? {})) {
-    facts[name] = typeof value === 'string' ? maskSecrets(value, secrets) : value;
-  }
-  return facts;
 }
 
 /** A query parameter given exactly once, or undefined (RFC 6749 §3.1: no repeats). */

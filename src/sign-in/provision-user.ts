@@ -37,7 +37,7 @@ export async function provisionUser(
     }
     // Atomic: of two first sign-ins racing here, both get the one row.
     ({ user, created } = await users.insertIfAbsent(
-      { userId, sourceEntryId: entry.id, ...attributesOf(mapped) },
+      { userId, sourceEntryId: entry.id, ...attributesOf(mapped), ...rolesOf(entry, mapped) },
       now,
     ));
   }
@@ -54,8 +54,28 @@ export async function provisionUser(
   if (!created && entry.provisioning.updateOnSignIn) {
     user = await users.updateAttributes(user.id, attributesOf(mapped), now);
   }
+  // Groups and the administrator flag follow the server at every sign-in,
+  // so that a group taken away there takes its access away here.
+  const roles = rolesOf(entry, mapped);
+  if (!created && Object.keys(roles).length > 0) {
+    user = await users.updateAttributes(user.id, roles, now);
+  }
   if (!user.enabled) throw fail('user_disabled', `user ${userId} is disabled`);
   return user;
+}
+
+/** What the entry's groupMapping says: the groups, and the flag when adminGroups decide it. */
+function rolesOf(
+  entry: CompiledEntry,
+  mapped: MappedUser,
+): Pick<UserAttributes, 'groups' | 'isAdmin'> {
+  const groups = mapped.groups;
+  if (entry.type !== 'oauth2' || entry.groupMapping === undefined || groups === undefined)
+    return {};
+  const adminGroups = entry.groupMapping.adminGroups;
+  return adminGroups === undefined
+    ? { groups }
+    : { groups, isAdmin: groups.some((group) => adminGroups.has(group)) };
 }
 
 function attributesOf(mapped: MappedUser): UserAttributes {

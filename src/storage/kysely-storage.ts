@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { createApiTokenStore } from './api-token-store.js';
 import { pruneAuditBatch } from './audit-retention.js';
+import { createAppTokenStore } from './app-token-store.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
@@ -45,6 +46,7 @@ export async function createKyselyStorage(
     oidcSessions: createOidcSessionStore(db, secretBox),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
+    appTokens: createAppTokenStore(db, secretBox),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),

@@ -41,6 +41,8 @@ export interface UsersTable {
   password_hash: string | null;
   /** A JSON object. */
   extra: string;
+  /** A JSON array of text: the groups an entry mapped; null when none did. */
+  group_names: string | null;
   created_at: Millis;
   updated_at: Millis;
   last_sign_in_at: NullableMillis;
@@ -109,6 +111,13 @@ export interface ApiTokensTable {
   expires_at: NullableMillis;
 }
 
+export interface AppTokensTable {
+  entry_id: string;
+  fingerprint: string;
+  token_sealed: string;
+  expires_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -118,6 +127,7 @@ export interface Database {
   used_logout_tokens: UsedLogoutTokensTable;
   audit_events: AuditEventsTable;
   api_tokens: ApiTokensTable;
+  app_tokens: AppTokensTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -17,6 +17,8 @@ export interface Storage {
   readonly oidcSessions: OidcSessionStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
+  /** Application tokens of entries with an appToken call, shared by every instance. */
+  readonly appTokens: AppTokenStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /** Change notices between instances (entries edited elsewhere). */
@@ -138,6 +140,8 @@ export interface UserRecord {
   /** Set for local accounts only; never leaves the server. */
   readonly passwordHash: string | null;
   readonly extra: Readonly<Record<string, JsonValue>>;
+  /** The groups the signing-in entry mapped (docs/entries.md#groups-and-administrators); empty when none. */
+  readonly groups: readonly string[];
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly lastSignInAt: number | null;
@@ -151,6 +155,10 @@ export interface UserAttributes {
   readonly department?: string;
   readonly enabled?: boolean;
   readonly extra?: Readonly<Record<string, JsonValue>>;
+  /** Replaces the stored groups. */
+  readonly groups?: readonly string[];
+  /** Set by an entry whose adminGroups decide it. */
+  readonly isAdmin?: boolean;
 }
 
 export interface NewUser extends UserAttributes {
@@ -411,4 +419,22 @@ export interface ApiTokenStore {
   markUsed(id: string, at: number): Promise<void>;
   list(): Promise<ApiTokenRecord[]>;
   revoke(id: string, at: number): Promise<boolean>;
+}
+
+// ------------------------------------------------------------- app tokens
+
+/** An entry's application token (docs/entries.md#the-application-token), decrypted. */
+export interface CachedAppToken {
+  readonly token: string;
+  /** Of the entry settings that fetched it; another fingerprint means a stale token. */
+  readonly fingerprint: string;
+  readonly expiresAt: number;
+}
+
+export interface AppTokenStore {
+  get(entryId: string): Promise<CachedAppToken | undefined>;
+  /** Stores the entry's token, replacing any other; sealed at rest. */
+  put(entryId: string, cached: CachedAppToken): Promise<void>;
+  /** Forgets the entry's token, but only if it is still `token` (another instance may have renewed it). */
+  drop(entryId: string, token: string): Promise<void>;
 }

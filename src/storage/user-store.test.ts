@@ -29,6 +29,7 @@ describe('UserStore', () => {
         isAdmin: false,
         passwordHash: null,
         extra: { title: 'Dr', tags: ['a', 1, null], nested: { deep: true } },
+        groups: [],
         createdAt: 100,
         updatedAt: 100,
         lastSignInAt: null,

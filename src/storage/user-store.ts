@@ -27,6 +27,7 @@ const userColumns = [
   'is_admin',
   'password_hash',
   'extra',
+  'group_names',
   'created_at',
   'updated_at',
   'last_sign_in_at',
@@ -45,6 +46,7 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
     isAdmin: fromFlag(row.is_admin),
     passwordHash: row.password_hash,
     extra: parseJsonObject(row.extra, 'users.extra'),
+    groups: parseGroups(row.group_names),
     createdAt: toMillis(row.created_at),
     updatedAt: toMillis(row.updated_at),
     lastSignInAt: toNullableMillis(row.last_sign_in_at),
@@ -60,7 +62,18 @@ function attributeChanges(attributes: UserAttributes, at: number): Updateable<Us
   if (attributes.department !== undefined) changes.department = attributes.department;
   if (attributes.enabled !== undefined) changes.enabled = toFlag(attributes.enabled);
   if (attributes.extra !== undefined) changes.extra = JSON.stringify(attributes.extra);
+  if (attributes.groups !== undefined) changes.group_names = JSON.stringify(attributes.groups);
+  if (attributes.isAdmin !== undefined) changes.is_admin = toFlag(attributes.isAdmin);
   return changes;
+}
+
+function parseGroups(text: string | null): string[] {
+  if (text === null) return [];
+  const value: unknown = JSON.parse(text);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new Error('The users.group_names column does not hold a JSON array of text.');
+  }
+  return value;
 }
 
 /** The queries of every sign-in and session check, compiled once (compile-once.ts). */
@@ -87,6 +100,7 @@ const hotQueries = oncePerDatabase((db) => ({
         is_admin: row.is_admin,
         password_hash: row.password_hash,
         extra: row.extra,
+        group_names: row.group_names,
         created_at: row.created_at,
         updated_at: row.updated_at,
       })
@@ -129,6 +143,7 @@ export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): User
         is_admin: toFlag(user.isAdmin ?? false),
         password_hash: user.passwordHash ?? null,
         extra: JSON.stringify(user.extra ?? {}),
+        group_names: user.groups === undefined ? null : JSON.stringify(user.groups),
         created_at: at,
         updated_at: at,
       });

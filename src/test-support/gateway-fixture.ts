@@ -27,6 +27,8 @@ export interface TestGatewayOptions {
   readonly clock?: () => number;
   /** People who can sign in at the example server (password: `<username>-password`). */
   readonly usernames?: readonly string[];
+  /** Groups the example server's standard style reports for a username. */
+  readonly groups?: Readonly<Record<string, readonly string[]>>;
   /** The example server's registered client; its secret is the entries' appsecret. */
   readonly client?: { readonly appid: string; readonly secret: string };
 }
@@ -52,7 +54,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const example = await startExampleServer({
     host: '127.0.0.1',
     ...(options.client === undefined ? {} : { clients: [options.client] }),
-    ...(options.usernames === undefined ? {} : { users: options.usernames.map(exampleUser) }),
+    ...(options.usernames === undefined
+      ? {}
+      : {
+          users: options.usernames.map((name) => ({
+            ...exampleUser(name),
+            ...(options.groups?.[name] === undefined ? {} : { groups: options.groups[name] }),
+          })),
+        }),
   });
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'ssogate-test-'));

@@ -1,4 +1,6 @@
 import type { EntryBody, EntryView, Problem } from '../types.js';
+import type { ShapesDraft } from './shapes-draft.js';
+import { emptyShapes, shapesBody, shapesFromEntry } from './shapes-draft.js';
 
 /**
  * The entry form's state: every field as the administrator types it
@@ -67,6 +69,8 @@ export interface EntryDraft {
   readonly oidcIssuer: string;
   /** The rest of the stored `oidc` block, kept as it is when the entry is saved. */
   readonly oidcOptions: Omit<NonNullable<EntryView['oidc']>, 'issuer'>;
+  /** The shapes beyond the basic flow. */
+  readonly shapes: ShapesDraft;
 }
 
 const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successCondition: '' };
@@ -104,6 +108,7 @@ export const emptyDraft: EntryDraft = {
   extensionSettings: '',
   oidcIssuer: '',
   oidcOptions: {},
+  shapes: emptyShapes,
 };
 
 function storedSecret(set: boolean | undefined): SecretDraft {
@@ -161,6 +166,7 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     extensionSecret: storedSecret(view.extensionSecretSet),
     extensionSettings: printSettings(view.extensionSettings ?? {}),
     ...oidcDraft(view.oidc),
+    shapes: shapesFromEntry(view),
   };
 }
 
@@ -321,6 +327,7 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
         : { ...draft.oidcOptions, issuer: draft.oidcIssuer.trim() },
     // A number when it is one; otherwise the text, so the core says what is wrong with it.
     timeoutMs: timeout === '' ? undefined : /^\d+$/.test(timeout) ? Number(timeout) : timeout,
+    ...shapesBody(draft.shapes),
   });
 }
 

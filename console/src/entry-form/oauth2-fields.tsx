@@ -5,6 +5,7 @@ import { fieldId, problemsOf } from './entry-draft';
 import { MappingEditor } from './mapping-editor';
 import { ProvisioningFields } from './provisioning-fields';
 import { RowsEditor } from './rows-editor';
+import { ShapeFields } from './shape-fields';
 import { TemplateField } from './template-field';
 import { TextField } from './text-field';
 
@@ -164,6 +165,14 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           }}
         />
       </fieldset>
+
+      <ShapeFields
+        shapes={draft.shapes}
+        problems={problems}
+        onChange={(shapes) => {
+          onChange({ shapes });
+        }}
+      />
 
       <fieldset className="section">
         <legend>4. Sign-out and limits</legend>

@@ -1,4 +1,9 @@
-import type { CompiledHeader, CompiledTemplate, TemplateKind } from '../template/index.js';
+import type {
+  CompiledHeader,
+  CompiledTemplate,
+  PlaceholderAdjustments,
+  TemplateKind,
+} from '../template/index.js';
 import { compileHeaderTemplate, compileTemplate } from '../template/index.js';
 import type { CompiledCall } from './compiled-entry.js';
 import type { ProblemList } from './compile-fields.js';
@@ -11,10 +16,19 @@ const managedHeaders: ReadonlyMap<string, string> = new Map([
 ]);
 
 export interface CallFields {
-  readonly urlField: 'tokenUrl' | 'userInfoUrl';
-  readonly optionsField: 'tokenRequest' | 'userInfoRequest';
+  /** The field holding the URL template, as problems name it (`tokenUrl`, `appToken.url`). */
+  readonly urlField: string;
+  /** The field holding the options, as problems name it (`tokenRequest`, `appToken`). */
+  readonly optionsField: string;
   readonly kind: TemplateKind;
   readonly extraPlaceholders: readonly string[];
+  readonly adjustments?: PlaceholderAdjustments;
+}
+
+/** Where a call's URL and options are read: two fields of the entry, or one object. */
+export interface CallSource {
+  readonly url: string | undefined;
+  readonly options: Readonly<Record<string, unknown>>;
 }
 
 /** Compiles a URL template field; undefined when absent or invalid. */
@@ -24,9 +38,10 @@ export function compileTemplateField(
   field: string,
   problems: ProblemList,
   extraPlaceholders: readonly string[] = [],
+  adjustments: PlaceholderAdjustments = {},
 ): CompiledTemplate | undefined {
   if (source === undefined) return undefined;
-  const result = compileTemplate(source, kind, { field, extraPlaceholders });
+  const result = compileTemplate(source, kind, { field, extraPlaceholders, adjustments });
   if (result.ok) return result.template;
   problems.addAll(result.problems);
   return undefined;
@@ -42,15 +57,29 @@ export function compileCall(
   fields: CallFields,
   problems: ProblemList,
 ): CompiledCall | undefined {
-  const { urlField, optionsField, kind, extraPlaceholders } = fields;
+  return compileCallFrom(
+    { url: textField(raw, fields.urlField), options: asRecord(raw[fields.optionsField]) },
+    fields,
+    problems,
+  );
+}
+
+/** compileCall for a call described by one object (`appToken`, each of `userInfoCalls`). */
+export function compileCallFrom(
+  source: CallSource,
+  fields: CallFields,
+  problems: ProblemList,
+): CompiledCall | undefined {
+  const { urlField, optionsField, kind, extraPlaceholders, adjustments } = fields;
   const template = compileTemplateField(
-    textField(raw, urlField),
+    source.url,
     kind,
     urlField,
     problems,
     extraPlaceholders,
+    adjustments,
   );
-  const options = asRecord(raw[optionsField]);
+  const options = source.options;
   const headers = compileHeaders(options.headers, fields, problems);
 
   const bodyEncoding = options.bodyEncoding === 'form' ? 'form' : 'json';
@@ -74,7 +103,7 @@ export function compileCall(
 
 function compileHeaders(
   raw: unknown,
-  { optionsField, kind, extraPlaceholders }: CallFields,
+  { optionsField, kind, extraPlaceholders, adjustments }: CallFields,
   problems: ProblemList,
 ): CompiledHeader[] | undefined {
   const headers: CompiledHeader[] = [];
@@ -101,7 +130,11 @@ function compileHeaders(
       valid = false;
     }
     seen.add(lowerName);
-    const result = compileHeaderTemplate(name, value, kind, { field, extraPlaceholders });
+    const result = compileHeaderTemplate(name, value, kind, {
+      field,
+      extraPlaceholders,
+      ...(adjustments === undefined ? {} : { adjustments }),
+    });
     if (result.ok) headers.push(result.header);
     else {
       problems.addAll(result.problems);

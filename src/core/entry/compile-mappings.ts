@@ -6,18 +6,31 @@ import { asRecord, compileExpression } from './compile-fields.js';
 import type { MappingSource, MappingSourcePosition } from './mapping-text.js';
 import { parseMappingText } from './mapping-text.js';
 
-const field = 'userInfoParse';
+/**
+ * Where a mapping list stands: `userInfoParse` must map userId; the mapping
+ * of a call after user info may not (the user is who user info said).
+ */
+export interface MappingPlace {
+  readonly field: string;
+  readonly userId: 'required' | 'refused';
+}
+
+const userInfoPlace: MappingPlace = { field: 'userInfoParse', userId: 'required' };
 
 /**
  * Compiles `userInfoParse`, given as a list of `{attribute, expression}` or as
  * the text form. Problems name the list index, or the line and column of the
  * text, so the console can point at them.
  */
-export function compileMappings(raw: unknown, problems: ProblemList): AttributeMapping[] {
+export function compileMappings(
+  raw: unknown,
+  problems: ProblemList,
+  place: MappingPlace = userInfoPlace,
+): AttributeMapping[] {
   if (typeof raw === 'string') {
-    const parsed = parseMappingText(raw, field);
+    const parsed = parseMappingText(raw, place.field);
     problems.addAll(parsed.problems);
-    return compileSources(parsed.mappings, problems, parsed.positions);
+    return compileSources(parsed.mappings, problems, place, parsed.positions);
   }
   if (!Array.isArray(raw)) return [];
   const sources = raw.map((item) => {
@@ -28,12 +41,13 @@ export function compileMappings(raw: unknown, problems: ProblemList): AttributeM
       required: record.required === true,
     };
   });
-  return compileSources(sources, problems);
+  return compileSources(sources, problems, place);
 }
 
 function compileSources(
   sources: readonly MappingSource[],
   problems: ProblemList,
+  { field, userId }: MappingPlace,
   positions?: readonly MappingSourcePosition[],
 ): AttributeMapping[] {
   const mappings: AttributeMapping[] = [];
@@ -49,6 +63,14 @@ function compileSources(
         new SsogateError(
           'user_attribute_unknown',
           `'${attribute}' is not a user attribute; known: ${userAttributes.join(', ')}`,
+          place(position?.attributeColumn ?? 1),
+        ),
+      );
+    } else if (attribute === 'userId' && userId === 'refused') {
+      problems.add(
+        new SsogateError(
+          'field_invalid',
+          'userId comes from the user-info answer; a later call may fill the other attributes',
           place(position?.attributeColumn ?? 1),
         ),
       );
@@ -68,7 +90,8 @@ function compileSources(
         ? undefined
         : { line: position.line, column: position.expressionColumn },
     );
-    if (expression !== undefined && isUserAttribute(attribute)) {
+    const refused = attribute === 'userId' && userId === 'refused';
+    if (expression !== undefined && isUserAttribute(attribute) && !refused) {
       mappings.push({
         attribute,
         expression,
@@ -77,7 +100,7 @@ function compileSources(
       });
     }
   });
-  if (sources.length > 0 && !seen.has('userId')) {
+  if (userId === 'required' && sources.length > 0 && !seen.has('userId')) {
     problems.add(
       new SsogateError(
         'field_invalid',

@@ -4,6 +4,8 @@ import type { Expression } from '../expression/index.js';
 import type { CompiledHeader, CompiledTemplate } from '../template/index.js';
 import type { AttributeMapping } from '../user/map-user.js';
 import type { UserIdScope } from '../user/user-id-scope.js';
+import type { CompiledShapes } from './compile-shapes.js';
+import type { CompiledGroupMapping } from './group-mapping.js';
 import type { EntryInput } from './entry-input.js';
 
 /** How one outbound call (token or user-info) is shaped, beyond its URL. */
@@ -53,14 +55,19 @@ interface CompiledEntryBase {
 export interface CompiledOAuth2Entry extends CompiledEntryBase {
   readonly type: 'oauth2';
   readonly authorize: CompiledTemplate;
-  readonly token: CompiledTokenCall;
-  readonly tokenParse: Expression;
+  /** Absent when the entry reads the user with the code itself (codeInUserInfo, no tokenUrl). */
+  readonly token: CompiledTokenCall | undefined;
+  readonly tokenParse: Expression | undefined;
   readonly tokenValues: readonly TokenValue[];
   readonly userInfo: CompiledCall;
   /** Empty: the "empty" case, the object under `user` is the user. */
   readonly userInfoParse: readonly AttributeMapping[];
   readonly logout: CompiledTemplate | undefined;
   readonly pkce: boolean;
+  /** The shapes beyond the basic flow (docs/entries.md#shapes-beyond-the-basic-flow). */
+  readonly shapes: CompiledShapes;
+  /** Groups and the administrator flag (docs/entries.md#groups-and-administrators). */
+  readonly groupMapping: CompiledGroupMapping | undefined;
   /** Present on an OpenID Connect entry: its provider, as discovered, and the checks it asks. */
   readonly oidc: CompiledOidc | undefined;
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { oidcInput } from '../oidc/oidc-input.js';
 import { userIdScopes } from '../user/user-id-scope.js';
+import { groupMappingInput } from './group-mapping.js';
+import { shapesInput } from './shapes-input.js';
 
 /**
  * The shape of an entry as the API, the console and the provisioning file
@@ -102,6 +104,9 @@ export const entryInput = z.strictObject({
   provisioning: provisioningInput.optional(),
   /** OpenID Connect (docs/entries.md#openid-connect): the issuer, discovery and id_token checks. */
   oidc: oidcInput.optional(),
+  ...shapesInput,
+  /** Groups and the administrator flag from the user-info answer. */
+  groupMapping: groupMappingInput.optional(),
   /** Base URL of the extension service (type extension). */
   extensionUrl: optionalText(2048),
   /** The HMAC secret shared with the extension; write-only like appsecret. */

@@ -10,6 +10,12 @@ export type {
 } from './compiled-entry.js';
 export { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
 export type { EntryInput } from './entry-input.js';
+export type {
+  CompiledAppToken,
+  CompiledShapes,
+  CompiledUserInfoCall,
+  NamedValue,
+} from './compile-shapes.js';
 export type { ExtensionTargetCheck } from './compile-extension.js';
 export { minExtensionSecretLength, validateExtensionTarget } from './compile-extension.js';
 export {

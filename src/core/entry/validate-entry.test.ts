@@ -18,11 +18,13 @@ function summary(problems: readonly SsogateError[]) {
 describe('validateEntry', () => {
   test('a GET-style entry compiles with every option off', () => {
     const entry = compileOAuth2Entry(buildGetEntry());
-    assert.equal(entry.token.template.method, 'GET');
-    assert.equal(entry.token.bodyEncoding, 'json');
-    assert.equal(entry.token.clientAuthentication, 'none');
-    assert.deepEqual(entry.token.headers, []);
-    assert.equal(entry.token.successCondition, undefined);
+    const token = entry.token;
+    assert.ok(token);
+    assert.equal(token.template.method, 'GET');
+    assert.equal(token.bodyEncoding, 'json');
+    assert.equal(token.clientAuthentication, 'none');
+    assert.deepEqual(token.headers, []);
+    assert.equal(token.successCondition, undefined);
     assert.equal(entry.pkce, false);
     assert.equal(entry.timeoutMs, 10_000);
     assert.deepEqual(entry.provisioning, {
@@ -36,9 +38,9 @@ describe('validateEntry', () => {
   });
 
   test('the POST-JSON and the standard form-POST shapes compile', () => {
-    assert.equal(compileOAuth2Entry(buildPostEntry()).token.template.method, 'POST');
+    assert.equal(compileOAuth2Entry(buildPostEntry()).token?.template.method, 'POST');
     const standard = compileOAuth2Entry(buildStandardEntry());
-    assert.equal(standard.token.bodyEncoding, 'form');
+    assert.equal(standard.token?.bodyEncoding, 'form');
     assert.equal(standard.userInfo.headers.length, 1);
     assert.equal(standard.userInfoParse.length, 2);
   });
@@ -216,7 +218,7 @@ describe('validateEntry: options beyond the basic shape', () => {
     const ok = compileOAuth2Entry(
       buildGetEntry({ tokenRequest: { successCondition: "JSON_GET($response, 'errcode') == 0" } }),
     );
-    assert.equal(ok.token.successCondition?.source, "JSON_GET($response, 'errcode') == 0");
+    assert.equal(ok.token?.successCondition?.source, "JSON_GET($response, 'errcode') == 0");
     const problems = problemsOf(
       buildGetEntry({ userInfoRequest: { successCondition: 'NOPE(1)' } }),
     );

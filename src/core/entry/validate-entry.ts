@@ -11,6 +11,13 @@ import { compileCall, compileTemplateField } from './compile-call.js';
 import { compileExtension } from './compile-extension.js';
 import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
 import { compileMappings } from './compile-mappings.js';
+import { compileGroupMapping } from './group-mapping.js';
+import {
+  compileShapes,
+  hasTokenExchange,
+  laterValueNames,
+  shapeAdjustments,
+} from './compile-shapes.js';
 import type { EntryInput } from './entry-input.js';
 import { entryInput } from './entry-input.js';
 import { EntryInvalidError, problemsFromSchema } from './entry-problems.js';
@@ -49,9 +56,14 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
   // the fields left empty (oidc-entry.ts); the stored input stays as given.
   const oidc = readOidc(given, options.discovery, problems);
   const raw = oidc === undefined ? given : oidc.filled;
+  const tokenExchange = hasTokenExchange(raw);
   for (const field of oauth2RequiredFields) {
+    // Without a token exchange (codeInUserInfo), tokenParse has nothing to read.
+    if (!tokenExchange && field === 'tokenParse') continue;
+    if (field === 'tokenUrl' && !tokenExchange) continue;
     if (raw[field] === undefined || raw[field] === '') problems.field(field, 'is required');
   }
+  const adjustments = shapeAdjustments(raw);
   const tokenValues = compileTokenValues(raw.tokenValues, problems);
   const tokenValueNames = tokenValues.map(({ name }) => name);
 
@@ -70,7 +82,13 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
   );
   const tokenCall = compileCall(
     raw,
-    { urlField: 'tokenUrl', optionsField: 'tokenRequest', kind: 'tokenUrl', extraPlaceholders: [] },
+    {
+      urlField: 'tokenUrl',
+      optionsField: 'tokenRequest',
+      kind: 'tokenUrl',
+      extraPlaceholders: [],
+      adjustments: adjustments.tokenUrl,
+    },
     problems,
   );
   const userInfo = compileCall(
@@ -80,9 +98,12 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
       optionsField: 'userInfoRequest',
       kind: 'userInfoUrl',
       extraPlaceholders: tokenValueNames,
+      adjustments: { ...adjustments.userInfoUrl, later: laterValueNames(raw) },
     },
     problems,
   );
+  const shapes = compileShapes(raw, tokenValueNames, problems);
+  const groupMapping = compileGroupMapping(raw, problems);
   const tokenParseSource = textField(raw, 'tokenParse');
   const tokenParse =
     tokenParseSource === undefined
@@ -117,9 +138,9 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
   if (
     problems.items.length > 0 ||
     authorize === undefined ||
-    tokenCall === undefined ||
+    (tokenExchange && (tokenCall === undefined || tokenParse === undefined)) ||
     userInfo === undefined ||
-    tokenParse === undefined
+    shapes === undefined
   ) {
     return { ok: false, problems: problems.items };
   }
@@ -128,7 +149,7 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
     ...commonFields(entry),
     type: 'oauth2',
     authorize,
-    token: { ...tokenCall, clientAuthentication },
+    token: tokenCall === undefined ? undefined : { ...tokenCall, clientAuthentication },
     tokenParse,
     tokenValues,
     userInfo,
@@ -136,6 +157,8 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
     logout,
     pkce: entry.pkce ?? false,
     oidc: oidc?.compiled,
+    shapes,
+    groupMapping,
   };
   return { ok: true, entry: compiled, warnings: warningsFor(compiled) };
 }
@@ -256,7 +279,11 @@ function compileTokenValues(raw: unknown, problems: ProblemList): TokenValue[] {
 function checkNoFragment(authorize: CompiledOAuth2Entry['authorize'], problems: ProblemList): void {
   const sample = Object.fromEntries([...authorize.placeholders].map((name) => [name, 'x']));
   if (new URL(renderUrl(authorize, sample)).hash !== '') {
-    problems.field('authorizeUrl', 'must not contain a fragment (#...): RFC 6749 §3.1');
+    problems.field(
+      'authorizeUrl',
+      'must not contain a fragment (#...): RFC 6749 §3.1; a fragment the provider documents ' +
+        '(#wechat_redirect) goes in authorizeFragment, which is kept last after the query',
+    );
   }
 }
 
@@ -268,7 +295,14 @@ function warningsFor(entry: CompiledOAuth2Entry): string[] {
         'but enable PKCE if the server supports it (RFC 9700 §2.1)',
     );
   }
-  const templates = [entry.authorize, entry.token.template, entry.userInfo.template, entry.logout];
+  const templates = [
+    entry.authorize,
+    entry.token?.template,
+    entry.userInfo.template,
+    entry.logout,
+    entry.shapes.appToken?.template,
+    ...entry.shapes.userInfoCalls.map((call) => call.template),
+  ];
   if (templates.some((template) => template?.source.replace(/^POST /, '').startsWith('http:'))) {
     warnings.push(
       'the entry uses plain http: codes and tokens would cross the network unencrypted',

@@ -120,6 +120,10 @@ export const errorRegistry = {
     status: 502,
     summary: 'The parsed access token is empty, not text, or has characters a token cannot have.',
   },
+  app_token_invalid: {
+    status: 502,
+    summary: 'The parsed application token or its lifetime is missing or malformed.',
+  },
 
   // Sending a call to a third-party server (src/outbound).
   outbound_timeout: {
@@ -159,6 +163,10 @@ export const errorRegistry = {
   },
   entry_unknown: { status: 404, summary: 'No entry has this id.' },
   entry_disabled: { status: 403, summary: 'The entry is disabled.' },
+  app_token_failed: {
+    status: 502,
+    summary: 'The application-token call failed or its answer could not be read.',
+  },
   token_request_failed: { status: 502, summary: 'The access-token call failed.' },
   token_parse_failed: {
     status: 502,

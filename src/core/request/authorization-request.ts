@@ -45,12 +45,18 @@ export function buildAuthorizationRequest(
   });
   const nonce = entry.oidc === undefined ? undefined : randomToken(random);
   const withNonce = nonce === undefined ? rendered : appendQuery(rendered, [['nonce', nonce]]);
-  if (!entry.pkce) return { url: withNonce, state, redirectUri, codeVerifier: undefined, nonce };
+  // A fragment the provider documents (#wechat_redirect) stays last, after
+  // every query parameter, PKCE's included (docs/entries.md#shapes-beyond-the-basic-flow).
+  const fragment = entry.shapes.authorizeFragment;
+  const withFragment = (url: string) => (fragment === undefined ? url : `${url}#${fragment}`);
+  if (!entry.pkce) {
+    return { url: withFragment(withNonce), state, redirectUri, codeVerifier: undefined, nonce };
+  }
 
   const pkce = createPkcePair(random);
   const url = appendQuery(withNonce, [
     ['code_challenge', pkce.challenge],
     ['code_challenge_method', 'S256'],
   ]);
-  return { url, state, redirectUri, codeVerifier: pkce.verifier, nonce };
+  return { url: withFragment(url), state, redirectUri, codeVerifier: pkce.verifier, nonce };
 }

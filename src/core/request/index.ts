@@ -21,3 +21,17 @@ export {
   reportUserInfoResponse,
 } from './userinfo-response.js';
 export { isVisibleAscii } from './visible-ascii.js';
+export type {
+  AppTokenResult,
+  StepValues,
+  UserInfoAnswer,
+  UserInfoCallAnswer,
+} from './shaped-calls.js';
+export {
+  buildAppTokenRequest,
+  buildShapedUserInfoRequest,
+  buildUserInfoCallRequest,
+  processAppTokenResponse,
+  processUserInfoAnswer,
+  processUserInfoCallResponse,
+} from './shaped-calls.js';

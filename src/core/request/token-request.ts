@@ -8,6 +8,8 @@ export interface TokenRequestOptions {
   /** The same string the authorization request carried (RFC 6749 §4.1.3). */
   readonly redirectUri: string;
   readonly codeVerifier: string | undefined;
+  /** The application token, when the entry has an appToken call (`${app_token}`). */
+  readonly appToken?: string | undefined;
 }
 
 /** Shapes the code-for-token call (flow step 11). */
@@ -15,14 +17,24 @@ export function buildTokenRequest(
   entry: CompiledOAuth2Entry,
   options: TokenRequestOptions,
 ): OutboundRequest {
-  const { code, redirectUri, codeVerifier } = options;
-  return buildCallRequest(entry.token, {
-    values: { appid: entry.appid, app_secret: entry.appsecret, redirect_uri: redirectUri, code },
+  const { code, redirectUri, codeVerifier, appToken } = options;
+  const call = entry.token;
+  if (call === undefined) {
+    throw new SsogateError('field_invalid', 'the entry has no token exchange', {
+      field: 'tokenUrl',
+    });
+  }
+  return buildCallRequest(call, {
+    values: {
+      appid: entry.appid,
+      app_secret: entry.appsecret,
+      redirect_uri: redirectUri,
+      code,
+      app_token: appToken,
+    },
     extraParameters: codeVerifier === undefined ? [] : [['code_verifier', codeVerifier]],
     extraHeaders:
-      entry.token.clientAuthentication === 'basic'
-        ? { authorization: basicAuthorization(entry) }
-        : {},
+      call.clientAuthentication === 'basic' ? { authorization: basicAuthorization(entry) } : {},
     timeoutMs: entry.timeoutMs,
   });
 }

@@ -31,12 +31,18 @@ export function processTokenResponse(
   response: ThirdPartyResponse,
   { secrets, verifiedTokens }: ResponseOptions,
 ): TokenResult {
+  const { token: call, tokenParse } = entry;
+  if (call === undefined || tokenParse === undefined) {
+    throw new SsogateError('field_invalid', 'the entry has no token exchange', {
+      field: 'tokenUrl',
+    });
+  }
   const context = createEvaluationContext(response.body, {
     secrets,
     ...(verifiedTokens === undefined ? {} : { verifiedTokens }),
   });
-  checkResponse(entry.token, response, context, secrets);
-  const accessToken = checkAccessToken(evaluate(entry.tokenParse, context));
+  checkResponse(call, response, context, secrets);
+  const accessToken = checkAccessToken(evaluate(tokenParse, context));
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const { name, expression } of entry.tokenValues) {
     values[name] = scalarText(name, evaluate(expression, context));
@@ -62,7 +68,7 @@ function checkAccessToken(value: JsonValue): string {
   return value;
 }
 
-function scalarText(name: string, value: JsonValue): string {
+export function scalarText(name: string, value: JsonValue): string {
   if (typeof value === 'string') return value;
   if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
     return String(value);

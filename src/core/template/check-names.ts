@@ -1,6 +1,6 @@
 import { nearestName } from '../errors/nearest-name.js';
 import type { SsogateError } from '../errors/ssogate-error.js';
-import type { TemplateKind } from './placeholders.js';
+import type { PlaceholderAdjustments, TemplateKind } from './placeholders.js';
 import { allowedPlaceholders, builtInPlaceholders, isBuiltInPlaceholder } from './placeholders.js';
 import { problemAt } from './problem.js';
 import type { TemplatePart } from './types.js';
@@ -19,9 +19,14 @@ export function checkPlaceholderNames(
   kind: TemplateKind,
   extra: readonly string[],
   field: string | undefined,
+  adjustments: PlaceholderAdjustments = {},
 ): SsogateError[] {
-  const allowed = allowedPlaceholders(kind, extra);
-  const known = [...builtInPlaceholders, ...extra.filter((name) => !isBuiltInPlaceholder(name))];
+  const allowed = allowedPlaceholders(kind, extra, adjustments);
+  const later = adjustments.later ?? [];
+  const known = [
+    ...builtInPlaceholders,
+    ...[...extra, ...later].filter((name) => !isBuiltInPlaceholder(name)),
+  ];
   const problems: SsogateError[] = [];
   for (const part of parts) {
     if (part.type !== 'placeholder' || allowed.includes(part.name)) continue;
@@ -41,7 +46,7 @@ export function checkPlaceholderNames(
       problems.push(
         problemAt(
           'template_placeholder_not_allowed',
-          notAllowed(name, kind, allowed),
+          notAllowed(name, kind, allowed, adjustments),
           column,
           field,
         ),
@@ -51,14 +56,31 @@ export function checkPlaceholderNames(
   return problems;
 }
 
-function notAllowed(name: string, kind: TemplateKind, allowed: readonly string[]): string {
+function notAllowed(
+  name: string,
+  kind: TemplateKind,
+  allowed: readonly string[],
+  adjustments: PlaceholderAdjustments,
+): string {
   const allowedText = `Allowed in ${kind}: ${list(allowed)}.`;
+  if (adjustments.later?.includes(name) === true) {
+    return `\${${name}} is read from an answer that arrives after this call. ${allowedText}`;
+  }
+  if (name === 'app_token') {
+    return `\${app_token} exists only on an entry with an appToken call, and only in tokenUrl, userInfoUrl and userInfoCalls. ${allowedText}`;
+  }
+  if (name === 'code' && kind === 'userInfoUrl') {
+    return `\${code} is allowed in userInfoUrl only with codeInUserInfo: true. ${allowedText}`;
+  }
+  if (name === 'access_token' && adjustments.withhold?.includes('access_token') === true) {
+    return `\${access_token} does not exist: the entry has no token exchange (no tokenUrl). ${allowedText}`;
+  }
   if (name === 'app_secret' && kind === 'authorizeUrl') {
     // Always refused in the authorization URL; RFC 6749 §10.1, the secret must stay server-side.
     return `\${app_secret} is not allowed in authorizeUrl: the authorization URL is sent to the browser, so a secret there would leak. ${allowedText}`;
   }
   if (!isBuiltInPlaceholder(name)) {
-    return `\${${name}} comes from the token response, so it can only be used in userInfoUrl. ${allowedText}`;
+    return `\${${name}} comes from the token response, so it can only be used in userInfoUrl and userInfoCalls. ${allowedText}`;
   }
   return `\${${name}} is not allowed in ${kind}. ${allowedText}`;
 }

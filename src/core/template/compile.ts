@@ -25,7 +25,13 @@ export function compileTemplate(
   const problems = [
     ...prefix.problems,
     ...scan.problems,
-    ...checkPlaceholderNames(scan.parts, kind, options.extraPlaceholders ?? [], field),
+    ...checkPlaceholderNames(
+      scan.parts,
+      kind,
+      options.extraPlaceholders ?? [],
+      field,
+      options.adjustments,
+    ),
     ...checkUrl(scan.parts, prefix.urlStart + 1, field),
     ...(post?.problems ?? []),
   ];

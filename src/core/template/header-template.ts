@@ -67,7 +67,13 @@ export function compileHeaderTemplate(
   const scan = scanPlaceholders(value, 0, field);
   problems.push(
     ...scan.problems,
-    ...checkPlaceholderNames(scan.parts, kind, options.extraPlaceholders ?? [], field),
+    ...checkPlaceholderNames(
+      scan.parts,
+      kind,
+      options.extraPlaceholders ?? [],
+      field,
+      options.adjustments,
+    ),
   );
   for (const part of scan.parts) {
     const found = part.type === 'literal' ? badValueCharacter.exec(part.text) : null;

@@ -1,4 +1,4 @@
-export type { BuiltInPlaceholder, TemplateKind } from './placeholders.js';
+export type { BuiltInPlaceholder, PlaceholderAdjustments, TemplateKind } from './placeholders.js';
 export {
   allowedPlaceholders,
   builtInPlaceholders,

@@ -10,14 +10,17 @@ import {
 } from './placeholders.js';
 import { renderPostParameters, renderUrl } from './render.js';
 
-// The table of docs/entries.md#placeholders, row by row, columns authorizeUrl, tokenUrl, logoutUrl, userInfoUrl.
-const documentedTable: Record<BuiltInPlaceholder, readonly [boolean, boolean, boolean, boolean]> = {
-  state: [true, false, true, false],
-  appid: [true, true, true, true],
-  app_secret: [false, true, true, false],
-  redirect_uri: [true, true, true, false],
-  code: [false, true, false, false],
-  access_token: [false, false, false, true],
+// The table of docs/entries.md#placeholders, row by row, columns authorizeUrl, tokenUrl,
+// logoutUrl, userInfoUrl, appTokenUrl, userInfoCallUrl; before the entry's options change it.
+type Row = readonly [boolean, boolean, boolean, boolean, boolean, boolean];
+const documentedTable: Record<BuiltInPlaceholder, Row> = {
+  state: [true, false, true, false, false, false],
+  appid: [true, true, true, true, true, true],
+  app_secret: [false, true, true, false, true, false],
+  redirect_uri: [true, true, true, false, false, false],
+  code: [false, true, false, false, false, false],
+  access_token: [false, false, false, true, false, true],
+  app_token: [false, false, false, false, false, false],
 };
 
 function mustCompile(source: string, kind: TemplateKind, extra: readonly string[] = []) {

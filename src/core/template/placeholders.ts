@@ -3,13 +3,16 @@
  * data because the admin console displays the same matrix to administrators.
  */
 
-export type TemplateKind = 'authorizeUrl' | 'tokenUrl' | 'logoutUrl' | 'userInfoUrl';
+export type TemplateKind =
+  'authorizeUrl' | 'tokenUrl' | 'logoutUrl' | 'userInfoUrl' | 'appTokenUrl' | 'userInfoCallUrl';
 
 export const templateKinds: readonly TemplateKind[] = [
   'authorizeUrl',
   'tokenUrl',
   'logoutUrl',
   'userInfoUrl',
+  'appTokenUrl',
+  'userInfoCallUrl',
 ];
 
 export const builtInPlaceholders = [
@@ -19,6 +22,7 @@ export const builtInPlaceholders = [
   'redirect_uri',
   'code',
   'access_token',
+  'app_token',
 ] as const;
 
 export type BuiltInPlaceholder = (typeof builtInPlaceholders)[number];
@@ -35,7 +39,27 @@ export const placeholderMatrix: Readonly<Record<TemplateKind, readonly BuiltInPl
     tokenUrl: Object.freeze(['appid', 'app_secret', 'redirect_uri', 'code'] as const),
     logoutUrl: Object.freeze(['state', 'appid', 'app_secret', 'redirect_uri'] as const),
     userInfoUrl: Object.freeze(['appid', 'access_token'] as const),
+    // The two kinds of docs/entries.md#shapes-beyond-the-basic-flow: the application-token
+    // call runs before any user is involved; the calls after user info run last.
+    appTokenUrl: Object.freeze(['appid', 'app_secret'] as const),
+    userInfoCallUrl: Object.freeze(['appid', 'access_token'] as const),
   });
+
+/**
+ * What an entry's own options change in the matrix: `${app_token}` exists
+ * only with an application-token call, `${code}` reaches the user-info URL
+ * only when the entry says so, and `${access_token}` is gone when the entry
+ * has no token exchange. `later` names values that exist, but only once a
+ * later answer arrived, so that using one too early gets its own message.
+ */
+export interface PlaceholderAdjustments {
+  readonly grant?: readonly BuiltInPlaceholder[];
+  readonly withhold?: readonly BuiltInPlaceholder[];
+  readonly later?: readonly string[];
+}
+
+/** The kinds whose calls run after an answer that named values come from. */
+const kindsWithNamedValues: readonly TemplateKind[] = ['userInfoUrl', 'userInfoCallUrl'];
 
 export function isBuiltInPlaceholder(name: string): name is BuiltInPlaceholder {
   return (builtInPlaceholders as readonly string[]).includes(name);
@@ -49,9 +73,13 @@ export function isBuiltInPlaceholder(name: string): name is BuiltInPlaceholder {
 export function allowedPlaceholders(
   kind: TemplateKind,
   extra: readonly string[] = [],
+  adjustments: PlaceholderAdjustments = {},
 ): readonly string[] {
-  const allowed: string[] = [...placeholderMatrix[kind]];
-  if (kind === 'userInfoUrl') {
+  const withheld = adjustments.withhold ?? [];
+  const allowed: string[] = [...placeholderMatrix[kind], ...(adjustments.grant ?? [])].filter(
+    (name) => !(withheld as readonly string[]).includes(name),
+  );
+  if (kindsWithNamedValues.includes(kind)) {
     for (const name of extra) {
       if (!isBuiltInPlaceholder(name) && !allowed.includes(name)) allowed.push(name);
     }

@@ -1,5 +1,5 @@
 import type { SsogateError } from '../errors/ssogate-error.js';
-import type { TemplateKind } from './placeholders.js';
+import type { PlaceholderAdjustments, TemplateKind } from './placeholders.js';
 
 /** Text exactly as the administrator wrote it; `column` of its first character. */
 export interface LiteralPart {
@@ -61,4 +61,6 @@ export interface CompileOptions {
   readonly field?: string;
   /** Names of values taken from the token response (userInfoUrl only). */
   readonly extraPlaceholders?: readonly string[];
+  /** What the entry's options change in the placeholder matrix. */
+  readonly adjustments?: PlaceholderAdjustments;
 }

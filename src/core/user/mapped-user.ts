@@ -15,4 +15,6 @@ export interface MappedUser {
   readonly enabled?: boolean;
   /** Attributes of the "empty" case that have no column (docs/design.md#users-and-provisioning). */
   readonly extra: Readonly<Record<string, JsonValue>>;
+  /** The groups of the entry's groupMapping; absent when the entry maps none. */
+  readonly groups?: readonly string[];
 }

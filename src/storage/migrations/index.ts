@@ -8,6 +8,8 @@ import { expiryIndexesMigration } from './0004-expiry-indexes.js';
 import { sessionRevocationsMigration } from './0005-session-revocations.js';
 import { openIdConnectMigration } from './0006-openid-connect.js';
 import { apiTokenExpiryMigration } from './0007-api-token-expiry.js';
+import { appTokensMigration } from './0008-app-tokens.js';
+import { userGroupsMigration } from './0009-user-groups.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -23,6 +25,8 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0005_session_revocations': sessionRevocationsMigration(dialect),
     '0006_openid_connect': openIdConnectMigration,
     '0007_api_token_expiry': apiTokenExpiryMigration,
+    '0008_app_tokens': appTokensMigration,
+    '0009_user_groups': userGroupsMigration,
   };
 }
 

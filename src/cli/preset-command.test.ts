@@ -1,0 +1,69 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
+import { runCommand } from './test-support/run-command.js';
+
+describe('ssogate entries add --preset', () => {
+  test('creates the entry from the preset, the secret read from a file, and audits it', async () => {
+    await withTestStorage(async (storage) => {
+      const dir = await mkdtemp(join(tmpdir(), 'ssogate-cli-preset-'));
+      try {
+        const secretFile = join(dir, 'secret');
+        await writeFile(secretFile, 'gh-s3cret\n');
+        const argv = ['entries', 'add', '--preset', 'github', '--id', 'github'];
+        const added = await runCommand(
+          [...argv, '--appid', 'Iv1.abc', '--appsecret-file', secretFile],
+          {
+            storage,
+          },
+        );
+        assert.equal(added.code, 0, added.err);
+        assert.equal(added.out, 'created entry github from preset github\n');
+        const stored = await storage.entries.get('github');
+        assert.equal(stored?.input.appsecret, 'gh-s3cret');
+        assert.equal(stored.input.name, 'GitHub');
+        assert.match(
+          stored.input.tokenUrl ?? '',
+          /^POST https:\/\/github\.com\/login\/oauth\/access_token\?/,
+        );
+        const [event] = await storage.audit.list({ kind: 'entry_change', limit: 1 });
+        assert.equal(event?.detail?.via, 'preset');
+
+        const again = await runCommand([...argv, '--appid', 'x'], { storage });
+        assert.equal(again.code, 1);
+        assert.match(again.err, /exists already/);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  test('a parameter the preset needs, an unknown preset or parameter: each a clear failure', async () => {
+    await withTestStorage(async (storage) => {
+      const base = ['entries', 'add', '--id', 'w', '--appid', 'corp'];
+      const missing = await runCommand([...base, '--preset', 'wecom'], { storage });
+      assert.equal(missing.code, 1);
+      assert.match(missing.err, /parameters\.agentid/);
+      const unknown = await runCommand([...base, '--preset', 'nope'], { storage });
+      assert.match(unknown.err, /no preset "nope"; presets: github/);
+      const badParam = await runCommand([...base, '--preset', 'gitlab', '--param', 'hots=x'], {
+        storage,
+      });
+      assert.match(badParam.err, /no parameter hots; it has: host/);
+      const gitlab = await runCommand(
+        [...base, '--preset', 'gitlab', '--param', 'host=https://git.corp.example'],
+        { storage },
+      );
+      assert.equal(gitlab.code, 0, gitlab.err);
+      assert.match(
+        (await storage.entries.get('w'))?.input.userInfoUrl ?? '',
+        /^https:\/\/git\.corp\.example\/api\/v4\/user$/,
+      );
+      const usage = await runCommand(['entries', 'add', '--preset', 'github'], { storage });
+      assert.equal(usage.code, 2);
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { describeProblem } from '../core/index.js';
+import { changedFields } from '../admin-api/entry-changes.js';
+import { entryAddressProblems } from '../outbound/entry-addresses.js';
+import { entryFromPreset, findPreset, presets } from '../presets/presets.js';
+import { recordCliChange } from './cli-audit.js';
+import type { CommandContext } from './token-commands.js';
+
+export interface PresetAddOptions {
+  readonly preset: string;
+  readonly id: string;
+  readonly name: string | undefined;
+  readonly appid: string;
+  /** A file holding the secret, so that it never stands on a command line. */
+  readonly appsecretFile: string | undefined;
+  /** `key=value` for the preset's parameters. */
+  readonly parameters: readonly string[];
+}
+
+/**
+ * `ssogate entries add --preset NAME`: a new entry from a preset
+ * (docs/providers.md), validated and checked against the outbound address
+ * policy as the API would; an existing id is refused, never replaced.
+ */
+export async function addFromPreset(
+  context: CommandContext,
+  options: PresetAddOptions,
+): Promise<void> {
+  const preset = findPreset(options.preset);
+  if (preset === undefined) {
+    throw new Error(
+      `no preset "${options.preset}"; presets: ${presets.map((p) => p.preset).join(', ')}`,
+    );
+  }
+  const parameters: Record<string, string> = {};
+  for (const pair of options.parameters) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--param ${pair}: write it as name=value`);
+    parameters[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const unknown = Object.keys(parameters).filter((name) => !(name in preset.parameters));
+  if (unknown.length > 0) {
+    throw new Error(
+      `preset ${preset.preset} has no parameter ${unknown.join(', ')}; it has: ${Object.keys(preset.parameters).join(', ') || 'none'}`,
+    );
+  }
+  const appsecret =
+    options.appsecretFile === undefined
+      ? undefined
+      : (await readFile(options.appsecretFile, 'utf8')).trim();
+  const result = entryFromPreset(preset, {
+    id: options.id,
+    name: options.name,
+    appid: options.appid,
+    appsecret,
+    parameters,
+  });
+  const problems = result.ok
+    ? entryAddressProblems(result.entry, context.outboundPolicy)
+    : result.problems;
+  if (!result.ok || problems.length > 0) {
+    throw new Error(`the entry is invalid: ${problems.map(describeProblem).join('; ')}`);
+  }
+  const input = result.entry.input;
+  const now = context.clock();
+  if (!(await context.storage.entries.create(input, now))) {
+    throw new Error(`an entry "${input.id}" exists already`);
+  }
+  await recordCliChange(context, now, 'entry_change', input.id, {
+    action: 'create',
+    fields: changedFields(undefined, input, appsecret === undefined ? 'keep' : 'set'),
+    via: 'preset',
+  });
+  await context.storage.changes.publish('entries');
+  context.out(`created entry ${input.id} from preset ${preset.preset}`);
+}
