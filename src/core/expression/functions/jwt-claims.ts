@@ -34,6 +34,14 @@ function decodePayload(segment: string): string {
   }
 }
 
+/** The one argument of the JWT functions: a token, as text. */
+function tokenArgument(name: string, token: JsonValue): string {
+  if (typeof token !== 'string') {
+    throw new SsogateError('value_type', `${name} needs text, got ${describeType(token)}`);
+  }
+  return token;
+}
+
 export const jwtClaimsUnverified: FunctionDefinition = {
   name: 'JWT_CLAIMS_UNVERIFIED',
   aliases: [],
@@ -41,13 +49,7 @@ export const jwtClaimsUnverified: FunctionDefinition = {
   minArgs: 1,
   maxArgs: 1,
   call(args, context) {
-    const token = args.get(0);
-    if (typeof token !== 'string') {
-      throw new SsogateError(
-        'value_type',
-        `JWT_CLAIMS_UNVERIFIED needs text, got ${describeType(token)}`,
-      );
-    }
+    const token = tokenArgument('JWT_CLAIMS_UNVERIFIED', args.get(0));
     // The token itself is a credential: no message below quotes it.
     const parts = token.trim().split('.');
     if (parts.length !== 3) {
@@ -84,10 +86,7 @@ export const jwtClaims: FunctionDefinition = {
   minArgs: 1,
   maxArgs: 1,
   call(args, context) {
-    const token = args.get(0);
-    if (typeof token !== 'string') {
-      throw new SsogateError('value_type', `JWT_CLAIMS needs text, got ${describeType(token)}`);
-    }
+    const token = tokenArgument('JWT_CLAIMS', args.get(0));
     const claims = context.verifiedTokens.get(token.trim());
     if (claims === undefined) {
       throw new SsogateError(
