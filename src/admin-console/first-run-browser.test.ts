@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ExampleServer } from '../example-server/index.js';
 import { defaultUsers, exampleEntries, startExampleServer } from '../example-server/index.js';
 import type { GatewayProcess } from '../multi-instance/test-support/gateway-process.js';
@@ -24,6 +24,9 @@ import { testBackend } from '../test-support/test-backend.js';
  * page alone; with the right secret the same user signs in; then the
  * administrator changes their password.
  */
+/** The user who signs in at the example server. */
+const someone = defaultUsers[0] ?? assert.fail('the example server has a user');
+
 describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
   let dataDir: string;
   let backend: TestBackend;
@@ -53,6 +56,17 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   });
+
+  /** A user's sign-in: the chooser, Example, the example server's own form, then back. */
+  async function signInThroughExample(context: BrowserContext): Promise<Page> {
+    const user = await context.newPage();
+    await user.goto(`${gateway.url}/_sso/login`);
+    await user.getByRole('link', { name: 'Example' }).click();
+    await user.getByLabel('Username').fill(someone.username);
+    await user.getByLabel('Password').fill(someone.password);
+    await user.getByRole('button').click();
+    return user;
+  }
 
   after(async () => {
     await browser.close();
@@ -130,15 +144,7 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     const userContext = await browser.newContext();
     let reference: string;
     try {
-      const user = await userContext.newPage();
-      await user.goto(`${gateway.url}/_sso/login`);
-      await user.getByRole('link', { name: 'Example' }).click();
-      // The example server's own sign-in form, then back to the gateway.
-      const someone = defaultUsers[0];
-      assert.ok(someone);
-      await user.getByLabel('Username').fill(someone.username);
-      await user.getByLabel('Password').fill(someone.password);
-      await user.getByRole('button').click();
+      const user = await signInThroughExample(userContext);
       const shown = await user.getByText(/Reference:/).innerText();
       const found = /Reference:\s*([0-9A-Z]{10})/.exec(shown)?.[1];
       assert.ok(found, shown);
@@ -177,14 +183,7 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
 
     const userContext = await browser.newContext();
     try {
-      const user = await userContext.newPage();
-      await user.goto(`${gateway.url}/_sso/login`);
-      await user.getByRole('link', { name: 'Example' }).click();
-      const someone = defaultUsers[0];
-      assert.ok(someone);
-      await user.getByLabel('Username').fill(someone.username);
-      await user.getByLabel('Password').fill(someone.password);
-      await user.getByRole('button').click();
+      const user = await signInThroughExample(userContext);
       await user.waitForURL(`${gateway.url}/`);
       const me = await user.request.get(`${gateway.url}/_sso/me`, {
         headers: { accept: 'application/json' },
