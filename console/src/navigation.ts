@@ -33,8 +33,25 @@ export function useVisit(): Visit {
 }
 
 let navigated = false;
-// Back and Forward are moves within the console too.
-window.addEventListener('popstate', () => {
+let leaveGuard: (() => boolean) | undefined;
+/** The address of the page shown, to return to when the reader stays after Back. */
+let shown = window.location.href;
+
+/**
+ * Back and Forward are moves within the console too, and a page with unsaved
+ * work asks first. By popstate the browser has already changed the address:
+ * staying puts the page's own address back (the entry Back left becomes the
+ * next Forward again), and this listener, registered before any page
+ * subscribes, keeps the others from seeing the move at all.
+ */
+window.addEventListener('popstate', (event) => {
+  if (leaveGuard !== undefined && !leaveGuard()) {
+    event.stopImmediatePropagation();
+    window.history.pushState(null, '', shown);
+    return;
+  }
+  leaveGuard = undefined;
+  shown = window.location.href;
   navigated = true;
   visit += 1;
 });
@@ -48,11 +65,10 @@ export function hasNavigated(): boolean {
   return navigated;
 }
 
-let leaveGuard: (() => boolean) | undefined;
-
 /**
  * A page with unsaved work asks before the reader leaves it through the
- * console's own links (the browser's beforeunload covers reloads and tabs).
+ * console's own links or the browser's Back and Forward (the browser's
+ * beforeunload covers reloads and tabs).
  */
 export function setLeaveGuard(guard: (() => boolean) | undefined): void {
   leaveGuard = guard;
@@ -65,6 +81,7 @@ export function navigate(path: string): void {
   navigated = true;
   visit += 1;
   window.history.pushState(null, '', `${BASE}${path}`);
+  shown = window.location.href;
   window.dispatchEvent(new Event(changeEvent));
   window.scrollTo(0, 0);
 }

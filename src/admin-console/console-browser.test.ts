@@ -200,12 +200,79 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
       .getByText("'colour' is not a user attribute")
       .waitFor();
 
+    // Each row's "required" box: the next stop after its expression, ticked
+    // with the space bar, and the text form's own marker both ways.
+    const emailRequired = page.getByLabel('Required (attribute 3)', { exact: true });
+    assert.equal(await emailRequired.isChecked(), false);
+    await page.getByLabel('Expression 3', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.type'), 'checkbox');
+    await page.keyboard.press('Space');
+    assert.equal(await emailRequired.isChecked(), true);
+    await page.getByRole('button', { name: 'Text', exact: true }).click();
+    const marked = await text.inputValue();
+    assert.match(marked, /^required email = JSON_PATH\(\$response, 'data\.mail'\)$/m);
+    assert.match(marked, /^department = /m);
+    await text.fill(
+      marked.replace(/^required email/m, 'email').replace(/^department/m, 'required department'),
+    );
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    assert.equal(await emailRequired.isChecked(), false);
+    assert.equal(
+      await page.getByLabel('Required (attribute 4)', { exact: true }).isChecked(),
+      true,
+    );
+
     await page.getByRole('button', { name: 'Text', exact: true }).click();
     assert.match(await text.inputValue(), /^colour = JSON_PATH\(\$response, 'data\.name'\)$/m);
     await page.locator('.validation').getByText('line 2, column 1').waitFor();
     // Nothing is saved: leave without saving.
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+  });
+
+  test("the browser's Back asks before unsaved changes are lost", async () => {
+    // A page of its own: the shared one accepts every question.
+    const tab = await admin.newPage();
+    const asked: string[] = [];
+    // Back returns before the page asks: wait for the question, then answer it.
+    const backAnswering = async (accept: boolean) => {
+      const question = tab.waitForEvent('dialog');
+      await tab.goBack();
+      const dialog = await question;
+      asked.push(dialog.message());
+      await (accept ? dialog.accept() : dialog.dismiss());
+    };
+    try {
+      await tab.goto(`${gateway.url}/_sso/admin`);
+      await tab.getByRole('link', { name: 'Example SSO' }).click();
+      await tab.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
+      const entryUrl = tab.url();
+      assert.match(entryUrl, /\/_sso\/admin\/entries\/example$/);
+      const timeout = tab.getByLabel('Time-out per call (milliseconds)');
+      await timeout.fill('7000');
+
+      await backAnswering(false);
+      assert.deepEqual(asked, ['This entry has unsaved changes. Leave the page and lose them?']);
+      // The page's own address (Playwright's url() trails same-document moves).
+      assert.equal(await tab.evaluate('location.href'), entryUrl);
+      await tab.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
+      assert.equal(await timeout.inputValue(), '7000');
+
+      await backAnswering(true);
+      await tab.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+      assert.equal(await tab.evaluate('location.href'), `${gateway.url}/_sso/admin`);
+      assert.equal(asked.length, 2);
+      // Nothing was saved, and an untouched form lets Back go without a question.
+      await tab.goForward();
+      await tab.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
+      assert.equal(await timeout.inputValue(), '5000');
+      await tab.goBack();
+      await tab.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+      assert.equal(asked.length, 2);
+    } finally {
+      await tab.close();
+    }
   });
 
   test('a fresh browser is signed in through the default entry without a gateway page', async () => {

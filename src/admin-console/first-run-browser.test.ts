@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ExampleServer } from '../example-server/index.js';
 import { defaultUsers, exampleEntries, startExampleServer } from '../example-server/index.js';
 import type { GatewayProcess } from '../multi-instance/test-support/gateway-process.js';
@@ -18,10 +18,15 @@ import { testBackend } from '../test-support/test-backend.js';
  * A newcomer's first hour: the gateway started as an operator starts it, on
  * an empty data folder; the console opened at the address it prints, with
  * the password it prints; a first entry written through the form from the
- * example server's GET-style sample, with a wrong app secret; the user's
- * failed sign-in found in Audit by the reference id of their error page
- * alone; then the administrator changes their password.
+ * example server's GitHub-style sample (a form POST for the token, the user
+ * read with a Bearer header, a numeric id), with a wrong app secret; the
+ * user's failed sign-in found in Audit by the reference id of their error
+ * page alone; with the right secret the same user signs in; then the
+ * administrator changes their password.
  */
+/** The user who signs in at the example server. */
+const someone = defaultUsers[0] ?? assert.fail('the example server has a user');
+
 describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
   let dataDir: string;
   let backend: TestBackend;
@@ -52,6 +57,17 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   });
 
+  /** A user's sign-in: the chooser, Example, the example server's own form, then back. */
+  async function signInThroughExample(context: BrowserContext): Promise<Page> {
+    const user = await context.newPage();
+    await user.goto(`${gateway.url}/_sso/login`);
+    await user.getByRole('link', { name: 'Example' }).click();
+    await user.getByLabel('Username').fill(someone.username);
+    await user.getByLabel('Password').fill(someone.password);
+    await user.getByRole('button').click();
+    return user;
+  }
+
   after(async () => {
     await browser.close();
     await gateway.stop();
@@ -71,8 +87,8 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
   });
 
-  test('the first entry, through the form, from the example sample', async () => {
-    const sample = exampleEntries(example.url).getStyle;
+  test('the first entry, through the form, from the GitHub-style sample', async () => {
+    const sample = exampleEntries(example.url).github;
     const text = (field: string) => String(sample[field]);
     await page.getByRole('link', { name: 'New entry' }).click();
     await page.getByRole('heading', { level: 1, name: 'New entry' }).waitFor();
@@ -91,8 +107,29 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     // A misspelt function gets the known one suggested, in the screen's words.
     await page.getByLabel('Token parsing (required)').fill("JSON_GTE($response, 'access_token')");
     await page.getByLabel('Authorization URL (required)').fill(text('authorizeUrl'));
+    // GitHub's token call: a POST whose parameters go in a form body.
+    assert.match(text('tokenUrl'), /^POST /);
     await page.getByLabel('Token URL (required)').fill(text('tokenUrl'));
+    await page
+      .getByRole('group', { name: 'Token call POST body' })
+      .getByLabel('Form (application/x-www-form-urlencoded, standard OAuth2)')
+      .check();
     await page.getByLabel('User-info URL (required)').fill(text('userInfoUrl'));
+    // The user is read with the token as a Bearer header.
+    await page
+      .getByRole('group', { name: 'User-info call headers' })
+      .getByRole('button', { name: 'Add a header' })
+      .click();
+    await page.getByLabel('User-info call header 1', { exact: true }).fill('Authorization');
+    await page.getByLabel('User-info call header value 1').fill('Bearer ${access_token}');
+    // The mapping in the table, a row per attribute: the numeric id is the user id.
+    const mapping = sample.userInfoParse as { attribute: string; expression: string }[];
+    assert.match(mapping[0]?.expression ?? '', /'id'/);
+    for (const [index, { attribute, expression }] of mapping.entries()) {
+      await page.getByRole('button', { name: 'Add a mapping' }).click();
+      await page.getByLabel(`Attribute ${index + 1}`, { exact: true }).fill(attribute);
+      await page.getByLabel(`Expression ${index + 1}`, { exact: true }).fill(expression);
+    }
     await page
       .locator('#field-tokenParse-problems')
       .getByText(/did you mean JSON_GET\?/)
@@ -107,15 +144,7 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     const userContext = await browser.newContext();
     let reference: string;
     try {
-      const user = await userContext.newPage();
-      await user.goto(`${gateway.url}/_sso/login`);
-      await user.getByRole('link', { name: 'Example' }).click();
-      // The example server's own sign-in form, then back to the gateway.
-      const someone = defaultUsers[0];
-      assert.ok(someone);
-      await user.getByLabel('Username').fill(someone.username);
-      await user.getByLabel('Password').fill(someone.password);
-      await user.getByRole('button').click();
+      const user = await signInThroughExample(userContext);
       const shown = await user.getByText(/Reference:/).innerText();
       const found = /Reference:\s*([0-9A-Z]{10})/.exec(shown)?.[1];
       assert.ok(found, shown);
@@ -138,6 +167,34 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     assert.match(row, /Failure/);
     assert.match(row, /token/i);
     assert.doesNotMatch(row, /not-the-app-secret/);
+  });
+
+  test('with the right app secret, the same user signs in through the GitHub-style entry', async () => {
+    await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
+    await page.getByRole('link', { name: 'Example', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Example' }).waitFor();
+    await page
+      .getByRole('group', { name: 'App secret' })
+      .getByRole('button', { name: 'Replace' })
+      .click();
+    await page.getByLabel('App secret').fill(String(exampleEntries(example.url).github.appsecret));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Example is saved.').waitFor();
+
+    const userContext = await browser.newContext();
+    try {
+      const user = await signInThroughExample(userContext);
+      await user.waitForURL(`${gateway.url}/`);
+      const me = await user.request.get(`${gateway.url}/_sso/me`, {
+        headers: { accept: 'application/json' },
+      });
+      assert.equal(me.status(), 200);
+      // GitHub's numeric account id became the user id; the name came through the mapping.
+      const body = (await me.json()) as { userId: string; userName: string };
+      assert.deepEqual([body.userId, body.userName], ['1001', someone.name]);
+    } finally {
+      await userContext.close();
+    }
   });
 
   test('the administrator changes their password at Your password', async () => {

@@ -44,6 +44,34 @@ export function keyFileOf(backupFile: string): string {
   return `${backupFile}.key`;
 }
 
+/**
+ * What backup and restore both check first: the database is a SQLite file,
+ * and the side they copy from (the database for a backup, FILE for a
+ * restore) is there. Returns the database and where FILE's key travels.
+ */
+async function backupPlaces(
+  config: Config,
+  file: string,
+  command: 'backup' | 'restore',
+): Promise<{ readonly database: string; readonly keyCopy: string }> {
+  const database = sqliteFile(config);
+  if (command === 'backup' && !(await exists(database)))
+    throw new BackupError(`There is no database at ${database}.`);
+  if (command === 'restore' && !(await exists(file)))
+    throw new BackupError(`There is no backup at ${file}.`);
+  return { database, keyCopy: keyFileOf(file) };
+}
+
+/** Neither command overwrites a file without --force. */
+async function refuseToReplace(
+  force: boolean,
+  targets: readonly string[],
+  message: string,
+): Promise<void> {
+  if (force) return;
+  for (const target of targets) if (await exists(target)) throw new BackupError(message);
+}
+
 /** A temporary name beside `path`, so the final rename stays on one file system. */
 function besideTemporary(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
@@ -76,11 +104,12 @@ export async function backupDatabase(
   force: boolean,
   io: BackupIo,
 ): Promise<void> {
-  const database = sqliteFile(config);
-  if (!(await exists(database))) throw new BackupError(`There is no database at ${database}.`);
-  const keyCopy = keyFileOf(file);
-  if (!force && ((await exists(file)) || (await exists(keyCopy))))
-    throw new BackupError(`${file} or ${keyCopy} exists already; add --force to replace it.`);
+  const { database, keyCopy } = await backupPlaces(config, file, 'backup');
+  await refuseToReplace(
+    force,
+    [file, keyCopy],
+    `${file} or ${keyCopy} exists already; add --force to replace it.`,
+  );
   const temporary = besideTemporary(file);
   const source = new BetterSqlite3(database, { readonly: true, fileMustExist: true });
   try {
@@ -146,16 +175,15 @@ export async function restoreDatabase(
   force: boolean,
   io: BackupIo,
 ): Promise<void> {
-  const database = sqliteFile(config);
-  if (!(await exists(file))) throw new BackupError(`There is no backup at ${file}.`);
+  const { database, keyCopy } = await backupPlaces(config, file, 'restore');
   checkIsSsogateDatabase(file);
-  const keyCopy = keyFileOf(file);
   const withKey = await exists(keyCopy);
   const keyFile = join(config.dataDir, KEY_FILE);
-  if (!force && ((await exists(database)) || (withKey && (await exists(keyFile)))))
-    throw new BackupError(
-      `${database} or ${keyFile} exists already. Stop the gateway, then add --force to replace them.`,
-    );
+  await refuseToReplace(
+    force,
+    withKey ? [database, keyFile] : [database],
+    `${database} or ${keyFile} exists already. Stop the gateway, then add --force to replace them.`,
+  );
   await privateDirectory(dirname(database));
   await copyPrivately(file, database);
   // The old journal belongs to the old database: left there, SQLite would replay it into the new one.

@@ -154,6 +154,16 @@ describe('ssogate backup and restore (SQLite)', () => {
     assert.match(result.err, /not (a readable SQLite|an ssogate) database|cannot be opened/);
   });
 
+  test('each command first needs the side it copies from', async () => {
+    const env = await envFor('never-started');
+    const backup = await runCommand(['backup', join(dir, 'unwritten.db')], { env });
+    assert.equal(backup.code, 1);
+    assert.match(backup.err, /There is no database at \S*never-started/);
+    const restore = await runCommand(['restore', join(dir, 'absent.db')], { env });
+    assert.equal(restore.code, 1);
+    assert.match(restore.err, /There is no backup at \S*absent\.db/);
+  });
+
   test('backup and restore need exactly one FILE', async () => {
     const result = await runCommand(['backup'], { env: await envFor('other') });
     assert.equal(result.code, 2);

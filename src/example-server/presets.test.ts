@@ -35,8 +35,8 @@ describe('example entries', () => {
   });
 
   test('each preset passes validateEntry', () => {
-    const { getStyle, jsonStyle, standard } = exampleEntries('http://127.0.0.1:9090/');
-    for (const entry of [getStyle, jsonStyle, standard]) compile(entry);
+    const { getStyle, jsonStyle, standard, github } = exampleEntries('http://127.0.0.1:9090/');
+    for (const entry of [getStyle, jsonStyle, standard, github]) compile(entry);
     const custom = exampleEntries('https://sso.example.test', { appid: 'a', secret: 's' });
     assert.equal(custom.jsonStyle.appsecret, 's');
     assert.match(String(custom.getStyle.authorizeUrl), /^https:\/\/sso\.example\.test\/get\//);
@@ -44,7 +44,7 @@ describe('example entries', () => {
 
   // The whole sign-in as the gateway makes it: the core shapes each call, the
   // outbound client sends it, the example server answers.
-  for (const style of ['getStyle', 'jsonStyle', 'standard'] as const) {
+  for (const style of ['getStyle', 'jsonStyle', 'standard', 'github'] as const) {
     test(`${style}: a whole sign-in through the core and the outbound client`, async () => {
       const entry = compile(exampleEntries(server.url)[style]);
       const authorization = buildAuthorizationRequest(entry, { publicUrl, random: randomBytes });
@@ -69,7 +69,8 @@ describe('example entries', () => {
       const token = processTokenResponse(entry, await sendOutbound(tokenRequest), { secrets });
       const userInfo = await sendOutbound(buildUserInfoRequest(entry, token));
       const user = processUserInfoResponse(entry, userInfo, { secrets });
-      assert.equal(user.userId, 'alice');
+      // The GitHub style's user id is its numeric account id.
+      assert.equal(user.userId, style === 'github' ? '1001' : 'alice');
       assert.equal(user.email, 'alice@example.test');
     });
   }

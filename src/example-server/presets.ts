@@ -14,6 +14,8 @@ export interface ExampleEntries {
   readonly wecom: ExampleEntry;
   /** DingTalk: the callback's code is `authCode`; the token goes in a header of its own. */
   readonly dingtalk: ExampleEntry;
+  /** GitHub: a form POST for the token, Bearer user info, a numeric `id` beside the `login`. */
+  readonly github: ExampleEntry;
 }
 
 const errcodeZero = "JSON_GET($response, 'errcode') == 0";
@@ -121,6 +123,25 @@ export function exampleEntries(
       userInfoParse: [
         { attribute: 'userId', expression: "JSON_GET($response, 'unionId')" },
         { attribute: 'userName', expression: "JSON_GET($response, 'nick')" },
+        { attribute: 'email', expression: "JSON_GET($response, 'email')" },
+      ],
+    },
+    github: {
+      id: 'example-github',
+      name: 'Example (GitHub style)',
+      ...credentials,
+      authorizeUrl: `${base}/github/login/oauth/authorize?client_id=\${appid}&redirect_uri=\${redirect_uri}&state=\${state}&scope=read:user`,
+      tokenUrl: `POST ${base}/github/login/oauth/access_token?client_id=\${appid}&client_secret=\${app_secret}&code=\${code}&redirect_uri=\${redirect_uri}`,
+      tokenRequest: { bodyEncoding: 'form' },
+      tokenParse: "JSON_GET($response, 'access_token')",
+      userInfoUrl: `${base}/github/api/user`,
+      userInfoRequest: { headers: [{ name: 'Authorization', value: 'Bearer ${access_token}' }] },
+      userInfoParse: [
+        { attribute: 'userId', expression: "JSON_GET($response, 'id')" },
+        {
+          attribute: 'userName',
+          expression: "FIRST_NON_EMPTY(JSON_GET($response, 'name'), JSON_GET($response, 'login'))",
+        },
         { attribute: 'email', expression: "JSON_GET($response, 'email')" },
       ],
     },

@@ -5,6 +5,7 @@ import { defaultClient, defaultUsers } from './defaults.js';
 import { FaultQueue } from './faults.js';
 import { registerDingtalkStyle } from './dingtalk-style.js';
 import { registerGetStyle } from './get-style.js';
+import { registerGithubStyle } from './github-style.js';
 import { registerJsonStyle } from './json-style.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { registerStandardStyle } from './standard-style.js';
@@ -15,8 +16,8 @@ import type { ExampleServer, ExampleServerOptions, RecordedRequest } from './typ
 /**
  * Starts the bundled example OAuth2 server: its own Fastify instance on its
  * own port, never part of the gateway. One server speaks the three shapes the
- * gateway supports, under /get/, /json/ and /oauth2/, and the WeCom and
- * DingTalk styles under /wecom/ and /dingtalk/.
+ * gateway supports, under /get/, /json/ and /oauth2/, and the WeCom,
+ * DingTalk and GitHub styles under /wecom/, /dingtalk/ and /github/.
  */
 export async function startExampleServer(
   options: ExampleServerOptions = {},
@@ -60,6 +61,7 @@ export async function startExampleServer(
   registerStandardStyle(app, context);
   registerWecomStyle(app, context);
   registerDingtalkStyle(app, context);
+  registerGithubStyle(app, context);
 
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();

@@ -76,13 +76,17 @@ describe('presets sign in against emulations of their providers', () => {
           loginBase: `${exampleUrl}/dingtalk`,
           apiBase: `${exampleUrl}/dingtalk`,
         }).input,
+        presetEntry('github', {
+          webBase: `${exampleUrl}/github`,
+          apiBase: `${exampleUrl}/github/api`,
+        }).input,
       ],
       usernames: ['alice'],
     });
   });
   after(async () => gw.close());
 
-  for (const name of ['wecom', 'dingtalk']) {
+  for (const name of ['wecom', 'dingtalk', 'github']) {
     test(`${name}: signs in`, async () => {
       const browser = gw.browser();
       await signInAtExample(browser, gw.example.url);

@@ -110,7 +110,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
       event.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
-    // A link within the console asks too, since it loads no page to warn about.
+    // A link within the console, and Back or Forward, ask too: they load no page to warn about.
     setLeaveGuard(() =>
       window.confirm('This entry has unsaved changes. Leave the page and lose them?'),
     );

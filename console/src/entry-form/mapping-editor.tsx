@@ -69,7 +69,7 @@ export function MappingEditor({
         <RowsEditor
           field={field}
           legend="User-info parsing"
-          hint="Empty: the object under the key user is the user. Otherwise each attribute takes the value of its expression over $response; userId is required."
+          hint="Empty: the object under the key user is the user. Otherwise each attribute takes the value of its expression over $response; userId is required. Tick Required where the response must hold a value: without one the sign-in fails rather than leaving the attribute empty."
           nameKey="attribute"
           valueKey="expression"
           nameLabel="Attribute"
@@ -81,6 +81,7 @@ export function MappingEditor({
           }}
           problems={problems}
           addLabel="Add a mapping"
+          requiredLabel="Required"
         />
       ) : (
         <TextField

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { mappingTextFromRows, rowsFromMappingText } from './mapping-rows.js';
+import { mappingTextFromRows, rowsFromMappingText, withRequired } from './mapping-rows.js';
 
 describe("the user-info mapping's table and text", () => {
   test('rows become one attribute = expression per line; blank rows are left out', () => {
@@ -35,20 +35,37 @@ describe("the user-info mapping's table and text", () => {
     assert.deepEqual(rowsFromMappingText(text), { ok: true, rows });
   });
 
+  test("the table's required box marks a row, and clearing it leaves the row as text reads it", () => {
+    const row = { name: 'email', value: "JSON_GET($response, 'mail')" };
+    const marked = withRequired(row, true);
+    assert.deepEqual(marked, { ...row, required: true });
+    assert.equal(mappingTextFromRows([marked]), "required email = JSON_GET($response, 'mail')");
+    const cleared = withRequired(marked, false);
+    assert.deepEqual(cleared, row);
+    assert.ok(!('required' in cleared));
+    assert.equal(mappingTextFromRows([cleared]), "email = JSON_GET($response, 'mail')");
+    assert.deepEqual(rowsFromMappingText(mappingTextFromRows([cleared])), {
+      ok: true,
+      rows: [row],
+    });
+  });
+
   test('text that is not attribute = expression stays text, with the first problem', () => {
     const table = rowsFromMappingText("userId = JSON_GET($response, 'sub')\nnot a mapping\n= x");
     assert.ok(!table.ok);
     assert.match(table.problem, /^line 2 is not of the form "attribute = expression"/);
   });
 
-  test('any rows the table can show come back the same through the text', () => {
+  test('any rows the table can show, required or not, come back the same through the text', () => {
     const attribute = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/);
     const expression = fc
       .string({ minLength: 1 })
       .filter((text) => text === text.trim() && !/[\r\n]/.test(text));
     fc.assert(
-      fc.property(fc.array(fc.tuple(attribute, expression)), (pairs) => {
-        const rows = pairs.map(([name, value]) => ({ name, value }));
+      fc.property(fc.array(fc.tuple(attribute, expression, fc.boolean())), (triples) => {
+        const rows = triples.map(([name, value, required]) =>
+          withRequired({ name, value }, required),
+        );
         assert.deepEqual(rowsFromMappingText(mappingTextFromRows(rows)), { ok: true, rows });
       }),
     );

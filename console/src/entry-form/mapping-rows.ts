@@ -37,3 +37,12 @@ export function rowsFromMappingText(text: string): MappingTable {
     })),
   };
 }
+
+/**
+ * The row with its "required" box ticked or cleared. A cleared row carries no
+ * `required` at all, as a row read from text without the marker, so the
+ * table and the text agree on what an unmarked row is.
+ */
+export function withRequired(row: Row, required: boolean): Row {
+  return required ? { ...row, required: true } : { name: row.name, value: row.value };
+}

@@ -2,6 +2,7 @@ import type { Problem } from '../types';
 import type { Row } from './entry-draft';
 import { fieldId, problemsOf } from './entry-draft';
 import { FieldProblems } from './field-problems';
+import { withRequired } from './mapping-rows';
 
 interface RowsEditorProps {
   /** The API list field, e.g. `tokenRequest.headers`; rows are `field[i].nameKey`. */
@@ -18,6 +19,11 @@ interface RowsEditorProps {
   /** Suggestions for the name column (a datalist). */
   readonly nameOptions?: readonly string[];
   readonly hint?: string;
+  /**
+   * A "required" box on each row, under this label (the user-info mapping's
+   * `required` marker, docs/entries.md#user-mapping); absent: no box.
+   */
+  readonly requiredLabel?: string;
 }
 
 /**
@@ -49,7 +55,12 @@ export function RowsEditor(props: RowsEditorProps) {
         const valueField = `${field}[${index}].${props.valueKey}`;
         const rowProblems = problemsOf(problems, `${field}[${index}]`, true);
         return (
-          <div className="row-inputs" key={index}>
+          <div
+            className={
+              props.requiredLabel === undefined ? 'row-inputs' : 'row-inputs with-required'
+            }
+            key={index}
+          >
             <div className="row-name">
               <label htmlFor={fieldId(nameField)}>
                 {props.nameLabel} {index + 1}
@@ -85,6 +96,22 @@ export function RowsEditor(props: RowsEditorProps) {
                 }}
               />
             </div>
+            {props.requiredLabel === undefined ? null : (
+              <label className="inline row-required">
+                <input
+                  type="checkbox"
+                  checked={row.required === true}
+                  onChange={(event) => {
+                    update(index, withRequired(row, event.target.checked));
+                  }}
+                />{' '}
+                {props.requiredLabel}
+                <span className="visually-hidden">
+                  {' '}
+                  ({props.nameLabel.toLowerCase()} {index + 1})
+                </span>
+              </label>
+            )}
             <button
               type="button"
               className="button secondary small icon remove-row"

@@ -51,6 +51,34 @@ describe('openPostgresStorage', { skip }, () => {
     });
   });
 
+  test('audit events are found by reference through its index', async () => {
+    await withTestBackend(async ({ env }) => {
+      const url = databaseUrlOf(env);
+      await (await openPostgresStorage({ url, secretBox: newSecretBox() })).close();
+      const indexes = await query(
+        url,
+        "select indexdef from pg_indexes where tablename = 'audit_events' and indexname = 'audit_events_reference'",
+      );
+      assert.match(String(indexes[0]?.indexdef), /\(reference\)/);
+      // Enough rows, and statistics, that the planner has a choice to make.
+      await query(
+        url,
+        `insert into audit_events (at, kind, outcome, reference)
+         select n, 'sign_in', 'failure', 'R' || n from generate_series(1, 5000) as n;
+         analyze audit_events`,
+      );
+      const plan = (
+        await query(
+          url,
+          "explain select id from audit_events where reference = 'R42' order by id desc limit 50",
+        )
+      )
+        .map((row) => String(row['QUERY PLAN']))
+        .join('\n');
+      assert.match(plan, /audit_events_reference/);
+    });
+  });
+
   test('an instance skips the expiry sweep while another is sweeping', async () => {
     await withTestBackend(async ({ env }) => {
       const url = databaseUrlOf(env);

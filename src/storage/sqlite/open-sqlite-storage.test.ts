@@ -92,6 +92,7 @@ describe('openSqliteStorage', () => {
         'api_tokens',
         'audit_events',
         'audit_events_at',
+        'audit_events_reference',
         'audit_events_entry_id',
         'audit_events_user_id',
         'entries',
@@ -102,6 +103,23 @@ describe('openSqliteStorage', () => {
       ]) {
         assert.ok(names.includes(name), `missing ${name}`);
       }
+    });
+  });
+
+  test('audit events are found by reference through its index, not a scan', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
+      // The shape of AuditStore.list({ reference }): equality, newest first, a page.
+      const plan = rawQuery(
+        filename,
+        "explain query plan select id from audit_events where reference = 'R1' order by id desc limit 50",
+      ).map((row) => (row as { detail: string }).detail);
+      assert.ok(
+        plan.some((step) => /USING (COVERING )?INDEX audit_events_reference/.test(step)),
+        plan.join('\n'),
+      );
+      assert.ok(!plan.some((step) => /^SCAN audit_events\b/.test(step)), plan.join('\n'));
     });
   });
 
