@@ -65,7 +65,7 @@ export function splitAll(
       continue;
     }
     let start = 0;
-    for (let found = part.text.indexOf(delimiter); found !== -1; ) {
+    for (let found = part.text.indexOf(delimiter); found !== -1;) {
       piece.push(...slice(part, start, found));
       pieces.push(piece);
       piece = [];
