@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isSsogateError } from '../core/index.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { addressPolicy, parseAllowList } from '../outbound/address-policy.js';
-import { loadEntriesFile, provisionEntries } from './entries-file.js';
+import { entriesFileMaxBytes, loadEntriesFile, provisionEntries } from './entries-file.js';
 import type { EntryDraft } from '../core/test-support/entries.js';
 import { entryWithId } from '../core/test-support/entries.js';
 
@@ -120,6 +120,23 @@ describe('SSOGATE_ENTRIES_FILE', () => {
     });
     await withFile('list.yaml', '- id: a', async (path) => {
       assert.match(await failure(path), /must hold an object with an "entries" list/);
+    });
+  });
+
+  test('a file over 1 MiB is refused with entries_file_too_large before it is parsed; 1 MiB is read', async () => {
+    const valid = JSON.stringify({ entries: [entry('big')] });
+    // Padding with spaces keeps the file valid JSON, so only its size can refuse it.
+    const padded = (bytes: number) => valid.slice(0, -1) + ' '.repeat(bytes - valid.length) + '}';
+    await withFile('at-limit.json', padded(entriesFileMaxBytes), async (path) => {
+      assert.equal((await loadEntriesFile(path)).length, 1);
+    });
+    await withFile('over-limit.json', padded(entriesFileMaxBytes + 1), async (path) => {
+      await assert.rejects(loadEntriesFile(path), (error) => {
+        assert.ok(isSsogateError(error));
+        assert.equal(error.code, 'entries_file_too_large');
+        assert.match(error.message, /larger than 1048576 bytes/);
+        return true;
+      });
     });
   });
 
