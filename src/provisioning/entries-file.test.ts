@@ -123,6 +123,32 @@ describe('SSOGATE_ENTRIES_FILE', () => {
     });
   });
 
+  test('a YAML warning never reaches standard error, where it would quote a secret', async () => {
+    const warnings: string[] = [];
+    const listen = (warning: Error) => warnings.push(`${warning.name} ${warning.message}`);
+    process.on('warning', listen);
+    try {
+      const text = [
+        'entries:',
+        '  - id: tagged',
+        '    name: Tagged',
+        ...Object.entries(entry('tagged'))
+          .filter(([field]) => !['id', 'name', 'appsecret'].includes(field))
+          .map(([field, value]) => `    ${field}: ${JSON.stringify(value)}`),
+        '    appsecret: !!js/function canary-secret-in-a-tag',
+      ].join('\n');
+      await withFile('tagged.yaml', text, async (path) => {
+        const [loaded] = await loadEntriesFile(path);
+        assert.equal(loaded?.appsecret, 'canary-secret-in-a-tag');
+      });
+      // Warnings are emitted on the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    assert.deepEqual(warnings, []);
+  });
+
   test('a file over 1 MiB is refused with entries_file_too_large before it is parsed; 1 MiB is read', async () => {
     const valid = JSON.stringify({ entries: [entry('big')] });
     // Padding with spaces keeps the file valid JSON, so only its size can refuse it.

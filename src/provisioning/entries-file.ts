@@ -164,7 +164,9 @@ async function readText(path: string, source: string): Promise<string> {
 
 function parseFile(path: string, text: string, source: string): unknown {
   try {
-    return parseYaml(text);
+    // No warnings: the YAML parser writes them to standard error quoting the
+    // file (an unknown tag on an appsecret would print the secret).
+    return parseYaml(text, { logLevel: 'error' });
   } catch (error) {
     // Only the first line ("... at line 4, column 9:"): the rest quotes the
     // file, and the quoted line may be an appsecret.
