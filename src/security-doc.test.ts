@@ -32,10 +32,7 @@ function itemsOf(section: string): { number: number; text: string }[] {
 function citationsOf(item: number, text: string): Citation[] {
   const files = [...text.matchAll(/`(src\/[^`\s]+\.test\.tsx?)`/g)];
   return files.map((match, index) => {
-    const tail = text.slice(
-      (match.index ?? 0) + match[0].length,
-      files[index + 1]?.index ?? text.length,
-    );
+    const tail = text.slice(match.index + match[0].length, files[index + 1]?.index ?? text.length);
     return {
       item,
       file: match[1] ?? '',

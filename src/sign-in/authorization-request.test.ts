@@ -20,7 +20,7 @@ describe('the authorization request', () => {
           id: 'with-query',
           name: 'With query',
           appid: 'app&id#1',
-          authorizeUrl: `${getStyle.authorizeUrl}&foo=1`,
+          authorizeUrl: `${String(getStyle.authorizeUrl)}&foo=1`,
         },
       ],
     });
