@@ -87,7 +87,7 @@ export function passwordRoutes(api: ApiRouter): void {
           'only the session of a local account can change its password',
         );
       }
-      const limits = { store: gateway.storage.rateLimits, clock: gateway.clock };
+      const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
       await checkLocalSignIn(limits, request.ip, user.userId);
       if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
         await recordLocalSignInFailure(limits, request.ip, user.userId);

@@ -46,6 +46,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     users: announcingUserStore(base.users, shared.revocations),
     pendingSignIns: shared.pendingSignIns,
     rateLimits: shared.rateLimits,
+    failureCounts: shared.rateLimits,
     changes: shared.changes,
     // Redis has no part in the SQL transaction: its session is written at once.
     writeTogether: (work) =>

@@ -52,7 +52,7 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
       );
       return reply;
     }
-    const limits = { store: gateway.storage.rateLimits, clock: gateway.clock };
+    const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
     try {
       await checkLocalSignIn(limits, request.ip, username);
     } catch (error) {

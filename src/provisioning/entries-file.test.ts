@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isSsogateError } from '../core/index.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { addressPolicy, parseAllowList } from '../outbound/address-policy.js';
-import { loadEntriesFile, provisionEntries } from './entries-file.js';
+import { entriesFileMaxBytes, loadEntriesFile, provisionEntries } from './entries-file.js';
 import type { EntryDraft } from '../core/test-support/entries.js';
 import { entryWithId } from '../core/test-support/entries.js';
 
@@ -120,6 +120,49 @@ describe('SSOGATE_ENTRIES_FILE', () => {
     });
     await withFile('list.yaml', '- id: a', async (path) => {
       assert.match(await failure(path), /must hold an object with an "entries" list/);
+    });
+  });
+
+  test('a YAML warning never reaches standard error, where it would quote a secret', async () => {
+    const warnings: string[] = [];
+    const listen = (warning: Error) => warnings.push(`${warning.name} ${warning.message}`);
+    process.on('warning', listen);
+    try {
+      const text = [
+        'entries:',
+        '  - id: tagged',
+        '    name: Tagged',
+        ...Object.entries(entry('tagged'))
+          .filter(([field]) => !['id', 'name', 'appsecret'].includes(field))
+          .map(([field, value]) => `    ${field}: ${JSON.stringify(value)}`),
+        '    appsecret: !!js/function canary-secret-in-a-tag',
+      ].join('\n');
+      await withFile('tagged.yaml', text, async (path) => {
+        const [loaded] = await loadEntriesFile(path);
+        assert.equal(loaded?.appsecret, 'canary-secret-in-a-tag');
+      });
+      // Warnings are emitted on the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    assert.deepEqual(warnings, []);
+  });
+
+  test('a file over 1 MiB is refused with entries_file_too_large before it is parsed; 1 MiB is read', async () => {
+    const valid = JSON.stringify({ entries: [entry('big')] });
+    // Padding with spaces keeps the file valid JSON, so only its size can refuse it.
+    const padded = (bytes: number) => valid.slice(0, -1) + ' '.repeat(bytes - valid.length) + '}';
+    await withFile('at-limit.json', padded(entriesFileMaxBytes), async (path) => {
+      assert.equal((await loadEntriesFile(path)).length, 1);
+    });
+    await withFile('over-limit.json', padded(entriesFileMaxBytes + 1), async (path) => {
+      await assert.rejects(loadEntriesFile(path), (error) => {
+        assert.ok(isSsogateError(error));
+        assert.equal(error.code, 'entries_file_too_large');
+        assert.match(error.message, /larger than 1048576 bytes/);
+        return true;
+      });
     });
   });
 

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { EntryInput } from '../core/index.js';
@@ -119,20 +119,54 @@ function comparable(input: EntryInput): EntryInput {
   return { ...input, isDefault: input.isDefault === true };
 }
 
+/**
+ * The largest entries file read: about three thousand entries. YAML parsing
+ * and validation take a few seconds per megabyte, so a larger file (a
+ * mistake, or a file someone else can write) would delay the start by
+ * minutes; it is refused before it is parsed.
+ */
+export const entriesFileMaxBytes = 1024 * 1024;
+
 async function readText(path: string, source: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(path, 'utf8');
+    const file = await open(path, 'r');
+    try {
+      // Read one byte past the cap, so a file that grew after any size check still fails.
+      const buffer = Buffer.alloc(entriesFileMaxBytes + 1);
+      let length = 0;
+      for (;;) {
+        const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
+        if (bytesRead === 0 || length + bytesRead === buffer.length) {
+          length += bytesRead;
+          break;
+        }
+        length += bytesRead;
+      }
+      bytes = buffer.subarray(0, length);
+    } finally {
+      await file.close();
+    }
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new SsogateError('config_invalid', `${source}: cannot read ${path} (${reason})`, {
       cause: error,
     });
   }
+  if (bytes.length > entriesFileMaxBytes) {
+    throw new SsogateError(
+      'entries_file_too_large',
+      `${source}: ${path} is larger than ${entriesFileMaxBytes} bytes (1 MiB); split it, or add the entries through the admin API`,
+    );
+  }
+  return bytes.toString('utf8');
 }
 
 function parseFile(path: string, text: string, source: string): unknown {
   try {
-    return parseYaml(text);
+    // No warnings: the YAML parser writes them to standard error quoting the
+    // file (an unknown tag on an appsecret would print the secret).
+    return parseYaml(text, { logLevel: 'error' });
   } catch (error) {
     // Only the first line ("... at line 4, column 9:"): the rest quotes the
     // file, and the quoted line may be an appsecret.

@@ -66,6 +66,31 @@ describe('sign-out needs the form token', () => {
     assert.equal(logoutCalls(), before, 'the server is not told either');
   });
 
+  test('a next or return_to sent to the sign-out is ignored: it ends only where the gateway says', async () => {
+    const browser = await signedIn();
+    const form = signOutForm((await browser.open(`${gw.url}/_sso/logout`)).body);
+    const evil = encodeURIComponent('https://evil.example/');
+    const response = await fetch(`${gw.url}/_sso/logout?next=${evil}&return_to=${evil}`, {
+      method: 'POST',
+      headers: {
+        cookie: [...browser.cookies(gw.url)].map(([name, value]) => `${name}=${value}`).join('; '),
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'text/html',
+      },
+      body: `csrf=${form.csrf}&next=${evil}&return_to=${evil}&redirect=${evil}`,
+      redirect: 'manual',
+    });
+    // 303 after a POST, never 307 or 308, which would send the form on.
+    assert.equal(response.status, 303);
+    const location = new URL(response.headers.get('location') ?? '', gw.url);
+    assert.ok(
+      [new URL(gw.url).origin, new URL(gw.example.url).origin].includes(location.origin),
+      location.href,
+    );
+    assert.doesNotMatch(location.href, /evil/);
+    assert.equal(await me(browser), 401);
+  });
+
   test("the confirm page's form ends the session and still tells the server", async () => {
     const browser = await signedIn();
     const cookies = new Map(browser.cookies(gw.url));

@@ -8,6 +8,7 @@ import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
 import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
+import { createSqlRateLimitStore } from './sql-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
@@ -50,6 +51,9 @@ export async function createKyselyStorage(
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
+    // Failed passwords are rare and must count across instances: the database
+    // holds them (the start limits above stay in memory, off the hot path).
+    failureCounts: createSqlRateLimitStore(db),
     changes: localChangeNotifier(),
     sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore, secretBox),
     writeTogether: (work) =>
@@ -96,6 +100,7 @@ async function sweepExpired(
       if (rows[0]?.locked !== true) return undefined;
     }
     await createOidcSessionStore(trx, secretBox).deleteExpired(now);
+    await createSqlRateLimitStore(trx).deleteEnded(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),

@@ -1,7 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
-import { withTestStorage } from '../test-support/storage-fixtures.js';
+import { randomBytes } from 'node:crypto';
+import { openStorage } from '../app/open-storage.js';
+import { loadConfig } from '../config/load-config.js';
+import { withTempDir, withTestStorage } from '../test-support/storage-fixtures.js';
+import { withTestBackend } from '../test-support/test-backend.js';
+import type { Storage } from './types.js';
 import type { RateLimitStore } from './types.js';
 
 /** The same contract for the memory store and the suite's backend (Redis when configured). */
@@ -40,6 +45,39 @@ describe('RateLimitStore', () => {
   test("the backend's store (Redis when configured): the same", async () => {
     await withTestStorage(async ({ rateLimits }) => {
       await checkContract(rateLimits);
+    });
+  });
+
+  test("the database's failure counts, without Redis: the same, shared by two instances, swept when over", async () => {
+    await withTempDir(async (dir) => {
+      await withTestBackend(
+        async (backend) => {
+          // The database alone: this is the store a gateway without Redis uses.
+          const env = Object.entries(backend.env).filter(([name]) => name !== 'SSOGATE_REDIS_URL');
+          const config = loadConfig({
+            ...Object.fromEntries(env),
+            SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+            SSOGATE_LOG_LEVEL: 'silent',
+          });
+          const one: Storage = await openStorage(config);
+          const two: Storage = await openStorage(config);
+          try {
+            await checkContract(one.failureCounts);
+            const t = 5_000_000;
+            await Promise.all([
+              ...Array.from({ length: 10 }, () => one.failureCounts.hit('shared', t, 60_000)),
+              ...Array.from({ length: 10 }, () => two.failureCounts.hit('shared', t, 60_000)),
+            ]);
+            assert.equal((await one.failureCounts.peek('shared', t))?.count, 20);
+            assert.equal((await two.failureCounts.peek('shared', t))?.count, 20);
+            await one.sweepExpired(t + 60_000, 0);
+            assert.equal(await two.failureCounts.peek('shared', t), undefined);
+          } finally {
+            await Promise.all([one.close(), two.close()]);
+          }
+        },
+        { sqliteFile: `${dir}/shared.sqlite` },
+      );
     });
   });
 

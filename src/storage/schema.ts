@@ -118,6 +118,13 @@ export interface AppTokensTable {
   expires_at: Millis;
 }
 
+export interface RateWindowsTable {
+  key: string;
+  count: number;
+  ends_at: Millis;
+  last_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -128,6 +135,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   api_tokens: ApiTokensTable;
   app_tokens: AppTokensTable;
+  rate_windows: RateWindowsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

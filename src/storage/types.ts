@@ -21,6 +21,11 @@ export interface Storage {
   readonly appTokens: AppTokenStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
+  /**
+   * Counters of failed password attempts: in Redis when configured, else in
+   * the database, so that the local sign-in limit holds for every instance.
+   */
+  readonly failureCounts: RateLimitStore;
   /** Change notices between instances (entries edited elsewhere). */
   readonly changes: ChangeNotifier;
   /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { safeReturnTo } from './return-to.js';
+import { returnToFragments, textOf } from '../core/test-support/fuzz-inputs.js';
 
 const BASE = 'http://gateway.invalid';
 
@@ -152,38 +153,7 @@ describe('safeReturnTo: odd input', () => {
 });
 
 describe('safeReturnTo: properties', () => {
-  const interesting = fc.constantFrom(
-    '/',
-    '\\',
-    '.',
-    '..',
-    '%',
-    '2F',
-    '2f',
-    '5C',
-    '09',
-    '0A',
-    '0D',
-    '2e',
-    '?',
-    '#',
-    '@',
-    ':',
-    ' ',
-    '\t',
-    '\r',
-    '\n',
-    '\u0000',
-    '\u00a0',
-    '\u200b',
-    'é',
-    'evil.com',
-    'http',
-    'javascript',
-    '_sso',
-    'admin',
-  );
-  const crafted = fc.array(interesting, { maxLength: 12 }).map((parts) => parts.join(''));
+  const crafted = textOf(returnToFragments, { maxPieces: 12, randomLength: 0 });
   const anyText = fc.oneof(
     fc.string(),
     fc.string({ unit: 'binary' }),

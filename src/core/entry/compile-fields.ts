@@ -14,7 +14,8 @@ export class ProblemList {
   }
 
   addAll(problems: readonly SsogateError[]): void {
-    this.items.push(...problems);
+    // A loop, not push(...problems): hostile text can hold more problems than one call takes arguments.
+    for (const problem of problems) this.items.push(problem);
   }
 
   field(

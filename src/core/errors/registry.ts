@@ -271,6 +271,10 @@ export const errorRegistry = {
     status: 500,
     summary: 'The configuration is invalid; every problem is listed.',
   },
+  entries_file_too_large: {
+    status: 500,
+    summary: 'The entries file is larger than 1 MiB and is not read.',
+  },
 
   // The admin API's conflicts with the current state.
   entry_default_disabled: {

@@ -13,6 +13,7 @@ import { createEvaluationContext } from './context.js';
 import { evaluate } from './evaluate.js';
 import type { Expression } from './ast.js';
 import { parseExpression } from './parser.js';
+import { expressionFragments, textOf } from '../test-support/fuzz-inputs.js';
 
 function onlySsogateErrors(fn: () => unknown): void {
   try {
@@ -24,43 +25,7 @@ function onlySsogateErrors(fn: () => unknown): void {
   }
 }
 
-const FRAGMENTS = [
-  '(',
-  ')',
-  "'",
-  '"',
-  ',',
-  ' ',
-  'JSON_GET',
-  'json_path',
-  'COALESCE',
-  'CONCAT',
-  'FOO',
-  '$response',
-  '$',
-  '==',
-  '!=',
-  '=',
-  '\\',
-  '\\u',
-  'true',
-  'null',
-  '-',
-  '1',
-  '0.5e3',
-  'a.b[0]',
-  '[',
-  ']',
-  '`',
-  '\n',
-  '\u0000',
-  '😀',
-  '\ud800',
-];
-
-const grammarSoup = fc
-  .array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 })
-  .map((parts) => parts.join(''));
+const grammarSoup = textOf(expressionFragments, { maxPieces: 40, randomLength: 0 });
 
 describe('parseExpression never throws anything but SsogateError', () => {
   it('on arbitrary unicode strings', () => {

@@ -65,7 +65,9 @@ export function compileHeaderTemplate(
     );
   }
   const scan = scanPlaceholders(value, 0, field);
-  problems.push(
+  // A loop, not push(...list): a hostile value has hundreds of thousands of
+  // problems, more arguments than one call can take.
+  for (const problem of [
     ...scan.problems,
     ...checkPlaceholderNames(
       scan.parts,
@@ -74,7 +76,8 @@ export function compileHeaderTemplate(
       field,
       options.adjustments,
     ),
-  );
+  ])
+    problems.push(problem);
   for (const part of scan.parts) {
     const found = part.type === 'literal' ? badValueCharacter.exec(part.text) : null;
     if (found !== null) {

@@ -27,13 +27,21 @@ export function scanPlaceholders(
   let literal = '';
   let literalStart = 0;
   let index = 0;
+  // The next `}` and `${` found, kept between rounds: searching again from
+  // each `${` would rescan the same text and take quadratic time on
+  // `${${${...` or a template without any `}`.
+  let close = -1;
+  let nextOpen = -1;
   while (index < text.length) {
-    const open = text.indexOf('${', index);
+    const open = nextOpen >= index ? nextOpen : text.indexOf('${', index);
     if (open === -1) break;
     const column = offset + open + 1;
-    const close = text.indexOf('}', open + 2);
-    const nextOpen = text.indexOf('${', open + 2);
-    if (close === -1 || (nextOpen !== -1 && nextOpen < close)) {
+    if (close !== text.length && close < open + 2) {
+      close = text.indexOf('}', open + 2);
+      if (close === -1) close = text.length;
+    }
+    nextOpen = text.indexOf('${', open + 2);
+    if (close === text.length || (nextOpen !== -1 && nextOpen < close)) {
       problems.push(problemAt('template_syntax', '`${` is not closed by a `}`.', column, field));
       literal += text.slice(index, open + 2);
       index = open + 2;

@@ -48,17 +48,32 @@ export function splitOnce(parts: readonly TemplatePart[], delimiters: string): S
   return { before: parts, delimiter: undefined, column: undefined, after: [] };
 }
 
-/** Splits at every `delimiter`; empty pieces are kept (as empty arrays). */
+/**
+ * Splits at every `delimiter`; empty pieces are kept (as empty arrays). One
+ * pass over the parts: splitting the rest again at each delimiter would copy
+ * it each time, quadratic in the number of parameters.
+ */
 export function splitAll(
   parts: readonly TemplatePart[],
   delimiter: string,
 ): (readonly TemplatePart[])[] {
   const pieces: (readonly TemplatePart[])[] = [];
-  let rest = parts;
-  for (;;) {
-    const split = splitOnce(rest, delimiter);
-    pieces.push(split.before);
-    if (split.delimiter === undefined) return pieces;
-    rest = split.after;
+  let piece: TemplatePart[] = [];
+  for (const part of parts) {
+    if (part.type !== 'literal') {
+      piece.push(part);
+      continue;
+    }
+    let start = 0;
+    for (let found = part.text.indexOf(delimiter); found !== -1;) {
+      piece.push(...slice(part, start, found));
+      pieces.push(piece);
+      piece = [];
+      start = found + delimiter.length;
+      found = part.text.indexOf(delimiter, start);
+    }
+    piece.push(...slice(part, start));
   }
+  pieces.push(piece);
+  return pieces;
 }

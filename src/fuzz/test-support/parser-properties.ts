@@ -15,11 +15,21 @@ import {
   createEvaluationContext,
   evaluate,
   parseExpression,
+  parseDiscovery,
   parseMappingText,
   parseUntrustedJson,
   templateKinds,
   validateEntry,
 } from '../../core/index.js';
+import {
+  bodyFragments,
+  expressionFragments,
+  returnToFragments,
+  templateFragments,
+  textOf,
+} from '../../core/test-support/fuzz-inputs.js';
+import { repeatTo } from '../../core/test-support/growth.js';
+import { normaliseTarget } from '../../access-rules/request-path.js';
 import { readAnswer } from '../../extension/client.js';
 import { authorizeUrlAnswer, callbackAnswer, healthAnswer } from '../../extension/schemas.js';
 import { loadEntriesFile } from '../../provisioning/entries-file.js';
@@ -42,133 +52,17 @@ export interface ParserTarget<T> {
   readonly inputLimit?: number;
 }
 
-/** Pieces that mean something to one parser or another, mixed with random text. */
-function textOf(fragments: readonly string[], maxPieces = 24): fc.Arbitrary<string> {
-  return fc
-    .array(
-      fc.oneof(
-        { weight: 3, arbitrary: fc.constantFrom(...fragments) },
-        { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
-      ),
-      { maxLength: maxPieces },
-    )
-    .map((pieces) => pieces.join(''));
-}
-
-const repeat = (unit: string, size: number) =>
-  unit.repeat(Math.max(1, Math.floor(size / unit.length)));
-
-const templateFragments = [
-  '${',
-  '}',
-  '$',
-  'POST ',
-  'GET ',
-  'https://',
-  'http://',
-  'as.example',
-  '/',
-  '?',
-  '&',
-  '=',
-  '#',
-  '%',
-  '%4',
-  '%E4',
-  '%00',
-  '@',
-  ':',
-  '\\',
-  ' ',
-  '中',
-  '\u0000',
-  '\ud800',
-  '${code}',
-  '${state}',
-  '${redirect_uri}',
-  '${appid}',
-  '${app_secret}',
-  '${access_token}',
-];
-
-const expressionFragments = [
-  '(',
-  ')',
-  "'",
-  '"',
-  ',',
-  ' ',
-  '$response',
-  '$',
-  '==',
-  '!=',
-  '\\',
-  '\\u',
-  'true',
-  'null',
-  '-',
-  '1',
-  '0.5e3',
-  'a.b[0]',
-  '[',
-  ']',
-  '*',
-  'JSON_GET',
-  'JSON_PATH',
-  'FORM_GET',
-  'CONCAT',
-  'JWT_CLAIMS_UNVERIFIED',
-  'FIRST_NON_EMPTY',
-  'EQUALS',
-  'FOO',
-  "'a'",
-  "'data.x'",
-  '\n',
-];
-
-const bodyFragments = [
-  '{',
-  '}',
-  '[',
-  ']',
-  '"',
-  ':',
-  ',',
-  '"a"',
-  '"data"',
-  '1',
-  '-0',
-  '1e999',
-  'true',
-  'null',
-  '"__proto__"',
-  '"constructor"',
-  '\\u0000',
-  '\\ud800',
-  '&',
-  '=',
-  'a=b',
-  '%',
-  '%zz',
-  '+',
-  '.',
-  'eyJhbGciOiJub25lIn0',
-  'eyJzdWIiOiJhIn0',
-  '-_',
-  ' ',
-];
-
 const expressionTarget: ParserTarget<string> = {
   name: 'expression',
   input: textOf(expressionFragments),
   run: (source) => parseExpression(source),
   hostile: (size) => [
-    repeat('(', size),
-    repeat('JSON_GET(', size),
-    `'${repeat('a', size)}'`,
-    repeat("CONCAT('a', ", size),
-    repeat('[', size),
-    repeat('\\u', size),
+    repeatTo('(', size),
+    repeatTo('JSON_GET(', size),
+    `'${repeatTo('a', size)}'`,
+    repeatTo("CONCAT('a', ", size),
+    repeatTo('[', size),
+    repeatTo('\\u', size),
   ],
 };
 
@@ -185,59 +79,56 @@ const responseTarget: ParserTarget<[string, string]> = {
       "JSON_GET(JWT_CLAIMS_UNVERIFIED(JSON_GET($response, 'id_token')), 'sub')",
       "JSON_GET(JSON_GET($response, 'a'), 'b')",
     ),
-    textOf(bodyFragments, 40),
+    textOf(bodyFragments, { maxPieces: 40 }),
   ),
   run: ([source, response]) => evaluate(parseExpression(source), createEvaluationContext(response)),
   hostile: (size) => [
-    ["JSON_GET($response, 'a')", repeat('[', size)],
-    ["JSON_GET($response, 'a')", repeat('{"a":', size)],
-    ["JSON_GET($response, 'a')", `{"a":"${repeat('x', size)}"}`],
-    ["JSON_GET($response, 'a')", `{${repeat('"k":1,', size)}"a":1}`],
-    ["FORM_GET($response, 'a')", repeat('a=b&', size)],
-    ["FORM_GET($response, 'a')", repeat('%', size)],
-    ['JWT_CLAIMS_UNVERIFIED($response)', `eyJhbGciOiJub25lIn0.${repeat('eyJh', size)}.`],
-    ["JSON_PATH($response, 'a.b.c.d')", repeat('{"a":[', size)],
+    ["JSON_GET($response, 'a')", repeatTo('[', size)],
+    ["JSON_GET($response, 'a')", repeatTo('{"a":', size)],
+    ["JSON_GET($response, 'a')", `{"a":"${repeatTo('x', size)}"}`],
+    ["JSON_GET($response, 'a')", `{${repeatTo('"k":1,', size)}"a":1}`],
+    ["FORM_GET($response, 'a')", repeatTo('a=b&', size)],
+    ["FORM_GET($response, 'a')", repeatTo('%', size)],
+    ['JWT_CLAIMS_UNVERIFIED($response)', `eyJhbGciOiJub25lIn0.${repeatTo('eyJh', size)}.`],
+    ["JSON_PATH($response, 'a.b.c.d')", repeatTo('{"a":[', size)],
   ],
 };
 
 const jsonTarget: ParserTarget<string> = {
   name: 'untrusted JSON',
-  input: textOf(bodyFragments, 40),
+  input: textOf(bodyFragments, { maxPieces: 40 }),
   run: (text) => parseUntrustedJson(text),
   hostile: (size) => [
-    repeat('[', size),
-    repeat('{"a":', size),
-    `"${repeat('\\u0041', size)}"`,
-    `[${repeat('1,', size)}1]`,
-    `{${repeat('"__proto__":1,', size)}"a":1}`,
+    repeatTo('[', size),
+    repeatTo('{"a":', size),
+    `"${repeatTo('\\u0041', size)}"`,
+    `[${repeatTo('1,', size)}1]`,
+    `{${repeatTo('"__proto__":1,', size)}"a":1}`,
   ],
 };
 
 const templateTarget: ParserTarget<[string, number]> = {
   name: 'URL template',
-  inputLimit: 4096,
   input: fc.tuple(textOf(templateFragments), fc.nat(templateKinds.length - 1)),
   run: ([source, kind]) => compileTemplate(source, templateKinds[kind] ?? 'authorizeUrl'),
   hostile: (size) =>
     [
-      repeat('${', size),
-      `https://as.example/?${repeat('a=${code}&', size)}`,
-      `POST https://as.example/t?${repeat('%E4', size)}`,
-      `https://as.example/${repeat('$', size)}`,
+      repeatTo('${', size),
+      `https://as.example/?${repeatTo('a=${code}&', size)}`,
+      `POST https://as.example/t?${repeatTo('%E4', size)}`,
+      `https://as.example/${repeatTo('$', size)}`,
     ].map((source) => [source, 1] as [string, number]),
 };
 
 const headerTarget: ParserTarget<string> = {
   name: 'header template',
-  inputLimit: 4096,
   input: textOf(templateFragments),
   run: (source) => compileHeaderTemplate('Authorization', source, 'tokenUrl'),
-  hostile: (size) => [repeat('${', size), repeat('${access_token}', size)],
+  hostile: (size) => [repeatTo('${', size), repeatTo('${access_token}', size)],
 };
 
 const mappingTarget: ParserTarget<string> = {
   name: 'mapping text',
-  inputLimit: 64 * 1024,
   input: textOf([
     'userId',
     'email',
@@ -263,7 +154,11 @@ const mappingTarget: ParserTarget<string> = {
       userInfoParse: text,
     });
   },
-  hostile: (size) => [repeat('userId = a\n', size), repeat('=', size), repeat(' ', size) + '= x'],
+  hostile: (size) => [
+    repeatTo('userId = a\n', size),
+    repeatTo('=', size),
+    repeatTo(' ', size) + '= x',
+  ],
 };
 
 const callbackTarget: ParserTarget<string> = {
@@ -284,9 +179,9 @@ const callbackTarget: ParserTarget<string> = {
   ]),
   run: (url) => callbackQuery(url),
   hostile: (size) => [
-    `/_sso/callback/corp?${repeat('code=a&', size)}`,
-    `/_sso/callback/corp?${repeat('%ff', size)}`,
-    `/_sso/callback/corp?${repeat('a&', size)}`,
+    `/_sso/callback/corp?${repeatTo('code=a&', size)}`,
+    `/_sso/callback/corp?${repeatTo('%ff', size)}`,
+    `/_sso/callback/corp?${repeatTo('a&', size)}`,
   ],
 };
 
@@ -306,42 +201,30 @@ const cookieTarget: ParserTarget<string> = {
   ]),
   run: (header) => parseCookieHeader(header),
   hostile: (size) => [
-    repeat('a=b; ', size),
-    repeat('=', size),
-    repeat(';', size),
-    `a="${repeat('%', size)}"`,
+    repeatTo('a=b; ', size),
+    repeatTo('=', size),
+    repeatTo(';', size),
+    `a="${repeatTo('%', size)}"`,
   ],
 };
 
 const returnToTarget: ParserTarget<string> = {
   name: 'return_to',
-  input: textOf([
-    '/',
-    '//',
-    '\\',
-    '%2F',
-    '%2f',
-    '%5C',
-    '.',
-    '..',
-    '%2e',
-    '?',
-    '#',
-    '@',
-    ':',
-    'evil.com',
-    '\t',
-    '\u0000',
-  ]),
+  input: textOf(returnToFragments),
   run: (raw) => safeReturnTo(raw),
-  hostile: (size) => [`/${repeat('%2e/', size)}`, `/${repeat('../', size)}`, repeat('/', size)],
+  hostile: (size) => [
+    `/${repeatTo('%2e/', size)}`,
+    `/${repeatTo('../', size)}`,
+    repeatTo('/', size),
+  ],
 };
 
 const entriesFileTarget: ParserTarget<string> = {
   name: 'provisioning file',
-  // Read once at start from the administrator's file; YAML parsing and entry
-  // validation are linear but slow (docs/reliability.md), so 64 KB here.
-  inputLimit: 64 * 1024,
+  // Read once at start, at most 1 MiB (entries_file_too_large); YAML parsing
+  // and entry validation are linear but slow (docs/reliability.md), so the
+  // suite's hostile files are 256 KB.
+  inputLimit: 256 * 1024,
   input: textOf([
     'entries:',
     '\n',
@@ -374,9 +257,9 @@ const entriesFileTarget: ParserTarget<string> = {
     }
   },
   hostile: (size) => [
-    `entries: ${repeat('[', size)}`,
-    `entries: ${repeat('{a: ', size)}`,
-    `entries:\n${repeat('  - {id: a}\n', size)}`,
+    `entries: ${repeatTo('[', size)}`,
+    `entries: ${repeatTo('{a: ', size)}`,
+    `entries:\n${repeatTo('  - {id: a}\n', size)}`,
     `a: &a [x]\n${Array.from({ length: 12 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`).join('\n')}\nentries: [*m]`,
   ],
 };
@@ -414,10 +297,50 @@ const extensionTarget: ParserTarget<[number, string, number]> = {
   },
   hostile: (size) =>
     [
-      repeat('[', size),
-      `{"user":{"userId":"${repeat('a', size)}"}}`,
-      `{"error":${repeat('{"error":', size)}}`,
+      repeatTo('[', size),
+      `{"user":{"userId":"${repeatTo('a', size)}"}}`,
+      `{"error":${repeatTo('{"error":', size)}}`,
     ].map((text) => [1, text, 200] as [number, string, number]),
+};
+
+const requestPathTarget: ParserTarget<string> = {
+  name: 'request path',
+  input: textOf([...returnToFragments, ';', '%3B', '%25', '%2561', '/admin', '?a=b', '%ff']),
+  // Refusals are values, not throws: any throw is a failure.
+  run: (target) => normaliseTarget(target),
+  hostile: (size) => [
+    `/${repeatTo('../', size)}`,
+    `/${repeatTo('%2e%2e/', size)}`,
+    repeatTo('/', size),
+    `/${repeatTo('a', size)}?${repeatTo('b=c&', size)}`,
+  ],
+};
+
+const discoveryTarget: ParserTarget<string> = {
+  name: 'OpenID discovery document',
+  input: textOf(
+    [
+      ...bodyFragments,
+      '"issuer"',
+      '"https://op.example"',
+      '"authorization_endpoint"',
+      '"token_endpoint"',
+      '"jwks_uri"',
+      '"userinfo_endpoint"',
+      '"end_session_endpoint"',
+      '"id_token_signing_alg_values_supported"',
+      '"RS256"',
+      '"none"',
+      '"https://op.example/a"',
+    ],
+    { maxPieces: 40 },
+  ),
+  run: (body) => parseDiscovery(body, 'https://op.example'),
+  hostile: (size) => [
+    repeatTo('[', size),
+    `{"issuer":"https://op.example","id_token_signing_alg_values_supported":[${repeatTo('"RS256",', size)}"none"]}`,
+    `{"issuer":"https://op.example/${repeatTo('a', size)}"}`,
+  ],
 };
 
 export const parserTargets: readonly ParserTarget<never>[] = [
@@ -432,4 +355,6 @@ export const parserTargets: readonly ParserTarget<never>[] = [
   returnToTarget,
   entriesFileTarget,
   extensionTarget,
+  requestPathTarget,
+  discoveryTarget,
 ] as unknown as readonly ParserTarget<never>[];

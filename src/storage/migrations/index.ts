@@ -11,6 +11,7 @@ import { apiTokenExpiryMigration } from './0007-api-token-expiry.js';
 import { appTokensMigration } from './0008-app-tokens.js';
 import { userGroupsMigration } from './0009-user-groups.js';
 import { auditReferenceIndexMigration } from './0010-audit-reference-index.js';
+import { rateWindowsMigration } from './0011-rate-windows.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -29,6 +30,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0008_app_tokens': appTokensMigration,
     '0009_user_groups': userGroupsMigration,
     '0010_audit_reference_index': auditReferenceIndexMigration,
+    '0011_rate_windows': rateWindowsMigration,
   };
 }
 
