@@ -18,7 +18,9 @@ export function readCookie(
   request: { readonly headers: IncomingHttpHeaders },
   which: 'session' | 'binding',
 ): string | undefined {
-  return parsedCookies(request.headers.cookie).get(cookieNames(gateway.config.secureCookies)[which]);
+  return parsedCookies(request.headers.cookie).get(
+    cookieNames(gateway.config.secureCookies)[which],
+  );
 }
 
 /** Headers longer than this are parsed every time rather than remembered. */

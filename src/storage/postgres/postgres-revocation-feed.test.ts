@@ -20,6 +20,10 @@ function heardBy(storage: Storage): Revocation[] {
   return heard;
 }
 
+function last(heard: readonly Revocation[]): Revocation | undefined {
+  return heard[heard.length - 1];
+}
+
 /** Waits until `done()` holds; the suite's own time-out bounds it. */
 async function until(done: () => boolean): Promise<void> {
   while (!done()) await delay(10);
@@ -68,9 +72,9 @@ describe('PostgreSQL revocation feed', { skip, timeout: 60_000 }, () => {
         assert.deepEqual(heardByOne, [{ scope: 'session', idHash: 'h1' }]);
 
         await two.users.setEnabled(row, false, Date.now());
-        assert.deepEqual(heardByOne.at(-1), { scope: 'user', userRowId: row });
+        assert.deepEqual(last(heardByOne), { scope: 'user', userRowId: row });
         await two.sessions.deleteForUser(row);
-        assert.deepEqual(heardByOne.at(-1), { scope: 'user', userRowId: row });
+        assert.deepEqual(last(heardByOne), { scope: 'user', userRowId: row });
 
         // In a transaction, announced once committed.
         const before = heardByTwo.length;
@@ -78,7 +82,7 @@ describe('PostgreSQL revocation feed', { skip, timeout: 60_000 }, () => {
           await stores.users.updateAttributes(row, { email: 'pat@example.com' }, Date.now());
           assert.equal(heardByTwo.length, before, 'not before the commit');
         });
-        assert.deepEqual(heardByTwo.at(-1), { scope: 'user', userRowId: row });
+        assert.deepEqual(last(heardByTwo), { scope: 'user', userRowId: row });
         assert.equal(one.revocations?.catchUp(), true);
       } finally {
         await Promise.all([one.close(), two.close()]);
@@ -98,7 +102,9 @@ describe('PostgreSQL revocation feed', { skip, timeout: 60_000 }, () => {
       await admin.connect();
       try {
         const heard = heardBy(storage);
-        assert.equal(storage.revocations?.catchUp(), true);
+        const feed = storage.revocations;
+        assert.ok(feed !== undefined);
+        assert.equal(feed.catchUp(), true);
         // Every listening connection on this database is cut, this one's among them.
         await admin.query(
           `select pg_terminate_backend(pid) from pg_stat_activity
@@ -106,12 +112,12 @@ describe('PostgreSQL revocation feed', { skip, timeout: 60_000 }, () => {
           [listenerApplicationName],
         );
         await until(() => heard.some((revocation) => revocation.scope === 'all'));
-        assert.equal(storage.revocations?.catchUp(), false, 'nothing trusted meanwhile');
-        await until(() => storage.revocations?.catchUp() === true);
+        assert.equal(feed.catchUp(), false, 'nothing trusted meanwhile');
+        await until(() => feed.catchUp());
         // Listening again: announcements are heard.
         const row = await newUserRow(storage, 'kim');
         await storage.users.setAdmin(row, true, Date.now());
-        assert.deepEqual(heard.at(-1), { scope: 'user', userRowId: row });
+        assert.deepEqual(last(heard), { scope: 'user', userRowId: row });
       } finally {
         await admin.end();
         await storage.close();

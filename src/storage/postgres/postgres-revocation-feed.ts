@@ -98,7 +98,7 @@ export async function createPostgresRevocationFeed(
     });
   };
 
-  /** Trust once the connection has answered a query sent after LISTEN. */
+  /** A heartbeat: trust again once the connection answers (after one left unanswered). */
   const ping = (connection: pg.Client): void => {
     pingOutstanding = true;
     connection.query('select 1').then(
@@ -140,6 +140,8 @@ export async function createPostgresRevocationFeed(
       await connection.connect();
       await connection.query(`LISTEN ${revocationChannel}`);
       await connection.query(`LISTEN ${ownAcks}`);
+      // Answered after LISTEN: from here on nothing announced is missed.
+      await connection.query('select 1');
     } catch (error) {
       lost(connection);
       throw error;
@@ -148,7 +150,7 @@ export async function createPostgresRevocationFeed(
       await connection.end();
       return;
     }
-    ping(connection);
+    if (connection === client) live = true;
   };
 
   function scheduleConnect(): void {
@@ -163,9 +165,6 @@ export async function createPostgresRevocationFeed(
   }
 
   await connect();
-  // The first ping's answer: trusted from the start.
-  while (!live && client !== undefined && pingOutstanding) await delay(5);
-  if (!live) throw new Error('the PostgreSQL listening connection did not answer');
 
   const heartbeat = setInterval(() => {
     if (pingOutstanding) {
@@ -216,8 +215,4 @@ export async function createPostgresRevocationFeed(
       if (connection !== undefined) await connection.end().catch(() => undefined);
     },
   };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
