@@ -164,7 +164,14 @@ export async function createPostgresRevocationFeed(
     reconnectTimer.unref();
   }
 
-  await connect();
+  try {
+    await connect();
+  } catch (error) {
+    // The storage fails to open: no connection is tried again behind it.
+    closed = true;
+    clearTimeout(reconnectTimer);
+    throw error;
+  }
 
   const heartbeat = setInterval(() => {
     if (pingOutstanding) {
