@@ -1,5 +1,6 @@
 import type { AccessRule } from '../config/proxy-settings.js';
 import { hostAllowed } from '../config/proxy-settings.js';
+import { SsogateError } from '../core/index.js';
 import type { UserRecord } from '../storage/types.js';
 import { normaliseTarget } from './request-path.js';
 
@@ -138,4 +139,13 @@ export function accessDecision(
   return accessAllowed(rules, host, path, user)
     ? { allowed: true }
     : { allowed: false, deniedPath: path };
+}
+
+/**
+ * The one refusal of a signed-in user whom the access rules keep from a
+ * path, on forward-auth and the reverse proxy alike: `access_denied`, naming
+ * the user and the path as the rules read it.
+ */
+export function accessDenied(user: UserRecord, path: string): SsogateError {
+  return new SsogateError('access_denied', `${user.userId} may not reach ${path}`);
 }

@@ -4,7 +4,7 @@ import { privateDirectory } from '../crypto/private-files.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../crypto/secret-key.js';
 import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.js';
-import { announcingUserStore } from '../storage/redis/announcing-stores.js';
+import { announcingUserStore } from '../storage/announcing-stores.js';
 import { openRedisStores } from '../storage/redis/open-redis-stores.js';
 import { openSqliteStorage } from '../storage/index.js';
 import type { Storage } from '../storage/types.js';
@@ -30,7 +30,12 @@ export async function openStorage(config: Config): Promise<Storage> {
   const base =
     config.database.kind === 'sqlite'
       ? await openSqliteStorage({ filename: config.database.filename, secretBox })
-      : await openPostgresStorage({ url: config.database.url, secretBox });
+      : await openPostgresStorage({
+          url: config.database.url,
+          secretBox,
+          // With Redis, the sessions and their announcements are there instead.
+          announceRevocations: config.redisUrl === undefined,
+        });
   if (config.redisUrl === undefined) return base;
   let redis;
   try {

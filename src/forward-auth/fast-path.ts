@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Gateway } from '../http/gateway.js';
 import { rememberedSessionOf } from '../sessions/request-session.js';
 import { forwardedAccess } from './forwarded-request.js';
+import type { UserRecord } from '../storage/types.js';
 import { identityHeaders } from './identity-headers.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -17,15 +18,12 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
  * answers exactly as before. The fast answers are not logged as request lines.
  */
 export function withForwardAuthFastPath(gateway: Gateway, handler: Handler): Handler {
-  // A 204 has no document for the page headers (CSP, frame options) to
-  // protect; what matters is that no cache keeps an identity answer.
-  const fixedHeaders = ['Cache-Control', 'no-store'];
   return (request, response) => {
     if (request.method === 'GET' && request.url === '/_sso/auth') {
       const startedAt = gateway.telemetry.now();
       const active = rememberedSessionOf(gateway, request);
       if (active !== undefined && forwardedAccess(gateway, request.headers, active.user).allowed) {
-        response.writeHead(204, [...fixedHeaders, ...identityHeaders(active.user).flat()]);
+        response.writeHead(204, answerHeaders(active.user));
         response.end();
         gateway.telemetry.forwardAuthFast(request.headers, startedAt);
         return;
@@ -33,4 +31,22 @@ export function withForwardAuthFastPath(gateway: Gateway, handler: Handler): Han
     }
     handler(request, response);
   };
+}
+
+/** The answer's headers by remembered user record: a record never changes, a changed user is a new one. */
+const headersByUser = new WeakMap<UserRecord, string[]>();
+
+/**
+ * The headers of an allowed check, as Node.js takes them flat; encoded once
+ * per remembered user rather than at every check. A 204 has no document for
+ * the page headers (CSP, frame options) to protect; what matters is that no
+ * cache keeps an identity answer.
+ */
+function answerHeaders(user: UserRecord): string[] {
+  let headers = headersByUser.get(user);
+  if (headers === undefined) {
+    headers = ['Cache-Control', 'no-store', ...identityHeaders(user).flat()];
+    headersByUser.set(user, headers);
+  }
+  return headers;
 }

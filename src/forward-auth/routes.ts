@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { hostAllowed } from '../config/proxy-settings.js';
+import { accessDenied } from '../access-rules/access-rules.js';
 import { SsogateError } from '../core/index.js';
 import { entryHref } from '../pages/index.js';
 import { identityHeaders } from './identity-headers.js';
@@ -97,16 +98,9 @@ function allowOrDeny(
     return reply;
   }
   if ('deniedPath' in decision) {
-    sendFailure(
-      gateway,
-      request,
-      reply,
-      new SsogateError(
-        'access_denied',
-        `${active.user.userId} may not reach ${decision.deniedPath}`,
-      ),
-      { as: 'json' },
-    );
+    sendFailure(gateway, request, reply, accessDenied(active.user, decision.deniedPath), {
+      as: 'json',
+    });
     return reply;
   }
   for (const [name, value] of identityHeaders(active.user)) void reply.header(name, value);

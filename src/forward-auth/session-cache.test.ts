@@ -212,6 +212,10 @@ describe('remembered sessions are forgotten per session and per user', () => {
     const answer = await fetch(`${gw.url}/_sso/auth`, { headers: { cookie: fay } });
     assert.equal(answer.status, 204);
     assert.equal(answer.headers.get('x-auth-request-email'), 'fay@new.example');
+    // Answered from memory now, with the headers of the user as changed.
+    assert.equal(isRemembered(fay), true);
+    const remembered = await fetch(`${gw.url}/_sso/auth`, { headers: { cookie: fay } });
+    assert.equal(remembered.headers.get('x-auth-request-email'), 'fay@new.example');
     assert.equal(isRemembered(gus), true);
   });
 

@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { sha256Base64url } from '../crypto/hash.js';
+import { listenerApplicationName } from '../storage/postgres/postgres-revocation-feed.js';
 import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { freePort } from '../test-support/free-port.js';
@@ -180,9 +182,10 @@ describe('two gateways on PostgreSQL and Redis', { skip: needs('postgres+redis')
 });
 
 /**
- * Two gateways on one PostgreSQL database without Redis: sessions there are
- * not remembered (no feed of revocations), so a sign-out on one holds on the
- * other at once.
+ * Two gateways on one PostgreSQL database without Redis: each remembers
+ * sessions, told of the other's endings over LISTEN/NOTIFY, so a sign-out
+ * or a lock on one holds on the other at the next check; a gateway whose
+ * listening connection is cut remembers nothing until it listens again.
  */
 describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => {
   let one: TestGateway;
@@ -202,14 +205,69 @@ describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => 
     await one.close();
   });
 
-  test('a sign-out on one is refused on the other at the next check', async () => {
-    assert.equal(one.gateway.sessionCache.enabled, false);
-    const vic = await signedInCookie(one.gateway, 'vic');
-    for (const gw of [one, two]) assert.equal(await authStatus(gw.url, vic), 204);
+  const remembered = (gw: TestGateway, cookie: string) =>
+    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+  async function rememberedByBoth(userId: string): Promise<string> {
+    const cookie = await signedInCookie(one.gateway, userId);
+    for (const gw of [one, two]) {
+      assert.deepEqual(
+        [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
+        [204, 204],
+      );
+      assert.equal(remembered(gw, cookie), true);
+    }
+    return cookie;
+  }
+
+  test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
+    assert.equal(one.gateway.sessionCache.enabled, true);
+    const vic = await rememberedByBoth('vic');
+    const wes = await rememberedByBoth('wes');
+    await signedInCookie(two.gateway, 'xia');
+    assert.equal(remembered(one, wes), true);
     await signOutAt(two.url, vic);
     assert.equal(await authStatus(one.url, vic), 401);
+    assert.equal(remembered(one, wes), true);
+  });
+
+  test('a user locked on one is refused on the other at the next check', async () => {
+    const token = await apiToken(one, 'postgres-alone');
+    const yan = await rememberedByBoth('yan');
+    const row = (await one.storage.users.findByUserId('yan'))?.id;
+    await postAdmin(two.url, token, `users/${String(row)}/lock`);
+    assert.equal(await authStatus(one.url, yan), 401);
+  });
+
+  test('a cut listening connection forgets every remembered session', async () => {
+    const zoe = await rememberedByBoth('zoe');
+    const { database } = one.gateway.config;
+    const admin = new pg.Client({
+      connectionString: database.kind === 'postgres' ? database.url : '',
+    });
+    await admin.connect();
+    try {
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+           where application_name = $1 and datname = current_database()`,
+        [listenerApplicationName],
+      );
+    } finally {
+      await admin.end();
+    }
+    await until(() => !remembered(one, zoe) && !remembered(two, zoe));
+    // Still signed in: read from the database again, and remembered once trusted.
+    assert.equal(await authStatus(one.url, zoe), 204);
+    await until(() => one.storage.revocations?.catchUp() === true);
+    assert.equal(await authStatus(one.url, zoe), 204);
+    assert.equal(remembered(one, zoe), true);
   });
 });
+
+/** Waits until `done()` holds; the suite's own time-out bounds it. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 /** Skips unless the suite runs on PostgreSQL (with Redis, when asked). */
 function needs(backend: 'postgres' | 'postgres+redis'): string | false {

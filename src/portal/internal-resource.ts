@@ -14,7 +14,10 @@ export async function internalResource(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const active = await sessionOf(gateway, request);
+  // Through the session cache, like forward-auth: a revocation (a sign-out
+  // here or on another instance, a user or entry changed) forgets the
+  // session before the next page (src/http/session-cache.ts).
+  const active = await sessionOf(gateway, request, { remembered: true });
   if (active !== undefined) {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       sendFailure(

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { accessAllowed } from '../access-rules/access-rules.js';
+import { accessAllowed, accessDenied } from '../access-rules/access-rules.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { SsogateError } from '../core/index.js';
@@ -46,16 +46,9 @@ export async function internalResourceRoutes(
           active.user,
         )
       ) {
-        sendFailure(
-          gateway,
-          request,
-          reply,
-          new SsogateError(
-            'access_denied',
-            `${active.user.userId} may not reach ${target.matchPath}`,
-          ),
-          { tryAgainHref: '/' },
-        );
+        sendFailure(gateway, request, reply, accessDenied(active.user, target.matchPath), {
+          tryAgainHref: '/',
+        });
         return reply;
       }
       return proxyHttp(

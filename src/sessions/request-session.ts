@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { readCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
+import type { RememberedSession } from '../http/session-cache.js';
 import type { ActiveSession } from './session-service.js';
 import { resolveSession } from './session-service.js';
 
@@ -18,7 +19,8 @@ export interface SessionLookup {
   /**
    * Use the gateway's session cache (src/http/session-cache.ts): for the
    * checks of forward-auth and the reverse proxy, which run on every request
-   * to a protected application. Everything else reads storage every time.
+   * to a protected application, and the portal page. Everything else (sign-out,
+   * the admin API, forms that change something) reads storage every time.
    */
   readonly remembered?: boolean;
 }
@@ -49,16 +51,15 @@ export async function sessionOf(
 
 /**
  * The request's session if the cache holds it still valid, without a
- * storage call; synchronous, so the forward-auth fast path can answer
- * without a framework.
+ * storage call; synchronous, so the fast paths of forward-auth and the
+ * reverse proxy can answer without a framework. Nothing is copied: the
+ * answer is the remembered record itself.
  */
 export function rememberedSessionOf(
   gateway: Gateway,
   request: RequestWithHeaders,
-): RequestSession | undefined {
-  const id = sessionIdOf(gateway, request);
-  const active = gateway.sessionCache.remembered(id);
-  return active === undefined || id === undefined ? undefined : { ...active, id };
+): RememberedSession | undefined {
+  return gateway.sessionCache.remembered(sessionIdOf(gateway, request));
 }
 
 async function rememberedOrResolved(

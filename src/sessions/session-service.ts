@@ -31,19 +31,36 @@ export async function createSession(
   entryId: string | null,
   previousId: string | undefined,
 ): Promise<string> {
+  return (await startSession(deps, user, entryId, previousId)).id;
+}
+
+/** A session just made: its id and what a check of it would find. */
+export interface StartedSession {
+  readonly id: string;
+  readonly active: ActiveSession;
+}
+
+/** createSession, also giving the records as they were written (for the session cache). */
+export async function startSession(
+  deps: SessionDeps,
+  user: UserRecord,
+  entryId: string | null,
+  previousId: string | undefined,
+): Promise<StartedSession> {
   if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
   const id = randomToken(deps.random);
   const now = deps.clock();
-  await deps.sessions.create({
+  const session: SessionRecord = {
     idHash: sessionHash(id),
     userRowId: user.id,
     entryId,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + deps.lifetimeMs,
-  });
+  };
+  await deps.sessions.create(session);
   await deps.users.recordSignIn(user.id, now);
-  return id;
+  return { id, active: { session, user: { ...user, lastSignInAt: now } } };
 }
 
 /**

@@ -51,13 +51,16 @@ export async function provisionUser(
       );
     }
   }
-  if (!created && entry.provisioning.updateOnSignIn) {
-    user = await users.updateAttributes(user.id, attributesOf(mapped), now);
+  // Written only when the server said something new: a row rewritten with
+  // its own values costs a sign-in a statement and changes nothing.
+  const attributes = attributesOf(mapped);
+  if (!created && entry.provisioning.updateOnSignIn && !holdsAlready(user, attributes)) {
+    user = await users.updateAttributes(user.id, attributes, now);
   }
   // Groups and the administrator flag follow the server at every sign-in,
   // so that a group taken away there takes its access away here.
   const roles = rolesOf(entry, mapped);
-  if (!created && Object.keys(roles).length > 0) {
+  if (!created && Object.keys(roles).length > 0 && !holdsAlready(user, roles)) {
     user = await users.updateAttributes(user.id, roles, now);
   }
   if (!user.enabled) throw fail('user_disabled', `user ${userId} is disabled`);
@@ -87,4 +90,21 @@ function attributesOf(mapped: MappedUser): UserAttributes {
     ...(department === undefined ? {} : { department }),
     ...(Object.keys(extra).length === 0 ? {} : { extra }),
   };
+}
+
+/** Whether the row already holds every attribute given (the way the user store writes them). */
+function holdsAlready(user: UserRecord, attributes: UserAttributes): boolean {
+  const same = <T>(given: T | undefined, held: T) => given === undefined || given === held;
+  return (
+    same(attributes.userName, user.userName) &&
+    same(attributes.email, user.email) &&
+    same(attributes.mobile, user.mobile) &&
+    same(attributes.department, user.department) &&
+    same(attributes.enabled, user.enabled) &&
+    same(attributes.isAdmin, user.isAdmin) &&
+    (attributes.extra === undefined ||
+      JSON.stringify(attributes.extra) === JSON.stringify(user.extra)) &&
+    (attributes.groups === undefined ||
+      JSON.stringify(attributes.groups) === JSON.stringify(user.groups))
+  );
 }

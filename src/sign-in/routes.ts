@@ -5,7 +5,7 @@ import { readCookie, setSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { sessionIdOf } from '../sessions/request-session.js';
-import { createSession } from '../sessions/session-service.js';
+import { startSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
@@ -46,6 +46,8 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
     '/_sso/callback/:id',
     tracedCallback(gateway, async (request, reply) => {
       const startedAt = gateway.clock();
+      // A revocation from now on keeps the new session out of the cache (below).
+      const generationBefore = gateway.sessionCache.currentGeneration();
       // RFC 9700 §4.2.4: the callback URL holds a code and state; keep it out of
       // any Referer and any cache.
       void reply.header('referrer-policy', 'no-referrer');
@@ -70,17 +72,22 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
               },
               stores.audit,
             );
-            const sessionId = await createSession(
+            const started = await startSession(
               { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
               success.user,
               success.entry.id,
               sessionIdOf(gateway, request),
             );
-            return { ...success, sessionId };
+            return { ...success, sessionId: started.id, started: started.active };
           },
         );
         if (result.oidc !== undefined) {
           await keepOidcSession(gateway, result.sessionId, result.entry.id, result.oidc);
+        } else {
+          // Committed: the page the browser goes to next, and the first
+          // forward-auth check, find it without reading it back. The cache
+          // keeps it only if no revocation came since the callback began.
+          gateway.sessionCache.remember(result.sessionId, result.started, generationBefore);
         }
         setSessionCookie(gateway, reply, result.sessionId);
         gateway.telemetry.signInFinished(result.entry.id, 'success');

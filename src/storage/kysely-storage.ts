@@ -43,7 +43,7 @@ export async function createKyselyStorage(
     entries: createEntryStore(db, secretBox),
     users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
-    pendingSignIns: createPendingSignInStore(db),
+    pendingSignIns: createPendingSignInStore(db, dialect),
     oidcSessions: createOidcSessionStore(db, secretBox),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
@@ -103,7 +103,7 @@ async function sweepExpired(
     await createSqlRateLimitStore(trx).deleteEnded(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
-      pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),
+      pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),
     };
   });
 }

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { toMillis } from './columns.js';
-import type { Database, PendingSignInsTable } from './schema.js';
+import type { Database, PendingSignInsTable, SqlDialect } from './schema.js';
 import type { PendingSignIn, PendingSignInStore } from './types.js';
 
 function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
@@ -80,28 +80,47 @@ const hotQueries = oncePerDatabase((db) => ({
   ),
 }));
 
-export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
+/**
+ * `dialect` decides how a save and its pruning are written: on SQLite, in one
+ * transaction, so the file takes one commit rather than two; on PostgreSQL as
+ * two statements, where a transaction would add two round trips.
+ */
+export function createPendingSignInStore(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+): PendingSignInStore {
   const queries = hotQueries(db);
+  const saveAndPrune = async (
+    runner: Kysely<Database>,
+    pending: PendingSignIn,
+    perBrowser: number | undefined,
+  ) => {
+    await queries.save.execute(runner, {
+      state_hash: pending.stateHash,
+      entry_id: pending.entryId,
+      return_to: pending.returnTo,
+      binding_hash: pending.bindingHash,
+      redirect_uri: pending.redirectUri,
+      code_verifier: pending.codeVerifier,
+      created_at: pending.createdAt,
+      expires_at: pending.expiresAt,
+      nonce: pending.nonce ?? null,
+    });
+    if (perBrowser !== undefined) {
+      await queries.keepNewest.execute(runner, {
+        binding: pending.bindingHash,
+        kept: pending.stateHash,
+        others: Math.max(0, perBrowser - 1),
+      });
+    }
+  };
   return {
     async save(pending, perBrowser) {
-      await queries.save.execute(db, {
-        state_hash: pending.stateHash,
-        entry_id: pending.entryId,
-        return_to: pending.returnTo,
-        binding_hash: pending.bindingHash,
-        redirect_uri: pending.redirectUri,
-        code_verifier: pending.codeVerifier,
-        created_at: pending.createdAt,
-        expires_at: pending.expiresAt,
-        nonce: pending.nonce ?? null,
-      });
-      if (perBrowser !== undefined) {
-        await queries.keepNewest.execute(db, {
-          binding: pending.bindingHash,
-          kept: pending.stateHash,
-          others: Math.max(0, perBrowser - 1),
-        });
+      if (perBrowser === undefined || dialect !== 'sqlite') {
+        await saveAndPrune(db, pending, perBrowser);
+        return;
       }
+      await db.transaction().execute((trx) => saveAndPrune(trx, pending, perBrowser));
     },
 
     async consume(stateHash) {

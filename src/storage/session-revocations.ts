@@ -34,6 +34,35 @@ export interface RevocationFeed {
   close(): Promise<void>;
 }
 
+/**
+ * A feed between instances that announce what they end (Redis pub/sub,
+ * PostgreSQL LISTEN/NOTIFY) rather than log it in the database.
+ */
+export interface AnnouncingRevocationFeed extends RevocationFeed {
+  /**
+   * Applies a revocation here at once, sends it, and resolves when every
+   * instance that received it has applied it (or after the feed's time-out).
+   * Rejects when sending fails: the caller's answer then says so, and doing
+   * it again announces again.
+   */
+  announce(revocation: Revocation): Promise<void>;
+}
+
+/** The acknowledgements of one announcement, counted until `expected` is known and reached. */
+export class Acknowledgements {
+  count = 0;
+  expected = Number.POSITIVE_INFINITY;
+  done: () => void = () => undefined;
+  readonly finished = new Promise<void>((resolve) => {
+    this.done = resolve;
+  });
+
+  expect(receivers: number): void {
+    this.expected = receivers;
+    if (this.count >= receivers) this.done();
+  }
+}
+
 /** A revocation as the log stores it (scope and subject text), or undefined if unknown. */
 export function revocationFrom(scope: unknown, subject: unknown): Revocation | undefined {
   const text = typeof subject === 'number' ? String(subject) : subject;

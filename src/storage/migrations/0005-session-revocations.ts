@@ -11,8 +11,9 @@ import type { SqlDialect } from '../schema.js';
  * identity headers' attributes), an entry deleted or edited. A sign-in, a
  * session's activity, a pending sign-in or an audit row logs nothing.
  * Readers: src/storage/sqlite/sqlite-revocation-feed.ts. PostgreSQL keeps no
- * such log: sessions there are remembered only with Redis, which carries the
- * revocations instead (src/storage/redis/redis-revocation-feed.ts).
+ * such log: the gateway announces its revocations instead, over Redis
+ * (src/storage/redis/redis-revocation-feed.ts) or, without it, over
+ * LISTEN/NOTIFY (src/storage/postgres/postgres-revocation-feed.ts).
  */
 const userColumns = [
   'enabled',

@@ -5,12 +5,21 @@ import { createKyselyStorage } from '../kysely-storage.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
+import { announcingSessionStore, announcingUserStore } from '../announcing-stores.js';
+import type { AnnouncingRevocationFeed, Revocation } from '../session-revocations.js';
 import { nameStatementsOf } from './named-statements.js';
+import { createPostgresRevocationFeed } from './postgres-revocation-feed.js';
 
 export interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database */
   readonly url: string;
   readonly secretBox: SecretBox;
+  /**
+   * Announce the endings of sessions kept here to the other instances, so
+   * that each may remember sessions (not when Redis keeps the sessions and
+   * carries the announcements instead).
+   */
+  readonly announceRevocations?: boolean;
 }
 
 /**
@@ -59,11 +68,56 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateUnderLock(db);
-    return await createKyselyStorage(db, options.secretBox, 'postgres', { migrate: false });
+    const storage = await createKyselyStorage(db, options.secretBox, 'postgres', {
+      migrate: false,
+    });
+    if (options.announceRevocations !== true) return storage;
+    return withAnnouncedRevocations(
+      storage,
+      await createPostgresRevocationFeed({ url: options.url, pool }),
+    );
   } catch (error) {
     await db.destroy();
     throw error;
   }
+}
+
+/**
+ * Sessions in PostgreSQL, remembered by each instance: every ending of a
+ * session and change to a user is announced to the other instances over
+ * LISTEN/NOTIFY before the caller goes on (postgres-revocation-feed.ts).
+ */
+function withAnnouncedRevocations(storage: Storage, feed: AnnouncingRevocationFeed): Storage {
+  return {
+    ...storage,
+    sessions: announcingSessionStore(storage.sessions, feed),
+    users: announcingUserStore(storage.users, feed),
+    // Announced once committed: an instance told earlier could read the
+    // rows as they were before the commit and remember them again.
+    async writeTogether(work) {
+      const due: Revocation[] = [];
+      const later = {
+        announce(revocation: Revocation) {
+          due.push(revocation);
+          return Promise.resolve();
+        },
+      };
+      const result = await storage.writeTogether((stores) =>
+        work({
+          ...stores,
+          sessions: announcingSessionStore(stores.sessions, later),
+          users: announcingUserStore(stores.users, later),
+        }),
+      );
+      for (const revocation of due) await feed.announce(revocation);
+      return result;
+    },
+    revocations: feed,
+    async close() {
+      await feed.close();
+      await storage.close();
+    },
+  };
 }
 
 async function migrateUnderLock(db: Kysely<Database>): Promise<void> {

@@ -7,7 +7,7 @@ import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import type { RedisRevocationFeed } from './redis-revocation-feed.js';
 import { createRedisRevocationFeed } from './redis-revocation-feed.js';
-import { announcingSessionStore } from './announcing-stores.js';
+import { announcingSessionStore } from '../announcing-stores.js';
 
 export interface RedisStores {
   readonly sessions: SessionStore;

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Revocation, RevocationFeed } from '../session-revocations.js';
-import { RevocationListeners, revocationFrom, subjectOf } from '../session-revocations.js';
+import type { AnnouncingRevocationFeed } from '../session-revocations.js';
+import {
+  Acknowledgements,
+  RevocationListeners,
+  revocationFrom,
+  subjectOf,
+} from '../session-revocations.js';
 
-export interface RedisRevocationFeed extends RevocationFeed {
-  /**
-   * Applies a revocation here at once, publishes it, and resolves when every
-   * instance that received it has applied it (or after `ackTimeoutMs`).
-   * Rejects when the publish fails: the caller's answer then says so, and
-   * doing it again announces again.
-   */
-  announce(revocation: Revocation): Promise<void>;
-}
+/** Published on Redis; `announce` waits at most `ackTimeoutMs`. */
+export type RedisRevocationFeed = AnnouncingRevocationFeed;
 
 export interface RedisRevocationFeedOptions {
   /** How long an announcement waits for the instances' acknowledgements. */
@@ -145,19 +143,4 @@ export async function createRedisRevocationFeed(
       return Promise.resolve();
     },
   };
-}
-
-/** The acknowledgements of one announcement, counted until `expected` is known and reached. */
-class Acknowledgements {
-  count = 0;
-  expected = Number.POSITIVE_INFINITY;
-  done: () => void = () => undefined;
-  readonly finished = new Promise<void>((resolve) => {
-    this.done = resolve;
-  });
-
-  expect(receivers: number): void {
-    this.expected = receivers;
-    if (this.count >= receivers) this.done();
-  }
 }

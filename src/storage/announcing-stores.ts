@@ -1,15 +1,16 @@
-import type { SessionStore, UserStore } from '../types.js';
-import type { RedisRevocationFeed } from './redis-revocation-feed.js';
+import type { SessionStore, UserStore } from './types.js';
+import type { AnnouncingRevocationFeed } from './session-revocations.js';
+
+/** What the stores below need of a feed. */
+export type Announcer = Pick<AnnouncingRevocationFeed, 'announce'>;
 
 /**
  * The session store with every ending announced to the other instances
- * (redis-revocation-feed.ts), after the write and before the caller goes on:
+ * (redis/redis-revocation-feed.ts, postgres/postgres-revocation-feed.ts), after
+ * the write and before the caller goes on:
  * a sign-out is answered once every instance has forgotten the session.
  */
-export function announcingSessionStore(
-  sessions: SessionStore,
-  feed: RedisRevocationFeed,
-): SessionStore {
+export function announcingSessionStore(sessions: SessionStore, feed: Announcer): SessionStore {
   return {
     ...sessions,
     async delete(idHash) {
@@ -32,10 +33,11 @@ export function announcingSessionStore(
 /**
  * The user store with every change a session check reads (enabled, the
  * admin flag, the attributes of the identity headers) announced to the other
- * instances, which forget that user's sessions; they live in Redis while the
- * user is in the SQL database, so no database log can carry it.
+ * instances, which forget that user's sessions. With Redis the sessions live
+ * there while the user is in the SQL database, so no database log could
+ * carry it; on PostgreSQL alone the same announcements travel by NOTIFY.
  */
-export function announcingUserStore(users: UserStore, feed: RedisRevocationFeed): UserStore {
+export function announcingUserStore(users: UserStore, feed: Announcer): UserStore {
   const announce = (userRowId: number) => feed.announce({ scope: 'user', userRowId });
   return {
     ...users,
