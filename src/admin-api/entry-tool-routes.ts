@@ -152,7 +152,7 @@ export function entryToolRoutes(api: ApiRouter): void {
   );
 }
 
-interface Candidate {
+export interface Candidate {
   readonly input: Record<string, unknown>;
   /** Values never to echo: the secret sent or stored. */
   readonly secrets: readonly string[];
@@ -162,7 +162,7 @@ interface Candidate {
  * The entry as an update of `existingId` would store it: without an
  * appsecret (or with ""), the stored one counts, as PUT keeps it.
  */
-async function asStored(
+export async function asStored(
   gateway: Gateway,
   entry: Record<string, unknown>,
   existingId: string | undefined,
@@ -259,7 +259,7 @@ function failedStep(step: 'token' | 'userinfo', error: unknown, secrets: readonl
 }
 
 /** One mapping line's outcome, its value and message masked like the user. */
-function presentMappingLine(
+export function presentMappingLine(
   line: MappingLineReport,
   secrets: readonly string[],
 ): Record<string, JsonValue> {
@@ -279,7 +279,7 @@ function presentMappingLine(
 }
 
 /** The mapped user, every value masked for the secrets and tokens of the test. */
-function presentMappedUser(
+export function presentMappedUser(
   user: MappedUser,
   secrets: readonly string[],
 ): Record<string, JsonValue> {

@@ -118,6 +118,19 @@ export interface AppTokensTable {
   expires_at: Millis;
 }
 
+export interface TestSignInsTable {
+  id: string;
+  state_key: string;
+  actor: string;
+  entry_id: string;
+  status: string;
+  sealed: string;
+  trace: string | null;
+  created_at: Millis;
+  callback_until: Millis;
+  expires_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -128,6 +141,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   api_tokens: ApiTokensTable;
   app_tokens: AppTokensTable;
+  test_sign_ins: TestSignInsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';
