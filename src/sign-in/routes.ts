@@ -51,8 +51,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
       // any Referer and any cache.
       void reply.header('referrer-policy', 'no-referrer');
       // An administrator's test sign-in records its trace and signs nobody in.
-      const tested = await finishTestSignIn(gateway, request, reply, request.params.id);
-      if (tested !== undefined) return tested;
+      if (await finishTestSignIn(gateway, request, reply, request.params.id)) return reply;
       try {
         const result = await completeSignIn(
           gateway,

@@ -13,7 +13,7 @@ import type { TestTrace } from './trace.js';
 /**
  * The callback of a test sign-in, when the state is one a test is waiting
  * for: runs it, stores its trace, writes its one audit event and shows a
- * page saying nobody was signed in. Undefined for any other callback, which
+ * page saying nobody was signed in. False for any other callback, which
  * the sign-in flow then handles as ever.
  */
 export async function finishTestSignIn(
@@ -21,12 +21,12 @@ export async function finishTestSignIn(
   request: FastifyRequest,
   reply: FastifyReply,
   routeEntryId: string,
-): Promise<FastifyReply | undefined> {
+): Promise<boolean> {
   const query = callbackQuery(request.url);
   const state = query.state;
-  if (typeof state !== 'string' || state === '' || !isVisibleAscii(state)) return undefined;
+  if (typeof state !== 'string' || state === '' || !isVisibleAscii(state)) return false;
   const test = await gateway.storage.testSignIns.claim(stateKey(state), gateway.clock());
-  if (test === undefined) return undefined;
+  if (test === undefined) return false;
   const startedAt = gateway.clock();
   let trace: TestTrace;
   try {
@@ -49,7 +49,7 @@ export async function finishTestSignIn(
       ...(trace.provisioning === null ? {} : { provisioning: trace.provisioning.action }),
     },
   });
-  return sendPage(
+  sendPage(
     reply,
     200,
     testSignInPage(
@@ -58,6 +58,7 @@ export async function finishTestSignIn(
         : { outcome: 'failure', code: trace.error?.code ?? 'internal_error' },
     ),
   );
+  return true;
 }
 
 function unexpectedFailure(gateway: Gateway, test: TestSignInRecord): TestTrace {
