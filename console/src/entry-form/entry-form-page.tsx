@@ -19,6 +19,7 @@ import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
 import { ProvisioningFields } from './provisioning-fields';
 import { TestPanel } from './test-panel';
+import { TestSignInPanel } from '../test-sign-in/test-sign-in-panel';
 import { useValidation } from './use-validation';
 import { ValidationSummary } from './validation-summary';
 
@@ -227,6 +228,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           <StatusLine status={status} />
         </div>
       </form>
+      <TestSignInPanel entry={toEntryBody(draft, storedDefault)} existingId={existingId} />
       {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
     </Page>
   );
