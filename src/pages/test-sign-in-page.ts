@@ -17,9 +17,11 @@ export function testSignInPage(input: TestSignInPageInput): string {
     'Test sign-in finished',
     html`<h1>Test sign-in finished</h1>
       <p>
-        ${input.outcome === 'success'
-          ? 'The sign-in would succeed.'
-          : `The sign-in would fail with ${input.code ?? 'an error'}.`}
+        ${
+          input.outcome === 'success'
+            ? 'The sign-in would succeed.'
+            : `The sign-in would fail with ${input.code ?? 'an error'}.`
+        }
         Nobody was signed in and no user was created or changed.
       </p>
       <p>The console shows each step. You can close this window.</p>`,

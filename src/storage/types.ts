@@ -347,12 +347,7 @@ export interface RateLimitStore {
 // ------------------------------------------------------------------ audit
 
 export type AuditKind =
-  | 'sign_in'
-  | 'sign_out'
-  | 'entry_change'
-  | 'user_change'
-  | 'token_change'
-  | 'test_sign_in';
+  'sign_in' | 'sign_out' | 'entry_change' | 'user_change' | 'token_change' | 'test_sign_in';
 
 export interface AuditEvent {
   readonly id: number;

@@ -51,7 +51,12 @@ async function startProvider(): Promise<Provider> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }
 
@@ -103,7 +108,7 @@ async function start(api: ApiFixture, url: string, payload?: object): Promise<St
     ...(payload === undefined ? {} : { payload }),
   });
   assert.equal(response.statusCode, 201, response.body);
-  return json(response) as Started;
+  return json<Started>(response);
 }
 
 /** The provider's redirect back to the gateway, with the canary code and the test's state. */
@@ -135,7 +140,7 @@ async function readTrace(api: ApiFixture, id: string): Promise<TraceAnswer> {
     headers: api.token,
   });
   assert.equal(response.statusCode, 200, response.body);
-  return json(response) as TraceAnswer;
+  return json<TraceAnswer>(response);
 }
 
 describe('test sign-in', () => {
@@ -188,9 +193,9 @@ describe('test sign-in', () => {
       assert.match(passed.text, /Provisioning would: create/);
 
       assert.equal(await api.storage.users.findByUserId('4242'), undefined);
-      const users = json(
+      const users = json<{ total: number }>(
         await api.inject({ method: 'GET', url: '/_sso/api/users', headers: api.token }),
-      ) as { total: number };
+      );
       assert.equal(users.total, 0);
       const events = await api.storage.audit.list({ limit: 10 });
       assert.deepEqual(
@@ -228,7 +233,7 @@ describe('test sign-in', () => {
 
   test('bad input: unknown entry, unknown test, expired trace, another administrator', async () => {
     await withProvider(async (api, provider) => {
-      const code = async (response: { body: string }) =>
+      const code = (response: { body: string }) =>
         (JSON.parse(response.body) as { error: { code: string } }).error.code;
       const unknownEntry = await api.inject({
         method: 'POST',
@@ -236,7 +241,7 @@ describe('test sign-in', () => {
         headers: api.token,
       });
       assert.equal(unknownEntry.statusCode, 404);
-      assert.equal(await code(unknownEntry), 'entry_unknown');
+      assert.equal(code(unknownEntry), 'entry_unknown');
 
       const unknownTest = await api.inject({
         method: 'GET',
@@ -244,7 +249,7 @@ describe('test sign-in', () => {
         headers: api.token,
       });
       assert.equal(unknownTest.statusCode, 404);
-      assert.equal(await code(unknownTest), 'test_sign_in_unknown');
+      assert.equal(code(unknownTest), 'test_sign_in_unknown');
 
       const noState = await api.inject({
         method: 'POST',
@@ -258,7 +263,7 @@ describe('test sign-in', () => {
         },
       });
       assert.equal(noState.statusCode, 400);
-      assert.equal(await code(noState), 'test_sign_in_needs_state');
+      assert.equal(code(noState), 'test_sign_in_needs_state');
 
       const started = await start(api, '/_sso/api/entries/test-sign-in', {
         entry: entryFor(provider, rightMapping),
@@ -270,7 +275,7 @@ describe('test sign-in', () => {
         headers: other.cookie,
       });
       assert.equal(foreign.statusCode, 403);
-      assert.equal(await code(foreign), 'test_sign_in_forbidden');
+      assert.equal(code(foreign), 'test_sign_in_forbidden');
 
       // Past the callback's time the state is not a test's: the sign-in flow refuses it.
       api.tick(11 * 60_000);
@@ -285,7 +290,7 @@ describe('test sign-in', () => {
         headers: api.token,
       });
       assert.equal(expired.statusCode, 410);
-      assert.equal(await code(expired), 'test_sign_in_expired');
+      assert.equal(code(expired), 'test_sign_in_expired');
     });
   });
 });
