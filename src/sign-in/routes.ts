@@ -12,7 +12,7 @@ import { completeSignIn } from './complete-sign-in.js';
 import { keepOidcSession } from './keep-oidc-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
-import { finishTestSignIn } from '../test-sign-in/test-callback.js';
+import { finishTestSignIn } from './test-callback.js';
 
 interface EntryParams {
   readonly id: string;

@@ -1,7 +1,7 @@
 import type { CompiledEntry, MappedUser } from '../core/index.js';
 import { scopedUserId } from '../core/index.js';
 import type { UserStore } from '../storage/types.js';
-import type { ProvisioningPlan } from './trace.js';
+import type { ProvisioningPlan } from './test-trace.js';
 
 /**
  * What provisionUser (src/sign-in/provision-user.ts) would do with this

@@ -2,9 +2,9 @@ import type { CompiledEntry, EntryInput } from '../core/index.js';
 import { SsogateError, buildAuthorizationRequest, randomToken } from '../core/index.js';
 import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
-import { pendingKey, usesState } from '../sign-in/pending-key.js';
+import { pendingKey, usesState } from './pending-key.js';
 import type { TestSignInSecrets } from './run-test-sign-in.js';
-import type { TestTrace } from './trace.js';
+import type { TestTrace } from './test-trace.js';
 
 /** How long the console can read a test's trace after it started. */
 export const traceLifetimeMs = 30 * 60_000;

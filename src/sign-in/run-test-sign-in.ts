@@ -4,18 +4,20 @@ import {
   SignInError,
   isSsogateError,
   isVisibleAscii,
+  presentMappedUser,
+  presentMappingLine,
   reportUserInfoResponse,
   validateEntry,
 } from '../core/index.js';
-import { presentMappedUser, presentMappingLine } from '../admin-api/entry-tool-routes.js';
+
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
 import { Telemetry } from '../observability/telemetry.js';
-import { readSignedInUser } from '../sign-in/oauth2-steps.js';
+import { readSignedInUser } from './oauth2-steps.js';
 import type { AppTokenStore, PendingSignIn, TestSignInRecord } from '../storage/types.js';
 import { planProvisioning } from './provisioning-plan.js';
-import type { ProvisioningPlan, TestTrace } from './trace.js';
-import { TraceRecorder } from './trace-recorder.js';
+import type { ProvisioningPlan, TestTrace } from './test-trace.js';
+import { TraceRecorder } from './test-trace-recorder.js';
 
 /** What a test keeps sealed until its callback (start-test-sign-in.ts). */
 export interface TestSignInSecrets {

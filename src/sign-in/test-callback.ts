@@ -4,11 +4,11 @@ import { audit } from '../http/audit.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendPage } from '../http/respond.js';
 import { testSignInPage } from '../pages/index.js';
-import { callbackQuery } from '../sign-in/callback-query.js';
-import { stateKey } from '../sign-in/pending-key.js';
+import { callbackQuery } from './callback-query.js';
+import { stateKey } from './pending-key.js';
 import type { TestSignInRecord } from '../storage/types.js';
 import { runTestSignIn } from './run-test-sign-in.js';
-import type { TestTrace } from './trace.js';
+import type { TestTrace } from './test-trace.js';
 
 /**
  * The callback of a test sign-in, when the state is one a test is waiting

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { EntryInvalidError, SsogateError } from '../core/index.js';
-import type { ApiRouter } from '../admin-api/api-router.js';
-import { entryAnswers, validatedForSaving } from '../admin-api/entry-answers.js';
-import { asStored, entryTestBody } from '../admin-api/entry-tool-routes.js';
-import { entryParams } from '../admin-api/schemas.js';
+import type { ApiRouter } from './api-router.js';
+import { entryAnswers, validatedForSaving } from './entry-answers.js';
+import { asStored, entryTestBody } from './entry-tool-routes.js';
+import { entryParams } from './schemas.js';
 import type { Gateway } from '../http/gateway.js';
-import type { StartedTest } from './start-test-sign-in.js';
-import { startTestSignIn } from './start-test-sign-in.js';
-import type { TestTrace } from './trace.js';
-import { traceText } from './trace.js';
+import type { StartedTest } from '../sign-in/start-test-sign-in.js';
+import { startTestSignIn } from '../sign-in/start-test-sign-in.js';
+import type { TestTrace } from '../sign-in/test-trace.js';
+import { traceText } from '../sign-in/test-trace.js';
 
 const startedAnswer = z
   .looseObject({
