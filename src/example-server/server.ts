@@ -7,6 +7,7 @@ import { registerDingtalkStyle } from './dingtalk-style.js';
 import { registerGetStyle } from './get-style.js';
 import { registerJsonStyle } from './json-style.js';
 import { registerSessionRoutes } from './session-routes.js';
+import { registerGithubStyle } from './github-style.js';
 import { registerStandardStyle } from './standard-style.js';
 import { ExampleState } from './state.js';
 import { registerWecomStyle } from './wecom-style.js';
@@ -58,6 +59,7 @@ export async function startExampleServer(
   registerGetStyle(app, context);
   registerJsonStyle(app, context);
   registerStandardStyle(app, context);
+  registerGithubStyle(app, context);
   registerWecomStyle(app, context);
   registerDingtalkStyle(app, context);
 

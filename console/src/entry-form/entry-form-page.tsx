@@ -20,6 +20,7 @@ import { OidcFields } from './oidc-fields';
 import { ProvisioningFields } from './provisioning-fields';
 import { TestPanel } from './test-panel';
 import { TestSignInPanel } from '../test-sign-in/test-sign-in-panel';
+import { PresetChooser } from '../presets/preset-chooser';
 import { useValidation } from './use-validation';
 import { ValidationSummary } from './validation-summary';
 
@@ -180,6 +181,14 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           warnings={validation.result?.ok === true ? validation.result.warnings : []}
           failure={validation.failure}
         />
+        {stored === undefined ? (
+          <PresetChooser
+            draft={draft}
+            onApply={(filled) => {
+              change(filled);
+            }}
+          />
+        ) : null}
         <GeneralFields
           draft={draft}
           isNew={stored === undefined}

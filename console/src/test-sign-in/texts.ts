@@ -23,3 +23,20 @@ export const testSignInTexts = {
   provisioning: (action: string, message: string) => `Provisioning would: ${action} — ${message}`,
   auditKind: 'Test sign-in',
 } as const;
+
+/** Every English string of the preset chooser on a new entry's form. */
+export const presetTexts = {
+  heading: 'Start from',
+  blank: 'A blank entry',
+  hint: 'A preset fills every field but the credentials. Fill in the application id and secret the provider gives you, and the parameters below.',
+  parameter: (name: string, description: string) => `${name}: ${description}`,
+  register: 'Register at the provider',
+  setup: (name: string) => `How to register an application at ${name}`,
+  callback: 'Callback URL (authorization callback, redirect URI)',
+  callbackNeedsId: 'Choose the entry id first: it is part of the callback URL.',
+  copy: 'Copy',
+  copied: 'Copied.',
+  scopes: 'Scopes',
+  noScopes: 'none named in the authorization URL',
+  credentials: 'Then fill in: Application id (appid) and secret (appsecret).',
+} as const;
