@@ -29,7 +29,7 @@ describe('a new entry from a preset', () => {
     );
     assert.equal(body.userInfoUrl, 'https://api.github.com/user');
     assert.equal(body.tokenRequest?.bodyEncoding, 'form');
-    assert.match(String(body.userInfoParse), /userId = JSON_GET\(\$response, 'id'\)/);
+    assert.match(JSON.stringify(body.userInfoParse), /userId = JSON_GET\(\$response, 'id'\)/);
   });
 
   test('an empty parameter stays a visible {{name}} to fill', () => {
