@@ -79,7 +79,10 @@ export async function runTestSignIn(
   } catch (failure) {
     if (!isSsogateError(failure)) throw failure;
     error = recorder.fail(failure);
-    if (entry?.type === 'oauth2') reportMapping(entry, recorder);
+    if (entry?.type === 'oauth2') {
+      reportToken(entry, recorder);
+      reportMapping(entry, recorder);
+    }
   }
   const secrets = recorder.allSecrets();
   const steps = recorder.steps();
@@ -191,7 +194,8 @@ function checkedCode(entry: CompiledOAuth2Entry, query: Readonly<Record<string, 
 
 /** The token step's expressions, once it passed: the token and values show masked. */
 function reportToken(entry: CompiledOAuth2Entry, recorder: TraceRecorder): void {
-  if (!recorder.hasStep('token')) return;
+  // A failed token step says why itself; its expressions gave nothing to show.
+  if (!recorder.hasStep('token') || recorder.failureOf('token') !== undefined) return;
   const condition = entry.input.tokenRequest?.successCondition;
   if (condition !== undefined) {
     recorder.result(

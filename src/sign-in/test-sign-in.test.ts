@@ -174,6 +174,8 @@ describe('test sign-in', () => {
           ['user info', 'failed'],
         ],
       );
+      const token = failed.trace.steps[1];
+      assert.ok(token?.results.some((r) => r.label.startsWith('tokenParse') && r.outcome === 'ok'));
       const userInfo = failed.trace.steps[2];
       assert.ok(userInfo?.results.some((r) => r.label.startsWith('userId') && r.outcome !== 'ok'));
       assert.ok(userInfo?.results.some((r) => r.label.startsWith('email') && r.outcome === 'ok'));
