@@ -138,6 +138,15 @@ async function readableTrace(gateway: Gateway, id: string, actor: string): Promi
     throw new SsogateError('test_sign_in_expired', `test sign-in "${id}" has expired`);
   }
   const trace = JSON.parse(test.trace ?? 'null') as TestTrace;
+  if (test.status === 'waiting' && test.callbackUntil <= gateway.clock()) {
+    // The provider never called back in time: the test is over, and says so.
+    return {
+      ...trace,
+      status: 'done',
+      outcome: 'failure',
+      error: { code: 'state_invalid', message: 'the provider did not call back in time' },
+    };
+  }
   // Claimed by its callback but not yet written: say it runs.
   return test.status === 'running' && trace.status === 'waiting'
     ? { ...trace, status: 'running' }

@@ -285,6 +285,9 @@ describe('test sign-in', () => {
       assert.equal(late.statusCode, 404);
       assert.match(late.body, /entry_unknown/);
       assert.doesNotMatch(late.body, /Test sign-in finished/);
+      const over = await readTrace(api, started.id);
+      assert.equal(over.trace.status, 'done');
+      assert.equal(over.trace.error?.code, 'state_invalid');
       api.tick(20 * 60_000);
       const expired = await api.inject({
         method: 'GET',

@@ -110,7 +110,7 @@ export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
 
   const trace = answer?.trace;
   return (
-    <section className="test-panel" aria-labelledby="test-sign-in-heading">
+    <section className="trace-panel" aria-labelledby="test-sign-in-heading">
       <h2 id="test-sign-in-heading">{t.heading}</h2>
       <p className="hint">{t.hint}</p>
       <button
@@ -123,7 +123,7 @@ export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
       >
         {starting ? t.starting : t.start}
       </button>
-      <div className="test-result" role="status" aria-live="polite">
+      <div className="trace-result" role="status" aria-live="polite">
         {failure === undefined ? null : <p className="status status-error">{failure}</p>}
         {trace === undefined ? null : <TraceView trace={trace} />}
         {answer === undefined || trace?.status !== 'done' ? null : (
