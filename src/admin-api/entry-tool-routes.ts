@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type {
   CompiledOAuth2Entry,
-  JsonValue,
   MappedUser,
-  MappingLineReport,
   MappingReport,
   SsogateError,
 } from '../core/index.js';
@@ -15,6 +13,8 @@ import {
   maskSecrets,
   maxResponseBytes,
   placeholderMatrix,
+  presentMappedUser,
+  presentMappingLine,
   processTokenResponse,
   reportUserInfoResponse,
   secretChange,
@@ -152,7 +152,7 @@ export function entryToolRoutes(api: ApiRouter): void {
   );
 }
 
-interface Candidate {
+export interface Candidate {
   readonly input: Record<string, unknown>;
   /** Values never to echo: the secret sent or stored. */
   readonly secrets: readonly string[];
@@ -162,7 +162,7 @@ interface Candidate {
  * The entry as an update of `existingId` would store it: without an
  * appsecret (or with ""), the stored one counts, as PUT keeps it.
  */
-async function asStored(
+export async function asStored(
   gateway: Gateway,
   entry: Record<string, unknown>,
   existingId: string | undefined,
@@ -255,44 +255,6 @@ function failedStep(step: 'token' | 'userinfo', error: unknown, secrets: readonl
       ...(error.line === undefined ? {} : { line: error.line }),
       ...(error.column === undefined ? {} : { column: error.column }),
     },
-  };
-}
-
-/** One mapping line's outcome, its value and message masked like the user. */
-function presentMappingLine(
-  line: MappingLineReport,
-  secrets: readonly string[],
-): Record<string, JsonValue> {
-  const { place, error, value } = line;
-  return {
-    attribute: line.attribute,
-    ...(place === undefined ? {} : place),
-    required: line.required,
-    outcome: line.outcome,
-    ...(value === undefined
-      ? {}
-      : { value: typeof value === 'string' ? maskSecrets(value, secrets) : value }),
-    ...(error === undefined
-      ? {}
-      : { error: { code: error.code, message: maskSecrets(error.message, secrets) } }),
-  };
-}
-
-/** The mapped user, every value masked for the secrets and tokens of the test. */
-function presentMappedUser(
-  user: MappedUser,
-  secrets: readonly string[],
-): Record<string, JsonValue> {
-  const text = (value: string | undefined) =>
-    value === undefined ? null : maskSecrets(value, secrets);
-  return {
-    userId: maskSecrets(user.userId, secrets),
-    userName: text(user.userName),
-    email: text(user.email),
-    mobile: text(user.mobile),
-    department: text(user.department),
-    enabled: user.enabled ?? null,
-    extra: JSON.parse(maskSecrets(JSON.stringify(user.extra), secrets)) as JsonValue,
   };
 }
 

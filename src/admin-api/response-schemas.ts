@@ -146,7 +146,14 @@ export const auditEventSchema = named(
   z.looseObject({
     id: z.number().int(),
     at: isoTime,
-    kind: z.enum(['sign_in', 'sign_out', 'entry_change', 'user_change', 'token_change']),
+    kind: z.enum([
+      'sign_in',
+      'sign_out',
+      'entry_change',
+      'user_change',
+      'token_change',
+      'test_sign_in',
+    ]),
     outcome: z.enum(['success', 'failure']),
     entryId: z.string().nullable(),
     userId: z.string().nullable(),

@@ -52,7 +52,9 @@ export const userListQuery = z.strictObject({
 });
 
 export const auditQuery = z.strictObject({
-  kind: z.enum(['sign_in', 'sign_out', 'entry_change', 'user_change', 'token_change']).optional(),
+  kind: z
+    .enum(['sign_in', 'sign_out', 'entry_change', 'user_change', 'token_change', 'test_sign_in'])
+    .optional(),
   entryId: filterText.optional(),
   userId: filterText.optional(),
   outcome: z.enum(['success', 'failure']).optional(),

@@ -59,9 +59,9 @@ export async function startExampleServer(
   registerGetStyle(app, context);
   registerJsonStyle(app, context);
   registerStandardStyle(app, context);
+  registerGithubStyle(app, context);
   registerWecomStyle(app, context);
   registerDingtalkStyle(app, context);
-  registerGithubStyle(app, context);
 
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();

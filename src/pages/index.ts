@@ -9,6 +9,8 @@ export type { PortalPageInput, PortalUser } from './portal-page.js';
 export { signedOutPage } from './signed-out-page.js';
 export type { SignOutScope } from './signed-out-page.js';
 export { signOutPage } from './sign-out-page.js';
+export { testSignInPage } from './test-sign-in-page.js';
+export type { TestSignInPageInput } from './test-sign-in-page.js';
 export type { SignOutPageInput } from './sign-out-page.js';
 export type { SignedInUser } from './sign-out-form.js';
 export { STYLESHEET_PATH, stylesheet } from './stylesheet.js';

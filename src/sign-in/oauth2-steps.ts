@@ -35,6 +35,18 @@ import { appTokenFor, dropAppToken } from './app-token.js';
 export interface OAuth2StepDeps extends AppTokenDeps {
   readonly oidc: ProviderMetadata;
   readonly telemetry: Telemetry;
+  /** Told what the steps do, for an administrator's test sign-in (src/test-sign-in/). */
+  readonly observer?: StepObserver;
+}
+
+/** What a test sign-in learns while the steps run, to name its calls and mask its trace. */
+export interface StepObserver {
+  /** The step about to run: `token`, `userinfo`, or `userinfo` with `call NAME: `. */
+  step(which: 'token' | 'userinfo', detail: string): void;
+  /** The values never to show, growing as tokens are read; the same array throughout. */
+  secrets(values: readonly string[]): void;
+  /** The values read from the token response, for the user-info mapping's report. */
+  tokenValues(values: Readonly<Record<string, string>>): void;
 }
 
 /** The user an OAuth2 entry's calls describe, and an OpenID Connect sign-in's tokens. */
@@ -82,16 +94,19 @@ export async function readSignedInUser(
   const secrets = [entry.appsecret, code].filter((value): value is string => value !== undefined);
   const appToken = await appTokenFor(deps, entry);
   if (appToken !== undefined) secrets.push(appToken.token);
+  deps.observer?.secrets(secrets);
   const run = <T>(
     which: 'token' | 'userinfo',
     detail: string,
     work: () => Promise<T>,
     timed = true,
-  ): Promise<T> =>
-    step(deps.telemetry, entry, { which, detail, secrets, timed }, work, async (error) => {
+  ): Promise<T> => {
+    deps.observer?.step(which, detail);
+    return step(deps.telemetry, entry, { which, detail, secrets, timed }, work, async (error) => {
       // A refusal may mean the token was revoked or expired early: forget it.
       if (refusals.has(error)) await dropAppToken(deps.appTokens, entry, appToken);
     });
+  };
 
   let values: StepValues = {
     accessToken: undefined,
@@ -131,6 +146,7 @@ export async function readSignedInUser(
     );
     secrets.push(...[token.accessToken, ...Object.values(token.values)].filter(Boolean));
     tokenValues = token.values;
+    deps.observer?.tokenValues(token.values);
     values = { ...values, accessToken: token.accessToken, named: token.values };
   }
   const options = { secrets, ...(tokenValues === undefined ? {} : { tokenValues }) };

@@ -13,8 +13,13 @@ export function pendingKey(
   bindingValue: string,
 ): string {
   return usesState(entry)
-    ? sha256Base64url(`state:${state ?? ''}`)
+    ? stateKey(state ?? '')
     : sha256Base64url(`browser:${entry.id}:${bindingValue}`);
+}
+
+/** The key of a pending sign-in (or a test sign-in) found by its state. */
+export function stateKey(state: string): string {
+  return sha256Base64url(`state:${state}`);
 }
 
 export function usesState(entry: CompiledEntry): boolean {

@@ -12,6 +12,7 @@ import { completeSignIn } from './complete-sign-in.js';
 import { keepOidcSession } from './keep-oidc-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
+import { finishTestSignIn } from './test-callback.js';
 
 interface EntryParams {
   readonly id: string;
@@ -51,6 +52,8 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
       // RFC 9700 §4.2.4: the callback URL holds a code and state; keep it out of
       // any Referer and any cache.
       void reply.header('referrer-policy', 'no-referrer');
+      // An administrator's test sign-in records its trace and signs nobody in.
+      if (await finishTestSignIn(gateway, request, reply, request.params.id)) return reply;
       try {
         const result = await completeSignIn(
           gateway,

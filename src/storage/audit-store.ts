@@ -10,6 +10,7 @@ const kinds: ReadonlySet<string> = new Set<AuditKind>([
   'entry_change',
   'user_change',
   'token_change',
+  'test_sign_in',
 ]);
 
 function toKind(value: string): AuditKind {

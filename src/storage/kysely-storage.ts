@@ -14,6 +14,7 @@ import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
+import { createTestSignInStore } from './test-sign-in-store.js';
 import type { Storage, SweepCounts } from './types.js';
 import { createUserStore } from './user-store.js';
 
@@ -48,6 +49,7 @@ export async function createKyselyStorage(
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
+    testSignIns: createTestSignInStore(db, secretBox),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),

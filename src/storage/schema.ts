@@ -125,6 +125,19 @@ export interface RateWindowsTable {
   last_at: Millis;
 }
 
+export interface TestSignInsTable {
+  id: string;
+  state_key: string;
+  actor: string;
+  entry_id: string;
+  status: string;
+  sealed: string;
+  trace: string | null;
+  created_at: Millis;
+  callback_until: Millis;
+  expires_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -136,6 +149,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   app_tokens: AppTokensTable;
   rate_windows: RateWindowsTable;
+  test_sign_ins: TestSignInsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

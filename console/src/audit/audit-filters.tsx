@@ -1,3 +1,4 @@
+import { testSignInTexts } from '../test-sign-in/texts';
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import type { EntryView } from '../types';
@@ -70,6 +71,7 @@ const kindOptions: readonly FilterOption[] = [
   ['entry_change', 'Entry change'],
   ['user_change', 'User change'],
   ['token_change', 'API token change'],
+  ['test_sign_in', testSignInTexts.auditKind],
 ];
 
 /** The audit's filters; applied on submit so each change is not a query. */

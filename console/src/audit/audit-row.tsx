@@ -1,3 +1,4 @@
+import { testSignInTexts } from '../test-sign-in/texts';
 import { formatTime } from '../api';
 import type { AuditEventView } from '../types';
 import { readableDetail } from './audit-detail';
@@ -8,6 +9,7 @@ const kinds: Readonly<Record<string, string>> = {
   entry_change: 'Entry change',
   user_change: 'User change',
   token_change: 'API token change',
+  test_sign_in: testSignInTexts.auditKind,
 };
 
 /** One audit event; a failure names its code and the reference id its error page showed. */

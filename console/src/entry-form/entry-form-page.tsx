@@ -19,6 +19,8 @@ import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
 import { ProvisioningFields } from './provisioning-fields';
 import { TestPanel } from './test-panel';
+import { TestSignInPanel } from '../test-sign-in/test-sign-in-panel';
+import { PresetChooser } from '../presets/preset-chooser';
 import { useValidation } from './use-validation';
 import { ValidationSummary } from './validation-summary';
 
@@ -179,6 +181,14 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           warnings={validation.result?.ok === true ? validation.result.warnings : []}
           failure={validation.failure}
         />
+        {stored === undefined ? (
+          <PresetChooser
+            draft={draft}
+            onApply={(filled) => {
+              change(filled);
+            }}
+          />
+        ) : null}
         <GeneralFields
           draft={draft}
           isNew={stored === undefined}
@@ -227,6 +237,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           <StatusLine status={status} />
         </div>
       </form>
+      <TestSignInPanel entry={toEntryBody(draft, storedDefault)} existingId={existingId} />
       {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
     </Page>
   );

@@ -310,6 +310,20 @@ export const errorRegistry = {
     status: 409,
     summary: 'An unrevoked API token has this name already.',
   },
+  test_sign_in_unknown: { status: 404, summary: 'No test sign-in has this id.' },
+  test_sign_in_expired: {
+    status: 410,
+    summary: "The test sign-in's trace is past its lifetime; start a new test.",
+  },
+  test_sign_in_forbidden: {
+    status: 403,
+    summary: 'The test sign-in was started by another administrator or token.',
+  },
+  test_sign_in_needs_state: {
+    status: 400,
+    summary:
+      "The entry's authorization URL has no `${state}`, by which a test sign-in finds its callback.",
+  },
   console_not_built: {
     status: 503,
     summary: 'The admin console has not been built on this server (npm run build:console).',

@@ -18,3 +18,4 @@ export type {
 export { mapUser, mapUserReport } from './map-user.js';
 export type { UserIdScope } from './user-id-scope.js';
 export { scopedUserId, userIdScopes } from './user-id-scope.js';
+export { presentMappedUser, presentMappingLine } from './present-mapping.js';

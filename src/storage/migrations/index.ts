@@ -12,6 +12,7 @@ import { appTokensMigration } from './0008-app-tokens.js';
 import { userGroupsMigration } from './0009-user-groups.js';
 import { auditReferenceIndexMigration } from './0010-audit-reference-index.js';
 import { rateWindowsMigration } from './0011-rate-windows.js';
+import { testSignInsMigration } from './0013-test-sign-ins.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -31,6 +32,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0009_user_groups': userGroupsMigration,
     '0010_audit_reference_index': auditReferenceIndexMigration,
     '0011_rate_windows': rateWindowsMigration,
+    '0013_test_sign_ins': testSignInsMigration,
   };
 }
 

@@ -1,0 +1,114 @@
+import { useCallback, useState } from 'react';
+import { api } from '../api';
+import type { EntryDraft } from '../entry-form/entry-draft';
+import { presetTexts as t } from '../test-sign-in/texts';
+import { useLoad } from '../use-load';
+import type { PresetView } from './preset-draft';
+import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft';
+
+interface PresetChooserProps {
+  readonly draft: EntryDraft;
+  readonly onApply: (draft: EntryDraft) => void;
+}
+
+/**
+ * "Start from": a blank entry or a provider preset (GET /_sso/api/presets).
+ * Choosing one, or changing one of its parameters, fills the form; then it
+ * shows what to register at the provider.
+ */
+export function PresetChooser({ draft, onApply }: PresetChooserProps) {
+  const loaded = useLoad(
+    useCallback(
+      (signal: AbortSignal) => api<{ presets: PresetView[] }>('GET', '/presets', { signal }),
+      [],
+    ),
+  );
+  const [chosen, setChosen] = useState<PresetView | undefined>();
+  const [parameters, setParameters] = useState<Record<string, string>>({});
+  const [copied, setCopied] = useState(false);
+  const presets = loaded.data?.presets ?? [];
+  const apply = (preset: PresetView, values: Record<string, string>) => {
+    setParameters(values);
+    onApply(draftFromPreset(preset, values, draft));
+  };
+  const callbackUrl =
+    draft.id === '' ? undefined : `${window.location.origin}/_sso/callback/${draft.id}`;
+  const scopes = scopesOf(draft.authorizeUrl);
+  return (
+    <fieldset className="section preset-chooser">
+      <legend>{t.heading}</legend>
+      <div className="field">
+        <label htmlFor="start-from">{t.heading}</label>
+        <select
+          id="start-from"
+          value={chosen?.preset ?? ''}
+          onChange={(event) => {
+            const preset = presets.find((one) => one.preset === event.target.value);
+            setChosen(preset);
+            setCopied(false);
+            if (preset !== undefined) apply(preset, defaultParameters(preset));
+          }}
+        >
+          <option value="">{t.blank}</option>
+          {presets.map((preset) => (
+            <option key={preset.preset} value={preset.preset}>
+              {preset.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {chosen === undefined ? null : (
+        <>
+          <p className="hint">{t.hint}</p>
+          {Object.entries(chosen.parameters).map(([name, parameter]) => (
+            <div className="field" key={name}>
+              <label htmlFor={`preset-${name}`}>{t.parameter(name, parameter.description)}</label>
+              <input
+                id={`preset-${name}`}
+                type="text"
+                value={parameters[name] ?? ''}
+                onChange={(event) => {
+                  apply(chosen, { ...parameters, [name]: event.target.value });
+                }}
+              />
+            </div>
+          ))}
+          <div className="preset-register">
+            <h3>{t.register}</h3>
+            <p>
+              <a href={chosen.setup} target="_blank" rel="noreferrer">
+                {t.setup(chosen.name)}
+              </a>
+            </p>
+            <p>
+              {t.callback}:{' '}
+              {callbackUrl === undefined ? (
+                t.callbackNeedsId
+              ) : (
+                <>
+                  <code className="preset-callback">{callbackUrl}</code>{' '}
+                  <button
+                    type="button"
+                    className="button secondary"
+                    onClick={() => {
+                      void navigator.clipboard.writeText(callbackUrl).then(() => {
+                        setCopied(true);
+                      });
+                    }}
+                  >
+                    {t.copy}
+                  </button>{' '}
+                  {copied ? t.copied : null}
+                </>
+              )}
+            </p>
+            <p>
+              {t.scopes}: {scopes.length === 0 ? t.noScopes : <code>{scopes.join(' ')}</code>}
+            </p>
+            <p>{t.credentials}</p>
+          </div>
+        </>
+      )}
+    </fieldset>
+  );
+}

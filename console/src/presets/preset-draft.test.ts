@@ -1,0 +1,44 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { emptyDraft, toEntryBody } from '../entry-form/entry-draft.js';
+import type { PresetView } from './preset-draft.js';
+import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft.js';
+
+// Compiled into build/console/src/presets/, so the repository is four levels up.
+const github = JSON.parse(
+  await readFile(new URL('../../../../src/presets/github.json', import.meta.url), 'utf8'),
+) as PresetView;
+
+describe('a new entry from a preset', () => {
+  test('every field of the preset, its parameters filled; the credentials stay', () => {
+    const current = { ...emptyDraft, id: 'hub', appid: 'my-client' };
+    const draft = draftFromPreset(
+      github,
+      { ...defaultParameters(github), webBase: 'https://git.corp.example/' },
+      current,
+    );
+    const body = toEntryBody(draft, false);
+    assert.equal(body.id, 'hub');
+    assert.equal(body.name, 'GitHub');
+    assert.equal(body.appid, 'my-client');
+    assert.equal(body.appsecret, undefined);
+    assert.match(
+      body.authorizeUrl ?? '',
+      /^https:\/\/git\.corp\.example\/login\/oauth\/authorize\?/,
+    );
+    assert.equal(body.userInfoUrl, 'https://api.github.com/user');
+    assert.equal(body.tokenRequest?.bodyEncoding, 'form');
+    assert.match(JSON.stringify(body.userInfoParse), /userId = JSON_GET\(\$response, 'id'\)/);
+  });
+
+  test('an empty parameter stays a visible {{name}} to fill', () => {
+    const draft = draftFromPreset(github, { webBase: '', apiBase: '' }, emptyDraft);
+    assert.match(draft.authorizeUrl, /^\{\{webBase\}\}/);
+  });
+
+  test('the scopes to register are read from the authorization URL', () => {
+    assert.deepEqual(scopesOf(String(github.entry.authorizeUrl)), ['read:user', 'user:email']);
+    assert.deepEqual(scopesOf('https://x.example/auth?state=${state}'), []);
+  });
+});

@@ -1,0 +1,216 @@
+import { useEffect, useState } from 'react';
+import { api, describeFailure } from '../api';
+import type { EntryBody } from '../types';
+import { testSignInTexts as t } from './texts';
+
+interface TraceCall {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+  readonly status: number | null;
+  readonly durationMs: number;
+  readonly responseExcerpt: string | null;
+}
+
+interface TraceResult {
+  readonly label: string;
+  readonly outcome: 'ok' | 'missing' | 'failed';
+  readonly value?: unknown;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+interface TraceStep {
+  readonly name: string;
+  readonly outcome: 'ok' | 'failed';
+  readonly calls: readonly TraceCall[];
+  readonly results: readonly TraceResult[];
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+interface Trace {
+  readonly status: 'waiting' | 'running' | 'done';
+  readonly outcome: 'success' | 'failure' | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly steps: readonly TraceStep[];
+  readonly user: Readonly<Record<string, unknown>> | null;
+  readonly provisioning: { readonly action: string; readonly message: string } | null;
+}
+
+interface TraceAnswer {
+  readonly trace: Trace;
+  readonly text: string;
+}
+
+interface TestSignInPanelProps {
+  /** The entry as the form holds it now. */
+  readonly entry: EntryBody;
+  /** The stored entry's id, when editing one. */
+  readonly existingId: string | undefined;
+}
+
+/**
+ * Starts a test sign-in (docs/console.md#test-sign-in) with the entry as the
+ * form has it, opens the provider in a new window and shows the trace as
+ * the gateway records it, asking once a second until it is done.
+ */
+export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
+  const [testId, setTestId] = useState<string | undefined>();
+  const [answer, setAnswer] = useState<TraceAnswer | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [starting, setStarting] = useState(false);
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    if (testId === undefined) return undefined;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const next = await api<TraceAnswer>('GET', `/test-sign-ins/${encodeURIComponent(testId)}`);
+        if (stopped) return;
+        setAnswer(next);
+        if (next.trace.status !== 'done') timer = window.setTimeout(() => void poll(), 1000);
+      } catch (error) {
+        if (!stopped) setFailure(describeFailure(error));
+      }
+    };
+    let timer = window.setTimeout(() => void poll(), 0);
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [testId]);
+
+  const start = async () => {
+    // Opened now, while the click counts as the user's: a window opened after
+    // the answer would be blocked.
+    const opened = window.open('', '_blank');
+    setStarting(true);
+    setFailure(undefined);
+    setAnswer(undefined);
+    setCopied(false);
+    try {
+      const started = await api<{ id: string; url: string }>('POST', '/entries/test-sign-in', {
+        body: { entry, ...(existingId === undefined ? {} : { existingId }) },
+      });
+      if (opened === null) {
+        setFailure(t.popupBlocked(started.url));
+      } else {
+        opened.opener = null;
+        opened.location.href = started.url;
+      }
+      setTestId(started.id);
+    } catch (error) {
+      opened?.close();
+      setFailure(describeFailure(error));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const trace = answer?.trace;
+  return (
+    <section className="trace-panel" aria-labelledby="test-sign-in-heading">
+      <h2 id="test-sign-in-heading">{t.heading}</h2>
+      <p className="hint">{t.hint}</p>
+      <button
+        type="button"
+        className="button"
+        disabled={starting}
+        onClick={() => {
+          void start();
+        }}
+      >
+        {starting ? t.starting : t.start}
+      </button>
+      <div className="trace-result" role="status" aria-live="polite">
+        {failure === undefined ? null : <p className="status status-error">{failure}</p>}
+        {trace === undefined ? null : <TraceView trace={trace} />}
+        {answer === undefined || trace?.status !== 'done' ? null : (
+          <p>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => {
+                void navigator.clipboard.writeText(answer.text).then(() => {
+                  setCopied(true);
+                });
+              }}
+            >
+              {t.copy}
+            </button>{' '}
+            {copied ? t.copied : null}
+            <textarea
+              className="code-input trace-text"
+              readOnly
+              rows={4}
+              value={answer.text}
+              aria-label={t.copy}
+            />
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function TraceView({ trace }: { readonly trace: Trace }) {
+  if (trace.status === 'waiting') return <p className="status">{t.waiting}</p>;
+  if (trace.status === 'running') return <p className="status">{t.running}</p>;
+  return (
+    <div className="trace">
+      {trace.outcome === 'success' ? (
+        <p className="status status-success">{t.success}</p>
+      ) : (
+        <p className="status status-error">
+          {t.failure(trace.error?.code ?? '', trace.error?.message ?? '')}
+        </p>
+      )}
+      <ol className="trace-steps">
+        {trace.steps.map((step, index) => (
+          <li key={`${step.name}-${index}`} className={`trace-step trace-${step.outcome}`}>
+            <h3>{t.step(index + 1, step.name, step.outcome)}</h3>
+            {step.calls.map((call, callIndex) => (
+              <pre key={callIndex} className="code-block">
+                {[
+                  `> ${call.method} ${call.url}`,
+                  ...Object.entries(call.headers).map(([name, value]) => `> ${name}: ${value}`),
+                  ...(call.body === null ? [] : [`> ${call.body}`]),
+                  `< ${call.status === null ? t.noAnswer : t.status(call.status, call.durationMs)}`,
+                  ...(call.responseExcerpt === null ? [] : [`< ${call.responseExcerpt}`]),
+                ].join('\n')}
+              </pre>
+            ))}
+            {step.results.length === 0 ? null : (
+              <ul className="trace-results">
+                {step.results.map((result, resultIndex) => (
+                  <li key={resultIndex} className={`trace-result trace-${result.outcome}`}>
+                    <code>{result.label}</code> →{' '}
+                    {result.error !== undefined
+                      ? `${result.error.code}: ${result.error.message}`
+                      : result.outcome === 'missing'
+                        ? t.missing
+                        : JSON.stringify(result.value ?? null)}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {step.error === undefined ? null : (
+              <p className="status status-error">
+                {step.error.code}: {step.error.message}
+              </p>
+            )}
+          </li>
+        ))}
+      </ol>
+      {trace.user === null ? null : (
+        <p>
+          {t.mappedUser}: <code>{JSON.stringify(trace.user)}</code>
+        </p>
+      )}
+      {trace.provisioning === null ? null : (
+        <p>{t.provisioning(trace.provisioning.action, trace.provisioning.message)}</p>
+      )}
+    </div>
+  );
+}

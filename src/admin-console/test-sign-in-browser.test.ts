@@ -1,0 +1,138 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  consoleSkip,
+  openConsoleBrowser,
+  screenshot,
+  signInToConsole,
+} from '../test-support/console-in-chromium.js';
+import type { TestGateway } from '../test-support/gateway-fixture.js';
+import { startTestGateway } from '../test-support/gateway-fixture.js';
+
+/**
+ * An administrator makes a GitHub entry from its preset, pointed at the
+ * example server's GitHub emulation, with a wrong user-info expression; the
+ * test sign-in's trace shows why it fails and what the answer holds; mended,
+ * the test succeeds. Nobody is signed in, no user and no entry are written.
+ */
+describe('test sign-in in the console, in headless Chromium', { skip: consoleSkip }, () => {
+  let gateway: TestGateway;
+  let browser: Browser;
+  let admin: BrowserContext;
+  let page: Page;
+  let pageProblems: readonly string[];
+
+  before(async () => {
+    gateway = await startTestGateway({ usernames: ['alice'] });
+    ({ browser, admin, page, pageProblems } = await openConsoleBrowser(gateway));
+    await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+  });
+
+  after(async () => {
+    try {
+      await browser.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  /** Runs a test sign-in from the form; the provider's window signs alice in there. */
+  async function runTestSignIn(): Promise<void> {
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Test sign-in', exact: true }).click(),
+    ]);
+    const login = popup.getByLabel('Username');
+    const finished = popup.getByRole('heading', { name: 'Test sign-in finished' });
+    await Promise.race([login.waitFor(), finished.waitFor()]);
+    if (await login.isVisible()) {
+      await login.fill('alice');
+      await popup.getByLabel('Password').fill('alice-password');
+      await popup.getByRole('button').click();
+    }
+    await finished.waitFor();
+    assert.match(await popup.innerText('body'), /Nobody was signed in/);
+    await popup.close();
+  }
+
+  test('a wrong expression shows in the trace, is mended and the test passes', async () => {
+    await signInToConsole(page, gateway.url);
+    await page.getByRole('link', { name: 'New entry' }).click();
+    await page.locator('#start-from').selectOption('github');
+    await page.locator('#preset-webBase').fill(`${gateway.example.url}/github`);
+    await page.locator('#preset-apiBase').fill(`${gateway.example.url}/github/api`);
+    await page.getByLabel('Id (required)').fill('hub');
+    assert.equal(await page.getByLabel('Name (required)').inputValue(), 'GitHub');
+    await page.getByLabel('App id').fill('demo-app');
+    await page.getByLabel('App secret').fill('demo-secret');
+    // What to register at the provider: the callback URL and the scopes.
+    await page.locator('.preset-callback').getByText(`${gateway.url}/_sso/callback/hub`).waitFor();
+    await page.getByText('read:user user:email').waitFor();
+
+    const mapping = page.getByLabel('User-info parsing (text)');
+    const right = await mapping.inputValue();
+    assert.match(right, /userId = JSON_GET\(\$response, 'id'\)/);
+    await mapping.fill(
+      right.replace("JSON_GET($response, 'id')", "JSON_GET($response, 'user_id')"),
+    );
+
+    await runTestSignIn();
+    const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+    await panel.getByText(/The sign-in would fail: userinfo_parse_failed/).waitFor();
+    const failed = await panel.innerText();
+    assert.match(failed, /1\. callback: ok/);
+    assert.match(failed, /2\. token: ok/);
+    assert.match(failed, /3\. user info: failed/);
+    assert.match(failed, /POST http:\/\/127\.0\.0\.1:\d+\/github\/login\/oauth\/access_token/);
+    // The answer shows where the id is; the token and the secret are masked.
+    assert.match(failed, /"id":\d+/);
+    assert.match(failed, /userId = JSON_GET\(\$response, 'user_id'\)/);
+    assert.doesNotMatch(failed, /demo-secret/);
+    await screenshot(page, 'test-sign-in-failed');
+
+    await mapping.fill(right);
+    await runTestSignIn();
+    await panel.getByText('The sign-in would succeed.').waitFor();
+    const passed = await panel.innerText();
+    assert.match(passed, /Provisioning would: create/);
+    assert.match(passed, /"userName":"Alice/);
+
+    await panel.getByRole('button', { name: 'Copy as text' }).click();
+    await panel.getByText('Copied.').waitFor();
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    assert.match(copied, /^Test sign-in \S+ with entry hub \(unsaved draft\)/);
+    assert.match(copied, /Outcome: success/);
+    assert.doesNotMatch(copied, /demo-secret/);
+
+    // Through the admin API: no user but the administrator, no entry, no sign-in.
+    const answers = await page.evaluate(async () => {
+      const read = async (path: string) => {
+        const response = await fetch(`/_sso/api${path}`, {
+          headers: { accept: 'application/json' },
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      return {
+        users: await read('/users'),
+        entry: await read('/entries/hub'),
+        audit: await read('/audit?kind=sign_in'),
+        tests: await read('/audit?kind=test_sign_in'),
+      };
+    });
+    const users = answers.users.body as { users: { userId: string }[] };
+    assert.deepEqual(
+      users.users.map((user) => user.userId),
+      ['admin'],
+    );
+    assert.equal(answers.entry.status, 404);
+    const signIns = answers.audit.body as { events: { userId: string | null }[] };
+    assert.ok(signIns.events.every((event) => event.userId !== 'alice'));
+    const tests = answers.tests.body as { events: { outcome: string }[] };
+    assert.deepEqual(
+      tests.events.map((event) => event.outcome),
+      ['success', 'failure'],
+    );
+    assert.deepEqual(pageProblems, []);
+  });
+});

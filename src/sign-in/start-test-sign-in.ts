@@ -1,0 +1,89 @@
+import type { CompiledEntry, EntryInput } from '../core/index.js';
+import { SsogateError, buildAuthorizationRequest, randomToken } from '../core/index.js';
+import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
+import type { Gateway } from '../http/gateway.js';
+import { pendingKey, usesState } from './pending-key.js';
+import type { TestSignInSecrets } from './run-test-sign-in.js';
+import type { TestTrace } from './test-trace.js';
+
+/** How long the console can read a test's trace after it started. */
+export const traceLifetimeMs = 30 * 60_000;
+
+export interface StartedTest {
+  readonly id: string;
+  /** The entry's real authorization URL, to open in a new window. */
+  readonly url: string;
+  readonly callbackUntil: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * Starts an administrator's test sign-in (docs/admin-api.md#test-sign-in):
+ * the entry's authorization request, as a sign-in makes it, kept with the
+ * test instead of a pending sign-in, so that its callback records a trace
+ * and signs nobody in. Found at the callback by its state alone, so anyone's
+ * browser may finish it; an entry without `${state}` cannot be tested.
+ */
+export async function startTestSignIn(
+  gateway: Gateway,
+  actor: string,
+  entry: CompiledEntry,
+  draft: EntryInput | undefined,
+): Promise<StartedTest> {
+  if (!usesState(entry)) {
+    throw new SsogateError(
+      'test_sign_in_needs_state',
+      'the authorization URL has no ${state}, by which a test sign-in finds its callback',
+      { field: 'authorizeUrl' },
+    );
+  }
+  const publicUrl = gateway.config.publicUrl;
+  const request =
+    entry.type === 'extension'
+      ? await extensionAuthorizationRequest(gateway, entry, publicUrl)
+      : buildAuthorizationRequest(entry, { publicUrl, random: gateway.random });
+  const now = gateway.clock();
+  const id = randomToken(gateway.random, 18);
+  const secrets: TestSignInSecrets = {
+    draft: draft ?? null,
+    state: request.state,
+    redirectUri: request.redirectUri,
+    codeVerifier: request.codeVerifier ?? null,
+    nonce: 'nonce' in request && typeof request.nonce === 'string' ? request.nonce : null,
+  };
+  const waiting: TestTrace = {
+    id,
+    entryId: entry.id,
+    draft: draft !== undefined,
+    status: 'waiting',
+    startedAt: new Date(now).toISOString(),
+    finishedAt: null,
+    outcome: null,
+    error: null,
+    steps: [],
+    user: null,
+    provisioning: null,
+  };
+  const started: StartedTest = {
+    id,
+    url: request.url,
+    callbackUntil: now + gateway.config.pendingSignInMs,
+    expiresAt: now + traceLifetimeMs,
+  };
+  await gateway.storage.testSignIns.create(
+    {
+      id,
+      stateKey: pendingKey(entry, request.state, ''),
+      actor,
+      entryId: entry.id,
+      status: 'waiting',
+      secrets: JSON.stringify(secrets),
+      trace: JSON.stringify(waiting),
+      createdAt: now,
+      callbackUntil: started.callbackUntil,
+      expiresAt: started.expiresAt,
+    },
+    now,
+  );
+  return started;
+}

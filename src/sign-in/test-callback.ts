@@ -1,0 +1,73 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isVisibleAscii } from '../core/index.js';
+import { audit } from '../http/audit.js';
+import type { Gateway } from '../http/gateway.js';
+import { sendPage } from '../http/respond.js';
+import { testSignInPage } from '../pages/index.js';
+import { callbackQuery } from './callback-query.js';
+import { stateKey } from './pending-key.js';
+import type { TestSignInRecord } from '../storage/types.js';
+import { runTestSignIn } from './run-test-sign-in.js';
+import type { TestTrace } from './test-trace.js';
+
+/**
+ * The callback of a test sign-in, when the state is one a test is waiting
+ * for: runs it, stores its trace, writes its one audit event and shows a
+ * page saying nobody was signed in. False for any other callback, which
+ * the sign-in flow then handles as ever.
+ */
+export async function finishTestSignIn(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  routeEntryId: string,
+): Promise<boolean> {
+  const query = callbackQuery(request.url);
+  const state = query.state;
+  if (typeof state !== 'string' || state === '' || !isVisibleAscii(state)) return false;
+  const test = await gateway.storage.testSignIns.claim(stateKey(state), gateway.clock());
+  if (test === undefined) return false;
+  const startedAt = gateway.clock();
+  let trace: TestTrace;
+  try {
+    trace = await runTestSignIn(gateway, test, routeEntryId, query);
+  } catch (error) {
+    request.log.error({ err: error, testSignIn: test.id }, 'the test sign-in failed unexpectedly');
+    trace = unexpectedFailure(gateway, test);
+  }
+  await gateway.storage.testSignIns.saveTrace(test.id, JSON.stringify(trace), 'done');
+  await audit(gateway, request, {
+    kind: 'test_sign_in',
+    outcome: trace.outcome === 'success' ? 'success' : 'failure',
+    entryId: test.entryId,
+    actor: test.actor,
+    code: trace.error?.code ?? null,
+    startedAt,
+    detail: {
+      testSignIn: test.id,
+      draft: trace.draft,
+      ...(trace.provisioning === null ? {} : { provisioning: trace.provisioning.action }),
+    },
+  });
+  sendPage(
+    reply,
+    200,
+    testSignInPage(
+      trace.outcome === 'success'
+        ? { outcome: 'success' }
+        : { outcome: 'failure', code: trace.error?.code ?? 'internal_error' },
+    ),
+  );
+  return true;
+}
+
+function unexpectedFailure(gateway: Gateway, test: TestSignInRecord): TestTrace {
+  const waiting = JSON.parse(test.trace ?? '{}') as TestTrace;
+  return {
+    ...waiting,
+    status: 'done',
+    finishedAt: new Date(gateway.clock()).toISOString(),
+    outcome: 'failure',
+    error: { code: 'internal_error', message: 'an unexpected error; the server log has it' },
+  };
+}
