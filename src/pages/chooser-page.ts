@@ -42,9 +42,7 @@ export function chooserPage(input: ChooserPageInput): string {
             </ul> `
           : undefined
       }${localForm === undefined ? undefined : localFormHtml(t, localForm, returnTo, hasEntries)}${
-        !hasEntries && localForm === undefined
-          ? html`<p>${t.chooser.none}</p>`
-          : undefined
+        !hasEntries && localForm === undefined ? html`<p>${t.chooser.none}</p>` : undefined
       }`,
   );
 }
@@ -55,7 +53,10 @@ export function entryHref(id: string, returnTo: string): string {
 
 function localFormHtml(
   t: PageMessages,
-  form: LocalFormInput, returnTo: string, afterEntries: boolean) {
+  form: LocalFormInput,
+  returnTo: string,
+  afterEntries: boolean,
+) {
   const hasError = form.error !== undefined && form.error !== '';
   // aria-describedby ties the message to the fields, so a screen reader
   // announces it when the user returns to them.

@@ -76,7 +76,9 @@ function languageSwitch(page: PageContext, t: PageMessages): SafeHtml {
   const back = localHref(page.returnPath, CHOOSER);
   const links = LANGUAGES.map((language) =>
     language === page.language
-      ? html`<li><span aria-current="true" lang="${language}">${LANGUAGE_NAMES[language]}</span></li>`
+      ? html`<li>
+          <span aria-current="true" lang="${language}">${LANGUAGE_NAMES[language]}</span>
+        </li>`
       : html`<li>
           <a
             href="${LANGUAGE_SWITCH_PATH}/${language}?return_to=${encodeURIComponent(back)}"
@@ -86,7 +88,11 @@ function languageSwitch(page: PageContext, t: PageMessages): SafeHtml {
           >
         </li>`,
   );
-  return html`<nav class="languages" aria-label="${t.languageSwitch}"><ul>${links}</ul></nav>`;
+  return html`<nav class="languages" aria-label="${t.languageSwitch}">
+    <ul>
+      ${links}
+    </ul>
+  </nav>`;
 }
 
 function organizationHtml(
@@ -99,7 +105,10 @@ function organizationHtml(
   const logo =
     logoHref === undefined
       ? undefined
-      : html`<img src="${localHref(logoHref, '')}" alt="${name === undefined ? t.organization : ''}" />`;
+      : html`<img
+          src="${localHref(logoHref, '')}"
+          alt="${name === undefined ? t.organization : ''}"
+        />`;
   return html`<div class="organization">
     ${logo}${name === undefined ? undefined : html`<span>${name}</span>`}
   </div>`;

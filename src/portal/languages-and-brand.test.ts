@@ -144,10 +144,7 @@ describe('the language and organisation settings', () => {
         error instanceof ConfigError &&
         /SSOGATE_DEFAULT_LANGUAGE: .*expected en or zh-CN/.test(error.message),
     );
-    assert.equal(
-      loadConfig({ SSOGATE_ORGANIZATION_NAME: '  Acme  ' }).organization.name,
-      'Acme',
-    );
+    assert.equal(loadConfig({ SSOGATE_ORGANIZATION_NAME: '  Acme  ' }).organization.name, 'Acme');
     assert.throws(
       () => loadConfig({ SSOGATE_ORGANIZATION_NAME: 'x'.repeat(101) }),
       /SSOGATE_ORGANIZATION_NAME/,

@@ -87,8 +87,7 @@ export const en = {
     rate_limited: 'Too many attempts. Please wait a few minutes and try again.',
     request_invalid: 'The request was not understood. Please start again.',
     not_found: 'There is nothing at this address.',
-    service_unavailable:
-      'The sign-in gateway is temporarily unavailable. Please try again later.',
+    service_unavailable: 'The sign-in gateway is temporarily unavailable. Please try again later.',
     internal_error:
       'Something went wrong on our side. Please try again; if it keeps failing, tell your administrator the reference below.',
     upstream_unavailable:
@@ -96,7 +95,7 @@ export const en = {
     upstream_timeout:
       'The application behind the sign-in gateway took too long to answer. Please try again later.',
     console_not_built:
-      'The admin console is not installed on this gateway. Ask your administrator.',
+      'The admin console has not been built on this server (npm run build:console).',
     extension_unavailable: 'The sign-in service could not be reached. Please try again later.',
     extension_timeout: 'The sign-in service took too long to answer. Please try again later.',
     extension_bad_signature:

@@ -53,7 +53,10 @@ describe('the language of a page', () => {
     assert.equal(negotiateLanguage({ acceptLanguage: 'zh-CN,zh;q=0.9,en;q=0.8' }), 'zh-CN');
     assert.equal(negotiateLanguage({ acceptLanguage: 'en;q=0.5, zh;q=0.8' }), 'zh-CN');
     assert.equal(negotiateLanguage({ acceptLanguage: 'zh;q=0.4, en-GB;q=0.7' }), 'en');
-    assert.equal(negotiateLanguage({ acceptLanguage: 'fr-FR, de;q=0.9, zh-Hans-CN;q=0.2' }), 'zh-CN');
+    assert.equal(
+      negotiateLanguage({ acceptLanguage: 'fr-FR, de;q=0.9, zh-Hans-CN;q=0.2' }),
+      'zh-CN',
+    );
     assert.equal(negotiateLanguage({ acceptLanguage: 'ZH-cn' }), 'zh-CN');
   });
 

@@ -79,7 +79,7 @@ export const zhCN: PageMessages = {
     internal_error: '我们这边出现了问题。请重试；如果一直失败，请将下方的参考编号告知管理员。',
     upstream_unavailable: '网关后面的应用没有响应。请稍后重试。',
     upstream_timeout: '网关后面的应用响应超时。请稍后重试。',
-    console_not_built: '此网关未安装管理控制台。请联系管理员。',
+    console_not_built: '此服务器上尚未构建管理控制台（npm run build:console）。',
     extension_unavailable: '无法连接认证服务。请稍后重试。',
     extension_timeout: '认证服务响应超时。请稍后重试。',
     extension_bad_signature: '认证服务返回的应答无法通过网关的校验。请联系管理员。',
