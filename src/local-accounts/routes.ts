@@ -84,15 +84,7 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
         userId: username,
         code: 'local_sign_in_failed',
       });
-      return renderChooser(
-        gateway,
-        request,
-        reply,
-        returnTo,
-        401,
-        username,
-        true,
-      );
+      return renderChooser(gateway, request, reply, returnTo, 401, username, true);
     }
     await recordLocalSignInSuccess(limits, request.ip, username);
     const sessionId = await createSession(

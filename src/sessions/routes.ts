@@ -59,10 +59,14 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
 
   // Never redirects to sign-in by itself: that would sign the user straight back in.
   app.get<{ Querystring: { scope?: unknown } }>('/_sso/signed-out', async (request, reply) =>
-    sendPage(reply, 200, signedOutPage({
+    sendPage(
+      reply,
+      200,
+      signedOutPage({
         scope: signOutScope(request.query.scope),
         page: pageContext(gateway, request),
-      })),
+      }),
+    ),
   );
 }
 

@@ -44,8 +44,7 @@ describe('the console catalogs', () => {
   });
 
   test('the walk notices a missing key', () => {
-    const { audit, ...rest } = zhCN;
-    assert.ok(audit !== undefined);
+    const rest = Object.fromEntries(Object.entries(zhCN).filter(([key]) => key !== 'audit'));
     assert.notEqual(leaves(rest).size, leaves(en).size);
   });
 });

@@ -38,8 +38,9 @@ describe('the page catalogs', () => {
   });
 
   test('the walk sees a key that is missing', () => {
-    const { chooser, ...withoutChooser } = zhCN;
-    assert.ok(chooser !== undefined);
+    const withoutChooser = Object.fromEntries(
+      Object.entries(zhCN).filter(([key]) => key !== 'chooser'),
+    );
     assert.notDeepEqual([...leaves(withoutChooser).keys()].sort(), [...leaves(en).keys()].sort());
   });
 
