@@ -74,6 +74,7 @@ export function errorPage(input: ErrorPageInput): string {
   const detail = input.detail === undefined ? '' : cleanDetail(input.detail);
   const tryAgain = localHref(input.tryAgainHref, CHOOSER);
   const heading = headingFor(t, input.status);
+  const { code, reference } = t.errorPage;
   return renderDocument(
     input.page,
     heading,
@@ -81,8 +82,7 @@ export function errorPage(input: ErrorPageInput): string {
       <p>${sentenceIn(t, input)}</p>
       ${detail === '' ? undefined : html`<p class="error">${t.errorPage.details} ${detail}</p>`}
       <p class="meta">
-        ${t.errorPage.code} <code>${input.code}</code><br />${t.errorPage.reference}
-        <code>${input.reference}</code>
+        ${code} <code>${input.code}</code><br />${reference} <code>${input.reference}</code>
       </p>
       ${nextSteps(t, input, tryAgain)}`,
   );

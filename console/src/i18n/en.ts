@@ -72,6 +72,17 @@ export const en = {
     movedUp: (name: string) => `${name} moved up.`,
     movedDown: (name: string) => `${name} moved down.`,
   },
+  entryForm: {
+    loading: 'Loading…',
+    unsaved: 'This entry has unsaved changes. Leave the page and lose them?',
+    fixProblems: 'The entry was not saved: fix the problems listed.',
+    notSaved: (reason: string) => `The entry was not saved: ${reason}`,
+    saved: (name: string) => `${name} is saved.`,
+    users: 'Users',
+    saving: 'Saving…',
+    create: 'Create entry',
+    save: 'Save changes',
+  },
   users: {
     search: 'Search users',
     searchPlaceholder: 'user id, name or e-mail',

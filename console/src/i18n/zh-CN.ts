@@ -68,6 +68,17 @@ export const zhCN: ConsoleMessages = {
     movedUp: (name) => `已将 ${name} 上移。`,
     movedDown: (name) => `已将 ${name} 下移。`,
   },
+  entryForm: {
+    loading: '正在加载…',
+    unsaved: '此入口有未保存的更改。离开此页面将丢失这些更改，确定离开吗？',
+    fixProblems: '入口未保存：请修正列出的问题。',
+    notSaved: (reason) => `入口未保存：${reason}`,
+    saved: (name) => `已保存 ${name}。`,
+    users: '用户',
+    saving: '正在保存…',
+    create: '创建入口',
+    save: '保存更改',
+  },
   users: {
     search: '搜索用户',
     searchPlaceholder: '用户标识、姓名或电子邮箱',
