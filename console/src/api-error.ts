@@ -1,3 +1,5 @@
+import { activeLanguage, messagesFor } from './i18n/catalogs.js';
+import type { Language } from './i18n/catalogs.js';
 import type { Problem } from './types.js';
 
 /**
@@ -31,12 +33,22 @@ export function toApiError(status: number, payload: unknown): ApiError {
   return new ApiError(status, code, message, problems, reference, detail);
 }
 
-/** A message for any failure, with its code and reference when there are. */
-export function describeFailure(error: unknown): string {
+/**
+ * A message for any failure, with its code and reference when there are.
+ * The admin API's messages are English: in English they are shown as sent
+ * (they can name the thing at fault); in another language the catalog's
+ * sentence for a code it knows replaces them, and the code stays as sent.
+ */
+export function describeFailure(error: unknown, language: Language = activeLanguage()): string {
   if (error instanceof ApiError) {
-    const reference = error.reference === undefined ? '' : ` (reference ${error.reference})`;
+    const t = messagesFor(language);
+    const reference =
+      error.reference === undefined ? '' : ` (${t.failure.reference(error.reference)})`;
     const detail = error.detail === undefined ? '' : `: ${error.detail}`;
-    return `${error.message}${detail} [${error.code}]${reference}`;
+    const own: Readonly<Record<string, string>> = t.errors;
+    const sentence =
+      language !== 'en' && Object.hasOwn(own, error.code) ? own[error.code] : error.message;
+    return `${sentence ?? error.message}${detail} [${error.code}]${reference}`;
   }
   return error instanceof Error ? error.message : String(error);
 }

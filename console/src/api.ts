@@ -38,11 +38,4 @@ export async function api<T>(method: string, path: string, options: CallOptions 
   throw toApiError(response.status, payload);
 }
 
-/** `2024-05-01T12:00:00.000Z` as the reader's local date and time. */
-export function formatTime(iso: string | null | undefined): string {
-  if (iso === null || iso === undefined) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+export { formatNumber, formatTime } from './i18n/catalogs';

@@ -2,6 +2,7 @@ import { PasswordPage } from './account/password-page';
 import { AuditPage } from './audit/audit-page';
 import { EntriesPage } from './entries/entries-page';
 import { EntryFormPage } from './entry-form/entry-form-page';
+import { useI18n } from './i18n/language';
 import { useVisit } from './navigation';
 import { routeOf } from './route';
 import type { Route } from './route';
@@ -15,10 +16,11 @@ import { UsersPage } from './users/users-page';
 export function App() {
   const { path, visit } = useVisit();
   const route = routeOf(path);
+  const { t } = useI18n();
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t.shell.skip}
       </a>
       <TopBar />
       <div className="layout">

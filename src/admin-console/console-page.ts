@@ -1,4 +1,5 @@
 import { escapeHtml } from '../pages/index.js';
+import type { Language } from '../pages/index.js';
 import { securityHeaders } from '../web/index.js';
 
 /**
@@ -13,6 +14,15 @@ export function withCsrfToken(indexHtml: string, token: string): string | undefi
   const at = head.index + head[0].length;
   const meta = `<meta name="csrf-token" content="${escapeHtml(token)}" />`;
   return `${indexHtml.slice(0, at)}${meta}${indexHtml.slice(at)}`;
+}
+
+/**
+ * The console's index.html in the page's language: the app starts in the
+ * language of `<html lang>` (console/src/i18n/language.tsx), which the
+ * gateway picks as for its own pages (src/http/page-context.ts).
+ */
+export function withLanguage(indexHtml: string, language: Language): string {
+  return indexHtml.replace(/<html(\s[^>]*)?>/i, `<html lang="${language}">`);
 }
 
 /**

@@ -8,7 +8,8 @@ import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import { safeReturnTo } from '../web/index.js';
 import { ConsoleFiles, defaultConsoleDir } from './console-files.js';
-import { consoleContentSecurityPolicy, withCsrfToken } from './console-page.js';
+import { consoleContentSecurityPolicy, withCsrfToken, withLanguage } from './console-page.js';
+import { requestLanguage } from '../http/page-context.js';
 
 const CONSOLE_PATH = '/_sso/admin';
 const ASSETS_PREFIX = `${CONSOLE_PATH}/assets/`;
@@ -70,7 +71,12 @@ async function serveConsole(
 
   const indexHtml = await files.indexHtml();
   const page =
-    indexHtml === undefined ? undefined : withCsrfToken(indexHtml, csrfTokenFor(active.id));
+    indexHtml === undefined
+      ? undefined
+      : withCsrfToken(
+          withLanguage(indexHtml, requestLanguage(gateway, request)),
+          csrfTokenFor(active.id),
+        );
   if (page === undefined) return notBuilt(gateway, files, request, reply);
   void reply.header(
     'content-security-policy',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../pages/i18n/languages.js';
 
 /**
  * Every setting of the gateway, with its environment variable, default and
@@ -128,6 +129,18 @@ export const settings = {
     env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     help: 'the http(s) base URL of an OTLP/HTTP receiver, such as http://127.0.0.1:4318 (traces go to /v1/traces)',
   },
+  defaultLanguage: {
+    env: 'SSOGATE_DEFAULT_LANGUAGE',
+    help: 'en or zh-CN, the language of pages for a browser that asks for neither',
+  },
+  organizationName: {
+    env: 'SSOGATE_ORGANIZATION_NAME',
+    help: 'a name of 1-100 characters, shown above the sign-in pages',
+  },
+  organizationLogoFile: {
+    env: 'SSOGATE_ORGANIZATION_LOGO_FILE',
+    help: 'a PNG, JPEG, WebP or SVG file of at most 256 KiB',
+  },
   logLevel: {
     env: 'SSOGATE_LOG_LEVEL',
     help: 'one of fatal, error, warn, info, debug, trace, silent',
@@ -213,6 +226,15 @@ export const configSchema = z.object({
     .url()
     .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be http or https')
     .optional(),
+  defaultLanguage: z.enum(LANGUAGES).default('en'),
+  organizationName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100, 'must be at most 100 characters')
+    .refine((value) => !/[\p{Cc}\p{Cf}]/u.test(value), 'must hold no control characters')
+    .optional(),
+  organizationLogoFile: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

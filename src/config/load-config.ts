@@ -11,6 +11,9 @@ import { configSchema, settings } from './config-schema.js';
 import type { AccessRule, Upstream } from './proxy-settings.js';
 import { parseAccessRules, parseHosts, parseUpstreams } from './proxy-settings.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
+import type { OrganizationLogo } from './organization-logo.js';
+import { readOrganizationLogo } from './organization-logo.js';
+import type { Language } from '../pages/i18n/languages.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
 export interface Config {
@@ -67,6 +70,13 @@ export interface Config {
   readonly metricsAddress: { readonly host: string; readonly port: number } | undefined;
   /** Where spans go (OTLP/HTTP); without it, no tracing. */
   readonly otlpEndpoint: string | undefined;
+  /** The pages' language for a browser that asks for none of ours (pages/i18n/). */
+  readonly defaultLanguage: Language;
+  /** Shown above the sign-in pages; neither: nothing is. */
+  readonly organization: {
+    readonly name: string | undefined;
+    readonly logo: OrganizationLogo | undefined;
+  };
   /** Cookies get Secure and the __Host- prefix when the public URL is https. */
   readonly secureCookies: boolean;
 }
@@ -170,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsToken: value.metricsToken,
     metricsAddress: value.metricsAddress,
     otlpEndpoint: value.otlpEndpoint,
+    defaultLanguage: value.defaultLanguage,
+    organization: { name: value.organizationName, logo: further.organizationLogo },
     secureCookies: publicUrl.startsWith('https:'),
   });
 }
@@ -214,6 +226,14 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
     value.caFile === undefined
       ? undefined
       : readCertificates(resolve(cwd, value.caFile), settings.caFile.env, problems);
+  const organizationLogo =
+    value.organizationLogoFile === undefined
+      ? undefined
+      : readOrganizationLogo(
+          resolve(cwd, value.organizationLogoFile),
+          settings.organizationLogoFile.env,
+          problems,
+        );
   const { sessionIdleMinutes: idle, sessionLifetimeMinutes: lifetime } = value;
   if (idle !== undefined && lifetime !== undefined && idle > lifetime) {
     problems.push(
@@ -233,6 +253,7 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
     trustedProxies,
     outboundAllow,
     caCertificates,
+    organizationLogo,
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRandomToken, randomToken } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { clearCookie, cookieNames, parseCookieHeader, serializeCookie } from '../web/index.js';
+import { LANGUAGE_COOKIE } from '../pages/index.js';
 import type { Gateway } from './gateway.js';
 
 /**
@@ -90,6 +91,24 @@ export function ensureBinding(
 /** The CSRF token of the local sign-in form, derived from the binding value. */
 export function loginFormToken(bindingValue: string): string {
   return sha256Base64url(`login-form:${bindingValue}`);
+}
+
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The language the user chose with a page's switch. Not HttpOnly: the
+ * console's script reads and writes it too, and it holds nothing secret.
+ */
+export function setLanguageCookie(gateway: Gateway, reply: FastifyReply, language: string): void {
+  appendCookie(
+    reply,
+    serializeCookie(LANGUAGE_COOKIE, language, {
+      httpOnly: false,
+      secure: gateway.config.secureCookies,
+      sameSite: 'Lax',
+      maxAgeSeconds: YEAR_SECONDS,
+    }),
+  );
 }
 
 function appendCookie(reply: FastifyReply, cookie: string): void {

@@ -5,10 +5,11 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
 import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../core/index.js';
 import { errorPage, flowErrorSentences } from '../pages/index.js';
-import type { ErrorPageInput } from '../pages/index.js';
+import type { ErrorPageInput, PageContext } from '../pages/index.js';
 import { isBackendUnavailable } from '../storage/backend-errors.js';
 import { newReferenceId } from '../web/index.js';
 import type { Gateway } from './gateway.js';
+import { pageContext } from './page-context.js';
 
 /** A top-level page load: GET (or HEAD) asking for HTML (docs/design.md#the-sign-in-flow, step 2). */
 export function wantsPage(request: {
@@ -30,6 +31,8 @@ export interface FailureOptions {
   readonly as?: 'page' | 'json';
   /** Who is signed in, for a page that refuses a signed-in user (pages/error-page.ts). */
   readonly signedIn?: ErrorPageInput['signedIn'];
+  /** The page's language and organisation; sendFailure takes them from the request. */
+  readonly page?: PageContext;
 }
 
 export interface FailureReport {
@@ -53,7 +56,11 @@ export function sendFailure(
 ): FailureReport {
   const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
   const route = request.routeOptions.url ?? '';
-  const answer = failureAnswer(gateway, { log: request.log, route }, error, asPage, options);
+  const page = options.page ?? pageContext(gateway, request);
+  const answer = failureAnswer(gateway, { log: request.log, route }, error, asPage, {
+    ...options,
+    page,
+  });
   for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
   if (asPage) sendPage(reply, answer.status, answer.body);
   else void reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
@@ -117,6 +124,7 @@ export function failureAnswer(
         reference,
         tryAgainHref: options.tryAgainHref ?? '/_sso/login',
         ...(options.signedIn === undefined ? {} : { signedIn: options.signedIn }),
+        ...(options.page === undefined ? {} : { page: options.page }),
       })
     : JSON.stringify({
         error: { code, message: sentence, reference, ...(detail === undefined ? {} : { detail }) },

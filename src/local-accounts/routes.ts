@@ -8,8 +8,9 @@ import {
   setSessionCookie,
 } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
+import { pageContext } from '../http/page-context.js';
 import { sendFailure, sendPage } from '../http/respond.js';
-import { chooserPage } from '../pages/index.js';
+import { chooserPage, pageMessages } from '../pages/index.js';
 import {
   checkLocalSignIn,
   recordLocalSignInFailure,
@@ -83,15 +84,7 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
         userId: username,
         code: 'local_sign_in_failed',
       });
-      return renderChooser(
-        gateway,
-        request,
-        reply,
-        returnTo,
-        401,
-        username,
-        'The username or password is not right.',
-      );
+      return renderChooser(gateway, request, reply, returnTo, 401, username, true);
     }
     await recordLocalSignInSuccess(limits, request.ip, username);
     const sessionId = await createSession(
@@ -114,8 +107,10 @@ async function renderChooser(
   returnTo: string,
   status: number,
   username?: string,
-  error?: string,
+  failed = false,
 ): Promise<FastifyReply> {
+  const page = pageContext(gateway, request);
+  const error = failed ? pageMessages(page.language).chooser.wrongPassword : undefined;
   const entries = (await gateway.entries.list()).filter((entry) => entry.enabled);
   const binding = ensureBinding(gateway, request, reply);
   return sendPage(
@@ -124,6 +119,7 @@ async function renderChooser(
     chooserPage({
       entries: entries.map(({ id, name }) => ({ id, name })),
       returnTo,
+      page,
       localForm: {
         csrfToken: loginFormToken(binding),
         ...(error === undefined ? {} : { error }),

@@ -1,9 +1,21 @@
+export { MARK_PATH, PRODUCT_NAME, markSvg } from './brand.js';
 export { chooserPage, entryHref } from './chooser-page.js';
 export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-page.js';
 export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences, retryCanHelp } from './error-page.js';
 export type { ErrorPageInput } from './error-page.js';
 export { SafeHtml, escapeHtml, html } from './html.js';
 export type { HtmlValue } from './html.js';
+export {
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
+  LANGUAGE_COOKIE,
+  isLanguage,
+  negotiateLanguage,
+  pageMessages,
+} from './i18n/index.js';
+export type { Language, PageMessages } from './i18n/index.js';
+export { LANGUAGE_SWITCH_PATH, localHref } from './layout.js';
+export type { Organization, PageContext } from './layout.js';
 export { portalPage } from './portal-page.js';
 export type { PortalPageInput, PortalUser } from './portal-page.js';
 export { signedOutPage } from './signed-out-page.js';

@@ -1,5 +1,6 @@
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
+import type { PageMessages } from './i18n/index.js';
 
 /** Who a page says is signed in. */
 export interface SignedInUser {
@@ -9,13 +10,13 @@ export interface SignedInUser {
 }
 
 /** "Signed in as Name (id)", or the id alone when there is no other name. */
-export function signedInAs(user: SignedInUser): SafeHtml {
+export function signedInAs(t: PageMessages, user: SignedInUser): SafeHtml {
   const name = user.userName ?? user.email;
   const who =
     name === undefined || name === user.userId
       ? html`<strong>${user.userId}</strong>`
       : html`<strong>${name}</strong> (${user.userId})`;
-  return html`<p>Signed in as ${who}</p>`;
+  return html`<p>${t.signOut.signedInAs} ${who}</p>`;
 }
 
 /**
@@ -25,10 +26,10 @@ export function signedInAs(user: SignedInUser): SafeHtml {
  * only, so the next visit signs in silently while the user is still signed
  * in at the server; "everywhere" also follows the entry's logout URL.
  */
-export function signOutForm(csrf: string): SafeHtml {
+export function signOutForm(t: PageMessages, csrf: string): SafeHtml {
   return html`<form method="post" action="/_sso/logout">
     <input type="hidden" name="csrf" value="${csrf}" />
-    <button type="submit" name="scope" value="here">Sign out here</button>
-    <button type="submit" name="scope" value="everywhere">Sign out everywhere</button>
+    <button type="submit" name="scope" value="here">${t.signOut.here}</button>
+    <button type="submit" name="scope" value="everywhere">${t.signOut.everywhere}</button>
   </form>`;
 }

@@ -1,11 +1,13 @@
 import { html } from './html.js';
-import { renderDocument } from './layout.js';
+import { messagesOf, renderDocument } from './layout.js';
+import type { PageContext } from './layout.js';
 import type { SignedInUser } from './sign-out-form.js';
 import { signOutForm, signedInAs } from './sign-out-form.js';
 
 export interface SignOutPageInput {
   readonly user: SignedInUser;
   readonly signOutCsrf: string;
+  readonly page?: PageContext;
 }
 
 /**
@@ -14,10 +16,12 @@ export interface SignOutPageInput {
  * page's form, which carries the form token, signs the user out.
  */
 export function signOutPage(input: SignOutPageInput): string {
+  const t = messagesOf(input.page);
   return renderDocument(
-    'Sign out',
-    html`<h1>Sign out?</h1>
-      ${signedInAs(input.user)} ${signOutForm(input.signOutCsrf)}
-      <p><a href="/">Stay signed in</a></p>`,
+    input.page,
+    t.signOut.title,
+    html`<h1>${t.signOut.heading}</h1>
+      ${signedInAs(t, input.user)} ${signOutForm(t, input.signOutCsrf)}
+      <p><a href="/">${t.signOut.stay}</a></p>`,
   );
 }

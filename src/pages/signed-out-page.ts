@@ -1,5 +1,6 @@
 import { html } from './html.js';
-import { renderDocument } from './layout.js';
+import { messagesOf, renderDocument } from './layout.js';
+import type { PageContext } from './layout.js';
 
 /** "here": the gateway's session ended; "everywhere": the server was told too. */
 export type SignOutScope = 'here' | 'everywhere';
@@ -9,18 +10,20 @@ export type SignOutScope = 'here' | 'everywhere';
  * going back to sign-in by itself would sign the user straight back in at a
  * third-party server that still has a session.
  */
-export function signedOutPage(input: { readonly scope: SignOutScope }): string {
+export function signedOutPage(input: {
+  readonly scope: SignOutScope;
+  readonly page?: PageContext;
+}): string {
+  const t = messagesOf(input.page).signedOut;
   return renderDocument(
-    'Signed out',
+    input.page,
+    t.title,
     input.scope === 'here'
-      ? html`<h1>You are signed out here.</h1>
-          <p>
-            You are still signed in at the server you signed in with, so signing in again may not
-            ask for your password. To end that too, sign in again and choose Sign out everywhere.
-          </p>
-          <a class="button" href="/_sso/login">Sign in again</a>`
-      : html`<h1>You are signed out.</h1>
-          <p>You can close this window, or sign in again.</p>
-          <a class="button" href="/_sso/login">Sign in again</a>`,
+      ? html`<h1>${t.hereHeading}</h1>
+          <p>${t.hereText}</p>
+          <a class="button" href="/_sso/login">${t.again}</a>`
+      : html`<h1>${t.everywhereHeading}</h1>
+          <p>${t.everywhereText}</p>
+          <a class="button" href="/_sso/login">${t.again}</a>`,
   );
 }

@@ -1,10 +1,12 @@
 import { html } from './html.js';
-import { renderDocument } from './layout.js';
+import { messagesOf, renderDocument } from './layout.js';
+import type { PageContext } from './layout.js';
 
 export interface TestSignInPageInput {
   readonly outcome: 'success' | 'failure';
   /** The code the sign-in would have failed with. */
   readonly code?: string;
+  readonly page?: PageContext;
 }
 
 /**
@@ -13,17 +15,15 @@ export interface TestSignInPageInput {
  * the administrator who started the test, not on this page.
  */
 export function testSignInPage(input: TestSignInPageInput): string {
+  const t = messagesOf(input.page).testSignIn;
   return renderDocument(
-    'Test sign-in finished',
-    html`<h1>Test sign-in finished</h1>
+    input.page,
+    t.title,
+    html`<h1>${t.title}</h1>
       <p>
-        ${
-          input.outcome === 'success'
-            ? 'The sign-in would succeed.'
-            : `The sign-in would fail with ${input.code ?? 'an error'}.`
-        }
-        Nobody was signed in and no user was created or changed.
+        ${input.outcome === 'success' ? t.wouldSucceed : html`${t.wouldFail} <code>${input.code ?? 'internal_error'}</code>.`}
+        ${t.nothingChanged}
       </p>
-      <p>The console shows each step. You can close this window.</p>`,
+      <p>${t.seeConsole}</p>`,
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
+import { pageContext } from '../http/page-context.js';
 import { sendFailure, sendPage } from '../http/respond.js';
 import { portalPage } from '../pages/index.js';
 import { sessionOf } from '../sessions/request-session.js';
@@ -36,6 +37,7 @@ export async function internalResource(
       portalPage({
         user: { ...shownUser(user), isAdmin: user.isAdmin },
         signOutCsrf: csrfTokenFor(active.id),
+        page: pageContext(gateway, request),
       }),
     );
   }

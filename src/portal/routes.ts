@@ -4,6 +4,7 @@ import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { stylesheet } from '../pages/index.js';
 import { sessionOf } from '../sessions/request-session.js';
+import { brandRoutes } from './brand-routes.js';
 
 /**
  * The signed-in user as JSON, the health checks, the stylesheet, and
@@ -12,6 +13,8 @@ import { sessionOf } from '../sessions/request-session.js';
  * own portal page (internal-resource.ts) (docs/design.md#the-http-surface).
  */
 export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
+  brandRoutes(app, gateway);
+
   app.get('/_sso/healthz', () => ({ status: 'ok' }));
 
   app.get('/_sso/readyz', async (request, reply) => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { accessAllowed } from '../access-rules/access-rules.js';
 import type { Gateway } from '../http/gateway.js';
+import { pageContext } from '../http/page-context.js';
 import { failureAnswer, wantsPage } from '../http/respond.js';
 import { rememberedSessionOf } from '../sessions/request-session.js';
 import { safeReturnTo, securityHeaders } from '../web/index.js';
@@ -67,6 +68,7 @@ export function withProxyFastPath(
         const asPage = wantsPage(request);
         const answer = failureAnswer(gateway, { log: log(), route: '/*' }, failure, asPage, {
           tryAgainHref: safeReturnTo(path),
+          page: pageContext(gateway, request),
         });
         const body = request.method === 'HEAD' ? '' : answer.body;
         response.writeHead(answer.status, {

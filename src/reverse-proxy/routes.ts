@@ -4,6 +4,7 @@ import { accessAllowed, accessDenied } from '../access-rules/access-rules.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { SsogateError } from '../core/index.js';
+import { isFaviconRequest, sendMark } from '../portal/brand-routes.js';
 import { internalResource } from '../portal/internal-resource.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
@@ -35,9 +36,14 @@ export async function internalResourceRoutes(
         sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused));
         return reply;
       }
-      if (target.upstream === undefined) return internalResource(gateway, request, reply);
+      const favicon = isFaviconRequest(request);
+      if (target.upstream === undefined) {
+        return favicon ? sendMark(reply) : internalResource(gateway, request, reply);
+      }
       const active = await sessionOf(gateway, request, { remembered: true });
-      if (active === undefined) return sendSignInNeeded(gateway, request, reply);
+      if (active === undefined) {
+        return favicon ? sendMark(reply) : sendSignInNeeded(gateway, request, reply);
+      }
       if (
         !accessAllowed(
           gateway.config.accessRules,

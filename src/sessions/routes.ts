@@ -4,6 +4,7 @@ import { audit } from '../http/audit.js';
 import { providerLogoutUrl } from './provider-logout.js';
 import { clearSessionCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
+import { pageContext } from '../http/page-context.js';
 import { sendFailure, sendPage } from '../http/respond.js';
 import { signOutPage, signedOutPage } from '../pages/index.js';
 import type { SignOutScope } from '../pages/index.js';
@@ -27,7 +28,11 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
     return sendPage(
       reply,
       200,
-      signOutPage({ user: shownUser(active.user), signOutCsrf: csrfTokenFor(active.id) }),
+      signOutPage({
+        user: shownUser(active.user),
+        signOutCsrf: csrfTokenFor(active.id),
+        page: pageContext(gateway, request),
+      }),
     );
   });
 
@@ -54,7 +59,14 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
 
   // Never redirects to sign-in by itself: that would sign the user straight back in.
   app.get<{ Querystring: { scope?: unknown } }>('/_sso/signed-out', async (request, reply) =>
-    sendPage(reply, 200, signedOutPage({ scope: signOutScope(request.query.scope) })),
+    sendPage(
+      reply,
+      200,
+      signedOutPage({
+        scope: signOutScope(request.query.scope),
+        page: pageContext(gateway, request),
+      }),
+    ),
   );
 }
 

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isVisibleAscii } from '../core/index.js';
 import { audit } from '../http/audit.js';
 import type { Gateway } from '../http/gateway.js';
+import { pageContext } from '../http/page-context.js';
 import { sendPage } from '../http/respond.js';
 import { testSignInPage } from '../pages/index.js';
 import { callbackQuery } from './callback-query.js';
@@ -54,8 +55,12 @@ export async function finishTestSignIn(
     200,
     testSignInPage(
       trace.outcome === 'success'
-        ? { outcome: 'success' }
-        : { outcome: 'failure', code: trace.error?.code ?? 'internal_error' },
+        ? { outcome: 'success', page: pageContext(gateway, request) }
+        : {
+            outcome: 'failure',
+            code: trace.error?.code ?? 'internal_error',
+            page: pageContext(gateway, request),
+          },
     ),
   );
   return true;

@@ -3,6 +3,8 @@
  * the gateway applies (src/admin-api/password-routes.ts), said in the
  * form's words, plus the confirmation only a form has. Plain code, no DOM.
  */
+import { en } from '../i18n/en.js';
+import type { ConsoleMessages } from '../i18n/en.js';
 
 export interface PasswordDraft {
   readonly current: string;
@@ -13,11 +15,7 @@ export interface PasswordDraft {
 export type PasswordField = keyof PasswordDraft;
 
 /** The labels the page shows, which every message names. */
-export const passwordLabels: Readonly<Record<PasswordField, string>> = {
-  current: 'Current password',
-  next: 'New password',
-  confirm: 'Repeat the new password',
-};
+export const passwordLabels: Readonly<Record<PasswordField, string>> = en.password.labels;
 
 export const minimumLength = 12;
 
@@ -29,23 +27,25 @@ export function passwordProblems(
   draft: PasswordDraft,
   touched: ReadonlySet<PasswordField>,
   submitting = false,
+  words: ConsoleMessages['password'] = en.password,
 ): Partial<Record<PasswordField, string>> {
+  const { labels } = words;
   const reached = (field: PasswordField) => submitting || touched.has(field);
   const problems: Partial<Record<PasswordField, string>> = {};
   if (reached('current') && draft.current === '') {
-    problems.current = `${passwordLabels.current} is required.`;
+    problems.current = words.required(labels.current);
   }
   if (reached('next')) {
     const length = Array.from(draft.next).length;
-    if (draft.next === '') problems.next = `${passwordLabels.next} is required.`;
+    if (draft.next === '') problems.next = words.required(labels.next);
     else if (length < minimumLength) {
-      problems.next = `${passwordLabels.next} needs at least ${minimumLength} characters (${length} now).`;
+      problems.next = words.tooShort(labels.next, minimumLength, length);
     } else if (draft.next === draft.current) {
-      problems.next = `${passwordLabels.next} must differ from the current one.`;
+      problems.next = words.same(labels.next);
     }
   }
   if (reached('confirm') && draft.confirm !== draft.next) {
-    problems.confirm = `${passwordLabels.confirm} does not match ${passwordLabels.next}.`;
+    problems.confirm = words.mismatch(labels.confirm, labels.next);
   }
   return problems;
 }

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
-import { ApiError, api } from '../api';
+import { ApiError, api, formatNumber } from '../api';
 import { TextField } from '../entry-form/text-field';
+import { useI18n } from '../i18n/language';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
 import { useAction } from '../use-action';
 import type { PasswordDraft, PasswordField } from './password-form';
-import { fieldOfRefusal, minimumLength, passwordLabels, passwordProblems } from './password-form';
+import { fieldOfRefusal, minimumLength, passwordProblems } from './password-form';
 
 const emptyDraft: PasswordDraft = { current: '', next: '', confirm: '' };
 
@@ -20,13 +21,15 @@ export function PasswordPage() {
   const [submitted, setSubmitted] = useState(false);
   const [refusal, setRefusal] = useState<{ field: PasswordField; message: string }>();
   const { busy, status, run } = useAction();
-  const problems = passwordProblems(draft, touched, submitted);
+  const { t } = useI18n();
+  const words = t.password;
+  const problems = passwordProblems(draft, touched, submitted, words);
 
   const save = async (event: SyntheticEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setRefusal(undefined);
-    if (Object.keys(passwordProblems(draft, touched, true)).length > 0) return;
+    if (Object.keys(passwordProblems(draft, touched, true, words)).length > 0) return;
     await run(
       async () => {
         try {
@@ -45,7 +48,7 @@ export function PasswordPage() {
         setDraft(emptyDraft);
         setTouched(new Set());
         setSubmitted(false);
-        return `Password changed. ${sessionsEnded} other session${sessionsEnded === 1 ? '' : 's'} of your account ended.`;
+        return words.changed(sessionsEnded, formatNumber(sessionsEnded));
       },
     );
   };
@@ -55,7 +58,7 @@ export function PasswordPage() {
     return (
       <TextField
         field={`password-${name}`}
-        label={passwordLabels[name]}
+        label={words.labels[name]}
         type="password"
         autoComplete={autoComplete}
         value={draft[name]}
@@ -74,21 +77,14 @@ export function PasswordPage() {
   };
 
   return (
-    <Page title="Your password">
-      <p className="lead">
-        The password of the local account you are signed in with. Changing it signs the account out
-        everywhere else; you stay signed in here.
-      </p>
+    <Page title={t.nav.password}>
+      <p className="lead">{words.lead}</p>
       <form className="password-form" noValidate onSubmit={(event) => void save(event)}>
         {field('current', 'current-password')}
-        {field(
-          'next',
-          'new-password',
-          `At least ${minimumLength} characters, not the current one and not containing your user id.`,
-        )}
+        {field('next', 'new-password', words.hint(minimumLength))}
         {field('confirm', 'new-password')}
         <button type="submit" className="button" disabled={busy}>
-          Change password
+          {words.submit}
         </button>
       </form>
       <StatusLine status={status} />

@@ -1,6 +1,6 @@
-import { testSignInTexts } from '../test-sign-in/texts';
 import { useState } from 'react';
 import type { SyntheticEvent } from 'react';
+import { useI18n } from '../i18n/language';
 import type { EntryView } from '../types';
 import type { AuditFilters } from './audit-query';
 import { noFilters } from './audit-query';
@@ -58,25 +58,19 @@ function FilterField({ id, label, value, onChange, options, type, placeholder }:
   );
 }
 
-const outcomeOptions: readonly FilterOption[] = [
-  ['', 'Any outcome'],
-  ['success', 'Success'],
-  ['failure', 'Failure'],
-];
-
-const kindOptions: readonly FilterOption[] = [
-  ['', 'Any event'],
-  ['sign_in', 'Sign-in'],
-  ['sign_out', 'Sign-out'],
-  ['entry_change', 'Entry change'],
-  ['user_change', 'User change'],
-  ['token_change', 'API token change'],
-  ['test_sign_in', testSignInTexts.auditKind],
-];
-
 /** The audit's filters; applied on submit so each change is not a query. */
 export function AuditFilterForm({ entries, onApply }: AuditFilterFormProps) {
   const [filters, setFilters] = useState<AuditFilters>(noFilters);
+  const words = useI18n().t.audit;
+  const outcomeOptions: readonly FilterOption[] = [
+    ['', words.anyOutcome],
+    ['success', words.success],
+    ['failure', words.failure],
+  ];
+  const kindOptions: readonly FilterOption[] = [
+    ['', words.anyEvent],
+    ...Object.entries(words.kinds).map(([kind, label]): FilterOption => [kind, label]),
+  ];
   /** The value and change handler of one filter. */
   const bind = (key: keyof AuditFilters) => ({
     value: filters[key],
@@ -89,31 +83,41 @@ export function AuditFilterForm({ entries, onApply }: AuditFilterFormProps) {
     onApply(filters);
   };
   const entryOptions: readonly FilterOption[] = [
-    ['', 'Any entry'],
+    ['', words.anyEntry],
     ...entries.map((entry): FilterOption => [entry.id, `${entry.name} (${entry.id})`]),
   ];
   return (
-    <form className="filters" onSubmit={submit} aria-label="Audit filters">
-      <FilterField id="audit-entry" label="Entry" options={entryOptions} {...bind('entryId')} />
+    <form className="filters" onSubmit={submit} aria-label={words.filters}>
+      <FilterField
+        id="audit-entry"
+        label={words.entry}
+        options={entryOptions}
+        {...bind('entryId')}
+      />
       <FilterField
         id="audit-outcome"
-        label="Outcome"
+        label={words.outcome}
         options={outcomeOptions}
         {...bind('outcome')}
       />
-      <FilterField id="audit-kind" label="Event" options={kindOptions} {...bind('kind')} />
-      <FilterField id="audit-user" label="User" placeholder="user id" {...bind('userId')} />
+      <FilterField id="audit-kind" label={words.event} options={kindOptions} {...bind('kind')} />
+      <FilterField
+        id="audit-user"
+        label={words.user}
+        placeholder={words.userPlaceholder}
+        {...bind('userId')}
+      />
       <FilterField
         id="audit-reference"
-        label="Reference id"
-        placeholder="from the error page, e.g. 7KQ2M9XC4D"
+        label={words.reference}
+        placeholder={words.referencePlaceholder}
         {...bind('reference')}
       />
-      <FilterField id="audit-since" label="From" type="datetime-local" {...bind('since')} />
-      <FilterField id="audit-until" label="Until" type="datetime-local" {...bind('until')} />
+      <FilterField id="audit-since" label={words.from} type="datetime-local" {...bind('since')} />
+      <FilterField id="audit-until" label={words.until} type="datetime-local" {...bind('until')} />
       <div className="filter-actions">
         <button type="submit" className="button">
-          Apply filters
+          {words.apply}
         </button>
       </div>
     </form>

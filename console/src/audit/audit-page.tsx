@@ -1,5 +1,7 @@
 import { useCallback, useState } from 'react';
 import { api, describeFailure } from '../api';
+import { useI18n } from '../i18n/language';
+import { EmptyState } from '../layout/empty-state';
 import { Page } from '../layout/page';
 import type { AuditEventPage, EntryList } from '../types';
 import { useLoad } from '../use-load';
@@ -30,9 +32,14 @@ export function AuditPage() {
     [],
   );
   const { data: entries } = useLoad(loadEntries);
+  const { t } = useI18n();
+  const words = t.audit;
+  const filtered = Object.entries(filters).some(
+    ([key, value]) => noFilters[key as keyof AuditFilters] !== value,
+  );
 
   return (
-    <Page title="Audit">
+    <Page title={t.nav.audit}>
       <AuditFilterForm
         entries={entries ?? []}
         onApply={(next) => {
@@ -42,19 +49,23 @@ export function AuditPage() {
       />
       {error === undefined ? null : <p className="status status-error">{describeFailure(error)}</p>}
       {data === undefined ? null : data.events.length === 0 ? (
-        <p className="empty">No event matches these filters.</p>
+        filtered ? (
+          <p className="empty">{words.noMatch}</p>
+        ) : (
+          <EmptyState title={words.emptyTitle} text={words.emptyText} />
+        )
       ) : (
         <table className="data-table audit-table">
-          <caption className="visually-hidden">Audit events, newest first</caption>
+          <caption className="visually-hidden">{words.caption}</caption>
           <thead>
             <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Entry</th>
-              <th scope="col">User</th>
-              <th scope="col">Code and reference</th>
-              <th scope="col">Details</th>
+              <th scope="col">{words.time}</th>
+              <th scope="col">{words.event}</th>
+              <th scope="col">{words.outcome}</th>
+              <th scope="col">{words.entry}</th>
+              <th scope="col">{words.user}</th>
+              <th scope="col">{words.codeAndReference}</th>
+              <th scope="col">{words.details}</th>
             </tr>
           </thead>
           <tbody>
@@ -64,7 +75,7 @@ export function AuditPage() {
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages">
+      <nav className="pager" aria-label={t.shell.pages}>
         <button
           type="button"
           className="button secondary small"
@@ -73,7 +84,7 @@ export function AuditPage() {
             setCursors([]);
           }}
         >
-          Newest
+          {words.newest}
         </button>
         <button
           type="button"
@@ -83,7 +94,7 @@ export function AuditPage() {
             if (data?.nextBefore != null) setCursors([...cursors, data.nextBefore]);
           }}
         >
-          Older
+          {words.older}
         </button>
       </nav>
     </Page>

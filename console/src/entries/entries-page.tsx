@@ -1,7 +1,9 @@
 import { useCallback } from 'react';
 import { api, describeFailure } from '../api';
 import { takeFlash } from '../flash';
+import { useI18n } from '../i18n/language';
 import { Link } from '../link';
+import { EmptyState } from '../layout/empty-state';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
 import type { EntryList, EntryView } from '../types';
@@ -19,23 +21,19 @@ export function EntriesPage() {
     [],
   );
   const { data: entries, error, reload } = useLoad(load);
+  const { t } = useI18n();
+  const words = t.entries;
   const { busy, status, run: runAction } = useAction(takeFlash);
   const run = (done: string, call: () => Promise<unknown>) => runAction(call, () => done, reload);
 
   const act = (entry: EntryView, action: EntryAction) => {
     const path = `/entries/${encodeURIComponent(entry.id)}`;
     const calls: Record<EntryAction, [string, () => Promise<unknown>]> = {
-      enable: [`${entry.name} is enabled.`, () => api('POST', `${path}/enable`)],
-      disable: [`${entry.name} is disabled.`, () => api('POST', `${path}/disable`)],
-      'make-default': [
-        `${entry.name} is now the default: unsigned users go straight to it.`,
-        () => api('POST', `${path}/default`),
-      ],
-      'clear-default': [
-        `${entry.name} is no longer the default: unsigned users see the chooser.`,
-        () => api('DELETE', `${path}/default`),
-      ],
-      delete: [`${entry.name} is deleted.`, () => api('DELETE', path)],
+      enable: [words.isEnabled(entry.name), () => api('POST', `${path}/enable`)],
+      disable: [words.isDisabled(entry.name), () => api('POST', `${path}/disable`)],
+      'make-default': [words.isDefault(entry.name), () => api('POST', `${path}/default`)],
+      'clear-default': [words.notDefault(entry.name), () => api('DELETE', `${path}/default`)],
+      delete: [words.isDeleted(entry.name), () => api('DELETE', path)],
     };
     const [done, call] = calls[action];
     void run(done, call);
@@ -47,47 +45,47 @@ export function EntriesPage() {
     const [moved] = ids.splice(index, 1);
     if (moved === undefined) return;
     ids.splice(index + by, 0, moved);
-    void run(`${entries[index]?.name ?? moved} moved ${by < 0 ? 'up' : 'down'}.`, () =>
+    const name = entries[index]?.name ?? moved;
+    void run(by < 0 ? words.movedUp(name) : words.movedDown(name), () =>
       api('PUT', '/entry-order', { body: { ids } }),
     );
   };
 
   return (
     <Page
-      title="Single Sign-On"
+      title={t.nav.entries}
       actions={
         <Link to="/entries/new" className="button">
-          New entry
+          {words.newEntry}
         </Link>
       }
     >
-      <p className="lead">
-        Each entry connects one OAuth2 server. Users see them in this order on the sign-in page; the
-        default entry signs unsigned users in without a page of its own.
-      </p>
+      <p className="lead">{words.lead}</p>
       <StatusLine status={status} />
       {error === undefined ? null : <p className="status status-error">{describeFailure(error)}</p>}
       {entries === undefined ? (
         error === undefined ? (
-          <p>Loading entries…</p>
+          <p>{words.loading}</p>
         ) : null
       ) : entries.length === 0 ? (
-        <p className="empty">
-          No entry yet. <Link to="/entries/new">Connect your first OAuth2 server</Link>.
-        </p>
+        <EmptyState
+          title={words.emptyTitle}
+          text={words.emptyText}
+          action={{ to: '/entries/new', label: words.emptyButton }}
+        />
       ) : (
         <table className="data-table entries-table">
-          <caption className="visually-hidden">Sign-in entries, in chooser order</caption>
+          <caption className="visually-hidden">{words.caption}</caption>
           <thead>
             <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Default</th>
-              <th scope="col">Last successful sign-in</th>
-              <th scope="col">Last failed sign-in</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{words.order}</th>
+              <th scope="col">{words.name}</th>
+              <th scope="col">{words.id}</th>
+              <th scope="col">{words.enabled}</th>
+              <th scope="col">{words.default}</th>
+              <th scope="col">{words.lastSuccess}</th>
+              <th scope="col">{words.lastFailure}</th>
+              <th scope="col">{words.actions}</th>
             </tr>
           </thead>
           <tbody>

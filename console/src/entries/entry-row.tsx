@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatTime } from '../api';
+import { useI18n } from '../i18n/language';
 import { Link } from '../link';
 import type { EntryView } from '../types';
 import type { EntryAction } from './entries-page';
@@ -16,15 +17,17 @@ interface EntryRowProps {
 /** One entry with its switches; on a phone the row becomes a card (stylesheet). */
 export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRowProps) {
   const [confirming, setConfirming] = useState(false);
+  const { t, language } = useI18n();
+  const words = t.entries;
   return (
     <tr>
-      <td data-label="Order">
-        <div className="row-actions" role="group" aria-label={`Order of ${entry.name}`}>
+      <td data-label={words.order}>
+        <div className="row-actions" role="group" aria-label={words.orderOf(entry.name)}>
           <button
             type="button"
             className="button secondary small icon"
             disabled={busy || first}
-            aria-label={`Move ${entry.name} up`}
+            aria-label={words.moveUp(entry.name)}
             onClick={() => {
               onMove(-1);
             }}
@@ -35,7 +38,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
             type="button"
             className="button secondary small icon"
             disabled={busy || last}
-            aria-label={`Move ${entry.name} down`}
+            aria-label={words.moveDown(entry.name)}
             onClick={() => {
               onMove(1);
             }}
@@ -44,32 +47,32 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
           </button>
         </div>
       </td>
-      <th scope="row" data-label="Name">
+      <th scope="row" data-label={words.name}>
         <Link to={`/entries/${encodeURIComponent(entry.id)}`}>{entry.name}</Link>
-        {entry.type === 'extension' ? <span className="badge">extension</span> : null}
+        {entry.type === 'extension' ? <span className="badge">{words.extension}</span> : null}
         {entry.broken === null ? null : (
           <span className="badge badge-off" title={entry.broken}>
-            Broken: {entry.broken}
+            {words.broken} {entry.broken}
           </span>
         )}
       </th>
-      <td data-label="Id">
+      <td data-label={words.id}>
         <code>{entry.id}</code>
       </td>
-      <td data-label="Enabled">
+      <td data-label={words.enabled}>
         <span className={entry.enabled ? 'badge badge-on' : 'badge badge-off'}>
-          {entry.enabled ? 'Enabled' : 'Disabled'}
+          {entry.enabled ? words.enabled : words.disabled}
         </span>
       </td>
-      <td data-label="Default">
-        {entry.isDefault ? <span className="badge badge-default">Default</span> : '—'}
+      <td data-label={words.default}>
+        {entry.isDefault ? <span className="badge badge-default">{words.default}</span> : '—'}
       </td>
-      <td data-label="Last successful sign-in">{formatTime(entry.lastSuccessfulSignInAt)}</td>
-      <td data-label="Last failed sign-in">{formatTime(entry.lastFailedSignInAt)}</td>
-      <td data-label="Actions">
+      <td data-label={words.lastSuccess}>{formatTime(entry.lastSuccessfulSignInAt, language)}</td>
+      <td data-label={words.lastFailure}>{formatTime(entry.lastFailedSignInAt, language)}</td>
+      <td data-label={words.actions}>
         {confirming ? (
-          <div className="row-actions" role="group" aria-label={`Confirm deleting ${entry.name}`}>
-            <span>Delete {entry.name}?</span>
+          <div className="row-actions" role="group" aria-label={words.confirmDelete(entry.name)}>
+            <span>{words.deleteQuestion(entry.name)}</span>
             <button
               type="button"
               className="button danger small"
@@ -79,7 +82,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
                 onAction('delete');
               }}
             >
-              Yes, delete
+              {words.yesDelete}
             </button>
             <button
               type="button"
@@ -88,11 +91,11 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
                 setConfirming(false);
               }}
             >
-              Cancel
+              {t.shell.cancel}
             </button>
           </div>
         ) : (
-          <div className="row-actions" role="group" aria-label={`Actions for ${entry.name}`}>
+          <div className="row-actions" role="group" aria-label={words.actionsFor(entry.name)}>
             <button
               type="button"
               className="button secondary small"
@@ -101,7 +104,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
                 onAction(entry.enabled ? 'disable' : 'enable');
               }}
             >
-              {entry.enabled ? 'Disable' : 'Enable'}
+              {entry.enabled ? words.disable : words.enable}
             </button>
             <button
               type="button"
@@ -111,7 +114,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
                 onAction(entry.isDefault ? 'clear-default' : 'make-default');
               }}
             >
-              {entry.isDefault ? 'Remove default' : 'Make default'}
+              {entry.isDefault ? words.removeDefault : words.makeDefault}
             </button>
             <button
               type="button"
@@ -121,7 +124,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
                 setConfirming(true);
               }}
             >
-              Delete
+              {words.delete}
             </button>
           </div>
         )}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { ApiError, api, describeFailure } from '../api';
 import { setFlash, takeFlash } from '../flash';
+import { useI18n } from '../i18n/language';
 import { Page } from '../layout/page';
 import type { Status } from '../layout/status-line';
 import { StatusLine } from '../layout/status-line';
@@ -50,11 +51,12 @@ export function EntryFormPage({ id }: { readonly id?: string }) {
     [id],
   );
   const { data, error } = useLoad(load);
+  const { t } = useI18n();
   if (data === undefined) {
     return (
-      <Page title={id ?? 'New entry'} trail={[{ label: 'Single Sign-On', to: '/' }]}>
+      <Page title={id ?? t.entries.newEntry} trail={[{ label: t.nav.entries, to: '/' }]}>
         {error === undefined ? (
-          <p>Loading…</p>
+          <p>{t.entryForm.loading}</p>
         ) : (
           <p className="status status-error">{describeFailure(error)}</p>
         )}
@@ -82,6 +84,8 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const [status, setStatus] = useState<Status | undefined>(takeFlash);
   const existingId = stored?.id;
   const storedDefault = stored?.isDefault ?? false;
+  const { t } = useI18n();
+  const words = t.entryForm;
 
   // What is validated and tested includes a checked "default", so the core's
   // rule "a disabled entry cannot be the default" shows while typing.
@@ -113,14 +117,12 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
     };
     window.addEventListener('beforeunload', warn);
     // A link within the console, and Back or Forward, ask too: they load no page to warn about.
-    setLeaveGuard(() =>
-      window.confirm('This entry has unsaved changes. Leave the page and lose them?'),
-    );
+    setLeaveGuard(() => window.confirm(words.unsaved));
     return () => {
       window.removeEventListener('beforeunload', warn);
       setLeaveGuard(undefined);
     };
-  }, [dirty]);
+  }, [dirty, words]);
 
   const change = (update: Partial<EntryDraft>) => {
     setDraft((current) => ({ ...current, ...update }));
@@ -132,7 +134,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
     event.preventDefault();
     setSubmitted(true);
     if (taken !== undefined) {
-      setStatus({ kind: 'error', text: 'The entry was not saved: fix the problems listed.' });
+      setStatus({ kind: 'error', text: words.fixProblems });
       return;
     }
     setSaving(true);
@@ -143,7 +145,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
       if (stored === undefined) await api('POST', '/entries', { body });
       else await api('PUT', path, { body });
       if (draft.isDefault && !storedDefault) await api('POST', `${path}/default`);
-      setFlash({ kind: 'success', text: `${draft.name} is saved.` });
+      setFlash({ kind: 'success', text: words.saved(draft.name) });
       // Saved: leaving is no longer a loss.
       setLeaveGuard(undefined);
       if (stored === undefined) navigate(`/entries/${encodeURIComponent(draft.id)}`);
@@ -151,18 +153,18 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
     } catch (failure) {
       if (failure instanceof ApiError && failure.problems.length > 0) {
         setSaveProblems(failure.problems);
-        setStatus({ kind: 'error', text: 'The entry was not saved: fix the problems listed.' });
+        setStatus({ kind: 'error', text: words.fixProblems });
       } else {
-        setStatus({ kind: 'error', text: `The entry was not saved: ${describeFailure(failure)}` });
+        setStatus({ kind: 'error', text: words.notSaved(describeFailure(failure)) });
       }
     } finally {
       setSaving(false);
     }
   };
 
-  const title = stored === undefined ? 'New entry' : stored.name;
+  const title = stored === undefined ? t.entries.newEntry : stored.name;
   return (
-    <Page title={title} trail={[{ label: 'Single Sign-On', to: '/' }]}>
+    <Page title={title} trail={[{ label: t.nav.entries, to: '/' }]}>
       <form
         className="entry-form"
         onSubmit={(event) => void save(event)}
@@ -206,7 +208,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
               onChange={change}
             />
             <fieldset className="section">
-              <legend>Users</legend>
+              <legend>{words.users}</legend>
               <ProvisioningFields
                 createUsers={draft.createUsers}
                 updateOnSignIn={draft.updateOnSignIn}
@@ -229,10 +231,10 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         )}
         <div className="form-actions">
           <button type="submit" className="button" disabled={saving}>
-            {saving ? 'Saving…' : stored === undefined ? 'Create entry' : 'Save changes'}
+            {saving ? words.saving : stored === undefined ? words.create : words.save}
           </button>
           <Link to="/" className="button secondary">
-            Cancel
+            {t.shell.cancel}
           </Link>
           <StatusLine status={status} />
         </div>

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import { Link } from '../link';
 
 interface BreadcrumbProps {
@@ -16,13 +17,14 @@ function Separator() {
 
 /** System Settings › Security › … */
 export function Breadcrumb({ trail, current }: BreadcrumbProps) {
+  const { t } = useI18n();
   return (
-    <nav className="breadcrumb" aria-label="Breadcrumb">
+    <nav className="breadcrumb" aria-label={t.shell.breadcrumb}>
       <ol>
-        <li>System Settings</li>
+        <li>{t.shell.settings}</li>
         <li>
           <Separator />
-          Security
+          {t.shell.security}
         </li>
         {trail.map((step) => (
           <li key={step.to}>

@@ -1,12 +1,14 @@
+import { useI18n } from '../i18n/language';
 import { Link } from '../link';
 import { Page } from './page';
 
 export function NotFoundPage() {
+  const { t } = useI18n();
   return (
-    <Page title="Not found">
-      <p>The console has no page at this address.</p>
+    <Page title={t.shell.notFoundTitle}>
+      <p>{t.shell.notFoundText}</p>
       <p>
-        <Link to="/">Go to Single Sign-On</Link>
+        <Link to="/">{t.shell.notFoundLink}</Link>
       </p>
     </Page>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/language';
 import { hasNavigated } from '../navigation';
 import { Breadcrumb } from './breadcrumb';
 
@@ -19,8 +20,11 @@ interface PageProps {
  */
 export function Page({ title, trail = [], actions, children }: PageProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const suffix = useI18n().t.shell.titleSuffix;
   useEffect(() => {
-    document.title = `${title} – ssogate admin`;
+    document.title = `${title} – ${suffix}`;
+  }, [title, suffix]);
+  useEffect(() => {
     if (hasNavigated()) heading.current?.focus({ preventScroll: true });
   }, [title]);
   return (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useI18n } from '../i18n/language';
 
 interface NewTokenSecretProps {
   readonly name: string;
@@ -10,6 +11,7 @@ interface NewTokenSecretProps {
 export function NewTokenSecret({ name, secret, onDone }: NewTokenSecretProps) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
+  const words = useI18n().t.tokens;
   useEffect(() => {
     field.current?.focus();
     field.current?.select();
@@ -20,18 +22,18 @@ export function NewTokenSecret({ name, secret, onDone }: NewTokenSecretProps) {
   };
   return (
     <section className="secret-once" aria-labelledby="secret-once-heading">
-      <h2 id="secret-once-heading">Copy the secret of {name} now</h2>
-      <p>It is shown only this once; the gateway keeps only its hash.</p>
+      <h2 id="secret-once-heading">{words.copyHeading(name)}</h2>
+      <p>{words.copyText}</p>
       <label htmlFor="new-token-secret" className="visually-hidden">
-        Secret of {name}
+        {words.secretOf(name)}
       </label>
       <input id="new-token-secret" ref={field} className="code-input" value={secret} readOnly />
       <div className="inline-actions">
         <button type="button" className="button secondary small" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? words.copied : words.copy}
         </button>
         <button type="button" className="button small" onClick={onDone}>
-          I have stored it
+          {words.stored}
         </button>
       </div>
     </section>

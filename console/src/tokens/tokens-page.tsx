@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { api, describeFailure, formatTime } from '../api';
+import { useI18n } from '../i18n/language';
+import { EmptyState } from '../layout/empty-state';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
 import type { ApiTokenView, TokenCreated, TokenList } from '../types';
@@ -19,6 +21,8 @@ export function TokensPage() {
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; secret: string } | undefined>();
   const { busy, status, run } = useAction();
+  const { t, language } = useI18n();
+  const words = t.tokens;
 
   const create = async (event: SyntheticEvent) => {
     event.preventDefault();
@@ -31,7 +35,7 @@ export function TokensPage() {
       (answer) => {
         setCreated({ name: answer.token.name, secret: answer.secret });
         setName('');
-        return `Token ${answer.token.name} created.`;
+        return words.wasCreated(answer.token.name);
       },
       reload,
     );
@@ -40,32 +44,29 @@ export function TokensPage() {
   const revoke = (token: ApiTokenView) =>
     run(
       () => api('DELETE', `/tokens/${encodeURIComponent(token.id)}`),
-      () => `Token ${token.name} revoked: it no longer works.`,
+      () => words.wasRevoked(token.name),
       reload,
     );
 
   return (
-    <Page title="API tokens">
-      <p className="lead">
-        Scripts call the admin API with <code>Authorization: Bearer &lt;token&gt;</code>. A token is
-        stored only as a hash: its secret is shown once, when it is created.
-      </p>
+    <Page title={t.nav.tokens}>
+      <p className="lead">{words.lead}</p>
       <form className="toolbar" onSubmit={(event) => void create(event)}>
         <div className="field">
-          <label htmlFor="token-name">New token name</label>
+          <label htmlFor="token-name">{words.newName}</label>
           <input
             id="token-name"
             value={name}
             required
             maxLength={100}
-            placeholder="e.g. deploy-script"
+            placeholder={words.namePlaceholder}
             onChange={(event) => {
               setName(event.target.value);
             }}
           />
         </div>
         <button type="submit" className="button" disabled={busy || name.trim() === ''}>
-          Create token
+          {words.create}
         </button>
       </form>
       <StatusLine status={status} />
@@ -80,46 +81,48 @@ export function TokensPage() {
       )}
       {error === undefined ? null : <p className="status status-error">{describeFailure(error)}</p>}
       {tokens === undefined ? null : tokens.length === 0 ? (
-        <p className="empty">No API token yet.</p>
+        <EmptyState title={words.emptyTitle} text={words.emptyText} />
       ) : (
         <table className="data-table tokens-table">
-          <caption className="visually-hidden">API tokens</caption>
+          <caption className="visually-hidden">{words.caption}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{words.name}</th>
+              <th scope="col">{words.created}</th>
+              <th scope="col">{words.lastUsed}</th>
+              <th scope="col">{words.status}</th>
+              <th scope="col">{words.actions}</th>
             </tr>
           </thead>
           <tbody>
             {tokens.map((token) => (
               <tr key={token.id}>
-                <th scope="row" data-label="Name">
+                <th scope="row" data-label={words.name}>
                   {token.name}
                 </th>
-                <td data-label="Created">{formatTime(token.createdAt)}</td>
-                <td data-label="Last used">{formatTime(token.lastUsedAt)}</td>
-                <td data-label="Status">
+                <td data-label={words.created}>{formatTime(token.createdAt, language)}</td>
+                <td data-label={words.lastUsed}>{formatTime(token.lastUsedAt, language)}</td>
+                <td data-label={words.status}>
                   {token.revokedAt === null ? (
-                    <span className="badge badge-on">Active</span>
+                    <span className="badge badge-on">{words.active}</span>
                   ) : (
-                    <span className="badge badge-off">Revoked {formatTime(token.revokedAt)}</span>
+                    <span className="badge badge-off">
+                      {words.revokedAt(formatTime(token.revokedAt, language))}
+                    </span>
                   )}
                 </td>
-                <td data-label="Actions">
+                <td data-label={words.actions}>
                   {token.revokedAt === null ? (
                     <button
                       type="button"
                       className="button danger-outline small"
                       disabled={busy}
-                      aria-label={`Revoke ${token.name}`}
+                      aria-label={words.revokeNamed(token.name)}
                       onClick={() => {
                         void revoke(token);
                       }}
                     >
-                      Revoke
+                      {words.revoke}
                     </button>
                   ) : (
                     '—'

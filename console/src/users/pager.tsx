@@ -1,3 +1,6 @@
+import { formatNumber } from '../api';
+import { useI18n } from '../i18n/language';
+
 interface PagerProps {
   readonly offset: number;
   readonly pageSize: number;
@@ -8,8 +11,10 @@ interface PagerProps {
 /** "1–25 of 80" with Previous and Next. */
 export function Pager({ offset, pageSize, total, onChange }: PagerProps) {
   const last = Math.min(offset + pageSize, total);
+  const { t, language } = useI18n();
+  const number = (value: number) => formatNumber(value, language);
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={t.shell.pages}>
       <button
         type="button"
         className="button secondary small"
@@ -18,10 +23,10 @@ export function Pager({ offset, pageSize, total, onChange }: PagerProps) {
           onChange(Math.max(0, offset - pageSize));
         }}
       >
-        Previous
+        {t.shell.previous}
       </button>
       <span>
-        {total === 0 ? 0 : offset + 1}–{last} of {total}
+        {t.shell.range(number(total === 0 ? 0 : offset + 1), number(last), number(total))}
       </span>
       <button
         type="button"
@@ -31,7 +36,7 @@ export function Pager({ offset, pageSize, total, onChange }: PagerProps) {
           onChange(offset + pageSize);
         }}
       >
-        Next
+        {t.shell.next}
       </button>
     </nav>
   );

@@ -1,4 +1,5 @@
 import { formatTime } from '../api';
+import { useI18n } from '../i18n/language';
 import type { UserView } from '../types';
 import type { UserAction } from './users-page';
 
@@ -9,6 +10,8 @@ interface UserRowProps {
 }
 
 export function UserRow({ user, busy, onAction }: UserRowProps) {
+  const { t, language } = useI18n();
+  const words = t.users;
   const button = (action: UserAction, label: string, className = 'button secondary small') => (
     <button
       type="button"
@@ -24,28 +27,28 @@ export function UserRow({ user, busy, onAction }: UserRowProps) {
   );
   return (
     <tr>
-      <th scope="row" data-label="User">
+      <th scope="row" data-label={words.user}>
         <span className="user-id">{user.userId}</span>
         {user.userName === null ? null : <span className="user-name">{user.userName}</span>}
       </th>
-      <td data-label="E-mail">{user.email ?? '—'}</td>
-      <td data-label="Source">{user.sourceEntryId ?? 'local account'}</td>
-      <td data-label="Status">
+      <td data-label={words.email}>{user.email ?? '—'}</td>
+      <td data-label={words.source}>{user.sourceEntryId ?? words.localAccount}</td>
+      <td data-label={words.status}>
         <span className={user.enabled ? 'badge badge-on' : 'badge badge-off'}>
-          {user.enabled ? 'Active' : 'Locked'}
+          {user.enabled ? words.active : words.locked}
         </span>
-        {user.isAdmin ? <span className="badge badge-default">Administrator</span> : null}
+        {user.isAdmin ? <span className="badge badge-default">{words.administrator}</span> : null}
       </td>
-      <td data-label="Last sign-in">{formatTime(user.lastSignInAt)}</td>
-      <td data-label="Actions">
+      <td data-label={words.lastSignIn}>{formatTime(user.lastSignInAt, language)}</td>
+      <td data-label={words.actions}>
         <div className="row-actions">
           {user.enabled
-            ? button('lock', 'Lock', 'button danger-outline small')
-            : button('unlock', 'Unlock')}
+            ? button('lock', words.lock, 'button danger-outline small')
+            : button('unlock', words.unlock)}
           {user.isAdmin
-            ? button('revoke-admin', 'Revoke admin')
-            : button('grant-admin', 'Grant admin')}
-          {button('end-sessions', 'End sessions')}
+            ? button('revoke-admin', words.revokeAdmin)
+            : button('grant-admin', words.grantAdmin)}
+          {button('end-sessions', words.endSessions)}
         </div>
       </td>
     </tr>

@@ -1,6 +1,9 @@
 import { useCallback, useState } from 'react';
 import type { SyntheticEvent } from 'react';
-import { api, describeFailure } from '../api';
+import { api, describeFailure, formatNumber } from '../api';
+import type { ConsoleMessages } from '../i18n/catalogs';
+import { useI18n } from '../i18n/language';
+import { EmptyState } from '../layout/empty-state';
 import { Page } from '../layout/page';
 import { StatusLine } from '../layout/status-line';
 import type { SessionsEnded, UserPage, UserView } from '../types';
@@ -13,16 +16,21 @@ export type UserAction = 'lock' | 'unlock' | 'grant-admin' | 'revoke-admin' | 'e
 
 const pageSize = 25;
 
-const done: Record<UserAction, (user: string, answer: unknown) => string> = {
-  lock: (user) => `${user} is locked and signed out everywhere.`,
-  unlock: (user) => `${user} is unlocked.`,
-  'grant-admin': (user) => `${user} is now an administrator.`,
-  'revoke-admin': (user) => `${user} is no longer an administrator.`,
-  'end-sessions': (user, answer) => {
-    const ended = (answer as SessionsEnded | undefined)?.sessionsEnded ?? 0;
-    return `${ended} session${ended === 1 ? '' : 's'} of ${user} ended.`;
-  },
-};
+/** What each action says when it worked. */
+function doneMessages(
+  words: ConsoleMessages['users'],
+): Record<UserAction, (user: string, answer: unknown) => string> {
+  return {
+    lock: words.wasLocked,
+    unlock: words.wasUnlocked,
+    'grant-admin': words.wasGranted,
+    'revoke-admin': words.wasRevoked,
+    'end-sessions': (user, answer) => {
+      const ended = (answer as SessionsEnded | undefined)?.sessionsEnded ?? 0;
+      return words.sessionsEnded(ended, formatNumber(ended), user);
+    },
+  };
+}
 
 /** Users: search, pages, lock and unlock, administrator rights, ending sessions. */
 export function UsersPage() {
@@ -30,6 +38,8 @@ export function UsersPage() {
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const { busy, status, run } = useAction();
+  const { t } = useI18n();
+  const words = t.users;
   const load = useCallback(
     (signal: AbortSignal) => {
       const query = new URLSearchParams({ limit: String(pageSize), offset: String(offset) });
@@ -51,45 +61,53 @@ export function UsersPage() {
   const act = (user: UserView, action: UserAction) =>
     run(
       () => api('POST', `/users/${user.id}/${action}`),
-      (answer) => done[action](user.userId, answer),
+      (answer) => doneMessages(words)[action](user.userId, answer),
       reload,
     );
 
   return (
-    <Page title="Users">
+    <Page title={t.nav.users}>
       <form className="toolbar" role="search" onSubmit={submit}>
         <div className="field">
-          <label htmlFor="user-search">Search users</label>
+          <label htmlFor="user-search">{words.search}</label>
           <input
             id="user-search"
             type="search"
             value={typed}
-            placeholder="user id, name or e-mail"
+            placeholder={words.searchPlaceholder}
             onChange={(event) => {
               setTyped(event.target.value);
             }}
           />
         </div>
         <button type="submit" className="button">
-          Search
+          {words.searchButton}
         </button>
       </form>
       <StatusLine status={status} />
       {error === undefined ? null : <p className="status status-error">{describeFailure(error)}</p>}
       {data === undefined ? null : data.users.length === 0 ? (
-        <p className="empty">No user {search === '' ? 'yet' : `matches “${search}”`}.</p>
+        search === '' ? (
+          <EmptyState
+            title={words.emptyTitle}
+            text={words.emptyText}
+            action={{ to: '/', label: words.emptyButton }}
+          />
+        ) : (
+          <p className="empty">{words.noMatch(search)}</p>
+        )
       ) : (
         <>
           <table className="data-table users-table">
-            <caption className="visually-hidden">Users, newest first</caption>
+            <caption className="visually-hidden">{words.caption}</caption>
             <thead>
               <tr>
-                <th scope="col">User</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Source</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{words.user}</th>
+                <th scope="col">{words.email}</th>
+                <th scope="col">{words.source}</th>
+                <th scope="col">{words.status}</th>
+                <th scope="col">{words.lastSignIn}</th>
+                <th scope="col">{words.actions}</th>
               </tr>
             </thead>
             <tbody>

@@ -1,0 +1,119 @@
+/**
+ * The English text of the gateway's pages. The Chinese catalog (zh-CN.ts)
+ * is typed by this one, so a key missing from either fails the build, and
+ * i18n.test.ts walks both at run time as well.
+ */
+export const en = {
+  languageSwitch: 'Language',
+  organization: 'Organisation',
+  chooser: {
+    title: 'Sign in',
+    none: 'No way to sign in is set up yet. Ask your administrator.',
+    or: 'or',
+    withPassword: 'With a username and password',
+    username: 'Username',
+    password: 'Password',
+    submit: 'Sign in',
+    wrongPassword: 'The username or password is not right.',
+  },
+  portal: {
+    title: 'Signed in',
+    email: 'E-mail:',
+    administration: 'Administration',
+    console: 'Admin console',
+  },
+  signOut: {
+    title: 'Sign out',
+    heading: 'Sign out?',
+    stay: 'Stay signed in',
+    signedInAs: 'Signed in as',
+    here: 'Sign out here',
+    everywhere: 'Sign out everywhere',
+  },
+  testSignIn: {
+    title: 'Test sign-in finished',
+    wouldSucceed: 'The sign-in would succeed.',
+    wouldFail: 'The sign-in would fail with this error:',
+    nothingChanged: 'Nobody was signed in and no user was created or changed.',
+    seeConsole: 'The console shows each step. You can close this window.',
+  },
+  signedOut: {
+    title: 'Signed out',
+    hereHeading: 'You are signed out here.',
+    hereText:
+      'You are still signed in at the server you signed in with, so signing in again may not ask for your password. To end that too, sign in again and choose Sign out everywhere.',
+    everywhereHeading: 'You are signed out.',
+    everywhereText: 'You can close this window, or sign in again.',
+    again: 'Sign in again',
+  },
+  errorPage: {
+    unauthenticated: 'Sign-in needed',
+    forbidden: 'Not allowed',
+    notFound: 'Not found',
+    tooMany: 'Too many attempts',
+    serverError: 'Something went wrong',
+    failed: 'Sign-in did not work',
+    details: 'Details from the sign-in service:',
+    code: 'Error code:',
+    reference: 'Reference:',
+    useAnother: 'To use another account, sign out first.',
+    startPage: 'Go to the start page',
+    chooseAnother: 'Choose another way to sign in',
+    tryAgain: 'Try again',
+    /** For a code with no sentence of its own in this language. */
+    other: 'The request could not be completed.',
+  },
+  /** One plain sentence per code that can end on a page (pages/error-page.ts). */
+  errors: {
+    provider_error:
+      'The sign-in service reported a problem and did not sign you in. Please try again.',
+    missing_code: 'The sign-in service sent an incomplete answer. Please start again.',
+    code_invalid:
+      'The sign-in service sent an answer the gateway cannot accept. Please start again.',
+    state_invalid: 'This sign-in link has expired or was already used. Please start again.',
+    entry_unknown: 'This sign-in method does not exist. Please choose another one.',
+    entry_disabled: 'This sign-in method is turned off. Please choose another one.',
+    token_request_failed:
+      'The sign-in service could not be reached or refused the request. Please try again later.',
+    token_parse_failed:
+      'The sign-in service sent an answer the gateway could not read. Ask your administrator.',
+    userinfo_request_failed:
+      'Your account details could not be fetched from the sign-in service. Please try again later.',
+    userinfo_parse_failed:
+      'Your account details from the sign-in service could not be read. Ask your administrator.',
+    user_disabled: 'Your account is disabled. Ask your administrator.',
+    signup_not_allowed:
+      'You do not have an account here yet, and this sign-in method cannot create one. Ask your administrator.',
+    account_conflict:
+      'An account with this name already exists and cannot be signed in to this way. Ask your administrator.',
+    unauthenticated: 'You need to sign in to see this page.',
+    forbidden: 'You are not allowed to do this.',
+    access_denied: 'Your account may not open this page. Ask your administrator for access.',
+    csrf_failed: 'This form has expired. Please go back, reload the page and try again.',
+    local_sign_in_failed: 'The username or password is wrong.',
+    rate_limited: 'Too many attempts. Please wait a few minutes and try again.',
+    request_invalid: 'The request was not understood. Please start again.',
+    not_found: 'There is nothing at this address.',
+    service_unavailable: 'The sign-in gateway is temporarily unavailable. Please try again later.',
+    internal_error:
+      'Something went wrong on our side. Please try again; if it keeps failing, tell your administrator the reference below.',
+    upstream_unavailable:
+      'The application behind the sign-in gateway is not answering. Please try again later.',
+    upstream_timeout:
+      'The application behind the sign-in gateway took too long to answer. Please try again later.',
+    console_not_built:
+      'The admin console has not been built on this server (npm run build:console).',
+    extension_unavailable: 'The sign-in service could not be reached. Please try again later.',
+    extension_timeout: 'The sign-in service took too long to answer. Please try again later.',
+    extension_bad_signature:
+      'The sign-in service sent an answer the gateway could not trust. Ask your administrator.',
+    extension_bad_answer:
+      'The sign-in service sent an answer the gateway could not read. Ask your administrator.',
+    extension_error: 'The sign-in service reported a problem and did not sign you in.',
+  },
+} as const;
+
+/** Every catalog's shape: the English keys, any text. */
+export type PageMessages = Widen<typeof en>;
+
+type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
