@@ -28,7 +28,11 @@ export async function startExampleServer(
 
   const closing = new AbortController();
   const context: RouteContext = {
-    state: new ExampleState(options.users ?? defaultUsers, options.clients ?? [defaultClient]),
+    state: new ExampleState(
+      options.users ?? defaultUsers,
+      options.clients ?? [defaultClient],
+      options.issuedPrefix,
+    ),
     faults: new FaultQueue(),
     closing: closing.signal,
   };
@@ -73,6 +77,9 @@ export async function startExampleServer(
     requests,
     failNext(endpoint, fault) {
       context.faults.push(endpoint, fault);
+    },
+    clearFaults() {
+      context.faults.clear();
     },
     async close() {
       closing.abort();
