@@ -55,7 +55,8 @@ function exampleUser(username: string): ExampleUser {
 
 /** A database of the run's own on the machine's PostgreSQL, when a cluster of its own cannot start. */
 async function fallbackDatabase(): Promise<string> {
-  const admin = process.env.SOAK_FALLBACK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin =
+    process.env.SOAK_FALLBACK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `ssogate_soak_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
@@ -79,9 +80,11 @@ export async function runBackend(
   let redis: OwnRedis | undefined;
   const env: Record<string, string> = {};
   if (backend === 'postgres') {
-    const created = await OwnPostgres.create(await freePort());
+    const created = OwnPostgres.create(await freePort());
     if (typeof created === 'string') {
-      skipped.push(`PostgreSQL restart: a cluster of the run's own could not start (${created.trim().slice(0, 300)}); the machine's PostgreSQL is used and never restarted`);
+      skipped.push(
+        `PostgreSQL restart: a cluster of the run's own could not start (${created.trim().slice(0, 300)}); the machine's PostgreSQL is used and never restarted`,
+      );
       env.SSOGATE_DATABASE_URL = await fallbackDatabase();
     } else {
       postgres = created;
@@ -143,7 +146,7 @@ export async function runBackend(
       ),
   );
   const access: StoreAccess = {
-    databaseUrl: env.SSOGATE_DATABASE_URL ?? '',
+    databaseUrl: env.SSOGATE_DATABASE_URL,
     redisUrl: env.SSOGATE_REDIS_URL,
     redisPrefix: 'ssogate:',
   };
@@ -152,17 +155,24 @@ export async function runBackend(
     await Promise.all(instances.map((instance) => instance.start()));
     events.push(`${new Date().toISOString()} ${instances.length} instance(s) started`);
     // The API token made as an operator makes one: the command line, same configuration.
-    const token = spawnSync(process.execPath, [settings.cliScript, 'token', 'create', '--name', 'soak'], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      encoding: 'utf8',
-    });
+    const token = spawnSync(
+      process.execPath,
+      [settings.cliScript, 'token', 'create', '--name', 'soak'],
+      {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        encoding: 'utf8',
+      },
+    );
     const apiToken = token.stdout.trim();
-    if (token.status !== 0 || apiToken === '') throw new Error(`ssogate token create failed: ${token.stderr}`);
+    if (token.status !== 0 || apiToken === '')
+      throw new Error(`ssogate token create failed: ${token.stderr}`);
 
     const sessions = new HeldSessions();
     const entries: Record<string, Record<string, unknown>> = {};
     for (const entry of provisioned) {
-      const { appsecret: _secret, ...rest } = entry as Record<string, unknown>;
+      // Edits leave the secret out, so the stored one is kept.
+      const rest: Record<string, unknown> = { ...entry };
+      delete rest.appsecret;
       entries[String(rest.id)] = rest;
     }
     const world: LoadWorld = {
@@ -200,7 +210,11 @@ export async function runBackend(
     }, 5000);
     await Promise.all([
       runLoad(world, settings.workers, until),
-      runFaultSchedule({ example, instances, postgres, redis, log, events }, startedAt, settings.seconds),
+      runFaultSchedule(
+        { example, instances, postgres, redis, log, events },
+        startedAt,
+        settings.seconds,
+      ),
     ]);
     clearInterval(trimmer);
     const endedAt = Date.now();
@@ -227,11 +241,7 @@ export async function runBackend(
       await signInsHaveSessionAndEvent(access, sessions.all, endStates, new Set(editedUsers)),
       await usersWhole(access),
       pending,
-      signOutsHold(
-        sessions.all,
-        endStates,
-        log.violations,
-      ),
+      signOutsHold(sessions.all, endStates, log.violations),
     ];
     await Promise.all(instances.map((instance) => instance.close()));
     invariants.push(noCrashes(instances.flatMap((instance) => instance.crashes)));

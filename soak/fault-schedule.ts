@@ -56,7 +56,8 @@ async function providerWindow(targets: FaultTargets, kind: string, ms: number): 
   targets.events.push(`${new Date().toISOString()} provider ${kind} for ${ms} ms`);
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    for (const endpoint of endpoints) for (let i = 0; i < 3; i += 1) targets.example.failNext(endpoint, make());
+    for (const endpoint of endpoints)
+      for (let i = 0; i < 3; i += 1) targets.example.failNext(endpoint, make());
     await delay(250);
   }
   targets.example.clearFaults();

@@ -63,7 +63,13 @@ async function sessionsPerUserRow(access: StoreAccess): Promise<Map<number, numb
   try {
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${access.redisPrefix}session:*`, 'COUNT', 1000);
+      const [next, keys] = await redis.scan(
+        cursor,
+        'MATCH',
+        `${access.redisPrefix}session:*`,
+        'COUNT',
+        1000,
+      );
       cursor = next;
       for (const key of keys) {
         const row = await redis.hget(key, 'userRowId');
@@ -118,7 +124,8 @@ export async function signInsHaveSessionAndEvent(
   const stored = await sessionsPerUserRow(access);
   const ended = new Map<string, number>();
   for (const session of held) {
-    if (endStates.get(session) === 'refused') ended.set(session.userId, (ended.get(session.userId) ?? 0) + 1);
+    if (endStates.get(session) === 'refused')
+      ended.set(session.userId, (ended.get(session.userId) ?? 0) + 1);
   }
   const users = new Set([...events.keys(), ...held.map((session) => session.userId)]);
   let checked = 0;
@@ -177,8 +184,9 @@ export async function usersWhole(access: StoreAccess): Promise<InvariantResult> 
 export async function noStalePending(access: StoreAccess, now: number): Promise<InvariantResult> {
   const broken: string[] = [];
   const stale = Number(
-    (await query(access, 'select count(*) as n from pending_sign_ins where expires_at < $1', [now]))[0]
-      ?.n ?? 0,
+    (
+      await query(access, 'select count(*) as n from pending_sign_ins where expires_at < $1', [now])
+    )[0]?.n ?? 0,
   );
   if (stale > 0) broken.push(`${stale} pending sign-ins in the database are past their lifetime`);
   let redisPending = 0;
@@ -188,7 +196,13 @@ export async function noStalePending(access: StoreAccess, now: number): Promise<
     try {
       let cursor = '0';
       do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${access.redisPrefix}pending:*`, 'COUNT', 1000);
+        const [next, keys] = await redis.scan(
+          cursor,
+          'MATCH',
+          `${access.redisPrefix}pending:*`,
+          'COUNT',
+          1000,
+        );
         cursor = next;
         for (const key of keys) {
           redisPending += 1;
@@ -198,7 +212,8 @@ export async function noStalePending(access: StoreAccess, now: number): Promise<
     } finally {
       redis.disconnect();
     }
-    if (redisPending > 0) broken.push(`${redisPending} pending sign-ins in Redis outlived their lifetime`);
+    if (redisPending > 0)
+      broken.push(`${redisPending} pending sign-ins in Redis outlived their lifetime`);
   }
   return {
     name: 'no pending sign-in left past its lifetime (after the sweep)',
@@ -220,11 +235,13 @@ export function signOutsHold(
     const end = endStates.get(session);
     if (session.state === 'signed_out') {
       signedOut += 1;
-      if (end !== 'refused') broken.push(`a signed-out session of ${session.userId} is accepted at the end`);
+      if (end !== 'refused')
+        broken.push(`a signed-out session of ${session.userId} is accepted at the end`);
     }
     if (session.state === 'live') {
       live += 1;
-      if (end !== 'accepted') broken.push(`a live session of ${session.userId} is refused at the end`);
+      if (end !== 'accepted')
+        broken.push(`a live session of ${session.userId} is refused at the end`);
     }
   }
   return {

@@ -148,10 +148,7 @@ async function timed(
 }
 
 /** The first failing answer of the gateway among the hops, or the last answer. */
-function verdict(
-  world: LoadWorld,
-  page: Page,
-): { outcome: string; status: number; code?: string } {
+function verdict(world: LoadWorld, page: Page): { outcome: string; status: number; code?: string } {
   const failed = page.hops.find(
     (hop) => hop.status >= 400 && new URL(hop.url).origin === world.publicOrigin,
   );
@@ -240,10 +237,15 @@ async function forwardAuth(world: LoadWorld): Promise<void> {
         );
         return { outcome: 'signed_out_accepted', status };
       }
-      return { outcome: status === 401 ? 'ok' : outcomeOf(status, code), status, ...(code === undefined ? {} : { code }) };
+      return {
+        outcome: status === 401 ? 'ok' : outcomeOf(status, code),
+        status,
+        ...(code === undefined ? {} : { code }),
+      };
     }
     if (status >= 200 && status < 300) return { outcome: 'ok', status };
-    const outcome = status === 401 && session.state === 'live' ? 'live_session_refused' : outcomeOf(status, code);
+    const outcome =
+      status === 401 && session.state === 'live' ? 'live_session_refused' : outcomeOf(status, code);
     return { outcome, status, ...(code === undefined ? {} : { code }) };
   });
 }
@@ -263,7 +265,11 @@ async function proxiedBody(world: LoadWorld): Promise<void> {
     const text = await response.text();
     if (response.status !== 200) {
       const code = errorCodeOf(text);
-      return { outcome: outcomeOf(response.status, code), status: response.status, ...(code === undefined ? {} : { code }) };
+      return {
+        outcome: outcomeOf(response.status, code),
+        status: response.status,
+        ...(code === undefined ? {} : { code }),
+      };
     }
     const seen = JSON.parse(text) as { bodyBytes?: number; bodySha256?: string };
     const expected = createHash('sha256').update(body).digest('hex');
@@ -284,12 +290,14 @@ async function webSocketRoundTrip(world: LoadWorld): Promise<void> {
       headers: withCookie(world, session.cookie),
     });
     const message = `soak-${randomBytes(6).toString('hex')}`;
-    let opened = false;
+    const handshake = { opened: false };
     try {
       const reply = await new Promise<string | undefined>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no echo in time')), requestTimeoutMs);
+        const timer = setTimeout(() => {
+          reject(new Error('no echo in time'));
+        }, requestTimeoutMs);
         socket.addEventListener('open', () => {
-          opened = true;
+          handshake.opened = true;
           socket.send(message);
         });
         socket.addEventListener('message', (event) => {
@@ -302,7 +310,7 @@ async function webSocketRoundTrip(world: LoadWorld): Promise<void> {
         });
       });
       if (reply === undefined) {
-        if (opened) throw new Error('the WebSocket failed after its handshake');
+        if (handshake.opened) throw new Error('the WebSocket failed after its handshake');
         // The browser API hides the handshake's answer; the same request
         // without the upgrade tells why (a session signed out meanwhile: 401;
         // a store restarting: 503).
@@ -312,9 +320,14 @@ async function webSocketRoundTrip(world: LoadWorld): Promise<void> {
           signal: AbortSignal.timeout(requestTimeoutMs),
         });
         const body = await probe.text();
-        if (probe.status === 200) throw new Error('the WebSocket handshake failed, but the path answers');
+        if (probe.status === 200)
+          throw new Error('the WebSocket handshake failed, but the path answers');
         const code = errorCodeOf(body);
-        return { outcome: `handshake_${probe.status}`, status: probe.status, ...(code === undefined ? {} : { code }) };
+        return {
+          outcome: `handshake_${probe.status}`,
+          status: probe.status,
+          ...(code === undefined ? {} : { code }),
+        };
       }
       if (reply !== `echo: ${message}`) {
         world.log.violations.push('a WebSocket message came back changed');

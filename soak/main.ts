@@ -16,9 +16,12 @@ import { runBackend } from './backend-run.js';
 async function main(): Promise<number> {
   const seconds = Number(process.env.SOAK_SECONDS ?? 600);
   const choice = process.env.SOAK_BACKEND ?? 'both';
-  if (!Number.isInteger(seconds) || seconds < 20) throw new Error('SOAK_SECONDS must be a whole number, 20 or more');
-  if (!['sqlite', 'postgres', 'both'].includes(choice)) throw new Error('SOAK_BACKEND must be sqlite, postgres or both');
-  const backends = choice === 'both' ? (['sqlite', 'postgres'] as const) : ([choice] as ['sqlite' | 'postgres']);
+  if (!Number.isInteger(seconds) || seconds < 20)
+    throw new Error('SOAK_SECONDS must be a whole number, 20 or more');
+  if (!['sqlite', 'postgres', 'both'].includes(choice))
+    throw new Error('SOAK_BACKEND must be sqlite, postgres or both');
+  const backends =
+    choice === 'both' ? (['sqlite', 'postgres'] as const) : ([choice] as ['sqlite' | 'postgres']);
   const root = resolve(process.cwd());
   const reportRoot = join(root, 'soak-reports');
   const logDir = join(reportRoot, 'logs', new Date().toISOString().replaceAll(':', '-'));
@@ -40,7 +43,9 @@ async function main(): Promise<number> {
   for (const run of runs) {
     const reasons = verdictOf(run);
     failed ||= reasons.length > 0;
-    process.stdout.write(`soak: ${run.backend}: ${reasons.length === 0 ? 'pass' : `FAIL: ${reasons.join('; ')}`}\n`);
+    process.stdout.write(
+      `soak: ${run.backend}: ${reasons.length === 0 ? 'pass' : `FAIL: ${reasons.join('; ')}`}\n`,
+    );
   }
   process.stdout.write(`soak: report in ${folder}/report.md, logs in ${logDir}\n`);
   return failed ? 1 : 0;
@@ -49,7 +54,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`soak: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `soak: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(2);
   },
 );

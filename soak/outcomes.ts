@@ -6,13 +6,7 @@
  */
 
 export type Kind =
-  | 'sign_in'
-  | 'returning'
-  | 'forward_auth'
-  | 'proxy_body'
-  | 'websocket'
-  | 'sign_out'
-  | 'admin';
+  'sign_in' | 'returning' | 'forward_auth' | 'proxy_body' | 'websocket' | 'sign_out' | 'admin';
 
 export const kinds: readonly Kind[] = [
   'sign_in',

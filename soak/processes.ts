@@ -57,10 +57,16 @@ export class GatewayInstance {
     });
     this.child = child;
     this.stopping = false;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) => {
+      child.once('exit', () => {
+        resolve();
+      });
+    });
     child.once('exit', (code, signal) => {
       if (this.up && !this.stopping) {
-        this.crashes.push(`${new Date().toISOString()} ${this.name} exited by itself (${String(code ?? signal)})`);
+        this.crashes.push(
+          `${new Date().toISOString()} ${this.name} exited by itself (${String(code ?? signal)})`,
+        );
       }
       this.up = false;
     });
@@ -78,8 +84,8 @@ export class GatewayInstance {
           resolve();
         }
       };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (chunk: Buffer) => {
         this.log.write(chunk);
         if (seen.length < 65_536) seen += chunk.toString('utf8');
       });
@@ -103,7 +109,11 @@ export class GatewayInstance {
   async stop(): Promise<void> {
     this.stopping = true;
     this.up = false;
-    if (this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
+    if (
+      this.child !== undefined &&
+      this.child.exitCode === null &&
+      this.child.signalCode === null
+    ) {
       this.child.kill('SIGTERM');
       await this.exited;
     }
@@ -133,7 +143,7 @@ function runAsOwner(program: string, args: readonly string[]): { ok: boolean; ou
     : spawnSync(program, args, { encoding: 'utf8' });
   return {
     ok: result.status === 0,
-    output: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`,
+    output: `${result.stdout}${result.stderr}${result.error?.message ?? ''}`,
   };
 }
 
@@ -150,7 +160,7 @@ export class OwnPostgres {
   }
 
   /** Creates and starts the cluster, or says why it cannot. */
-  static async create(port: number): Promise<OwnPostgres | string> {
+  static create(port: number): OwnPostgres | string {
     const bin = postgresBin();
     if (bin === undefined) return 'no PostgreSQL server programs under /usr/lib/postgresql';
     const dir = mkdtempSync(join(tmpdir(), 'ssogate-soak-pg-'));
@@ -254,7 +264,11 @@ export class OwnRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) => {
+      child.once('exit', () => {
+        resolve();
+      });
+    });
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const ping = spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' });

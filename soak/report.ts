@@ -36,8 +36,13 @@ function byKindAndOutcome(outcomes: readonly Outcome[]): Record<string, Record<s
 }
 
 /** Every 5xx (and refused connection), grouped, with the fault that explains it. */
-function failures(log: OutcomeLog): { kind: string; status: string; code: string; explainedBy: string; count: number }[] {
-  const groups = new Map<string, { kind: string; status: string; code: string; explainedBy: string; count: number }>();
+function failures(
+  log: OutcomeLog,
+): { kind: string; status: string; code: string; explainedBy: string; count: number }[] {
+  const groups = new Map<
+    string,
+    { kind: string; status: string; code: string; explainedBy: string; count: number }
+  >();
   for (const outcome of log.outcomes) {
     const serverError = outcome.status !== undefined && outcome.status >= 500;
     if (!serverError && outcome.outcome !== 'network') continue;
@@ -45,7 +50,9 @@ function failures(log: OutcomeLog): { kind: string; status: string; code: string
     const entry = {
       kind: outcome.kind,
       status: outcome.status === undefined ? 'no answer' : String(outcome.status),
-      code: outcome.code ?? (outcome.outcome === 'network' ? (outcome.detail ?? '').slice(0, 60) : 'none'),
+      code:
+        outcome.code ??
+        (outcome.outcome === 'network' ? (outcome.detail ?? '').slice(0, 60) : 'none'),
       explainedBy: window?.fault ?? 'unexplained',
     };
     const key = JSON.stringify(entry);
@@ -63,7 +70,10 @@ function latencies(run: BackendRun): Record<string, { p50: number; p99: number; 
     const buckets: number[][] = Array.from({ length: slices }, () => []);
     for (const outcome of run.log.outcomes) {
       if (outcome.kind !== kind || outcome.outcome !== 'ok') continue;
-      const slice = Math.min(slices - 1, Math.floor(((outcome.startedAt - run.startedAt) / span) * slices));
+      const slice = Math.min(
+        slices - 1,
+        Math.floor(((outcome.startedAt - run.startedAt) / span) * slices),
+      );
       buckets[Math.max(0, slice)]?.push(outcome.durationMs);
     }
     table[kind] = buckets.map((bucket) => {
@@ -74,11 +84,16 @@ function latencies(run: BackendRun): Record<string, { p50: number; p99: number; 
   return table;
 }
 
-function resources(run: BackendRun): Record<string, { slice: number; rssMb: number; fds: number }[]> {
+function resources(
+  run: BackendRun,
+): Record<string, { slice: number; rssMb: number; fds: number }[]> {
   const span = Math.max(1, run.endedAt - run.startedAt);
   const table: Record<string, { slice: number; rssMb: number; fds: number }[]> = {};
   for (const sample of run.samples) {
-    const slice = Math.min(slices, Math.max(0, Math.floor(((sample.at - run.startedAt) / span) * slices)));
+    const slice = Math.min(
+      slices,
+      Math.max(0, Math.floor(((sample.at - run.startedAt) / span) * slices)),
+    );
     const rows = (table[sample.instance] ??= []);
     const row = rows.find((candidate) => candidate.slice === slice);
     // The highest reading of the slice: a leak shows as a rising maximum.
@@ -108,10 +123,21 @@ export function verdictOf(run: BackendRun): string[] {
 function markdownOf(run: BackendRun): string {
   const lines: string[] = [];
   const verdict = verdictOf(run);
-  lines.push(`## ${run.backend} (${run.instances} instance${run.instances > 1 ? 's' : ''}), ${run.seconds} s`);
-  lines.push('', `Verdict: ${verdict.length === 0 ? '**pass**' : `**fail**: ${verdict.join('; ')}`}`, '');
+  lines.push(
+    `## ${run.backend} (${run.instances} instance${run.instances > 1 ? 's' : ''}), ${run.seconds} s`,
+  );
+  lines.push(
+    '',
+    `Verdict: ${verdict.length === 0 ? '**pass**' : `**fail**: ${verdict.join('; ')}`}`,
+    '',
+  );
   if (run.skipped.length > 0) lines.push(`Skipped: ${run.skipped.join('; ')}`, '');
-  lines.push('### Requests by kind and outcome', '', '| kind | total | outcomes |', '| --- | --- | --- |');
+  lines.push(
+    '### Requests by kind and outcome',
+    '',
+    '| kind | total | outcomes |',
+    '| --- | --- | --- |',
+  );
   for (const [kind, row] of Object.entries(byKindAndOutcome(run.log.outcomes))) {
     const total = Object.values(row).reduce((sum, n) => sum + n, 0);
     const parts = Object.entries(row)
@@ -123,17 +149,31 @@ function markdownOf(run: BackendRun): string {
   const failed = failures(run.log);
   if (failed.length === 0) lines.push('None.');
   else {
-    lines.push('| kind | status | code | explained by | count |', '| --- | --- | --- | --- | --- |');
-    for (const row of failed) lines.push(`| ${row.kind} | ${row.status} | ${row.code.replaceAll('|', '/')} | ${row.explainedBy} | ${row.count} |`);
+    lines.push(
+      '| kind | status | code | explained by | count |',
+      '| --- | --- | --- | --- | --- |',
+    );
+    for (const row of failed)
+      lines.push(
+        `| ${row.kind} | ${row.status} | ${row.code.replaceAll('|', '/')} | ${row.explainedBy} | ${row.count} |`,
+      );
   }
   lines.push('', '### Latency of successful operations, p50 / p99 ms, per sixth of the run', '');
   lines.push(`| kind | ${Array.from({ length: slices }, (_, i) => `${i + 1}`).join(' | ')} |`);
   lines.push(`| --- | ${Array.from({ length: slices }, () => '---').join(' | ')} |`);
   for (const [kind, row] of Object.entries(latencies(run))) {
-    lines.push(`| ${kind} | ${row.map(({ p50, p99, n }) => (n === 0 ? '-' : `${p50} / ${p99}`)).join(' | ')} |`);
+    lines.push(
+      `| ${kind} | ${row.map(({ p50, p99, n }) => (n === 0 ? '-' : `${p50} / ${p99}`)).join(' | ')} |`,
+    );
   }
-  lines.push('', '### Memory (RSS, MB) and open file descriptors, highest per sixth of the run', '');
-  lines.push(`| instance | ${Array.from({ length: slices + 1 }, (_, i) => `${i + 1}`).join(' | ')} |`);
+  lines.push(
+    '',
+    '### Memory (RSS, MB) and open file descriptors, highest per sixth of the run',
+    '',
+  );
+  lines.push(
+    `| instance | ${Array.from({ length: slices + 1 }, (_, i) => `${i + 1}`).join(' | ')} |`,
+  );
   lines.push(`| --- | ${Array.from({ length: slices + 1 }, () => '---').join(' | ')} |`);
   for (const [instance, rows] of Object.entries(resources(run))) {
     const cells = Array.from({ length: slices + 1 }, (_, slice) => {
@@ -147,7 +187,9 @@ function markdownOf(run: BackendRun): string {
     const figures = Object.entries(invariant.figures)
       .map(([name, value]) => `${name} ${value}`)
       .join(', ');
-    lines.push(`- ${invariant.broken.length === 0 ? 'holds' : '**broken**'}: ${invariant.name} (${figures})`);
+    lines.push(
+      `- ${invariant.broken.length === 0 ? 'holds' : '**broken**'}: ${invariant.name} (${figures})`,
+    );
     for (const line of invariant.broken) lines.push(`  - ${line.replaceAll('\n', ' ')}`);
   }
   lines.push('', '### Faults', '');
@@ -158,7 +200,13 @@ function markdownOf(run: BackendRun): string {
 
 /** Writes `report.md` and `report.json` into a new folder under `root`; returns the folder. */
 export async function writeReport(root: string, runs: readonly BackendRun[]): Promise<string> {
-  const folder = join(root, new Date().toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z'));
+  const folder = join(
+    root,
+    new Date()
+      .toISOString()
+      .replaceAll(':', '-')
+      .replace(/\.\d+Z$/, 'Z'),
+  );
   await mkdir(folder, { recursive: true });
   const json = runs.map((run) => ({
     backend: run.backend,

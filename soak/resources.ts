@@ -30,9 +30,9 @@ export function sampleResources(
   everyMs: number,
 ): { readonly samples: ResourceSample[]; stop(): Promise<void> } {
   const samples: ResourceSample[] = [];
-  let running = true;
+  const state = { running: true };
   const loop = (async () => {
-    while (running) {
+    while (state.running) {
       for (const instance of instances) {
         const reading = await sample(instance);
         if (reading !== undefined) samples.push(reading);
@@ -43,7 +43,7 @@ export function sampleResources(
   return {
     samples,
     async stop() {
-      running = false;
+      state.running = false;
       await loop;
     },
   };
