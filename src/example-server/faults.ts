@@ -17,6 +17,11 @@ export class FaultQueue {
   take(endpoint: FaultEndpoint): Fault | undefined {
     return this.queues[endpoint].shift();
   }
+
+  /** Drops every queued fault, so a fault window ends when its caller says. */
+  clear(): void {
+    for (const queue of Object.values(this.queues)) queue.length = 0;
+  }
 }
 
 function contentType(body: string): string {

@@ -29,7 +29,11 @@ export async function startExampleServer(
 
   const closing = new AbortController();
   const context: RouteContext = {
-    state: new ExampleState(options.users ?? defaultUsers, options.clients ?? [defaultClient]),
+    state: new ExampleState(
+      options.users ?? defaultUsers,
+      options.clients ?? [defaultClient],
+      options.issuedPrefix,
+    ),
     faults: new FaultQueue(),
     closing: closing.signal,
   };
@@ -75,6 +79,9 @@ export async function startExampleServer(
     requests,
     failNext(endpoint, fault) {
       context.faults.push(endpoint, fault);
+    },
+    clearFaults() {
+      context.faults.clear();
     },
     async close() {
       closing.abort();

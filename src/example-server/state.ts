@@ -37,7 +37,14 @@ export class ExampleState {
   constructor(
     readonly users: readonly ExampleUser[],
     readonly clients: readonly ExampleClient[],
+    /** Put before every code, token and session id issued, so a log scan can recognise them. */
+    readonly issuedPrefix = '',
   ) {}
+
+  /** A fresh code, token or session id, with the recognisable prefix if any. */
+  newValue(): string {
+    return `${this.issuedPrefix}${randomValue()}`;
+  }
 
   findClient(appid: string | undefined): ExampleClient | undefined {
     return this.clients.find((client) => client.appid === appid);
@@ -54,7 +61,7 @@ export class ExampleState {
   }
 
   startSession(user: ExampleUser): string {
-    const id = randomValue();
+    const id = this.newValue();
     this.sessions.set(id, user);
     return id;
   }
@@ -68,7 +75,7 @@ export class ExampleState {
   }
 
   issueCode(issued: Omit<IssuedCode, 'expiresAt'>): string {
-    const code = randomValue();
+    const code = this.newValue();
     this.codes.set(code, { ...issued, expiresAt: Date.now() + codeLifetimeMs });
     return code;
   }
@@ -113,7 +120,7 @@ export class ExampleState {
   }
 
   issueToken(appid: string, user: ExampleUser): string {
-    const token = randomValue();
+    const token = this.newValue();
     this.tokens.set(token, { appid, user });
     return token;
   }

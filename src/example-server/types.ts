@@ -49,6 +49,12 @@ export interface ExampleServerOptions {
   readonly port?: number;
   readonly users?: readonly ExampleUser[];
   readonly clients?: readonly ExampleClient[];
+  /**
+   * Put before every code, access token and session id the server issues
+   * (none by default): a soak run plants a recognisable text this way and
+   * then looks for it in the gateway's logs.
+   */
+  readonly issuedPrefix?: string;
 }
 
 export interface ExampleServer {
@@ -60,5 +66,7 @@ export interface ExampleServer {
     endpoint: E,
     fault: E extends 'authorize' ? AuthorizeFault : ResponseFault,
   ): void;
+  /** Drops every fault still queued. */
+  clearFaults(): void;
   close(): Promise<void>;
 }

@@ -4,7 +4,6 @@ import type { RouteContext } from './context.js';
 import { field } from './context.js';
 import { tokenLifetimeSeconds } from './defaults.js';
 import { answerFault } from './fault-gate.js';
-import { randomValue } from './state.js';
 
 /**
  * The WeCom (企业微信) style, as its server API documents it under /cgi-bin/:
@@ -34,7 +33,7 @@ export function registerWecomStyle(app: FastifyInstance, context: RouteContext):
     if (!context.state.authenticateClient(corpid, field(request.query, 'corpsecret'))) {
       return refuse(reply, 40001, 'invalid credential');
     }
-    const token = randomValue();
+    const token = context.state.newValue();
     appTokens.set(token, corpid ?? '');
     return reply.send({
       errcode: 0,

@@ -130,4 +130,31 @@ describe('openPostgresStorage', { skip }, () => {
       }
     });
   });
+
+  test('a connection lost in the middle of a unit of work fails it, and the process lives on', async () => {
+    await withTestBackend(async ({ env }) => {
+      const url = databaseUrlOf(env);
+      const storage = await openPostgresStorage({ url, secretBox: newSecretBox() });
+      const name = new URL(url).pathname.slice(1);
+      try {
+        // The server ends the connection while the transaction awaits other
+        // work between two statements, as a PostgreSQL restart does during
+        // a sign-in: the client has no query running to receive the error.
+        const unit = storage.writeTogether(async (stores) => {
+          await stores.users.insertIfAbsent({ userId: 'mid-way', sourceEntryId: null }, 1);
+          await query(
+            adminUrl,
+            `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+          );
+          await delay(200);
+          await stores.users.insertIfAbsent({ userId: 'mid-way-2', sourceEntryId: null }, 1);
+        });
+        await assert.rejects(unit);
+        await storage.ping();
+        assert.equal((await storage.users.list({ limit: 10, offset: 0 })).total, 0);
+      } finally {
+        await storage.close();
+      }
+    });
+  });
 });

@@ -63,6 +63,14 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   // pool; unheard, it would crash the process. The pool has already dropped
   // the client, the next query gets a fresh one, and readiness reports an outage.
   pool.on('error', () => undefined);
+  // A client checked out of the pool has no such listener: losing its server
+  // between two statements of a transaction (the unit of work awaits other
+  // stores meanwhile) emits 'error' on the client itself, which would crash
+  // the process. The transaction's next statement fails with the driver's
+  // error (a 503), and the pool discards the broken client on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   // Each query text is parsed and planned once per connection (named-statements.ts).
   nameStatementsOf(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

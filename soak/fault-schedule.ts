@@ -1,0 +1,129 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ExampleServer, ResponseFault } from '../src/example-server/index.js';
+import type { OutcomeLog } from './outcomes.js';
+import { outageCodes, providerCodes } from './outcomes.js';
+import type { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
+
+/**
+ * The faults under the load, each at a fixed share of the run so a short
+ * run has them all: the OAuth2 server slow, failing, answering garbage and
+ * huge bodies; Redis and PostgreSQL restarted; one gateway instance killed
+ * in the middle of sign-ins and started again. Each fault opens a window
+ * in the outcome log that says which coded 5xx it explains.
+ */
+
+export interface FaultTargets {
+  readonly example: ExampleServer;
+  readonly instances: readonly GatewayInstance[];
+  readonly postgres: OwnPostgres | undefined;
+  readonly redis: OwnRedis | undefined;
+  readonly log: OutcomeLog;
+  /** Written to the report: what ran when, and what was skipped. */
+  readonly events: string[];
+}
+
+/** Calls to the OAuth2 server a sign-in makes; faults are queued faster than they are used up. */
+const endpoints = ['token', 'userinfo'] as const;
+
+/** A canary that looks like a token, inside answers the gateway cannot use. */
+export const canaryIssuedPrefix = 'SOAKCANARYISSUED';
+
+/** Over the 1 MiB the gateway reads from a third-party answer; one string, however many faults. */
+const hugeBody = `{"access_token":"${canaryIssuedPrefix}${'x'.repeat(1_200_000)}"}`;
+
+function providerFaults(kind: string): () => ResponseFault {
+  switch (kind) {
+    case 'slow':
+      return () => ({ delayMs: 1500 + Math.floor(Math.random() * 3000) });
+    case 'failing':
+      return () => ({ status: 500, body: '{"error":"server_error"}' });
+    case 'garbage':
+      return () => ({
+        body: `<html>broken access_token=${canaryIssuedPrefix}garbage${Math.floor(Math.random() * 1e9)} "`,
+      });
+    default:
+      return () => ({ body: hugeBody });
+  }
+}
+
+/** Keeps the endpoints failing for `ms`: a queued fault is consumed per request. */
+async function providerWindow(targets: FaultTargets, kind: string, ms: number): Promise<void> {
+  const make = providerFaults(kind);
+  const window = targets.log.open(`provider ${kind}`, providerCodes, {
+    // The slowest sign-in that met the fault ends within the entry's time-out.
+    graceMs: 15_000,
+  });
+  targets.events.push(`${new Date().toISOString()} provider ${kind} for ${ms} ms`);
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    for (const endpoint of endpoints)
+      for (let i = 0; i < 3; i += 1) targets.example.failNext(endpoint, make());
+    await delay(250);
+  }
+  targets.example.clearFaults();
+  targets.log.close(window);
+}
+
+async function restartRedis(targets: FaultTargets): Promise<void> {
+  if (targets.redis === undefined) return;
+  const window = targets.log.open('Redis restarted', outageCodes, { graceMs: 15_000 });
+  targets.events.push(`${new Date().toISOString()} Redis restart`);
+  await targets.redis.restart(3000);
+  targets.log.close(window);
+  targets.events.push(`${new Date().toISOString()} Redis back`);
+}
+
+async function restartPostgres(targets: FaultTargets): Promise<void> {
+  if (targets.postgres === undefined) return;
+  const window = targets.log.open('PostgreSQL restarted', outageCodes, { graceMs: 15_000 });
+  targets.events.push(`${new Date().toISOString()} PostgreSQL restart`);
+  await targets.postgres.restart(3000);
+  targets.log.close(window);
+  targets.events.push(`${new Date().toISOString()} PostgreSQL back`);
+}
+
+/**
+ * SIGKILL while sign-ins are under way: the token calls are slowed first,
+ * so callbacks are mid-way when the process dies.
+ */
+async function killInstance(targets: FaultTargets): Promise<void> {
+  const victim = targets.instances[targets.instances.length - 1];
+  if (victim === undefined) return;
+  const window = targets.log.open(`${victim.name} killed`, outageCodes, {
+    graceMs: 10_000,
+    refusals: true,
+  });
+  for (let i = 0; i < 20; i += 1) targets.example.failNext('token', { delayMs: 800 });
+  await delay(600);
+  targets.events.push(`${new Date().toISOString()} SIGKILL ${victim.name}`);
+  await victim.kill();
+  await delay(2000);
+  await victim.start();
+  targets.example.clearFaults();
+  targets.log.close(window);
+  targets.events.push(`${new Date().toISOString()} ${victim.name} started again`);
+}
+
+/** Runs the schedule over a run of `seconds` that began at `startedAt`. */
+export async function runFaultSchedule(
+  targets: FaultTargets,
+  startedAt: number,
+  seconds: number,
+): Promise<void> {
+  const at = (share: number) => startedAt + share * seconds * 1000;
+  const windowMs = Math.max(3000, seconds * 1000 * 0.05);
+  const steps: [number, () => Promise<void>][] = [
+    [0.1, () => providerWindow(targets, 'slow', windowMs)],
+    [0.2, () => providerWindow(targets, 'failing', windowMs)],
+    [0.3, () => providerWindow(targets, 'garbage', windowMs)],
+    [0.4, () => providerWindow(targets, 'huge', windowMs)],
+    [0.5, () => restartRedis(targets)],
+    [0.62, () => restartPostgres(targets)],
+    [0.75, () => killInstance(targets)],
+  ];
+  for (const [share, step] of steps) {
+    const wait = at(share) - Date.now();
+    if (wait > 0) await delay(wait);
+    await step();
+  }
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * `npm run soak`: the gateway, built as an operator runs it, under a mixed
+ * load and a schedule of faults, on SQLite (one instance) and on PostgreSQL
+ * + Redis (three instances), then checked against its invariants. Writes
+ * `soak-reports/<time>/report.md` and `report.json`; exits non-zero on a
+ * broken invariant or an unexplained 5xx (docs/reliability.md#soak).
+ *
+ * SOAK_SECONDS (default 600) per backend; SOAK_BACKEND sqlite, postgres or both.
+ */
+import { join, resolve } from 'node:path';
+import type { BackendRun } from './report.js';
+import { verdictOf, writeReport } from './report.js';
+import { runBackend } from './backend-run.js';
+
+async function main(): Promise<number> {
+  const seconds = Number(process.env.SOAK_SECONDS ?? 600);
+  const choice = process.env.SOAK_BACKEND ?? 'both';
+  if (!Number.isInteger(seconds) || seconds < 20)
+    throw new Error('SOAK_SECONDS must be a whole number, 20 or more');
+  if (!['sqlite', 'postgres', 'both'].includes(choice))
+    throw new Error('SOAK_BACKEND must be sqlite, postgres or both');
+  const backends =
+    choice === 'both' ? (['sqlite', 'postgres'] as const) : ([choice] as ['sqlite' | 'postgres']);
+  const root = resolve(process.cwd());
+  const reportRoot = join(root, 'soak-reports');
+  const logDir = join(reportRoot, 'logs', new Date().toISOString().replaceAll(':', '-'));
+  const runs: BackendRun[] = [];
+  for (const backend of backends) {
+    process.stdout.write(`soak: ${backend} for ${seconds} s\n`);
+    runs.push(
+      await runBackend(backend, {
+        seconds,
+        workers: Number(process.env.SOAK_WORKERS ?? 4),
+        mainScript: join(root, 'dist', 'main.js'),
+        cliScript: join(root, 'dist', 'cli', 'ssogate.js'),
+        logDir,
+      }),
+    );
+  }
+  const folder = await writeReport(reportRoot, runs);
+  let failed = false;
+  for (const run of runs) {
+    const reasons = verdictOf(run);
+    failed ||= reasons.length > 0;
+    process.stdout.write(
+      `soak: ${run.backend}: ${reasons.length === 0 ? 'pass' : `FAIL: ${reasons.join('; ')}`}\n`,
+    );
+  }
+  process.stdout.write(`soak: report in ${folder}/report.md, logs in ${logDir}\n`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `soak: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(2);
+  },
+);
