@@ -8,6 +8,8 @@ export interface IssuedCode {
   readonly user: ExampleUser;
   readonly expiresAt: number;
   readonly codeChallenge: string | undefined;
+  /** The OpenID Connect `nonce` of the authorization request, for the id_token. */
+  readonly nonce?: string | undefined;
 }
 
 export interface IssuedToken {
@@ -15,7 +17,8 @@ export interface IssuedToken {
   readonly user: ExampleUser;
 }
 
-export type CodeCheck = { ok: true; user: ExampleUser } | { ok: false; reason: string };
+export type CodeCheck =
+  { ok: true; user: ExampleUser; nonce?: string | undefined } | { ok: false; reason: string };
 
 export function randomValue(): string {
   return randomBytes(24).toString('base64url');
@@ -98,7 +101,7 @@ export class ExampleState {
         return { ok: false, reason: 'PKCE verification failed' };
       }
     }
-    return { ok: true, user: issued.user };
+    return { ok: true, user: issued.user, nonce: issued.nonce };
   }
 
   /**
