@@ -85,6 +85,12 @@ export async function startExampleServer(
   return {
     url,
     requests,
+    updateUser(username, changes) {
+      context.state.updateUser(username, changes);
+    },
+    revokeTokens() {
+      context.state.revokeTokens();
+    },
     failNext(endpoint, fault) {
       context.faults.push(endpoint, fault);
     },

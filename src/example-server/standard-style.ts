@@ -74,6 +74,7 @@ export function registerStandardStyle(app: FastifyInstance, context: RouteContex
       name: user.name,
       email: user.email,
       groups: user.groups ?? [],
+      active: user.enabled !== false,
     });
   });
 }

@@ -37,10 +37,30 @@ export class ExampleState {
   private readonly codes = new Map<string, IssuedCode>();
   private readonly tokens = new Map<string, IssuedToken>();
 
+  private people: ExampleUser[];
+
   constructor(
-    readonly users: readonly ExampleUser[],
+    users: readonly ExampleUser[],
     readonly clients: readonly ExampleClient[],
-  ) {}
+  ) {
+    this.people = [...users];
+  }
+
+  get users(): readonly ExampleUser[] {
+    return this.people;
+  }
+
+  /** For tests: a person changed at the provider (disabled, renamed); issued tokens see it. */
+  updateUser(username: string, changes: Partial<ExampleUser>): void {
+    this.people = this.people.map((user) =>
+      user.username === username ? { ...user, ...changes } : user,
+    );
+  }
+
+  /** For tests: every access token forgotten, as when the provider revokes them. */
+  revokeTokens(): void {
+    this.tokens.clear();
+  }
 
   findClient(appid: string | undefined): ExampleClient | undefined {
     return this.clients.find((client) => client.appid === appid);
@@ -121,8 +141,12 @@ export class ExampleState {
     return token;
   }
 
+  /** The token's client and user, the user as the provider knows them now. */
   tokenUser(token: string | undefined): IssuedToken | undefined {
-    return token === undefined ? undefined : this.tokens.get(token);
+    const issued = token === undefined ? undefined : this.tokens.get(token);
+    if (issued === undefined) return undefined;
+    const now = this.people.find((user) => user.userId === issued.user.userId);
+    return now === undefined ? undefined : { appid: issued.appid, user: now };
   }
 
   /** A stable per-client user id, as WeChat-like servers hand out. */

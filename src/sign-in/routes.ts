@@ -9,7 +9,7 @@ import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
-import { keepOidcSession } from './keep-oidc-session.js';
+import { keepProviderSession } from './keep-provider-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
 
@@ -79,9 +79,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
             return { ...success, sessionId };
           },
         );
-        if (result.oidc !== undefined) {
-          await keepOidcSession(gateway, result.sessionId, result.entry.id, result.oidc);
-        }
+        await keepProviderSession(gateway, result.sessionId, result);
         setSessionCookie(gateway, reply, result.sessionId);
         gateway.telemetry.signInFinished(result.entry.id, 'success');
         return await reply.redirect(result.returnTo, 302);

@@ -10,6 +10,7 @@ import { openIdConnectMigration } from './0006-openid-connect.js';
 import { apiTokenExpiryMigration } from './0007-api-token-expiry.js';
 import { appTokensMigration } from './0008-app-tokens.js';
 import { userGroupsMigration } from './0009-user-groups.js';
+import { accessTokenRevalidationMigration } from './0012-access-token-revalidation.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -27,6 +28,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0007_api_token_expiry': apiTokenExpiryMigration,
     '0008_app_tokens': appTokensMigration,
     '0009_user_groups': userGroupsMigration,
+    '0012_access_token_revalidation': accessTokenRevalidationMigration,
   };
 }
 
