@@ -405,8 +405,7 @@ describe('admin API: entry-test with the application token and the calls after u
 
   test('a sample the entry needs and that is missing is a coded error on its field', async () => {
     await withApi(async (api) => {
-      const { appTokenResponse: _left, ...withoutAppToken } = samples;
-      const noAppToken = await tryEntry(api, { entry, ...withoutAppToken });
+      const noAppToken = await tryEntry(api, { entry, ...samples, appTokenResponse: undefined });
       assert.equal(noAppToken.statusCode, 400);
       assert.match(noAppToken.body, /appTokenResponse/);
       const noCall = await tryEntry(api, { entry, ...samples, userInfoCallResponses: {} });

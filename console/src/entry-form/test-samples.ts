@@ -17,7 +17,7 @@ export function extraSamplesOf(entry: EntryBody): ExtraSamples {
         .map((call) => (typeof call.name === 'string' ? call.name : ''))
         .filter((name) => name !== '')
     : [];
-  return { appToken: entry.appToken !== undefined && entry.appToken !== null, calls };
+  return { appToken: entry.appToken !== undefined, calls };
 }
 
 export interface PastedSamples {
