@@ -42,12 +42,18 @@ export type EntryList = z.infer<typeof entryListAnswer>;
  * - `extensionSecret: null` clears the stored secret; the route reads it from
  *   the raw body (src/admin-api/extension-secret-edit.ts), the schema does
  *   not describe it.
- * - `timeoutMs` may be the text typed when it is not a whole number, so the
- *   core answers with what is wrong with it instead of the form guessing.
+ * - `timeoutMs` and the re-validation minutes may be the text typed when it
+ *   is not a whole number, so the core answers with what is wrong with it
+ *   instead of the form guessing.
  */
-export type EntryBody = Omit<z.input<typeof entryReplaceBody>, 'extensionSecret' | 'timeoutMs'> & {
+export type EntryBody = Omit<
+  z.input<typeof entryReplaceBody>,
+  'extensionSecret' | 'timeoutMs' | 'revalidateMinutes' | 'revalidateGraceMinutes'
+> & {
   extensionSecret?: string | null;
   timeoutMs?: number | string;
+  revalidateMinutes?: number | string;
+  revalidateGraceMinutes?: number | string;
 };
 
 export type EntryModel = z.infer<typeof entryModelAnswer>;

@@ -15,7 +15,10 @@ import {
   placeholderMatrix,
   presentMappedUser,
   presentMappingLine,
+  processAppTokenResponse,
   processTokenResponse,
+  processUserInfoAnswer,
+  processUserInfoCallResponse,
   reportUserInfoResponse,
   secretChange,
   templateKinds,
@@ -47,8 +50,15 @@ export const entryTestBody = z.strictObject({
     .record(z.string(), z.unknown())
     .describe('an entry as for create (any subset); its problems are reported, not refused'),
   existingId,
+  appTokenResponse: sample
+    .optional()
+    .describe("the body of the application-token call's response, for an entry with appToken"),
   tokenResponse: sample.describe('the body of a token response, as the server sends it'),
   userInfoResponse: sample.describe('the body of a user-info response'),
+  userInfoCallResponses: z
+    .record(z.string(), sample)
+    .optional()
+    .describe('the body of each call after user info (userInfoCalls), by its name'),
 });
 
 /**
@@ -90,10 +100,11 @@ export function entryToolRoutes(api: ApiRouter): void {
       method: 'POST',
       url: '/_sso/api/entry-test',
       tag: 'entries',
-      summary: 'Run an entry over pasted token and user-info responses',
+      summary: 'Run an entry over pasted responses',
       description:
-        "The core's token and user-info processing, exactly as a sign-in runs it, on the samples " +
-        'only: no call goes out. The access token and token values come back masked.',
+        "The core's processing of the application-token, token, user-info and chained user-info " +
+        'answers, exactly as a sign-in runs it, on the samples only: no call goes out. The ' +
+        'tokens and named values come back masked.',
       body: entryTestBody,
       responses: {
         200: { description: 'the user, or the step that failed', schema: entryTestAnswer },
@@ -199,6 +210,27 @@ function runSamples(
   secrets: readonly string[],
 ): Record<string, unknown> {
   const known = [...secrets];
+  const appToken = entry.shapes.appToken === undefined ? undefined : body.appTokenResponse;
+  if (entry.shapes.appToken !== undefined) {
+    if (appToken === undefined) {
+      throw invalidField('appTokenResponse', 'is required: the entry fetches an application token');
+    }
+    try {
+      known.push(
+        processAppTokenResponse(entry, { status: 200, body: appToken }, { secrets: known }).token,
+      );
+    } catch (error) {
+      return failedStep('app_token', error, known);
+    }
+  }
+  for (const call of entry.shapes.userInfoCalls) {
+    if (body.userInfoCallResponses?.[call.name] === undefined) {
+      throw invalidField(
+        `userInfoCallResponses.${call.name}`,
+        `is required: the entry makes the call ${call.name} after user info`,
+      );
+    }
+  }
   // An entry that reads the user with the code itself (codeInUserInfo, no
   // tokenUrl) has no token response to read.
   let token: { accessToken: string; values: Readonly<Record<string, string>> } = {
@@ -233,17 +265,49 @@ function runSamples(
   if ('error' in report.result) {
     return { ...failedStep('userinfo', report.result.error, known), mapping };
   }
-  const user: MappedUser = report.result.user;
+  let user: MappedUser = report.result.user;
+  const named: Record<string, string> = { ...token.values };
+  try {
+    const answer = processUserInfoAnswer(
+      entry,
+      { status: 200, body: body.userInfoResponse },
+      { secrets: known, tokenValues: token.values },
+    );
+    Object.assign(named, answer.values);
+  } catch (error) {
+    return { ...failedStep('userinfo', error, known), mapping };
+  }
+  for (const call of entry.shapes.userInfoCalls) {
+    try {
+      const answer = processUserInfoCallResponse(
+        call,
+        user,
+        { status: 200, body: body.userInfoCallResponses?.[call.name] ?? '' },
+        { secrets: known },
+      );
+      user = answer.user;
+      Object.assign(named, answer.values);
+    } catch (error) {
+      return { ...failedStep('userinfo_call', error, known), call: call.name, mapping };
+    }
+  }
   return {
     ok: true,
     mapping,
+    ...(appToken === undefined ? {} : { appToken: MASK }),
     accessToken: MASK,
     tokenValues: Object.fromEntries(Object.keys(token.values).map((name) => [name, MASK])),
+    // The values the calls read for the next (userInfoValues, each call's), masked.
+    values: Object.fromEntries(Object.keys(named).map((name) => [name, MASK])),
     user: presentMappedUser(user, known),
   };
 }
 
-function failedStep(step: 'token' | 'userinfo', error: unknown, secrets: readonly string[]) {
+function failedStep(
+  step: 'app_token' | 'token' | 'userinfo' | 'userinfo_call',
+  error: unknown,
+  secrets: readonly string[],
+) {
   if (!isSsogateError(error)) throw error;
   return {
     ok: false,

@@ -5,6 +5,7 @@ import type { ApiFixture } from './test-support/api-fixtures.js';
 import { canarySecret, json, withApi } from './test-support/api-fixtures.js';
 import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
 import { entryWithId } from '../core/test-support/entries.js';
+import { entryFromPreset, findPreset } from '../presets/presets.js';
 
 interface ErrorBody {
   error: { code: string; message: string; problems?: { field: string }[] };
@@ -158,6 +159,7 @@ describe('admin API: entry-test', () => {
         ],
         accessToken: '***',
         tokenValues: { openid: '***' },
+        values: { openid: '***' },
         user: {
           userId: 'alice',
           userName: null,
@@ -325,6 +327,95 @@ describe('admin API: entry-model', () => {
       assert.deepEqual(model.attributes, [...userAttributes]);
       assert.deepEqual(model.functions, [...functionNames]);
       assert.ok(model.functions.includes('JSON_GET'));
+    });
+  });
+});
+
+describe('admin API: entry-test with the application token and the calls after user info', () => {
+  const wecom = findPreset('wecom');
+  assert.ok(wecom);
+  const made = entryFromPreset(wecom, {
+    id: 'wecom',
+    appid: 'corp-id',
+    appsecret: 'corp-secret-0123',
+    parameters: { agentid: '1000002' },
+  });
+  assert.ok(made.ok);
+  const entry = made.entry.input;
+  const samples = {
+    appTokenResponse:
+      '{"errcode":0,"errmsg":"ok","access_token":"APPTOKEN-7731","expires_in":7200}',
+    tokenResponse: '',
+    userInfoResponse: '{"errcode":0,"errmsg":"ok","UserId":"zhangsan"}',
+    userInfoCallResponses: {
+      member:
+        '{"errcode":0,"errmsg":"ok","userid":"zhangsan","name":"张三","email":"zs@corp.example"}',
+    },
+  };
+
+  test('runs the application token, user info and the chained call: the user from all three', async () => {
+    await withApi(async (api) => {
+      const response = await tryEntry(api, { entry, ...samples });
+      assert.equal(response.statusCode, 200, response.body);
+      const result = entryTestAnswer.parse(json(response));
+      assert.ok(result.ok);
+      assert.equal(result.appToken, '***');
+      assert.deepEqual(result.values, { userid: '***' });
+      assert.deepEqual(
+        [result.user.userId, result.user.userName, result.user.email],
+        ['zhangsan', '张三', 'zs@corp.example'],
+      );
+      assert.doesNotMatch(response.body, /APPTOKEN-7731|corp-secret-0123/);
+    });
+  });
+
+  test('a refusal of the application-token call or of a chained call names its step and call', async () => {
+    await withApi(async (api) => {
+      const badToken = entryTestAnswer.parse(
+        json(
+          await tryEntry(api, {
+            entry,
+            ...samples,
+            appTokenResponse: '{"errcode":40001,"errmsg":"invalid credential"}',
+          }),
+        ),
+      );
+      assert.ok(!badToken.ok);
+      assert.deepEqual(
+        [badToken.step, badToken.error.code],
+        ['app_token', 'success_condition_failed'],
+      );
+
+      const badCall = entryTestAnswer.parse(
+        json(
+          await tryEntry(api, {
+            entry,
+            ...samples,
+            userInfoCallResponses: { member: '{"errcode":60111,"errmsg":"userid not found"}' },
+          }),
+        ),
+      );
+      assert.ok(!badCall.ok);
+      assert.deepEqual(
+        [badCall.step, badCall.call, badCall.error.code],
+        ['userinfo_call', 'member', 'success_condition_failed'],
+      );
+    });
+  });
+
+  test('a sample the entry needs and that is missing is a coded error on its field', async () => {
+    await withApi(async (api) => {
+      const noAppToken = await tryEntry(api, { entry, ...samples, appTokenResponse: undefined });
+      assert.equal(noAppToken.statusCode, 400);
+      assert.match(noAppToken.body, /appTokenResponse/);
+      const noCall = await tryEntry(api, { entry, ...samples, userInfoCallResponses: {} });
+      assert.equal(noCall.statusCode, 400);
+      const body = json<ErrorBody>(noCall);
+      assert.equal(body.error.code, 'request_invalid');
+      assert.deepEqual(
+        body.error.problems?.map(({ field }) => field),
+        ['userInfoCallResponses.member'],
+      );
     });
   });
 });

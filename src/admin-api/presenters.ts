@@ -34,6 +34,8 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     timeoutMs: input.timeoutMs,
     provisioning: input.provisioning,
     oidc: input.oidc,
+    revalidateMinutes: input.revalidateMinutes,
+    revalidateGraceMinutes: input.revalidateGraceMinutes,
     ...presentShapeFields(input),
     type: input.type ?? 'oauth2',
     extensionUrl: input.extensionUrl,

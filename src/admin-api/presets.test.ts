@@ -17,14 +17,24 @@ describe('admin API: presets', () => {
         presets: { preset: string; parameters: Record<string, unknown> }[];
       }>(response);
       assert.deepEqual(presets.map(({ preset }) => preset).sort(), [
+        'auth0',
+        'authentik',
         'dingtalk',
         'feishu',
         'github',
         'gitlab',
+        'google',
+        'keycloak',
+        'microsoft-entra-id',
+        'okta',
         'slack',
         'wechat',
         'wecom',
       ]);
+      const keycloak = presets.find(({ preset }) => preset === 'keycloak') as
+        { parameters: Record<string, unknown>; entry: { oidc?: { issuer?: string } } } | undefined;
+      assert.deepEqual(Object.keys(keycloak?.parameters ?? {}), ['baseUrl', 'realm']);
+      assert.equal(keycloak?.entry.oidc?.issuer, '{{baseUrl}}/realms/{{realm}}');
       assert.ok('agentid' in (presets.find(({ preset }) => preset === 'wecom')?.parameters ?? {}));
     });
   });

@@ -88,6 +88,8 @@ export const entrySchema = named(
         "an OpenID Connect entry's discovery, as this instance last fetched it (docs/entries.md#discovery); null for other entries",
       ),
     ...shapeFieldSchemas,
+    revalidateMinutes: shape.revalidateMinutes,
+    revalidateGraceMinutes: shape.revalidateGraceMinutes,
     type: z.enum(['oauth2', 'extension']),
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,
@@ -219,8 +221,13 @@ export const entryTestAnswer = z.union([
   z.looseObject({
     ok: z.literal(true),
     mapping: z.array(mappingLineAnswer).optional(),
+    appToken: maskedText.optional().describe('present for an entry with an application token'),
     accessToken: maskedText,
     tokenValues: z.record(z.string(), maskedText),
+    values: z
+      .record(z.string(), maskedText)
+      .optional()
+      .describe('the named values read for the next call: token values, userInfoValues, calls'),
     user: z.looseObject({
       userId: z.string(),
       userName: z.string().nullable(),
@@ -233,7 +240,8 @@ export const entryTestAnswer = z.union([
   }),
   z.looseObject({
     ok: z.literal(false),
-    step: z.enum(['entry', 'token', 'userinfo']),
+    step: z.enum(['entry', 'app_token', 'token', 'userinfo', 'userinfo_call']),
+    call: z.string().optional().describe('the failed call after user info, by its name'),
     mapping: z.array(mappingLineAnswer).optional(),
     error: z.looseObject({
       code: z.string(),

@@ -88,7 +88,14 @@ export function createGateway(
       lifetimeMs: config.sessionLifetimeMs,
       revalidate: (session) =>
         revalidateSession(
-          { entries, oidcSessions: storage.oidcSessions, oidc, send, clock },
+          {
+            entries,
+            oidcSessions: storage.oidcSessions,
+            appTokens: storage.appTokens,
+            oidc,
+            send,
+            clock,
+          },
           session,
         ),
     },

@@ -62,6 +62,31 @@ describe('ssogate entries add --preset', () => {
         (await storage.entries.get('w'))?.input.userInfoUrl ?? '',
         /^https:\/\/git\.corp\.example\/api\/v4\/user$/,
       );
+      const keycloak = await runCommand(
+        [
+          ...base.map((part) => (part === 'w' ? 'kc' : part)),
+          '--preset',
+          'keycloak',
+          '--param',
+          'baseUrl=https://sso.corp.example/',
+          '--param',
+          'realm=staff',
+        ],
+        { storage },
+      );
+      assert.equal(keycloak.code, 0, keycloak.err);
+      // An OpenID Connect preset: the issuer made from the parameters, the rest discovered.
+      const oidcEntry = await storage.entries.get('kc');
+      assert.deepEqual(oidcEntry?.input.oidc, {
+        issuer: 'https://sso.corp.example/realms/staff',
+        scope: 'profile email',
+      });
+      const noRealm = await runCommand(
+        [...base, '--preset', 'keycloak', '--param', 'baseUrl=https://sso.corp.example'],
+        { storage },
+      );
+      assert.equal(noRealm.code, 1);
+      assert.match(noRealm.err, /parameters\.realm/);
       const usage = await runCommand(['entries', 'add', '--preset', 'github'], { storage });
       assert.equal(usage.code, 2);
     });

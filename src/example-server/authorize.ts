@@ -6,11 +6,13 @@ import { loginPage, messagePage } from './html.js';
 
 /** How a style names the authorization request's parameters. */
 export interface AuthorizeStyle {
-  readonly clientParameter: 'appid' | 'client_id';
+  readonly clientParameter: 'appid' | 'client_id' | 'app_id';
   /** RFC 6749 style: requires response_type=code and accepts PKCE. */
   readonly standard: boolean;
   /** The callback parameter carrying the code: `code` unless the style names another (DingTalk: `authCode`). */
   readonly codeParameter?: string;
+  /** RFC 9207: the issuer put on every authorization response, for a provider that advertises it. */
+  readonly issuer?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function authorize(
   }
   const state = field(query, 'state');
   const back = (parameters: Record<string, string | undefined>) =>
-    reply.redirect(withParameters(target, { ...parameters, state }), 302);
+    reply.redirect(withParameters(target, { ...parameters, state, iss: style.issuer }), 302);
 
   const challenge = style.standard ? field(query, 'code_challenge') : undefined;
   if (style.standard && field(query, 'response_type') !== 'code') {
@@ -83,6 +85,7 @@ export async function authorize(
     redirectUri,
     user,
     codeChallenge: challenge,
+    nonce: field(query, 'nonce'),
   });
   await back({ [style.codeParameter ?? 'code']: code });
 }

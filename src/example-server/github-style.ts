@@ -43,12 +43,14 @@ export function registerGithubStyle(app: FastifyInstance, context: RouteContext)
       return answer(request, reply, {
         error: 'bad_verification_code',
         error_description: 'The code passed is incorrect or expired.',
+        error_uri:
+          'https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/#bad-verification-code',
       });
     }
     return answer(request, reply, {
       access_token: state.issueToken(clientId, check.user),
       token_type: 'bearer',
-      scope: 'read:user',
+      scope: 'read:user,user:email',
     });
   });
 
@@ -58,7 +60,11 @@ export function registerGithubStyle(app: FastifyInstance, context: RouteContext)
     const match = /^(?:Bearer|token) (\S+)$/i.exec(request.headers.authorization ?? '');
     const issued = context.state.tokenUser(match?.[1]);
     if (issued === undefined) {
-      return reply.code(401).send({ message: 'Bad credentials', status: '401' });
+      return reply.code(401).send({
+        message: 'Bad credentials',
+        documentation_url: 'https://docs.github.com/rest',
+        status: '401',
+      });
     }
     const { user } = issued;
     return reply.send({

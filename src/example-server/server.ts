@@ -4,8 +4,13 @@ import type { RouteContext } from './context.js';
 import { defaultClient, defaultUsers } from './defaults.js';
 import { FaultQueue } from './faults.js';
 import { registerDingtalkStyle } from './dingtalk-style.js';
-import { registerGetStyle } from './get-style.js';
+import { registerFeishuStyle } from './feishu-style.js';
 import { registerGithubStyle } from './github-style.js';
+import { registerGitlabStyle } from './gitlab-style.js';
+import { registerOidcStyles } from './oidc-style.js';
+import { registerSlackStyle } from './slack-style.js';
+import { registerWechatStyle } from './wechat-style.js';
+import { registerGetStyle } from './get-style.js';
 import { registerJsonStyle } from './json-style.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { registerStandardStyle } from './standard-style.js';
@@ -16,8 +21,10 @@ import type { ExampleServer, ExampleServerOptions, RecordedRequest } from './typ
 /**
  * Starts the bundled example OAuth2 server: its own Fastify instance on its
  * own port, never part of the gateway. One server speaks the three shapes the
- * gateway supports, under /get/, /json/ and /oauth2/, and the WeCom,
- * DingTalk and GitHub styles under /wecom/, /dingtalk/ and /github/.
+ * gateway supports, under /get/, /json/ and /oauth2/, and an emulation of
+ * each preset's provider (src/presets/) under its own prefix: /wecom/,
+ * /dingtalk/, /github/, /gitlab/, /slack/, /wechat/, /feishu/, and the
+ * OpenID Providers of oidc-profiles.ts.
  */
 export async function startExampleServer(
   options: ExampleServerOptions = {},
@@ -66,6 +73,11 @@ export async function startExampleServer(
   registerGithubStyle(app, context);
   registerWecomStyle(app, context);
   registerDingtalkStyle(app, context);
+  registerGitlabStyle(app, context);
+  registerSlackStyle(app, context);
+  registerWechatStyle(app, context);
+  registerFeishuStyle(app, context);
+  registerOidcStyles(app, context);
 
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();
@@ -77,6 +89,12 @@ export async function startExampleServer(
   return {
     url,
     requests,
+    updateUser(username, changes) {
+      context.state.updateUser(username, changes);
+    },
+    revokeTokens() {
+      context.state.revokeTokens();
+    },
     failNext(endpoint, fault) {
       context.faults.push(endpoint, fault);
     },

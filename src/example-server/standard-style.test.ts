@@ -62,6 +62,7 @@ describe('example server, standard RFC 6749 style', () => {
       name: 'Alice Liddell',
       email: 'alice@example.test',
       groups: [],
+      active: true,
     });
   });
 

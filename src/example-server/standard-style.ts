@@ -9,7 +9,7 @@ import { answerFault } from './fault-gate.js';
  * RFC 6749 §2.3.1: Basic credentials are form-encoded before base64, so each
  * half is form-decoded after splitting at the first colon.
  */
-function basicCredentials(request: FastifyRequest): [string, string] | undefined {
+export function basicCredentials(request: FastifyRequest): [string, string] | undefined {
   const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(request.headers.authorization ?? '');
   if (match?.[1] === undefined) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -74,6 +74,7 @@ export function registerStandardStyle(app: FastifyInstance, context: RouteContex
       name: user.name,
       email: user.email,
       groups: user.groups ?? [],
+      active: user.enabled !== false,
     });
   });
 }

@@ -8,6 +8,8 @@ export interface IssuedCode {
   readonly user: ExampleUser;
   readonly expiresAt: number;
   readonly codeChallenge: string | undefined;
+  /** The OpenID Connect `nonce` of the authorization request, for the id_token. */
+  readonly nonce?: string | undefined;
 }
 
 export interface IssuedToken {
@@ -15,7 +17,8 @@ export interface IssuedToken {
   readonly user: ExampleUser;
 }
 
-export type CodeCheck = { ok: true; user: ExampleUser } | { ok: false; reason: string };
+export type CodeCheck =
+  { ok: true; user: ExampleUser; nonce?: string | undefined } | { ok: false; reason: string };
 
 export function randomValue(): string {
   return randomBytes(24).toString('base64url');
@@ -34,12 +37,32 @@ export class ExampleState {
   private readonly codes = new Map<string, IssuedCode>();
   private readonly tokens = new Map<string, IssuedToken>();
 
+  private people: ExampleUser[];
+
   constructor(
-    readonly users: readonly ExampleUser[],
+    users: readonly ExampleUser[],
     readonly clients: readonly ExampleClient[],
     /** Put before every code, token and session id issued, so a log scan can recognise them. */
     readonly issuedPrefix = '',
-  ) {}
+  ) {
+    this.people = [...users];
+  }
+
+  get users(): readonly ExampleUser[] {
+    return this.people;
+  }
+
+  /** For tests: a person changed at the provider (disabled, renamed); issued tokens see it. */
+  updateUser(username: string, changes: Partial<ExampleUser>): void {
+    this.people = this.people.map((user) =>
+      user.username === username ? { ...user, ...changes } : user,
+    );
+  }
+
+  /** For tests: every access token forgotten, as when the provider revokes them. */
+  revokeTokens(): void {
+    this.tokens.clear();
+  }
 
   /** A fresh code, token or session id, with the recognisable prefix if any. */
   newValue(): string {
@@ -105,7 +128,7 @@ export class ExampleState {
         return { ok: false, reason: 'PKCE verification failed' };
       }
     }
-    return { ok: true, user: issued.user };
+    return { ok: true, user: issued.user, nonce: issued.nonce };
   }
 
   /**
@@ -125,8 +148,12 @@ export class ExampleState {
     return token;
   }
 
+  /** The token's client and user, the user as the provider knows them now. */
   tokenUser(token: string | undefined): IssuedToken | undefined {
-    return token === undefined ? undefined : this.tokens.get(token);
+    const issued = token === undefined ? undefined : this.tokens.get(token);
+    if (issued === undefined) return undefined;
+    const now = this.people.find((user) => user.userId === issued.user.userId);
+    return now === undefined ? undefined : { appid: issued.appid, user: now };
   }
 
   /** A stable per-client user id, as WeChat-like servers hand out. */

@@ -61,6 +61,10 @@ export interface ExampleServer {
   readonly url: string;
   /** Every request received, in order; tests may clear it with `requests.length = 0`. */
   readonly requests: RecordedRequest[];
+  /** Changes a person at the provider (disable them: `{ enabled: false }`); issued tokens see it. */
+  updateUser(username: string, changes: Partial<ExampleUser>): void;
+  /** Revokes every access token issued so far. */
+  revokeTokens(): void;
   /** Queues a fault for the next request to that endpoint, whatever its style. */
   failNext<E extends FaultEndpoint>(
     endpoint: E,

@@ -177,3 +177,37 @@ describe('metrics on a listen address of their own', () => {
     assert.equal((await scrapeText(gw.url)).status, 404);
   });
 });
+
+describe('the application-token call as a step', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({
+      entries: ({ wecom }) => [wecom],
+      env: { SSOGATE_METRICS_TOKEN: token },
+    });
+  });
+  after(async () => gw.close());
+
+  test('timed as app_token when fetched, and not when the cached token serves', async () => {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    for (let signIn = 0; signIn < 2; signIn += 1) {
+      const page = await browser.open(`${gw.url}/_sso/login/example-wecom?return_to=/x`);
+      assert.equal(page.url, `${gw.url}/x`, page.body.slice(0, 300));
+    }
+    const samples = parseExposition(await (await scrapeText(gw.url, `Bearer ${token}`)).text());
+    const count = (step: string) =>
+      sample(samples, 'ssogate_outbound_step_duration_seconds_count', {
+        entry: 'example-wecom',
+        step,
+      });
+    assert.equal(count('app_token'), 1, 'the second sign-in used the cached token');
+    assert.equal(count('userinfo'), 4, 'two sign-ins, each with getuserinfo and user/get');
+    assert.ok(
+      (sample(samples, 'ssogate_outbound_step_duration_seconds_sum', {
+        entry: 'example-wecom',
+        step: 'app_token',
+      }) ?? 0) > 0,
+    );
+  });
+});

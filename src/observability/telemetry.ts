@@ -7,7 +7,7 @@ import type { Tracing } from './tracing.js';
 import { contextFromTraceparent, markFailed, signInParent, traceparentOf } from './tracing.js';
 
 /** The outbound steps of a sign-in that are timed. */
-export type OutboundStep = 'token' | 'userinfo' | 'extension';
+export type OutboundStep = 'app_token' | 'token' | 'userinfo' | 'extension';
 
 /** The entry label of a sign-in whose entry is not known (an unknown id is not a label value). */
 export const noEntry = '(none)';

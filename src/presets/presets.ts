@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import type { EntryValidation } from '../core/index.js';
 import { SsogateError, validateEntry } from '../core/index.js';
+import auth0 from './auth0.json' with { type: 'json' };
+import authentik from './authentik.json' with { type: 'json' };
 import dingtalk from './dingtalk.json' with { type: 'json' };
 import feishu from './feishu.json' with { type: 'json' };
 import github from './github.json' with { type: 'json' };
 import gitlab from './gitlab.json' with { type: 'json' };
+import google from './google.json' with { type: 'json' };
+import keycloak from './keycloak.json' with { type: 'json' };
+import microsoftEntraId from './microsoft-entra-id.json' with { type: 'json' };
+import okta from './okta.json' with { type: 'json' };
 import slack from './slack.json' with { type: 'json' };
 import wechat from './wechat.json' with { type: 'json' };
 import wecom from './wecom.json' with { type: 'json' };
@@ -13,7 +19,8 @@ import wecom from './wecom.json' with { type: 'json' };
  * Presets (docs/providers.md): one JSON file per provider beside this module,
  * each an entry without its id and credentials. `{{name}}` in its strings
  * stands for a parameter the administrator fills (an agent id, a
- * self-managed host), with a default where the provider has one. The
+ * self-managed host, an OpenID Connect issuer's tenant or realm), with a
+ * default where the provider has one. The
  * imports make the build copy the files to dist/.
  */
 const presetFile = z.strictObject({
@@ -38,6 +45,12 @@ export const presets: readonly Preset[] = [
   wecom,
   dingtalk,
   feishu,
+  google,
+  microsoftEntraId,
+  okta,
+  keycloak,
+  authentik,
+  auth0,
 ].map((file) => presetFile.parse(file));
 
 export function findPreset(name: string): Preset | undefined {

@@ -1,7 +1,11 @@
 import type { CompiledOAuth2Entry, OutboundRequest, ThirdPartyResponse } from '../core/index.js';
 import {
   SsogateError,
+  buildShapedUserInfoRequest,
   buildUserInfoRequest,
+  checkUserInfoResponse,
+  processUserInfoAnswer,
+  scopedUserId,
   checkIssuerAndAudience,
   isSsogateError,
   mapUserFromBody,
@@ -12,9 +16,16 @@ import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import { verifyProviderJwt } from '../oidc/verify-jwt.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
-import type { OidcSessionRecord, OidcSessionStore, SessionRecord } from '../storage/types.js';
+import type { AppTokenDeps } from '../sign-in/app-token.js';
+import { appTokenFor, dropAppToken } from '../sign-in/app-token.js';
+import type {
+  OidcSessionRecord,
+  OidcSessionStore,
+  SessionRecord,
+  UserInfoAccess,
+} from '../storage/types.js';
 
-export interface RevalidationDeps {
+export interface RevalidationDeps extends AppTokenDeps {
   readonly entries: EntryRegistry;
   readonly oidcSessions: OidcSessionStore;
   readonly oidc: ProviderMetadata;
@@ -28,10 +39,12 @@ export interface RevalidationDeps {
 type Verdict = 'valid' | 'refused' | 'unreachable';
 
 /**
- * Re-validation of an OpenID Connect session (docs/entries.md#re-validation):
- * when the entry sets `oidc.revalidateMinutes` and that long has passed
- * since the provider last vouched for the session, the session's refresh
- * token is exchanged again and the user-info answer mapped again. A refusal
+ * Re-validation of a session (docs/entries.md#re-validation): when the entry
+ * sets `oidc.revalidateMinutes` or `revalidateMinutes` and that long has
+ * passed since the provider last vouched for the session, an OpenID Connect
+ * session's refresh token is exchanged again and the user-info answer mapped
+ * again; without a refresh token, the user-info call is made again with the
+ * sign-in's access token. A refusal
  * (the grant revoked, the account gone), a user whose `enabled` attribute is
  * now false, or another subject ends the session; the provider being
  * unreachable keeps it for `oidc.revalidateGraceMinutes` past the due time.
@@ -43,18 +56,106 @@ export async function revalidateSession(
 ): Promise<boolean> {
   if (session.entryId === null) return true;
   const entry = await deps.entries.get(session.entryId);
-  if (entry?.type !== 'oauth2' || entry.oidc?.revalidateMs === undefined) return true;
-  const interval = entry.oidc.revalidateMs;
+  if (entry?.type !== 'oauth2' || entry.revalidation === undefined) return true;
+  const { intervalMs, graceMs } = entry.revalidation;
   const now = deps.clock();
   const kept = await deps.oidcSessions.get(session.idHash);
-  if (kept === undefined || now - kept.checkedAt < interval) return true;
-  if (kept.refreshToken === null) return true; // nothing to re-check with: documented
-  const verdict = await recheck(deps, entry, kept);
+  if (kept === undefined || now - kept.checkedAt < intervalMs) return true;
+  let verdict: Verdict;
+  if (entry.oidc !== undefined && kept.refreshToken !== null) {
+    verdict = await recheck(deps, entry, kept);
+  } else if (kept.userInfoAccess !== null && entry.oidc?.userInfo !== 'claims') {
+    verdict = await recheckUserInfo(deps, entry, kept, kept.userInfoAccess);
+  } else {
+    return true; // nothing to re-check with: documented
+  }
   if (verdict === 'valid') return true;
-  if (verdict === 'unreachable')
-    return now - kept.checkedAt < interval + entry.oidc.revalidateGraceMs;
+  if (verdict === 'unreachable') return now - kept.checkedAt < intervalMs + graceMs;
   await deps.oidcSessions.delete(session.idHash);
   return false;
+}
+
+/**
+ * Re-checks with the access token the sign-in got (docs/entries.md#re-validation):
+ * the entry's user-info call made again, as at the sign-in, with the token
+ * answer's named values; its answer mapped again. A refusal (a status other
+ * than 200 below 500, the success condition failing), another user, or
+ * `enabled` now false ends the session; no answer, or a 5xx, is the
+ * provider unreachable.
+ */
+async function recheckUserInfo(
+  deps: RevalidationDeps,
+  entry: CompiledOAuth2Entry,
+  kept: OidcSessionRecord,
+  access: UserInfoAccess,
+): Promise<Verdict> {
+  const report = (code: string, message: string) => deps.report?.(entry.id, code, message);
+  const secrets = [access.accessToken, ...Object.values(access.values)];
+  let appToken;
+  let response: ThirdPartyResponse;
+  try {
+    appToken = await appTokenFor(deps, entry);
+    if (appToken !== undefined) secrets.push(appToken.token);
+    response = await deps.send(
+      buildShapedUserInfoRequest(entry, {
+        accessToken: access.accessToken,
+        code: undefined,
+        appToken: appToken?.token,
+        named: access.values,
+      }),
+    );
+  } catch (error) {
+    report(
+      isSsogateError(error) ? error.code : 'outbound_network',
+      'the provider did not answer the re-check',
+    );
+    return 'unreachable';
+  }
+  if (response.status >= 500) {
+    report('response_status', `the user-info call answered ${response.status} to the re-check`);
+    return 'unreachable';
+  }
+  try {
+    const user =
+      entry.oidc === undefined
+        ? processUserInfoAnswer(entry, response, { secrets, tokenValues: access.values }).user
+        : mapOidcUserInfo(entry, kept, response, access.accessToken);
+    if (user.enabled === false) {
+      report('user_disabled', 'the provider now says the user is disabled');
+      return 'refused';
+    }
+    const userId =
+      entry.oidc === undefined
+        ? scopedUserId(entry.provisioning.userIdScope, entry.id, user.userId)
+        : kept.subject;
+    if (userId !== kept.subject) {
+      report('userinfo_subject_mismatch', 'the user-info call now describes another user');
+      return 'refused';
+    }
+  } catch (error) {
+    if (appToken !== undefined && isSsogateError(error)) {
+      await dropAppToken(deps.appTokens, entry, appToken);
+    }
+    report(
+      'session_revalidation_refused',
+      `the provider refused the re-check (${isSsogateError(error) ? error.code : 'unreadable'}: status ${response.status})`,
+    );
+    return 'refused';
+  }
+  await deps.oidcSessions.checked(kept.sessionHash, deps.clock());
+  return 'valid';
+}
+
+/** An OpenID Connect user-info answer, checked against the session's subject and mapped. */
+function mapOidcUserInfo(
+  entry: CompiledOAuth2Entry,
+  kept: OidcSessionRecord,
+  response: ThirdPartyResponse,
+  accessToken: string,
+) {
+  checkUserInfoResponse(entry, response, { secrets: [accessToken] });
+  const body = userInfoBody('userinfo', { sub: kept.subject }, response.body, [accessToken]);
+  return mapUserFromBody(entry, body, { secrets: [accessToken] });
 }
 
 async function recheck(

@@ -7,6 +7,7 @@ import {
   processAppTokenResponse,
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { AppTokenStore } from '../storage/types.js';
 
@@ -14,6 +15,8 @@ export interface AppTokenDeps {
   readonly appTokens: AppTokenStore;
   readonly send: SendOutbound;
   readonly clock: () => number;
+  /** Times the call in the step-duration metric (`app_token`); a cached token is not a call. */
+  readonly telemetry?: Telemetry;
 }
 
 /** The application token and whether it came from the cache (a refusal then drops it). */
@@ -52,9 +55,11 @@ export async function appTokenFor(
   const secrets = [entry.appsecret].filter((value): value is string => value !== undefined);
   let fresh;
   try {
-    fresh = processAppTokenResponse(entry, await deps.send(buildAppTokenRequest(entry)), {
-      secrets,
-    });
+    const call = () => deps.send(buildAppTokenRequest(entry));
+    const response = await (deps.telemetry === undefined
+      ? call()
+      : deps.telemetry.step(entry.id, 'app_token', call));
+    fresh = processAppTokenResponse(entry, response, { secrets });
   } catch (error) {
     if (!isSsogateError(error)) throw error;
     throw new SignInError(

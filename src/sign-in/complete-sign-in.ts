@@ -15,7 +15,13 @@ import {
 import { sha256Base64url } from '../crypto/hash.js';
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Telemetry } from '../observability/telemetry.js';
-import type { PendingSignIn, Storage, TogetherStores, UserRecord } from '../storage/types.js';
+import type {
+  PendingSignIn,
+  Storage,
+  TogetherStores,
+  UserInfoAccess,
+  UserRecord,
+} from '../storage/types.js';
 import type { OidcSignIn } from '../oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
@@ -43,8 +49,10 @@ export interface SignInSuccess {
   readonly user: UserRecord;
   readonly entry: CompiledEntry;
   readonly returnTo: string;
-  /** An OpenID Connect sign-in: what is kept with the session (src/oidc/oidc-sessions.ts). */
+  /** An OpenID Connect sign-in: what is kept with the session (keep-provider-session.ts). */
   readonly oidc?: OidcSignIn;
+  /** The access token, kept sealed when the entry re-checks sessions with user info. */
+  readonly access?: UserInfoAccess;
 }
 
 /** What the caller writes for a sign-in (its session, its audit event), in the user's transaction. */
@@ -122,7 +130,11 @@ export async function completeSignIn<T>(
     });
   }
 
-  const { mapped, oidc: oidcSignIn } = await readSignedInUser(
+  const {
+    mapped,
+    oidc: oidcSignIn,
+    access,
+  } = await readSignedInUser(
     {
       appTokens: deps.storage.appTokens,
       send: deps.send,
@@ -134,14 +146,10 @@ export async function completeSignIn<T>(
     code,
     pending,
   );
-  return finishTogether(
-    deps,
-    entry,
-    mapped,
-    pending,
-    finish,
-    oidcSignIn === undefined ? {} : { oidc: oidcSignIn },
-  );
+  return finishTogether(deps, entry, mapped, pending, finish, {
+    ...(oidcSignIn === undefined ? {} : { oidc: oidcSignIn }),
+    ...(access === undefined ? {} : { access }),
+  });
 }
 
 function finishTogether<T>(
@@ -150,7 +158,7 @@ function finishTogether<T>(
   mapped: MappedUser,
   pending: PendingSignIn,
   finish: FinishSignIn<T>,
-  oidcSignIn: Pick<SignInSuccess, 'oidc'> = {},
+  oidcSignIn: Pick<SignInSuccess, 'oidc' | 'access'> = {},
 ): Promise<T> {
   return deps.storage.writeTogether(async (stores) => {
     const user = await deps.telemetry.span('sign_in.provision', () =>

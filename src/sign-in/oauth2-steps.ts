@@ -28,7 +28,7 @@ import { verifyIdTokenResponse } from '../oidc/id-token.js';
 import type { OidcSignIn } from '../oidc/oidc-sign-in.js';
 import { refreshTokenOf } from '../oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
-import type { PendingSignIn } from '../storage/types.js';
+import type { PendingSignIn, UserInfoAccess } from '../storage/types.js';
 import type { AppTokenDeps } from './app-token.js';
 import { appTokenFor, dropAppToken } from './app-token.js';
 
@@ -53,6 +53,8 @@ export interface StepObserver {
 export interface SignedInUser {
   readonly mapped: MappedUser;
   readonly oidc: OidcSignIn | undefined;
+  /** Present when the entry re-checks sessions by calling user info again. */
+  readonly access?: UserInfoAccess;
 }
 
 /** Codes that mean the call itself failed, not the reading of its answer. */
@@ -179,8 +181,12 @@ export async function readSignedInUser(
     user = result.user;
     values = { ...values, named: { ...values.named, ...result.values } };
   }
+  const accessToken = values.accessToken;
   return {
     mapped: user,
+    ...(entry.revalidation === undefined || accessToken === undefined || accessToken === ''
+      ? {}
+      : { access: { accessToken, values: tokenValues ?? {} } }),
     oidc:
       idToken === undefined || tokenResponse === undefined
         ? undefined

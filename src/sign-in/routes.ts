@@ -9,7 +9,7 @@ import { startSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
-import { keepOidcSession } from './keep-oidc-session.js';
+import { keepProviderSession } from './keep-provider-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
 import { finishTestSignIn } from './test-callback.js';
@@ -84,9 +84,8 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
             return { ...success, sessionId: started.id, started: started.active };
           },
         );
-        if (result.oidc !== undefined) {
-          await keepOidcSession(gateway, result.sessionId, result.entry.id, result.oidc);
-        } else {
+        await keepProviderSession(gateway, result.sessionId, result);
+        if (result.oidc === undefined && result.access === undefined) {
           // Committed: the page the browser goes to next, and the first
           // forward-auth check, find it without reading it back. The cache
           // keeps it only if no revocation came since the callback began.

@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { toMillis } from './columns.js';
 import type { Database } from './schema.js';
-import type { OidcSessionRecord, OidcSessionStore } from './types.js';
+import type { OidcSessionRecord, OidcSessionStore, UserInfoAccess } from './types.js';
 
 /**
- * What an OpenID Connect sign-in left for its session, in a table of its own
+ * What a provider's sign-in left for its session (an OpenID Connect sign-in's
+ * tokens, or an access token to re-check with: types.ts), in a table of its own
  * beside the sessions (migration 0005), so that sessions kept in Redis need
- * no change. The id_token and refresh token are sealed like the entries'
+ * no change. The id_token, refresh token and access token are sealed like the entries'
  * secrets: a copy of the database does not hold them readable.
  */
 export function createOidcSessionStore(
@@ -23,6 +24,10 @@ export function createOidcSessionStore(
         id_token_sealed: secretBox.seal(record.idToken),
         refresh_token_sealed:
           record.refreshToken === null ? null : secretBox.seal(record.refreshToken),
+        access_sealed:
+          record.userInfoAccess === null
+            ? null
+            : secretBox.seal(JSON.stringify(record.userInfoAccess)),
         checked_at: record.checkedAt,
         expires_at: record.expiresAt,
       };
@@ -48,6 +53,10 @@ export function createOidcSessionStore(
         idToken: secretBox.open(row.id_token_sealed),
         refreshToken:
           row.refresh_token_sealed === null ? null : secretBox.open(row.refresh_token_sealed),
+        userInfoAccess:
+          row.access_sealed === null
+            ? null
+            : (JSON.parse(secretBox.open(row.access_sealed)) as UserInfoAccess),
         checkedAt: toMillis(row.checked_at),
         expiresAt: toMillis(row.expires_at),
       };

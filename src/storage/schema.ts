@@ -77,6 +77,8 @@ export interface OidcSessionsTable {
   provider_sid: string | null;
   id_token_sealed: string;
   refresh_token_sealed: string | null;
+  /** Sealed JSON of UserInfoAccess (types.ts), or null. */
+  access_sealed: string | null;
   checked_at: Millis;
   expires_at: Millis;
 }

@@ -248,6 +248,17 @@ export interface SessionStore {
 // ------------------------------------------------- OpenID Connect sessions
 
 /** What an OpenID Connect sign-in left for its session: logout hint, re-validation, sid. */
+/** What calling user info again needs: the sign-in's access token and the token answer's named values. */
+export interface UserInfoAccess {
+  readonly accessToken: string;
+  readonly values: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a provider's sign-in left for its session: an OpenID Connect sign-in's
+ * tokens, or the access token of an entry that re-checks with user info
+ * (whose `idToken` is then empty and `subject` the mapped user id).
+ */
 export interface OidcSessionRecord {
   /** The session's idHash. */
   readonly sessionHash: string;
@@ -260,6 +271,8 @@ export interface OidcSessionRecord {
   readonly idToken: string;
   /** Stored sealed; used to re-check the session. */
   readonly refreshToken: string | null;
+  /** Stored sealed; re-checks the session by calling user info again, without a refresh token. */
+  readonly userInfoAccess: UserInfoAccess | null;
   /** When the provider last vouched for the session. */
   readonly checkedAt: number;
   /** The session's own absolute end. */

@@ -82,6 +82,17 @@ const oauth2Entry: EntryView = {
   lastFailedSignInAt: null,
 };
 
+/** A plain OAuth2 entry (no `oidc` block) re-checking its sessions with the access token. */
+const revalidatingEntry = {
+  // Without the oidc block, and without codeInUserInfo: an entry whose
+  // user-info call reads the code has no token to re-check with.
+  ...Object.fromEntries(
+    Object.entries(oauth2Entry).filter(([key]) => key !== 'oidc' && key !== 'codeInUserInfo'),
+  ),
+  revalidateMinutes: 15,
+  revalidateGraceMinutes: 30,
+} as EntryView;
+
 /** An extension entry as the API sends it, every field it uses set. */
 const extensionEntry: EntryView = {
   id: 'legacy-portal',
@@ -159,7 +170,11 @@ function presented(input: unknown, secretSet: boolean): EntryView {
 describe('an entry through the form and back', () => {
   test('the fixtures set every field the API sends about an entry', () => {
     // A field added to the API's entry must be added here, and to the draft.
-    const set = new Set([...Object.keys(oauth2Entry), ...Object.keys(extensionEntry)]);
+    const set = new Set([
+      ...Object.keys(oauth2Entry),
+      ...Object.keys(revalidatingEntry),
+      ...Object.keys(extensionEntry),
+    ]);
     assert.deepEqual(
       Object.keys(entrySchema.shape).filter((key) => !set.has(key)),
       [],
@@ -173,6 +188,18 @@ describe('an entry through the form and back', () => {
     assert.equal('appsecret' in body, false);
     assert.equal(entryReplaceBody.safeParse(body).success, true);
     assert.equal(validateEntry({ ...body, appsecret: 'kept' }).ok, true);
+  });
+
+  test('a plain OAuth2 entry that re-checks with the access token comes back as the same entry', () => {
+    const body = resent(revalidatingEntry);
+    assert.deepEqual(body, writtenFields(revalidatingEntry));
+    assert.equal(validateEntry({ ...body, appsecret: 'kept' }).ok, true);
+    const blank = toEntryBody({
+      ...draftFromEntry(revalidatingEntry),
+      revalidateMinutes: '',
+      revalidateGraceMinutes: ' ',
+    });
+    assert.equal('revalidateMinutes' in blank || 'revalidateGraceMinutes' in blank, false);
   });
 
   test('an extension entry with every field set comes back as the same entry', () => {

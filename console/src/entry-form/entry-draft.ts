@@ -56,6 +56,9 @@ export interface EntryDraft {
   readonly mappingText: string;
   readonly logoutUrl: string;
   readonly timeoutMs: string;
+  /** Re-validation with the access token (docs/entries.md#with-the-access-token), as typed. */
+  readonly revalidateMinutes: string;
+  readonly revalidateGraceMinutes: string;
   readonly createUsers: boolean;
   readonly updateOnSignIn: boolean;
   readonly adoptExistingUsers: boolean;
@@ -99,6 +102,8 @@ export const emptyDraft: EntryDraft = {
   mappingText: '',
   logoutUrl: '',
   timeoutMs: '',
+  revalidateMinutes: '',
+  revalidateGraceMinutes: '',
   createUsers: true,
   updateOnSignIn: true,
   adoptExistingUsers: false,
@@ -158,6 +163,9 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     mappingText: typeof mapping === 'string' ? mapping : '',
     logoutUrl: view.logoutUrl ?? '',
     timeoutMs: view.timeoutMs === undefined ? '' : String(view.timeoutMs),
+    revalidateMinutes: view.revalidateMinutes === undefined ? '' : String(view.revalidateMinutes),
+    revalidateGraceMinutes:
+      view.revalidateGraceMinutes === undefined ? '' : String(view.revalidateGraceMinutes),
     createUsers: view.provisioning?.createUsers ?? true,
     updateOnSignIn: view.provisioning?.updateOnSignIn ?? true,
     adoptExistingUsers: view.provisioning?.adoptExistingUsers ?? false,
@@ -299,7 +307,6 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
     expression: value,
     ...(required === true ? { required } : {}),
   }));
-  const timeout = draft.timeoutMs.trim();
   return withoutUndefined<EntryBody>({
     ...common,
     authorizeUrl: draft.authorizeUrl,
@@ -326,9 +333,18 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
         ? undefined
         : { ...draft.oidcOptions, issuer: draft.oidcIssuer.trim() },
     // A number when it is one; otherwise the text, so the core says what is wrong with it.
-    timeoutMs: timeout === '' ? undefined : /^\d+$/.test(timeout) ? Number(timeout) : timeout,
+    timeoutMs: numberOrText(draft.timeoutMs),
+    revalidateMinutes: numberOrText(draft.revalidateMinutes),
+    revalidateGraceMinutes: numberOrText(draft.revalidateGraceMinutes),
     ...shapesBody(draft.shapes),
   });
+}
+
+/** A number field as typed: absent when blank; a number when it is one, else the text, which the core names as wrong. */
+function numberOrText(typed: string): number | string | undefined {
+  const text = typed.trim();
+  if (text === '') return undefined;
+  return /^\d+$/.test(text) ? Number(text) : text;
 }
 
 /** A body as it is built: a field left blank is there, as undefined. */

@@ -31,6 +31,8 @@ const labels: Readonly<Record<string, string>> = {
   userInfoParse: 'User-info parsing',
   logoutUrl: 'Logout URL',
   timeoutMs: 'Time-out per call',
+  revalidateMinutes: 'Re-check sessions every',
+  revalidateGraceMinutes: 'Grace when the provider is unreachable',
   provisioning: 'Provisioning',
   'provisioning.createUsers': 'Create users at their first sign-in',
   'provisioning.updateOnSignIn': 'Update users at each sign-in',

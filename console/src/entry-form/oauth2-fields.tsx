@@ -198,6 +198,41 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           problems={problemsOf(problems, 'timeoutMs')}
           hint={<p>From 100 to 60000; 10000 when left blank.</p>}
         />
+        {draft.oidcIssuer.trim() === '' ? (
+          <>
+            <TextField
+              field="revalidateMinutes"
+              label="Re-check sessions every (minutes)"
+              type="number"
+              value={draft.revalidateMinutes}
+              placeholder="off"
+              onChange={(revalidateMinutes) => {
+                onChange({ revalidateMinutes });
+              }}
+              problems={problemsOf(problems, 'revalidateMinutes')}
+              hint={
+                <p>
+                  Blank: off. Otherwise a session's next use after so many minutes calls user info
+                  again with its access token; a refusal or a disabled user ends the session.
+                </p>
+              }
+            />
+            <TextField
+              field="revalidateGraceMinutes"
+              label="Grace when the provider is unreachable (minutes)"
+              type="number"
+              value={draft.revalidateGraceMinutes}
+              placeholder="60"
+              onChange={(revalidateGraceMinutes) => {
+                onChange({ revalidateGraceMinutes });
+              }}
+              problems={problemsOf(problems, 'revalidateGraceMinutes')}
+              hint={
+                <p>How long past the due re-check a session survives the provider being down.</p>
+              }
+            />
+          </>
+        ) : null}
         <ProvisioningFields
           createUsers={draft.createUsers}
           updateOnSignIn={draft.updateOnSignIn}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, describeFailure } from '../api';
 import type { EntryBody, TestResult } from '../types';
 import { TestResultView } from './test-result-view';
+import { entryTestRequest, extraSamplesOf } from './test-samples';
 
 interface TestPanelProps {
   /** The entry as the form holds it now (saved or not). */
@@ -10,14 +11,18 @@ interface TestPanelProps {
 }
 
 /**
- * Runs the entry's token and user-info processing over pasted sample
- * responses (POST /_sso/api/entry-test): no call to the server, nothing
- * stored. Shows the token masked and the user row that would be written, or
- * the coded error with its position.
+ * Runs the entry's processing over pasted sample responses (POST
+ * /_sso/api/entry-test): the application-token answer when the entry fetches
+ * one, the token and user-info answers, and one answer per call after user
+ * info. No call to the server, nothing stored. Shows the tokens masked and
+ * the user row that would be written, or the coded error with its position.
  */
 export function TestPanel({ entry, existingId }: TestPanelProps) {
   const [tokenResponse, setTokenResponse] = useState('');
   const [userInfoResponse, setUserInfoResponse] = useState('');
+  const [appTokenResponse, setAppTokenResponse] = useState('');
+  const [callResponses, setCallResponses] = useState<Record<string, string>>({});
+  const extra = extraSamplesOf(entry);
   const [result, setResult] = useState<TestResult | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
@@ -27,12 +32,12 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
     try {
       setResult(
         await api<TestResult>('POST', '/entry-test', {
-          body: {
-            entry,
-            ...(existingId === undefined ? {} : { existingId }),
+          body: entryTestRequest(entry, existingId, {
+            appTokenResponse,
             tokenResponse,
             userInfoResponse,
-          },
+            callResponses,
+          }),
         }),
       );
     } catch (error) {
@@ -46,9 +51,26 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
     <section className="test-panel" aria-labelledby="test-panel-heading">
       <h2 id="test-panel-heading">Test with sample responses</h2>
       <p className="hint">
-        Paste what the server answers to the token call and to the user-info call. The entry as you
-        see it above reads them here; nothing is sent to the server and nothing is saved.
+        Paste what the server answers to the token call and to the user-info call (and to the
+        application-token call and each call after user info, when the entry makes them). The entry
+        as you see it above reads them here; nothing is sent to the server and nothing is saved.
       </p>
+      {extra.appToken ? (
+        <div className="field">
+          <label htmlFor="sample-app-token-response">Sample application-token response</label>
+          <textarea
+            id="sample-app-token-response"
+            className="code-input"
+            rows={4}
+            spellCheck={false}
+            value={appTokenResponse}
+            placeholder='{"errcode":0,"access_token":"...","expires_in":7200}'
+            onChange={(event) => {
+              setAppTokenResponse(event.target.value);
+            }}
+          />
+        </div>
+      ) : null}
       <div className="two-columns">
         <div className="field">
           <label htmlFor="sample-token-response">Sample token response</label>
@@ -79,6 +101,22 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
           />
         </div>
       </div>
+      {extra.calls.map((name) => (
+        <div className="field" key={name}>
+          <label htmlFor={`sample-call-${name}`}>Sample response of the call {name}</label>
+          <textarea
+            id={`sample-call-${name}`}
+            className="code-input"
+            rows={4}
+            spellCheck={false}
+            value={callResponses[name] ?? ''}
+            onChange={(event) => {
+              const value = event.target.value;
+              setCallResponses((current) => ({ ...current, [name]: value }));
+            }}
+          />
+        </div>
+      ))}
       <button
         type="button"
         className="button"

@@ -6,8 +6,10 @@ import { mappingLineText } from './mapping-report';
 
 const steps = {
   entry: 'The entry itself',
+  app_token: 'Reading the application-token response',
   token: 'Reading the token response',
   userinfo: 'Reading the user-info response',
+  userinfo_call: 'Reading the response of the call',
 } as const;
 
 const columns: readonly (keyof TestUser)[] = [
@@ -33,7 +35,10 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
     return (
       <div className="status status-error test-failure">
         <p>
-          <strong>{steps[result.step]} failed</strong>
+          <strong>
+            {steps[result.step]}
+            {result.call === undefined ? '' : ` ${result.call}`} failed
+          </strong>
           {position === '' ? '' : ` at ${position}`}: {result.error.message}{' '}
           <code className="problem-code">{result.error.code}</code>
         </p>
@@ -57,6 +62,11 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
       <p>
         <strong>The sign-in would succeed.</strong> Access token (masked):{' '}
         <code>{result.accessToken}</code>
+        {result.appToken === undefined ? null : (
+          <>
+            ; application token (masked): <code>{result.appToken}</code>
+          </>
+        )}
       </p>
       {values.length === 0 ? null : (
         <p>

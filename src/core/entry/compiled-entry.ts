@@ -70,6 +70,15 @@ export interface CompiledOAuth2Entry extends CompiledEntryBase {
   readonly groupMapping: CompiledGroupMapping | undefined;
   /** Present on an OpenID Connect entry: its provider, as discovered, and the checks it asks. */
   readonly oidc: CompiledOidc | undefined;
+  /** Re-checks of a session with the provider (docs/entries.md#re-validation), or undefined: off. */
+  readonly revalidation: CompiledRevalidation | undefined;
+}
+
+export interface CompiledRevalidation {
+  /** Milliseconds between re-checks. */
+  readonly intervalMs: number;
+  /** How long past the due time an unreachable provider is forgiven. */
+  readonly graceMs: number;
 }
 
 /** What an OpenID Connect entry adds to the OAuth2 flow (docs/entries.md#openid-connect). */

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { oidcInput } from '../oidc/oidc-input.js';
+import {
+  oidcInput,
+  revalidateGraceMinutesInput,
+  revalidateMinutesInput,
+} from '../oidc/oidc-input.js';
 import { userIdScopes } from '../user/user-id-scope.js';
 import { groupMappingInput } from './group-mapping.js';
 import { shapesInput } from './shapes-input.js';
@@ -104,6 +108,13 @@ export const entryInput = z.strictObject({
   provisioning: provisioningInput.optional(),
   /** OpenID Connect (docs/entries.md#openid-connect): the issuer, discovery and id_token checks. */
   oidc: oidcInput.optional(),
+  /**
+   * Re-check a session every so many minutes by calling user info again with
+   * the sign-in's access token (docs/entries.md#re-validation); off when absent.
+   */
+  revalidateMinutes: revalidateMinutesInput.optional(),
+  /** How long a session survives the provider being unreachable at a re-check; default 60. */
+  revalidateGraceMinutes: revalidateGraceMinutesInput.optional(),
   ...shapesInput,
   /** Groups and the administrator flag from the user-info answer. */
   groupMapping: groupMappingInput.optional(),

@@ -23,6 +23,7 @@ import { entryInput } from './entry-input.js';
 import { EntryInvalidError, problemsFromSchema } from './entry-problems.js';
 import type { OidcDiscovery } from '../oidc/discovery.js';
 import { readOidc } from './oidc-entry.js';
+import { compileRevalidation } from './revalidation.js';
 
 export interface ValidateOptions {
   /** The provider's metadata, for an OpenID Connect entry; absent, the issuer stands in. */
@@ -125,6 +126,12 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
     problems.field('appid', 'is required for OpenID Connect: it is the audience of the id_token');
   }
   checkCombinations(entry, problems);
+  const revalidation = compileRevalidation(
+    entry,
+    oidc?.compiled,
+    shapes?.codeInUserInfo ?? false,
+    problems,
+  );
   if (
     clientAuthentication === 'basic' &&
     tokenRequest?.headers?.some(({ name }) => name.toLowerCase() === 'authorization') === true
@@ -157,6 +164,7 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
     logout,
     pkce: entry.pkce ?? false,
     oidc: oidc?.compiled,
+    revalidation,
     shapes,
     groupMapping,
   };

@@ -8,6 +8,19 @@ import { z } from 'zod';
 export const userInfoSources = ['userinfo', 'claims', 'both'] as const;
 export type UserInfoSource = (typeof userInfoSources)[number];
 
+/** Minutes between re-checks of a session with the provider (docs/entries.md#re-validation). */
+export const revalidateMinutesInput = z
+  .number()
+  .int()
+  .min(1)
+  .max(24 * 60);
+/** Minutes a session survives the provider being unreachable at a re-check; default 60. */
+export const revalidateGraceMinutesInput = z
+  .number()
+  .int()
+  .min(0)
+  .max(7 * 24 * 60);
+
 export const oidcInput = z.strictObject({
   /** The provider's issuer identifier; discovery reads `{issuer}/.well-known/openid-configuration`. */
   issuer: z.string().max(2048, 'must be at most 2048 characters'),
@@ -32,19 +45,9 @@ export const oidcInput = z.strictObject({
    * Re-check a signed-in session with the provider every so many minutes, at
    * its next use (docs/entries.md#re-validation); off when absent.
    */
-  revalidateMinutes: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60)
-    .optional(),
+  revalidateMinutes: revalidateMinutesInput.optional(),
   /** How long a session survives the provider being unreachable at a re-check; default 60. */
-  revalidateGraceMinutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(7 * 24 * 60)
-    .optional(),
+  revalidateGraceMinutes: revalidateGraceMinutesInput.optional(),
 });
 
 export type OidcInput = z.infer<typeof oidcInput>;

@@ -13,6 +13,7 @@ import { userGroupsMigration } from './0009-user-groups.js';
 import { auditReferenceIndexMigration } from './0010-audit-reference-index.js';
 import { rateWindowsMigration } from './0011-rate-windows.js';
 import { testSignInsMigration } from './0013-test-sign-ins.js';
+import { accessTokenRevalidationMigration } from './0012-access-token-revalidation.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -32,6 +33,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0009_user_groups': userGroupsMigration,
     '0010_audit_reference_index': auditReferenceIndexMigration,
     '0011_rate_windows': rateWindowsMigration,
+    '0012_access_token_revalidation': accessTokenRevalidationMigration,
     '0013_test_sign_ins': testSignInsMigration,
   };
 }
