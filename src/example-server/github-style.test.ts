@@ -84,6 +84,10 @@ describe('example server, GitHub style', () => {
       headers: { authorization: 'Bearer nothing-issued' },
     });
     assert.equal(user.status, 401);
-    assert.deepEqual(await user.json(), { message: 'Bad credentials', status: '401' });
+    assert.deepEqual(await user.json(), {
+      message: 'Bad credentials',
+      documentation_url: 'https://docs.github.com/rest',
+      status: '401',
+    });
   });
 });
