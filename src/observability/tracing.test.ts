@@ -70,11 +70,14 @@ describe('tracing with an OTLP endpoint', () => {
 
     // Closing flushes the spans still batched.
     await gw.gateway.telemetry.close();
+    const tokenHeader = parsed(tokenCall.headers.traceparent);
+    await receiver.waitForSpan(
+      (span) => span.name === 'sign_in.callback' && span.traceId === tokenHeader.traceId,
+    );
     assert.ok(receiver.posts.every(({ path }) => path === '/v1/traces'));
     const { spans } = receiver;
 
     // The successful sign-in: its start and callback in one trace, under one parent.
-    const tokenHeader = parsed(tokenCall.headers.traceparent);
     const trace = spans.filter((span) => span.traceId === tokenHeader.traceId);
     const start = only(trace, 'sign_in.start');
     const callback = only(trace, 'sign_in.callback');

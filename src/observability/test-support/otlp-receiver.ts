@@ -18,6 +18,12 @@ export interface OtlpReceiver {
   readonly spans: ReceivedSpan[];
   /** Paths and content types of the POSTs received. */
   readonly posts: { readonly path: string; readonly contentType: string }[];
+  /**
+   * Resolves once a received span satisfies `wanted`, or after `timeoutMs`
+   * whatever came: an export already on the wire when the exporter was shut
+   * down may land a moment after the shutdown resolved.
+   */
+  waitForSpan(wanted: (span: ReceivedSpan) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +69,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     posts,
+    waitForSpan: async (wanted, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!spans.some(wanted) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     close: () =>
       new Promise((resolve) => {
         server.close(() => {
