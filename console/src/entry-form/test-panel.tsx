@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, describeFailure } from '../api';
+import { useI18n } from '../i18n/language';
 import type { EntryBody, TestResult } from '../types';
 import { TestResultView } from './test-result-view';
 
@@ -16,6 +17,7 @@ interface TestPanelProps {
  * the coded error with its position.
  */
 export function TestPanel({ entry, existingId }: TestPanelProps) {
+  const w = useI18n().t.entryForm.samples;
   const [tokenResponse, setTokenResponse] = useState('');
   const [userInfoResponse, setUserInfoResponse] = useState('');
   const [result, setResult] = useState<TestResult | undefined>();
@@ -44,14 +46,11 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
   };
   return (
     <section className="test-panel" aria-labelledby="test-panel-heading">
-      <h2 id="test-panel-heading">Test with sample responses</h2>
-      <p className="hint">
-        Paste what the server answers to the token call and to the user-info call. The entry as you
-        see it above reads them here; nothing is sent to the server and nothing is saved.
-      </p>
+      <h2 id="test-panel-heading">{w.heading}</h2>
+      <p className="hint">{w.hint}</p>
       <div className="two-columns">
         <div className="field">
-          <label htmlFor="sample-token-response">Sample token response</label>
+          <label htmlFor="sample-token-response">{w.token}</label>
           <textarea
             id="sample-token-response"
             className="code-input"
@@ -65,7 +64,7 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
           />
         </div>
         <div className="field">
-          <label htmlFor="sample-userinfo-response">Sample user-info response</label>
+          <label htmlFor="sample-userinfo-response">{w.userInfo}</label>
           <textarea
             id="sample-userinfo-response"
             className="code-input"
@@ -87,7 +86,7 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
           void run();
         }}
       >
-        {running ? 'Running…' : 'Run the test'}
+        {running ? w.running : w.run}
       </button>
       <div className="test-result" role="status" aria-live="polite">
         {failure === undefined ? null : <p className="status status-error">{failure}</p>}
