@@ -162,7 +162,7 @@ export const zhCN: ConsoleMessages = {
     },
     oidc: {
       legend: 'OpenID Connect（可选）',
-      issuer: '签发者（Issuer）',
+      issuer: '签发者',
       issuerHint: '填写签发者后，下面留空的 URL 将取自提供方的发现文档，并校验 id_token。',
       found: (time, endpoint) => `发现：已获取（${time}）；令牌端点 ${endpoint}`,
       failed: (code, message) => `发现失败：${code} ${message}`,
