@@ -111,11 +111,7 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
             onChange({ appid });
           }}
           problems={problemsOf(problems, 'appid')}
-          hint={
-            <p>
-              {g.appidHint} <code>{'${appid}'}</code>
-            </p>
-          }
+          hint={<p>{g.appidHint('${appid}')}</p>}
         />
         <SecretField
           field="appsecret"
@@ -125,7 +121,7 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
             onChange({ appsecret });
           }}
           problems={problemsOf(problems, 'appsecret')}
-          hint={`${g.appsecretHint} ${'${app_secret}'}`}
+          hint={g.appsecretHint('${app_secret}')}
         />
       </div>
     </fieldset>

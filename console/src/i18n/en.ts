@@ -141,8 +141,9 @@ export const en = {
       idHintStored: 'Part of the callback URL, so it cannot change.',
       enabled: 'Enabled: users can sign in with it',
       isDefault: 'Default: unsigned users are sent straight to it (silent sign-in)',
-      appidHint: 'The identifier the server gave the gateway:',
-      appsecretHint: 'Stored encrypted:',
+      appidHint: (placeholder: string) =>
+        `The identifier the server gave the gateway: ${placeholder}.`,
+      appsecretHint: (placeholder: string) => `Stored encrypted: ${placeholder}.`,
       callbackUrl: 'Callback URL to register at the server:',
       copy: 'Copy',
       copied: 'Copied.',
