@@ -173,7 +173,7 @@ export const en = {
       legend: 'OpenID Connect (optional)',
       issuer: 'Issuer',
       issuerHint:
-        'With an issuer, the URLs left blank below come from the provider’s discovery, and the id_token is verified.',
+        "With an issuer, the URLs left blank below come from the provider's discovery, and the id_token is verified.",
       found: (time: string, endpoint: string) =>
         `Discovery: found (${time}); token endpoint ${endpoint}`,
       failed: (code: string, message: string) => `Discovery failed: ${code} ${message}`,
@@ -203,7 +203,7 @@ export const en = {
     call: {
       headers: (call: string) => `${call} headers`,
       headersHint: (placeholders: string, example: string) =>
-        `Values may use the call’s placeholders${placeholders}, e.g. ${example}.`,
+        `Values may use the call's placeholders${placeholders}, e.g. ${example}.`,
       header: (call: string) => `${call} header`,
       headerValue: (call: string) => `${call} header value`,
       addHeader: 'Add a header',
@@ -234,7 +234,7 @@ export const en = {
       legend: 'Beyond the basic flow (optional)',
       codeParameter: 'Callback code parameter',
       codeParameterHint: (code: string, dingTalk: string) =>
-        `The callback’s parameter holding the code when it is not ${code} (DingTalk: ${dingTalk}).`,
+        `The callback's parameter holding the code when it is not ${code} (DingTalk: ${dingTalk}).`,
       fragment: 'Authorization URL fragment',
       fragmentHint: (hash: string, example: string) =>
         `Without ${hash}, kept last after the query (WeChat, WeCom: ${example}).`,
@@ -250,7 +250,7 @@ export const en = {
       updateOnSignIn: 'Update mapped attributes at every sign-in',
       adoptExistingUsers:
         'Sign in to users that exist but came from elsewhere (never a local administrator)',
-      ownUserIds: 'Keep this entry’s user ids apart from other entries’',
+      ownUserIds: "Keep this entry's user ids apart from other entries'",
       ownUserIdsHint: (form: string) =>
         `The same user id from another entry is then another user. Users are known, and sent to applications, as ${form}. Choose it before anyone signs in: a change makes new users.`,
     },
@@ -260,7 +260,7 @@ export const en = {
         'The base URL of the service that builds the authorization URL and reads the callback.',
       secretHint: 'Signs every call between the gateway and the service (HMAC).',
       settingsHint: (form: string) =>
-        `One ${form} per line, passed to the service as the entry’s settings (with the appid and app secret).`,
+        `One ${form} per line, passed to the service as the entry's settings (with the appid and app secret).`,
       testing: 'Testing…',
       test: 'Test connection',
       answered: (ms: number) => `The extension service answered in ${ms} ms.`,
