@@ -21,6 +21,20 @@ function englishTexts(catalog: object): string[] {
   );
 }
 
+/** Fails when the page shows any English text of the console's catalog. */
+async function assertNoEnglish(page: Page, where: string): Promise<void> {
+  // The local administrator's display name is data, not the console's text.
+  const text = (await page.locator('body').innerText()).replaceAll('Administrator', '');
+  for (const english of englishTexts(consoleEnglish)) {
+    const escaped = english.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.doesNotMatch(
+      text,
+      new RegExp(`(?<![A-Za-z])${escaped}(?![A-Za-z])`),
+      `${where}: ${english}`,
+    );
+  }
+}
+
 /** The relative luminance of a computed `rgb(…)` colour, 0 (black) to 1 (white). */
 function luminance(rgb: string): number {
   const [r = 0, g = 0, b = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number);
@@ -90,14 +104,28 @@ describe('languages and the dark theme, in headless Chromium', { skip: consoleSk
     for (const path of ['', '/users', '/audit', '/tokens', '/password']) {
       await page.goto(`${gateway.url}/_sso/admin${path}`);
       await page.locator('main h1').waitFor();
-      // The local administrator's display name is data, not the console's text.
-      const text = (await page.locator('body').innerText()).replaceAll('Administrator', '');
-      for (const english of englishTexts(consoleEnglish)) {
-        const escaped = english.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        assert.doesNotMatch(text, new RegExp(`(?<![A-Za-z])${escaped}(?![A-Za-z])`), path);
-      }
+      await assertNoEnglish(page, path);
     }
     assert.match(await page.title(), /ssogate 管理$/);
+  });
+
+  test('the entry form in Chinese, new and stored, OAuth2 and extension, has no English text of its catalog left', async () => {
+    await page.goto(`${gateway.url}/_sso/admin/entries/example-standard`);
+    await page.getByRole('heading', { level: 1, name: /Example/ }).waitFor();
+    // The live check has answered: its summary is in place.
+    await page.getByText('没有问题：可以保存此入口。').waitFor();
+    await assertNoEnglish(page, 'stored entry');
+    // The mapping as text, and the extension type, show their own fields.
+    await page.getByRole('button', { name: '文本' }).click();
+    await page.getByLabel('用户信息解析（文本）').waitFor();
+    await assertNoEnglish(page, 'mapping as text');
+    await page.goto(`${gateway.url}/_sso/admin/entries/new`);
+    await page.getByRole('heading', { level: 1, name: '新建入口' }).waitFor();
+    await page.getByRole('combobox', { name: '起点' }).waitFor();
+    await assertNoEnglish(page, 'new entry');
+    await page.getByLabel('扩展服务（用于模板无法描述的服务器）').check();
+    await page.getByRole('button', { name: '测试连接' }).waitFor();
+    await assertNoEnglish(page, 'extension entry');
   });
 
   test('the choice made in the console holds on the gateway’s pages, and back', async () => {

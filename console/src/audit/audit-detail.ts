@@ -1,4 +1,5 @@
 import { labelOf } from '../entry-form/field-labels.js';
+import { en } from '../i18n/catalogs.js';
 
 /**
  * An audit event's detail as a reader takes it in: what was done, each
@@ -74,13 +75,13 @@ export function readableDetail(detail: Readonly<Record<string, unknown>> | null)
   if (recorded.length === 0 && Array.isArray(fields) && fields.length > 0) {
     facts.unshift({
       name: factNames.fields ?? 'Fields',
-      value: fields.map((field) => labelOf(String(field))).join(', '),
+      value: fields.map((field) => labelOf(String(field), en.entryForm)).join(', '),
     });
   }
   return {
     action: typeof action === 'string' ? (actions[action] ?? action) : undefined,
     changes: recorded.map((change) => ({
-      label: labelOf(change.field),
+      label: labelOf(change.field, en.entryForm),
       before: shownValue(change.before),
       after: shownValue(change.after),
     })),

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import type { CallDraft } from './entry-draft';
 import { fieldId, isPost, problemsOf } from './entry-draft';
@@ -21,28 +22,29 @@ interface CallOptionsProps {
 export function CallOptions(props: CallOptionsProps) {
   const { field, url, call, onChange, problems, allowed, callName } = props;
   const encodingName = fieldId(`${field}.bodyEncoding`);
+  const c = useI18n().t.entryForm.call;
+  const shownAllowed =
+    allowed === undefined ? '' : `: ${allowed.map((name) => `\${${name}}`).join(' ')}`;
   return (
     <>
       <RowsEditor
         field={`${field}.headers`}
-        legend={`${callName} headers`}
-        hint={`Values may use the call's placeholders${allowed === undefined ? '' : `: ${allowed.map((name) => `\${${name}}`).join(' ')}`}, e.g. Authorization: Bearer \${access_token}.`}
+        legend={c.headers(callName)}
+        hint={c.headersHint(shownAllowed, 'Authorization: Bearer ${access_token}')}
         nameKey="name"
         valueKey="value"
-        nameLabel={`${callName} header`}
-        valueLabel={`${callName} header value`}
+        nameLabel={c.header(callName)}
+        valueLabel={c.headerValue(callName)}
         rows={call.headers}
         onChange={(headers) => {
           onChange({ ...call, headers });
         }}
         problems={problems}
-        addLabel="Add a header"
+        addLabel={c.addHeader}
       />
       <fieldset className="choice" id={encodingName} tabIndex={-1}>
-        <legend>{callName} POST body</legend>
-        {isPost(url) ? null : (
-          <p className="hint">This call is a GET; start its URL with POST to send a body.</p>
-        )}
+        <legend>{c.body(callName)}</legend>
+        {isPost(url) ? null : <p className="hint">{c.isGet}</p>}
         <label className="inline">
           <input
             type="radio"
@@ -53,7 +55,7 @@ export function CallOptions(props: CallOptionsProps) {
               onChange({ ...call, bodyEncoding: 'json' });
             }}
           />{' '}
-          JSON object (the default)
+          {c.json}
         </label>
         <label className="inline">
           <input
@@ -65,24 +67,19 @@ export function CallOptions(props: CallOptionsProps) {
               onChange({ ...call, bodyEncoding: 'form' });
             }}
           />{' '}
-          Form (application/x-www-form-urlencoded, standard OAuth2)
+          {c.form}
         </label>
       </fieldset>
       <TextField
         field={`${field}.successCondition`}
-        label={`${callName} success condition`}
+        label={c.success(callName)}
         value={call.successCondition}
         code
         onChange={(successCondition) => {
           onChange({ ...call, successCondition });
         }}
         problems={problemsOf(problems, `${field}.successCondition`)}
-        hint={
-          <p>
-            Optional expression that must be true for the call to count as a success, e.g.{' '}
-            <code>JSON_GET($response, &apos;errcode&apos;) == 0</code>.
-          </p>
-        }
+        hint={<p>{c.successHint("JSON_GET($response, 'errcode') == 0")}</p>}
       />
     </>
   );

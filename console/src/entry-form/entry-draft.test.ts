@@ -19,6 +19,7 @@ import {
   settingsProblems,
   toEntryBody,
 } from './entry-draft.js';
+import { en, zhCN } from '../i18n/catalogs.js';
 
 /** An OAuth2 entry as GET /entries/{id} sends it, every field set, none to its default. */
 const oauth2Entry: EntryView = {
@@ -400,7 +401,7 @@ describe('extension settings as text', () => {
 
   test('reports each line that is not key = value, by its line', () => {
     const text = '# comment\n\ntenant = north\nnot a setting\n= no key\n  ';
-    assert.deepEqual(settingsProblems(text), [
+    assert.deepEqual(settingsProblems(text, en.entryForm), [
       {
         field: 'extensionSettings',
         line: 4,
@@ -416,7 +417,8 @@ describe('extension settings as text', () => {
           'line 5 is not of the form "key = value" (indent a value\'s further lines by two spaces)',
       },
     ]);
-    assert.deepEqual(settingsProblems(''), []);
+    assert.deepEqual(settingsProblems('', en.entryForm), []);
+    assert.match(settingsProblems('x', zhCN.entryForm)[0]?.message ?? '', /^第 1 行不是/);
   });
 
   test('a multi-line value is printed on indented lines and read back whole', () => {
@@ -431,7 +433,7 @@ describe('extension settings as text', () => {
       text,
       'cert = -----BEGIN CERTIFICATE-----\n  MIIB\n  \n    indented\n  -----END CERTIFICATE-----\ntenant = north',
     );
-    assert.deepEqual(settingsProblems(text), []);
+    assert.deepEqual(settingsProblems(text, en.entryForm), []);
     assert.deepEqual(resent(view).extensionSettings, { cert: certificate, tenant: 'north' });
   });
 

@@ -1,3 +1,4 @@
+import type { ConsoleMessages } from '../i18n/catalogs.js';
 import type { EntryBody, EntryView, Problem } from '../types.js';
 import type { ShapesDraft } from './shapes-draft.js';
 import { emptyShapes, shapesBody, shapesFromEntry } from './shapes-draft.js';
@@ -248,7 +249,10 @@ export function parseSettings(text: string): Record<string, string> {
 }
 
 /** Lines of the settings text that are not `key = value`, with their line numbers. */
-export function settingsProblems(text: string): Problem[] {
+export function settingsProblems(
+  text: string,
+  words: Pick<ConsoleMessages['entryForm'], 'settingsLine'>,
+): Problem[] {
   let afterSetting = false;
   return text.split(/\r?\n/).flatMap((line, index) => {
     if (afterSetting && line.startsWith(continuation)) return [];
@@ -260,7 +264,7 @@ export function settingsProblems(text: string): Problem[] {
         field: 'extensionSettings',
         line: index + 1,
         column: 1,
-        message: `line ${index + 1} is not of the form "key = value" (indent a value's further lines by two spaces)`,
+        message: words.settingsLine(index + 1),
       },
     ];
   });

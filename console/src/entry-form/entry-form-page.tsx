@@ -91,7 +91,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   // rule "a disabled entry cannot be the default" shows while typing.
   const checked = useMemo(() => toEntryBody(draft, true), [draft]);
   const validation = useValidation(checked, existingId, dirty || stored !== undefined);
-  const taken = stored === undefined ? takenIdProblem(draft.id, takenIds) : undefined;
+  const taken = stored === undefined ? takenIdProblem(draft.id, takenIds, words) : undefined;
   const coreProblems =
     saveProblems ??
     (validation.result === undefined
@@ -106,6 +106,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           [...(taken === undefined ? [] : [taken]), ...(coreProblems ?? [])],
           touched,
           submitted,
+          words,
         );
   const problems = shownProblems ?? [];
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, describeFailure } from '../api';
+import { useI18n } from '../i18n/language';
 import type { CheckResult, Problem } from '../types';
 import type { SecretDraft } from './entry-draft';
 import { problemsOf, settingsProblems } from './entry-draft';
@@ -33,6 +34,8 @@ export function ExtensionFields({
   problems,
   onChange,
 }: ExtensionFieldsProps) {
+  const words = useI18n().t.entryForm;
+  const x = words.extension;
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | undefined>();
   const [checking, setChecking] = useState(false);
   const check = async () => {
@@ -49,7 +52,7 @@ export function ExtensionFields({
       });
       setAnswer(
         result.ok
-          ? { ok: true, text: `The extension service answered in ${result.latencyMs} ms.` }
+          ? { ok: true, text: x.answered(result.latencyMs) }
           : { ok: false, text: `${result.error.message} [${result.error.code}]` },
       );
     } catch (failure) {
@@ -60,10 +63,10 @@ export function ExtensionFields({
   };
   return (
     <fieldset className="section">
-      <legend>Extension service</legend>
+      <legend>{x.legend}</legend>
       <TextField
         field="extensionUrl"
-        label="Extension service URL"
+        label={words.fields.extensionUrl}
         type="url"
         value={url}
         required
@@ -73,25 +76,21 @@ export function ExtensionFields({
           onChange({ extensionUrl });
         }}
         problems={problemsOf(problems, 'extensionUrl')}
-        hint={
-          <p>
-            The base URL of the service that builds the authorization URL and reads the callback.
-          </p>
-        }
+        hint={<p>{x.urlHint}</p>}
       />
       <SecretField
         field="extensionSecret"
-        label="Shared secret"
+        label={words.fields.extensionSecret}
         secret={secret}
         onChange={(extensionSecret) => {
           onChange({ extensionSecret });
         }}
         problems={problemsOf(problems, 'extensionSecret')}
-        hint="Signs every call between the gateway and the service (HMAC)."
+        hint={x.secretHint}
       />
       <TextField
         field="extensionSettings"
-        label="Settings"
+        label={words.fields.extensionSettings}
         value={settings}
         multiline
         code
@@ -100,14 +99,9 @@ export function ExtensionFields({
         }}
         problems={[
           ...problemsOf(problems, 'extensionSettings', true),
-          ...settingsProblems(settings),
+          ...settingsProblems(settings, words),
         ]}
-        hint={
-          <p>
-            One <code>key = value</code> per line, passed to the service as the entry&apos;s
-            settings (with the appid and app secret).
-          </p>
-        }
+        hint={<p>{x.settingsHint('key = value')}</p>}
       />
       <div className="inline-actions">
         <button
@@ -118,7 +112,7 @@ export function ExtensionFields({
             void check();
           }}
         >
-          {checking ? 'Testing…' : 'Test connection'}
+          {checking ? x.testing : x.test}
         </button>
         <div role="status" aria-live="polite">
           {answer === undefined ? null : (

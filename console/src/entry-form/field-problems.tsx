@@ -1,10 +1,15 @@
+import { useI18n } from '../i18n/language';
+import type { ConsoleMessages } from '../i18n/catalogs';
 import type { Problem } from '../types';
 
 /** Where a problem sits, as an editor shows it: `line 2, column 14`. */
-export function positionOf(problem: Pick<Problem, 'line' | 'column'>): string {
+export function positionOf(
+  problem: Pick<Problem, 'line' | 'column'>,
+  words: Pick<ConsoleMessages['entryForm'], 'line' | 'column'>,
+): string {
   const parts = [
-    problem.line === undefined ? undefined : `line ${problem.line}`,
-    problem.column === undefined ? undefined : `column ${problem.column}`,
+    problem.line === undefined ? undefined : words.line(problem.line),
+    problem.column === undefined ? undefined : words.column(problem.column),
   ].filter((part) => part !== undefined);
   return parts.join(', ');
 }
@@ -16,11 +21,12 @@ interface FieldProblemsProps {
 
 /** The problems of one field, under it; the input names this list in aria-describedby. */
 export function FieldProblems({ id, problems }: FieldProblemsProps) {
+  const words = useI18n().t.entryForm;
   if (problems.length === 0) return null;
   return (
     <ul className="field-problems" id={id}>
       {problems.map((problem, index) => {
-        const position = positionOf(problem);
+        const position = positionOf(problem, words);
         return (
           <li key={index}>
             {position === '' ? null : <span className="position">{position}: </span>}

@@ -2,16 +2,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenWords } from './field-labels.js';
 import { callbackUrl, idFromName, takenIdProblem, visibleProblems } from './form-assist.js';
+import { en, zhCN } from '../i18n/catalogs.js';
 
 describe('the entry form speaks the screen language', () => {
   test('API field names in a message become the labels on screen', () => {
     assert.equal(
-      screenWords('${code} is not allowed in authorizeUrl; use it in tokenUrl'),
+      screenWords('${code} is not allowed in authorizeUrl; use it in tokenUrl', en.entryForm),
       '${code} is not allowed in Authorization URL; use it in Token URL',
     );
     // A placeholder or a longer word is left alone.
-    assert.equal(screenWords('${appid} and appidx'), '${appid} and appidx');
-    assert.equal(screenWords('userInfoUrl is required'), 'User-info URL is required');
+    assert.equal(screenWords('${appid} and appidx', en.entryForm), '${appid} and appidx');
+    assert.equal(screenWords('userInfoUrl is required', en.entryForm), 'User-info URL is required');
+    assert.equal(
+      screenWords('userInfoUrl is required', zhCN.entryForm),
+      '用户信息 URL is required',
+    );
   });
 
   test('"required" only for the fields reached, or for all once saving was tried', () => {
@@ -21,23 +26,30 @@ describe('the entry form speaks the screen language', () => {
       { field: 'authorizeUrl', message: '${code} is not allowed in authorizeUrl' },
     ];
     assert.deepEqual(
-      visibleProblems(problems, new Set(['name']), false).map((p) => [p.field, p.message]),
+      visibleProblems(problems, new Set(['name']), false, en.entryForm).map((p) => [
+        p.field,
+        p.message,
+      ]),
       [
         ['name', 'is required'],
         ['authorizeUrl', '${code} is not allowed in Authorization URL'],
       ],
     );
-    assert.equal(visibleProblems(problems, new Set(), true).length, 3);
+    assert.equal(visibleProblems(problems, new Set(), true, en.entryForm).length, 3);
   });
 
   test('an id another entry has is a problem while typing', () => {
-    assert.deepEqual(takenIdProblem('corp', ['corp', 'b']), {
+    assert.deepEqual(takenIdProblem('corp', ['corp', 'b'], en.entryForm), {
       field: 'id',
       code: 'entry_exists',
       message: 'another entry has the Id "corp" already; choose another',
     });
-    assert.equal(takenIdProblem('new-one', ['corp']), undefined);
-    assert.equal(takenIdProblem('', ['']), undefined);
+    assert.equal(
+      takenIdProblem('corp', ['corp'], zhCN.entryForm)?.message,
+      '已有其他入口使用标识“corp”；请另选一个',
+    );
+    assert.equal(takenIdProblem('new-one', ['corp'], en.entryForm), undefined);
+    assert.equal(takenIdProblem('', [''], en.entryForm), undefined);
   });
 
   test('the id is suggested from the name', () => {

@@ -1,16 +1,21 @@
+import type { ConsoleMessages } from '../i18n/catalogs.js';
 import type { Problem } from '../types.js';
+import type { FieldWords } from './field-labels.js';
 import { labelOf, screenWords } from './field-labels.js';
 
 /**
  * What the entry form does for a newcomer beside the core's own checks:
  * names on-screen labels, holds back "required" until a field was reached,
  * catches a taken id, suggests an id, shows the callback URL. Plain code,
- * no DOM (tested under Node.js).
+ * no DOM (tested under Node.js); the words come in as the catalog's
+ * `entryForm` section.
  */
 
+type AssistWords = FieldWords & Pick<ConsoleMessages['entryForm'], 'takenId'>;
+
 /** A problem said with the form's labels instead of API field names. */
-export function inScreenWords(problem: Problem): Problem {
-  return { ...problem, message: screenWords(problem.message) };
+export function inScreenWords(problem: Problem, words: FieldWords): Problem {
+  return { ...problem, message: screenWords(problem.message, words) };
 }
 
 /** A problem that only says a value is missing. */
@@ -32,19 +37,24 @@ export function visibleProblems(
   problems: readonly Problem[],
   touched: ReadonlySet<string>,
   submitted: boolean,
+  words: FieldWords,
 ): Problem[] {
   return problems
     .filter((problem) => submitted || !saysMissing(problem) || touched.has(topField(problem.field)))
-    .map(inScreenWords);
+    .map((problem) => inScreenWords(problem, words));
 }
 
 /** The problem of an id another entry has, caught while typing rather than at Create. */
-export function takenIdProblem(id: string, takenIds: readonly string[]): Problem | undefined {
+export function takenIdProblem(
+  id: string,
+  takenIds: readonly string[],
+  words: AssistWords,
+): Problem | undefined {
   if (id === '' || !takenIds.includes(id)) return undefined;
   return {
     field: 'id',
     code: 'entry_exists',
-    message: `another entry has the ${labelOf('id')} "${id}" already; choose another`,
+    message: words.takenId(labelOf('id', words), id),
   };
 }
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useI18n } from '../i18n/language';
 import { callbackUrl, idFromName } from './form-assist';
 import type { Problem } from '../types';
 import type { EntryDraft } from './entry-draft';
@@ -15,11 +16,13 @@ interface GeneralFieldsProps {
 
 /** Type, name, id, switches and the credentials the server gave the gateway. */
 export function GeneralFields({ draft, isNew, problems, onChange }: GeneralFieldsProps) {
+  const words = useI18n().t.entryForm;
+  const g = words.general;
   return (
     <fieldset className="section">
-      <legend>Entry</legend>
+      <legend>{g.legend}</legend>
       <fieldset className="choice" id="field-type" tabIndex={-1}>
-        <legend>Type</legend>
+        <legend>{words.fields.type}</legend>
         <label className="inline">
           <input
             type="radio"
@@ -29,7 +32,7 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
               onChange({ type: 'oauth2' });
             }}
           />{' '}
-          OAuth2 server (URL templates and expressions)
+          {g.oauth2}
         </label>
         <label className="inline">
           <input
@@ -40,13 +43,13 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
               onChange({ type: 'extension' });
             }}
           />{' '}
-          Extension service (for servers the templates cannot describe)
+          {g.extension}
         </label>
       </fieldset>
       <div className="two-columns">
         <TextField
           field="name"
-          label="Name"
+          label={words.fields.name}
           value={draft.name}
           required
           onChange={(name) => {
@@ -55,11 +58,11 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
             onChange(following ? { name, id: idFromName(name) } : { name });
           }}
           problems={problemsOf(problems, 'name')}
-          hint={<p>The label on the sign-in page.</p>}
+          hint={<p>{g.nameHint}</p>}
         />
         <TextField
           field="id"
-          label="Id"
+          label={words.fields.id}
           value={draft.id}
           required
           code
@@ -70,11 +73,7 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
           problems={problemsOf(problems, 'id')}
           hint={
             <>
-              <p>
-                {isNew ? 'Suggested from the name; lowercase letters, digits and hyphens. ' : ''}
-                Part of the callback URL
-                {isNew ? ', so it cannot change later.' : ', so it cannot change.'}
-              </p>
+              <p>{isNew ? g.idHintNew : g.idHintStored}</p>
               <CallbackUrl id={draft.id} />
             </>
           }
@@ -89,7 +88,7 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
               onChange({ enabled: event.target.checked });
             }}
           />{' '}
-          Enabled: users can sign in with it
+          {g.enabled}
         </label>
         <label className="inline" id="field-isDefault">
           <input
@@ -99,34 +98,30 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
               onChange({ isDefault: event.target.checked });
             }}
           />{' '}
-          Default: unsigned users are sent straight to it (silent sign-in)
+          {g.isDefault}
         </label>
       </div>
       <div className="two-columns">
         <TextField
           field="appid"
-          label="App id"
+          label={words.fields.appid}
           value={draft.appid}
           code
           onChange={(appid) => {
             onChange({ appid });
           }}
           problems={problemsOf(problems, 'appid')}
-          hint={
-            <p>
-              The identifier the server gave the gateway: <code>{'${appid}'}</code>.
-            </p>
-          }
+          hint={<p>{g.appidHint('${appid}')}</p>}
         />
         <SecretField
           field="appsecret"
-          label="App secret"
+          label={words.fields.appsecret}
           secret={draft.appsecret}
           onChange={(appsecret) => {
             onChange({ appsecret });
           }}
           problems={problemsOf(problems, 'appsecret')}
-          hint="Stored encrypted: ${app_secret}."
+          hint={g.appsecretHint('${app_secret}')}
         />
       </div>
     </fieldset>
@@ -138,11 +133,12 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
  * button: the console is reached at the gateway's public address.
  */
 function CallbackUrl({ id }: { readonly id: string }) {
+  const g = useI18n().t.entryForm.general;
   const [copied, setCopied] = useState(false);
   const url = callbackUrl(window.location.origin, id);
   return (
     <p className="callback-url">
-      Callback URL to register at the server: <code id="callback-url">{url}</code>{' '}
+      {g.callbackUrl} <code id="callback-url">{url}</code>{' '}
       <button
         type="button"
         className="button secondary small"
@@ -153,9 +149,9 @@ function CallbackUrl({ id }: { readonly id: string }) {
           });
         }}
       >
-        Copy
+        {g.copy}
       </button>
-      <span role="status">{copied ? ' Copied.' : ''}</span>
+      <span role="status">{copied ? ` ${g.copied}` : ''}</span>
     </p>
   );
 }

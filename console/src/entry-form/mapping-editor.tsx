@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import type { Row } from './entry-draft';
 import { problemsOf } from './entry-draft';
@@ -34,6 +35,8 @@ export function MappingEditor({
   problems,
   onChange,
 }: MappingEditorProps) {
+  const words = useI18n().t.entryForm;
+  const m = words.mapping;
   const [switchProblem, setSwitchProblem] = useState<string | undefined>();
   const toText = () => {
     setSwitchProblem(undefined);
@@ -42,9 +45,7 @@ export function MappingEditor({
   const toTable = () => {
     const table = rowsFromMappingText(text);
     if (!table.ok) {
-      setSwitchProblem(
-        `The text cannot be shown as a table yet: ${table.problem}. Fix it, or keep editing the text.`,
-      );
+      setSwitchProblem(m.cannotSwitch(table.problem));
       return;
     }
     setSwitchProblem(undefined);
@@ -52,12 +53,12 @@ export function MappingEditor({
   };
   return (
     <div className="mapping-editor">
-      <div className="segmented" role="group" aria-label="Edit the user-info parsing as">
+      <div className="segmented" role="group" aria-label={m.editAs}>
         <button type="button" aria-pressed={mode === 'table'} onClick={toTable}>
-          Table
+          {m.table}
         </button>
         <button type="button" aria-pressed={mode === 'text'} onClick={toText}>
-          Text
+          {m.text}
         </button>
       </div>
       <div role="status" aria-live="polite">
@@ -68,25 +69,25 @@ export function MappingEditor({
       {mode === 'table' ? (
         <RowsEditor
           field={field}
-          legend="User-info parsing"
-          hint="Empty: the object under the key user is the user. Otherwise each attribute takes the value of its expression over $response; userId is required. Tick Required where the response must hold a value: without one the sign-in fails rather than leaving the attribute empty."
+          legend={words.fields.userInfoParse}
+          hint={m.hint}
           nameKey="attribute"
           valueKey="expression"
-          nameLabel="Attribute"
-          valueLabel="Expression"
+          nameLabel={m.attribute}
+          valueLabel={m.expression}
           rows={rows}
           nameOptions={attributes}
           onChange={(next) => {
             onChange({ mode, rows: next, text });
           }}
           problems={problems}
-          addLabel="Add a mapping"
-          requiredLabel="Required"
+          addLabel={m.add}
+          requiredLabel={m.required}
         />
       ) : (
         <TextField
           field={field}
-          label="User-info parsing (text)"
+          label={m.textLabel}
           value={text}
           multiline
           code
@@ -96,9 +97,12 @@ export function MappingEditor({
           problems={problemsOf(problems, field, true)}
           hint={
             <p>
-              One <code>attribute = expression</code> per line, for example{' '}
-              <code>userId = JSON_GET($response, &apos;id&apos;)</code>. Blank lines and lines
-              starting with <code>#</code> are ignored. Attributes: {attributes.join(', ')}.
+              {m.textHint(
+                'attribute = expression',
+                "userId = JSON_GET($response, 'id')",
+                '#',
+                attributes.join(', '),
+              )}
             </p>
           }
         />

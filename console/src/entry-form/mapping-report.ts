@@ -1,3 +1,5 @@
+import type { ConsoleMessages } from '../i18n/catalogs.js';
+
 /**
  * One line of the test panel's user-info report, as a sentence:
  * `line 4, department: key 'org' not found — left unset`. Plain code, no DOM.
@@ -12,20 +14,23 @@ export interface MappingLine {
   readonly error?: { readonly code: string; readonly message: string } | undefined;
 }
 
-export function mappingLineText(line: MappingLine): string {
+type ReportWords = Pick<ConsoleMessages['entryForm'], 'line' | 'required' | 'samples'>;
+
+export function mappingLineText(line: MappingLine, words: ReportWords): string {
+  const { samples } = words;
   const place =
     line.line !== undefined
-      ? `line ${line.line}, `
+      ? `${words.line(line.line)}, `
       : line.row !== undefined
-        ? `row ${line.row}, `
+        ? `${samples.row(line.row)}, `
         : '';
-  const head = `${place}${line.attribute}${line.required ? ' (required)' : ''}`;
+  const head = `${place}${line.attribute}${line.required ? ` ${words.required}` : ''}`;
   switch (line.outcome) {
     case 'mapped':
-      return `${head}: ${JSON.stringify(line.value)}`;
+      return samples.mapped(head, JSON.stringify(line.value));
     case 'missing':
-      return `${head}: ${line.error?.message ?? 'no value'} — optional, left unset`;
+      return samples.missing(head, line.error?.message ?? samples.noValue);
     case 'failed':
-      return `${head}: ${line.error?.message ?? 'failed'}`;
+      return samples.failedLine(head, line.error?.message ?? samples.failedValue);
   }
 }

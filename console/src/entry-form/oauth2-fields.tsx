@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { EntryModel, Problem } from '../types';
 import { CallOptions } from './call-options';
 import type { EntryDraft } from './entry-draft';
@@ -18,6 +19,8 @@ interface OAuth2FieldsProps {
 
 /** The basic templates and expressions, in the order a sign-in uses them, and the options beyond. */
 export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsProps) {
+  const words = useI18n().t.entryForm;
+  const o = words.oauth2;
   const placeholders = model?.placeholders;
   const tokenValueNames = draft.tokenValues.map((row) => row.name).filter((name) => name !== '');
   const userInfoAllowed =
@@ -27,14 +30,14 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           ...placeholders.userInfoUrl,
           ...tokenValueNames.filter((name) => !placeholders.userInfoUrl.includes(name)),
         ];
-  const functions = model === undefined ? '' : ` Functions: ${model.functions.join(', ')}.`;
+  const functions = model === undefined ? '' : ` ${o.functions(model.functions.join(', '))}`;
   return (
     <>
       <fieldset className="section">
-        <legend>1. Authorization (the browser goes here)</legend>
+        <legend>{o.authorization}</legend>
         <TemplateField
           kind="authorizeUrl"
-          label="Authorization URL"
+          label={words.fields.authorizeUrl}
           value={draft.authorizeUrl}
           required={draft.oidcIssuer.trim() === ''}
           allowed={placeholders?.authorizeUrl}
@@ -51,15 +54,15 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
               onChange({ pkce: event.target.checked });
             }}
           />{' '}
-          PKCE (S256): add a code challenge here and its verifier to the token call
+          {o.pkce}
         </label>
       </fieldset>
 
       <fieldset className="section">
-        <legend>2. Access token (server to server)</legend>
+        <legend>{o.token}</legend>
         <TemplateField
           kind="tokenUrl"
-          label="Token URL"
+          label={words.fields.tokenUrl}
           value={draft.tokenUrl}
           required={draft.oidcIssuer.trim() === ''}
           postAllowed
@@ -71,7 +74,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         />
         <div className="field">
           <label htmlFor={fieldId('tokenRequest.clientAuthentication')}>
-            Client authentication
+            {words.fields['tokenRequest.clientAuthentication']}
           </label>
           <select
             id={fieldId('tokenRequest.clientAuthentication')}
@@ -80,13 +83,13 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
               onChange({ clientAuthentication: event.target.value === 'basic' ? 'basic' : 'none' });
             }}
           >
-            <option value="none">None (the template carries what the server needs)</option>
-            <option value="basic">HTTP Basic with the app id and secret (RFC 6749 §2.3.1)</option>
+            <option value="none">{o.clientNone}</option>
+            <option value="basic">{o.clientBasic}</option>
           </select>
         </div>
         <CallOptions
           field="tokenRequest"
-          callName="Token call"
+          callName={o.tokenCall}
           url={draft.tokenUrl}
           call={draft.tokenCall}
           allowed={placeholders?.tokenUrl}
@@ -97,7 +100,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         />
         <TextField
           field="tokenParse"
-          label="Token parsing"
+          label={words.fields.tokenParse}
           value={draft.tokenParse}
           required={draft.oidcIssuer.trim() === ''}
           code
@@ -107,33 +110,33 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           problems={problemsOf(problems, 'tokenParse')}
           hint={
             <p>
-              An expression over <code>$response</code> that yields the access token, e.g.{' '}
-              <code>JSON_GET($response, &apos;access_token&apos;)</code>.{functions}
+              {o.tokenParseHint("JSON_GET($response, 'access_token')")}
+              {functions}
             </p>
           }
         />
         <RowsEditor
           field="tokenValues"
-          legend="Token values"
-          hint="Other values of the token response (e.g. an openid), usable as ${name} in the user-info call."
+          legend={words.fields.tokenValues}
+          hint={o.tokenValuesHint}
           nameKey="name"
           valueKey="expression"
-          nameLabel="Token value name"
-          valueLabel="Token value expression"
+          nameLabel={o.tokenValueName}
+          valueLabel={o.tokenValueExpression}
           rows={draft.tokenValues}
           onChange={(tokenValues) => {
             onChange({ tokenValues });
           }}
           problems={problems}
-          addLabel="Add a token value"
+          addLabel={o.addTokenValue}
         />
       </fieldset>
 
       <fieldset className="section">
-        <legend>3. User info (server to server)</legend>
+        <legend>{o.userInfo}</legend>
         <TemplateField
           kind="userInfoUrl"
-          label="User-info URL"
+          label={words.fields.userInfoUrl}
           value={draft.userInfoUrl}
           required={draft.oidcIssuer.trim() === ''}
           postAllowed
@@ -145,7 +148,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         />
         <CallOptions
           field="userInfoRequest"
-          callName="User-info call"
+          callName={o.userInfoCall}
           url={draft.userInfoUrl}
           call={draft.userInfoCall}
           allowed={userInfoAllowed}
@@ -175,10 +178,10 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
       />
 
       <fieldset className="section">
-        <legend>4. Sign-out and limits</legend>
+        <legend>{o.signOut}</legend>
         <TemplateField
           kind="logoutUrl"
-          label="Logout URL"
+          label={words.fields.logoutUrl}
           value={draft.logoutUrl}
           allowed={placeholders?.logoutUrl}
           problems={problems}
@@ -188,7 +191,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         />
         <TextField
           field="timeoutMs"
-          label="Time-out per call (milliseconds)"
+          label={o.timeout}
           type="number"
           value={draft.timeoutMs}
           placeholder="10000"
@@ -196,30 +199,25 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
             onChange({ timeoutMs });
           }}
           problems={problemsOf(problems, 'timeoutMs')}
-          hint={<p>From 100 to 60000; 10000 when left blank.</p>}
+          hint={<p>{o.timeoutHint}</p>}
         />
         {draft.oidcIssuer.trim() === '' ? (
           <>
             <TextField
               field="revalidateMinutes"
-              label="Re-check sessions every (minutes)"
+              label={o.revalidate}
               type="number"
               value={draft.revalidateMinutes}
-              placeholder="off"
+              placeholder={o.revalidateOff}
               onChange={(revalidateMinutes) => {
                 onChange({ revalidateMinutes });
               }}
               problems={problemsOf(problems, 'revalidateMinutes')}
-              hint={
-                <p>
-                  Blank: off. Otherwise a session's next use after so many minutes calls user info
-                  again with its access token; a refusal or a disabled user ends the session.
-                </p>
-              }
+              hint={<p>{o.revalidateHint}</p>}
             />
             <TextField
               field="revalidateGraceMinutes"
-              label="Grace when the provider is unreachable (minutes)"
+              label={o.revalidateGrace}
               type="number"
               value={draft.revalidateGraceMinutes}
               placeholder="60"
@@ -227,9 +225,7 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
                 onChange({ revalidateGraceMinutes });
               }}
               problems={problemsOf(problems, 'revalidateGraceMinutes')}
-              hint={
-                <p>How long past the due re-check a session survives the provider being down.</p>
-              }
+              hint={<p>{o.revalidateGraceHint}</p>}
             />
           </>
         ) : null}

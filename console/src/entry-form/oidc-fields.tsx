@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { EntryView, Problem } from '../types';
 import type { EntryDraft } from './entry-draft';
 import { problemsOf } from './entry-draft';
@@ -16,16 +17,17 @@ interface OidcFieldsProps {
  * from the provider's endpoints.
  */
 export function OidcFields({ draft, discovery, problems, onChange }: OidcFieldsProps) {
+  const o = useI18n().t.entryForm.oidc;
   return (
     <fieldset className="section">
-      <legend>OpenID Connect (optional)</legend>
+      <legend>{o.legend}</legend>
       <TextField
         field="oidc.issuer"
-        label="Issuer"
+        label={o.issuer}
         type="url"
         code
         value={draft.oidcIssuer}
-        hint="With an issuer, the URLs left blank below come from the provider's discovery, and the id_token is verified."
+        hint={o.issuerHint}
         onChange={(oidcIssuer) => {
           onChange({ oidcIssuer });
         }}
@@ -34,10 +36,10 @@ export function OidcFields({ draft, discovery, problems, onChange }: OidcFieldsP
       {discovery === null || discovery === undefined ? null : (
         <p className="hint" id="oidc-discovery-status">
           {discovery.state === 'ok'
-            ? `Discovery: found (${discovery.fetchedAt ?? ''}); token endpoint ${discovery.endpoints?.token ?? ''}`
+            ? o.found(discovery.fetchedAt ?? '', discovery.endpoints?.token ?? '')
             : discovery.state === 'failed'
-              ? `Discovery failed: ${discovery.error?.code ?? ''} ${discovery.error?.message ?? ''}`
-              : 'Discovery: not fetched yet'}
+              ? o.failed(discovery.error?.code ?? '', discovery.error?.message ?? '')
+              : o.notFetched}
         </p>
       )}
     </fieldset>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/language';
 
 interface ProvisioningFieldsProps {
   readonly createUsers: boolean;
@@ -16,16 +17,17 @@ interface ProvisioningFieldsProps {
 /** The provisioning policy (docs/design.md#users-and-provisioning), with its defaults. */
 export function ProvisioningFields(props: ProvisioningFieldsProps) {
   const { onChange } = props;
+  const p = useI18n().t.entryForm.provisioning;
   return (
     <fieldset className="choice" id="field-provisioning" tabIndex={-1}>
-      <legend>User provisioning</legend>
+      <legend>{p.legend}</legend>
       <Checkbox
         checked={props.createUsers}
         onChange={(createUsers) => {
           onChange({ createUsers });
         }}
       >
-        Create users that do not exist yet
+        {p.createUsers}
       </Checkbox>
       <Checkbox
         checked={props.updateOnSignIn}
@@ -33,7 +35,7 @@ export function ProvisioningFields(props: ProvisioningFieldsProps) {
           onChange({ updateOnSignIn });
         }}
       >
-        Update mapped attributes at every sign-in
+        {p.updateOnSignIn}
       </Checkbox>
       <Checkbox
         checked={props.adoptExistingUsers}
@@ -41,7 +43,7 @@ export function ProvisioningFields(props: ProvisioningFieldsProps) {
           onChange({ adoptExistingUsers });
         }}
       >
-        Sign in to users that exist but came from elsewhere (never a local administrator)
+        {p.adoptExistingUsers}
       </Checkbox>
       <Checkbox
         checked={props.ownUserIds}
@@ -49,13 +51,9 @@ export function ProvisioningFields(props: ProvisioningFieldsProps) {
           onChange({ ownUserIds });
         }}
       >
-        Keep this entry&apos;s user ids apart from other entries&apos;
+        {p.ownUserIds}
       </Checkbox>
-      <p className="hint">
-        The same user id from another entry is then another user. Users are known, and sent to
-        applications, as <code>entry-id:user-id</code>. Choose it before anyone signs in: a change
-        makes new users.
-      </p>
+      <p className="hint">{p.ownUserIdsHint('entry-id:user-id')}</p>
     </fieldset>
   );
 }

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import type { Row } from './entry-draft';
 import { fieldId, problemsOf } from './entry-draft';
@@ -33,6 +34,7 @@ interface RowsEditorProps {
  */
 export function RowsEditor(props: RowsEditorProps) {
   const { field, rows, onChange, problems } = props;
+  const words = useI18n().t.entryForm.rows;
   const listId = `${fieldId(field)}-options`;
   const update = (index: number, row: Row) => {
     onChange(rows.map((current, at) => (at === index ? row : current)));
@@ -49,7 +51,7 @@ export function RowsEditor(props: RowsEditorProps) {
           ))}
         </datalist>
       )}
-      {rows.length === 0 ? <p className="empty">None.</p> : null}
+      {rows.length === 0 ? <p className="empty">{words.none}</p> : null}
       {rows.map((row, index) => {
         const nameField = `${field}[${index}].${props.nameKey}`;
         const valueField = `${field}[${index}].${props.valueKey}`;
@@ -115,7 +117,7 @@ export function RowsEditor(props: RowsEditorProps) {
             <button
               type="button"
               className="button secondary small icon remove-row"
-              aria-label={`Remove ${props.nameLabel.toLowerCase()} ${index + 1}`}
+              aria-label={words.remove(props.nameLabel.toLowerCase(), index + 1)}
               onClick={() => {
                 onChange(rows.filter((_, at) => at !== index));
               }}

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import type { SecretDraft } from './entry-draft';
 import { fieldId } from './entry-draft';
@@ -17,6 +18,7 @@ interface SecretFieldProps {
  * shows as "set" with the choice to replace or remove it, never its value.
  */
 export function SecretField({ field, label, secret, onChange, problems, hint }: SecretFieldProps) {
+  const w = useI18n().t.entryForm.secret;
   const id = fieldId(field);
   const hintId = `${id}-hint`;
   const problemsId = `${id}-problems`;
@@ -28,7 +30,7 @@ export function SecretField({ field, label, secret, onChange, problems, hint }: 
         </span>
         <div className="secret-state" role="group" aria-labelledby={`${id}-label`}>
           <span className={secret.mode === 'clear' ? 'badge badge-off' : 'badge badge-on'}>
-            {secret.mode === 'clear' ? 'will be removed on save' : 'set'}
+            {secret.mode === 'clear' ? w.willBeRemoved : w.set}
           </span>
           <button
             type="button"
@@ -37,7 +39,7 @@ export function SecretField({ field, label, secret, onChange, problems, hint }: 
               onChange({ ...secret, mode: 'replace', value: '' });
             }}
           >
-            Replace
+            {w.replace}
           </button>
           <button
             type="button"
@@ -46,11 +48,11 @@ export function SecretField({ field, label, secret, onChange, problems, hint }: 
               onChange({ ...secret, mode: secret.mode === 'clear' ? 'keep' : 'clear' });
             }}
           >
-            {secret.mode === 'clear' ? 'Keep it' : 'Remove'}
+            {secret.mode === 'clear' ? w.keepIt : w.remove}
           </button>
         </div>
         <p className="hint" id={hintId}>
-          {hint} The stored value is never shown.
+          {hint} {w.neverShown}
         </p>
         <FieldProblems id={problemsId} problems={problems} />
       </div>
@@ -79,12 +81,12 @@ export function SecretField({ field, label, secret, onChange, problems, hint }: 
               onChange({ ...secret, mode: 'keep', value: '' });
             }}
           >
-            Keep the stored one
+            {w.keepStored}
           </button>
         ) : null}
       </div>
       <p className="hint" id={hintId}>
-        {hint} Write-only: once saved it is never shown again.
+        {hint} {w.writeOnly}
       </p>
       <FieldProblems id={problemsId} problems={problems} />
     </div>

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import { fieldId, problemsOf } from './entry-draft';
 import type { ShapesDraft } from './shapes-draft';
@@ -14,15 +15,17 @@ const callFields = ['appToken', 'userInfoValues', 'userInfoCalls', 'groupMapping
 
 /** The shapes beyond the basic flow (docs/entries.md#shapes-beyond-the-basic-flow), each off unless set. */
 export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
+  const words = useI18n().t.entryForm;
+  const s = words.shapes;
   const change = (part: Partial<ShapesDraft>) => {
     onChange({ ...shapes, ...part });
   };
   return (
     <fieldset className="section">
-      <legend>Beyond the basic flow (optional)</legend>
+      <legend>{s.legend}</legend>
       <TextField
         field="callbackCodeParameter"
-        label="Callback code parameter"
+        label={s.codeParameter}
         value={shapes.callbackCodeParameter}
         placeholder="code"
         code
@@ -30,28 +33,18 @@ export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
           change({ callbackCodeParameter });
         }}
         problems={problemsOf(problems, 'callbackCodeParameter')}
-        hint={
-          <p>
-            The callback&apos;s parameter holding the code when it is not <code>code</code>{' '}
-            (DingTalk: <code>authCode</code>).
-          </p>
-        }
+        hint={<p>{s.codeParameterHint('code', 'authCode')}</p>}
       />
       <TextField
         field="authorizeFragment"
-        label="Authorization URL fragment"
+        label={s.fragment}
         value={shapes.authorizeFragment}
         code
         onChange={(authorizeFragment) => {
           change({ authorizeFragment });
         }}
         problems={problemsOf(problems, 'authorizeFragment')}
-        hint={
-          <p>
-            Without <code>#</code>, kept last after the query (WeChat, WeCom:{' '}
-            <code>wechat_redirect</code>).
-          </p>
-        }
+        hint={<p>{s.fragmentHint('#', 'wechat_redirect')}</p>}
       />
       <label className="inline" id={fieldId('codeInUserInfo')}>
         <input
@@ -61,11 +54,11 @@ export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
             change({ codeInUserInfo: event.target.checked });
           }}
         />{' '}
-        Code in the user-info URL (<code>${'{code}'}</code>); the token URL may then be left blank
+        {s.codeInUserInfo('${code}')}
       </label>
       <TextField
         field="shapes.calls"
-        label="Application token, calls after user info and group mapping (JSON)"
+        label={s.calls}
         value={shapes.calls}
         multiline
         code
@@ -73,16 +66,10 @@ export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
           change({ calls });
         }}
         problems={[
-          ...shapesProblems(shapes),
+          ...shapesProblems(shapes, words),
           ...callFields.flatMap((field) => problemsOf(problems, field, true)),
         ]}
-        hint={
-          <p>
-            An object with <code>appToken</code>, <code>userInfoValues</code> and{' '}
-            <code>userInfoCalls</code> and <code>groupMapping</code>, as docs/entries.md describes
-            them; blank for none.
-          </p>
-        }
+        hint={<p>{s.callsHint(callFields.join(', '))}</p>}
       />
     </fieldset>
   );

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EntryView } from '../types.js';
 import { emptyShapes, shapesBody, shapesFromEntry, shapesProblems } from './shapes-draft.js';
+import { en, zhCN } from '../i18n/catalogs.js';
 
 describe('the shapes beyond the basic flow in the form', () => {
   test('blank fields send nothing', () => {
@@ -31,7 +32,8 @@ describe('the shapes beyond the basic flow in the form', () => {
   test('calls text that is not the expected JSON object is a problem, and is not sent', () => {
     for (const calls of ['{', '[]', '{"tokenUrl": "x"}']) {
       const draft = { ...emptyShapes, calls };
-      assert.equal(shapesProblems(draft).length, 1, calls);
+      assert.equal(shapesProblems(draft, en.entryForm).length, 1, calls);
+      assert.match(shapesProblems(draft, zhCN.entryForm)[0]?.message ?? '', /\p{Script=Han}/u);
       assert.deepEqual(JSON.parse(JSON.stringify(shapesBody(draft))), {});
     }
   });

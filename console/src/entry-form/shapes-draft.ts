@@ -1,3 +1,4 @@
+import type { ConsoleMessages } from '../i18n/catalogs.js';
 import type { EntryBody, EntryView, Problem } from '../types.js';
 
 /**
@@ -34,40 +35,49 @@ export function shapesFromEntry(view: EntryView): ShapesDraft {
   };
 }
 
-/** The calls text as an object, or a problem saying why it is not one. */
-function parseCalls(text: string): Record<string, unknown> | Problem {
-  if (text.trim() === '') return {};
+type CallsWords = Pick<
+  ConsoleMessages['entryForm'],
+  'callsNotJson' | 'callsNotObject' | 'callsUnknown'
+>;
+
+/** The calls text as an object, or why it is not one, said in the words handed in. */
+function parseCalls(
+  text: string,
+):
+  { ok: true; value: Record<string, unknown> } | { ok: false; say: (words: CallsWords) => string } {
+  if (text.trim() === '') return { ok: true, value: {} };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { field: 'shapes.calls', message: `not JSON: ${(error as Error).message}` };
+    const reason = (error as Error).message;
+    return { ok: false, say: (words) => words.callsNotJson(reason) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { field: 'shapes.calls', message: 'must be a JSON object' };
+    return { ok: false, say: (words) => words.callsNotObject };
   }
   const unknown = Object.keys(value).filter(
     (key) => !(callKeys as readonly string[]).includes(key),
   );
   if (unknown.length > 0) {
     return {
-      field: 'shapes.calls',
-      message: `holds only ${callKeys.join(', ')}; not ${unknown.join(', ')}`,
+      ok: false,
+      say: (words) => words.callsUnknown(callKeys.join(', '), unknown.join(', ')),
     };
   }
-  return value as Record<string, unknown>;
+  return { ok: true, value: value as Record<string, unknown> };
 }
 
 /** What the form itself finds wrong, before the API is asked. */
-export function shapesProblems(draft: ShapesDraft): Problem[] {
+export function shapesProblems(draft: ShapesDraft, words: CallsWords): Problem[] {
   const parsed = parseCalls(draft.calls);
-  return 'message' in parsed && typeof parsed.message === 'string' ? [parsed as Problem] : [];
+  return parsed.ok ? [] : [{ field: 'shapes.calls', message: parsed.say(words) }];
 }
 
 /** The shapes' part of the entry body; blank fields are left out. */
 export function shapesBody(draft: ShapesDraft): Partial<EntryBody> {
   const parsed = parseCalls(draft.calls);
-  const calls = shapesProblems(draft).length > 0 ? {} : parsed;
+  const calls = parsed.ok ? parsed.value : {};
   const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
   return {
     callbackCodeParameter: optional(draft.callbackCodeParameter),

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/language';
 import type { Problem, TemplateKind } from '../types';
 import { problemsOf } from './entry-draft';
 import { TextField } from './text-field';
@@ -17,20 +18,16 @@ interface TemplateFieldProps {
 /** A URL template with, beside it, the placeholders it may use. */
 export function TemplateField(props: TemplateFieldProps) {
   const { kind, allowed } = props;
+  const w = useI18n().t.entryForm.template;
   const hint = (
     <>
-      {props.postAllowed === true ? (
-        <p>
-          GET by default; start with <code>POST </code> (and one space) to send the query as a POST
-          body.
-        </p>
-      ) : null}
+      {props.postAllowed === true ? <p>{w.postHint('POST')}</p> : null}
       <p className="placeholders">
-        <span>Allowed placeholders: </span>
+        <span>{w.allowed} </span>
         {allowed === undefined ? (
-          <span>loading…</span>
+          <span>{w.loading}</span>
         ) : allowed.length === 0 ? (
-          <span>none</span>
+          <span>{w.none}</span>
         ) : (
           allowed.map((name) => <code key={name} className="chip">{`\${${name}}`}</code>)
         )}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, describeFailure } from '../api';
+import { useI18n } from '../i18n/language';
 import type { EntryBody, TestResult } from '../types';
 import { TestResultView } from './test-result-view';
 import { entryTestRequest, extraSamplesOf } from './test-samples';
@@ -18,6 +19,7 @@ interface TestPanelProps {
  * the user row that would be written, or the coded error with its position.
  */
 export function TestPanel({ entry, existingId }: TestPanelProps) {
+  const w = useI18n().t.entryForm.samples;
   const [tokenResponse, setTokenResponse] = useState('');
   const [userInfoResponse, setUserInfoResponse] = useState('');
   const [appTokenResponse, setAppTokenResponse] = useState('');
@@ -49,15 +51,11 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
   };
   return (
     <section className="test-panel" aria-labelledby="test-panel-heading">
-      <h2 id="test-panel-heading">Test with sample responses</h2>
-      <p className="hint">
-        Paste what the server answers to the token call and to the user-info call (and to the
-        application-token call and each call after user info, when the entry makes them). The entry
-        as you see it above reads them here; nothing is sent to the server and nothing is saved.
-      </p>
+      <h2 id="test-panel-heading">{w.heading}</h2>
+      <p className="hint">{w.hint}</p>
       {extra.appToken ? (
         <div className="field">
-          <label htmlFor="sample-app-token-response">Sample application-token response</label>
+          <label htmlFor="sample-app-token-response">{w.appToken}</label>
           <textarea
             id="sample-app-token-response"
             className="code-input"
@@ -73,7 +71,7 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
       ) : null}
       <div className="two-columns">
         <div className="field">
-          <label htmlFor="sample-token-response">Sample token response</label>
+          <label htmlFor="sample-token-response">{w.token}</label>
           <textarea
             id="sample-token-response"
             className="code-input"
@@ -87,7 +85,7 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
           />
         </div>
         <div className="field">
-          <label htmlFor="sample-userinfo-response">Sample user-info response</label>
+          <label htmlFor="sample-userinfo-response">{w.userInfo}</label>
           <textarea
             id="sample-userinfo-response"
             className="code-input"
@@ -103,7 +101,7 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
       </div>
       {extra.calls.map((name) => (
         <div className="field" key={name}>
-          <label htmlFor={`sample-call-${name}`}>Sample response of the call {name}</label>
+          <label htmlFor={`sample-call-${name}`}>{w.call(name)}</label>
           <textarea
             id={`sample-call-${name}`}
             className="code-input"
@@ -125,7 +123,7 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
           void run();
         }}
       >
-        {running ? 'Running…' : 'Run the test'}
+        {running ? w.running : w.run}
       </button>
       <div className="test-result" role="status" aria-live="polite">
         {failure === undefined ? null : <p className="status status-error">{failure}</p>}

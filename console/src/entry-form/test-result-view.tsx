@@ -1,16 +1,9 @@
+import { useI18n } from '../i18n/language';
 import type { TestResult, TestUser } from '../types';
 import { positionOf } from './field-problems';
 import { labelOf } from './field-labels';
 import type { MappingLine } from './mapping-report';
 import { mappingLineText } from './mapping-report';
-
-const steps = {
-  entry: 'The entry itself',
-  app_token: 'Reading the application-token response',
-  token: 'Reading the token response',
-  userinfo: 'Reading the user-info response',
-  userinfo_call: 'Reading the response of the call',
-} as const;
 
 const columns: readonly (keyof TestUser)[] = [
   'userId',
@@ -30,24 +23,28 @@ function shown(value: unknown): string {
 
 /** The test's answer: the masked token and the user row, or where it failed and why. */
 export function TestResultView({ result }: { readonly result: TestResult }) {
+  const words = useI18n().t.entryForm;
+  const w = words.samples;
   if (!result.ok) {
-    const position = positionOf(result.error);
+    const position = positionOf(result.error, words);
     return (
       <div className="status status-error test-failure">
         <p>
           <strong>
-            {steps[result.step]}
-            {result.call === undefined ? '' : ` ${result.call}`} failed
+            {w.failed(
+              `${w.steps[result.step]}${result.call === undefined ? '' : ` ${result.call}`}`,
+              position,
+            )}
           </strong>
-          {position === '' ? '' : ` at ${position}`}: {result.error.message}{' '}
-          <code className="problem-code">{result.error.code}</code>
+          : {result.error.message} <code className="problem-code">{result.error.code}</code>
         </p>
         {result.problems === undefined || result.problems.length === 0 ? null : (
           <ul>
             {result.problems.map((problem, index) => (
               <li key={index}>
-                {labelOf(problem.field)}
-                {positionOf(problem) === '' ? '' : ` (${positionOf(problem)})`}: {problem.message}
+                {labelOf(problem.field, words)}
+                {positionOf(problem, words) === '' ? '' : ` (${positionOf(problem, words)})`}:{' '}
+                {problem.message}
               </li>
             ))}
           </ul>
@@ -60,17 +57,16 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
   return (
     <div className="status status-success test-success">
       <p>
-        <strong>The sign-in would succeed.</strong> Access token (masked):{' '}
-        <code>{result.accessToken}</code>
+        <strong>{w.succeeds}</strong> {w.accessToken} <code>{result.accessToken}</code>
         {result.appToken === undefined ? null : (
           <>
-            ; application token (masked): <code>{result.appToken}</code>
+            ; {w.appTokenMasked} <code>{result.appToken}</code>
           </>
         )}
       </p>
       {values.length === 0 ? null : (
         <p>
-          Token values:{' '}
+          {w.tokenValues}{' '}
           {values.map(([name, value]) => (
             <span key={name}>
               <code>{name}</code> = <code>{value}</code>{' '}
@@ -80,7 +76,7 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
       )}
       <MappingLines lines={result.mapping} />
       <table className="data-table user-row">
-        <caption>The user row that would be written</caption>
+        <caption>{w.userRow}</caption>
         <tbody>
           {columns.map((column) => (
             <tr key={column}>
@@ -96,14 +92,15 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
 
 /** Every line of the user-info parsing with its outcome, not only the first failure. */
 function MappingLines({ lines }: { readonly lines: readonly MappingLine[] | undefined }) {
+  const words = useI18n().t.entryForm;
   if (lines === undefined || lines.length === 0) return null;
   return (
     <div className="mapping-lines">
-      <p>User-info parsing, line by line:</p>
+      <p>{words.samples.mappingLines}</p>
       <ul>
         {lines.map((line, index) => (
           <li key={index} className={`mapping-${line.outcome}`}>
-            {mappingLineText(line)}
+            {mappingLineText(line, words)}
             {line.error === undefined ? null : (
               <>
                 {' '}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import { fieldId } from './entry-draft';
 import { FieldProblems } from './field-problems';
@@ -28,6 +29,7 @@ interface TextFieldProps {
  */
 export function TextField(props: TextFieldProps) {
   const { field, label, value, onChange, problems, hint, required = false } = props;
+  const words = useI18n().t.entryForm;
   const id = fieldId(field);
   const hintId = `${id}-hint`;
   const problemsId = `${id}-problems`;
@@ -53,7 +55,7 @@ export function TextField(props: TextFieldProps) {
     <div className={problems.length > 0 ? 'field has-problem' : 'field'}>
       <label htmlFor={id}>
         {label}
-        {required ? <span className="required"> (required)</span> : null}
+        {required ? <span className="required"> {words.required}</span> : null}
       </label>
       {props.multiline === true ? (
         <textarea

@@ -1,4 +1,6 @@
 import type { MouseEvent } from 'react';
+import { useI18n } from '../i18n/language';
+import { formatNumber } from '../i18n/catalogs';
 import type { Problem } from '../types';
 import { fieldId } from './entry-draft';
 import { positionOf } from './field-problems';
@@ -36,6 +38,8 @@ export function ValidationSummary({
   warnings,
   failure,
 }: ValidationSummaryProps) {
+  const words = useI18n().t.entryForm;
+  const v = words.validation;
   const go = (event: MouseEvent<HTMLAnchorElement>, field: string) => {
     event.preventDefault();
     focusField(field);
@@ -43,29 +47,27 @@ export function ValidationSummary({
   return (
     <section className="validation" aria-labelledby="validation-heading">
       <h2 id="validation-heading" className="visually-hidden">
-        Validation
+        {v.heading}
       </h2>
       <div role="status" aria-live="polite" aria-atomic="true">
         {failure !== undefined ? (
-          <p className="status status-error">Could not check the entry: {failure}</p>
+          <p className="status status-error">{v.couldNotCheck(failure)}</p>
         ) : problems === undefined ? (
-          <p className="status status-info">
-            {checking ? 'Checking…' : 'Not checked yet: start typing.'}
-          </p>
+          <p className="status status-info">{checking ? v.checking : v.notChecked}</p>
         ) : problems.length === 0 ? (
           <p className="status status-success">
-            {checking ? 'Checking… ' : ''}No problems: the entry can be saved.
+            {checking ? `${v.checking} ` : ''}
+            {v.noProblems}
           </p>
         ) : (
           <div className="status status-error">
             <p>
-              {checking ? 'Checking… ' : ''}
-              {problems.length === 1 ? '1 problem' : `${problems.length} problems`} to fix before
-              saving:
+              {checking ? `${v.checking} ` : ''}
+              {v.problems(problems.length, formatNumber(problems.length))}
             </p>
             <ul>
               {problems.map((problem, index) => {
-                const position = positionOf(problem);
+                const position = positionOf(problem, words);
                 return (
                   <li key={index}>
                     <a
@@ -74,7 +76,7 @@ export function ValidationSummary({
                         go(event, problem.field);
                       }}
                     >
-                      {labelOf(problem.field)}
+                      {labelOf(problem.field, words)}
                     </a>
                     {position === '' ? '' : ` (${position})`}: {problem.message}
                   </li>
@@ -85,7 +87,7 @@ export function ValidationSummary({
         )}
       </div>
       {warnings.length === 0 ? null : (
-        <ul className="warnings" aria-label="Warnings">
+        <ul className="warnings" aria-label={v.warnings}>
           {warnings.map((warning) => (
             <li key={warning}>{warning}</li>
           ))}

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { api } from '../api';
 import type { EntryDraft } from '../entry-form/entry-draft';
-import { presetTexts as t } from '../test-sign-in/texts';
+import { useI18n } from '../i18n/language';
 import { useLoad } from '../use-load';
 import type { PresetView } from './preset-draft';
 import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft';
@@ -17,6 +17,7 @@ interface PresetChooserProps {
  * shows what to register at the provider.
  */
 export function PresetChooser({ draft, onApply }: PresetChooserProps) {
+  const t = useI18n().t.presets;
   const loaded = useLoad(
     useCallback(
       (signal: AbortSignal) => api<{ presets: PresetView[] }>('GET', '/presets', { signal }),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, describeFailure } from '../api';
 import type { EntryBody } from '../types';
-import { testSignInTexts as t } from './texts';
+import { useI18n } from '../i18n/language';
 
 interface TraceCall {
   readonly method: string;
@@ -55,6 +55,7 @@ interface TestSignInPanelProps {
  * the gateway records it, asking once a second until it is done.
  */
 export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
+  const t = useI18n().t.testSignIn;
   const [testId, setTestId] = useState<string | undefined>();
   const [answer, setAnswer] = useState<TraceAnswer | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -155,6 +156,7 @@ export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
 }
 
 function TraceView({ trace }: { readonly trace: Trace }) {
+  const t = useI18n().t.testSignIn;
   if (trace.status === 'waiting') return <p className="status">{t.waiting}</p>;
   if (trace.status === 'running') return <p className="status">{t.running}</p>;
   return (
