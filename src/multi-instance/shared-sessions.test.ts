@@ -23,6 +23,25 @@ async function authStatus(gatewayUrl: string, cookie: string): Promise<number> {
 }
 
 /** Signs out with the session's own form token, as the sign-out page's form does. */
+/** Whether the gateway remembers the session of this cookie. */
+const remembered = (gw: TestGateway, cookie: string) =>
+  gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+/** Signs the user in on the first gateway; each gateway then accepts the cookie twice and remembers it. */
+async function rememberedByEach(gateways: readonly TestGateway[], userId: string): Promise<string> {
+  const [first] = gateways;
+  assert.ok(first);
+  const cookie = await signedInCookie(first.gateway, userId);
+  for (const gw of gateways) {
+    assert.deepEqual(
+      [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
+      [204, 204],
+    );
+    assert.equal(remembered(gw, cookie), true);
+  }
+  return cookie;
+}
+
 async function signOutAt(gatewayUrl: string, cookie: string): Promise<void> {
   const out = await fetch(`${gatewayUrl}/_sso/logout`, {
     method: 'POST',
@@ -86,18 +105,7 @@ describe('two processes on one SQLite file', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const isRemembered = (cookie: string) =>
-    here.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
-
-  async function rememberedHere(userId: string): Promise<string> {
-    const cookie = await signedInCookie(here.gateway, userId);
-    assert.deepEqual(
-      [await authStatus(here.url, cookie), await authStatus(here.url, cookie)],
-      [204, 204],
-    );
-    assert.equal(isRemembered(cookie), true);
-    return cookie;
-  }
+  const rememberedHere = (userId: string) => rememberedByEach([here], userId);
 
   test('a sign-out in the other process is refused here at the next check; others stay remembered', async () => {
     const nia = await rememberedHere('nia');
@@ -106,7 +114,7 @@ describe('two processes on one SQLite file', () => {
     await signOutAt(there.url, nia);
     assert.equal(await authStatus(here.url, nia), 401);
     assert.equal(await authStatus(there.url, nia), 401);
-    assert.equal(isRemembered(oto), true);
+    assert.equal(remembered(here, oto), true);
     assert.equal(await authStatus(here.url, oto), 204);
   });
 
@@ -147,20 +155,7 @@ describe('two gateways on PostgreSQL and Redis', { skip: needs('postgres+redis')
     await one.close();
   });
 
-  const remembered = (gw: TestGateway, cookie: string) =>
-    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
-
-  async function rememberedByBoth(userId: string): Promise<string> {
-    const cookie = await signedInCookie(one.gateway, userId);
-    for (const gw of [one, two]) {
-      assert.deepEqual(
-        [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
-        [204, 204],
-      );
-      assert.equal(remembered(gw, cookie), true);
-    }
-    return cookie;
-  }
+  const rememberedByBoth = (userId: string) => rememberedByEach([one, two], userId);
 
   test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
     const rex = await rememberedByBoth('rex');
@@ -205,20 +200,7 @@ describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => 
     await one.close();
   });
 
-  const remembered = (gw: TestGateway, cookie: string) =>
-    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
-
-  async function rememberedByBoth(userId: string): Promise<string> {
-    const cookie = await signedInCookie(one.gateway, userId);
-    for (const gw of [one, two]) {
-      assert.deepEqual(
-        [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
-        [204, 204],
-      );
-      assert.equal(remembered(gw, cookie), true);
-    }
-    return cookie;
-  }
+  const rememberedByBoth = (userId: string) => rememberedByEach([one, two], userId);
 
   test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
     assert.equal(one.gateway.sessionCache.enabled, true);
