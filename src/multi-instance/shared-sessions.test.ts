@@ -42,6 +42,39 @@ async function rememberedByEach(gateways: readonly TestGateway[], userId: string
   return cookie;
 }
 
+/**
+ * Signs `ended` and `kept` in (both remembered by both gateways) and `other`
+ * in on the second; ends `ended` there: the first refuses it at its next
+ * check, and the other sign-in made it forget nothing.
+ */
+async function signOutHoldsOnTheOther(
+  one: TestGateway,
+  two: TestGateway,
+  [ended, kept, other]: readonly [string, string, string],
+): Promise<void> {
+  const endedCookie = await rememberedByEach([one, two], ended);
+  const keptCookie = await rememberedByEach([one, two], kept);
+  await signedInCookie(two.gateway, other);
+  assert.equal(remembered(one, keptCookie), true);
+  await signOutAt(two.url, endedCookie);
+  assert.equal(await authStatus(one.url, endedCookie), 401);
+  assert.equal(remembered(one, keptCookie), true);
+}
+
+/** A user remembered by both, locked through the second's admin API: the first refuses it. */
+async function lockHoldsOnTheOther(
+  one: TestGateway,
+  two: TestGateway,
+  tokenName: string,
+  userId: string,
+): Promise<void> {
+  const token = await apiToken(one, tokenName);
+  const cookie = await rememberedByEach([one, two], userId);
+  const row = (await one.storage.users.findByUserId(userId))?.id;
+  await postAdmin(two.url, token, `users/${String(row)}/lock`);
+  assert.equal(await authStatus(one.url, cookie), 401);
+}
+
 async function signOutAt(gatewayUrl: string, cookie: string): Promise<void> {
   const out = await fetch(`${gatewayUrl}/_sso/logout`, {
     method: 'POST',
@@ -155,24 +188,12 @@ describe('two gateways on PostgreSQL and Redis', { skip: needs('postgres+redis')
     await one.close();
   });
 
-  const rememberedByBoth = (userId: string) => rememberedByEach([one, two], userId);
-
   test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
-    const rex = await rememberedByBoth('rex');
-    const sam = await rememberedByBoth('sam');
-    await signedInCookie(two.gateway, 'tia');
-    assert.equal(remembered(one, sam), true);
-    await signOutAt(two.url, rex);
-    assert.equal(await authStatus(one.url, rex), 401);
-    assert.equal(remembered(one, sam), true);
+    await signOutHoldsOnTheOther(one, two, ['rex', 'sam', 'tia']);
   });
 
   test('a user locked on one is refused on the other at the next check', async () => {
-    const token = await apiToken(one, 'shared-postgres');
-    const uma = await rememberedByBoth('uma');
-    const row = (await one.storage.users.findByUserId('uma'))?.id;
-    await postAdmin(two.url, token, `users/${String(row)}/lock`);
-    assert.equal(await authStatus(one.url, uma), 401);
+    await lockHoldsOnTheOther(one, two, 'shared-postgres', 'uma');
   });
 });
 
@@ -204,21 +225,11 @@ describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => 
 
   test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
     assert.equal(one.gateway.sessionCache.enabled, true);
-    const vic = await rememberedByBoth('vic');
-    const wes = await rememberedByBoth('wes');
-    await signedInCookie(two.gateway, 'xia');
-    assert.equal(remembered(one, wes), true);
-    await signOutAt(two.url, vic);
-    assert.equal(await authStatus(one.url, vic), 401);
-    assert.equal(remembered(one, wes), true);
+    await signOutHoldsOnTheOther(one, two, ['vic', 'wes', 'xia']);
   });
 
   test('a user locked on one is refused on the other at the next check', async () => {
-    const token = await apiToken(one, 'postgres-alone');
-    const yan = await rememberedByBoth('yan');
-    const row = (await one.storage.users.findByUserId('yan'))?.id;
-    await postAdmin(two.url, token, `users/${String(row)}/lock`);
-    assert.equal(await authStatus(one.url, yan), 401);
+    await lockHoldsOnTheOther(one, two, 'postgres-alone', 'yan');
   });
 
   test('a cut listening connection forgets every remembered session', async () => {
