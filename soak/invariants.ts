@@ -48,6 +48,31 @@ async function query(access: StoreAccess, sql: string, params: unknown[] = []): 
   }
 }
 
+/** Runs `use` on a Redis connection of its own, closed after. */
+async function withRedis<T>(url: string, use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  await redis.connect();
+  try {
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Visits every key matching `pattern`, one SCAN page at a time. */
+async function forEachKey(
+  redis: Redis,
+  pattern: string,
+  visit: (key: string) => Promise<void>,
+): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) await visit(key);
+  } while (cursor !== '0');
+}
+
 /** Session counts per user row, wherever sessions live. */
 async function sessionsPerUserRow(access: StoreAccess): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
@@ -58,27 +83,12 @@ async function sessionsPerUserRow(access: StoreAccess): Promise<Map<number, numb
     }
     return counts;
   }
-  const redis = new Redis(access.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(
-        cursor,
-        'MATCH',
-        `${access.redisPrefix}session:*`,
-        'COUNT',
-        1000,
-      );
-      cursor = next;
-      for (const key of keys) {
-        const row = await redis.hget(key, 'userRowId');
-        if (row !== null) add(Number(row));
-      }
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await withRedis(access.redisUrl, (redis) =>
+    forEachKey(redis, `${access.redisPrefix}session:*`, async (key) => {
+      const row = await redis.hget(key, 'userRowId');
+      if (row !== null) add(Number(row));
+    }),
+  );
   return counts;
 }
 
@@ -88,13 +98,8 @@ async function sessionStored(access: StoreAccess, cookie: string): Promise<boole
   if (access.redisUrl === undefined) {
     return (await query(access, 'select 1 from sessions where id_hash = $1', [hash])).length === 1;
   }
-  const redis = new Redis(access.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  await redis.connect();
-  try {
-    return (await redis.exists(`${access.redisPrefix}session:${hash}`)) === 1;
-  } finally {
-    redis.disconnect();
-  }
+  const key = `${access.redisPrefix}session:${hash}`;
+  return withRedis(access.redisUrl, async (redis) => (await redis.exists(key)) === 1);
 }
 
 /**
@@ -191,27 +196,12 @@ export async function noStalePending(access: StoreAccess, now: number): Promise<
   if (stale > 0) broken.push(`${stale} pending sign-ins in the database are past their lifetime`);
   let redisPending = 0;
   if (access.redisUrl !== undefined) {
-    const redis = new Redis(access.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    await redis.connect();
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(
-          cursor,
-          'MATCH',
-          `${access.redisPrefix}pending:*`,
-          'COUNT',
-          1000,
-        );
-        cursor = next;
-        for (const key of keys) {
-          redisPending += 1;
-          if ((await redis.pttl(key)) === -1) broken.push(`Redis key ${key} never expires`);
-        }
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await withRedis(access.redisUrl, (redis) =>
+      forEachKey(redis, `${access.redisPrefix}pending:*`, async (key) => {
+        redisPending += 1;
+        if ((await redis.pttl(key)) === -1) broken.push(`Redis key ${key} never expires`);
+      }),
+    );
     if (redisPending > 0)
       broken.push(`${redisPending} pending sign-ins in Redis outlived their lifetime`);
   }

@@ -6,6 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { spawnRedisServer } from '../src/storage/redis/test-support/private-redis-server.js';
 
 /**
  * Process control for a soak run: gateway instances started as an operator
@@ -243,26 +244,16 @@ export class OwnRedis {
   }
 
   async start(): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--dir',
-        this.dir,
-        '--logfile',
-        join(this.dir, 'redis.log'),
-      ],
-      { stdio: 'ignore' },
-    );
+    const child = spawnRedisServer(this.port, [
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--dir',
+      this.dir,
+      '--logfile',
+      join(this.dir, 'redis.log'),
+    ]);
     this.child = child;
     this.exited = new Promise((resolve) => {
       child.once('exit', () => {

@@ -23,6 +23,58 @@ async function authStatus(gatewayUrl: string, cookie: string): Promise<number> {
 }
 
 /** Signs out with the session's own form token, as the sign-out page's form does. */
+/** Whether the gateway remembers the session of this cookie. */
+const remembered = (gw: TestGateway, cookie: string) =>
+  gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+/** Signs the user in on the first gateway; each gateway then accepts the cookie twice and remembers it. */
+async function rememberedByEach(gateways: readonly TestGateway[], userId: string): Promise<string> {
+  const [first] = gateways;
+  assert.ok(first);
+  const cookie = await signedInCookie(first.gateway, userId);
+  for (const gw of gateways) {
+    assert.deepEqual(
+      [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
+      [204, 204],
+    );
+    assert.equal(remembered(gw, cookie), true);
+  }
+  return cookie;
+}
+
+/**
+ * Signs `ended` and `kept` in (both remembered by both gateways) and `other`
+ * in on the second; ends `ended` there: the first refuses it at its next
+ * check, and the other sign-in made it forget nothing.
+ */
+async function signOutHoldsOnTheOther(
+  one: TestGateway,
+  two: TestGateway,
+  [ended, kept, other]: readonly [string, string, string],
+): Promise<void> {
+  const endedCookie = await rememberedByEach([one, two], ended);
+  const keptCookie = await rememberedByEach([one, two], kept);
+  await signedInCookie(two.gateway, other);
+  assert.equal(remembered(one, keptCookie), true);
+  await signOutAt(two.url, endedCookie);
+  assert.equal(await authStatus(one.url, endedCookie), 401);
+  assert.equal(remembered(one, keptCookie), true);
+}
+
+/** A user remembered by both, locked through the second's admin API: the first refuses it. */
+async function lockHoldsOnTheOther(
+  one: TestGateway,
+  two: TestGateway,
+  tokenName: string,
+  userId: string,
+): Promise<void> {
+  const token = await apiToken(one, tokenName);
+  const cookie = await rememberedByEach([one, two], userId);
+  const row = (await one.storage.users.findByUserId(userId))?.id;
+  await postAdmin(two.url, token, `users/${String(row)}/lock`);
+  assert.equal(await authStatus(one.url, cookie), 401);
+}
+
 async function signOutAt(gatewayUrl: string, cookie: string): Promise<void> {
   const out = await fetch(`${gatewayUrl}/_sso/logout`, {
     method: 'POST',
@@ -86,18 +138,7 @@ describe('two processes on one SQLite file', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const isRemembered = (cookie: string) =>
-    here.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
-
-  async function rememberedHere(userId: string): Promise<string> {
-    const cookie = await signedInCookie(here.gateway, userId);
-    assert.deepEqual(
-      [await authStatus(here.url, cookie), await authStatus(here.url, cookie)],
-      [204, 204],
-    );
-    assert.equal(isRemembered(cookie), true);
-    return cookie;
-  }
+  const rememberedHere = (userId: string) => rememberedByEach([here], userId);
 
   test('a sign-out in the other process is refused here at the next check; others stay remembered', async () => {
     const nia = await rememberedHere('nia');
@@ -106,7 +147,7 @@ describe('two processes on one SQLite file', () => {
     await signOutAt(there.url, nia);
     assert.equal(await authStatus(here.url, nia), 401);
     assert.equal(await authStatus(there.url, nia), 401);
-    assert.equal(isRemembered(oto), true);
+    assert.equal(remembered(here, oto), true);
     assert.equal(await authStatus(here.url, oto), 204);
   });
 
@@ -147,37 +188,12 @@ describe('two gateways on PostgreSQL and Redis', { skip: needs('postgres+redis')
     await one.close();
   });
 
-  const remembered = (gw: TestGateway, cookie: string) =>
-    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
-
-  async function rememberedByBoth(userId: string): Promise<string> {
-    const cookie = await signedInCookie(one.gateway, userId);
-    for (const gw of [one, two]) {
-      assert.deepEqual(
-        [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
-        [204, 204],
-      );
-      assert.equal(remembered(gw, cookie), true);
-    }
-    return cookie;
-  }
-
   test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
-    const rex = await rememberedByBoth('rex');
-    const sam = await rememberedByBoth('sam');
-    await signedInCookie(two.gateway, 'tia');
-    assert.equal(remembered(one, sam), true);
-    await signOutAt(two.url, rex);
-    assert.equal(await authStatus(one.url, rex), 401);
-    assert.equal(remembered(one, sam), true);
+    await signOutHoldsOnTheOther(one, two, ['rex', 'sam', 'tia']);
   });
 
   test('a user locked on one is refused on the other at the next check', async () => {
-    const token = await apiToken(one, 'shared-postgres');
-    const uma = await rememberedByBoth('uma');
-    const row = (await one.storage.users.findByUserId('uma'))?.id;
-    await postAdmin(two.url, token, `users/${String(row)}/lock`);
-    assert.equal(await authStatus(one.url, uma), 401);
+    await lockHoldsOnTheOther(one, two, 'shared-postgres', 'uma');
   });
 });
 
@@ -205,38 +221,15 @@ describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => 
     await one.close();
   });
 
-  const remembered = (gw: TestGateway, cookie: string) =>
-    gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
-
-  async function rememberedByBoth(userId: string): Promise<string> {
-    const cookie = await signedInCookie(one.gateway, userId);
-    for (const gw of [one, two]) {
-      assert.deepEqual(
-        [await authStatus(gw.url, cookie), await authStatus(gw.url, cookie)],
-        [204, 204],
-      );
-      assert.equal(remembered(gw, cookie), true);
-    }
-    return cookie;
-  }
+  const rememberedByBoth = (userId: string) => rememberedByEach([one, two], userId);
 
   test('a sign-out on one is refused on the other at the next check; a sign-in forgets nothing', async () => {
     assert.equal(one.gateway.sessionCache.enabled, true);
-    const vic = await rememberedByBoth('vic');
-    const wes = await rememberedByBoth('wes');
-    await signedInCookie(two.gateway, 'xia');
-    assert.equal(remembered(one, wes), true);
-    await signOutAt(two.url, vic);
-    assert.equal(await authStatus(one.url, vic), 401);
-    assert.equal(remembered(one, wes), true);
+    await signOutHoldsOnTheOther(one, two, ['vic', 'wes', 'xia']);
   });
 
   test('a user locked on one is refused on the other at the next check', async () => {
-    const token = await apiToken(one, 'postgres-alone');
-    const yan = await rememberedByBoth('yan');
-    const row = (await one.storage.users.findByUserId('yan'))?.id;
-    await postAdmin(two.url, token, `users/${String(row)}/lock`);
-    assert.equal(await authStatus(one.url, yan), 401);
+    await lockHoldsOnTheOther(one, two, 'postgres-alone', 'yan');
   });
 
   test('a cut listening connection forgets every remembered session', async () => {

@@ -91,12 +91,11 @@ async function recheckUserInfo(
 ): Promise<Verdict> {
   const report = (code: string, message: string) => deps.report?.(entry.id, code, message);
   const secrets = [access.accessToken, ...Object.values(access.values)];
-  let appToken;
-  let response: ThirdPartyResponse;
-  try {
+  let appToken: Awaited<ReturnType<typeof appTokenFor>>;
+  const response = await answerOrUnreachable(report, 'the user-info call', async () => {
     appToken = await appTokenFor(deps, entry);
     if (appToken !== undefined) secrets.push(appToken.token);
-    response = await deps.send(
+    return deps.send(
       buildShapedUserInfoRequest(entry, {
         accessToken: access.accessToken,
         code: undefined,
@@ -104,17 +103,8 @@ async function recheckUserInfo(
         named: access.values,
       }),
     );
-  } catch (error) {
-    report(
-      isSsogateError(error) ? error.code : 'outbound_network',
-      'the provider did not answer the re-check',
-    );
-    return 'unreachable';
-  }
-  if (response.status >= 500) {
-    report('response_status', `the user-info call answered ${response.status} to the re-check`);
-    return 'unreachable';
-  }
+  });
+  if (response === 'unreachable') return response;
   try {
     const user =
       entry.oidc === undefined
@@ -146,6 +136,33 @@ async function recheckUserInfo(
   return 'valid';
 }
 
+/**
+ * The answer to a re-check's call, or 'unreachable' (reported) when `call`
+ * threw or `who` answered with a 5xx: an outage keeps the session for the
+ * grace period rather than ending it.
+ */
+async function answerOrUnreachable(
+  report: (code: string, message: string) => void,
+  who: string,
+  call: () => Promise<ThirdPartyResponse>,
+): Promise<ThirdPartyResponse | 'unreachable'> {
+  let response: ThirdPartyResponse;
+  try {
+    response = await call();
+  } catch (error) {
+    report(
+      isSsogateError(error) ? error.code : 'outbound_network',
+      'the provider did not answer the re-check',
+    );
+    return 'unreachable';
+  }
+  if (response.status >= 500) {
+    report('response_status', `${who} answered ${response.status} to the re-check`);
+    return 'unreachable';
+  }
+  return response;
+}
+
 /** An OpenID Connect user-info answer, checked against the session's subject and mapped. */
 function mapOidcUserInfo(
   entry: CompiledOAuth2Entry,
@@ -166,20 +183,11 @@ async function recheck(
   const oidc = entry.oidc;
   if (oidc === undefined || kept.refreshToken === null) return 'valid';
   const report = (code: string, message: string) => deps.report?.(entry.id, code, message);
-  let response: ThirdPartyResponse;
-  try {
-    response = await deps.send(refreshRequest(entry, kept.refreshToken));
-  } catch (error) {
-    report(
-      isSsogateError(error) ? error.code : 'outbound_network',
-      'the provider did not answer the re-check',
-    );
-    return 'unreachable';
-  }
-  if (response.status >= 500) {
-    report('response_status', `the provider answered ${response.status} to the re-check`);
-    return 'unreachable';
-  }
+  const refreshToken = kept.refreshToken;
+  const response = await answerOrUnreachable(report, 'the provider', () =>
+    deps.send(refreshRequest(entry, refreshToken)),
+  );
+  if (response === 'unreachable') return response;
   if (response.status !== 200) {
     report(
       'session_revalidation_refused',

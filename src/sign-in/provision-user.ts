@@ -1,13 +1,15 @@
 import type { CompiledEntry, MappedUser } from '../core/index.js';
 import { SignInError, scopedUserId } from '../core/index.js';
 import type { UserAttributes, UserRecord, UserStore } from '../storage/types.js';
+import type { ProvisioningRefusal } from './provisioning-decision.js';
+import { decideProvisioning } from './provisioning-decision.js';
 
 /**
- * Turns the mapped user into a row under the entry's policy (docs/design.md#users-and-provisioning):
- * create [yes], update at every sign-in [yes], adopt a user from elsewhere
- * [no]. A local administrator is never handed to a third-party server, and a
- * sign-in never lifts an administrator's lock. An entry with userIdScope
- * "entry" finds and makes its users under `<entry id>:<userId>`.
+ * Turns the mapped user into a row under the entry's policy, as
+ * decideProvisioning (src/sign-in/provisioning-decision.ts) decides: create
+ * [yes], update at every sign-in [yes], adopt a user from elsewhere [no]. An
+ * entry with userIdScope "entry" finds and makes its users under
+ * `<entry id>:<userId>`.
  */
 export async function provisionUser(
   users: UserStore,
@@ -16,41 +18,27 @@ export async function provisionUser(
   now: number,
 ): Promise<UserRecord> {
   const userId = scopedUserId(entry.provisioning.userIdScope, entry.id, mapped.userId);
-  const fail = (
-    code: 'signup_not_allowed' | 'account_conflict' | 'user_disabled',
-    message: string,
-  ) => new SignInError(code, message, { entryId: entry.id, userId });
-
-  // The server may say the user is disabled; that refuses this sign-in but
-  // is not written as the administrator's lock.
-  if (mapped.enabled === false)
-    throw fail('user_disabled', 'the user-info response says the user is disabled');
-
-  let user = await users.findByUserId(userId);
+  // A user the server says is disabled is refused before any row is read.
+  let user = mapped.enabled === false ? undefined : await users.findByUserId(userId);
+  let decision = decideProvisioning(entry, mapped, user);
   let created = false;
-  if (user === undefined) {
-    if (!entry.provisioning.createUsers) {
-      throw fail(
-        'signup_not_allowed',
-        `user ${userId} does not exist and entry ${entry.id} does not create users`,
-      );
-    }
-    // Atomic: of two first sign-ins racing here, both get the one row.
+  if (decision.action === 'create') {
+    // Atomic: of two first sign-ins racing here, both get the one row, and
+    // the one that did not make it decides again on the row it got.
     ({ user, created } = await users.insertIfAbsent(
       { userId, sourceEntryId: entry.id, ...attributesOf(mapped), ...rolesOf(entry, mapped) },
       now,
     ));
+    if (!created) decision = decideProvisioning(entry, mapped, user);
   }
+  const refused = (code: ProvisioningRefusal, message: string) =>
+    new SignInError(code, message, { entryId: entry.id, userId });
+  // A row refused only because the administrator disabled it is still
+  // brought up to date below; every other refusal writes nothing.
+  if (decision.action === 'refuse' && (user === undefined || decision.code !== 'user_disabled'))
+    throw refused(decision.code, decision.message);
+  if (user === undefined) throw new Error('a row is read or made for every decision but a refusal');
 
-  if (user.sourceEntryId !== entry.id) {
-    const localAdmin = user.sourceEntryId === null && user.isAdmin;
-    if (localAdmin || !entry.provisioning.adoptExistingUsers) {
-      throw fail(
-        'account_conflict',
-        `user ${userId} exists from ${user.sourceEntryId === null ? 'a local account' : `entry ${user.sourceEntryId}`}`,
-      );
-    }
-  }
   // Written only when the server said something new: a row rewritten with
   // its own values costs a sign-in a statement and changes nothing.
   const attributes = attributesOf(mapped);
@@ -63,7 +51,7 @@ export async function provisionUser(
   if (!created && Object.keys(roles).length > 0 && !holdsAlready(user, roles)) {
     user = await users.updateAttributes(user.id, roles, now);
   }
-  if (!user.enabled) throw fail('user_disabled', `user ${userId} is disabled`);
+  if (decision.action === 'refuse') throw refused(decision.code, decision.message);
   return user;
 }
 

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { AnnouncingRevocationFeed, Revocation } from '../session-revocations.js';
-import {
-  Acknowledgements,
-  RevocationListeners,
-  revocationFrom,
-  subjectOf,
-} from '../session-revocations.js';
+import { RevocationAnnouncements } from '../revocation-announcements.js';
+import type { AnnouncingRevocationFeed } from '../session-revocations.js';
 
 export interface PostgresRevocationFeedOptions {
   /** The database's URL, for the feed's own listening connection. */
@@ -58,65 +53,37 @@ export async function createPostgresRevocationFeed(
   const instanceId = randomUUID().replaceAll('-', '');
   const ackChannel = (id: string) => `ssogate_revocation_acks_${id}`;
   const ownAcks = ackChannel(instanceId);
-  const listeners = new RevocationListeners();
-  const waiting = new Map<string, Acknowledgements>();
+  const feed = new RevocationAnnouncements({
+    instanceId,
+    ackTimeoutMs,
+    acknowledge: (sender, nonce) =>
+      // The sender's id names a channel: only one of ours is answered.
+      /^[0-9a-f]{32}$/.test(sender)
+        ? options.pool.query('select pg_notify($1, $2)', [ackChannel(sender), nonce])
+        : Promise.resolve(),
+  });
   let client: pg.Client | undefined;
-  let live = false;
   let closed = false;
-  let pingOutstanding = false;
-  let nonceCounter = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
-
-  const acknowledged = (nonce: string): void => {
-    const wait = waiting.get(nonce);
-    if (wait === undefined) return;
-    wait.count += 1;
-    if (wait.count >= wait.expected) wait.done();
-  };
-
-  const distrust = (): void => {
-    live = false;
-    listeners.run({ scope: 'all' });
-  };
 
   const heard = (message: pg.Notification): void => {
     const payload = message.payload ?? '';
-    if (message.channel === ownAcks) {
-      acknowledged(payload);
-      return;
-    }
-    if (message.channel !== revocationChannel) return;
-    const [sender = '', nonce = '', scope = '', ...rest] = payload.split(' ');
-    if (sender === instanceId) {
-      acknowledged(nonce);
-      return;
-    }
-    listeners.run(revocationFrom(scope, rest.join(' ')) ?? { scope: 'all' });
-    if (!/^[0-9a-f]{32}$/.test(sender)) return;
-    options.pool.query('select pg_notify($1, $2)', [ackChannel(sender), nonce]).catch(() => {
-      // The sender stops waiting at its time-out.
-    });
+    if (message.channel === ownAcks) feed.acknowledged(payload);
+    else if (message.channel === revocationChannel) feed.heard(payload);
   };
 
   /** A heartbeat: trust again once the connection answers (after one left unanswered). */
   const ping = (connection: pg.Client): void => {
-    pingOutstanding = true;
-    connection.query('select 1').then(
-      () => {
-        pingOutstanding = false;
-        if (connection === client && !closed) live = true;
-      },
-      () => {
-        // The connection broke: its 'error' or 'end' has distrusted.
-        pingOutstanding = false;
-      },
+    feed.confirm(
+      () => connection.query('select 1'),
+      () => connection === client && !closed,
     );
   };
 
   const lost = (connection: pg.Client): void => {
     if (connection !== client) return;
     client = undefined;
-    distrust();
+    feed.distrust();
     connection.removeAllListeners('notification');
     connection.end().catch(() => undefined);
     if (!closed) scheduleConnect();
@@ -150,7 +117,7 @@ export async function createPostgresRevocationFeed(
       await connection.end();
       return;
     }
-    if (connection === client) live = true;
+    if (connection === client) feed.live = true;
   };
 
   function scheduleConnect(): void {
@@ -173,50 +140,29 @@ export async function createPostgresRevocationFeed(
     throw error;
   }
 
-  const heartbeat = setInterval(() => {
-    if (pingOutstanding) {
-      if (live) distrust();
-      return;
-    }
+  feed.startHeartbeat(heartbeatMs, () => {
     if (client !== undefined) ping(client);
-  }, heartbeatMs);
-  heartbeat.unref();
+  });
 
   return {
     listen(listener) {
-      listeners.add(listener);
+      feed.listeners.add(listener);
     },
-    catchUp: () => live,
-    async announce(revocation: Revocation) {
-      listeners.run(revocation);
-      nonceCounter += 1;
-      const nonce = String(nonceCounter);
-      const wait = new Acknowledgements();
-      waiting.set(nonce, wait);
-      const timer = setTimeout(() => {
-        wait.done();
-      }, ackTimeoutMs);
-      try {
-        const message = `${instanceId} ${nonce} ${revocation.scope} ${subjectOf(revocation)}`;
+    catchUp: () => feed.live,
+    announce: (revocation) =>
+      feed.announce(revocation, async (message) => {
         const { rows } = await options.pool.query<{ receivers: number | string }>(
           `select pg_notify($1, $2), (select count(*) from pg_stat_activity
              where application_name = $3 and datname = current_database()) as receivers`,
           [revocationChannel, message, listenerApplicationName],
         );
-        wait.expect(Number(rows[0]?.receivers ?? 0));
-        await wait.finished;
-      } finally {
-        clearTimeout(timer);
-        waiting.delete(nonce);
-      }
-    },
+        return Number(rows[0]?.receivers ?? 0);
+      }),
     async close() {
       closed = true;
-      live = false;
-      clearInterval(heartbeat);
+      feed.live = false;
       clearTimeout(reconnectTimer);
-      listeners.clear();
-      for (const wait of waiting.values()) wait.done();
+      feed.close();
       const connection = client;
       client = undefined;
       if (connection !== undefined) await connection.end().catch(() => undefined);

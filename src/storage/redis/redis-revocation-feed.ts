@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RevocationAnnouncements } from '../revocation-announcements.js';
 import type { AnnouncingRevocationFeed } from '../session-revocations.js';
-import {
-  Acknowledgements,
-  RevocationListeners,
-  revocationFrom,
-  subjectOf,
-} from '../session-revocations.js';
 
 /** Published on Redis; `announce` waits at most `ackTimeoutMs`. */
 export type RedisRevocationFeed = AnnouncingRevocationFeed;
@@ -49,97 +44,44 @@ export async function createRedisRevocationFeed(
   const instanceId = randomUUID();
   const ackChannel = (id: string) => `${prefix}revocation-acks:${id}`;
   const ownAcks = ackChannel(instanceId);
-  const listeners = new RevocationListeners();
-  const waiting = new Map<string, Acknowledgements>();
-  let live = false;
-  let pingOutstanding = false;
-  let nonceCounter = 0;
-
-  const acknowledged = (nonce: string): void => {
-    const wait = waiting.get(nonce);
-    if (wait === undefined) return;
-    wait.count += 1;
-    if (wait.count >= wait.expected) wait.done();
+  const feed = new RevocationAnnouncements({
+    instanceId,
+    ackTimeoutMs,
+    acknowledge: (sender, nonce) => publisher.publish(ackChannel(sender), nonce),
+  });
+  const distrust = () => {
+    feed.distrust();
   };
-
-  const distrust = (): void => {
-    live = false;
-    listeners.run({ scope: 'all' });
-  };
-
   /** Trust again once Redis has answered a ping sent after every (re-)subscription. */
-  const confirm = (): void => {
-    pingOutstanding = true;
-    subscriber.ping().then(
-      () => {
-        pingOutstanding = false;
-        if (subscriber.status === 'ready') live = true;
-      },
-      () => {
-        // The connection broke ('close' has distrusted) or the ping timed out:
-        // the next beat pings again.
-        pingOutstanding = false;
-      },
+  const confirm = () => {
+    feed.confirm(
+      () => subscriber.ping(),
+      () => subscriber.status === 'ready',
     );
   };
 
   subscriber.on('message', (from: string, message: string) => {
-    if (from === ownAcks) {
-      acknowledged(message);
-      return;
-    }
-    if (from !== channel) return;
-    const [sender = '', nonce = '', scope = '', ...rest] = message.split(' ');
-    if (sender === instanceId) {
-      acknowledged(nonce);
-      return;
-    }
-    listeners.run(revocationFrom(scope, rest.join(' ')) ?? { scope: 'all' });
-    publisher.publish(ackChannel(sender), nonce).catch(() => {
-      // The sender stops waiting at its time-out.
-    });
+    if (from === ownAcks) feed.acknowledged(message);
+    else if (from === channel) feed.heard(message);
   });
   for (const event of ['close', 'reconnecting', 'end']) subscriber.on(event, distrust);
   subscriber.on('ready', confirm);
   await subscriber.subscribe(channel, ownAcks);
-  live = true;
+  feed.live = true;
 
-  const heartbeat = setInterval(() => {
-    if (pingOutstanding) {
-      if (live) distrust();
-      return;
-    }
+  feed.startHeartbeat(heartbeatMs, () => {
     if (subscriber.status === 'ready') confirm();
-  }, heartbeatMs);
-  heartbeat.unref();
+  });
 
   return {
     listen(listener) {
-      listeners.add(listener);
+      feed.listeners.add(listener);
     },
-    catchUp: () => live,
-    async announce(revocation) {
-      listeners.run(revocation);
-      nonceCounter += 1;
-      const nonce = String(nonceCounter);
-      const wait = new Acknowledgements();
-      waiting.set(nonce, wait);
-      const timer = setTimeout(() => {
-        wait.done();
-      }, ackTimeoutMs);
-      try {
-        const message = `${instanceId} ${nonce} ${revocation.scope} ${subjectOf(revocation)}`;
-        wait.expect(await publisher.publish(channel, message));
-        await wait.finished;
-      } finally {
-        clearTimeout(timer);
-        waiting.delete(nonce);
-      }
-    },
+    catchUp: () => feed.live,
+    announce: (revocation) =>
+      feed.announce(revocation, (message) => publisher.publish(channel, message)),
     close() {
-      clearInterval(heartbeat);
-      listeners.clear();
-      for (const wait of waiting.values()) wait.done();
+      feed.close();
       return Promise.resolve();
     },
   };

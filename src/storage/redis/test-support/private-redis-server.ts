@@ -10,6 +10,18 @@ export function redisServerInstalled(): boolean {
 }
 
 /**
+ * Starts redis-server on a loopback port, without RDB snapshots; `more` adds
+ * settings (persistence, directory, log file).
+ */
+export function spawnRedisServer(port: number, more: readonly string[]): ChildProcess {
+  return spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...more],
+    { stdio: 'ignore' },
+  );
+}
+
+/**
  * A throw-away redis-server on a given loopback port, keeping nothing on disk,
  * for tests that kill and restart Redis under a running gateway.
  */
@@ -23,11 +35,7 @@ export class PrivateRedisServer {
   }
 
   async start(): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
+    const child = spawnRedisServer(this.port, ['--appendonly', 'no']);
     this.child = child;
     const deadline = Date.now() + 5000;
     while (!(await accepts(this.port))) {
