@@ -1,8 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TestBrowser } from '../test-support/browser.js';
 import { everyStoredText } from '../test-support/database-text.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
@@ -23,13 +27,27 @@ const appSecret = 'APP_SECRET_b3e81d42';
 describe('callback hardening', () => {
   let gw: TestGateway;
   let dir: string;
+  // A token endpoint that accepts connections and never answers, for the entry `hung`.
+  const hungSockets: Socket[] = [];
+  const hung = createServer((socket) => {
+    hungSockets.push(socket);
+    socket.on('error', () => undefined);
+    socket.resume();
+  });
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ssogate-hardening-'));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const hungToken = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/token?code=\${code}`;
     gw = await startTestGateway({
       client: { appid: 'hardening-app', secret: appSecret },
       issuedPrefix,
-      entries: ({ getStyle, standard }) => [{ ...getStyle, isDefault: true }, standard],
-      usernames: ['alice', 'carol', 'dave', 'erin', 'frank'],
+      entries: ({ getStyle, standard }) => [
+        { ...getStyle, isDefault: true },
+        standard,
+        // Authorized by the example server; its token call goes where nothing answers.
+        { ...getStyle, id: 'hung', name: 'Hung', tokenUrl: hungToken, timeoutMs: 60_000 },
+      ],
+      usernames: ['alice', 'carol', 'dave', 'erin', 'frank', 'gina'],
       // SQLite in a file, so that a second connection can read every table.
       env: testBackendName().startsWith('sqlite')
         ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
@@ -37,6 +55,8 @@ describe('callback hardening', () => {
     });
   });
   after(async () => {
+    for (const socket of hungSockets) socket.destroy();
+    hung.close();
     await gw.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -206,5 +226,27 @@ describe('callback hardening', () => {
       texts.some(({ value }) => value.includes(refreshToken)),
       false,
     );
+  });
+
+  test('while the server of one entry hangs, a sign-in through another entry completes', async () => {
+    const waiting = gw.browser();
+    await signInAtExample(waiting, gw.example.url, 'alice');
+    let settled = false;
+    const pending = waiting.open(`${gw.url}/_sso/login/hung?return_to=/h`).finally(() => {
+      settled = true;
+    });
+    // The hung entry's token call has reached its server and waits there.
+    for (let tries = 0; hungSockets.length === 0; tries += 1) {
+      assert.ok(tries < 250 && !settled, 'the token call never reached the hung server');
+      await delay(20);
+    }
+    const other = await signedIn('gina');
+    assert.equal((await me(other)).userId, 'gina');
+    assert.equal(settled, false, 'the hung sign-in ended before the other one completed');
+    // End the hang: the waiting sign-in fails coded, never with a session.
+    for (const socket of hungSockets) socket.destroy();
+    const page = await pending;
+    assert.equal(page.status, 502, page.body);
+    assert.match(page.body, /token_request_failed/);
   });
 });
