@@ -8,6 +8,7 @@ import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { createGateway } from '../app/create-gateway.js';
 import { loadConfig } from '../config/load-config.js';
@@ -22,11 +23,12 @@ import { sendOutbound } from './send-outbound.js';
 
 /**
  * A TCP server on loopback that accepts and then never says a word; it counts
- * connections, and the most it ever held open at once.
+ * connections, those open now, and the most it ever held open at once.
  */
 async function silentServer(): Promise<{
   port: number;
   connections: () => number;
+  openNow: () => number;
   mostOpenAtOnce: () => number;
   server: Server;
 }> {
@@ -39,6 +41,8 @@ async function silentServer(): Promise<{
     mostOpen = Math.max(mostOpen, open);
     socket.on('close', () => (open -= 1));
     socket.on('error', () => undefined);
+    // Read and drop what comes, so that the gateway closing its end is seen.
+    socket.resume();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -46,7 +50,22 @@ async function silentServer(): Promise<{
     for (const socket of sockets) socket.destroy();
     server.close();
   });
-  return { port, connections: () => sockets.length, mostOpenAtOnce: () => mostOpen, server };
+  return {
+    port,
+    connections: () => sockets.length,
+    openNow: () => open,
+    mostOpenAtOnce: () => mostOpen,
+    server,
+  };
+}
+
+/** Waits for `done`, checking every 20 ms, and fails with `why` after 5 s. */
+async function until(done: () => boolean, why: () => string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!done()) {
+    if (Date.now() > deadline) assert.fail(why());
+    await delay(20);
+  }
 }
 
 /** An HTTP server on loopback that answers 200 "ok" and counts connections. */
@@ -200,6 +219,32 @@ describe('the outbound client: time-outs and connections', () => {
         assert.ok(
           server.mostOpenAtOnce() <= 3,
           `${server.mostOpenAtOnce()} connections open at once`,
+        );
+      },
+    );
+  });
+
+  test('many hung calls leave no socket open once their time-outs fire', async () => {
+    const server = await silentServer();
+    await withGatewaySend(
+      { SSOGATE_OUTBOUND_ALLOW: '127.0.0.1', SSOGATE_OUTBOUND_MAX_CONNECTIONS: '12' },
+      async (send) => {
+        const url = `http://127.0.0.1:${server.port}/token`;
+        for (let round = 0; round < 3; round += 1) {
+          const results = await Promise.allSettled(
+            Array.from({ length: 12 }, () => send(outbound({ url, timeoutMs: 300 }))),
+          );
+          for (const result of results) {
+            assert.equal(result.status, 'rejected');
+            failsWith('outbound_timeout')(result.reason);
+          }
+        }
+        // Every call reached the server, none on a socket another call had left hung.
+        assert.ok(server.connections() >= 36, `${server.connections()} connections`);
+        // Counted at the server: each socket the gateway gave up on is closed.
+        await until(
+          () => server.openNow() === 0,
+          () => `${server.openNow()} still open`,
         );
       },
     );

@@ -31,6 +31,8 @@ export interface TestGatewayOptions {
   readonly groups?: Readonly<Record<string, readonly string[]>>;
   /** The example server's registered client; its secret is the entries' appsecret. */
   readonly client?: { readonly appid: string; readonly secret: string };
+  /** Put before every code and access token the example server issues, to find them later. */
+  readonly issuedPrefix?: string;
 }
 
 export interface TestGateway {
@@ -54,6 +56,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const example = await startExampleServer({
     host: '127.0.0.1',
     ...(options.client === undefined ? {} : { clients: [options.client] }),
+    ...(options.issuedPrefix === undefined ? {} : { issuedPrefix: options.issuedPrefix }),
     ...(options.usernames === undefined
       ? {}
       : {
