@@ -54,66 +54,44 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
       <h2 id="test-panel-heading">{w.heading}</h2>
       <p className="hint">{w.hint}</p>
       {extra.appToken ? (
-        <div className="field">
-          <label htmlFor="sample-app-token-response">{w.appToken}</label>
-          <textarea
-            id="sample-app-token-response"
-            className="code-input"
-            rows={4}
-            spellCheck={false}
-            value={appTokenResponse}
-            placeholder='{"errcode":0,"access_token":"...","expires_in":7200}'
-            onChange={(event) => {
-              setAppTokenResponse(event.target.value);
-            }}
-          />
-        </div>
+        <SampleBox
+          id="sample-app-token-response"
+          label={w.appToken}
+          rows={4}
+          value={appTokenResponse}
+          placeholder='{"errcode":0,"access_token":"...","expires_in":7200}'
+          onChange={setAppTokenResponse}
+        />
       ) : null}
       <div className="two-columns">
-        <div className="field">
-          <label htmlFor="sample-token-response">{w.token}</label>
-          <textarea
-            id="sample-token-response"
-            className="code-input"
-            rows={6}
-            spellCheck={false}
-            value={tokenResponse}
-            placeholder='{"access_token":"...","expires_in":3600}'
-            onChange={(event) => {
-              setTokenResponse(event.target.value);
-            }}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="sample-userinfo-response">{w.userInfo}</label>
-          <textarea
-            id="sample-userinfo-response"
-            className="code-input"
-            rows={6}
-            spellCheck={false}
-            value={userInfoResponse}
-            placeholder='{"user":{"userId":"alice","email":"alice@example.com"}}'
-            onChange={(event) => {
-              setUserInfoResponse(event.target.value);
-            }}
-          />
-        </div>
+        <SampleBox
+          id="sample-token-response"
+          label={w.token}
+          rows={6}
+          value={tokenResponse}
+          placeholder='{"access_token":"...","expires_in":3600}'
+          onChange={setTokenResponse}
+        />
+        <SampleBox
+          id="sample-userinfo-response"
+          label={w.userInfo}
+          rows={6}
+          value={userInfoResponse}
+          placeholder='{"user":{"userId":"alice","email":"alice@example.com"}}'
+          onChange={setUserInfoResponse}
+        />
       </div>
       {extra.calls.map((name) => (
-        <div className="field" key={name}>
-          <label htmlFor={`sample-call-${name}`}>{w.call(name)}</label>
-          <textarea
-            id={`sample-call-${name}`}
-            className="code-input"
-            rows={4}
-            spellCheck={false}
-            value={callResponses[name] ?? ''}
-            onChange={(event) => {
-              const value = event.target.value;
-              setCallResponses((current) => ({ ...current, [name]: value }));
-            }}
-          />
-        </div>
+        <SampleBox
+          key={name}
+          id={`sample-call-${name}`}
+          label={w.call(name)}
+          rows={4}
+          value={callResponses[name] ?? ''}
+          onChange={(value) => {
+            setCallResponses((current) => ({ ...current, [name]: value }));
+          }}
+        />
       ))}
       <button
         type="button"
@@ -130,5 +108,34 @@ export function TestPanel({ entry, existingId }: TestPanelProps) {
         {result === undefined ? null : <TestResultView result={result} />}
       </div>
     </section>
+  );
+}
+
+interface SampleBoxProps {
+  readonly id: string;
+  readonly label: string;
+  readonly rows: number;
+  readonly value: string;
+  readonly placeholder?: string;
+  readonly onChange: (value: string) => void;
+}
+
+/** One pasted server answer: a labelled code box. */
+function SampleBox({ id, label, rows, value, placeholder, onChange }: SampleBoxProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="code-input"
+        rows={rows}
+        spellCheck={false}
+        value={value}
+        placeholder={placeholder}
+        onChange={(event) => {
+          onChange(event.target.value);
+        }}
+      />
+    </div>
   );
 }
