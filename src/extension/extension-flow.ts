@@ -32,8 +32,9 @@ export async function extensionAuthorizationRequest(
   deps: ExtensionClientDeps,
   entry: CompiledExtensionEntry,
   publicUrl: string,
+  stateBytes?: number,
 ): Promise<AuthorizationRequest> {
-  const state = randomToken(deps.random);
+  const state = randomToken(deps.random, stateBytes);
   const redirectUri = callbackUrl(publicUrl, entry.id);
   const body: AuthorizeUrlRequest = {
     entryId: entry.id,

@@ -3,6 +3,7 @@ import { SsogateError, buildAuthorizationRequest, randomToken } from '../core/in
 import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
 import { pendingKey, usesState } from './pending-key.js';
+import { testStateBytes } from './test-state.js';
 import type { TestSignInSecrets } from './run-test-sign-in.js';
 import type { TestTrace } from './test-trace.js';
 
@@ -40,8 +41,12 @@ export async function startTestSignIn(
   const publicUrl = gateway.config.publicUrl;
   const request =
     entry.type === 'extension'
-      ? await extensionAuthorizationRequest(gateway, entry, publicUrl)
-      : buildAuthorizationRequest(entry, { publicUrl, random: gateway.random });
+      ? await extensionAuthorizationRequest(gateway, entry, publicUrl, testStateBytes)
+      : buildAuthorizationRequest(entry, {
+          publicUrl,
+          random: gateway.random,
+          stateBytes: testStateBytes,
+        });
   const now = gateway.clock();
   const id = randomToken(gateway.random, 18);
   const secrets: TestSignInSecrets = {

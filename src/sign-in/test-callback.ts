@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isVisibleAscii } from '../core/index.js';
 import { audit } from '../http/audit.js';
 import type { Gateway } from '../http/gateway.js';
 import { pageContext } from '../http/page-context.js';
@@ -7,6 +6,7 @@ import { sendPage } from '../http/respond.js';
 import { testSignInPage } from '../pages/index.js';
 import { callbackQuery } from './callback-query.js';
 import { stateKey } from './pending-key.js';
+import { isTestState } from './test-state.js';
 import type { TestSignInRecord } from '../storage/types.js';
 import { runTestSignIn } from './run-test-sign-in.js';
 import type { TestTrace } from './test-trace.js';
@@ -25,7 +25,8 @@ export async function finishTestSignIn(
 ): Promise<boolean> {
   const query = callbackQuery(request.url);
   const state = query.state;
-  if (typeof state !== 'string' || state === '' || !isVisibleAscii(state)) return false;
+  // A sign-in's state never has a test's length: no lookup on that path.
+  if (typeof state !== 'string' || !isTestState(state)) return false;
   const test = await gateway.storage.testSignIns.claim(stateKey(state), gateway.clock());
   if (test === undefined) return false;
   const startedAt = gateway.clock();

@@ -9,6 +9,8 @@ import { randomToken } from './random.js';
 export interface AuthorizationRequestOptions {
   readonly publicUrl: string;
   readonly random: RandomSource;
+  /** Random bytes in the state (default 32); a test sign-in asks for more (src/sign-in/test-state.ts). */
+  readonly stateBytes?: number;
 }
 
 /** Where to send the browser, and what the pending sign-in must remember. */
@@ -34,9 +36,9 @@ export interface AuthorizationRequest {
  */
 export function buildAuthorizationRequest(
   entry: CompiledOAuth2Entry,
-  { publicUrl, random }: AuthorizationRequestOptions,
+  { publicUrl, random, stateBytes }: AuthorizationRequestOptions,
 ): AuthorizationRequest {
-  const state = randomToken(random);
+  const state = randomToken(random, stateBytes);
   const redirectUri = callbackUrl(publicUrl, entry.id);
   const rendered = renderUrl(entry.authorize, {
     state,
