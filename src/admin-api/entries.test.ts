@@ -2,6 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canarySecret, json, withApi } from './test-support/api-fixtures.js';
 import { entryWithId } from '../core/test-support/entries.js';
+import { startForgingProvider } from '../oidc/test-support/forging-provider.js';
+import { freePort } from '../test-support/free-port.js';
 
 interface ErrorBody {
   error: { code: string; message: string; problems?: { field: string; message: string }[] };
@@ -280,6 +282,72 @@ describe('admin API: entries', () => {
       assert.equal(json<ErrorBody>(unknown).error.code, 'entry_unknown');
       assertNoSecret(api.bodies);
     });
+  });
+
+  test("an OpenID Connect entry's answer carries its discovery: the endpoints found, or why not", async () => {
+    const provider = await startForgingProvider();
+    // Nothing listens there: discovery fails, and the answer says how.
+    const silent = `http://127.0.0.1:${await freePort()}`;
+    try {
+      await withApi(
+        async (api) => {
+          const oidcEntry = (id: string, issuer: string) => ({
+            id,
+            name: `Entry ${id}`,
+            enabled: true,
+            appid: 'ssogate',
+            appsecret: canarySecret,
+            oidc: { issuer },
+          });
+          const discovered = async (id: string) => {
+            const read = await api.inject({
+              method: 'GET',
+              url: `/_sso/api/entries/${id}`,
+              headers: api.token,
+            });
+            return json<{ entry: { oidcDiscovery?: Record<string, unknown> | null } }>(read).entry
+              .oidcDiscovery;
+          };
+          for (const payload of [
+            oidcEntry('idp', provider.issuer),
+            oidcEntry('down', silent),
+            entryWithId('plain'),
+          ]) {
+            const created = await api.inject({
+              method: 'POST',
+              url: '/_sso/api/entries',
+              headers: api.token,
+              payload,
+            });
+            assert.equal(created.statusCode, 201, created.body);
+          }
+
+          assert.deepEqual(await discovered('idp'), {
+            state: 'ok',
+            fetchedAt: '2024-05-01T12:00:00.000Z',
+            error: null,
+            endpoints: {
+              authorization: `${provider.issuer}/authorize`,
+              token: `${provider.issuer}/token`,
+              userInfo: `${provider.issuer}/userinfo`,
+              jwks: `${provider.issuer}/jwks`,
+              endSession: null,
+            },
+          });
+          const down = await discovered('down');
+          assert.equal(down?.state, 'failed');
+          assert.equal(down.fetchedAt, null);
+          assert.equal(down.endpoints, null);
+          assert.equal((down.error as { code: string }).code, 'oidc_discovery_failed');
+          assert.match((down.error as { message: string }).message, /ECONNREFUSED/);
+          assert.equal(await discovered('plain'), null);
+        },
+        {},
+        { SSOGATE_OUTBOUND_ALLOW: '127.0.0.1' },
+      );
+    } finally {
+      await provider.close();
+    }
   });
 
   test('delete answers 204, then the entry is unknown everywhere', async () => {

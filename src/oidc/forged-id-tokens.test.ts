@@ -70,6 +70,14 @@ describe('id_token verification', () => {
     assert.equal(user.userName, 'Alice Forge');
   });
 
+  test('a token signed with the published Ed25519 key (EdDSA, RFC 8037) signs in', async () => {
+    provider.idToken = (context) =>
+      signIdToken(context, {}, { key: context.publishedEdKey, kid: 'forge-ed', alg: 'EdDSA' });
+    const page = await signIn();
+    assert.equal(page.status, 200, page.body.slice(0, 300));
+    assert.equal(page.url, `${gw.url}/`);
+  });
+
   test('a signature by a key the provider never published is refused', async () => {
     provider.idToken = (context) => signIdToken(context, {}, { key: context.unpublishedKey });
     await assertRefused('id_token_invalid_signature');

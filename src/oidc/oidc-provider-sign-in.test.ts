@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { UserInfoSource } from '../core/index.js';
+import { compileEntry } from '../core/index.js';
 import type { OidcTestSetup } from './test-support/oidc-gateway.js';
 import { redirectTarget, startOidcSetup } from './test-support/oidc-gateway.js';
 import { signInAtProvider } from './test-support/openid-provider.js';
@@ -62,6 +64,49 @@ describe('OpenID Connect sign-in at a real provider', () => {
     const line = gw.logLines.find((text) => text.includes('callback_issuer_mismatch'));
     assert.ok(line !== undefined);
   });
+});
+
+/**
+ * An OpenID Connect entry's groupMapping (docs/entries.md#groups-and-administrators)
+ * over the provider's `groups` claim, from the verified id_token and from
+ * the user-info call: the same groups and administrator flag as a plain
+ * OAuth2 entry reads from its user-info answer.
+ */
+describe('groups and the administrator flag from a real provider', () => {
+  let setup: OidcTestSetup;
+  const entryReading = (userInfo: UserInfoSource) =>
+    compileEntry({
+      id: 'oidc',
+      name: 'OpenID Provider',
+      enabled: true,
+      appid: setup.provider.clientId,
+      appsecret: setup.provider.clientSecret,
+      oidc: { issuer: setup.provider.issuer, scope: 'profile email groups', userInfo },
+      groupMapping: { expression: "JSON_GET($response, 'groups')", adminGroups: ['sso-admins'] },
+    }).input;
+  before(async () => {
+    setup = await startOidcSetup();
+  });
+  after(async () => setup.close());
+
+  for (const [userInfo, login, groups, isAdmin] of [
+    ['claims', 'alice', ['staff', 'sso-admins'], true],
+    ['userinfo', 'bob', ['staff'], false],
+  ] as const) {
+    test(`userInfo ${userInfo}: ${login} gets the groups and administrator flag the provider names`, async () => {
+      const { gw } = setup;
+      await gw.storage.entries.update('oidc', entryReading(userInfo), gw.gateway.clock());
+      gw.gateway.entries.invalidate();
+      const browser = gw.browser();
+      const page = await signInAtProvider(browser, `${gw.url}/_sso/login/oidc`, login);
+      assert.equal(page.url, `${gw.url}/`, page.body.slice(0, 300));
+      const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+      assert.equal((JSON.parse(me.body) as Record<string, unknown>).isAdmin, isAdmin);
+      const stored = await gw.storage.users.findByUserId(login);
+      assert.deepEqual(stored?.groups, groups);
+      assert.equal(stored.isAdmin, isAdmin);
+    });
+  }
 });
 
 /** Answers the provider's pages and returns the callback URL it sends the browser to. */

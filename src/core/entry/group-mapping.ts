@@ -6,12 +6,13 @@ import type { ProblemList } from './compile-fields.js';
 import { asRecord, compileExpression, textField } from './compile-fields.js';
 
 /**
- * Groups and the administrator flag from the user-info answer
- * (docs/entries.md#groups-and-administrators): an expression yielding a
- * list of group names, and the groups whose members administer the gateway.
+ * Groups and the administrator flag from the user-info answer, or an OpenID
+ * Connect entry's verified claims (docs/entries.md#groups-and-administrators):
+ * an expression yielding a list of group names, and the groups whose members
+ * administer the gateway.
  */
 export const groupMappingInput = z.strictObject({
-  /** Over the user-info answer; yields a list of text (a single text counts as one group). */
+  /** Over the mapping's `$response`; yields a list of text (a single text counts as one group). */
   expression: z.string().max(4096, 'must be at most 4096 characters'),
   /** Members of any of these groups are administrators; the others are not. */
   adminGroups: z.array(z.string().min(1).max(256)).max(64).optional(),

@@ -1,4 +1,5 @@
 import type { UserInfoResponseOptions } from './userinfo-response.js';
+import { mapUserWithGroups } from './userinfo-response.js';
 import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import type { CompiledUserInfoCall, NamedValue } from '../entry/compile-shapes.js';
 import { SsogateError } from '../errors/ssogate-error.js';
@@ -6,8 +7,6 @@ import type { EvaluationContext } from '../expression/index.js';
 import { createEvaluationContext, evaluate } from '../expression/index.js';
 import type { PlaceholderValues } from '../template/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
-import { mapUser } from '../user/map-user.js';
-import { readGroups } from '../entry/group-mapping.js';
 import { coerceAttribute } from '../user/coerce.js';
 import { buildCallRequest } from './call-request.js';
 import { checkResponse } from './check-response.js';
@@ -130,12 +129,10 @@ export function processUserInfoAnswer(
     ...(tokenValues === undefined ? {} : { tokenValues }),
   });
   checkResponse(entry.userInfo, response, context, secrets);
-  const mapped = mapUser(entry.userInfoParse, context);
-  const user =
-    entry.groupMapping === undefined
-      ? mapped
-      : { ...mapped, groups: readGroups(entry.groupMapping, context) };
-  return { user, values: readNamedValues(entry.shapes.userInfoValues, context) };
+  return {
+    user: mapUserWithGroups(entry, context),
+    values: readNamedValues(entry.shapes.userInfoValues, context),
+  };
 }
 
 export function buildUserInfoCallRequest(

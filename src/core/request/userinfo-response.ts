@@ -1,4 +1,6 @@
 import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
+import { readGroups } from '../entry/group-mapping.js';
+import type { EvaluationContext } from '../expression/index.js';
 import { createEvaluationContext } from '../expression/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import type { MappingReport } from '../user/map-user.js';
@@ -29,7 +31,7 @@ export function processUserInfoResponse(
 /**
  * Maps a user from a body the gateway composed itself rather than received
  * (an OpenID Connect entry's verified claims: docs/entries.md#openid-connect),
- * with the same mappings as the user-info step.
+ * with the same mappings as the user-info step, groups included.
  */
 export function mapUserFromBody(
   entry: CompiledOAuth2Entry,
@@ -40,7 +42,23 @@ export function mapUserFromBody(
     secrets,
     ...(tokenValues === undefined ? {} : { tokenValues }),
   });
-  return mapUser(entry.userInfoParse, context);
+  return mapUserWithGroups(entry, context);
+}
+
+/**
+ * The entry's user mapping and, when it has one, its groupMapping
+ * (docs/entries.md#groups-and-administrators) over the same answer: every
+ * path that reads the user from a user-info answer or from verified claims
+ * comes here, so none of them can forget the groups.
+ */
+export function mapUserWithGroups(
+  entry: CompiledOAuth2Entry,
+  context: EvaluationContext,
+): MappedUser {
+  const mapped = mapUser(entry.userInfoParse, context);
+  return entry.groupMapping === undefined
+    ? mapped
+    : { ...mapped, groups: readGroups(entry.groupMapping, context) };
 }
 
 /** The user-info step's status and success condition alone, for a body mapped afterwards. */

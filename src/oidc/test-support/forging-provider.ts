@@ -15,6 +15,8 @@ export interface ForgeContext {
   /** The published signing key and one the provider never published. */
   readonly publishedKey: SigningKey;
   readonly unpublishedKey: SigningKey;
+  /** A second published key, Ed25519, under the kid `forge-ed` (alg EdDSA, RFC 8037). */
+  readonly publishedEdKey: SigningKey;
   readonly now: number;
 }
 
@@ -64,12 +66,11 @@ export async function startForgingProvider(
 ): Promise<ForgingProvider> {
   const published = await generateKeyPair('ES256');
   const unpublished = await generateKeyPair('ES256');
-  const publicJwk: JWK = {
-    ...(await exportJWK(published.publicKey)),
-    kid: 'forge-1',
-    alg: 'ES256',
-    use: 'sig',
-  };
+  const publishedEd = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+  const publicJwks: JWK[] = [
+    { ...(await exportJWK(published.publicKey)), kid: 'forge-1', alg: 'ES256', use: 'sig' },
+    { ...(await exportJWK(publishedEd.publicKey)), kid: 'forge-ed', alg: 'EdDSA', use: 'sig' },
+  ];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -109,7 +110,7 @@ export async function startForgingProvider(
       });
     } else if (url.pathname === '/jwks') {
       keySetFetches += 1;
-      json(response, { keys: [publicJwk] });
+      json(response, { keys: publicJwks });
     } else if (url.pathname === '/authorize') {
       lastNonce = url.searchParams.get('nonce') ?? '';
       const back = new URL(url.searchParams.get('redirect_uri') ?? '');
@@ -128,6 +129,7 @@ export async function startForgingProvider(
             nonce: lastNonce,
             publishedKey: published.privateKey,
             unpublishedKey: unpublished.privateKey,
+            publishedEdKey: publishedEd.privateKey,
             now: Date.now(),
           })
           .then((idToken) => {

@@ -9,7 +9,9 @@ import type { TestBrowser } from '../../test-support/browser.js';
  * A real OpenID Provider on loopback (npm's oidc-provider) with its own login
  * and consent pages, for end-to-end tests of OpenID Connect entries. Accounts
  * can be disabled while the provider runs: a disabled account is unknown to
- * it, so its refresh tokens and user-info calls are refused.
+ * it, so its refresh tokens and user-info calls are refused. The `groups`
+ * scope adds a `groups` claim: alice is in staff and sso-admins, anyone else
+ * in staff alone.
  */
 export interface OpenIdProvider {
   readonly issuer: string;
@@ -68,8 +70,17 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
     ],
     jwks: { keys: [signingKey] },
     cookies: { keys: ['provider-cookie-key-0123456789abcdef'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name'],
+      groups: ['groups'],
+    },
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
+    // The scopes' claims go into the id_token as well as the user-info
+    // answer, as many providers send them, so that entries reading the
+    // verified claims alone (`userInfo: claims`) have them too.
+    conformIdTokenClaims: false,
     features: {
       devInteractions: { enabled: true },
       rpInitiatedLogout: { enabled: true },
@@ -94,6 +105,7 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions): Promi
               name: `${id.charAt(0).toUpperCase()}${id.slice(1)} Provider`,
               email: `${id}@provider.test`,
               email_verified: true,
+              groups: id === 'alice' ? ['staff', 'sso-admins'] : ['staff'],
             }),
           }
         : undefined,
