@@ -139,6 +139,25 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByText('Example SSO is saved.').waitFor();
   });
 
+  test('opened at an internal address, the form shows the callback URL at the public URL', async () => {
+    // The public URL is 127.0.0.1; the administrator reaches the same gateway as localhost.
+    const internal = gateway.url.replace('127.0.0.1', 'localhost');
+    assert.notEqual(internal, gateway.url);
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await signInToConsole(tab, internal);
+      await tab.getByRole('link', { name: 'New entry' }).click();
+      await tab.getByLabel('Name (required)').fill('Corp SSO');
+      assert.equal(
+        await tab.locator('#callback-url').innerText(),
+        `${gateway.url}/_sso/callback/corp-sso`,
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   test('makes the entry the default, enables and reorders from the list', async () => {
     await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
