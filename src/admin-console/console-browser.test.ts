@@ -64,6 +64,15 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     // The id is suggested from the name; the administrator may type another.
     assert.equal(await page.getByLabel('Id (required)').inputValue(), 'example-sso');
     await page.getByLabel('Id (required)').fill('example');
+    // The callback URL to register, copied with one click.
+    await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+    const callback = page.locator('.callback-url');
+    await callback.getByRole('button', { name: 'Copy' }).click();
+    await callback.getByRole('status').getByText('Copied.').waitFor();
+    assert.equal(
+      await page.evaluate<string>('navigator.clipboard.readText()'),
+      `${gateway.url}/_sso/callback/example`,
+    );
     // A new entry starts disabled: enabling it is a choice.
     const enabled = page.getByLabel('Enabled: users can sign in with it');
     assert.equal(await enabled.isChecked(), false);
@@ -90,6 +99,22 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     assert.doesNotMatch(allowed, /\$\{code\}/);
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'entry-form-validation-error', false);
+
+    // A URL template is a text box that wraps a long URL rather than scrolling
+    // it sideways; a URL holds no line break, so Enter adds none.
+    const long = `${text('authorizeUrl')}&login_hint=${'a'.repeat(300)}`;
+    await authorize.fill(long);
+    await authorize.press('End');
+    await authorize.press('Enter');
+    assert.equal(await authorize.inputValue(), long);
+    const box = await page.evaluate<{ tag: string; scrollWidth: number; clientWidth: number }>(
+      `(() => {
+        const box = document.getElementById('field-authorizeUrl');
+        return { tag: box.tagName, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+      })()`,
+    );
+    assert.equal(box.tag, 'TEXTAREA');
+    assert.ok(box.scrollWidth <= box.clientWidth, `scrolls sideways: ${JSON.stringify(box)}`);
 
     await authorize.fill(text('authorizeUrl'));
     await summary.getByText('No problems').waitFor();
