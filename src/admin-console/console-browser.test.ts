@@ -378,8 +378,25 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('cell', { name: 'Sign-in' }).first().waitFor();
     await screenshot(page, 'audit');
 
+    // A token whose expiry has passed, as a script made it a while ago.
+    const day = 86_400_000;
+    await gateway.storage.apiTokens.create({
+      id: 'a1b2c3d4e5f6',
+      name: 'old-export',
+      tokenHash: 'not-a-real-hash',
+      createdAt: Date.now() - 31 * day,
+      expiresAt: Date.now() - day,
+    });
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByRole('heading', { level: 1, name: 'API tokens' }).waitFor();
+    const tokenRow = (name: string) =>
+      page
+        .locator('.tokens-table tbody tr')
+        .filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    const cell = (name: string, label: string) =>
+      tokenRow(name).locator(`td[data-label="${label}"]`).innerText();
+    assert.equal(await cell('old-export', 'Status'), 'Expired');
+
     await page.getByLabel('New token name').fill('deploy-script');
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = await page.getByLabel('Secret of deploy-script', { exact: true }).inputValue();
@@ -387,8 +404,26 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await screenshot(page, 'tokens');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     assert.equal(await page.getByText(secret).count(), 0);
+    assert.equal(await cell('deploy-script', 'Expires'), 'Never');
     await page.getByRole('button', { name: 'Revoke deploy-script' }).click();
     await page.getByText('Token deploy-script revoked').waitFor();
+
+    // One valid for 30 days: sent as expiresAt, listed with its date and as active.
+    await page.getByLabel('New token name').fill('nightly-export');
+    await page.getByLabel('Valid for (days)').fill('30');
+    const asked = Date.now();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('Token nightly-export created.').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const stored = (await gateway.storage.apiTokens.list()).find(
+      (token) => token.name === 'nightly-export',
+    );
+    const expiresAt = stored?.expiresAt ?? assert.fail('nightly-export has no expiry');
+    assert.ok(Math.abs(expiresAt - (asked + 30 * day)) < 60_000, new Date(expiresAt).toISOString());
+    await tokenRow('nightly-export').waitFor();
+    const shownDate = new Date(expiresAt).toLocaleDateString('en', { dateStyle: 'medium' });
+    assert.match(await cell('nightly-export', 'Expires'), new RegExp(shownDate));
+    assert.equal(await cell('nightly-export', 'Status'), 'Active');
   });
 
   test('at phone width the list reads as cards', async () => {
