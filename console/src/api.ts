@@ -2,9 +2,22 @@ import { toApiError } from './api-error';
 
 export { ApiError, describeFailure } from './api-error';
 
+/** What the gateway embedded in the page (src/admin-console/console-page.ts); empty when absent. */
+function bootData(name: 'csrf-token' | 'public-url'): string {
+  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
+}
+
 /** The session's CSRF token, embedded in the page by the gateway. */
 export function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+  return bootData('csrf-token');
+}
+
+/**
+ * The gateway's configured public URL, where users and third-party servers
+ * reach it; empty on a page the gateway did not serve (the Vite dev server).
+ */
+export function embeddedPublicUrl(): string {
+  return bootData('public-url');
 }
 
 export interface CallOptions {

@@ -64,6 +64,15 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     // The id is suggested from the name; the administrator may type another.
     assert.equal(await page.getByLabel('Id (required)').inputValue(), 'example-sso');
     await page.getByLabel('Id (required)').fill('example');
+    // The callback URL to register, copied with one click.
+    await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+    const callback = page.locator('.callback-url');
+    await callback.getByRole('button', { name: 'Copy' }).click();
+    await callback.getByRole('status').getByText('Copied.').waitFor();
+    assert.equal(
+      await page.evaluate<string>('navigator.clipboard.readText()'),
+      `${gateway.url}/_sso/callback/example`,
+    );
     // A new entry starts disabled: enabling it is a choice.
     const enabled = page.getByLabel('Enabled: users can sign in with it');
     assert.equal(await enabled.isChecked(), false);
@@ -90,6 +99,22 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     assert.doesNotMatch(allowed, /\$\{code\}/);
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'entry-form-validation-error', false);
+
+    // A URL template is a text box that wraps a long URL rather than scrolling
+    // it sideways; a URL holds no line break, so Enter adds none.
+    const long = `${text('authorizeUrl')}&login_hint=${'a'.repeat(300)}`;
+    await authorize.fill(long);
+    await authorize.press('End');
+    await authorize.press('Enter');
+    assert.equal(await authorize.inputValue(), long);
+    const box = await page.evaluate<{ tag: string; scrollWidth: number; clientWidth: number }>(
+      `(() => {
+        const box = document.getElementById('field-authorizeUrl');
+        return { tag: box.tagName, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+      })()`,
+    );
+    assert.equal(box.tag, 'TEXTAREA');
+    assert.ok(box.scrollWidth <= box.clientWidth, `scrolls sideways: ${JSON.stringify(box)}`);
 
     await authorize.fill(text('authorizeUrl'));
     await summary.getByText('No problems').waitFor();
@@ -137,6 +162,25 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
     await page.getByText('Example SSO is saved.').waitFor();
+  });
+
+  test('opened at an internal address, the form shows the callback URL at the public URL', async () => {
+    // The public URL is 127.0.0.1; the administrator reaches the same gateway as localhost.
+    const internal = gateway.url.replace('127.0.0.1', 'localhost');
+    assert.notEqual(internal, gateway.url);
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await signInToConsole(tab, internal);
+      await tab.getByRole('link', { name: 'New entry' }).click();
+      await tab.getByLabel('Name (required)').fill('Corp SSO');
+      assert.equal(
+        await tab.locator('#callback-url').innerText(),
+        `${gateway.url}/_sso/callback/corp-sso`,
+      );
+    } finally {
+      await context.close();
+    }
   });
 
   test('makes the entry the default, enables and reorders from the list', async () => {
@@ -334,8 +378,25 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('cell', { name: 'Sign-in' }).first().waitFor();
     await screenshot(page, 'audit');
 
+    // A token whose expiry has passed, as a script made it a while ago.
+    const day = 86_400_000;
+    await gateway.storage.apiTokens.create({
+      id: 'a1b2c3d4e5f6',
+      name: 'old-export',
+      tokenHash: 'not-a-real-hash',
+      createdAt: Date.now() - 31 * day,
+      expiresAt: Date.now() - day,
+    });
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByRole('heading', { level: 1, name: 'API tokens' }).waitFor();
+    const tokenRow = (name: string) =>
+      page
+        .locator('.tokens-table tbody tr')
+        .filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    const cell = (name: string, label: string) =>
+      tokenRow(name).locator(`td[data-label="${label}"]`).innerText();
+    assert.equal(await cell('old-export', 'Status'), 'Expired');
+
     await page.getByLabel('New token name').fill('deploy-script');
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = await page.getByLabel('Secret of deploy-script', { exact: true }).inputValue();
@@ -343,8 +404,26 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await screenshot(page, 'tokens');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     assert.equal(await page.getByText(secret).count(), 0);
+    assert.equal(await cell('deploy-script', 'Expires'), 'Never');
     await page.getByRole('button', { name: 'Revoke deploy-script' }).click();
     await page.getByText('Token deploy-script revoked').waitFor();
+
+    // One valid for 30 days: sent as expiresAt, listed with its date and as active.
+    await page.getByLabel('New token name').fill('nightly-export');
+    await page.getByLabel('Valid for (days)').fill('30');
+    const asked = Date.now();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('Token nightly-export created.').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const stored = (await gateway.storage.apiTokens.list()).find(
+      (token) => token.name === 'nightly-export',
+    );
+    const expiresAt = stored?.expiresAt ?? assert.fail('nightly-export has no expiry');
+    assert.ok(Math.abs(expiresAt - (asked + 30 * day)) < 60_000, new Date(expiresAt).toISOString());
+    await tokenRow('nightly-export').waitFor();
+    const shownDate = new Date(expiresAt).toLocaleDateString('en', { dateStyle: 'medium' });
+    assert.match(await cell('nightly-export', 'Expires'), new RegExp(shownDate));
+    assert.equal(await cell('nightly-export', 'Status'), 'Active');
   });
 
   test('at phone width the list reads as cards', async () => {

@@ -2,18 +2,31 @@ import { escapeHtml } from '../pages/index.js';
 import type { Language } from '../pages/index.js';
 import { securityHeaders } from '../web/index.js';
 
+/** What the app reads from `<meta>` tags as it starts (console/src/api.ts). */
+export interface ConsoleBootData {
+  /** The session's CSRF token, sent as X-CSRF-Token on every change (docs/admin-api.md). */
+  readonly csrfToken: string;
+  /**
+   * The configured public URL: the callback URL the form shows is built from
+   * it, not from the address the administrator happened to open the console
+   * at, which may be an internal one (RFC 6749 §3.1.2: the server compares
+   * the redirect URI with the registered one).
+   */
+  readonly publicUrl: string;
+}
+
 /**
- * The console's index.html with the session's CSRF token, which the app
- * reads from `<meta name="csrf-token">` and sends as X-CSRF-Token on every
- * change (docs/admin-api.md). Undefined when the file has no `<head>`, i.e.
- * it is not the console's build.
+ * The console's index.html with its boot data as `<meta>` tags. Undefined
+ * when the file has no `<head>`, i.e. it is not the console's build.
  */
-export function withCsrfToken(indexHtml: string, token: string): string | undefined {
+export function withBootData(indexHtml: string, boot: ConsoleBootData): string | undefined {
   const head = /<head(?:\s[^>]*)?>/i.exec(indexHtml);
   if (head === null) return undefined;
   const at = head.index + head[0].length;
-  const meta = `<meta name="csrf-token" content="${escapeHtml(token)}" />`;
-  return `${indexHtml.slice(0, at)}${meta}${indexHtml.slice(at)}`;
+  const metas =
+    `<meta name="csrf-token" content="${escapeHtml(boot.csrfToken)}" />` +
+    `<meta name="public-url" content="${escapeHtml(boot.publicUrl)}" />`;
+  return `${indexHtml.slice(0, at)}${metas}${indexHtml.slice(at)}`;
 }
 
 /**

@@ -75,7 +75,7 @@ describe('GET /_sso/admin: the console page', () => {
 
   const cookie = (sessionId: string) => ({ cookie: `${cookieNames(false).session}=${sessionId}` });
 
-  test("an administrator gets index.html with the session's CSRF token and the console's policy", async () => {
+  test("an administrator gets index.html with the session's CSRF token, the public URL and the console's policy", async () => {
     const sessionId = await signIn('root', true);
     for (const url of ['/_sso/admin', '/_sso/admin/', '/_sso/admin/entries/new?x=1']) {
       const response = await app.inject({ url, headers: { ...page, ...cookie(sessionId) } });
@@ -86,6 +86,10 @@ describe('GET /_sso/admin: the console page', () => {
         response.body.includes(
           `<head><meta name="csrf-token" content="${csrfTokenFor(sessionId)}" />`,
         ),
+      );
+      // The callback URL the form shows is built from it, whatever address the page was opened at.
+      assert.ok(
+        response.body.includes('<meta name="public-url" content="http://localhost:8080" />'),
       );
       assert.match(response.body, /<div id="root">/);
       const policy = String(response.headers['content-security-policy']);

@@ -165,7 +165,12 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     assert.equal(await rows.count(), 1);
     const row = await rows.first().innerText();
     assert.match(row, /Failure/);
-    assert.match(row, /token/i);
+    assert.match(row, /token_parse_failed/);
+    // And why: the GitHub-style server refuses the wrong secret with a 200
+    // whose body holds `error` and `error_description`, not the token.
+    assert.match(row, /step\s+token/);
+    assert.match(row, /cause\s+key_not_found/);
+    assert.match(row, /key 'access_token' not found; keys present: error, error_description/);
     assert.doesNotMatch(row, /not-the-app-secret/);
   });
 

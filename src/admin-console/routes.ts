@@ -8,7 +8,7 @@ import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import { safeReturnTo } from '../web/index.js';
 import { ConsoleFiles, defaultConsoleDir } from './console-files.js';
-import { consoleContentSecurityPolicy, withCsrfToken, withLanguage } from './console-page.js';
+import { consoleContentSecurityPolicy, withBootData, withLanguage } from './console-page.js';
 import { requestLanguage } from '../http/page-context.js';
 
 const CONSOLE_PATH = '/_sso/admin';
@@ -73,10 +73,10 @@ async function serveConsole(
   const page =
     indexHtml === undefined
       ? undefined
-      : withCsrfToken(
-          withLanguage(indexHtml, requestLanguage(gateway, request)),
-          csrfTokenFor(active.id),
-        );
+      : withBootData(withLanguage(indexHtml, requestLanguage(gateway, request)), {
+          csrfToken: csrfTokenFor(active.id),
+          publicUrl: gateway.config.publicUrl,
+        });
   if (page === undefined) return notBuilt(gateway, files, request, reply);
   void reply.header(
     'content-security-policy',

@@ -1,7 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenWords } from './field-labels.js';
-import { callbackUrl, idFromName, takenIdProblem, visibleProblems } from './form-assist.js';
+import {
+  callbackUrl,
+  idFromName,
+  publicOrigin,
+  takenIdProblem,
+  visibleProblems,
+} from './form-assist.js';
 import { en, zhCN } from '../i18n/catalogs.js';
 
 describe('the entry form speaks the screen language', () => {
@@ -69,5 +75,13 @@ describe('the entry form speaks the screen language', () => {
       callbackUrl('http://127.0.0.1:8080', ''),
       'http://127.0.0.1:8080/_sso/callback/{id}',
     );
+  });
+
+  test('the public address is the configured public URL, the page’s origin only without one', () => {
+    assert.equal(
+      publicOrigin('https://sso.example.test', 'http://10.0.0.5:8080'),
+      'https://sso.example.test',
+    );
+    assert.equal(publicOrigin('', 'http://127.0.0.1:8080'), 'http://127.0.0.1:8080');
   });
 });

@@ -69,6 +69,15 @@ export function idFromName(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/**
+ * The origin users reach the gateway at: the configured public URL the page
+ * carries, else the page's own origin. The administrator may have opened the
+ * console at an internal address, which the third-party server never sees.
+ */
+export function publicOrigin(embeddedPublicUrl: string, pageOrigin: string): string {
+  return embeddedPublicUrl === '' ? pageOrigin : embeddedPublicUrl;
+}
+
 /** The address the third-party server sends the browser back to: the public URL and the path. */
 export function callbackUrl(publicOrigin: string, id: string): string {
   return `${publicOrigin.replace(/\/+$/, '')}/_sso/callback/${id === '' ? '{id}' : id}`;

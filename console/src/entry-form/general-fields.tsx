@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useI18n } from '../i18n/language';
-import { callbackUrl, idFromName } from './form-assist';
+import { entryCallbackUrl } from './entry-callback-url';
+import { idFromName } from './form-assist';
 import type { Problem } from '../types';
 import type { EntryDraft } from './entry-draft';
 import { problemsOf } from './entry-draft';
@@ -130,12 +131,12 @@ export function GeneralFields({ draft, isNew, problems, onChange }: GeneralField
 
 /**
  * The full callback URL to register at the third-party server, with a copy
- * button: the console is reached at the gateway's public address.
+ * button: built from the gateway's configured public URL.
  */
 function CallbackUrl({ id }: { readonly id: string }) {
   const g = useI18n().t.entryForm.general;
   const [copied, setCopied] = useState(false);
-  const url = callbackUrl(window.location.origin, id);
+  const url = entryCallbackUrl(id);
   return (
     <p className="callback-url">
       {g.callbackUrl} <code id="callback-url">{url}</code>{' '}

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { api } from '../api';
+import { entryCallbackUrl } from '../entry-form/entry-callback-url';
 import type { EntryDraft } from '../entry-form/entry-draft';
 import { useI18n } from '../i18n/language';
 import { useLoad } from '../use-load';
@@ -32,8 +33,7 @@ export function PresetChooser({ draft, onApply }: PresetChooserProps) {
     setParameters(values);
     onApply(draftFromPreset(preset, values, draft));
   };
-  const callbackUrl =
-    draft.id === '' ? undefined : `${window.location.origin}/_sso/callback/${draft.id}`;
+  const callbackUrl = draft.id === '' ? undefined : entryCallbackUrl(draft.id);
   const scopes = scopesOf(draft.authorizeUrl);
   return (
     <fieldset className="section preset-chooser">

@@ -9,20 +9,31 @@ import type { ApiTokenView, TokenCreated, TokenList } from '../types';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { NewTokenSecret } from './new-token-secret';
+import { expiresAtAfter, isExpired, mostDays, wholeDays } from './token-expiry';
 
-/** API tokens: create one (its secret shown once), list them, revoke. */
+/**
+ * API tokens: create one (its secret shown once; valid for some days, or
+ * until revoked), list them with their expiry, revoke.
+ */
 export function TokensPage() {
+  // The list as of the moment it came: a token whose expiry has passed by then shows as expired.
   const load = useCallback(
     (signal: AbortSignal) =>
-      api<TokenList>('GET', '/tokens', { signal }).then((body) => body.tokens),
+      api<TokenList>('GET', '/tokens', { signal }).then((body) => ({
+        tokens: body.tokens,
+        at: Date.now(),
+      })),
     [],
   );
-  const { data: tokens, error, reload } = useLoad(load);
+  const { data: loaded, error, reload } = useLoad(load);
+  const tokens = loaded?.tokens;
   const [name, setName] = useState('');
+  const [validFor, setValidFor] = useState('');
   const [created, setCreated] = useState<{ name: string; secret: string } | undefined>();
   const { busy, status, run } = useAction();
   const { t, language } = useI18n();
   const words = t.tokens;
+  const days = wholeDays(validFor);
 
   const create = async (event: SyntheticEvent) => {
     event.preventDefault();
@@ -30,11 +41,15 @@ export function TokensPage() {
     await run(
       () =>
         api<TokenCreated>('POST', '/tokens', {
-          body: { name: name.trim() },
+          body: {
+            name: name.trim(),
+            ...(days === undefined ? {} : { expiresAt: expiresAtAfter(days, Date.now()) }),
+          },
         }),
       (answer) => {
         setCreated({ name: answer.token.name, secret: answer.secret });
         setName('');
+        setValidFor('');
         return words.wasCreated(answer.token.name);
       },
       reload,
@@ -65,7 +80,27 @@ export function TokensPage() {
             }}
           />
         </div>
-        <button type="submit" className="button" disabled={busy || name.trim() === ''}>
+        <div className="field">
+          <label htmlFor="token-valid-for">{words.validFor}</label>
+          <input
+            id="token-valid-for"
+            type="number"
+            min={1}
+            max={mostDays}
+            step={1}
+            value={validFor}
+            placeholder={words.validForPlaceholder}
+            onChange={(event) => {
+              setValidFor(event.target.value);
+            }}
+          />
+        </div>
+        <button
+          type="submit"
+          className="button"
+          // A number that is not whole days is refused here rather than sent as "never".
+          disabled={busy || name.trim() === '' || (validFor.trim() !== '' && days === undefined)}
+        >
           {words.create}
         </button>
       </form>
@@ -90,6 +125,7 @@ export function TokensPage() {
               <th scope="col">{words.name}</th>
               <th scope="col">{words.created}</th>
               <th scope="col">{words.lastUsed}</th>
+              <th scope="col">{words.expires}</th>
               <th scope="col">{words.status}</th>
               <th scope="col">{words.actions}</th>
             </tr>
@@ -102,13 +138,18 @@ export function TokensPage() {
                 </th>
                 <td data-label={words.created}>{formatTime(token.createdAt, language)}</td>
                 <td data-label={words.lastUsed}>{formatTime(token.lastUsedAt, language)}</td>
+                <td data-label={words.expires}>
+                  {token.expiresAt === null ? words.never : formatTime(token.expiresAt, language)}
+                </td>
                 <td data-label={words.status}>
-                  {token.revokedAt === null ? (
-                    <span className="badge badge-on">{words.active}</span>
-                  ) : (
+                  {token.revokedAt !== null ? (
                     <span className="badge badge-off">
                       {words.revokedAt(formatTime(token.revokedAt, language))}
                     </span>
+                  ) : isExpired(token.expiresAt, loaded?.at ?? 0) ? (
+                    <span className="badge badge-off">{words.expired}</span>
+                  ) : (
+                    <span className="badge badge-on">{words.active}</span>
                   )}
                 </td>
                 <td data-label={words.actions}>
