@@ -171,6 +171,8 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     assert.match(row, /step\s+token/);
     assert.match(row, /cause\s+key_not_found/);
     assert.match(row, /key 'access_token' not found; keys present: error, error_description/);
+    // The server's own explanation, kept from the answer it could not be read from.
+    assert.match(row, /error\s+incorrect_client_credentials/);
     assert.doesNotMatch(row, /not-the-app-secret/);
   });
 

@@ -41,6 +41,35 @@ export function checkResponse(
   }
 }
 
+/**
+ * Reads an answer that passed checkResponse. When the reading fails and the
+ * body carries the server's own explanation, the failure keeps it for the
+ * audit trail: GitHub refuses a code exchange with
+ * `200 {"error":"incorrect_client_credentials",...}`, which an entry without
+ * a success condition reads as "no access_token", and the operator needs to
+ * see why.
+ */
+export function readAnswer<T>(
+  response: ThirdPartyResponse,
+  secrets: readonly string[],
+  read: () => T,
+): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof SsogateError)) throw error;
+    const explanation = serverErrorFacts(response, secrets);
+    if (Object.keys(explanation).length === 0) throw error;
+    throw new SsogateError(error.code, error.message, {
+      ...(error.field === undefined ? {} : { field: error.field }),
+      ...(error.line === undefined ? {} : { line: error.line }),
+      ...(error.column === undefined ? {} : { column: error.column }),
+      cause: error,
+      facts: { ...explanation, ...error.facts },
+    });
+  }
+}
+
 /** The fields servers explain a refusal in (RFC 6749 §5.2, and the errcode/errmsg envelopes). */
 const explainingFields = ['error', 'error_description', 'errcode', 'errmsg', 'message'] as const;
 

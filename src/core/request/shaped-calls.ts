@@ -9,7 +9,7 @@ import type { PlaceholderValues } from '../template/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import { coerceAttribute } from '../user/coerce.js';
 import { buildCallRequest } from './call-request.js';
-import { checkResponse } from './check-response.js';
+import { checkResponse, readAnswer } from './check-response.js';
 import type { OutboundRequest, ThirdPartyResponse } from './outbound-request.js';
 import type { ResponseOptions } from './token-response.js';
 import { scalarText } from './token-response.js';
@@ -129,10 +129,10 @@ export function processUserInfoAnswer(
     ...(tokenValues === undefined ? {} : { tokenValues }),
   });
   checkResponse(entry.userInfo, response, context, secrets);
-  return {
+  return readAnswer(response, secrets, () => ({
     user: mapUserWithGroups(entry, context),
     values: readNamedValues(entry.shapes.userInfoValues, context),
-  };
+  }));
 }
 
 export function buildUserInfoCallRequest(

@@ -68,6 +68,33 @@ describe('processTokenResponse', () => {
     assert.equal(ok.accessToken, 'at-2');
   });
 
+  test("a 200 answer that cannot be read keeps the server's own explanation, masked", () => {
+    const error = rejectsWith('key_not_found', () =>
+      processTokenResponse(
+        baseEntry,
+        {
+          status: 200,
+          body: JSON.stringify({
+            error: 'incorrect_client_credentials',
+            error_description: `The client_secret ${canarySecret} is incorrect.`,
+          }),
+        },
+        { secrets },
+      ),
+    );
+    assert.ok(isSsogateError(error));
+    const facts = error.facts ?? {};
+    assert.equal(facts.error, 'incorrect_client_credentials');
+    assert.match(String(facts.error_description), /^The client_secret .* is incorrect\.$/);
+    assert.equal(JSON.stringify(error.facts).includes(canarySecret), false);
+    // An answer with nothing to explain fails as before, with no facts.
+    const plain = rejectsWith('key_not_found', () =>
+      processTokenResponse(baseEntry, { status: 200, body: '{"token":"x"}' }, { secrets }),
+    );
+    assert.ok(isSsogateError(plain));
+    assert.equal(plain.facts, undefined);
+  });
+
   test('malformed bodies and tokens fail closed with their own codes', () => {
     const body = (text: string) => ({ status: 200, body: text });
     rejectsWith('response_not_json', () =>

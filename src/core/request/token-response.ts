@@ -2,7 +2,7 @@ import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { SsogateError } from '../errors/ssogate-error.js';
 import type { JsonValue } from '../expression/index.js';
 import { createEvaluationContext, evaluate } from '../expression/index.js';
-import { checkResponse } from './check-response.js';
+import { checkResponse, readAnswer } from './check-response.js';
 import type { ThirdPartyResponse } from './outbound-request.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
@@ -42,12 +42,14 @@ export function processTokenResponse(
     ...(verifiedTokens === undefined ? {} : { verifiedTokens }),
   });
   checkResponse(call, response, context, secrets);
-  const accessToken = checkAccessToken(evaluate(tokenParse, context));
-  const values: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const { name, expression } of entry.tokenValues) {
-    values[name] = scalarText(name, evaluate(expression, context));
-  }
-  return { accessToken, values };
+  return readAnswer(response, secrets, () => {
+    const accessToken = checkAccessToken(evaluate(tokenParse, context));
+    const values: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const { name, expression } of entry.tokenValues) {
+      values[name] = scalarText(name, evaluate(expression, context));
+    }
+    return { accessToken, values };
+  });
 }
 
 function checkAccessToken(value: JsonValue): string {

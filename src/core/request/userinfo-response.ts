@@ -5,7 +5,7 @@ import { createEvaluationContext } from '../expression/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import type { MappingReport } from '../user/map-user.js';
 import { mapUser, mapUserReport } from '../user/map-user.js';
-import { checkResponse } from './check-response.js';
+import { checkResponse, readAnswer } from './check-response.js';
 import type { ThirdPartyResponse } from './outbound-request.js';
 import type { ResponseOptions } from './token-response.js';
 
@@ -25,7 +25,7 @@ export function processUserInfoResponse(
     ...(tokenValues === undefined ? {} : { tokenValues }),
   });
   checkResponse(entry.userInfo, response, context, secrets);
-  return mapUser(entry.userInfoParse, context);
+  return readAnswer(response, secrets, () => mapUser(entry.userInfoParse, context));
 }
 
 /**
