@@ -80,7 +80,8 @@ export function testSignInRoutes(api: ApiRouter): void {
       summary: 'Start a test sign-in with an unsaved entry',
       description:
         'As for a stored entry, with the entry as the form has it; with `existingId`, the ' +
-        "stored entry's secret counts when none is sent. Nothing is saved.",
+        "stored entry's secret counts when none is sent. The entry is not saved; the test keeps it, " +
+        'sealed, for its callback.',
       body: draftBody,
       responses: {
         201: { description: 'the test, waiting for its callback', schema: startedAnswer },

@@ -9,12 +9,15 @@ import {
 } from '../test-support/console-in-chromium.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { cookieNames } from '../web/index.js';
 
 /**
  * An administrator makes a GitHub entry from its preset, pointed at the
  * example server's GitHub emulation, with a wrong user-info expression; the
  * test sign-in's trace shows why it fails and what the answer holds; mended,
- * the test succeeds. Nobody is signed in, no user and no entry are written.
+ * the test succeeds. Nobody is signed in (the callback sets no session
+ * cookie; the browser keeps the administrator's), no user and no entry are
+ * written.
  */
 describe('test sign-in in the console, in headless Chromium', { skip: consoleSkip }, () => {
   let gateway: TestGateway;
@@ -22,9 +25,11 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
   let admin: BrowserContext;
   let page: Page;
   let pageProblems: readonly string[];
+  let sessionName: string;
 
   before(async () => {
     gateway = await startTestGateway({ usernames: ['alice'] });
+    sessionName = cookieNames(gateway.gateway.config.secureCookies).session;
     ({ browser, admin, page, pageProblems } = await openConsoleBrowser(gateway));
     await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
   });
@@ -37,8 +42,24 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     }
   });
 
-  /** Runs a test sign-in from the form; the provider's window signs alice in there. */
+  /** The value of the gateway's session cookie in the administrator's browser. */
+  async function sessionCookie(): Promise<string | undefined> {
+    const cookies = await admin.cookies(gateway.url);
+    return cookies.find((cookie) => cookie.name === sessionName)?.value;
+  }
+
+  /**
+   * Runs a test sign-in from the form; the provider's window signs alice in
+   * there. The popup shares the console's browser context, so the session
+   * cookie there is the administrator's: the callback must leave it as it
+   * was, and set none of its own.
+   */
   async function runTestSignIn(): Promise<void> {
+    const session = await sessionCookie();
+    assert.ok(session !== undefined, 'the administrator is signed in to the console');
+    const callback = admin.waitForEvent('response', {
+      predicate: (response) => new URL(response.url()).pathname === '/_sso/callback/hub',
+    });
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
       page.getByRole('button', { name: 'Test sign-in', exact: true }).click(),
@@ -53,6 +74,16 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     }
     await finished.waitFor();
     assert.match(await popup.innerText('body'), /Nobody was signed in/);
+    const answer = await callback;
+    assert.equal(answer.status(), 200);
+    const setCookies = (await answer.headerValues('set-cookie')).flatMap((value) =>
+      value.split('\n'),
+    );
+    assert.deepEqual(
+      setCookies.filter((cookie) => cookie.startsWith(`${sessionName}=`)),
+      [],
+    );
+    assert.equal(await sessionCookie(), session);
     await popup.close();
   }
 

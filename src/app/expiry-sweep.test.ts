@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../config/load-config.js';
+import { keptAfterExpiryMs } from '../storage/test-sign-in-store.js';
 import type { Storage } from '../storage/types.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { buildApp } from './build-app.js';
@@ -88,6 +89,22 @@ async function remaining(storage: Storage, suffix: string): Promise<string[]> {
   return left;
 }
 
+/** A finished test sign-in whose trace expires at `expiresAt`, its draft sealed. */
+async function storeTestSignIn(storage: Storage, id: string, expiresAt: number): Promise<void> {
+  await storage.testSignIns.create({
+    id,
+    stateKey: `state-${id}`,
+    actor: 'admin',
+    entryId: 'corp',
+    status: 'done',
+    secrets: JSON.stringify({ draft: { appsecret: 'sealed' } }),
+    trace: '{}',
+    createdAt: expiresAt - 30 * minute,
+    callbackUntil: expiresAt - 20 * minute,
+    expiresAt,
+  });
+}
+
 const silent = pino({ level: 'silent' });
 
 describe('the expiry sweep', () => {
@@ -147,6 +164,24 @@ describe('the expiry sweep', () => {
       } finally {
         mock.timers.reset();
       }
+    });
+  });
+
+  test('test sign-ins go a day after their trace expired, not before', async () => {
+    await withSqlStorage(async (storage) => {
+      const now = Date.UTC(2030, 0, 1);
+      await storeTestSignIn(storage, 'long-over', now - keptAfterExpiryMs - 1);
+      // Still read as "expired" (410) rather than "unknown" (404).
+      await storeTestSignIn(storage, 'just-over', now - minute);
+      await storeTestSignIn(storage, 'readable', now + minute);
+      const sweep = startExpirySweep({ storage, clock: () => now, idleMs, log: silent });
+      await sweep.settled();
+      await sweep.stop();
+      const left: string[] = [];
+      for (const id of ['long-over', 'just-over', 'readable']) {
+        if ((await storage.testSignIns.get(id)) !== undefined) left.push(id);
+      }
+      assert.deepEqual(left, ['just-over', 'readable']);
     });
   });
 });

@@ -26,8 +26,10 @@ export interface ExpirySweep {
 
 /**
  * Deletes expired sessions and pending sign-ins from the database, at start
- * and then every `intervalMs`. The gateway checks expiry on every read, so
- * this is about storage: without it the tables only ever grow. The timer is
+ * and then every `intervalMs`, with the other short-lived rows
+ * (Storage.sweepExpired): test sign-ins, whose sealed drafts hold app
+ * secrets, go a day after their trace expired. The gateway checks expiry on
+ * every read, so this is about storage: without it the tables only ever grow. The timer is
  * unref'd (it never keeps the process alive); a failed sweep is logged and
  * the next one tries again. Instances sharing PostgreSQL take turns
  * (Storage.sweepExpired, Storage.pruneAudit). With `auditRetention`, each

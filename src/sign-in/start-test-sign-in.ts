@@ -75,20 +75,17 @@ export async function startTestSignIn(
     callbackUntil: now + gateway.config.pendingSignInMs,
     expiresAt: now + traceLifetimeMs,
   };
-  await gateway.storage.testSignIns.create(
-    {
-      id,
-      stateKey: pendingKey(entry, request.state, ''),
-      actor,
-      entryId: entry.id,
-      status: 'waiting',
-      secrets: JSON.stringify(secrets),
-      trace: JSON.stringify(waiting),
-      createdAt: now,
-      callbackUntil: started.callbackUntil,
-      expiresAt: started.expiresAt,
-    },
-    now,
-  );
+  await gateway.storage.testSignIns.create({
+    id,
+    stateKey: pendingKey(entry, request.state, ''),
+    actor,
+    entryId: entry.id,
+    status: 'waiting',
+    secrets: JSON.stringify(secrets),
+    trace: JSON.stringify(waiting),
+    createdAt: now,
+    callbackUntil: started.callbackUntil,
+    expiresAt: started.expiresAt,
+  });
   return started;
 }

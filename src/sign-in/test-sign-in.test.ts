@@ -128,7 +128,7 @@ interface TraceAnswer {
     error: { code: string } | null;
     steps: { name: string; outcome: string; results: { label: string; outcome: string }[] }[];
     user: Record<string, unknown> | null;
-    provisioning: { action: string } | null;
+    provisioning: { action: string; code?: string } | null;
   };
   text: string;
 }
@@ -230,6 +230,43 @@ describe('test sign-in', () => {
         /GET http:\/\/127\.0\.0\.1:\d+\/token\?client_id=client-1&cs=\*\*\*&code=\*\*\*/,
       );
       assert.match(answer.text, /\/user\?t=\*\*\*/);
+    });
+  });
+
+  test('provisioning refusals end the trace with their code: no sign-up, then a disabled user', async () => {
+    await withProvider(async (api, provider) => {
+      const closed = await start(api, '/_sso/api/entries/test-sign-in', {
+        entry: { ...entryFor(provider, rightMapping), provisioning: { createUsers: false } },
+      });
+      const page = await callBack(api, closed);
+      assert.match(page.body, /Nobody was signed in/);
+      assert.match(page.body, /signup_not_allowed/);
+      const refused = await readTrace(api, closed.id);
+      assert.equal(refused.trace.outcome, 'failure', refused.text);
+      assert.equal(refused.trace.error?.code, 'signup_not_allowed');
+      assert.deepEqual(
+        { action: refused.trace.provisioning?.action, code: refused.trace.provisioning?.code },
+        { action: 'refuse', code: 'signup_not_allowed' },
+      );
+      assert.match(refused.text, /Provisioning would: refuse \(signup_not_allowed\)/);
+      assert.equal(await api.storage.users.findByUserId('4242'), undefined);
+
+      // The user exists, from this entry, but an administrator disabled it.
+      const { user } = await api.storage.users.insertIfAbsent(
+        { userId: '4242', sourceEntryId: 'hub' },
+        0,
+      );
+      await api.storage.users.setEnabled(user.id, false, 0);
+      const locked = await start(api, '/_sso/api/entries/test-sign-in', {
+        entry: entryFor(provider, rightMapping),
+      });
+      await callBack(api, locked);
+      const disabled = await readTrace(api, locked.id);
+      assert.equal(disabled.trace.error?.code, 'user_disabled', disabled.text);
+      assert.equal(disabled.trace.provisioning?.action, 'refuse');
+      assert.match(disabled.text, /Provisioning would: refuse \(user_disabled\)/);
+      assert.equal((await api.storage.users.findByUserId('4242'))?.enabled, false);
+      assert.equal((await api.storage.users.list({ limit: 10, offset: 0 })).total, 1);
     });
   });
 

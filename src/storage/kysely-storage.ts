@@ -103,6 +103,7 @@ async function sweepExpired(
     }
     await createOidcSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
+    await createTestSignInStore(trx, secretBox).deleteExpired(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),

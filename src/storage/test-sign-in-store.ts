@@ -4,8 +4,11 @@ import { toMillis } from './columns.js';
 import type { Database, TestSignInsTable } from './schema.js';
 import type { TestSignInRecord, TestSignInStatus, TestSignInStore } from './types.js';
 
-/** Expired tests stay this long, so that reading one says "expired" rather than "unknown". */
-const keptAfterExpiryMs = 24 * 60 * 60_000;
+/**
+ * Expired tests stay this long, so that reading one says "expired" rather
+ * than "unknown"; then the expiry sweep deletes them (app/expiry-sweep.ts).
+ */
+export const keptAfterExpiryMs = 24 * 60 * 60_000;
 
 /** Test sign-ins in the database, their secrets sealed with the entries' key. */
 export function createTestSignInStore(db: Kysely<Database>, secretBox: SecretBox): TestSignInStore {
@@ -22,11 +25,7 @@ export function createTestSignInStore(db: Kysely<Database>, secretBox: SecretBox
     expiresAt: toMillis(row.expires_at),
   });
   return {
-    async create(test, now) {
-      await db
-        .deleteFrom('test_sign_ins')
-        .where('expires_at', '<', now - keptAfterExpiryMs)
-        .execute();
+    async create(test) {
       await db
         .insertInto('test_sign_ins')
         .values({
@@ -64,6 +63,13 @@ export function createTestSignInStore(db: Kysely<Database>, secretBox: SecretBox
     },
     async saveTrace(id, trace, status) {
       await db.updateTable('test_sign_ins').set({ trace, status }).where('id', '=', id).execute();
+    },
+    async deleteExpired(now) {
+      const result = await db
+        .deleteFrom('test_sign_ins')
+        .where('expires_at', '<', now - keptAfterExpiryMs)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

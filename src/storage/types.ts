@@ -47,7 +47,9 @@ export interface Storage {
   readonly otherWritersVersion?: (() => string) | undefined;
   /**
    * Deletes the sessions and pending sign-ins that are over (the SQL tables;
-   * Redis expires its own keys). Where several instances share a database
+   * Redis expires its own keys), and the other rows that only live a while:
+   * OpenID Connect sessions, ended rate-limit windows, test sign-ins a day
+   * after their trace expired. Where several instances share a database
    * (PostgreSQL), only one sweeps at a time: the others skip and report
    * undefined.
    */
@@ -484,8 +486,7 @@ export interface TestSignInRecord {
 }
 
 export interface TestSignInStore {
-  /** Stores a new test, and forgets the ones long expired. */
-  create(record: TestSignInRecord, now: number): Promise<void>;
+  create(record: TestSignInRecord): Promise<void>;
   get(id: string): Promise<TestSignInRecord | undefined>;
   /**
    * Takes the waiting test with this state key, if its callback time is not
@@ -494,4 +495,9 @@ export interface TestSignInStore {
   claim(stateKey: string, now: number): Promise<TestSignInRecord | undefined>;
   /** Records the trace so far, and whether the test is done. */
   saveTrace(id: string, trace: string, status: TestSignInStatus): Promise<void>;
+  /**
+   * Deletes the tests whose trace expired more than a day before `now`,
+   * sealed draft and all; resolves how many went.
+   */
+  deleteExpired(now: number): Promise<number>;
 }

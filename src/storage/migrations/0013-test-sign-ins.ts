@@ -5,7 +5,8 @@ import type { Kysely, Migration } from 'kysely';
  * pending test, found by the hash of its state at the callback, and the
  * masked trace it leaves. `sealed` holds what must stay secret until the
  * callback (a draft entry with its appsecret, the PKCE verifier, the nonce),
- * sealed like the entries' secrets. Rows live minutes, not longer.
+ * sealed like the entries' secrets. The trace is read for 30 minutes; the
+ * expiry sweep deletes the row a day after that (test-sign-in-store.ts).
  */
 export const testSignInsMigration: Migration = {
   async up(db: Kysely<unknown>) {
