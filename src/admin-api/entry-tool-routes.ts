@@ -265,14 +265,16 @@ function runSamples(
   if ('error' in report.result) {
     return { ...failedStep('userinfo', report.result.error, known), mapping };
   }
-  let user: MappedUser = report.result.user;
+  let user: MappedUser;
   const named: Record<string, string> = { ...token.values };
   try {
+    // The same user the report mapped, with the groups a sign-in reads too.
     const answer = processUserInfoAnswer(
       entry,
       { status: 200, body: body.userInfoResponse },
       { secrets: known, tokenValues: token.values },
     );
+    user = answer.user;
     Object.assign(named, answer.values);
   } catch (error) {
     return { ...failedStep('userinfo', error, known), mapping };

@@ -175,6 +175,26 @@ describe('admin API: entry-test', () => {
     });
   });
 
+  test('an entry that reads groups shows the groups the sample gives', async () => {
+    await withApi(async (api) => {
+      const response = await tryEntry(api, {
+        entry: {
+          ...entry,
+          groupMapping: {
+            expression: "JSON_GET($response, 'teams')",
+            adminGroups: ['ops'],
+          },
+        },
+        tokenResponse: '{"access_token":"AT-4f2a9c77","openid":"OPENID-998877"}',
+        userInfoResponse: '{"id":"alice","mail":"alice@example.com","teams":["ops","dev"]}',
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const result = entryTestAnswer.parse(json(response));
+      assert.ok(result.ok);
+      assert.deepEqual(result.user.groups, ['ops', 'dev']);
+    });
+  });
+
   test('an entry without a token exchange reads the user from the user-info sample alone', async () => {
     await withApi(async (api) => {
       const response = await tryEntry(api, {

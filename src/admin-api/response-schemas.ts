@@ -236,6 +236,10 @@ export const entryTestAnswer = z.union([
       department: z.string().nullable(),
       enabled: z.boolean().nullable(),
       extra: jsonObject,
+      groups: z
+        .array(z.string())
+        .optional()
+        .describe("the groups read by the entry's groupMapping, when it has one"),
     }),
   }),
   z.looseObject({

@@ -44,5 +44,10 @@ export function presentMappedUser(
     department: text(user.department),
     enabled: user.enabled ?? null,
     extra: JSON.parse(maskSecrets(JSON.stringify(user.extra), secrets)) as JsonValue,
+    // Only for an entry that reads groups (its groupMapping), so what the
+    // administrator sees says which groups, and so access rules, apply.
+    ...(user.groups === undefined
+      ? {}
+      : { groups: user.groups.map((group) => maskSecrets(group, secrets)) }),
   };
 }
