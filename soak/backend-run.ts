@@ -9,6 +9,7 @@ import type { ExampleUser } from '../src/example-server/index.js';
 import { exampleEntries, startExampleServer } from '../src/example-server/index.js';
 import { startEchoUpstream } from '../src/reverse-proxy/test-support/upstream-fixture.js';
 import { freePort } from '../src/test-support/free-port.js';
+import { CallbacksInFlight } from './callbacks-in-flight.js';
 import { canaryIssuedPrefix, runFaultSchedule } from './fault-schedule.js';
 import type { StoreAccess } from './invariants.js';
 import {
@@ -190,6 +191,7 @@ export async function runBackend(
       users: new UserPool(userNames),
       sessions,
       log,
+      callbacks: new CallbacksInFlight(),
       sessionCookieName: 'ssogate_session',
     };
     // The users only the admin API edits sign in once, before the load.
@@ -211,7 +213,7 @@ export async function runBackend(
     await Promise.all([
       runLoad(world, settings.workers, until),
       runFaultSchedule(
-        { example, instances, postgres, redis, log, events },
+        { example, instances, postgres, redis, log, events, callbacks: world.callbacks },
         startedAt,
         settings.seconds,
       ),

@@ -1,3 +1,5 @@
+import type { CallbacksInFlight } from './callbacks-in-flight.js';
+
 /**
  * A browser for the soak: one cookie jar per site, where the gateway's
  * instances are one site (behind a load balancer they share one public
@@ -30,6 +32,8 @@ export class SoakBrowser {
   constructor(
     private readonly publicOrigin: string,
     private readonly balance: Balancer,
+    /** Where callbacks are counted while the instance serves them. */
+    private readonly callbacks?: CallbacksInFlight,
   ) {}
 
   cookie(origin: string, name: string): string | undefined {
@@ -70,16 +74,26 @@ export class SoakBrowser {
       const cookie = this.cookieHeader(origin);
       if (cookie !== '') headers.cookie = cookie;
       if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-      const response = await fetch(this.resolve(current), {
-        method: currentMethod,
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(requestTimeoutMs),
-        ...(body === undefined ? {} : { body }),
-      });
+      const target = this.resolve(current);
+      const flight = this.callbacks?.begin(target);
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(target, {
+          method: currentMethod,
+          headers,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(requestTimeoutMs),
+          ...(body === undefined ? {} : { body }),
+        });
+        text = await response.text();
+      } catch (error) {
+        this.callbacks?.end(target, flight, 'cut');
+        throw error;
+      }
+      this.callbacks?.end(target, flight, 'answered');
       this.store(origin, response.headers.getSetCookie());
       const location = response.headers.get('location') ?? undefined;
-      const text = await response.text();
       hops.push({ url: current, status: response.status, location, body: text });
       if (location === undefined || response.status < 300 || response.status > 399) {
         return { status: response.status, body: text, hops };

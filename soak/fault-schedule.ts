@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ExampleServer, ResponseFault } from '../src/example-server/index.js';
+import type { CallbacksInFlight } from './callbacks-in-flight.js';
 import type { OutcomeLog } from './outcomes.js';
 import { outageCodes, providerCodes } from './outcomes.js';
 import type { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
@@ -18,6 +19,8 @@ export interface FaultTargets {
   readonly postgres: OwnPostgres | undefined;
   readonly redis: OwnRedis | undefined;
   readonly log: OutcomeLog;
+  /** The sign-in callbacks each instance serves now. */
+  readonly callbacks: CallbacksInFlight;
   /** Written to the report: what ran when, and what was skipped. */
   readonly events: string[];
 }
@@ -82,9 +85,38 @@ async function restartPostgres(targets: FaultTargets): Promise<void> {
   targets.events.push(`${new Date().toISOString()} PostgreSQL back`);
 }
 
+/** How long the token and user-info answers are held while an instance is to be killed. */
+const killSlowdownMs = 2000;
+/** A callback this old, with those answers held, is waiting for the OAuth2 server. */
+const waitingForProviderMs = 300;
+/** The kill does not wait longer than this for a callback on the victim. */
+const callbackWaitMs = 20_000;
+
 /**
- * SIGKILL while sign-ins are under way: the token calls are slowed first,
- * so callbacks are mid-way when the process dies.
+ * Resolves the victim's callbacks once one of them is waiting for the
+ * OAuth2 server's slowed answer, or, after `callbackWaitMs`, whatever it is
+ * serving then (perhaps nothing).
+ */
+async function callbacksMidWay(targets: FaultTargets, origin: string) {
+  const until = Date.now() + callbackWaitMs;
+  for (let poll = 0; ; poll += 1) {
+    const flights = targets.callbacks.at(origin);
+    const waiting = flights.some((flight) => Date.now() - flight.startedAt >= waitingForProviderMs);
+    if (waiting || Date.now() >= until) return flights;
+    // Queued faults are used up by every instance's sign-ins: kept topped up.
+    if (poll % 5 === 0)
+      for (const endpoint of endpoints)
+        for (let i = 0; i < 2; i += 1)
+          targets.example.failNext(endpoint, { delayMs: killSlowdownMs });
+    await delay(50);
+  }
+}
+
+/**
+ * SIGKILL in the middle of a sign-in: the token and user-info answers are
+ * slowed, and the kill waits (bounded) until a callback on the victim is
+ * waiting for one of them. The report says how many callbacks were in
+ * flight there and how many of them got no answer.
  */
 async function killInstance(targets: FaultTargets): Promise<void> {
   const victim = targets.instances[targets.instances.length - 1];
@@ -93,15 +125,22 @@ async function killInstance(targets: FaultTargets): Promise<void> {
     graceMs: 10_000,
     refusals: true,
   });
-  for (let i = 0; i < 20; i += 1) targets.example.failNext('token', { delayMs: 800 });
-  await delay(600);
-  targets.events.push(`${new Date().toISOString()} SIGKILL ${victim.name}`);
+  const inFlight = await callbacksMidWay(targets, victim.url);
+  targets.events.push(
+    `${new Date().toISOString()} SIGKILL ${victim.name} with ${inFlight.length} sign-in callback(s) in flight there`,
+  );
   await victim.kill();
   await delay(2000);
   await victim.start();
   targets.example.clearFaults();
   targets.log.close(window);
   targets.events.push(`${new Date().toISOString()} ${victim.name} started again`);
+  // A cut connection fails its request at once; one answered before the kill already ended.
+  const cut = inFlight.filter((flight) => flight.ended === 'cut').length;
+  const answered = inFlight.filter((flight) => flight.ended === 'answered').length;
+  targets.events.push(
+    `${victim.name} kill: ${cut} of ${inFlight.length} sign-in callback(s) in flight cut without an answer, ${answered} answered`,
+  );
 }
 
 /** Runs the schedule over a run of `seconds` that began at `startedAt`. */

@@ -4,6 +4,7 @@ import { WebSocket } from 'undici';
 import { signOutForm } from '../src/test-support/sign-out.js';
 import type { Page } from './browser.js';
 import { SoakBrowser, errorCodeOf, requestTimeoutMs } from './browser.js';
+import type { CallbacksInFlight } from './callbacks-in-flight.js';
 import type { Kind, OutcomeLog } from './outcomes.js';
 import type { HeldSessions } from './sessions-held.js';
 
@@ -28,6 +29,8 @@ export interface LoadWorld {
   readonly users: UserPool;
   readonly sessions: HeldSessions;
   readonly log: OutcomeLog;
+  /** The sign-in callbacks each instance serves now (the instance kill waits for one). */
+  readonly callbacks: CallbacksInFlight;
   readonly sessionCookieName: string;
 }
 
@@ -165,7 +168,7 @@ function outcomeOf(status: number, code: string | undefined): string {
 
 export async function signIn(world: LoadWorld, name: string): Promise<void> {
   await timed(world, 'sign_in', async () => {
-    const browser = new SoakBrowser(world.publicOrigin, world.balance);
+    const browser = new SoakBrowser(world.publicOrigin, world.balance, world.callbacks);
     const atExample = await browser.submit(`${world.exampleUrl}/login`, {
       username: name,
       password: `${name}-password`,
@@ -347,7 +350,7 @@ async function signOut(world: LoadWorld): Promise<void> {
   // must not count a refusal against it.
   session.state = 'uncertain';
   await timed(world, 'sign_out', async () => {
-    const browser = new SoakBrowser(world.publicOrigin, world.balance);
+    const browser = new SoakBrowser(world.publicOrigin, world.balance, world.callbacks);
     browser.setCookie(world.publicOrigin, world.sessionCookieName, session.cookie);
     const confirm = await browser.open(`${world.publicOrigin}/_sso/logout`, 0);
     if (confirm.status !== 200) return verdict(world, confirm);

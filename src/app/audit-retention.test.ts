@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Storage } from '../storage/types.js';
 import { auditEvent, withTestStorage } from '../test-support/storage-fixtures.js';
@@ -62,6 +63,41 @@ describe('audit retention', () => {
       assert.equal(pruned, 230);
       assert.deepEqual(counting.batches, [50, 50, 50, 50, 30]);
       assert.deepEqual(await storedUsers(storage), ['new0', 'new1', 'new2', 'new3', 'new4']);
+    });
+  });
+
+  test('sign-ins write their audit events while a large backlog is pruned', async () => {
+    await withTestStorage(async (storage) => {
+      const backlog = 20_000;
+      // One commit per thousand events: a commit each would take most of the test.
+      for (let from = 0; from < backlog; from += 1000) {
+        await storage.writeTogether(async ({ audit }) => {
+          for (let i = from; i < from + 1000; i += 1)
+            await audit.append(auditEvent(now - 400 * day + i, { userId: 'old' }));
+        });
+      }
+      const state = { pruning: true };
+      const writtenAt: number[] = [];
+      const pruning = pruneAuditLog(storage, { maxAgeMs: 180 * day, maxRows: undefined }, now);
+      // Sign-ins arrive as I/O and timers do, each on a later turn of the
+      // event loop: they are served only if pruning gives the loop back.
+      const writer = (async () => {
+        for (let i = 0; state.pruning; i += 1) {
+          await delay(1);
+          await storage.audit.append(auditEvent(now, { userId: `meanwhile${i}` }));
+          writtenAt.push(performance.now());
+        }
+      })();
+      const pruned = await pruning;
+      const prunedAt = performance.now();
+      state.pruning = false;
+      await writer;
+      assert.equal(pruned, backlog);
+      // Forty batches of 500: sign-ins go on between them, not after the last.
+      const meanwhile = writtenAt.filter((at) => at < prunedAt).length;
+      assert.ok(meanwhile >= 5, `${meanwhile} audit writes completed while pruning`);
+      const kept = await storedUsers(storage);
+      assert.ok(kept.every((userId) => userId.startsWith('meanwhile')));
     });
   });
 

@@ -10,6 +10,7 @@ import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ExampleServer } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
+import type { BrowserResponse } from '../test-support/browser.js';
 import { TestBrowser } from '../test-support/browser.js';
 import { freePort } from '../test-support/free-port.js';
 import { signInAtExample } from '../test-support/gateway-fixture.js';
@@ -77,10 +78,14 @@ describe('a gateway process stopped with SIGTERM', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('finishes the sign-in in flight, refuses new connections and exits 0', async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    gateway = await startGatewayProcess(port, { ...env, SSOGATE_PUBLIC_URL: url });
+  /**
+   * A gateway whose sign-in is waiting for the token answer, which comes
+   * after `tokenDelayMs`: the callback's response, when it comes.
+   */
+  async function signInInFlight(
+    url: string,
+    tokenDelayMs: number,
+  ): Promise<{ callback: Promise<BrowserResponse> }> {
     const browser = new TestBrowser();
     await signInAtExample(browser, example.url);
     const toCallback = await browser.open(`${url}/_sso/login/example-get?return_to=/landing`, {
@@ -88,15 +93,22 @@ describe('a gateway process stopped with SIGTERM', () => {
     });
     const callbackUrl = toCallback.hops[1]?.location ?? '';
     assert.match(callbackUrl, /\/_sso\/callback\/example-get\?/);
-
-    // The token step answers only after a while: the sign-in is in flight when the signal comes.
-    example.failNext('token', { delayMs: 3000 });
+    example.failNext('token', { delayMs: tokenDelayMs });
     example.requests.length = 0;
     const callback = browser.open(callbackUrl, { maxHops: 0 });
     await until(
       () => example.requests.some((request) => request.path === '/get/token'),
       'the gateway called the token endpoint',
     );
+    return { callback };
+  }
+
+  test('finishes the sign-in in flight, refuses new connections and exits 0', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    gateway = await startGatewayProcess(port, { ...env, SSOGATE_PUBLIC_URL: url });
+    // The token step answers only after a while: the sign-in is in flight when the signal comes.
+    const { callback } = await signInInFlight(url, 3000);
     const exitCode = gateway.signal('SIGTERM');
 
     await refusedAt(port);
@@ -116,5 +128,32 @@ describe('a gateway process stopped with SIGTERM', () => {
     } finally {
       await storage.close();
     }
+  });
+
+  test('cuts off a sign-in still waiting at the deadline and exits 1 by then', async () => {
+    await gateway?.stop();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    gateway = await startGatewayProcess(port, {
+      ...env,
+      SSOGATE_PUBLIC_URL: url,
+      SSOGATE_SHUTDOWN_TIMEOUT_SECONDS: '1',
+    });
+    // The token answer would come long after the one-second deadline.
+    const { callback } = await signInInFlight(url, 30_000);
+    const answer = callback.then(
+      (response) => `answered ${response.status}`,
+      () => 'cut',
+    );
+    const signalledAt = Date.now();
+    const exitCode = await gateway.signal('SIGTERM');
+    const stoppedMs = Date.now() - signalledAt;
+
+    assert.equal(exitCode, 1);
+    // The deadline, plus the closing of the storage and a busy machine's slack.
+    assert.ok(stoppedMs >= 1000 && stoppedMs < 10_000, `exited ${stoppedMs} ms after SIGTERM`);
+    // The connection was destroyed, not answered.
+    assert.equal(await answer, 'cut');
+    assert.match(gateway.output.join(''), /cut off/);
   });
 });

@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { withTestBackend } from '../../test-support/test-backend.js';
+import { AUDIT_PRUNE_LOCK_KEY } from '../audit-retention.js';
 import { SWEEP_LOCK_KEY } from '../kysely-storage.js';
 import { migrations } from '../migrations/index.js';
-import { newSecretBox } from '../../test-support/storage-fixtures.js';
+import type { Storage } from '../types.js';
+import { auditEvent, newSecretBox } from '../../test-support/storage-fixtures.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
 import { parsedEntry } from '../../core/test-support/entries.js';
 
@@ -26,6 +28,33 @@ function databaseUrlOf(env: Readonly<Record<string, string>>): string {
   const url = env.SSOGATE_DATABASE_URL ?? '';
   assert.ok(url.startsWith('postgres'));
   return url;
+}
+
+/**
+ * Runs `run` on a fresh storage while another instance's transaction holds
+ * the advisory lock `lockKey` (caught in the middle of its sweep or batch);
+ * `release` commits that transaction.
+ */
+async function whileAnotherInstanceHolds(
+  lockKey: string,
+  run: (storage: Storage, release: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  await withTestBackend(async ({ env }) => {
+    const url = databaseUrlOf(env);
+    const storage = await openPostgresStorage({ url, secretBox: newSecretBox() });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`select pg_advisory_xact_lock(${lockKey})`);
+      await run(storage, async () => {
+        await other.query('commit');
+      });
+    } finally {
+      await other.end();
+      await storage.close();
+    }
+  });
 }
 
 describe('openPostgresStorage', { skip }, () => {
@@ -80,25 +109,25 @@ describe('openPostgresStorage', { skip }, () => {
   });
 
   test('an instance skips the expiry sweep while another is sweeping', async () => {
-    await withTestBackend(async ({ env }) => {
-      const url = databaseUrlOf(env);
-      const storage = await openPostgresStorage({ url, secretBox: newSecretBox() });
-      const other = new pg.Client({ connectionString: url });
-      await other.connect();
-      try {
-        // The other instance's sweep, caught while it holds the lock.
-        await other.query('begin');
-        await other.query(`select pg_advisory_xact_lock(${SWEEP_LOCK_KEY})`);
-        assert.equal(await storage.sweepExpired(Date.now(), 0), undefined);
-        await other.query('commit');
-        assert.deepEqual(await storage.sweepExpired(Date.now(), 0), {
-          sessions: 0,
-          pendingSignIns: 0,
-        });
-      } finally {
-        await other.end();
-        await storage.close();
-      }
+    await whileAnotherInstanceHolds(SWEEP_LOCK_KEY, async (storage, release) => {
+      assert.equal(await storage.sweepExpired(Date.now(), 0), undefined);
+      await release();
+      assert.deepEqual(await storage.sweepExpired(Date.now(), 0), {
+        sessions: 0,
+        pendingSignIns: 0,
+      });
+    });
+  });
+
+  test('an instance skips audit pruning while another is pruning', async () => {
+    await whileAnotherInstanceHolds(AUDIT_PRUNE_LOCK_KEY, async (storage, release) => {
+      for (const at of [1, 2, 3]) await storage.audit.append(auditEvent(at));
+      const batch = { before: 10, keepRows: undefined, limit: 500 };
+      assert.equal(await storage.pruneAudit(batch), undefined);
+      assert.equal((await storage.audit.list({ limit: 10 })).length, 3);
+      await release();
+      assert.equal(await storage.pruneAudit(batch), 3);
+      assert.equal((await storage.audit.list({ limit: 10 })).length, 0);
     });
   });
 

@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { migrations } from '../migrations/index.js';
 import { newSecretBox, withTempDir } from '../../test-support/storage-fixtures.js';
@@ -15,6 +17,29 @@ function rawQuery(filename: string, query: string): unknown[] {
   } finally {
     raw.close();
   }
+}
+
+const run = promisify(execFile);
+
+/**
+ * Opens (and closes) the file from its own process, as a gateway starting
+ * or a command beside it does, at `startAt` (epoch ms) so that several
+ * begin together whatever their start-up took.
+ */
+async function openInOwnProcess(filename: string, startAt: number): Promise<void> {
+  const module = (name: string) => JSON.stringify(new URL(name, import.meta.url).href);
+  const script = `
+    import { randomBytes } from 'node:crypto';
+    import { openSqliteStorage } from ${module('./open-sqlite-storage.js')};
+    import { createSecretBox } from ${module('../../crypto/secret-box.js')};
+    await new Promise((resolve) => setTimeout(resolve, ${startAt} - Date.now()));
+    const storage = await openSqliteStorage({
+      filename: ${JSON.stringify(filename)},
+      secretBox: createSecretBox(new Uint8Array(randomBytes(32))),
+    });
+    await storage.close();
+  `;
+  await run(process.execPath, ['--input-type=module', '--eval', script]);
 }
 
 describe('openSqliteStorage', () => {
@@ -33,6 +58,26 @@ describe('openSqliteStorage', () => {
       } finally {
         await second.close();
       }
+      assert.deepEqual(
+        rawQuery(filename, 'select name from kysely_migration order by name'),
+        Object.keys(migrations('sqlite'))
+          .sort()
+          .map((name) => ({ name })),
+      );
+    });
+  });
+
+  test('processes opening a new file together all start, and each migration runs once', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      const startAt = Date.now() + 1500;
+      const opened = await Promise.allSettled(
+        [1, 2, 3].map(() => openInOwnProcess(filename, startAt)),
+      );
+      assert.deepEqual(
+        opened.map((result) => (result.status === 'fulfilled' ? 'opened' : String(result.reason))),
+        ['opened', 'opened', 'opened'],
+      );
       assert.deepEqual(
         rawQuery(filename, 'select name from kysely_migration order by name'),
         Object.keys(migrations('sqlite'))

@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { privateFile, tightenIfPresent } from '../../crypto/private-files.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { createKyselyStorage } from '../kysely-storage.js';
+import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
 import { withStatementCache } from './statement-cache.js';
@@ -68,12 +69,38 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     return version;
   };
   try {
-    const storage = await createKyselyStorage(db, options.secretBox, 'sqlite');
+    await migrateUnderWriteLock(database, db);
+    const storage = await createKyselyStorage(db, options.secretBox, 'sqlite', {
+      migrate: false,
+    });
     // After the migrations: the feed's statements read the revocation log.
     const revocations = sqliteRevocationFeed(database, otherWritersVersion);
     return { ...storage, revocations, otherWritersVersion };
   } catch (error) {
     await db.destroy();
+    throw error;
+  }
+}
+
+/**
+ * Migrates inside one transaction that takes the file's write lock first
+ * (BEGIN IMMEDIATE). Kysely's SQLite migrator takes no lock of its own, so
+ * two processes opening a new file together (a gateway starting while a
+ * command beside it runs) would both find no migration done and both create
+ * the tables; here the second waits (busy_timeout) for the first to commit,
+ * then finds every migration recorded. A migration that fails rolls back
+ * whole, leaving the file as it was.
+ */
+async function migrateUnderWriteLock(
+  database: BetterSqlite3.Database,
+  db: Kysely<Database>,
+): Promise<void> {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    await migrateToLatest(db, 'sqlite');
+    database.exec('COMMIT');
+  } catch (error) {
+    if (database.inTransaction) database.exec('ROLLBACK');
     throw error;
   }
 }
