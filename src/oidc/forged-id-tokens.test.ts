@@ -41,6 +41,22 @@ describe('id_token verification', () => {
       }).input;
     await gw.storage.entries.create(entry('forge', provider), 0);
     await gw.storage.entries.create(entry('strict', strict), 1);
+    // Values read from the claims and user info, used by a call after it.
+    await gw.storage.entries.create(
+      {
+        ...entry('chain', provider),
+        userInfoValues: [{ name: 'who', expression: "JSON_GET($response, 'name')" }],
+        userInfoCalls: [
+          {
+            name: 'profile',
+            url: `${provider.issuer}/userinfo?who=\${who}`,
+            successCondition: undefined,
+            mapping: "department = JSON_GET($response, 'name')",
+          },
+        ],
+      },
+      2,
+    );
     gw.gateway.entries.invalidate();
   });
   after(async () => {
@@ -68,6 +84,13 @@ describe('id_token verification', () => {
     assert.ok(user !== undefined);
     assert.equal(user.email, 'alice@forge.test');
     assert.equal(user.userName, 'Alice Forge');
+  });
+
+  test('values read from the claims and user info reach the calls after it', async () => {
+    const page = await signIn('chain');
+    assert.equal(page.status, 200, page.body.slice(0, 300));
+    const user = await gw.storage.users.findByUserId('chain:alice');
+    assert.equal(user?.department, 'Alice Forge');
   });
 
   test('a token signed with the published Ed25519 key (EdDSA, RFC 8037) signs in', async () => {

@@ -15,11 +15,11 @@ import {
   checkUserInfoResponse,
   excerpt,
   isSsogateError,
-  mapUserFromBody,
   maskSecrets,
   processTokenResponse,
   processUserInfoAnswer,
   processUserInfoCallResponse,
+  readComposedUserInfo,
   userInfoBody,
 } from '../core/index.js';
 import type { Telemetry } from '../observability/telemetry.js';
@@ -156,7 +156,7 @@ export async function readSignedInUser(
   const answer = await run('userinfo', '', async () => {
     if (verified !== undefined && entry.oidc?.userInfo === 'claims') {
       const body = userInfoBody('claims', verified.claims, undefined, secrets);
-      return { user: mapUserFromBody(entry, body, options), values: {} };
+      return readComposedUserInfo(entry, body, options);
     }
     const response = await deps.send(buildShapedUserInfoRequest(entry, values));
     if (verified === undefined || entry.oidc === undefined) {
@@ -164,7 +164,7 @@ export async function readSignedInUser(
     }
     checkUserInfoResponse(entry, response, { secrets });
     const body = userInfoBody(entry.oidc.userInfo, verified.claims, response.body, secrets);
-    return { user: mapUserFromBody(entry, body, options), values: {} };
+    return readComposedUserInfo(entry, body, options);
   });
   let user = answer.user;
   values = { ...values, named: { ...values.named, ...answer.values } };

@@ -33,5 +33,6 @@ export {
   buildUserInfoCallRequest,
   processAppTokenResponse,
   processUserInfoAnswer,
+  readComposedUserInfo,
   processUserInfoCallResponse,
 } from './shaped-calls.js';

@@ -129,10 +129,34 @@ export function processUserInfoAnswer(
     ...(tokenValues === undefined ? {} : { tokenValues }),
   });
   checkResponse(entry.userInfo, response, context, secrets);
-  return readAnswer(response, secrets, () => ({
+  return readAnswer(response, secrets, () => readUserInfo(entry, context));
+}
+
+/**
+ * The user and the named values of a body the gateway composed itself (an
+ * OpenID Connect entry's verified claims, merged with the user-info answer
+ * when it has one: docs/entries.md#openid-connect), read as
+ * processUserInfoAnswer reads an answer.
+ */
+export function readComposedUserInfo(
+  entry: CompiledOAuth2Entry,
+  body: string,
+  { secrets, tokenValues }: UserInfoResponseOptions,
+): UserInfoAnswer {
+  return readUserInfo(
+    entry,
+    createEvaluationContext(body, {
+      secrets,
+      ...(tokenValues === undefined ? {} : { tokenValues }),
+    }),
+  );
+}
+
+function readUserInfo(entry: CompiledOAuth2Entry, context: EvaluationContext): UserInfoAnswer {
+  return {
     user: mapUserWithGroups(entry, context),
     values: readNamedValues(entry.shapes.userInfoValues, context),
-  }));
+  };
 }
 
 export function buildUserInfoCallRequest(
