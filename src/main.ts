@@ -21,7 +21,12 @@ async function main(): Promise<void> {
           process.stderr.write('requests still running at the shutdown time-out were cut off\n');
         process.exit(outcome === 'finished' ? 0 : 1);
       },
-      () => process.exit(1),
+      (error: unknown) => {
+        process.stderr.write(
+          `the stop failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+        process.exit(1);
+      },
     );
   };
   process.once('SIGINT', stop);

@@ -77,7 +77,9 @@ export function createGateway(
     send,
     oidc,
     telemetry,
-    ...(outbound === undefined ? {} : { closeOutbound: () => outbound.close() }),
+    ...(outbound === undefined
+      ? {}
+      : { closeOutbound: () => outbound.close(), abortOutbound: () => outbound.abort() }),
     sessions: {
       sessions: storage.sessions,
       users: storage.users,

@@ -12,7 +12,9 @@ export type StopOutcome = 'finished' | 'cut_off';
  * requests under way finish (Fastify's close waits for them), then the
  * sweep, outbound connections and storage close (RunningGateway.close).
  * Requests still running at `timeoutMs` are cut off: their connections are
- * destroyed so the close can complete, and the outcome says so.
+ * destroyed and their calls to third-party servers ended, so the close
+ * completes then rather than at those calls' own time-outs, and the outcome
+ * says so.
  */
 export async function stopGracefully(
   gateway: RunningGateway,
@@ -22,7 +24,7 @@ export async function stopGracefully(
   const state = { cutOff: false };
   const deadline = setTimeout(() => {
     state.cutOff = true;
-    server.closeAllConnections();
+    gateway.cutOff();
   }, timeoutMs);
   // server.close() closes the connections idle at that moment only; one whose
   // request finishes later stays open as keep-alive, and the close would wait

@@ -25,6 +25,11 @@ export interface RunningGateway {
   /** The address it listens on, e.g. http://127.0.0.1:8080. */
   readonly address: string;
   close(): Promise<void>;
+  /**
+   * Ends what is still running, for a stop past its deadline: every
+   * connection, and every call to a third-party server under way.
+   */
+  cutOff(): void;
 }
 
 /**
@@ -56,8 +61,9 @@ export async function startGateway(
         'Keep it now: it is not shown again. Set SSOGATE_ADMIN_PASSWORD to choose your own.',
       );
     }
+    const gateway = createGateway(config, storage, options);
     const app = await buildApp(
-      createGateway(config, storage, options),
+      gateway,
       options.logger === undefined ? {} : { logger: options.logger },
     );
     if (!admin.created && config.adminPassword !== undefined) {
@@ -82,6 +88,12 @@ export async function startGateway(
       async close() {
         await app.close();
         await storage.close();
+      },
+      cutOff() {
+        app.server.closeAllConnections();
+        gateway.abortOutbound?.().catch((error: unknown) => {
+          app.log.warn({ err: error }, 'ending the calls under way failed');
+        });
       },
     };
   } catch (error) {

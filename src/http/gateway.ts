@@ -28,6 +28,8 @@ export interface Gateway {
   readonly telemetry: Telemetry;
   /** Closes the gateway's own outbound connections, when it made its client; at app close. */
   readonly closeOutbound?: () => Promise<void>;
+  /** Ends its calls under way at once, when it made its client; at a stop's deadline. */
+  readonly abortOutbound?: () => Promise<void>;
 }
 
 /** What the session functions (src/sessions/session-service.ts) need. */

@@ -150,8 +150,10 @@ describe('a gateway process stopped with SIGTERM', () => {
     const stoppedMs = Date.now() - signalledAt;
 
     assert.equal(exitCode, 1);
-    // The deadline, plus the closing of the storage and a busy machine's slack.
-    assert.ok(stoppedMs >= 1000 && stoppedMs < 10_000, `exited ${stoppedMs} ms after SIGTERM`);
+    // The deadline, plus the closing of the storage and a busy machine's
+    // slack; well before the token call's own 10-second time-out, which the
+    // stop does not wait for.
+    assert.ok(stoppedMs >= 1000 && stoppedMs < 7_000, `exited ${stoppedMs} ms after SIGTERM`);
     // The connection was destroyed, not answered.
     assert.equal(await answer, 'cut');
     assert.match(gateway.output.join(''), /cut off/);

@@ -84,8 +84,23 @@ export class OutboundClient {
   };
 
   async close(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((agent) => agent.close()));
+    await Promise.all(this.takeAgents().map((agent) => agent.close()));
+  }
+
+  /**
+   * Ends the calls under way at once, each failing as a network error, and
+   * their connections: for a stop past its deadline, which would otherwise
+   * wait for each call's own time-out in close().
+   */
+  async abort(): Promise<void> {
+    await Promise.all(this.takeAgents().map((agent) => agent.destroy()));
+  }
+
+  /** The agents, forgotten at once: a close during an abort finds none to close twice. */
+  private takeAgents(): Agent[] {
+    const agents = [...this.agents.values()];
     this.agents.clear();
+    return agents;
   }
 
   private gateFor(origin: string): OriginGate {
