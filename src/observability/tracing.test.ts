@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
@@ -57,6 +58,15 @@ describe('tracing with an OTLP endpoint', () => {
     gw.example.failNext('token', { status: 500, body: 'boom' });
     const failed = await browser.open(`${gw.url}/_sso/login/example-get?return_to=/page`);
     assert.equal(failed.status, 502);
+    // Its callback's span ends after its audit event is written, which the
+    // browser's page does not wait for: without waiting here, the flush
+    // below could come first and that span never be exported.
+    const failureAudited = async () =>
+      (await gw.storage.audit.list({ kind: 'sign_in', limit: 10 })).some(
+        (event) => event.outcome === 'failure',
+      );
+    for (let tries = 0; tries < 400 && !(await failureAudited()); tries += 1) await delay(25);
+    await delay(25);
 
     const cookie = [...browser.cookies(gw.url)].map(([name, value]) => `${name}=${value}`);
     const clientTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
