@@ -1,5 +1,5 @@
 import type { UserInfoResponseOptions } from './userinfo-response.js';
-import { mapUserWithGroups } from './userinfo-response.js';
+import { mapUserWithGroups, userInfoContext } from './userinfo-response.js';
 import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import type { CompiledUserInfoCall, NamedValue } from '../entry/compile-shapes.js';
 import { SsogateError } from '../errors/ssogate-error.js';
@@ -124,10 +124,7 @@ export function processUserInfoAnswer(
   response: ThirdPartyResponse,
   { secrets, tokenValues }: UserInfoResponseOptions,
 ): UserInfoAnswer {
-  const context = createEvaluationContext(response.body, {
-    secrets,
-    ...(tokenValues === undefined ? {} : { tokenValues }),
-  });
+  const context = userInfoContext(response.body, secrets, tokenValues);
   checkResponse(entry.userInfo, response, context, secrets);
   return readAnswer(response, secrets, () => readUserInfo(entry, context));
 }
@@ -143,13 +140,7 @@ export function readComposedUserInfo(
   body: string,
   { secrets, tokenValues }: UserInfoResponseOptions,
 ): UserInfoAnswer {
-  return readUserInfo(
-    entry,
-    createEvaluationContext(body, {
-      secrets,
-      ...(tokenValues === undefined ? {} : { tokenValues }),
-    }),
-  );
+  return readUserInfo(entry, userInfoContext(body, secrets, tokenValues));
 }
 
 function readUserInfo(entry: CompiledOAuth2Entry, context: EvaluationContext): UserInfoAnswer {

@@ -14,16 +14,29 @@ export interface UserInfoResponseOptions extends ResponseOptions {
   readonly tokenValues?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The evaluation context of a user-info answer, or of a body standing for
+ * one: its secrets masked, and the token step's named values for
+ * TOKEN_VALUE when there are any.
+ */
+export function userInfoContext(
+  body: string,
+  secrets: readonly string[],
+  tokenValues: UserInfoResponseOptions['tokenValues'] | undefined,
+): EvaluationContext {
+  return createEvaluationContext(body, {
+    secrets,
+    ...(tokenValues === undefined ? {} : { tokenValues }),
+  });
+}
+
 /** Checks the user-info response and maps it to a user (docs/entries.md#user-mapping). */
 export function processUserInfoResponse(
   entry: CompiledOAuth2Entry,
   response: ThirdPartyResponse,
   { secrets, tokenValues }: UserInfoResponseOptions,
 ): MappedUser {
-  const context = createEvaluationContext(response.body, {
-    secrets,
-    ...(tokenValues === undefined ? {} : { tokenValues }),
-  });
+  const context = userInfoContext(response.body, secrets, tokenValues);
   checkResponse(entry.userInfo, response, context, secrets);
   return readAnswer(response, secrets, () => mapUser(entry.userInfoParse, context));
 }
@@ -38,10 +51,7 @@ export function mapUserFromBody(
   body: string,
   { secrets, tokenValues }: UserInfoResponseOptions,
 ): MappedUser {
-  const context = createEvaluationContext(body, {
-    secrets,
-    ...(tokenValues === undefined ? {} : { tokenValues }),
-  });
+  const context = userInfoContext(body, secrets, tokenValues);
   return mapUserWithGroups(entry, context);
 }
 
@@ -85,10 +95,7 @@ export function reportUserInfoResponse(
   response: ThirdPartyResponse,
   { secrets, tokenValues }: UserInfoResponseOptions,
 ): MappingReport {
-  const context = createEvaluationContext(response.body, {
-    secrets,
-    ...(tokenValues === undefined ? {} : { tokenValues }),
-  });
+  const context = userInfoContext(response.body, secrets, tokenValues);
   checkResponse(entry.userInfo, response, context, secrets);
   return mapUserReport(entry.userInfoParse, context);
 }
