@@ -16,8 +16,8 @@ function settle(parse: () => unknown): void {
 
 /**
  * The parsers a browser or a third-party server reaches, on hostile input
- * made eight times longer, take at most about eight times the CPU time
- * (src/core/test-support/growth.ts). Templates and mapping text have their
+ * made sixteen times longer, take less than half of the 256 times the CPU
+ * time that quadratic work would (src/core/test-support/growth.ts). Templates and mapping text have their
  * own growth tests beside them; expressions are refused past 4,096
  * characters, so their time is bounded by that.
  */
