@@ -8,6 +8,7 @@ import { createKyselyStorage } from '../kysely-storage.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
+import { checkpointInBackground } from './background-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 import { sqliteRevocationFeed } from './sqlite-revocation-feed.js';
 
@@ -75,7 +76,18 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     });
     // After the migrations: the feed's statements read the revocation log.
     const revocations = sqliteRevocationFeed(database, otherWritersVersion);
-    return { ...storage, revocations, otherWritersVersion };
+    if (isMemory(options.filename)) return { ...storage, revocations, otherWritersVersion };
+    // Checkpoints and their fsyncs off the event loop (background-checkpoints.ts).
+    const checkpoints = checkpointInBackground(database, options.filename);
+    return {
+      ...storage,
+      revocations,
+      otherWritersVersion,
+      async close() {
+        await checkpoints.stop();
+        await storage.close();
+      },
+    };
   } catch (error) {
     await db.destroy();
     throw error;
