@@ -51,6 +51,14 @@ const hotQueries = oncePerDatabase((db) => ({
       .values({ state_hash: row.state_hash, ...replaced })
       .onConflict((conflict) => conflict.column('state_hash').doUpdateSet(replaced));
   }),
+  /** How many pending sign-ins the browser has besides `kept`: an index lookup (PostgreSQL's count is text). */
+  countOthers: compileOnce((values: { binding: string; kept: string }) =>
+    db
+      .selectFrom('pending_sign_ins')
+      .select((eb) => eb.fn.countAll<number | string>().as('others'))
+      .where('binding_hash', '=', values.binding)
+      .where('state_hash', '!=', values.kept),
+  ),
   /** Deletes the browser's older pending sign-ins beyond `others` besides `kept`. */
   keepNewest: compileOnce((values: { binding: string; kept: string; others: number }) =>
     db
@@ -106,13 +114,15 @@ export function createPendingSignInStore(
       expires_at: pending.expiresAt,
       nonce: pending.nonce ?? null,
     });
-    if (perBrowser !== undefined) {
-      await queries.keepNewest.execute(runner, {
-        binding: pending.bindingHash,
-        kept: pending.stateHash,
-        others: Math.max(0, perBrowser - 1),
-      });
-    }
+    if (perBrowser === undefined) return;
+    const others = Math.max(0, perBrowser - 1);
+    const browser = { binding: pending.bindingHash, kept: pending.stateHash };
+    // Nearly every start finds the browser under its limit (a first sign-in
+    // has no other at all): counting first spares the pruning's sorted
+    // subquery, which cost more than the insert.
+    const { rows } = await queries.countOthers.execute(runner, browser);
+    if (Number(rows[0]?.others ?? 0) <= others) return;
+    await queries.keepNewest.execute(runner, { ...browser, others });
   };
   return {
     async save(pending, perBrowser) {
