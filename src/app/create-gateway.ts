@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load-config.js';
 import type { RandomSource } from '../core/index.js';
+import { pooledRandomBytes } from '../crypto/random-pool.js';
 import { addressPolicy } from '../outbound/address-policy.js';
 import { OutboundClient } from '../outbound/outbound-client.js';
 import { EntryRegistry } from '../entries/entry-registry.js';
@@ -27,7 +27,7 @@ export function createGateway(
   options: GatewayOptions = {},
 ): Gateway {
   const clock = options.clock ?? Date.now;
-  const random = options.random ?? ((size: number) => randomBytes(size));
+  const random = options.random ?? pooledRandomBytes();
   const telemetry = gatewayTelemetry(config, storage, clock);
   // A client of its own is the gateway's to close (at app close); a given one is the caller's.
   const outbound =

@@ -1,6 +1,6 @@
 /**
  * Randomness is injected: production passes
- * `crypto.randomBytes`, tests pass a deterministic source.
+ * the operating system's CSPRNG (crypto/random-pool.ts), tests pass a deterministic source.
  */
 export type RandomSource = (size: number) => Uint8Array;
 
