@@ -33,14 +33,16 @@ export interface BackgroundCheckpoints {
 /**
  * Moves SQLite's checkpoints off the event loop. In WAL mode a commit
  * appends to the log, and every thousand pages the committing connection
- * copies the log into the database file and syncs both (a checkpoint): on
- * this machine that made the average commit of a sign-in take twice as long
- * (about 110 µs of CPU either way, but 210 µs to 265 µs of wall time against
- * 110 µs), and the event loop waits through every fsync, with every request
- * behind it. Here a thread with a connection of its own checkpoints instead
- * (checkpoint-thread.ts), and the gateway's connection keeps a far
- * higher threshold as a backstop. Durability is unchanged: the same syncs
- * happen at the same points of the log, on another thread.
+ * copies the log into the database file and syncs both (a checkpoint). That
+ * made the average commit of a sign-in take twice as long, measured on a
+ * two-core machine (about 110 µs of CPU either way, but 210 µs to 265 µs of
+ * wall time against 110 µs), and the event loop waits through every fsync,
+ * with every request behind it. Here a thread with a connection of its own
+ * checkpoints instead (checkpoint-thread.ts), and the gateway's connection
+ * keeps a far higher threshold as a backstop. The log is still synced at
+ * every checkpoint, now every `everyMs` under writes rather than every
+ * thousand pages: what a power loss can roll back is at most that long
+ * (docs/deployment.md#what-a-sqlite-commit-survives).
  *
  * The thread starts only once the log reaches `startAtLogBytes` (1 MiB):
  * a gateway that writes little (a command, a small site) never pays the
