@@ -10,6 +10,19 @@ import type { ForwardContext } from './proxy-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { callUpstream } from './upstream-client.js';
 
+/** Methods whose request may be sent again after a connection failure (RFC 9110 §9.2.2). */
+const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/** Whether a request can be sent again as it was: idempotent, and without a body. */
+function replayable(method: string, incoming: IncomingMessage): boolean {
+  const length = incoming.headers['content-length'];
+  return (
+    idempotentMethods.has(method) &&
+    (length === undefined || length === '0') &&
+    incoming.headers['transfer-encoding'] === undefined
+  );
+}
+
 /** Proxies one request that Fastify routed (routes.ts); see forwardToUpstream. */
 export async function proxyHttp(
   gateway: Gateway,
@@ -63,14 +76,10 @@ export async function forwardToUpstream(
   streamsBody(incoming);
   const headers = upstreamRequestHeaders(incoming, target.context);
   const observed = gateway.telemetry.proxyStarted(upstream.origin, headers, incoming.headers);
-  const call = callUpstream(
-    upstream,
-    incoming.method ?? 'GET',
-    path,
-    headers,
-    gateway.config.upstreamTimeoutMs,
-    false,
-  );
+  const method = incoming.method ?? 'GET';
+  const send = () =>
+    callUpstream(upstream, method, path, headers, gateway.config.upstreamTimeoutMs, false);
+  let call = send();
   // A client that goes away stops the upstream request too.
   const abandon = (): void => {
     if (!outgoing.writableFinished) call.request.destroy();
@@ -81,7 +90,15 @@ export async function forwardToUpstream(
   incoming.on('error', abandon);
   incoming.pipe(call.request);
 
-  const outcome = await call.outcome;
+  let outcome = await call.outcome;
+  if (outcome.kind === 'failed' && outcome.staleConnection && replayable(method, incoming)) {
+    // The upstream closed an idle pooled connection as this request arrived
+    // on it. Sent again once, as RFC 9110 §9.2.2 allows for an idempotent
+    // request: the body it does not have cannot have been half read.
+    call = send();
+    call.request.end();
+    outcome = await call.outcome;
+  }
   gateway.telemetry.proxyFinished(
     observed,
     'response' in outcome ? outcome.response.statusCode : undefined,

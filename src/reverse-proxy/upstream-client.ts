@@ -33,9 +33,22 @@ export interface UpstreamCall {
         readonly socket: import('node:net').Socket;
         readonly head: Buffer;
       }
-    | { readonly kind: 'failed'; readonly failure: UpstreamFailure; readonly detail: string }
+    | {
+        readonly kind: 'failed';
+        readonly failure: UpstreamFailure;
+        readonly detail: string;
+        /**
+         * The request went out on a pooled connection the upstream had
+         * closed meanwhile (its keep-alive time-out ending as the request
+         * arrived): the upstream answered nothing of it.
+         */
+        readonly staleConnection: boolean;
+      }
   >;
 }
+
+/** How a connection the upstream has closed fails the next request sent on it. */
+const closedConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * Starts a request to an upstream. The caller writes (or pipes) the body and
@@ -75,8 +88,8 @@ export function callUpstream(
       clearTimeout(connectTimer);
       resolve(value);
     };
-    const fail = (failure: UpstreamFailure, detail: string): void => {
-      settle({ kind: 'failed', failure, detail });
+    const fail = (failure: UpstreamFailure, detail: string, staleConnection = false): void => {
+      settle({ kind: 'failed', failure, detail, staleConnection });
       request.destroy();
     };
     let responseTimer: NodeJS.Timeout | undefined;
@@ -106,7 +119,8 @@ export function callUpstream(
       settle({ kind: 'upgrade', response, socket, head });
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
-      fail('refused', error.code ?? error.message);
+      const stale = request.reusedSocket && closedConnectionCodes.has(error.code ?? '');
+      fail('refused', error.code ?? error.message, stale);
     });
   });
   return { request, outcome };
