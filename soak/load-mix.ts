@@ -6,6 +6,7 @@ import type { Page } from './browser.js';
 import { SoakBrowser, errorCodeOf, requestTimeoutMs } from './browser.js';
 import type { CallbacksInFlight } from './callbacks-in-flight.js';
 import type { Kind, OutcomeLog } from './outcomes.js';
+import { unseenHandshake } from './outcomes.js';
 import type { HeldSessions } from './sessions-held.js';
 
 /**
@@ -323,8 +324,8 @@ async function webSocketRoundTrip(world: LoadWorld): Promise<void> {
           signal: AbortSignal.timeout(requestTimeoutMs),
         });
         const body = await probe.text();
-        if (probe.status === 200)
-          throw new Error('the WebSocket handshake failed, but the path answers');
+        // Refused a moment ago, answered now: what refused it has just ended.
+        if (probe.status === 200) return { outcome: unseenHandshake };
         const code = errorCodeOf(body);
         return {
           outcome: `handshake_${probe.status}`,

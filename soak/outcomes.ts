@@ -43,6 +43,15 @@ export interface FaultWindow {
   readonly refusals: boolean;
 }
 
+/**
+ * A WebSocket handshake that failed while the same request without the
+ * upgrade, sent right after, was answered. The WebSocket API hides the
+ * handshake's status, so this is a refusal of unknown code: only an outage
+ * that ended in between (a store back from its restart, an instance started
+ * again) explains it.
+ */
+export const unseenHandshake = 'handshake_unseen';
+
 /** A storage restart or a killed instance: the gateway answers 503 service_unavailable. */
 export const outageCodes: ReadonlySet<string> = new Set(['service_unavailable']);
 
@@ -99,16 +108,19 @@ export class OutcomeLog {
       // The request overlapped the window (plus its grace).
       if (ended < window.from || started > to) return false;
       if (outcome.outcome === 'network') return window.refusals;
+      if (outcome.outcome === unseenHandshake)
+        return window.refusals || window.codes.has('service_unavailable');
       return outcome.code !== undefined && window.codes.has(outcome.code);
     });
   }
 
-  /** Every 5xx (and refused connection) no window explains. */
+  /** Every 5xx, refused connection and unseen handshake refusal no window explains. */
   unexplained(): Outcome[] {
     return this.outcomes.filter(
       (outcome) =>
         ((outcome.status !== undefined && outcome.status >= 500) ||
-          outcome.outcome === 'network') &&
+          outcome.outcome === 'network' ||
+          outcome.outcome === unseenHandshake) &&
         this.explaining(outcome) === undefined,
     );
   }

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InvariantResult } from './invariants.js';
 import type { FaultWindow, Outcome, OutcomeLog } from './outcomes.js';
-import { kinds } from './outcomes.js';
+import { kinds, unseenHandshake } from './outcomes.js';
 import type { ResourceSample } from './resources.js';
 
 /** What one backend's run produced. */
@@ -35,7 +35,7 @@ function byKindAndOutcome(outcomes: readonly Outcome[]): Record<string, Record<s
   return table;
 }
 
-/** Every 5xx (and refused connection), grouped, with the fault that explains it. */
+/** Every 5xx, refused connection and unseen handshake refusal, grouped, with the fault that explains it. */
 function failures(
   log: OutcomeLog,
 ): { kind: string; status: string; code: string; explainedBy: string; count: number }[] {
@@ -45,11 +45,16 @@ function failures(
   >();
   for (const outcome of log.outcomes) {
     const serverError = outcome.status !== undefined && outcome.status >= 500;
-    if (!serverError && outcome.outcome !== 'network') continue;
+    const unseen = outcome.outcome === unseenHandshake;
+    if (!serverError && outcome.outcome !== 'network' && !unseen) continue;
     const window: FaultWindow | undefined = log.explaining(outcome);
     const entry = {
       kind: outcome.kind,
-      status: outcome.status === undefined ? 'no answer' : String(outcome.status),
+      status: unseen
+        ? 'refused, then answered'
+        : outcome.status === undefined
+          ? 'no answer'
+          : String(outcome.status),
       code:
         outcome.code ??
         (outcome.outcome === 'network' ? (outcome.detail ?? '').slice(0, 60) : 'none'),
@@ -110,10 +115,22 @@ function resources(
 export function verdictOf(run: BackendRun): string[] {
   const reasons: string[] = [];
   const unexplained = run.log.unexplained();
-  const serverErrors = unexplained.filter((outcome) => outcome.outcome !== 'network');
-  if (serverErrors.length > 0) reasons.push(`${serverErrors.length} unexplained 5xx answers`);
-  const refused = unexplained.length - serverErrors.length;
-  if (refused > 0) reasons.push(`${refused} requests without an answer outside any fault window`);
+  const groups: [string, (outcome: Outcome) => boolean][] = [
+    ['unexplained 5xx answers', (outcome) => outcome.status !== undefined],
+    ['requests without an answer no fault window explains', (o) => o.outcome === 'network'],
+    ['WebSocket handshakes refused while the path answered', (o) => o.outcome === unseenHandshake],
+  ];
+  for (const [what, belongs] of groups) {
+    const found = unexplained.filter(belongs);
+    if (found.length === 0) continue;
+    // The first few, so the command's own output says what went wrong.
+    const examples = found.slice(0, 3).map((outcome) => {
+      const at = ((outcome.startedAt - run.startedAt) / 1000).toFixed(1);
+      const why = outcome.detail ?? `${outcome.status ?? ''} ${outcome.code ?? ''}`.trim();
+      return `${outcome.kind} at +${at} s for ${outcome.durationMs} ms: ${why}`;
+    });
+    reasons.push(`${found.length} ${what} (${examples.join('; ')})`);
+  }
   for (const invariant of run.invariants) {
     if (invariant.broken.length > 0) reasons.push(`broken: ${invariant.name}`);
   }
