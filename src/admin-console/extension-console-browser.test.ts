@@ -58,10 +58,29 @@ describe('an extension entry in the console, in headless Chromium', { skip: cons
   const checkStatus = () =>
     page.getByRole('group', { name: 'Extension service', exact: true }).getByRole('status');
 
-  /** Clicks "Test connection" and waits for an answer that matches. */
+  /**
+   * Clicks "Test connection" and waits for an answer that matches; when none
+   * comes, the failure quotes what the status and the button showed instead.
+   */
   const testConnection = async (expected: RegExp): Promise<void> => {
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await checkStatus().getByText(expected).waitFor();
+    try {
+      await checkStatus().getByText(expected).waitFor();
+    } catch (error) {
+      const shown = await checkStatus()
+        .innerText({ timeout: 1000 })
+        .catch(() => '(no status region)');
+      const button = await page
+        .locator('.inline-actions button')
+        .first()
+        .innerText({ timeout: 1000 })
+        .catch(() => '(no button)');
+      await screenshot(page, 'extension-check-unexpected');
+      throw new Error(
+        `"Test connection" showed ${JSON.stringify(shown)} (button: ${JSON.stringify(button)}), not ${String(expected)}`,
+        { cause: error },
+      );
+    }
   };
 
   test('an administrator signs in locally and opens a new entry of type extension', async () => {
