@@ -24,6 +24,19 @@ export interface CanonicalHost {
  * a wildcard.
  */
 export function canonicalHost(host: string): CanonicalHost | undefined {
+  // Every proxied request asks for the same host or nearly so: the last answer is kept.
+  if (host === lastHost.text) return lastHost.canonical;
+  const canonical = readHost(host);
+  lastHost = { text: host, canonical };
+  return canonical;
+}
+
+let lastHost: { readonly text: string; readonly canonical: CanonicalHost | undefined } = {
+  text: '',
+  canonical: undefined,
+};
+
+function readHost(host: string): CanonicalHost | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*)\.?(?::(\d{1,5}))?$/.exec(
     host.trim().toLowerCase(),
   );

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { normaliseTarget } from './request-path.js';
 
 describe('normaliseTarget', () => {
@@ -56,5 +57,23 @@ describe('normaliseTarget', () => {
       assert.ok('refused' in result, `${String(target)} was let through`);
       assert.match(result.refused, why as RegExp, String(target));
     }
+  });
+
+  test('a path read without the full steps reads as it does with them', () => {
+    // A leading `.` segment changes no path (RFC 3986 section 5.2.4) and
+    // takes the full steps, so both readings must agree, refusals included.
+    const segment = fc.string({
+      unit: fc.constantFrom('a', 'Z', '0', '_', '~', '-', '.', '%', '2', 'e', ';', ' '),
+      maxLength: 6,
+    });
+    const target = fc
+      .tuple(fc.array(segment, { maxLength: 5 }), fc.boolean(), fc.constantFrom('', '?q=1'))
+      .map(([segments, slash, query]) => `/${segments.join('/')}${slash ? '/' : ''}${query}`);
+    fc.assert(
+      fc.property(target, (path) => {
+        assert.deepEqual(normaliseTarget(path), normaliseTarget(`/.${path}`), path);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

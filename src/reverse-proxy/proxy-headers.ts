@@ -101,7 +101,9 @@ export function clientResponseHeaders(
   gatewayCookies: ReadonlySet<string>,
 ): string[] {
   const raw = response.rawHeaders;
-  const named = connectionNamed(response.headers.connection);
+  // Read from the raw lines: `response.headers` would build an object of
+  // every header for this one look.
+  const named = connectionNamed(rawConnection(raw));
   const headers: string[] = [];
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] ?? '';
@@ -115,20 +117,42 @@ export function clientResponseHeaders(
   return headers;
 }
 
+/** The Connection header of raw header lines, its lines joined as Node joins them. */
+function rawConnection(raw: readonly string[]): string | undefined {
+  let connection: string | undefined;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    if (raw[index]?.length !== 10 || raw[index]?.toLowerCase() !== 'connection') continue;
+    const value = raw[index + 1] ?? '';
+    connection = connection === undefined ? value : `${connection}, ${value}`;
+  }
+  return connection;
+}
+
+const nothingNamed: ReadonlySet<string> = new Set();
+/** The last Connection header read: nearly every message carries the same one, or none. */
+let lastConnection = { header: '', named: nothingNamed };
+
 function connectionNamed(connection: string | undefined): ReadonlySet<string> {
-  if (connection === undefined) return new Set();
-  return new Set(connection.split(',').map((token) => token.trim().toLowerCase()));
+  if (connection === undefined) return nothingNamed;
+  if (connection !== lastConnection.header) {
+    const named = new Set(connection.split(',').map((token) => token.trim().toLowerCase()));
+    lastConnection = { header: connection, named };
+  }
+  return lastConnection.named;
 }
 
 /** The Cookie header without the gateway's own cookies: the session id never leaves the gateway. */
 function withoutCookies(header: string, names: ReadonlySet<string>): string {
-  return header
-    .split(';')
-    .filter((pair) => {
-      const eq = pair.indexOf('=');
-      const name = (eq === -1 ? pair : pair.slice(0, eq)).trim();
-      return name !== '' && !names.has(name);
-    })
-    .map((pair) => pair.trim())
-    .join('; ');
+  // One pass, no lists: it runs on every proxied request.
+  let kept = '';
+  for (let start = 0; start < header.length;) {
+    const semicolon = header.indexOf(';', start);
+    const end = semicolon === -1 ? header.length : semicolon;
+    const pair = header.slice(start, end).trim();
+    const eq = pair.indexOf('=');
+    const name = (eq === -1 ? pair : pair.slice(0, eq)).trim();
+    if (name !== '' && !names.has(name)) kept = kept === '' ? pair : `${kept}; ${pair}`;
+    start = end + 1;
+  }
+  return kept;
 }

@@ -93,7 +93,7 @@ export function callUpstream(
       request.destroy();
     };
     let responseTimer: NodeJS.Timeout | undefined;
-    request.once('finish', () => {
+    request.on('finish', () => {
       if (settled) return;
       responseTimer = setTimeout(() => {
         fail('timeout', `no response within ${timeoutMs} ms`);
@@ -115,9 +115,11 @@ export function callUpstream(
     request.on('response', (response) => {
       settle({ kind: 'response', response });
     });
-    request.on('upgrade', (response, socket, head) => {
-      settle({ kind: 'upgrade', response, socket, head });
-    });
+    // Without a listener, Node destroys the socket of an upgrade nobody asked for.
+    if (upgrade)
+      request.on('upgrade', (response, socket, head) => {
+        settle({ kind: 'upgrade', response, socket, head });
+      });
     request.on('error', (error: NodeJS.ErrnoException) => {
       const stale = request.reusedSocket && closedConnectionCodes.has(error.code ?? '');
       fail('refused', error.code ?? error.message, stale);
