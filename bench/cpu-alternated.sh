@@ -5,19 +5,34 @@
 #
 #   bash bench/cpu-alternated.sh auth    DIST...   # GET /_sso/auth, valid cookie (wrk)
 #   bash bench/cpu-alternated.sh sign-in DIST...   # whole sign-in flows (20 workers)
+#   bash bench/cpu-alternated.sh proxy   DIST...   # GET /page through the reverse proxy (wrk)
+#   bash bench/cpu-alternated.sh mixed   DIST...   # /_sso/auth alone, then beside paced sign-ins
 #
 # DIST is a build's dist/ folder (npm run build; keep a copy of an older one
 # beside a node_modules link to compare). Each build runs as a gateway
 # process of its own, pinned to core 1, against the shared peer benchmark's
 # identity provider; the load runs on core 0. In `auth` mode the bare
-# node:http server of the peer benchmark (ceiling.mjs) takes its turn too.
+# node:http server of the peer benchmark (ceiling.mjs) takes its turn too;
+# in `proxy` mode each build proxies to that server (on core 0 then) and a
+# bare node:http proxy with a keep-alive agent and no checks takes the turn.
 # The figure is the process's utime + stime (/proc/PID/stat) over a turn,
 # divided by the requests or flows it completed. PEER_BENCH names the peer
 # benchmark's folder. Knobs: ROUNDS (6), SECS (3), DBURL (a PostgreSQL URL
 # instead of a fresh SQLite file per build).
+#
+# In `sign-in` mode, PEERS=1 adds two turns to each round: the peer
+# benchmark's Express + Passport stack (its baseline-passport/ folder needs
+# `npm ci` first) and bench/sign-in-floor.ts (build it with
+# `npm run build:test`), the least any Node.js server does for a sign-in.
+#
+# `mixed` mode prints rates, not CPU time: each build's checks a second
+# (wrk, as in `auth`) alone, then beside sign-ins started at RATE a second
+# (75, an open loop: bench/paced-sign-ins.ts, built by `npm run build:test`),
+# and the ratio of the two.
 set -euo pipefail
-mode=${1:?auth or sign-in}
+mode=${1:?auth, sign-in, proxy or mixed}
 shift
+root=$(cd "$(dirname "$0")/.." && pwd)
 PB=$(cd "${PEER_BENCH:?the peer benchmark folder, e.g. PEER_BENCH=/work/shared/peer-bench}" && pwd)
 ROUNDS=${ROUNDS:-6}
 SECS=${SECS:-3}
@@ -35,9 +50,47 @@ trap cleanup EXIT
 
 taskset -c 0 node "$PB/idp.mjs" $IDP >/dev/null 2>&1 &
 PIDS+=($!)
-CEILING_PORT=$CEIL taskset -c 1 node "$PB/ceiling.mjs" >/dev/null 2>&1 &
+# The upstream in proxy mode shares the load's core, as the identity provider does.
+[[ $mode == proxy ]] && ceiling_core=0 || ceiling_core=1
+CEILING_PORT=$CEIL taskset -c $ceiling_core node "$PB/ceiling.mjs" >/dev/null 2>&1 &
 CEILING_PID=$!
 PIDS+=($!)
+BARE_PROXY=$((BASE + 42))
+UPSTREAM=
+if [[ $mode == proxy ]]; then
+  UPSTREAM=http://$H:$CEIL
+  taskset -c 1 node -e "
+    const http = require('node:http');
+    const agent = new http.Agent({ keepAlive: true });
+    http.createServer((request, response) => {
+      const upstream = http.request({ host: '$H', port: $CEIL, path: request.url,
+        method: request.method, headers: request.headers, agent }, (answer) => {
+        response.writeHead(answer.statusCode, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(upstream);
+    }).listen($BARE_PROXY, '$H');" >/dev/null 2>&1 &
+  BARE_PROXY_PID=$!
+  PIDS+=($!)
+fi
+
+# name PORT PID: a peer server that takes a turn of its own in sign-in mode.
+PEER_NAMES=()
+PEER_PORTS=()
+PEER_PIDS=()
+wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.2; done; return 1; }
+if [[ $mode == sign-in && ${PEERS:-0} == 1 ]]; then
+  PORT=$((BASE + 40)) IDP_URL=http://$H:$IDP taskset -c 1 node "$PB/baseline-passport/server.mjs" \
+    >"$work/passport.log" 2>&1 &
+  PIDS+=($!)
+  PEER_NAMES+=(passport) PEER_PORTS+=($((BASE + 40))) PEER_PIDS+=($!)
+  SSOGATE_PORT=$((BASE + 41)) IDP_URL=http://$H:$IDP taskset -c 1 node "$root/build/bench/sign-in-floor.js" \
+    >"$work/floor.log" 2>&1 &
+  PIDS+=($!)
+  PEER_NAMES+=(floor) PEER_PORTS+=($((BASE + 41))) PEER_PIDS+=($!)
+  wait_for "http://$H:$((BASE + 40))/auth" || { echo "the Passport stack did not start" >&2; exit 1; }
+  wait_for "http://$H:$((BASE + 41))/_sso/healthz" || { echo "the floor did not start" >&2; exit 1; }
+fi
 
 declare -a GATEWAY_PIDS COOKIES
 i=0
@@ -50,12 +103,13 @@ for dist in "$@"; do
     SSOGATE_DATABASE_URL="${DBURL:-sqlite:$data/ssogate.db}" SSOGATE_ENTRIES_FILE="$data/entries.json" \
     SSOGATE_ADMIN_PASSWORD=bench-admin-password SSOGATE_OUTBOUND_ALLOW=127.0.0.1 \
     SSOGATE_SIGN_INS_PER_MINUTE=100000 SSOGATE_PENDING_SIGN_INS_MAX=10000000 \
-    taskset -c 1 node "$dist/main.js" >"$data/log" 2>&1 &
+    ${UPSTREAM:+SSOGATE_UPSTREAM=$UPSTREAM} taskset -c 1 node "$dist/main.js" >"$data/log" 2>&1 &
   GATEWAY_PIDS[i]=$!
   PIDS+=($!)
-  for _ in $(seq 100); do curl -s -o /dev/null "http://$H:$port/_sso/healthz" && break; sleep 0.2; done
+  wait_for "http://$H:$port/_sso/healthz" || true
+  # Through the proxy, the landing page is the upstream's hello world.
   COOKIES[i]=$(node "$PB/signin-load.mjs" --start "http://$H:$port/_sso/login/bench?return_to=/" \
-    --expect-text user --print-cookie)
+    --expect-text "$([[ $mode == proxy ]] && echo hello || echo user)" --print-cookie)
   i=$((i + 1))
 done
 
@@ -69,7 +123,7 @@ measure() {
   before=$(cpu_ticks "$pid")
   out=$("$@")
   after=$(cpu_ticks "$pid")
-  if [[ $mode == auth ]]; then
+  if [[ $mode == auth || $mode == proxy ]]; then
     count=$(echo "$out" | awk '/requests in/{print $1}')
     if echo "$out" | grep -q Non-2xx; then echo "non-2xx answers" >&2; exit 1; fi
   else
@@ -79,17 +133,51 @@ measure() {
     'BEGIN { printf "%8.1f µs %9.1f/s", t * 1e6 / hz / n, n / s }'
 }
 
+# PORT COOKIE: checks a second on /_sso/auth over SECS (wrk on core 0).
+checks_per_second() {
+  local out
+  out=$(taskset -c 0 wrk -t1 -c50 -d"${SECS}"s -H "Cookie: $2" "http://$H:$1/_sso/auth")
+  if echo "$out" | grep -q Non-2xx; then echo "non-2xx answers" >&2; exit 1; fi
+  echo "$out" | awk '/Requests\/sec/{printf "%.0f", $2}'
+}
+
 for round in $(seq "$ROUNDS"); do
   line="round $round:"
   if [[ $mode == auth ]]; then
     line+=" ceiling $(measure $CEILING_PID taskset -c 0 wrk -t1 -c50 -d"${SECS}"s "http://$H:$CEIL/") |"
+  elif [[ $mode == proxy ]]; then
+    line+=" bare proxy $(measure $BARE_PROXY_PID taskset -c 0 wrk -t1 -c32 -d"${SECS}"s \
+      "http://$H:$BARE_PROXY/page") |"
   fi
+  for p in "${!PEER_NAMES[@]}"; do
+    start=http://$H:${PEER_PORTS[p]}/_sso/login/bench?return_to=/
+    [[ ${PEER_NAMES[p]} == passport ]] && start=http://$H:${PEER_PORTS[p]}/login
+    line+=" ${PEER_NAMES[p]} $(measure "${PEER_PIDS[p]}" taskset -c 0 node "$PB/signin-load.mjs" \
+      --start "$start" --expect-path / --expect-text hello --concurrency 20 --warmup 0 --duration "$SECS") |"
+  done
   i=0
   for dist in "$@"; do
     port=$((BASE + i))
     if [[ $mode == auth ]]; then
       result=$(measure "${GATEWAY_PIDS[i]}" taskset -c 0 wrk -t1 -c50 -d"${SECS}"s \
         -H "Cookie: ${COOKIES[i]}" "http://$H:$port/_sso/auth")
+    elif [[ $mode == proxy ]]; then
+      result=$(measure "${GATEWAY_PIDS[i]}" taskset -c 0 wrk -t1 -c32 -d"${SECS}"s \
+        -H "Cookie: ${COOKIES[i]}" "http://$H:$port/page")
+    elif [[ $mode == mixed ]]; then
+      alone=$(checks_per_second "$port" "${COOKIES[i]}")
+      taskset -c 0 node "$root/build/bench/paced-sign-ins.js" \
+        "http://$H:$port/_sso/login/bench?return_to=/" "${RATE:-75}" "$SECS" >"$work/paced" &
+      paced=$!
+      beside=$(checks_per_second "$port" "${COOKIES[i]}")
+      wait $paced
+      result=$(node -e '
+        const [alone, beside, file] = process.argv.slice(1);
+        const paced = JSON.parse(require("node:fs").readFileSync(file, "utf8"));
+        if (paced.failed > 0) throw new Error(`${paced.failed} paced sign-ins failed`);
+        const ratio = (Number(beside) / Number(alone)).toFixed(2);
+        console.log(`alone ${alone}/s, beside ${paced.perSecond} sign-ins/s ${beside}/s: ×${ratio}`);
+      ' "$alone" "$beside" "$work/paced")
     else
       result=$(measure "${GATEWAY_PIDS[i]}" taskset -c 0 node "$PB/signin-load.mjs" \
         --start "http://$H:$port/_sso/login/bench?return_to=/" --expect-path / --expect-text user \
