@@ -117,8 +117,14 @@ export function verdictOf(run: BackendRun): string[] {
   const unexplained = run.log.unexplained();
   const groups: [string, (outcome: Outcome) => boolean][] = [
     ['unexplained 5xx answers', (outcome) => outcome.status !== undefined],
-    ['requests without an answer no fault window explains', (o) => o.outcome === 'network'],
-    ['WebSocket handshakes refused while the path answered', (o) => o.outcome === unseenHandshake],
+    [
+      'requests without an answer no fault window explains',
+      (outcome) => outcome.outcome === 'network',
+    ],
+    [
+      'WebSocket handshakes refused while the path answered',
+      (outcome) => outcome.outcome === unseenHandshake,
+    ],
   ];
   for (const [what, belongs] of groups) {
     const found = unexplained.filter(belongs);
