@@ -89,7 +89,93 @@ function importCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[]
   return [...cycles].sort();
 }
 
+/**
+ * The layers, from the bottom up (docs/architecture.md#layers): a product
+ * module may import only its own folder and the folders listed before it.
+ * Within a layer the order counts too, so the list is one order of every
+ * folder. `example-server/`, `multi-instance/` and `fuzz/` stand apart, as
+ * do the repository-wide tests in src/ itself.
+ */
+const layers: readonly (readonly string[])[] = [
+  ['core/'],
+  ['crypto/', 'pages/', 'web/', 'logging/', 'outbound/', 'config/', 'presets/', 'observability/'],
+  ['oidc/', 'storage/', 'entries/'],
+  ['http/'],
+  ['extension/', 'rate-limit/', 'access-rules/', 'provisioning/', 'sessions/'],
+  [
+    'sign-in/',
+    'portal/',
+    'admin-console/',
+    'local-accounts/',
+    'admin-api/',
+    'forward-auth/',
+    'reverse-proxy/',
+  ],
+  ['app/'],
+  ['main.ts', 'cli/', 'demo/'],
+];
+
+/** Folders outside the order: their own server, and tests. */
+const standApart = new Set(['example-server/', 'multi-instance/', 'fuzz/', 'test-support/']);
+
+/** Each import that goes up the order or sideways to a later folder, as `from → to`. */
+function layerViolations(
+  graph: ReadonlyMap<string, ReadonlySet<string>>,
+  order: readonly string[],
+): string[] {
+  const rank = new Map(order.map((folder, index) => [folder, index]));
+  const violations: string[] = [];
+  for (const [from, targets] of graph) {
+    const fromRank = rank.get(from);
+    if (fromRank === undefined) continue;
+    for (const to of targets) {
+      const toRank = rank.get(to);
+      if (toRank !== undefined && toRank > fromRank) violations.push(`${from} → ${to}`);
+    }
+  }
+  return violations.sort();
+}
+
 describe('the layers of src/', () => {
+  test('every top-level folder of src/ has its place in the layer order', async () => {
+    const graph = await folderImports();
+    const placed = new Set(layers.flat());
+    const unplaced = [...graph.keys()].filter(
+      (folder) => !placed.has(folder) && !standApart.has(folder) && folder.endsWith('/'),
+    );
+    assert.deepEqual(unplaced.sort(), [], 'folders missing from the layer order');
+  });
+
+  test('a product module imports only its own layer and those below it, in order', async () => {
+    assert.deepEqual(layerViolations(await folderImports(), layers.flat()), []);
+  });
+
+  test('the table of docs/architecture.md#layers is this order', async () => {
+    const page = await readFile(
+      fileURLToPath(new URL('../../docs/architecture.md', import.meta.url)),
+      'utf8',
+    );
+    const section = page.slice(
+      page.indexOf('## Layers'),
+      page.indexOf('\n## ', page.indexOf('## Layers') + 1),
+    );
+    const rows = [...section.matchAll(/^\| (\d+) +\| (.+?) *\|$/gm)].map((row) =>
+      [...(row[2] ?? '').matchAll(/`([^`]+)`/g)].map((name) => name[1] ?? ''),
+    );
+    assert.deepEqual(rows, layers);
+  });
+
+  test('an import up the order is named', () => {
+    const graph = new Map([
+      ['outbound/', new Set(['core/', 'storage/'])],
+      ['storage/', new Set(['core/'])],
+    ]);
+    assert.deepEqual(layerViolations(graph, ['core/', 'outbound/', 'storage/']), [
+      'outbound/ → storage/',
+    ]);
+    assert.deepEqual(layerViolations(graph, ['core/', 'storage/', 'outbound/']), []);
+  });
+
   test('no two top-level folders of src/ import each other, directly or through others', async () => {
     const graph = await folderImports();
     assert.ok(graph.size > 20, `expected the folders of src/, found ${graph.size}`);

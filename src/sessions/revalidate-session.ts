@@ -16,8 +16,8 @@ import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import { verifyProviderJwt } from '../oidc/verify-jwt.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
-import type { AppTokenDeps } from '../outbound/app-token.js';
-import { appTokenFor, dropAppToken } from '../outbound/app-token.js';
+import type { AppTokenDeps } from '../entries/app-token.js';
+import { appTokenFor, dropAppToken } from '../entries/app-token.js';
 import type {
   OidcSessionRecord,
   OidcSessionStore,

@@ -29,8 +29,8 @@ import type { OidcSignIn } from '../oidc/oidc-sign-in.js';
 import { refreshTokenOf } from '../oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { PendingSignIn, UserInfoAccess } from '../storage/types.js';
-import type { AppTokenDeps } from '../outbound/app-token.js';
-import { appTokenFor, dropAppToken } from '../outbound/app-token.js';
+import type { AppTokenDeps } from '../entries/app-token.js';
+import { appTokenFor, dropAppToken } from '../entries/app-token.js';
 
 export interface OAuth2StepDeps extends AppTokenDeps {
   readonly oidc: ProviderMetadata;

@@ -8,7 +8,7 @@ import {
 } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import type { Telemetry } from '../observability/telemetry.js';
-import type { SendOutbound } from './outbound-policy.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { AppTokenStore } from '../storage/types.js';
 
 export interface AppTokenDeps {
