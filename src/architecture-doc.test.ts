@@ -30,3 +30,19 @@ test('the folder tree of docs/architecture.md names every folder under src/, and
       `docs/architecture.md names src/${folder}/, which does not exist`,
     );
 });
+
+test('docs/architecture.md names every member of the Storage interface', async () => {
+  const types = await readFile(new URL('../../src/storage/types.ts', import.meta.url), 'utf8');
+  const body = /^export interface Storage \{\n([\s\S]*?)^\}/m.exec(types)?.[1];
+  assert.ok(body !== undefined, 'src/storage/types.ts declares the Storage interface');
+  const members = [...body.matchAll(/^ {2}(?:readonly )?(\w+)[?(:<]/gm)].map((match) => match[1]);
+  assert.ok(members.length > 10, `expected the members of Storage, found ${members.length}`);
+  const text = await readFile(architectureDoc, 'utf8');
+  const paragraph = text.slice(text.indexOf('Storage is one object'));
+  const named = paragraph.slice(0, paragraph.indexOf('\n\n'));
+  for (const member of members)
+    assert.ok(
+      named.includes(`\`${member}\``),
+      `docs/architecture.md does not name Storage.${member}`,
+    );
+});

@@ -14,8 +14,8 @@ export type Revocation =
 /**
  * The revocations of every process sharing the storage, as they happen: the
  * session cache listens, and asks before each use whether it may trust what
- * it remembers. Where no such feed exists (sessions in PostgreSQL without
- * Redis), sessions are not remembered at all.
+ * it remembers. Every backend has one: SQLite's revocation log, and
+ * announcements over Redis or PostgreSQL (revocation-announcements.ts).
  */
 export interface RevocationFeed {
   /**

@@ -34,8 +34,9 @@ export interface Storage {
    * The revocations of every process sharing the sessions (sign-outs, users
    * disabled or changed, sessions ended), so that session checks can be
    * remembered (src/http/session-cache.ts): SQLite's revocation log, or
-   * Redis pub/sub when sessions live there. Absent where there is neither
-   * (sessions in PostgreSQL): sessions are then read at every check.
+   * announcements between instances over Redis pub/sub or PostgreSQL's
+   * LISTEN/NOTIFY (storage/revocation-announcements.ts). Absent where
+   * there is none: sessions are then read at every check.
    */
   readonly revocations?: RevocationFeed | undefined;
   /**
