@@ -8,8 +8,9 @@
  *
  *   node build/bench/paced-sign-ins.js START_URL RATE SECONDS
  *
- * bench/mixed-paced.sh runs it beside wrk on /_sso/auth, for the check rate
- * beside sign-ins at the pace the goals name (docs/benchmarks.md).
+ * `bench/cpu-alternated.sh mixed` runs it beside wrk on /_sso/auth, for the
+ * check rate beside sign-ins at the pace we aim to serve, 75 a second
+ * (docs/benchmarks.md).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
