@@ -33,7 +33,7 @@ set -euo pipefail
 mode=${1:?auth, sign-in, proxy or mixed}
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
-PB=$(cd "${PEER_BENCH:?the peer benchmark folder, e.g. PEER_BENCH=/work/shared/peer-bench}" && pwd)
+PB=$(cd "${PEER_BENCH:?the peer benchmark folder, the folder holding run.sh}" && pwd)
 ROUNDS=${ROUNDS:-6}
 SECS=${SECS:-3}
 H=127.0.0.1
