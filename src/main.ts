@@ -6,10 +6,18 @@
  */
 import { stopGracefully } from './app/graceful-stop.js';
 import { startGateway } from './app/start-gateway.js';
+import { serverCommand } from './config/command-line.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
 import { isSsogateError } from './core/index.js';
 
 async function main(): Promise<void> {
+  const command = serverCommand(process.argv.slice(2));
+  if (command.kind !== 'start') {
+    // Answered before any setting is read, so --help creates no data folder.
+    (command.kind === 'print' ? process.stdout : process.stderr).write(command.text);
+    process.exitCode = command.kind === 'print' ? 0 : 2;
+    return;
+  }
   const config = loadConfig();
   const gateway = await startGateway(config);
   // Requests under way finish, up to the time-out; exit 0 only if none was cut off.
