@@ -70,6 +70,17 @@ describe('user identity from the user-info answer', () => {
     refusedWith(page, 'user_attribute_control_character');
     assert.equal(me, null);
   });
+
+  test('an id with spaces around it ends on a coded error page, not as another user', async () => {
+    await signInWith('{"id":"alice","name":"alice"}');
+    for (const id of [' alice', 'alice ', '  alice  ']) {
+      const { page, me } = await signInWith(JSON.stringify({ id, name: 'mallory' }));
+      refusedWith(page, 'user_attribute_whitespace');
+      assert.equal(me, null);
+      assert.equal(await gw.storage.users.findByUserId(id), undefined);
+    }
+    assert.equal((await gw.storage.users.findByUserId('alice'))?.userName, 'alice');
+  });
 });
 
 /**

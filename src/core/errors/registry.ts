@@ -109,6 +109,10 @@ export const errorRegistry = {
     status: 502,
     summary: 'A userId or email holds a control character (CR, LF, NUL, ...).',
   },
+  user_attribute_whitespace: {
+    status: 502,
+    summary: 'A userId starts or ends with whitespace, which HTTP and people trim away.',
+  },
 
   // Response checks of a call.
   response_status: { status: 502, summary: 'The server answered with a status other than 2xx.' },
