@@ -135,8 +135,61 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       'wiki.corp.example:8443',
       'wiki.corp.example, other.corp.example',
     ])
-      assert.equal((await check({ 'x-forwarded-host': host })).status, 403, host);
-    assert.equal((await check({ 'x-forwarded-host': 'other.corp.example' })).status, 204);
+      assert.equal(
+        (await check({ 'x-forwarded-host': host, 'x-forwarded-uri': '/' })).status,
+        403,
+        host,
+      );
+    assert.equal(
+      (await check({ 'x-forwarded-host': 'other.corp.example', 'x-forwarded-uri': '/' })).status,
+      204,
+    );
+  });
+
+  test('a path the proxy did not send is refused, through the route and the fast path', async () => {
+    const framework = (): number => gw.logLines.filter((line) => line.includes('"reqId"')).length;
+    const codeOf = async (response: Response) => {
+      const text = await response.text();
+      return text === '' ? '' : (JSON.parse(text) as { error: { code: string } }).error.code;
+    };
+    for (const route of ['/_sso/auth', '/_sso/auth/redirect']) {
+      const check = async (headers: Record<string, string>) => {
+        const response = await fetch(`${gw.url}${route}`, {
+          headers: { cookie, 'x-forwarded-host': appHost, ...headers },
+        });
+        return `${response.status} ${await codeOf(response)}`;
+      };
+      // Remembered after the first check, the session's allowed checks of
+      // /_sso/auth take the fast path from then on (the framework logs none).
+      assert.equal(await check({ 'x-forwarded-uri': '/docs' }), '204 ');
+      const before = framework();
+      assert.equal(await check({ 'x-forwarded-uri': '/docs' }), '204 ');
+      if (gw.gateway.sessionCache.enabled && route === '/_sso/auth')
+        assert.equal(framework(), before);
+      // Twice each: neither the fast path nor the route may let these through.
+      for (let round = 0; round < 2; round += 1) {
+        for (const [headers, expected] of [
+          [
+            { 'x-original-uri': '/admin', 'x-forwarded-uri': '/docs' },
+            '400 forwarded_uri_conflict',
+          ],
+          [
+            { 'x-original-uri': '/docs', 'x-forwarded-uri': '/admin' },
+            '400 forwarded_uri_conflict',
+          ],
+          [
+            { 'x-original-uri': '/docs', 'x-forwarded-uri': '/%64ocs' },
+            '400 forwarded_uri_conflict',
+          ],
+          [{}, '400 forwarded_uri_missing'],
+          [{ 'x-original-uri': '/docs', 'x-forwarded-uri': '/docs' }, '204 '],
+          [{ 'x-original-uri': '/admin', 'x-forwarded-uri': '/admin' }, '403 access_denied'],
+          [{ 'x-original-uri': '/docs' }, '204 '],
+        ] as const) {
+          assert.equal(await check(headers), expected, `${route} ${JSON.stringify(headers)}`);
+        }
+      }
+    }
   });
 
   test('every spelling of a ruled path is judged as that path, or refused with a coded 400', async () => {

@@ -344,6 +344,14 @@ export const errorRegistry = {
     status: 403,
     summary: 'An access rule does not let the signed-in user reach this address.',
   },
+  forwarded_uri_conflict: {
+    status: 400,
+    summary: 'A forward-auth check names two different paths (X-Forwarded-Uri, X-Original-URI).',
+  },
+  forwarded_uri_missing: {
+    status: 400,
+    summary: 'A forward-auth check names no path while access rules are set.',
+  },
 
   // The extension service of an entry of type extension (docs/extension.md).
   extension_unavailable: {
