@@ -190,6 +190,11 @@ export const errorRegistry = {
     status: 409,
     summary: 'A user with this userId exists but came from elsewhere.',
   },
+  user_id_reserved: {
+    status: 409,
+    summary:
+      "A global entry's userId has the form `<entry id>:…`, reserved for that entry's users.",
+  },
 
   // OpenID Connect entries (docs/entries.md#openid-connect): each refusal has its own code.
   oidc_discovery_invalid: {
