@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { adminSpellings } from '../test-support/path-spellings.js';
+import { identityHeaderNames } from './identity-headers.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import {
@@ -42,6 +43,47 @@ describe('GET /_sso/auth', () => {
     assert.deepEqual(await headersOf('coll%C3%A9'), ['coll%25C3%25A9', 'coll%25C3%25A9%20name']);
     assert.deepEqual(await headersOf('collé'), ['coll%C3%A9', 'coll%C3%A9%20name']);
     assert.deepEqual(await headersOf('adm%69n'), ['adm%2569n', 'adm%2569n%20name']);
+  });
+});
+
+describe('identity headers that HTTP would read as one', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway();
+  });
+  after(async () => gw.close());
+
+  const framework = (): number => gw.logLines.filter((line) => line.includes('"reqId"')).length;
+
+  test('spaces around a value and commas in it are encoded, through the route and the fast path', async () => {
+    const received = new Map<string, string>();
+    for (const userId of [' alice', 'alice ', '  alice  ', 'x, admin']) {
+      const cookie = await signedInCookie(gw.gateway, userId, {
+        email: `${userId}@example.test `,
+        userName: `${userId}, admin`,
+      });
+      const before = framework();
+      // The first check goes the full way and remembers the session; the second takes the fast path.
+      const answers = [];
+      for (let round = 0; round < 2; round += 1) {
+        const checked = await fetch(`${gw.url}/_sso/auth`, { headers: { cookie } });
+        assert.equal(checked.status, 204);
+        answers.push(
+          identityHeaderNames.map((header) => checked.headers.get(header) ?? 'none').join('|'),
+        );
+      }
+      if (gw.gateway.sessionCache.enabled) assert.equal(framework(), before + 1);
+      assert.equal(answers[1], answers[0]);
+      // fetch, like every HTTP parser, trimmed the values; decoded, they are still the user's.
+      const [user, email, name] = (answers[0] ?? '').split('|').map(decodeURIComponent);
+      assert.deepEqual(
+        [user, email, name],
+        [userId, `${userId}@example.test `, `${userId}, admin`],
+      );
+      assert.doesNotMatch(answers[0] ?? '', /,/);
+      received.set((answers[0] ?? '').split('|')[0] ?? '', userId);
+    }
+    assert.equal(received.size, 4);
   });
 });
 
@@ -93,8 +135,61 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       'wiki.corp.example:8443',
       'wiki.corp.example, other.corp.example',
     ])
-      assert.equal((await check({ 'x-forwarded-host': host })).status, 403, host);
-    assert.equal((await check({ 'x-forwarded-host': 'other.corp.example' })).status, 204);
+      assert.equal(
+        (await check({ 'x-forwarded-host': host, 'x-forwarded-uri': '/' })).status,
+        403,
+        host,
+      );
+    assert.equal(
+      (await check({ 'x-forwarded-host': 'other.corp.example', 'x-forwarded-uri': '/' })).status,
+      204,
+    );
+  });
+
+  test('a path the proxy did not send is refused, through the route and the fast path', async () => {
+    const framework = (): number => gw.logLines.filter((line) => line.includes('"reqId"')).length;
+    const codeOf = async (response: Response) => {
+      const text = await response.text();
+      return text === '' ? '' : (JSON.parse(text) as { error: { code: string } }).error.code;
+    };
+    for (const route of ['/_sso/auth', '/_sso/auth/redirect']) {
+      const check = async (headers: Record<string, string>) => {
+        const response = await fetch(`${gw.url}${route}`, {
+          headers: { cookie, 'x-forwarded-host': appHost, ...headers },
+        });
+        return `${response.status} ${await codeOf(response)}`;
+      };
+      // Remembered after the first check, the session's allowed checks of
+      // /_sso/auth take the fast path from then on (the framework logs none).
+      assert.equal(await check({ 'x-forwarded-uri': '/docs' }), '204 ');
+      const before = framework();
+      assert.equal(await check({ 'x-forwarded-uri': '/docs' }), '204 ');
+      if (gw.gateway.sessionCache.enabled && route === '/_sso/auth')
+        assert.equal(framework(), before);
+      // Twice each: neither the fast path nor the route may let these through.
+      for (let round = 0; round < 2; round += 1) {
+        for (const [headers, expected] of [
+          [
+            { 'x-original-uri': '/admin', 'x-forwarded-uri': '/docs' },
+            '400 forwarded_uri_conflict',
+          ],
+          [
+            { 'x-original-uri': '/docs', 'x-forwarded-uri': '/admin' },
+            '400 forwarded_uri_conflict',
+          ],
+          [
+            { 'x-original-uri': '/docs', 'x-forwarded-uri': '/%64ocs' },
+            '400 forwarded_uri_conflict',
+          ],
+          [{}, '400 forwarded_uri_missing'],
+          [{ 'x-original-uri': '/docs', 'x-forwarded-uri': '/docs' }, '204 '],
+          [{ 'x-original-uri': '/admin', 'x-forwarded-uri': '/admin' }, '403 access_denied'],
+          [{ 'x-original-uri': '/docs' }, '204 '],
+        ] as const) {
+          assert.equal(await check(headers), expected, `${route} ${JSON.stringify(headers)}`);
+        }
+      }
+    }
   });
 
   test('every spelling of a ruled path is judged as that path, or refused with a coded 400', async () => {

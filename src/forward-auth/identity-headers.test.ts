@@ -23,13 +23,36 @@ describe('identity header values', () => {
 
   test('any text decodes back to itself, so two values never share a header', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), (value) => {
-        const sent = encodeIdentityValue(value);
-        assert.match(sent, /^[\x20-\x7e]*$/);
-        assert.equal(decode(sent), value);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme' }),
+          // What HTTP and frameworks read specially, made frequent.
+          fc.string({ unit: fc.constantFrom(' ', ',', '\t', '%', 'a') }),
+        ),
+        (value) => {
+          const sent = encodeIdentityValue(value);
+          assert.match(sent, /^(?:[^ ,](?:[^,]*[^ ,])?)?$/);
+          assert.match(sent, /^[\x20-\x7e]*$/);
+          assert.equal(decode(sent), value);
+        },
+      ),
       { numRuns: 500 },
     );
+  });
+
+  test('what HTTP trims or splits is encoded, so no two values read as one', () => {
+    // Every HTTP parser trims a field value's surrounding spaces and tabs
+    // (RFC 9110 §5.5), and most frameworks split a value at commas (§5.6.1).
+    const read = (value: string) => encodeIdentityValue(value).replace(/^[ \t]+|[ \t]+$/g, '');
+    assert.equal(encodeIdentityValue(' alice'), '%20alice');
+    assert.equal(encodeIdentityValue('alice '), 'alice%20');
+    assert.equal(encodeIdentityValue('x, admin'), 'x%2C%20admin');
+    const values = ['alice', ' alice', 'alice ', '  alice  ', 'x, admin', 'x,admin', 'Bob Builder'];
+    assert.equal(new Set(values.map(read)).size, values.length);
+    for (const value of values) {
+      assert.equal(decode(read(value)), value);
+      assert.doesNotMatch(encodeIdentityValue(value), /,/);
+    }
   });
 
   test('text with a lone surrogate still gives a header rather than an exception', () => {

@@ -52,6 +52,22 @@ http {
       proxy_set_header Content-Length "";
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Forwarded-Uri $request_uri;
+      proxy_set_header X-Original-URI "";
+    }
+
+    # A check set up the other common way, naming the path in X-Original-URI only.
+    location = /_sso_check_original {
+      internal;
+      proxy_pass ${gateway}/_sso/auth;
+      proxy_pass_request_body off;
+      proxy_set_header Content-Length "";
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Original-URI $request_uri;
+    }
+
+    location /legacy/ {
+      auth_request /_sso_check_original;
+      proxy_pass ${app};
     }
 
     location = /_sso_sign_in {
@@ -63,6 +79,7 @@ http {
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Forwarded-Uri $request_uri;
+      proxy_set_header X-Original-URI "";
     }
 
     location / {
@@ -97,7 +114,8 @@ describe('nginx auth_request against /_sso/auth', { skip }, () => {
       entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
       env: {
         SSOGATE_PUBLIC_URL: url,
-        SSOGATE_ACCESS_RULES: '[{"path": "/admin", "admins": true}]',
+        SSOGATE_ACCESS_RULES:
+          '[{"path": "/admin", "admins": true}, {"path": "/legacy/admin", "admins": true}]',
       },
     });
     dir = await mkdtemp(join(tmpdir(), 'ssogate-nginx-'));
@@ -170,7 +188,7 @@ describe('nginx auth_request against /_sso/auth', { skip }, () => {
       'X_Auth_Request_User',
       'root',
     ]);
-    const forgedSeen = JSON.parse(forged) as Seen;
+    const forgedSeen = JSON.parse(forged.body) as Seen;
     assert.equal(forgedSeen.headers['x-auth-request-user'], 'alice');
     assert.ok(!forgedSeen.rawHeaders.some((name) => /^x_auth/i.test(name)));
 
@@ -180,9 +198,41 @@ describe('nginx auth_request against /_sso/auth', { skip }, () => {
     const log = await readFile(join(dir, 'error.log'), 'utf8');
     assert.doesNotMatch(log, /\[(emerg|crit)\]/);
   });
+
+  test('a path the client names in a header of its own is never the one judged', async () => {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    assert.equal((await browser.open(`${url}/app/page`)).status, 200);
+    const cookie = [...browser.cookies(url)].map(([name, value]) => `${name}=${value}`).join('; ');
+    const before = app.seen.length;
+    // nginx passes the client's headers into auth_request. With the check of
+    // docs/proxy.md, which sets X-Forwarded-Uri and clears X-Original-URI,
+    // the client's X-Original-URI is never read: /admin is judged as /admin.
+    const documented = await rawGet(`${url}/admin/`, [
+      'Cookie',
+      cookie,
+      'X-Original-URI',
+      '/public',
+    ]);
+    assert.equal(documented.status, 403);
+    // A check that sets only X-Original-URI meets the client's X-Forwarded-Uri:
+    // refused with 400 forwarded_uri_conflict, which nginx answers as a 500.
+    const legacy = await rawGet(`${url}/legacy/admin/`, [
+      'Cookie',
+      cookie,
+      'X-Forwarded-Uri',
+      '/legacy/public',
+    ]);
+    assert.equal(legacy.status, 500);
+    assert.equal(app.seen.length, before);
+    assert.ok(gw.logLines.some((line) => line.includes('forwarded_uri_conflict')));
+    const allowed = await rawGet(`${url}/legacy/page`, ['Cookie', cookie]);
+    assert.equal(allowed.status, 200);
+  });
 });
 
-function rawGet(url: string, headers: string[]): Promise<string> {
+/** A GET with exactly these headers, as a client that adds its own would send it. */
+function rawGet(url: string, headers: string[]): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       url,
@@ -191,7 +241,10 @@ function rawGet(url: string, headers: string[]): Promise<string> {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
-          resolve(Buffer.concat(chunks).toString('utf8'));
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
         });
       },
     );

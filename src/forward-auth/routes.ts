@@ -90,6 +90,10 @@ function allowOrDeny(
   active: ActiveSession,
 ): FastifyReply {
   const decision = forwardedAccess(gateway, request.headers, active.user);
+  if ('misforwarded' in decision) {
+    sendFailure(gateway, request, reply, decision.misforwarded, { as: 'json' });
+    return reply;
+  }
   // The same reading of the path as the reverse proxy's (request-path.ts).
   if ('refused' in decision) {
     sendFailure(gateway, request, reply, new SsogateError('request_invalid', decision.refused), {

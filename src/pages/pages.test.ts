@@ -228,6 +228,7 @@ describe('flowErrorSentences', () => {
     'user_disabled',
     'signup_not_allowed',
     'account_conflict',
+    'user_id_reserved',
   ] as const;
   const gatewayCodes = [
     'unauthenticated',

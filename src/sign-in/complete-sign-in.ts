@@ -29,6 +29,7 @@ import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { readSignedInUser } from './oauth2-steps.js';
 import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
+import { namespaceOwner } from './reserved-user-id.js';
 
 export interface CompleteSignInDeps {
   /** OpenID Providers' metadata and keys, for OpenID Connect entries. */
@@ -152,7 +153,7 @@ export async function completeSignIn<T>(
   });
 }
 
-function finishTogether<T>(
+async function finishTogether<T>(
   deps: CompleteSignInDeps,
   entry: CompiledEntry,
   mapped: MappedUser,
@@ -160,9 +161,11 @@ function finishTogether<T>(
   finish: FinishSignIn<T>,
   oidcSignIn: Pick<SignInSuccess, 'oidc' | 'access'> = {},
 ): Promise<T> {
+  // Read before the transaction: entries are not among its stores.
+  const reservedBy = await namespaceOwner(deps.storage.entries, entry, mapped.userId);
   return deps.storage.writeTogether(async (stores) => {
     const user = await deps.telemetry.span('sign_in.provision', () =>
-      provisionUser(stores.users, entry, mapped, deps.clock()),
+      provisionUser(stores.users, entry, mapped, deps.clock(), reservedBy),
     );
     return finish(stores, { user, entry, returnTo: pending.returnTo, ...oidcSignIn });
   });

@@ -9,18 +9,24 @@ import { decideProvisioning } from './provisioning-decision.js';
  * decideProvisioning (src/sign-in/provisioning-decision.ts) decides: create
  * [yes], update at every sign-in [yes], adopt a user from elsewhere [no]. An
  * entry with userIdScope "entry" finds and makes its users under
- * `<entry id>:<userId>`.
+ * `<entry id>:<userId>`; a global entry's id of that form is refused when
+ * `reservedBy` names the entry it belongs to (reserved-user-id.ts).
  */
 export async function provisionUser(
   users: UserStore,
   entry: CompiledEntry,
   mapped: MappedUser,
   now: number,
+  reservedBy: string | undefined,
 ): Promise<UserRecord> {
   const userId = scopedUserId(entry.provisioning.userIdScope, entry.id, mapped.userId);
-  // A user the server says is disabled is refused before any row is read.
-  let user = mapped.enabled === false ? undefined : await users.findByUserId(userId);
-  let decision = decideProvisioning(entry, mapped, user);
+  // A user the server says is disabled, or an id reserved for another entry's
+  // users, is refused before any row is read.
+  let user =
+    mapped.enabled === false || reservedBy !== undefined
+      ? undefined
+      : await users.findByUserId(userId);
+  let decision = decideProvisioning(entry, mapped, user, reservedBy);
   let created = false;
   if (decision.action === 'create') {
     // Atomic: of two first sign-ins racing here, both get the one row, and
@@ -29,7 +35,7 @@ export async function provisionUser(
       { userId, sourceEntryId: entry.id, ...attributesOf(mapped), ...rolesOf(entry, mapped) },
       now,
     ));
-    if (!created) decision = decideProvisioning(entry, mapped, user);
+    if (!created) decision = decideProvisioning(entry, mapped, user, reservedBy);
   }
   const refused = (code: ProvisioningRefusal, message: string) =>
     new SignInError(code, message, { entryId: entry.id, userId });

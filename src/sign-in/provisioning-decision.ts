@@ -2,7 +2,8 @@ import type { CompiledEntry, MappedUser } from '../core/index.js';
 import { scopedUserId } from '../core/index.js';
 import type { UserRecord } from '../storage/types.js';
 
-export type ProvisioningRefusal = 'signup_not_allowed' | 'account_conflict' | 'user_disabled';
+export type ProvisioningRefusal =
+  'signup_not_allowed' | 'account_conflict' | 'user_disabled' | 'user_id_reserved';
 
 /** What a sign-in does with its user: the one answer both the sign-in and the test sign-in give. */
 export type ProvisioningDecision =
@@ -24,12 +25,15 @@ export type ProvisioningDecision =
  * checks are made (docs/design.md#users-and-provisioning): a user the server
  * says is disabled, a user that does not exist, a row from elsewhere (a local
  * administrator is never handed to a third-party server), a row the
- * administrator disabled. Reads and writes nothing.
+ * administrator disabled. Before all of these, a global entry's user id in
+ * the namespace of entry `reservedBy` (reserved-user-id.ts) is refused,
+ * whether or not a row exists. Reads and writes nothing.
  */
 export function decideProvisioning(
   entry: Pick<CompiledEntry, 'id' | 'provisioning'>,
   mapped: Pick<MappedUser, 'userId' | 'enabled'>,
   row: Pick<UserRecord, 'sourceEntryId' | 'isAdmin' | 'enabled'> | undefined,
+  reservedBy: string | undefined,
 ): ProvisioningDecision {
   const userId = scopedUserId(entry.provisioning.userIdScope, entry.id, mapped.userId);
   const refuse = (code: ProvisioningRefusal, message: string): ProvisioningDecision => ({
@@ -38,6 +42,12 @@ export function decideProvisioning(
     code,
     message,
   });
+  if (reservedBy !== undefined) {
+    return refuse(
+      'user_id_reserved',
+      `user id ${userId} has the form ${reservedBy}:…, reserved for the users of entry ${reservedBy}`,
+    );
+  }
   // The server may say the user is disabled; that refuses this sign-in but
   // is not written as the administrator's lock.
   if (mapped.enabled === false) {

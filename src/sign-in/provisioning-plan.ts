@@ -1,7 +1,8 @@
 import type { CompiledEntry, MappedUser } from '../core/index.js';
 import { scopedUserId } from '../core/index.js';
-import type { UserStore } from '../storage/types.js';
+import type { EntryStore, UserStore } from '../storage/types.js';
 import { decideProvisioning } from './provisioning-decision.js';
+import { namespaceOwner } from './reserved-user-id.js';
 import type { ProvisioningPlan } from './test-trace.js';
 
 /**
@@ -9,10 +10,11 @@ import type { ProvisioningPlan } from './test-trace.js';
  * user: the same decision, read from the user table without writing to it.
  */
 export async function planProvisioning(
-  users: Pick<UserStore, 'findByUserId'>,
+  stores: { users: Pick<UserStore, 'findByUserId'>; entries: Pick<EntryStore, 'get'> },
   entry: CompiledEntry,
   mapped: MappedUser,
 ): Promise<ProvisioningPlan> {
   const userId = scopedUserId(entry.provisioning.userIdScope, entry.id, mapped.userId);
-  return decideProvisioning(entry, mapped, await users.findByUserId(userId));
+  const reservedBy = await namespaceOwner(stores.entries, entry, mapped.userId);
+  return decideProvisioning(entry, mapped, await stores.users.findByUserId(userId), reservedBy);
 }

@@ -72,7 +72,7 @@ export async function runTestSignIn(
     });
     user = await signedInUser(gateway, entry, recorder, query, sealed, test);
     recorder.begin('provisioning');
-    plan = await planProvisioning(gateway.storage.users, entry, user);
+    plan = await planProvisioning(gateway.storage, entry, user);
     if (plan.action === 'refuse') {
       error = { code: plan.code ?? 'internal_error', message: plan.message };
     }

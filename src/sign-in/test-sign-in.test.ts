@@ -270,6 +270,23 @@ describe('test sign-in', () => {
     });
   });
 
+  test("a user id in an entry's namespace is refused in the plan as in a sign-in", async () => {
+    await withProvider(async (api, provider) => {
+      assert.equal(
+        await api.storage.entries.create(entryFor(provider, rightMapping) as never, 0),
+        true,
+      );
+      const started = await start(api, '/_sso/api/entries/test-sign-in', {
+        entry: entryFor(provider, "userId = 'hub:4242'"),
+      });
+      await callBack(api, started);
+      const reserved = await readTrace(api, started.id);
+      assert.equal(reserved.trace.error?.code, 'user_id_reserved', reserved.text);
+      assert.match(reserved.text, /Provisioning would: refuse \(user_id_reserved\)/);
+      assert.equal(await api.storage.users.findByUserId('hub:4242'), undefined);
+    });
+  });
+
   test('bad input: unknown entry, unknown test, expired trace, another administrator', async () => {
     await withProvider(async (api, provider) => {
       const code = (response: { body: string }) =>

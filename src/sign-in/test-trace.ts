@@ -36,7 +36,7 @@ export interface TraceStep {
 export interface ProvisioningPlan {
   readonly action: 'create' | 'update' | 'sign_in' | 'refuse';
   readonly userId: string;
-  /** For a refusal: account_conflict, user_disabled or signup_not_allowed. */
+  /** For a refusal: account_conflict, user_id_reserved, user_disabled or signup_not_allowed. */
   readonly code?: string;
   readonly message: string;
 }

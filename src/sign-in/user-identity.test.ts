@@ -70,6 +70,17 @@ describe('user identity from the user-info answer', () => {
     refusedWith(page, 'user_attribute_control_character');
     assert.equal(me, null);
   });
+
+  test('an id with spaces around it ends on a coded error page, not as another user', async () => {
+    await signInWith('{"id":"alice","name":"alice"}');
+    for (const id of [' alice', 'alice ', '  alice  ']) {
+      const { page, me } = await signInWith(JSON.stringify({ id, name: 'mallory' }));
+      refusedWith(page, 'user_attribute_whitespace');
+      assert.equal(me, null);
+      assert.equal(await gw.storage.users.findByUserId(id), undefined);
+    }
+    assert.equal((await gw.storage.users.findByUserId('alice'))?.userName, 'alice');
+  });
 });
 
 /**
@@ -127,5 +138,60 @@ describe('user ids in a namespace per entry', () => {
     assert.equal(second.page.status, 409, second.page.body);
     assert.match(second.page.body, /account_conflict/);
     assert.equal(second.me, null);
+  });
+});
+
+/**
+ * An entry with userIdScope "entry" owns the ids `<entry id>:...`; a global
+ * entry's server cannot take one first and leave the real user refused.
+ */
+describe('the namespace of an entry is reserved', () => {
+  let gw: TestGateway;
+  before(async () => {
+    const userInfoParse = "userId = JSON_GET($response,'id')";
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [
+        {
+          ...getStyle,
+          id: 'oidc4',
+          name: 'Scoped',
+          userInfoParse,
+          provisioning: { userIdScope: 'entry' },
+        },
+        { ...getStyle, id: 'plain', name: 'Global', userInfoParse },
+      ],
+    });
+  });
+  after(async () => gw.close());
+
+  /** Signs a new browser in at `entryId`, its server answering the user id `id`. */
+  async function signIn(entryId: string, id: string) {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    gw.example.failNext('userinfo', { body: JSON.stringify({ id }) });
+    const page = await browser.open(`${gw.url}/_sso/login/${entryId}?return_to=/x`);
+    const auth = await browser.open(`${gw.url}/_sso/auth`, { accept: '*/*' });
+    return { page, user: auth.status === 204 ? auth.headers.get('x-auth-request-user') : null };
+  }
+
+  test('a global entry cannot take a user id of the form <entry id>:…, before or after its user', async () => {
+    const squatter = await signIn('plain', 'oidc4:zed');
+    assert.equal(squatter.page.status, 409, squatter.page.body);
+    assert.match(squatter.page.body, /user_id_reserved/);
+    assert.equal(squatter.user, null);
+    assert.equal(await gw.storage.users.findByUserId('oidc4:zed'), undefined);
+
+    const zed = await signIn('oidc4', 'zed');
+    assert.equal(zed.page.status, 200, zed.page.body);
+    assert.equal(zed.user, 'oidc4:zed');
+    assert.equal((await gw.storage.users.findByUserId('oidc4:zed'))?.sourceEntryId, 'oidc4');
+
+    const again = await signIn('plain', 'oidc4:zed');
+    assert.equal(again.page.status, 409, again.page.body);
+    assert.match(again.page.body, /user_id_reserved/);
+    // Any entry's id is reserved, whatever its scope today: a scope can change.
+    assert.match((await signIn('plain', 'plain:zed')).page.body, /user_id_reserved/);
+    // A colon after anything that is not an entry id is an ordinary id.
+    assert.equal((await signIn('plain', 'urn:corp:zed')).user, 'urn:corp:zed');
   });
 });

@@ -109,6 +109,10 @@ export const errorRegistry = {
     status: 502,
     summary: 'A userId or email holds a control character (CR, LF, NUL, ...).',
   },
+  user_attribute_whitespace: {
+    status: 502,
+    summary: 'A userId starts or ends with whitespace, which HTTP and people trim away.',
+  },
 
   // Response checks of a call.
   response_status: { status: 502, summary: 'The server answered with a status other than 2xx.' },
@@ -185,6 +189,11 @@ export const errorRegistry = {
   account_conflict: {
     status: 409,
     summary: 'A user with this userId exists but came from elsewhere.',
+  },
+  user_id_reserved: {
+    status: 409,
+    summary:
+      "A global entry's userId has the form `<entry id>:…`, reserved for that entry's users.",
   },
 
   // OpenID Connect entries (docs/entries.md#openid-connect): each refusal has its own code.
@@ -339,6 +348,14 @@ export const errorRegistry = {
   access_denied: {
     status: 403,
     summary: 'An access rule does not let the signed-in user reach this address.',
+  },
+  forwarded_uri_conflict: {
+    status: 400,
+    summary: 'A forward-auth check names two different paths (X-Forwarded-Uri, X-Original-URI).',
+  },
+  forwarded_uri_missing: {
+    status: 400,
+    summary: 'A forward-auth check names no path while access rules are set.',
   },
 
   // The extension service of an entry of type extension (docs/extension.md).

@@ -63,6 +63,16 @@ function coerceText(attribute: UserAttribute, value: JsonValue): string {
       `user attribute '${attribute}' holds a control character (U+0000 to U+001F or U+007F)`,
     );
   }
+  // Every HTTP parser trims a header value (RFC 9110 §5.5), and people and
+  // programs trim ids they copy: ` alice` would be read as `alice`, another
+  // user. Refused rather than trimmed, which would make the two one here too.
+  // An id of whitespace only is no id (user_id_missing, map-user.ts).
+  if (attribute === 'userId' && text !== text.trim() && text.trim() !== '') {
+    throw new SsogateError(
+      'user_attribute_whitespace',
+      "user attribute 'userId' starts or ends with whitespace",
+    );
+  }
   return text;
 }
 

@@ -155,6 +155,26 @@ describe('mapUser: the filled case', () => {
     assert.equal(mapBody('{"user":{"userId":"u","userName":"Li\\tLei"}}').userName, 'Li\tLei');
   });
 
+  test('a userId with whitespace at either end is refused, never trimmed into another user', () => {
+    for (const id of [
+      ' alice',
+      'alice ',
+      '  alice  ',
+      '\u00a0alice',
+      'alice\u3000',
+      '\ufeffalice',
+    ]) {
+      rejectsWith('user_attribute_whitespace', () =>
+        mapBody(JSON.stringify({ id }), [mapping('userId', "JSON_GET($response,'id')")]),
+      );
+      rejectsWith('user_attribute_whitespace', () =>
+        mapBody(JSON.stringify({ user: { userId: id } })),
+      );
+    }
+    assert.equal(mapBody('{"user":{"userId":"Bob Builder"}}').userId, 'Bob Builder');
+    assert.equal(mapBody('{"user":{"userId":"u","userName":" Bob "}}').userName, ' Bob ');
+  });
+
   test('text that is not well-formed UTF-16 (a lone surrogate) is refused', () => {
     rejectsWith('user_attribute_invalid', () => mapBody('{"user":{"userId":"a\\ud800"}}'));
     rejectsWith('user_attribute_invalid', () =>

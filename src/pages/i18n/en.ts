@@ -86,6 +86,8 @@ export const en = {
       'You do not have an account here yet, and this sign-in method cannot create one. Ask your administrator.',
     account_conflict:
       'An account with this name already exists and cannot be signed in to this way. Ask your administrator.',
+    user_id_reserved:
+      'This sign-in method gave a name kept for the accounts of another sign-in method. Ask your administrator.',
     unauthenticated: 'You need to sign in to see this page.',
     forbidden: 'You are not allowed to do this.',
     access_denied: 'Your account may not open this page. Ask your administrator for access.',

@@ -74,6 +74,7 @@ export const zhCN: PageMessages = {
     user_disabled: '您的账号已被停用。请联系管理员。',
     signup_not_allowed: '您在此尚无账号，且此登录方式不能创建账号。请联系管理员。',
     account_conflict: '同名账号已存在，不能以此方式登录。请联系管理员。',
+    user_id_reserved: '此登录方式给出的用户名保留给另一登录方式的账号。请联系管理员。',
     unauthenticated: '请先登录再查看此页面。',
     forbidden: '您没有权限执行此操作。',
     access_denied: '您的账号无权打开此页面。请向管理员申请权限。',
