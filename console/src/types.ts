@@ -40,7 +40,7 @@ export type EntryList = z.infer<typeof entryListAnswer>;
  * a client writes, before the server trims and fills defaults). Two fields
  * differ from the schema, both on purpose:
  * - `extensionSecret: null` clears the stored secret; the route reads it from
- *   the raw body (src/admin-api/extension-secret-edit.ts), the schema does
+ *   the raw body (src/admin-api/kept-secrets.ts), the schema does
  *   not describe it.
  * - `timeoutMs` and the re-validation minutes may be the text typed when it
  *   is not a whole number, so the core answers with what is wrong with it

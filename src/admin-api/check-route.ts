@@ -11,7 +11,7 @@ import { callExtension } from '../extension/client.js';
 import { ExtensionAnswerError } from '../extension/extension-error.js';
 import { healthAnswer } from '../extension/schemas.js';
 import { RequestInvalidError, invalidField } from './api-failure.js';
-import { sameExtensionOrigin } from './extension-secret-edit.js';
+import { sameExtensionOrigin } from './kept-secrets.js';
 import { extensionCheckAnswer } from './response-schemas.js';
 import type { ApiRouter } from './api-router.js';
 

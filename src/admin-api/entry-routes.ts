@@ -1,12 +1,12 @@
 import type { EntryInput } from '../core/index.js';
-import { SsogateError, entryInput, secretChange, withSecretAfter } from '../core/index.js';
+import { SsogateError, entryInput, secretChange } from '../core/index.js';
 import { invalidField } from './api-failure.js';
 import type { ApiRouter } from './api-router.js';
 import { changedFields, fieldChanges, jsonChanges } from './entry-changes.js';
 import { entryAnswers, validated, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer, entryWrittenAnswer } from './response-schemas.js';
 import { entryParams, entryReplaceBody } from './schemas.js';
-import { keptExtensionSecret } from './extension-secret-edit.js';
+import { withKeptSecrets } from './kept-secrets.js';
 
 /** CRUD on entries (docs/admin-api.md#entries); every write recompiles the registry and is audited. */
 export function entryRoutes(api: ApiRouter): void {
@@ -98,16 +98,10 @@ export function entryRoutes(api: ApiRouter): void {
       const before = await stored(id);
       // Write-only secrets (src/core/entry/secret-edit.ts): validation sees
       // the kept secret, so an entry using ${app_secret} stays valid without
-      // the secret being resent.
+      // the secret being resent, as long as it calls the stored entry's
+      // origins only (kept-secrets.ts).
       const secret = secretChange(body.appsecret);
-      const { input, warnings } = validated(gateway, {
-        ...withSecretAfter(
-          keptExtensionSecret(body, before.input),
-          'appsecret',
-          before.input.appsecret,
-        ),
-        id,
-      });
+      const { input, warnings } = validated(gateway, withKeptSecrets(body, before.input));
       const toStore: EntryInput = secret === 'keep' ? withoutSecret(input) : input;
       const updated = await store.update(
         id,

@@ -24,11 +24,10 @@ import {
   templateKinds,
   userAttributes,
   validateEntry,
-  withSecretAfter,
 } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
 import { invalidField, presentProblem } from './api-failure.js';
-import { keptExtensionSecret } from './extension-secret-edit.js';
+import { withKeptSecrets } from './kept-secrets.js';
 import type { ApiRouter } from './api-router.js';
 import { entryAnswers, validatedForSaving } from './entry-answers.js';
 import { entryModelAnswer, entryTestAnswer, entryValidationAnswer } from './response-schemas.js';
@@ -171,7 +170,9 @@ export interface Candidate {
 
 /**
  * The entry as an update of `existingId` would store it: without an
- * appsecret (or with ""), the stored one counts, as PUT keeps it.
+ * appsecret (or with ""), the stored one counts, as PUT keeps it, and as
+ * PUT only while the entry calls no origin the stored one does not
+ * (withKeptSecrets, kept-secrets.ts).
  */
 export async function asStored(
   gateway: Gateway,
@@ -189,14 +190,7 @@ export async function asStored(
     );
   }
   const before = await entryAnswers(gateway).stored(existingId);
-  const input: Record<string, unknown> = {
-    ...withSecretAfter(
-      keptExtensionSecret(entry, before.input),
-      'appsecret',
-      before.input.appsecret,
-    ),
-    id: existingId,
-  };
+  const input = withKeptSecrets(entry, before.input);
   const kept = secretChange(entry.appsecret) === 'keep' ? before.input.appsecret : undefined;
   const storedSecrets = [kept, before.input.extensionSecret].filter(
     (value): value is string => value !== undefined,

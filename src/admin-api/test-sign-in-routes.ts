@@ -25,6 +25,9 @@ const traceAnswer = z
       id: z.string(),
       entryId: z.string(),
       draft: z.boolean(),
+      origins: z
+        .array(z.string())
+        .describe('the origins the entry tested makes the gateway call: where its secrets go'),
       status: z.enum(['waiting', 'running', 'done']),
       outcome: z.enum(['success', 'failure']).nullable(),
       error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),

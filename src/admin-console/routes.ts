@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
-import { sendFailure, sendPage, wantsPage } from '../http/respond.js';
+import { NoSessionError, sendFailure, sendPage, wantsPage } from '../http/respond.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
@@ -48,7 +48,7 @@ async function serveConsole(
     // The page asked for is where the administrator lands after signing in
     // (safeReturnTo lets /_sso/admin paths through and nothing else reserved).
     if (wantsPage(request)) return reply.redirect(chooserHref(safeReturnTo(request.url)), 302);
-    sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'));
+    sendFailure(gateway, request, reply, new NoSessionError());
     return reply;
   }
   if (!active.user.isAdmin) {

@@ -18,6 +18,7 @@ import { backchannelLogoutRoutes } from '../sessions/backchannel-logout.js';
 import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
+import { dropUnusableForwardedFor } from '../http/forwarded-for.js';
 import { startExpirySweep } from './expiry-sweep.js';
 import { serveTelemetry } from './gateway-telemetry.js';
 import type { Gateway } from '../http/gateway.js';
@@ -73,6 +74,12 @@ export async function buildApp(
     },
   });
   if (options.onRoute !== undefined) app.addHook('onRoute', options.onRoute);
+  if (gateway.config.trustedProxies.length > 0) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      dropUnusableForwardedFor(request);
+      done();
+    });
+  }
   await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const headers = securityHeaders({ https: gateway.config.secureCookies });

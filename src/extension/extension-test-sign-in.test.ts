@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sha256Base64url } from '../crypto/hash.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
@@ -81,5 +83,57 @@ describe('a test sign-in through an extension', () => {
     assert.match(text, /> POST http:\/\/127\.0\.0\.1:\d+\/callback/);
     assert.ok(!answer.body.includes(secret));
     assert.equal(await gw.storage.users.findByUserId('alice'), undefined);
+  });
+
+  test('a draft moving the extension to another origin needs each stored secret again; that host hears nothing', async () => {
+    const heard: string[] = [];
+    const elsewhere = createServer((request, response) => {
+      heard.push(request.url ?? '/');
+      response.statusCode = 500;
+      response.end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      const headers = { authorization: `Bearer ${apiToken}` };
+      const startDraft = (entry: Record<string, unknown>) =>
+        gw.app.inject({
+          method: 'POST',
+          url: '/_sso/api/entries/test-sign-in',
+          headers,
+          payload: { entry, existingId: 'acme' },
+        });
+      const refusedFields = (response: { statusCode: number; body: string }) => {
+        assert.equal(response.statusCode, 400, response.body);
+        const { error } = JSON.parse(response.body) as {
+          error: { code: string; problems: { field: string }[] };
+        };
+        assert.equal(error.code, 'request_invalid');
+        return error.problems.map((problem) => problem.field);
+      };
+      const moved = acmeEntry(example, elsewhereUrl, acme.url, secret);
+
+      // The signing secret stays with the stored extension's origin.
+      assert.deepEqual(
+        refusedFields(
+          await startDraft({ ...moved, extensionSecret: undefined, appsecret: undefined }),
+        ),
+        ['extensionSecret'],
+      );
+      // A new signing secret typed, the stored appsecret would still go to the new host.
+      assert.deepEqual(
+        refusedFields(
+          await startDraft({
+            ...moved,
+            extensionSecret: 'another-extension-secret-0123456789',
+            appsecret: undefined,
+          }),
+        ),
+        ['appsecret'],
+      );
+      assert.deepEqual(heard, []);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
   });
 });

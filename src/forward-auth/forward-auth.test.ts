@@ -44,6 +44,20 @@ describe('GET /_sso/auth', () => {
     assert.deepEqual(await headersOf('collé'), ['coll%C3%A9', 'coll%C3%A9%20name']);
     assert.deepEqual(await headersOf('adm%69n'), ['adm%2569n', 'adm%2569n%20name']);
   });
+
+  test('an anonymous check is logged at debug, not as a warning; a real failure still warns', async () => {
+    gw.logLines.length = 0;
+    assert.equal((await fetch(`${gw.url}/_sso/auth`)).status, 401);
+    const forged = await fetch(`${gw.url}/_sso/callback/example-get?code=c0de&state=forged`);
+    assert.equal(forged.status, 400);
+    const lines = gw.logLines.map(
+      (line) => JSON.parse(line) as { level: number; code?: string; msg: string },
+    );
+    const coded = (level: number) =>
+      lines.filter((line) => line.level === level && line.code !== undefined).map((l) => l.code);
+    assert.deepEqual(coded(20), ['unauthenticated']);
+    assert.deepEqual(coded(40), ['state_invalid']);
+  });
 });
 
 describe('identity headers that HTTP would read as one', () => {

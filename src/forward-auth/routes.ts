@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../http/gateway.js';
-import { sendFailure } from '../http/respond.js';
+import { NoSessionError, sendFailure } from '../http/respond.js';
 import { hostAllowed } from '../config/proxy-settings.js';
 import { accessDenied } from '../access-rules/access-rules.js';
 import { SsogateError } from '../core/index.js';
@@ -31,7 +31,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
   app.get('/_sso/auth', observed, async (request, reply) => {
     const active = await sessionOf(gateway, request, { remembered: true });
     if (active === undefined) {
-      sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
+      sendFailure(gateway, request, reply, new NoSessionError(), {
         as: 'json',
       });
       return reply;
@@ -45,7 +45,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
     const method = forwarded(request.headers, 'x-forwarded-method') ?? 'GET';
     const accept = request.headers.accept ?? '';
     if ((method !== 'GET' && method !== 'HEAD') || !accept.includes('text/html')) {
-      sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
+      sendFailure(gateway, request, reply, new NoSessionError(), {
         as: 'json',
       });
       return reply;

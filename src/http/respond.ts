@@ -24,6 +24,19 @@ export function sendPage(reply: FastifyReply, status: number, html: string): Fas
   return reply.code(status).type('text/html; charset=utf-8').send(html);
 }
 
+/**
+ * A request that needs a session and carries none. Anonymous requests are
+ * routine (a visitor's first page, every forward-auth check before sign-in),
+ * so failureAnswer logs this refusal at debug: at warn it would drown the
+ * warnings operators alert on. Every other failure keeps its level, an
+ * unknown API token (also `unauthenticated`) included.
+ */
+export class NoSessionError extends SsogateError<'unauthenticated'> {
+  constructor() {
+    super('unauthenticated', 'no session');
+  }
+}
+
 export interface FailureOptions {
   /** Where the page's "try again" link goes. */
   readonly tryAgainHref?: string;
@@ -105,7 +118,8 @@ export function failureAnswer(
     log.error({ code, reference, ...trace, err: error }, 'unexpected failure');
   } else {
     const message = isSsogateError(error) ? maskSecrets(error.message) : '';
-    log[status >= 500 ? 'error' : 'warn']({ code, reference, ...trace }, message);
+    const level = error instanceof NoSessionError ? 'debug' : status >= 500 ? 'error' : 'warn';
+    log[level]({ code, reference, ...trace }, message);
   }
   const sentence = flowErrorSentences[code] ?? errorRegistry[code].summary;
   const detail = isSsogateError(error) ? error.publicDetail : undefined;

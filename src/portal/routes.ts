@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
-import { sendFailure } from '../http/respond.js';
+import { NoSessionError, sendFailure } from '../http/respond.js';
 import { stylesheet } from '../pages/index.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { brandRoutes } from './brand-routes.js';
@@ -47,7 +47,7 @@ export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/me', async (request, reply) => {
     const active = await sessionOf(gateway, request);
     if (active === undefined) {
-      sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
+      sendFailure(gateway, request, reply, new NoSessionError(), {
         as: 'json',
       });
       return reply;

@@ -2,6 +2,7 @@ import type { CompiledEntry, CompiledOAuth2Entry, EntryInput, MappedUser } from 
 import {
   MASK,
   SignInError,
+  entryCallOrigins,
   isSsogateError,
   isVisibleAscii,
   presentMappedUser,
@@ -90,6 +91,8 @@ export async function runTestSignIn(
     id: test.id,
     entryId: test.entryId,
     draft: sealed.draft !== null,
+    // The entry as it ran: a stored entry may have changed since the start.
+    origins: entry === undefined ? startedOrigins(test) : entryCallOrigins(entry),
     status: 'done',
     startedAt: new Date(test.createdAt).toISOString(),
     finishedAt: new Date(gateway.clock()).toISOString(),
@@ -99,6 +102,12 @@ export async function runTestSignIn(
     user: user === undefined ? null : presentMappedUser(user, secrets),
     provisioning: plan,
   };
+}
+
+/** The origins recorded when the test started (none in a trace older than the list). */
+export function startedOrigins(test: TestSignInRecord): readonly string[] {
+  const waiting = JSON.parse(test.trace ?? '{}') as Partial<TestTrace>;
+  return waiting.origins ?? [];
 }
 
 /** The entry the test started with: its draft, or the stored entry as it is now. */

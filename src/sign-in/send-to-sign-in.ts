@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SignInError, SsogateError } from '../core/index.js';
+import { SignInError } from '../core/index.js';
 import { ensureBinding } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
-import { sendFailure, wantsPage } from '../http/respond.js';
+import { NoSessionError, sendFailure, wantsPage } from '../http/respond.js';
 import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../web/index.js';
 import { startSignIn } from './start-sign-in.js';
@@ -66,7 +66,7 @@ export async function sendSignInNeeded(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   if (!wantsPage(request)) {
-    sendFailure(gateway, request, reply, new SsogateError('unauthenticated', 'no session'), {
+    sendFailure(gateway, request, reply, new NoSessionError(), {
       as: 'json',
     });
     return reply;

@@ -91,6 +91,20 @@ describe('sign-in start limits', () => {
     now += 10 * 60_000;
     assert.equal((await next()).status, 302);
   });
+
+  test("forwarded values that are not addresses count as the proxy's own address", async () => {
+    now += 60 * 60_000;
+    // The proxy (the peer, 127.0.0.1) starts two sign-ins of its own.
+    for (let index = 0; index < 2; index += 1) assert.equal((await start(gw)).status, 302);
+    // No bucket of their own: each is one more start from the proxy.
+    for (const forwarded of ['unknown', 'garbage', '1.2.3.4:80']) {
+      assert.equal((await start(gw, forwarded)).status, 302, forwarded);
+    }
+    assert.equal((await start(gw)).status, 429);
+    assert.equal((await start(gw, '[203.0.113.9]')).status, 429);
+    // A real address behind the proxy still has its own.
+    assert.equal((await start(gw, '203.0.113.9')).status, 302);
+  });
 });
 
 describe('without a trusted proxy', () => {

@@ -1,5 +1,10 @@
 import type { CompiledEntry, EntryInput } from '../core/index.js';
-import { SsogateError, buildAuthorizationRequest, randomToken } from '../core/index.js';
+import {
+  SsogateError,
+  buildAuthorizationRequest,
+  entryCallOrigins,
+  randomToken,
+} from '../core/index.js';
 import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
 import { pendingKey, usesState } from './pending-key.js';
@@ -60,6 +65,7 @@ export async function startTestSignIn(
     id,
     entryId: entry.id,
     draft: draft !== undefined,
+    origins: entryCallOrigins(entry),
     status: 'waiting',
     startedAt: new Date(now).toISOString(),
     finishedAt: null,

@@ -8,7 +8,7 @@ import { callbackQuery } from './callback-query.js';
 import { stateKey } from './pending-key.js';
 import { isTestState } from './test-state.js';
 import type { TestSignInRecord } from '../storage/types.js';
-import { runTestSignIn } from './run-test-sign-in.js';
+import { runTestSignIn, startedOrigins } from './run-test-sign-in.js';
 import type { TestTrace } from './test-trace.js';
 
 /**
@@ -48,6 +48,7 @@ export async function finishTestSignIn(
     detail: {
       testSignIn: test.id,
       draft: trace.draft,
+      origins: [...trace.origins],
       ...(trace.provisioning === null ? {} : { provisioning: trace.provisioning.action }),
     },
   });
@@ -71,6 +72,7 @@ function unexpectedFailure(gateway: Gateway, test: TestSignInRecord): TestTrace 
   const waiting = JSON.parse(test.trace ?? '{}') as TestTrace;
   return {
     ...waiting,
+    origins: startedOrigins(test),
     status: 'done',
     finishedAt: new Date(gateway.clock()).toISOString(),
     outcome: 'failure',

@@ -16,12 +16,16 @@ const canaries = {
 
 interface Provider {
   readonly url: string;
+  /** The path and query of every request the provider received. */
+  readonly requests: readonly string[];
   close(): Promise<void>;
 }
 
 /** A provider on loopback answering a token with the canary tokens, and a user for it. */
 async function startProvider(): Promise<Provider> {
+  const requests: string[] = [];
   const server = createServer((request, response) => {
+    requests.push(request.url ?? '/');
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     response.setHeader('content-type', 'application/json');
     if (url.pathname === '/token') {
@@ -51,6 +55,7 @@ async function startProvider(): Promise<Provider> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     close: () =>
       new Promise((resolve) => {
         server.close(() => {
@@ -78,20 +83,22 @@ const wrongMapping = "userId = JSON_GET($response, 'userid')\nemail = JSON_GET($
 const rightMapping = "userId = JSON_GET($response, 'id')\nemail = JSON_GET($response, 'email')";
 
 async function withProvider(
-  run: (api: ApiFixture, provider: Provider, logs: string[]) => Promise<void>,
+  run: (api: ApiFixture, provider: Provider, logs: string[], elsewhere: Provider) => Promise<void>,
 ): Promise<void> {
   const provider = await startProvider();
+  // The same server on another port: another origin (RFC 6454).
+  const elsewhere = await startProvider();
   const { logger, lines } = capturingLogger();
   try {
     await withApi(
-      (api) => run(api, provider, lines),
+      (api) => run(api, provider, lines, elsewhere),
       { logger },
       {
         SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
       },
     );
   } finally {
-    await provider.close();
+    await Promise.all([provider.close(), elsewhere.close()]);
   }
 }
 
@@ -109,6 +116,16 @@ async function start(api: ApiFixture, url: string, payload?: object): Promise<St
   });
   assert.equal(response.statusCode, 201, response.body);
   return json<Started>(response);
+}
+
+async function save(api: ApiFixture, entry: object): Promise<void> {
+  const created = await api.inject({
+    method: 'POST',
+    url: '/_sso/api/entries',
+    headers: api.token,
+    payload: entry,
+  });
+  assert.equal(created.statusCode, 201, created.body);
 }
 
 /** The provider's redirect back to the gateway, with the canary code and the test's state. */
@@ -146,13 +163,7 @@ async function readTrace(api: ApiFixture, id: string): Promise<TraceAnswer> {
 describe('test sign-in', () => {
   test('a wrong mapping shows in the trace; the mended draft succeeds; nobody is signed in', async () => {
     await withProvider(async (api, provider) => {
-      const created = await api.inject({
-        method: 'POST',
-        url: '/_sso/api/entries',
-        headers: api.token,
-        payload: entryFor(provider, wrongMapping),
-      });
-      assert.equal(created.statusCode, 201, created.body);
+      await save(api, entryFor(provider, wrongMapping));
 
       const first = await start(api, '/_sso/api/entries/hub/test-sign-in');
       assert.match(first.url, /^https:\/\/idp\.example\/authorize\?/);
@@ -350,6 +361,74 @@ describe('test sign-in', () => {
       });
       assert.equal(expired.statusCode, 410);
       assert.equal(code(expired), 'test_sign_in_expired');
+    });
+  });
+
+  test("a draft calling another origin than the stored entry's needs its secret again; the audit lists the origins", async () => {
+    await withProvider(async (api, provider, _logs, elsewhere) => {
+      await save(api, entryFor(provider, rightMapping));
+      const moved = { ...entryFor(elsewhere, rightMapping), appsecret: undefined };
+
+      // The stored secret is not sent to a host the entry never called.
+      const refused = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/entries/test-sign-in',
+        headers: api.token,
+        payload: { entry: moved, existingId: 'hub' },
+      });
+      assert.equal(refused.statusCode, 400, refused.body);
+      const { error } = json<{ error: { code: string; problems: { field: string }[] } }>(refused);
+      assert.equal(error.code, 'request_invalid');
+      assert.deepEqual(
+        error.problems.map((problem) => problem.field),
+        ['appsecret'],
+      );
+      assert.match(refused.body, new RegExp(elsewhere.url.replace(/[.:/]/g, '\\$&')));
+      // Saving the same draft is refused by the same rule, with the same code.
+      const saved = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/entries/hub',
+        headers: api.token,
+        payload: moved,
+      });
+      assert.equal(saved.statusCode, 400, saved.body);
+      assert.equal(json<{ error: { code: string } }>(saved).error.code, 'request_invalid');
+      assert.match(saved.body, /appsecret/);
+      assert.equal(elsewhere.requests.length, 0);
+
+      // With the secret typed again, the test runs against the other host.
+      const typed = await start(api, '/_sso/api/entries/test-sign-in', {
+        entry: { ...moved, appsecret: canaries.secret },
+        existingId: 'hub',
+      });
+      await callBack(api, typed);
+      const ranElsewhere = await readTrace(api, typed.id);
+      assert.equal(ranElsewhere.trace.outcome, 'success', ranElsewhere.text);
+      assert.ok(elsewhere.requests.some((request) => request.startsWith('/token?')));
+
+      // On the stored entry's own origin, the stored secret counts.
+      const before = provider.requests.length;
+      const same = await start(api, '/_sso/api/entries/test-sign-in', {
+        entry: { ...entryFor(provider, rightMapping), appsecret: undefined },
+        existingId: 'hub',
+      });
+      await callBack(api, same);
+      const ranHere = await readTrace(api, same.id);
+      assert.equal(ranHere.trace.outcome, 'success', ranHere.text);
+      assert.ok(
+        provider.requests.slice(before).some((request) => request.includes(canaries.secret)),
+      );
+
+      const events = await api.storage.audit.list({ limit: 10 });
+      assert.deepEqual(
+        events
+          .filter((event) => event.kind === 'test_sign_in')
+          .map((event) => [event.outcome, event.detail?.origins]),
+        [
+          ['success', [provider.url]],
+          ['success', [elsewhere.url]],
+        ],
+      );
     });
   });
 });

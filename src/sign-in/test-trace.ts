@@ -47,6 +47,11 @@ export interface TestTrace {
   readonly entryId: string;
   /** True when the entry tested is a draft, not the stored entry. */
   readonly draft: boolean;
+  /**
+   * The origins the entry tested makes the gateway call (entryCallOrigins):
+   * where its secrets may go. Also in the test's audit event.
+   */
+  readonly origins: readonly string[];
   readonly status: 'waiting' | 'running' | 'done';
   readonly startedAt: string;
   readonly finishedAt: string | null;
@@ -62,6 +67,7 @@ export interface TestTrace {
 export function traceText(trace: TestTrace): string {
   const lines = [
     `Test sign-in ${trace.id} with entry ${trace.entryId}${trace.draft ? ' (unsaved draft)' : ''}`,
+    `Calls: ${trace.origins.length === 0 ? 'none' : trace.origins.join(', ')}`,
     `Started ${trace.startedAt}${trace.finishedAt === null ? '' : `, finished ${trace.finishedAt}`}`,
     `Outcome: ${trace.outcome ?? trace.status}${trace.error === null ? '' : ` — ${trace.error.code}: ${trace.error.message}`}`,
   ];

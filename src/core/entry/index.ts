@@ -27,6 +27,7 @@ export {
 export { EntryInvalidError, describeProblem, fieldPath } from './entry-problems.js';
 export type { MappingSource } from './mapping-text.js';
 export { parseMappingText, printMappingText } from './mapping-text.js';
+export { entryCallOrigins, entryCallUrls } from './call-urls.js';
 export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
 export type { EntryValidation } from './validate-entry.js';

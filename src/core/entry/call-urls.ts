@@ -1,0 +1,46 @@
+import type { CompiledTemplate } from '../template/index.js';
+import { renderUrl } from '../template/index.js';
+import type { CompiledEntry } from './compiled-entry.js';
+
+/**
+ * Every URL the gateway itself calls for an entry, by the field that holds
+ * it: token, user info, the application token, the chained user-info calls,
+ * a back-channel logout (one that holds `${app_secret}`) and an extension
+ * service. The authorization URL and a front-channel logout URL are only
+ * browser redirects, never called by the gateway, so they are not listed.
+ */
+export function entryCallUrls(entry: CompiledEntry): readonly (readonly [string, string])[] {
+  if (entry.type === 'extension') return [['extensionUrl', entry.extension.url]];
+  const urls: [string, string][] = [];
+  if (entry.token !== undefined) urls.push(['tokenUrl', sampleUrl(entry.token.template)]);
+  urls.push(['userInfoUrl', sampleUrl(entry.userInfo.template)]);
+  if (entry.shapes.appToken !== undefined) {
+    urls.push(['appToken.url', sampleUrl(entry.shapes.appToken.template)]);
+  }
+  for (const [index, call] of entry.shapes.userInfoCalls.entries()) {
+    urls.push([`userInfoCalls[${index}].url`, sampleUrl(call.template)]);
+  }
+  if (entry.logout?.placeholders.has('app_secret') === true) {
+    urls.push(['logoutUrl', sampleUrl(entry.logout)]);
+  }
+  return urls;
+}
+
+/**
+ * The origins (RFC 6454) an entry makes the gateway call, sorted: those of
+ * entryCallUrls, and an OpenID Connect issuer's, whose discovery document
+ * and key set the gateway fetches.
+ */
+export function entryCallOrigins(entry: CompiledEntry): readonly string[] {
+  const urls = entryCallUrls(entry).map(([, url]) => url);
+  if (entry.type === 'oauth2' && entry.oidc !== undefined) urls.push(entry.oidc.issuer);
+  return [...new Set(urls.map((url) => new URL(url).origin))].sort();
+}
+
+/** The host is fixed when the entry is saved (placeholders stand only after it). */
+function sampleUrl(template: CompiledTemplate): string {
+  return renderUrl(
+    template,
+    Object.fromEntries([...template.placeholders].map((name) => [name, 'x'])),
+  );
+}
