@@ -1,6 +1,7 @@
 import type { JSONWebKeySet } from 'jose';
 import type { OidcDiscovery, OutboundRequest } from '../core/index.js';
 import { SsogateError, discoveryUrl, isSsogateError, parseDiscovery } from '../core/index.js';
+import type { AddressPolicy } from '../outbound/address-policy.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 
 /** How long a discovery document is used before it is fetched again. */
@@ -73,6 +74,8 @@ export class ProviderMetadata {
   constructor(
     private readonly send: SendOutbound,
     private readonly clock: () => number,
+    /** Judges the endpoints a document names as it is read (the operator's allowlist included). */
+    private readonly policy: AddressPolicy,
   ) {}
 
   /** Moves whenever a document is fetched anew, so compiled entries are made again. */
@@ -204,6 +207,7 @@ export class ProviderMetadata {
     return this.shared(slot, async () => {
       const { body } = await this.fetchJson(discoveryUrl(issuer));
       const document = parseDiscovery(body, issuer);
+      refuseInternalEndpoints(document, this.policy);
       const changed = JSON.stringify(document) !== JSON.stringify(slot.document);
       slot.document = document;
       slot.fetchedAt = this.clock();
@@ -288,6 +292,37 @@ export function keySetLifetimeMs(headers: Readonly<Record<string, string>>): num
   const age = /^\d+$/.test(headers.age ?? '') ? Number(headers.age) : 0;
   const lifetimeMs = (Number(maxAge) - age) * 1000;
   return Math.min(Math.max(lifetimeMs, keySetMinLifetimeMs), discoveryRefreshMs);
+}
+
+/**
+ * Refuses a discovery document that names an address the outbound policy
+ * refuses (this host, the internal network, a metadata service) for any
+ * endpoint, when it is read rather than when each endpoint is first
+ * called: the gateway calls the token, user-info and key set endpoints
+ * itself, and a document written by a remote party that points even a
+ * browser-only endpoint (authorization, end of session) inside is not one
+ * to trust. Names are judged by name here and by the addresses they resolve
+ * to at each call (src/outbound/outbound-client.ts).
+ */
+function refuseInternalEndpoints(document: OidcDiscovery, policy: AddressPolicy): void {
+  const endpoints: [string, string | undefined][] = [
+    ['authorization_endpoint', document.authorizationEndpoint],
+    ['token_endpoint', document.tokenEndpoint],
+    ['userinfo_endpoint', document.userInfoEndpoint],
+    ['jwks_uri', document.jwksUri],
+    ['end_session_endpoint', document.endSessionEndpoint],
+  ];
+  for (const [field, url] of endpoints) {
+    if (url === undefined) continue;
+    const refusal = policy.hostRefusal(new URL(url).hostname);
+    if (refusal !== undefined) {
+      throw new SsogateError(
+        'oidc_discovery_invalid',
+        `the discovery document's ${field} names a refused address: ${refusal}; the gateway does not call such addresses unless SSOGATE_OUTBOUND_ALLOW lists them`,
+        { field },
+      );
+    }
+  }
 }
 
 function isKeySet(value: unknown): value is JSONWebKeySet {

@@ -25,6 +25,8 @@ export interface ForgingProvider {
   readonly clientId: string;
   /** How many times the key set was fetched. */
   readonly keySetFetches: number;
+  /** Fields of the discovery document written over the provider's own. */
+  discoveryOverrides: Record<string, string>;
   /** The key set answer's Cache-Control header; none by default. */
   keySetCacheControl: string | undefined;
   /** Replaces the `forge-1` key by a new one under the same kid; returns the old private key. */
@@ -100,6 +102,7 @@ export async function startForgingProvider(
     get keySetFetches() {
       return keySetFetches;
     },
+    discoveryOverrides: {},
     keySetCacheControl: undefined,
     async rotateKey() {
       const old = published;
@@ -137,6 +140,7 @@ export async function startForgingProvider(
         userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
         authorization_response_iss_parameter_supported: options.issParameterSupported ?? false,
+        ...state.discoveryOverrides,
       });
     } else if (url.pathname === '/jwks') {
       keySetFetches += 1;
