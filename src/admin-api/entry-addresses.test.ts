@@ -28,6 +28,15 @@ const internalHosts = [
   '0.0.0.0',
   '[fd00::1]',
   '100.64.0.1',
+  // IPv4-translated (::ffff:0:0:0/96), Teredo, 6to4, local-use NAT64 and other special ranges.
+  '[::ffff:0:127.0.0.1]',
+  '[2001::7f00:1]',
+  '[2002:a00:1::1]',
+  '[64:ff9b:1::a00:1]',
+  '[64:ff9b::a9fe:a9fe]',
+  '[3fff::1]',
+  '[5f00::1]',
+  '192.88.99.1',
 ];
 
 async function create(api: ApiFixture, body: Record<string, unknown>) {

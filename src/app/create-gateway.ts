@@ -30,10 +30,11 @@ export function createGateway(
   const random = options.random ?? pooledRandomBytes();
   const telemetry = gatewayTelemetry(config, storage, clock);
   // A client of its own is the gateway's to close (at app close); a given one is the caller's.
+  const policy = addressPolicy(config.outboundAllow);
   const outbound =
     options.send === undefined
       ? new OutboundClient({
-          policy: addressPolicy(config.outboundAllow),
+          policy,
           maxConnectionsPerOrigin: config.outboundMaxConnections,
           ...(config.caCertificates === undefined
             ? {}
@@ -47,8 +48,9 @@ export function createGateway(
       config.allowInsecureHttp,
     ),
   );
-  // Discovery and key sets go through the same client, address policy and caps as every call.
-  const oidc = new ProviderMetadata(send, clock);
+  // Discovery and key sets go through the same client, address policy and caps as every call;
+  // the endpoints a discovery document names are judged by the policy as it is read.
+  const oidc = new ProviderMetadata(send, clock, policy);
   const entries = new EntryRegistry(
     storage.entries,
     storage.changes,

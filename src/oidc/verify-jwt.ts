@@ -9,10 +9,12 @@ export const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
 /**
  * Verifies a provider-signed JWT's signature with the provider's key set and
  * returns its claims; the claims themselves are checked by the caller
- * (core's checkIdTokenClaims, the logout token's checks). A kid the cached
- * key set lacks fetches the key set again (at most once a minute:
- * ProviderMetadata), then the discovery document, in case the provider
- * rotated its keys or moved its key set. `refuse` names the caller's code.
+ * (core's checkIdTokenClaims, the logout token's checks). A token the
+ * key set in memory does not verify (a kid it lacks, or a known kid whose
+ * signature fails: a key rotated under the same kid) fetches the key set
+ * again (at most once a minute: ProviderMetadata) and is tried once more;
+ * a kid still missing then fetches the discovery document, in case the
+ * provider moved its key set. `refuse` names the caller's code.
  */
 export async function verifyProviderJwt(
   metadata: ProviderMetadata,
@@ -27,7 +29,7 @@ export async function verifyProviderJwt(
     try {
       verified = await attempt(await metadata.keySet(discovery));
     } catch (error) {
-      if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+      if (!mayBeRotated(error)) throw error;
       // Rate-limited: undefined when the key set was fetched within the minute.
       const fresh = await metadata.refetchKeySet(discovery);
       if (fresh === undefined) throw error;
@@ -61,6 +63,14 @@ export async function verifyProviderJwt(
     throw new SsogateError(refuse, 'the token payload is not a JSON object');
   }
   return claims as Claims;
+}
+
+/** A refusal a newer copy of the key set could turn into a success. */
+function mayBeRotated(error: unknown): boolean {
+  return (
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWSSignatureVerificationFailed
+  );
 }
 
 /** jose's error code, never the token: its messages do not quote it, but codes suffice. */

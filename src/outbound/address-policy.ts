@@ -6,8 +6,9 @@ import { BlockList, isIP, isIPv4 } from 'node:net';
  * this policy they could point the gateway at its own database, at a cloud
  * metadata service holding credentials, or at any host of the internal
  * network (server-side request forgery). Refused: every address the IANA
- * special-purpose registries (RFC 6890, RFC 6761, RFC 9637) mark as not
- * globally reachable, and the names of metadata services. The operator lets
+ * special-purpose registries (RFC 6890 and its updates) mark as not
+ * globally reachable, IPv6 outside global unicast, the forms that hide an
+ * IPv4 address, `localhost` (RFC 6761) and the names of metadata services. The operator lets
  * chosen hosts, addresses or networks through with SSOGATE_OUTBOUND_ALLOW.
  */
 export interface AddressPolicy {
@@ -21,37 +22,76 @@ export interface AddressPolicy {
   addressRefusal(hostname: string, address: string): string | undefined;
 }
 
-/** Not globally reachable IPv4 networks (RFC 6890 and the IANA registry). */
+/*
+ * The IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and
+ * its updates) gone through range by range. Refused: every range marked not
+ * globally reachable, since it can only lead to this host, the internal
+ * network or nowhere, and the deprecated or local forms that carry an IPv4
+ * address (IPv4-compatible, IPv4-translated, 6to4, Teredo, local-use NAT64):
+ * no public server is addressed that way today, and each could hide a
+ * private IPv4 address, so they are refused whole rather than unwrapped.
+ * Two forms are judged by the IPv4 address they carry instead, because
+ * resolvers legitimately answer with them for public hosts: IPv4-mapped
+ * ::ffff:0:0/96 (a dual-stack socket's view of an IPv4 host) and the
+ * well-known NAT64 prefix 64:ff9b::/96 (DNS64 on an IPv6-only network).
+ * Let through: the special ranges marked globally reachable, none of which
+ * is inside this network: 192.31.196.0/24 and 192.175.48.0/24 (AS112),
+ * 192.52.193.0/24 (AMT), 2620:4f:8000::/48 (AS112). The anycast addresses
+ * 192.0.0.9/32 and 192.0.0.10/32 and the globally reachable parts of
+ * 2001::/23 are refused with the block holding them: no entry calls them.
+ */
+
+/** Refused IPv4 networks, the first match naming the reason. */
 const refusedIPv4: readonly (readonly [string, number, string])[] = [
-  ['0.0.0.0', 8, '"this network" (0.0.0.0/8)'],
+  ['0.0.0.0', 8, '"this network" (0.0.0.0/8, RFC 791)'],
   ['10.0.0.0', 8, 'private (10.0.0.0/8, RFC 1918)'],
   ['100.64.0.0', 10, 'shared carrier-grade NAT (100.64.0.0/10, RFC 6598)'],
-  ['127.0.0.0', 8, 'loopback (127.0.0.0/8)'],
+  ['127.0.0.0', 8, 'loopback (127.0.0.0/8, RFC 1122)'],
   ['169.254.0.0', 16, 'link-local, cloud metadata (169.254.0.0/16, RFC 3927)'],
   ['172.16.0.0', 12, 'private (172.16.0.0/12, RFC 1918)'],
-  ['192.0.0.0', 24, 'IETF protocol assignments (192.0.0.0/24)'],
+  ['192.0.0.0', 24, 'IETF protocol assignments (192.0.0.0/24, RFC 6890)'],
   ['192.0.2.0', 24, 'documentation (192.0.2.0/24, RFC 5737)'],
+  ['192.88.99.0', 24, 'deprecated 6to4 relay anycast (192.88.99.0/24, RFC 7526)'],
   ['192.168.0.0', 16, 'private (192.168.0.0/16, RFC 1918)'],
   ['198.18.0.0', 15, 'benchmarking (198.18.0.0/15, RFC 2544)'],
   ['198.51.100.0', 24, 'documentation (198.51.100.0/24, RFC 5737)'],
   ['203.0.113.0', 24, 'documentation (203.0.113.0/24, RFC 5737)'],
-  ['224.0.0.0', 4, 'multicast (224.0.0.0/4)'],
-  ['240.0.0.0', 4, 'reserved or broadcast (240.0.0.0/4)'],
+  ['224.0.0.0', 4, 'multicast (224.0.0.0/4, RFC 5771)'],
+  ['255.255.255.255', 32, 'limited broadcast (255.255.255.255/32, RFC 919)'],
+  ['240.0.0.0', 4, 'reserved (240.0.0.0/4, RFC 1112)'],
 ];
 
-/** Not globally reachable IPv6 networks; those that embed an IPv4 address are unwrapped first. */
+/**
+ * Refused IPv6 networks, the first match naming the reason; an address in
+ * none of them must still be global unicast (2000::/3, RFC 4291 §2.4):
+ * outside it nothing is assigned to a host on the internet.
+ */
 const refusedIPv6: readonly (readonly [string, number, string])[] = [
-  ['::', 128, 'unspecified (::)'],
-  ['::1', 128, 'loopback (::1)'],
+  ['::', 128, 'unspecified (::/128, RFC 4291)'],
+  ['::1', 128, 'loopback (::1/128, RFC 4291)'],
+  ['::ffff:0:0:0', 96, 'IPv4-translated (::ffff:0:0:0/96, RFC 2765, no longer used)'],
   ['::', 96, 'IPv4-compatible (::/96, deprecated by RFC 4291)'],
   ['64:ff9b:1::', 48, 'local-use NAT64 (64:ff9b:1::/48, RFC 8215)'],
+  ['::', 8, 'reserved by the IETF (::/8, RFC 4291)'],
   ['100::', 64, 'discard-only (100::/64, RFC 6666)'],
+  ['100:0:0:1::', 64, 'dummy prefix (100:0:0:1::/64, RFC 9780)'],
+  ['2001::', 32, 'Teredo (2001::/32, RFC 4380), carrying an IPv4 address'],
+  ['2001:2::', 48, 'benchmarking (2001:2::/48, RFC 5180)'],
+  ['2001:10::', 28, 'deprecated ORCHID (2001:10::/28, RFC 4843)'],
+  ['2001:20::', 28, 'ORCHIDv2 identifiers (2001:20::/28, RFC 7343)'],
+  ['2001::', 23, 'IETF protocol assignments (2001::/23, RFC 2928)'],
   ['2001:db8::', 32, 'documentation (2001:db8::/32, RFC 3849)'],
+  ['2002::', 16, '6to4 (2002::/16, RFC 3056), carrying an IPv4 address'],
+  ['3fff::', 20, 'documentation (3fff::/20, RFC 9637)'],
+  ['5f00::', 16, 'segment routing (5f00::/16, RFC 9602)'],
   ['fc00::', 7, 'unique local (fc00::/7, RFC 4193)'],
-  ['fe80::', 10, 'link-local (fe80::/10)'],
+  ['fe80::', 10, 'link-local (fe80::/10, RFC 4291)'],
   ['fec0::', 10, 'site-local (fec0::/10, RFC 3879)'],
-  ['ff00::', 8, 'multicast (ff00::/8)'],
+  ['ff00::', 8, 'multicast (ff00::/8, RFC 4291)'],
 ];
+
+const globalUnicast = new BlockList();
+globalUnicast.addSubnet('2000::', 3, 'ipv6');
 
 /**
  * Names that reach this machine or a metadata service whatever DNS says:
@@ -162,18 +202,22 @@ function allowedAddress(allowed: BlockList, address: string): boolean {
 
 /**
  * What makes an address not globally reachable, or undefined for a public
- * one. An IPv6 address that carries an IPv4 address (IPv4-mapped,
- * IPv4-compatible, NAT64, 6to4) is judged by the IPv4 address it carries,
- * since that is where the packets end up.
+ * one. An IPv4-mapped or NAT64 address (64:ff9b::/96) is judged by the IPv4
+ * address it carries, since that is where the packets end up.
  */
 export function specialPurpose(address: string): string | undefined {
   if (isIPv4(address)) return rangeOf(refusedIPv4, refusedIPv4List, address, 'ipv4');
-  const embedded = embeddedIPv4(address);
-  if (embedded !== undefined) {
-    const reason = rangeOf(refusedIPv4, refusedIPv4List, embedded, 'ipv4');
-    if (reason !== undefined) return `${reason}, carried in IPv6`;
+  const carried = embeddedIPv4(address);
+  if (carried !== undefined) {
+    const reason = rangeOf(refusedIPv4, refusedIPv4List, carried, 'ipv4');
+    return reason === undefined ? undefined : `${reason}, carried in IPv6`;
   }
-  return rangeOf(refusedIPv6, refusedIPv6List, address, 'ipv6');
+  return (
+    rangeOf(refusedIPv6, refusedIPv6List, address, 'ipv6') ??
+    (globalUnicast.check(address, 'ipv6')
+      ? undefined
+      : 'outside global unicast (2000::/3, RFC 4291 section 2.4)')
+  );
 }
 
 function rangeOf(
@@ -192,9 +236,9 @@ function rangeOf(
 }
 
 /**
- * The IPv4 address inside ::ffff:a.b.c.d (RFC 4291 §2.5.5.2), ::a.b.c.d
- * (deprecated IPv4-compatible), 64:ff9b::a.b.c.d (NAT64, RFC 6052) or
- * 2002:AABB:CCDD:: (6to4, RFC 3056).
+ * The IPv4 address inside ::ffff:a.b.c.d (IPv4-mapped, RFC 4291 §2.5.5.2) or
+ * 64:ff9b::a.b.c.d (the well-known NAT64 prefix, RFC 6052): the two forms
+ * judged by what they carry. Other forms that carry one are refused whole.
  */
 export function embeddedIPv4(address: string): string | undefined {
   const groups = ipv6Groups(address);
@@ -204,11 +248,8 @@ export function embeddedIPv4(address: string): string | undefined {
   const fromGroups = (high: number, low: number): string =>
     [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   const [g0, g1, , , , g5, g6 = 0, g7 = 0] = groups;
-  if (zeros(0, 5) && (g5 === 0xffff || g5 === 0) && !(g5 === 0 && g6 === 0)) {
-    return fromGroups(g6, g7);
-  }
+  if (zeros(0, 5) && g5 === 0xffff) return fromGroups(g6, g7);
   if (g0 === 0x64 && g1 === 0xff9b && zeros(2, 6)) return fromGroups(g6, g7);
-  if (g0 === 0x2002) return fromGroups(groups[1] ?? 0, groups[2] ?? 0);
   return undefined;
 }
 

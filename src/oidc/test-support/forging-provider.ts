@@ -25,6 +25,16 @@ export interface ForgingProvider {
   readonly clientId: string;
   /** How many times the key set was fetched. */
   readonly keySetFetches: number;
+  /** Fields of the discovery document written over the provider's own. */
+  discoveryOverrides: Record<string, string>;
+  /** The key set answer's Cache-Control header; none by default. */
+  keySetCacheControl: string | undefined;
+  /** Replaces the `forge-1` key by a new one under the same kid; returns the old private key. */
+  rotateKey(): Promise<SigningKey>;
+  /** The private key now published under `forge-1`. */
+  currentKey(): SigningKey;
+  /** Stops publishing the key with this kid. */
+  unpublish(kid: string): void;
   /** The id_token of the next token response; default: a valid one. */
   idToken: (context: ForgeContext) => Promise<string>;
   /** The user-info answer; default: alice's, matching the id_token's sub. */
@@ -62,13 +72,23 @@ export async function signIdToken(
  * real one; its authorization endpoint answers at once with a code.
  */
 export async function startForgingProvider(
-  options: { readonly issParameterSupported?: boolean } = {},
+  options: {
+    readonly issParameterSupported?: boolean;
+    /** The time the tokens' iat and exp count from; default: the real time. */
+    readonly clock?: () => number;
+  } = {},
 ): Promise<ForgingProvider> {
-  const published = await generateKeyPair('ES256');
+  let published = await generateKeyPair('ES256');
   const unpublished = await generateKeyPair('ES256');
   const publishedEd = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
-  const publicJwks: JWK[] = [
-    { ...(await exportJWK(published.publicKey)), kid: 'forge-1', alg: 'ES256', use: 'sig' },
+  const publishedJwk = async (key: typeof published): Promise<JWK> => ({
+    ...(await exportJWK(key.publicKey)),
+    kid: 'forge-1',
+    alg: 'ES256',
+    use: 'sig',
+  });
+  let publicJwks: JWK[] = [
+    await publishedJwk(published),
     { ...(await exportJWK(publishedEd.publicKey)), kid: 'forge-ed', alg: 'EdDSA', use: 'sig' },
   ];
   const server: Server = createServer();
@@ -82,6 +102,19 @@ export async function startForgingProvider(
     get keySetFetches() {
       return keySetFetches;
     },
+    discoveryOverrides: {},
+    keySetCacheControl: undefined,
+    async rotateKey() {
+      const old = published;
+      published = await generateKeyPair('ES256');
+      const jwk = await publishedJwk(published);
+      publicJwks = publicJwks.map((key) => (key.kid === 'forge-1' ? jwk : key));
+      return old.privateKey;
+    },
+    currentKey: () => published.privateKey,
+    unpublish(kid) {
+      publicJwks = publicJwks.filter((key) => key.kid !== kid);
+    },
     idToken: (context) => signIdToken(context),
     userInfo: { sub: 'alice', name: 'Alice Forge' },
     sendIss: true,
@@ -93,8 +126,8 @@ export async function startForgingProvider(
         });
       }),
   };
-  const json = (response: ServerResponse, body: unknown) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
+  const json = (response: ServerResponse, body: unknown, headers: Record<string, string> = {}) => {
+    response.writeHead(200, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));
   };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -107,10 +140,15 @@ export async function startForgingProvider(
         userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
         authorization_response_iss_parameter_supported: options.issParameterSupported ?? false,
+        ...state.discoveryOverrides,
       });
     } else if (url.pathname === '/jwks') {
       keySetFetches += 1;
-      json(response, { keys: publicJwks });
+      json(
+        response,
+        { keys: publicJwks },
+        state.keySetCacheControl === undefined ? {} : { 'cache-control': state.keySetCacheControl },
+      );
     } else if (url.pathname === '/authorize') {
       lastNonce = url.searchParams.get('nonce') ?? '';
       const back = new URL(url.searchParams.get('redirect_uri') ?? '');
@@ -130,7 +168,7 @@ export async function startForgingProvider(
             publishedKey: published.privateKey,
             unpublishedKey: unpublished.privateKey,
             publishedEdKey: publishedEd.privateKey,
-            now: Date.now(),
+            now: (options.clock ?? Date.now)(),
           })
           .then((idToken) => {
             json(response, {
