@@ -15,6 +15,7 @@ describe('ApiTokenStore', () => {
         lastUsedAt: null,
         revokedAt: null,
         expiresAt: null,
+        owner: null,
       });
       assert.equal(await apiTokens.findActiveByHash('nope'), undefined);
 
@@ -43,6 +44,26 @@ describe('ApiTokenStore', () => {
       await apiTokens.create({ id: 't1', name: 'ci', tokenHash: 'h', createdAt: 1, expiresAt });
       assert.equal((await apiTokens.findActiveByHash('h'))?.expiresAt, expiresAt);
       assert.equal((await apiTokens.list())[0]?.expiresAt, expiresAt);
+    });
+  });
+
+  test('an owner is kept: a user row with its userId, or a named service', async () => {
+    await withTestStorage(async ({ apiTokens }) => {
+      const user = { kind: 'user', userRowId: 7, userId: 'alice' } as const;
+      const service = { kind: 'service', name: 'deploy-bot' } as const;
+      await apiTokens.create({ id: 't1', name: 'a', tokenHash: 'h1', createdAt: 1, owner: user });
+      await apiTokens.create({
+        id: 't2',
+        name: 'b',
+        tokenHash: 'h2',
+        createdAt: 2,
+        owner: service,
+      });
+      assert.deepEqual((await apiTokens.findActiveByHash('h1'))?.owner, user);
+      assert.deepEqual(
+        (await apiTokens.list()).map((token) => token.owner),
+        [user, service],
+      );
     });
   });
 
