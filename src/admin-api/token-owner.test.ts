@@ -4,10 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import type { Config } from '../config/load-config.js';
 import { createSession, csrfTokenFor } from '../sessions/session-service.js';
+import { executeStatements } from '../test-support/database-text.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 import { testBackendName } from '../test-support/test-backend.js';
@@ -94,24 +93,10 @@ async function userRow(gw: TestGateway, userId: string): Promise<number> {
 
 /** Deletes a user's row as an operator would in the database itself (there is no API for it). */
 async function deleteUserRow(database: Config['database'], rowId: number): Promise<void> {
-  if (database.kind === 'sqlite') {
-    const raw = new BetterSqlite3(database.filename);
-    try {
-      raw.prepare('delete from sessions where user_row_id = ?').run(rowId);
-      raw.prepare('delete from users where id = ?').run(rowId);
-    } finally {
-      raw.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await client.query('delete from sessions where user_row_id = $1', [rowId]);
-    await client.query('delete from users where id = $1', [rowId]);
-  } finally {
-    await client.end();
-  }
+  await executeStatements(database, [
+    `delete from sessions where user_row_id = ${rowId}`,
+    `delete from users where id = ${rowId}`,
+  ]);
 }
 
 const refused = [401, 'api_token_owner_revoked'];
