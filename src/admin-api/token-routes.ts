@@ -33,8 +33,8 @@ export const tokenParams = z.strictObject({ id: z.string().min(1).max(64) });
 
 /**
  * API tokens (docs/admin-api.md#api-tokens), as `ssogate token` manages them: the token is shown
- * once in the create answer and stored only as its hash; a list shows names
- * and times, never a token.
+ * once in the create answer and stored only as its hash, with its owner (the
+ * caller's: authenticate.ts); a list shows names, owners and times, never a token.
  */
 export function tokenRoutes(api: ApiRouter): void {
   const { gateway } = api;
