@@ -109,7 +109,7 @@ async function refusalReason(gw: TestGateway): Promise<unknown> {
 }
 const admins = ['alice', 'bob', 'carol', 'dave', 'erin'];
 
-describe('API tokens end with their owner’s rights', () => {
+describe("API tokens end with their owner's rights", () => {
   let dir: string;
   let gw: TestGateway;
   let root: SessionHeaders;
@@ -169,7 +169,7 @@ describe('API tokens end with their owner’s rights', () => {
     assert.deepEqual(await usersWith(gw.url, secret), [200, null]);
   });
 
-  test('the owner’s administrator rights revoked: the token is refused at the next request', async () => {
+  test("the owner's administrator rights revoked: the token is refused at the next request", async () => {
     const secret = await tokenMadeBy(gw, await signInThroughEntry(gw, 'carol'), 'carol-script');
     assert.deepEqual(await usersWith(gw.url, secret), [200, null]);
     const row = await userRow(gw, 'carol');
