@@ -1,6 +1,6 @@
 import { SsogateError } from '../core/index.js';
 import { sha256Base64url } from '../crypto/hash.js';
-import type { ApiTokenRecord, ApiTokenStore } from '../storage/types.js';
+import type { ApiTokenOwner, ApiTokenRecord, ApiTokenStore, Storage } from '../storage/types.js';
 import { invalidField } from './api-failure.js';
 
 /** Token names become audit actors ("token:NAME"), so keep them plain. */
@@ -15,17 +15,24 @@ export interface IssuedToken {
   readonly secret: string;
 }
 
+/** What a new API token is: its name, whose rights it stands on, and when it ends by itself. */
+export interface NewApiToken {
+  readonly name: string;
+  readonly owner: ApiTokenOwner;
+  /** Null: until revoked, which its maker asked for explicitly. */
+  readonly expiresAt: number | null;
+}
+
 /**
  * Creates an API token, for the CLI and the API alike: 256 random bits,
  * base64url, with an `ssg_` prefix so a leaked token is recognisable (secret
- * scanners match on prefixes). Only its SHA-256 is stored.
+ * scanners match on prefixes). Only its SHA-256 is stored, with its owner.
  */
 export async function issueApiToken(
   tokens: ApiTokenStore,
-  name: string,
+  { name, owner, expiresAt }: NewApiToken,
   now: number,
   random: (size: number) => Uint8Array,
-  expiresAt: number | null = null,
 ): Promise<IssuedToken> {
   if (!tokenNamePattern.test(name)) throw invalidField('name', tokenNameRule);
   if (expiresAt !== null && expiresAt <= now) {
@@ -48,6 +55,7 @@ export async function issueApiToken(
     tokenHash: sha256Base64url(secret),
     createdAt: now,
     expiresAt,
+    owner,
   });
   const record = (await tokens.list()).find((token) => token.id === id);
   if (record === undefined) throw new Error(`API token ${id} vanished after insert.`);
@@ -63,4 +71,38 @@ export async function revokeApiToken(
   if (!(await tokens.revoke(id, now))) {
     throw new SsogateError('not_found', `no unrevoked token has the id "${id}"`);
   }
+}
+
+/**
+ * Why the owner of a token can no longer use the admin API, or undefined
+ * when they still can. Read from the shared database at every call (no
+ * instance remembers it), so that a change made on any instance, by the
+ * CLI, or by a sign-in that took a group away ends the owner's tokens at the
+ * very next request everywhere. A service owner (`ssogate token create`)
+ * and a token made before owners were recorded have no user to check:
+ * revoking the token is what ends them.
+ */
+export async function ownerRefusal(
+  storage: Pick<Storage, 'users' | 'entries'>,
+  owner: ApiTokenOwner | null,
+): Promise<string | undefined> {
+  if (owner?.kind !== 'user') return undefined;
+  const user = await storage.users.get(owner.userRowId);
+  // A row of another userId is a row id used again after the owner's was deleted.
+  if (user?.userId !== owner.userId) return `its owner ${owner.userId} no longer exists`;
+  if (!user.enabled) return `its owner ${owner.userId} is locked`;
+  if (!user.isAdmin) return `its owner ${owner.userId} is no longer an administrator`;
+  if (user.sourceEntryId !== null) {
+    const entry = await storage.entries.get(user.sourceEntryId);
+    if (entry?.input.enabled !== true) {
+      return `its owner ${owner.userId} signs in through entry ${user.sourceEntryId}, which is disabled or deleted`;
+    }
+  }
+  return undefined;
+}
+
+/** How the token list, the CLI and the audit log name an owner. */
+export function ownerLabel(owner: ApiTokenOwner | null): string | null {
+  if (owner === null) return null;
+  return owner.kind === 'user' ? `user:${owner.userId}` : `service:${owner.name}`;
 }

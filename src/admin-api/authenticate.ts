@@ -1,15 +1,24 @@
 import type { FastifyRequest } from 'fastify';
 import { SsogateError } from '../core/index.js';
+import { audit } from '../http/audit.js';
 import type { Gateway } from '../http/gateway.js';
 import { sha256Base64url } from '../crypto/hash.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
+import type { ApiTokenOwner } from '../storage/types.js';
+import { ownerRefusal } from './api-tokens.js';
 
 /** Who is calling the admin API, as the audit log names them. */
 export interface AdminActor {
   /** An administrator's userId, or `token:NAME`. */
   readonly actor: string;
   readonly via: 'token' | 'session';
+  /**
+   * Whose rights the call stands on, and so the owner of a token it makes:
+   * the signed-in administrator, or the calling token's owner; null for a
+   * token made before owners were recorded.
+   */
+  readonly owner: ApiTokenOwner | null;
 }
 
 /** Methods that change nothing, so need no CSRF proof (RFC 9110 9.2.1). */
@@ -27,7 +36,7 @@ export async function authenticateAdmin(
   request: FastifyRequest,
 ): Promise<AdminActor> {
   const authorization = request.headers.authorization;
-  if (authorization !== undefined) return authenticateToken(gateway, authorization);
+  if (authorization !== undefined) return authenticateToken(gateway, request, authorization);
 
   const active = await sessionOf(gateway, request);
   if (active === undefined) {
@@ -42,10 +51,15 @@ export async function authenticateAdmin(
       throw new SsogateError('csrf_failed', 'the X-CSRF-Token header is missing or wrong');
     }
   }
-  return { actor: active.user.userId, via: 'session' };
+  const { id: userRowId, userId } = active.user;
+  return { actor: userId, via: 'session', owner: { kind: 'user', userRowId, userId } };
 }
 
-async function authenticateToken(gateway: Gateway, authorization: string): Promise<AdminActor> {
+async function authenticateToken(
+  gateway: Gateway,
+  request: FastifyRequest,
+  authorization: string,
+): Promise<AdminActor> {
   // RFC 6750 2.1: the scheme is case-insensitive; the token is opaque.
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
   const token = match?.[1];
@@ -62,6 +76,19 @@ async function authenticateToken(gateway: Gateway, authorization: string): Promi
       `the API token "${record.name}" expired at ${new Date(record.expiresAt).toISOString()}`,
     );
   }
+  const actor = `token:${record.name}`;
+  const refusal = await ownerRefusal(gateway.storage, record.owner);
+  if (refusal !== undefined) {
+    await audit(gateway, request, {
+      kind: 'token_change',
+      outcome: 'failure',
+      code: 'api_token_owner_revoked',
+      actor,
+      userId: record.owner?.kind === 'user' ? record.owner.userId : null,
+      detail: { action: 'refuse', tokenId: record.id, name: record.name, reason: refusal },
+    });
+    throw new SsogateError('api_token_owner_revoked', `the API token "${record.name}": ${refusal}`);
+  }
   await gateway.storage.apiTokens.markUsed(record.id, gateway.clock());
-  return { actor: `token:${record.name}`, via: 'token' };
+  return { actor, via: 'token', owner: record.owner };
 }

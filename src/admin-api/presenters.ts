@@ -86,11 +86,18 @@ export function presentAuditEvent(event: AuditEvent): Record<string, JsonValue> 
   };
 }
 
-/** An API token's name and times; never the token or its hash. */
+/** An API token's name, owner and times; never the token or its hash. */
 export function presentApiToken(token: ApiTokenRecord): Record<string, JsonValue> {
+  const { owner } = token;
   return {
     id: token.id,
     name: token.name,
+    owner:
+      owner === null
+        ? null
+        : owner.kind === 'user'
+          ? { kind: 'user', name: owner.userId }
+          : { kind: 'service', name: owner.name },
     createdAt: iso(token.createdAt),
     lastUsedAt: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
     revokedAt: token.revokedAt === null ? null : iso(token.revokedAt),

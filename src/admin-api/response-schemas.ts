@@ -177,6 +177,15 @@ export const apiTokenSchema = named(
   z.looseObject({
     id: z.string(),
     name: z.string(),
+    owner: z
+      .looseObject({
+        kind: z.enum(['user', 'service']),
+        name: z.string().describe("the administrator's userId, or the service's name"),
+      })
+      .nullable()
+      .describe(
+        'whose rights it stands on: an administrator (it works only while they are one) or a named service owner (ssogate token create); null: made before owners were recorded',
+      ),
     createdAt: isoTime,
     lastUsedAt: nullableIsoTime,
     revokedAt: nullableIsoTime,

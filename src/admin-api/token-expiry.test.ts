@@ -82,7 +82,10 @@ describe('API tokens that expire', () => {
       assert.equal(record?.expiresAt, Date.parse('2024-05-31T12:00:00Z'));
       const list = await runCommand(['token', 'list'], { storage });
       assert.match(list.out, /EXPIRES\n/);
-      assert.match(list.out, /ci\s+2024-05-01T12:00:00.000Z\s+-\s+-\s+2024-05-31T12:00:00.000Z/);
+      assert.match(
+        list.out,
+        /ci\s+service:cli\s+2024-05-01T12:00:00.000Z\s+-\s+-\s+2024-05-31T12:00:00.000Z/,
+      );
       for (const wrong of ['30', '0d', '1y', '-1d', 'soon']) {
         const refused = await runCommand(
           ['token', 'create', '--name', 'y', '--expires-in', wrong],

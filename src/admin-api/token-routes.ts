@@ -2,23 +2,39 @@ import { z } from 'zod';
 import { audit } from '../http/audit.js';
 import type { ApiRouter } from './api-router.js';
 import type { ApiCall } from './api-route.js';
-import { issueApiToken, revokeApiToken, tokenNamePattern, tokenNameRule } from './api-tokens.js';
+import { SsogateError } from '../core/index.js';
+import {
+  issueApiToken,
+  ownerLabel,
+  revokeApiToken,
+  tokenNamePattern,
+  tokenNameRule,
+} from './api-tokens.js';
 import { presentApiToken } from './presenters.js';
 import { tokenCreatedAnswer, tokenListAnswer } from './response-schemas.js';
 import { isoTime } from './schemas.js';
 
 export const tokenCreateBody = z.strictObject({
   name: z.string().regex(tokenNamePattern, tokenNameRule),
-  /** When the token stops working by itself (ISO 8601, in the future); absent: until revoked. */
-  expiresAt: isoTime.optional(),
+  /**
+   * When the token stops working by itself: an ISO 8601 time in the future;
+   * "never" for a token that lasts until revoked; absent: after the
+   * default lifetime (SSOGATE_API_TOKEN_DAYS).
+   */
+  expiresAt: z
+    .union([z.literal('never'), isoTime])
+    .optional()
+    .describe(
+      'an ISO 8601 time in the future; "never": until revoked; absent: SSOGATE_API_TOKEN_DAYS from now',
+    ),
 });
 
 export const tokenParams = z.strictObject({ id: z.string().min(1).max(64) });
 
 /**
  * API tokens (docs/admin-api.md#api-tokens), as `ssogate token` manages them: the token is shown
- * once in the create answer and stored only as its hash; a list shows names
- * and times, never a token.
+ * once in the create answer and stored only as its hash, with its owner (the
+ * caller's: authenticate.ts); a list shows names, owners and times, never a token.
  */
 export function tokenRoutes(api: ApiRouter): void {
   const { gateway } = api;
@@ -48,27 +64,40 @@ export function tokenRoutes(api: ApiRouter): void {
       method: 'POST',
       url: '/_sso/api/tokens',
       tag: 'tokens',
-      summary: 'Create an API token; the answer holds it, once',
+      summary:
+        "Create an API token owned by the caller (the administrator, or the calling token's owner); the answer holds it, once",
       body: tokenCreateBody,
       responses: { 201: { description: 'created', schema: tokenCreatedAnswer } },
-      errors: [409],
+      errors: [403, 409],
     },
     async (call) => {
       const { name, expiresAt } = call.body;
+      const { owner } = call.admin;
+      if (owner === null) {
+        // Its tokens would have no owner either, and so nothing that ends them but a revocation.
+        throw new SsogateError(
+          'forbidden',
+          'an API token made before owners were recorded cannot make tokens; make one at the console or with ssogate token create',
+        );
+      }
+      const now = gateway.clock();
       const { record, secret } = await issueApiToken(
         tokens,
-        name,
-        gateway.clock(),
+        {
+          name,
+          owner,
+          expiresAt:
+            expiresAt === 'never' ? null : (expiresAt ?? now + gateway.config.apiTokenLifetimeMs),
+        },
+        now,
         gateway.random,
-        expiresAt ?? null,
       );
       await recorded(call, {
         action: 'create',
         tokenId: record.id,
         name,
-        ...(record.expiresAt === null
-          ? {}
-          : { expiresAt: new Date(record.expiresAt).toISOString() }),
+        owner: ownerLabel(owner) ?? '',
+        expiresAt: record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString(),
       });
       return { status: 201, body: { token: presentApiToken(record), secret } };
     },

@@ -396,8 +396,11 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     const cell = (name: string, label: string) =>
       tokenRow(name).locator(`td[data-label="${label}"]`).innerText();
     assert.equal(await cell('old-export', 'Status'), 'Expired');
+    assert.equal(await cell('old-export', 'Owner'), 'No owner (made before owners were recorded)');
 
+    // One that never expires: asked for with the box, not by leaving the days empty.
     await page.getByLabel('New token name').fill('deploy-script');
+    await page.getByLabel('Never expires (until revoked)').check();
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = await page.getByLabel('Secret of deploy-script', { exact: true }).inputValue();
     assert.ok(secret.length >= 20);
@@ -405,6 +408,8 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('button', { name: 'I have stored it' }).click();
     assert.equal(await page.getByText(secret).count(), 0);
     assert.equal(await cell('deploy-script', 'Expires'), 'Never');
+    // The administrator signed in here owns it.
+    assert.equal(await cell('deploy-script', 'Owner'), 'admin');
     await page.getByRole('button', { name: 'Revoke deploy-script' }).click();
     await page.getByText('Token deploy-script revoked').waitFor();
 
@@ -424,6 +429,17 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     const shownDate = new Date(expiresAt).toLocaleDateString('en', { dateStyle: 'medium' });
     assert.match(await cell('nightly-export', 'Expires'), new RegExp(shownDate));
     assert.equal(await cell('nightly-export', 'Status'), 'Active');
+
+    // Nothing given: the default lifetime, 90 days.
+    await page.getByLabel('New token name').fill('weekly-report');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('Token weekly-report created.').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const byDefault = (await gateway.storage.apiTokens.list()).find(
+      (token) => token.name === 'weekly-report',
+    );
+    const defaultEnd = byDefault?.expiresAt ?? assert.fail('weekly-report has no expiry');
+    assert.ok(Math.abs(defaultEnd - (asked + 90 * day)) < 120_000);
   });
 
   test('at phone width the list reads as cards', async () => {

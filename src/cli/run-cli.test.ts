@@ -27,16 +27,26 @@ describe('ssogate token', () => {
         (await storage.apiTokens.findActiveByHash(sha256Base64url(token)))?.id,
         record.id,
       );
+      // Without --owner, the service "cli" owns it; without an expiry, it lasts 90 days.
+      assert.deepEqual(record.owner, { kind: 'service', name: 'cli' });
+      assert.equal(record.expiresAt, Date.parse('2024-07-30T12:00:00Z'));
+      assert.match(err, /owned by service cli, valid until 2024-07-30T12:00:00.000Z/);
       const [event] = await storage.audit.list({ kind: 'token_change', limit: 1 });
-      assert.deepEqual(event?.detail, { action: 'create', tokenId: record.id, name: 'ci' });
+      assert.deepEqual(event?.detail, {
+        action: 'create',
+        tokenId: record.id,
+        name: 'ci',
+        owner: 'service:cli',
+        expiresAt: '2024-07-30T12:00:00.000Z',
+      });
       assert.doesNotMatch(JSON.stringify(event), new RegExp(token));
 
       const list = await run(['token', 'list'], { storage });
       assert.equal(list.code, 0);
-      assert.match(list.out, /^ID\s+NAME\s+CREATED\s+LAST USED\s+REVOKED\s+EXPIRES\n/);
+      assert.match(list.out, /^ID\s+NAME\s+OWNER\s+CREATED\s+LAST USED\s+REVOKED\s+EXPIRES\n/);
       assert.match(
         list.out,
-        new RegExp(`${record.id}\\s+ci\\s+2024-05-01T12:00:00.000Z\\s+-\\s+-`),
+        new RegExp(`${record.id}\\s+ci\\s+service:cli\\s+2024-05-01T12:00:00.000Z\\s+-\\s+-`),
       );
       assert.doesNotMatch(list.out, new RegExp(token.slice(4)));
     });
@@ -52,13 +62,58 @@ describe('ssogate token', () => {
       assert.equal(await storage.apiTokens.findActiveByHash(sha256Base64url(token)), undefined);
       assert.match(
         (await run(['token', 'list'], { storage })).out,
-        /ci\s+\S+\s+-\s+2024-05-01T12:00:00.000Z/,
+        /ci\s+service:cli\s+\S+\s+-\s+2024-05-01T12:00:00.000Z/,
       );
       const again = await run(['token', 'revoke', record.id], { storage });
       assert.equal(again.code, 1);
       assert.match(again.err, /no unrevoked token/);
       // Once revoked, the name is free again.
       assert.equal((await run(['token', 'create', '--name', 'ci'], { storage })).code, 0);
+    });
+  });
+
+  test('--owner names the service owner; --never-expires, only when given, makes a token without expiry', async () => {
+    await withTestStorage(async (storage: Storage) => {
+      const made = await run(
+        ['token', 'create', '--name', 'deploy', '--owner', 'deploy-bot', '--never-expires'],
+        { storage, env: { SSOGATE_API_TOKEN_DAYS: '7' } },
+      );
+      assert.equal(made.code, 0, made.err);
+      assert.match(made.err, /owned by service deploy-bot, never expiring/);
+      const short = await run(['token', 'create', '--name', 'short'], {
+        storage,
+        env: { SSOGATE_API_TOKEN_DAYS: '7' },
+      });
+      assert.equal(short.code, 0, short.err);
+      const tokens = await storage.apiTokens.list();
+      const deploy = tokens.find((token) => token.name === 'deploy');
+      const shortLived = tokens.find((token) => token.name === 'short');
+      assert.deepEqual(deploy?.owner, { kind: 'service', name: 'deploy-bot' });
+      assert.equal(deploy.expiresAt, null);
+      assert.equal(shortLived?.expiresAt, Date.parse('2024-05-08T12:00:00Z'));
+      // A token stored as before owners were recorded is listed as having none.
+      await storage.apiTokens.create({ id: 'old', name: 'old', tokenHash: 'h', createdAt: 1 });
+      const list = await run(['token', 'list'], { storage });
+      assert.match(list.out, /deploy\s+service:deploy-bot\s/);
+      assert.match(list.out, /old\s+no owner \(made before owners were recorded\)\s/);
+
+      const both = await run(
+        ['token', 'create', '--name', 'x', '--expires-in', '1d', '--never-expires'],
+        { storage },
+      );
+      assert.equal(both.code, 2);
+      assert.match(both.err, /--expires-in and --never-expires/);
+      const badOwner = await run(['token', 'create', '--name', 'x', '--owner', 'a b'], {
+        storage,
+      });
+      assert.equal(badOwner.code, 1);
+      assert.match(badOwner.err, /--owner must be/);
+      for (const option of [['--owner', 'x'], ['--never-expires']]) {
+        const misplaced = await run(['token', 'list', ...option], { storage });
+        assert.equal(misplaced.code, 2, option.join(' '));
+        assert.match(misplaced.err, /belongs to token create only/);
+      }
+      assert.equal((await storage.apiTokens.list()).length, 3);
     });
   });
 

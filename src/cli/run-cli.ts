@@ -24,8 +24,11 @@ export interface CliIo {
 }
 
 export const usage = `Usage:
-  ssogate token create --name NAME   create an API token and print it once
+  ssogate token create --name NAME   create an API token and print it once; it stops
+                                     working after SSOGATE_API_TOKEN_DAYS (default 90)
+      [--owner NAME]                 ... owned by the named service (default cli)
       [--expires-in 30d]             ... that stops working after 30 days (m, h, d or w)
+      [--never-expires]              ... or only when revoked
   ssogate token list                 list API tokens (never the tokens themselves)
   ssogate token revoke ID            revoke an API token
   ssogate entries export FILE        write the entries to FILE (.yaml/.yml: YAML, else JSON;
@@ -72,6 +75,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         outboundPolicy: addressPolicy(config.outboundAllow),
         clock: io.clock ?? Date.now,
         random: io.random ?? ((size) => randomBytes(size)),
+        tokenLifetimeMs: config.apiTokenLifetimeMs,
         out: (line) => io.stdout.write(`${line}\n`),
         note: (line) => io.stderr.write(`${line}\n`),
       }),
@@ -96,6 +100,8 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
       name: { type: 'string' },
       'with-secrets': { type: 'boolean' },
       'expires-in': { type: 'string' },
+      'never-expires': { type: 'boolean' },
+      owner: { type: 'string' },
       username: { type: 'string' },
       'password-file': { type: 'string' },
       preset: { type: 'string' },
@@ -125,19 +131,11 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   if (group === 'entries') return entriesCommand(action, rest, values);
   if (values['with-secrets'] !== undefined)
     throw new UsageError('--with-secrets belongs to entries export only');
-  if (action === 'create' && rest.length === 0) {
-    if (values.name === undefined) throw new UsageError('token create needs --name NAME');
-    const name = values.name;
-    const given = values['expires-in'];
-    const lifetimeMs = given === undefined ? undefined : durationMs(given);
-    if (lifetimeMs === null)
-      throw new UsageError(
-        `--expires-in "${given ?? ''}" is not a duration such as 90m, 12h, 30d or 2w`,
-      );
-    return (context) => createToken(context, name, lifetimeMs);
+  if (action === 'create' && rest.length === 0) return tokenCreateCommand(values);
+  for (const option of ['expires-in', 'never-expires', 'owner'] as const) {
+    if (values[option] !== undefined)
+      throw new UsageError(`--${option} belongs to token create only`);
   }
-  if (values['expires-in'] !== undefined)
-    throw new UsageError('--expires-in belongs to token create only');
   if (values.name !== undefined) throw new UsageError('--name belongs to token create only');
   if (action === 'list' && rest.length === 0) return listTokens;
   const id = rest[0];
@@ -146,6 +144,29 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   throw new UsageError(
     `unknown or incomplete command "token${action === undefined ? '' : ` ${action}`}"`,
   );
+}
+
+function tokenCreateCommand(values: {
+  readonly name?: string | undefined;
+  readonly owner?: string | undefined;
+  readonly 'expires-in'?: string | undefined;
+  readonly 'never-expires'?: boolean | undefined;
+}): (context: CommandContext) => Promise<void> {
+  if (values.name === undefined) throw new UsageError('token create needs --name NAME');
+  const given = values['expires-in'];
+  if (given !== undefined && values['never-expires'] === true)
+    throw new UsageError('--expires-in and --never-expires cannot be given together');
+  const lifetimeMs = given === undefined ? undefined : durationMs(given);
+  if (lifetimeMs === null)
+    throw new UsageError(
+      `--expires-in "${given ?? ''}" is not a duration such as 90m, 12h, 30d or 2w`,
+    );
+  const request = {
+    name: values.name,
+    owner: values.owner ?? 'cli',
+    lifetime: values['never-expires'] === true ? ('never' as const) : lifetimeMs,
+  };
+  return (context) => createToken(context, request);
 }
 
 const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;

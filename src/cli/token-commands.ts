@@ -1,4 +1,10 @@
-import { issueApiToken, revokeApiToken } from '../admin-api/api-tokens.js';
+import {
+  issueApiToken,
+  ownerLabel,
+  revokeApiToken,
+  tokenNamePattern,
+  tokenNameRule,
+} from '../admin-api/api-tokens.js';
 import type { AddressPolicy } from '../outbound/address-policy.js';
 import type { ApiTokenRecord, Storage } from '../storage/types.js';
 import { recordCliChange } from './cli-audit.js';
@@ -9,41 +15,54 @@ export interface CommandContext {
   readonly outboundPolicy: AddressPolicy;
   readonly clock: () => number;
   readonly random: (size: number) => Uint8Array;
+  /** How long a token lasts when `token create` gives no expiry (SSOGATE_API_TOKEN_DAYS). */
+  readonly tokenLifetimeMs: number;
   readonly out: (line: string) => void;
   readonly note: (line: string) => void;
 }
 
+/** What `ssogate token create` was asked for. */
+export interface TokenRequest {
+  readonly name: string;
+  /** The named service owner the token belongs to (not a user: only revoking it ends it). */
+  readonly owner: string;
+  /** How long it lasts: a duration, "never" (asked for), or undefined for SSOGATE_API_TOKEN_DAYS. */
+  readonly lifetime: number | 'never' | undefined;
+}
+
 /** Creates an API token and prints it once (api-tokens.ts says how it is made). */
-export async function createToken(
-  context: CommandContext,
-  name: string,
-  lifetimeMs?: number,
-): Promise<void> {
+export async function createToken(context: CommandContext, request: TokenRequest): Promise<void> {
+  const { name, owner, lifetime } = request;
+  if (!tokenNamePattern.test(owner)) throw new Error(`--owner ${tokenNameRule}`);
   const now = context.clock();
   const { record, secret } = await issueApiToken(
     context.storage.apiTokens,
-    name,
+    {
+      name,
+      owner: { kind: 'service', name: owner },
+      expiresAt: lifetime === 'never' ? null : now + (lifetime ?? context.tokenLifetimeMs),
+    },
     now,
     context.random,
-    lifetimeMs === undefined ? null : now + lifetimeMs,
   );
-  const expires = record.expiresAt === null ? undefined : new Date(record.expiresAt).toISOString();
+  const expires = record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString();
   await recordChange(context, now, {
     action: 'create',
     tokenId: record.id,
     name,
-    ...(expires === undefined ? {} : { expiresAt: expires }),
+    owner: ownerLabel(record.owner) ?? '',
+    expiresAt: expires,
   });
   context.out(secret);
   // On stderr, so `TOKEN=$(ssogate token create ...)` captures the token alone.
   context.note(
-    `Created API token ${record.id} "${name}"${expires === undefined ? '' : `, valid until ${expires}`}. Keep it now: it is not shown again.`,
+    `Created API token ${record.id} "${name}" owned by service ${owner}, ${record.expiresAt === null ? 'never expiring' : `valid until ${expires}`}. Keep it now: it is not shown again.`,
   );
 }
 
 export async function listTokens(context: CommandContext): Promise<void> {
   const rows = (await context.storage.apiTokens.list()).map(describe);
-  const header = ['ID', 'NAME', 'CREATED', 'LAST USED', 'REVOKED', 'EXPIRES'];
+  const header = ['ID', 'NAME', 'OWNER', 'CREATED', 'LAST USED', 'REVOKED', 'EXPIRES'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
   );
@@ -68,11 +87,15 @@ export async function revokeToken(context: CommandContext, id: string): Promise<
   context.out(`revoked ${id}`);
 }
 
+/** A token made before owners were recorded: it works until revoked, so it must stand out. */
+const noOwner = 'no owner (made before owners were recorded)';
+
 function describe(token: ApiTokenRecord): string[] {
   const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
   return [
     token.id,
     token.name,
+    ownerLabel(token.owner) ?? noOwner,
     time(token.createdAt),
     time(token.lastUsedAt),
     time(token.revokedAt),

@@ -93,6 +93,10 @@ export const settings = {
     env: 'SSOGATE_AUDIT_RETENTION_DAYS',
     help: 'days audit events are kept, 0-36500 (0 keeps them forever)',
   },
+  apiTokenDays: {
+    env: 'SSOGATE_API_TOKEN_DAYS',
+    help: 'days a new API token lasts when its maker gives no expiry, 1-36500',
+  },
   auditRetentionRows: {
     env: 'SSOGATE_AUDIT_RETENTION_ROWS',
     help: 'the most audit events kept (the newest), 1000-1000000000',
@@ -202,6 +206,7 @@ export const configSchema = z.object({
   pendingSignInsMax: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
   auditRetentionDays: z.coerce.number().int().min(0).max(36_500).default(180),
   auditRetentionRows: z.coerce.number().int().min(1000).max(1_000_000_000).optional(),
+  apiTokenDays: z.coerce.number().int().min(1).max(36_500).default(90),
   // Parsed further, with every problem reported, by trusted-proxies.ts.
   trustedProxies: z.union([z.string().min(1), z.array(z.string())]).optional(),
   allowInsecureHttp: flag.default(false),

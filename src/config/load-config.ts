@@ -54,6 +54,11 @@ export interface Config {
   readonly pendingSignInsMax: number;
   /** How long audit events are kept; pruned by the expiry sweep (app/audit-retention.ts). */
   readonly auditRetention: AuditRetention;
+  /**
+   * How long an API token lasts when its maker gives no expiry
+   * (docs/admin-api.md#api-tokens); one that never expires must be asked for.
+   */
+  readonly apiTokenLifetimeMs: number;
   /** Proxies whose X-Forwarded-For names the client's address; empty: none. */
   readonly trustedProxies: readonly string[];
   readonly allowInsecureHttp: boolean;
@@ -171,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxAgeMs: value.auditRetentionDays === 0 ? undefined : value.auditRetentionDays * day,
       maxRows: value.auditRetentionRows,
     },
+    apiTokenLifetimeMs: value.apiTokenDays * day,
     trustedProxies: further.trustedProxies,
     allowInsecureHttp: value.allowInsecureHttp,
     outboundAllow: further.outboundAllow,

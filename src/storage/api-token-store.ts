@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { toMillis, toNullableMillis, touched } from './columns.js';
 import type { ApiTokensTable, Database } from './schema.js';
-import type { ApiTokenRecord, ApiTokenStore } from './types.js';
+import type { ApiTokenOwner, ApiTokenRecord, ApiTokenStore } from './types.js';
 
 const tokenColumns = [
   'id',
@@ -11,7 +11,27 @@ const tokenColumns = [
   'last_used_at',
   'revoked_at',
   'expires_at',
+  'owner_kind',
+  'owner_user_row_id',
+  'owner_name',
 ] as const;
+
+function ownerOf(row: Selectable<ApiTokensTable>): ApiTokenOwner | null {
+  if (row.owner_kind === 'user' && row.owner_user_row_id !== null && row.owner_name !== null) {
+    return { kind: 'user', userRowId: row.owner_user_row_id, userId: row.owner_name };
+  }
+  if (row.owner_kind === 'service' && row.owner_name !== null) {
+    return { kind: 'service', name: row.owner_name };
+  }
+  return null;
+}
+
+function ownerColumns(owner: ApiTokenOwner | undefined) {
+  if (owner === undefined) return { owner_kind: null, owner_user_row_id: null, owner_name: null };
+  return owner.kind === 'user'
+    ? { owner_kind: 'user', owner_user_row_id: owner.userRowId, owner_name: owner.userId }
+    : { owner_kind: 'service', owner_user_row_id: null, owner_name: owner.name };
+}
 
 function toRecord(row: Selectable<ApiTokensTable>): ApiTokenRecord {
   return {
@@ -22,6 +42,7 @@ function toRecord(row: Selectable<ApiTokensTable>): ApiTokenRecord {
     lastUsedAt: toNullableMillis(row.last_used_at),
     revokedAt: toNullableMillis(row.revoked_at),
     expiresAt: toNullableMillis(row.expires_at),
+    owner: ownerOf(row),
   };
 }
 
@@ -38,6 +59,7 @@ export function createApiTokenStore(db: Kysely<Database>): ApiTokenStore {
           last_used_at: null,
           revoked_at: null,
           expires_at: record.expiresAt ?? null,
+          ...ownerColumns(record.owner),
         })
         .execute();
     },

@@ -111,6 +111,12 @@ export interface ApiTokensTable {
   last_used_at: NullableMillis;
   revoked_at: NullableMillis;
   expires_at: NullableMillis;
+  /** 'user' or 'service' (migration 0014); null for tokens made before owners were recorded. */
+  owner_kind: string | null;
+  /** The owner's users.id, for owner_kind 'user'. */
+  owner_user_row_id: number | null;
+  /** The owner's userId (as it was when the token was made) or the service's name. */
+  owner_name: string | null;
 }
 
 export interface AppTokensTable {

@@ -420,6 +420,20 @@ export interface AuditStore {
 
 // ------------------------------------------------------------- API tokens
 
+/**
+ * Whose rights an API token stands on (docs/admin-api.md#api-tokens): an
+ * administrator's user row, checked at every call, or a named service
+ * owner of a token made with `ssogate token create`, ended only by revoking it.
+ */
+export type ApiTokenOwner =
+  | {
+      readonly kind: 'user';
+      readonly userRowId: number;
+      /** The row's userId when the token was made; a row that no longer has it is not the owner. */
+      readonly userId: string;
+    }
+  | { readonly kind: 'service'; readonly name: string };
+
 export interface ApiTokenRecord {
   readonly id: string;
   readonly name: string;
@@ -430,12 +444,16 @@ export interface ApiTokenRecord {
   readonly revokedAt: number | null;
   /** When the token stops working by itself; null: until revoked. */
   readonly expiresAt: number | null;
+  /** Null for a token made before owners were recorded (migration 0014). */
+  readonly owner: ApiTokenOwner | null;
 }
 
 export interface ApiTokenStore {
   create(
-    record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt' | 'expiresAt'> & {
+    record: Omit<ApiTokenRecord, 'lastUsedAt' | 'revokedAt' | 'expiresAt' | 'owner'> & {
       readonly expiresAt?: number | null;
+      /** Absent only for tokens stored as if made before owners were recorded. */
+      readonly owner?: ApiTokenOwner;
     },
   ): Promise<void>;
   /** An unrevoked token with this hash. */

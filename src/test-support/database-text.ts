@@ -71,3 +71,30 @@ async function postgresTexts(url: string): Promise<StoredText[]> {
     await client.end();
   }
 }
+
+/**
+ * Runs SQL statements on the gateway's database through a connection of its
+ * own, as an operator at a database prompt would (a row deleted by hand, a
+ * schema set back to an older migration). SQLite must be a file.
+ */
+export async function executeStatements(
+  database: Config['database'],
+  statements: readonly string[],
+): Promise<void> {
+  if (database.kind === 'sqlite') {
+    const raw = new BetterSqlite3(database.filename);
+    try {
+      for (const statement of statements) raw.exec(statement);
+    } finally {
+      raw.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

@@ -12,8 +12,9 @@ import { NewTokenSecret } from './new-token-secret';
 import { expiresAtAfter, isExpired, mostDays, wholeDays } from './token-expiry';
 
 /**
- * API tokens: create one (its secret shown once; valid for some days, or
- * until revoked), list them with their expiry, revoke.
+ * API tokens: create one (its secret shown once; valid for some days, the
+ * gateway's default lifetime, or, when asked, until revoked), list them with
+ * their owner, last use and expiry, revoke.
  */
 export function TokensPage() {
   // The list as of the moment it came: a token whose expiry has passed by then shows as expired.
@@ -29,6 +30,7 @@ export function TokensPage() {
   const tokens = loaded?.tokens;
   const [name, setName] = useState('');
   const [validFor, setValidFor] = useState('');
+  const [neverExpires, setNeverExpires] = useState(false);
   const [created, setCreated] = useState<{ name: string; secret: string } | undefined>();
   const { busy, status, run } = useAction();
   const { t, language } = useI18n();
@@ -43,13 +45,19 @@ export function TokensPage() {
         api<TokenCreated>('POST', '/tokens', {
           body: {
             name: name.trim(),
-            ...(days === undefined ? {} : { expiresAt: expiresAtAfter(days, Date.now()) }),
+            // Nothing given: the gateway's default lifetime (SSOGATE_API_TOKEN_DAYS).
+            ...(neverExpires
+              ? { expiresAt: 'never' }
+              : days === undefined
+                ? {}
+                : { expiresAt: expiresAtAfter(days, Date.now()) }),
           },
         }),
       (answer) => {
         setCreated({ name: answer.token.name, secret: answer.secret });
         setName('');
         setValidFor('');
+        setNeverExpires(false);
         return words.wasCreated(answer.token.name);
       },
       reload,
@@ -89,17 +97,32 @@ export function TokensPage() {
             max={mostDays}
             step={1}
             value={validFor}
+            disabled={neverExpires}
             placeholder={words.validForPlaceholder}
             onChange={(event) => {
               setValidFor(event.target.value);
             }}
           />
         </div>
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={neverExpires}
+            onChange={(event) => {
+              setNeverExpires(event.target.checked);
+            }}
+          />{' '}
+          {words.neverExpires}
+        </label>
         <button
           type="submit"
           className="button"
           // A number that is not whole days is refused here rather than sent as "never".
-          disabled={busy || name.trim() === '' || (validFor.trim() !== '' && days === undefined)}
+          disabled={
+            busy ||
+            name.trim() === '' ||
+            (!neverExpires && validFor.trim() !== '' && days === undefined)
+          }
         >
           {words.create}
         </button>
@@ -123,6 +146,7 @@ export function TokensPage() {
           <thead>
             <tr>
               <th scope="col">{words.name}</th>
+              <th scope="col">{words.owner}</th>
               <th scope="col">{words.created}</th>
               <th scope="col">{words.lastUsed}</th>
               <th scope="col">{words.expires}</th>
@@ -136,6 +160,13 @@ export function TokensPage() {
                 <th scope="row" data-label={words.name}>
                   {token.name}
                 </th>
+                <td data-label={words.owner}>
+                  {token.owner === null
+                    ? words.noOwner
+                    : token.owner.kind === 'user'
+                      ? token.owner.name
+                      : words.serviceOwner(token.owner.name)}
+                </td>
                 <td data-label={words.created}>{formatTime(token.createdAt, language)}</td>
                 <td data-label={words.lastUsed}>{formatTime(token.lastUsedAt, language)}</td>
                 <td data-label={words.expires}>

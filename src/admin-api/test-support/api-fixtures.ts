@@ -69,6 +69,8 @@ export async function withApi(
     name: 'ci',
     tokenHash: sha256Base64url(apiToken),
     createdAt: now,
+    // As `ssogate token create --name ci` makes it: owned by the service "cli".
+    owner: { kind: 'service', name: 'cli' },
   });
   const bodies: string[] = [];
   try {

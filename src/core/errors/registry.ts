@@ -302,6 +302,11 @@ export const errorRegistry = {
     status: 401,
     summary: 'The API token has passed its expiry time.',
   },
+  api_token_owner_revoked: {
+    status: 401,
+    summary:
+      "The API token's owner is locked, deleted, no longer an administrator, or signs in through a disabled entry.",
+  },
   password_wrong: {
     status: 403,
     summary: 'The current password given to change a password is not right.',

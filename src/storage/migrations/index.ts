@@ -14,6 +14,7 @@ import { auditReferenceIndexMigration } from './0010-audit-reference-index.js';
 import { rateWindowsMigration } from './0011-rate-windows.js';
 import { testSignInsMigration } from './0013-test-sign-ins.js';
 import { accessTokenRevalidationMigration } from './0012-access-token-revalidation.js';
+import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -35,6 +36,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0011_rate_windows': rateWindowsMigration,
     '0012_access_token_revalidation': accessTokenRevalidationMigration,
     '0013_test_sign_ins': testSignInsMigration,
+    '0014_api_token_owner': apiTokenOwnerMigration,
   };
 }
 
