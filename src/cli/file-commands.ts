@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { databaseLine } from '../config/command-line.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './backup-commands.js';
 
@@ -42,6 +43,7 @@ export async function runFileCommand(
   };
   try {
     const config = loadConfig(io.env);
+    print.note(databaseLine(config));
     if (command === 'backup') await backupDatabase(config, file, force, print);
     else await restoreDatabase(config, file, force, print);
     return 0;

@@ -138,12 +138,28 @@ describe('ssogate token', () => {
       ['token', 'revoke'],
       ['user', 'list'],
       ['token', 'list', '--bogus'],
-      ['--help'],
     ]) {
       const { code, out, err } = await run(argv);
       assert.equal(code, 2, argv.join(' '));
       assert.equal(out, '');
       assert.match(err, /Usage:\n {2}ssogate token create --name NAME/);
+    }
+  });
+
+  test('--help, alone or after a command, prints the usage and every setting, the data folder first', async () => {
+    for (const argv of [
+      ['--help'],
+      ['-h'],
+      ['admin', 'reset-password', '--help'],
+      ['backup', '-h'],
+    ]) {
+      const { code, out, err } = await run(argv, { env: { SSOGATE_PORT: 'eighty' } });
+      assert.equal(code, 0, argv.join(' '));
+      assert.equal(err, '');
+      assert.match(out, /^Usage:\n {2}ssogate token create --name NAME/);
+      const settings = out.slice(out.indexOf('Settings, read from the environment'));
+      assert.match(settings, /^Settings[^\n]*\n {2}SSOGATE_DATA_DIR +a directory/);
+      assert.match(settings, /SSOGATE_DATABASE_URL/);
     }
   });
 
@@ -168,6 +184,15 @@ describe('ssogate token', () => {
           const list = await run(['token', 'list'], { env });
           assert.equal(list.code, 0);
           assert.match(list.out, /deploy/);
+          // Each run says first which database it works on, on standard error.
+          const [firstLine = ''] = list.err.split('\n');
+          if (backend.name.startsWith('sqlite'))
+            assert.equal(
+              firstLine,
+              `ssogate: the SQLite database ${join(dataDir, 'ssogate.db')} (data folder ${dataDir})`,
+            );
+          else assert.match(firstLine, /^ssogate: the PostgreSQL database postgres:\/\//);
+          assert.doesNotMatch(list.out, /database/);
         },
         { sqliteFile: join(dataDir, 'ssogate.db') },
       );

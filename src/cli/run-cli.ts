@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/load-config.js';
 import { ConfigError, loadConfig } from '../config/load-config.js';
+import { databaseLine, settingsHelp } from '../config/command-line.js';
 import { addressPolicy } from '../outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../storage/types.js';
@@ -57,6 +58,12 @@ class UsageError extends Error {}
  * message, or every configuration problem), 2 a wrong command line.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(
+      `${usage}\nSettings, read from the environment as by the gateway:\n${settingsHelp()}`,
+    );
+    return 0;
+  }
   // Backup and restore work on the database file itself, not through a Storage.
   if (argv[0] === 'backup' || argv[0] === 'restore') return runFileCommand(argv, io, usage);
   let command: (context: CommandContext) => Promise<void>;
@@ -109,7 +116,6 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
       appid: { type: 'string' },
       'appsecret-file': { type: 'string' },
       param: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
     strict: true,
@@ -117,7 +123,7 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   const [given, action, ...rest] = positionals;
   // `tokens` reads as naturally as `token`: both are accepted.
   const group = given === 'tokens' ? 'token' : given;
-  if (values.help === true || (group !== 'token' && group !== 'entries' && group !== 'admin'))
+  if (group !== 'token' && group !== 'entries' && group !== 'admin')
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
   if (group === 'admin') return adminCommand(action, rest, values);
   for (const option of ['username', 'password-file'] as const) {
@@ -228,6 +234,7 @@ async function withStorage(
 ): Promise<void> {
   const config = loadConfig(io.env);
   if (io.storage !== undefined) return run(io.storage, config);
+  io.stderr.write(`${databaseLine(config)}\n`);
   const storage = await openStorage(config);
   try {
     await run(storage, config);

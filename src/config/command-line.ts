@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { settings } from './config-schema.js';
+import type { Config } from './load-config.js';
 
 /**
  * The settings, one per line with its environment variable and what it
@@ -65,4 +66,18 @@ export function serverCommand(argv: readonly string[]): ServerCommand {
     kind: 'refuse',
     text: `ssogate: ${unknown === undefined ? 'give one of --help and --version' : `unknown argument "${unknown}"`}\n\n${serverUsage}${settingsHelp()}`,
   };
+}
+
+/**
+ * The database a command works on, for the line every CLI command prints
+ * first: a demo keeps its data in another folder than `npm start`, and a
+ * command run against the wrong one changes nothing the user is looking at.
+ * A PostgreSQL URL is shown without its password.
+ */
+export function databaseLine(config: Pick<Config, 'database' | 'dataDir'>): string {
+  if (config.database.kind === 'sqlite')
+    return `ssogate: the SQLite database ${config.database.filename} (data folder ${config.dataDir})`;
+  const url = new URL(config.database.url);
+  if (url.password !== '') url.password = '***';
+  return `ssogate: the PostgreSQL database ${url.href}`;
 }
