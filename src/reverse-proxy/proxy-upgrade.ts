@@ -9,7 +9,7 @@ import { accessAllowed, underPrefix } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { resolveSession } from '../sessions/session-service.js';
-import { forwardContext, gatewayCookies, publicHost } from './forward-context.js';
+import { forwardContext, gatewayCookies, parsedUrl, publicHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
 import { callUpstream } from './upstream-client.js';
@@ -49,6 +49,10 @@ export async function proxyUpgrade(
   const reserved = underPrefix(target.matchPath.toLowerCase(), '/_sso');
   if (target.upstream === undefined || reserved) {
     refuse(gateway, log, socket, 'not_found');
+    return;
+  }
+  if (!sameSite(gateway, request)) {
+    refuse(gateway, log, socket, 'origin_refused', 'WebSocket handshake from another site');
     return;
   }
   const { upgradedConnections } = gateway;
@@ -182,6 +186,24 @@ export async function upgradeStillAllowed(
   return accessAllowed(accessRules, publicHost(gateway), connection.matchPath, active.user)
     ? 'open'
     : 'ended';
+}
+
+/**
+ * A browser's handshake carries the Origin of the page that opened it, and
+ * cookies go with it whatever that page is: a handshake from a page of
+ * another site would act with the user's session (cross-site WebSocket
+ * hijacking, RFC 6455 §10.2). Only the public URL's origin is the gateway's
+ * site; a client that sends no Origin is not a browser, and has only its
+ * own cookie to offer.
+ */
+function sameSite(gateway: Gateway, request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).origin === parsedUrl(gateway.config.publicUrl).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** A GET asking for `Upgrade: websocket` and nothing else, with its key. */

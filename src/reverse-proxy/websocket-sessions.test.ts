@@ -157,6 +157,19 @@ describe('proxied WebSockets end with their session', () => {
       assert.equal((await fetch(`${gw.url}/x`, { headers: { cookie } })).status, 401);
     },
   );
+
+  test('a handshake from a page of another site is refused with 403; from the public URL it opens', async () => {
+    const cookie = await signedInCookie(gw.gateway, 'gus');
+    const handshakes = upstream.seen.length;
+    for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:1']) {
+      const refused = await openWebSocket(gw.url, '/socket', { Cookie: cookie, Origin: origin });
+      assert.equal(refused.status, 403, origin);
+      assert.match(refused.answer, /"code":"origin_refused"/, origin);
+    }
+    assert.equal(upstream.seen.length, handshakes, 'a refused handshake reached the upstream');
+    const same = await openedSocket(gw, upstream, cookie, { Origin: gw.url });
+    same.destroy();
+  });
 });
 
 /**
