@@ -14,7 +14,8 @@ export type Revocation =
 /**
  * The revocations of every process sharing the storage, as they happen: the
  * session cache listens, and asks before each use whether it may trust what
- * it remembers. Where no such feed exists (sessions in PostgreSQL without
+ * it remembers; so do the gateway's open WebSockets
+ * (src/http/upgraded-connections.ts), which close with their session. Where no such feed exists (sessions in PostgreSQL without
  * Redis), sessions are not remembered at all.
  */
 export interface RevocationFeed {
