@@ -2,7 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createSession } from '../sessions/session-service.js';
+import { Redis } from 'ioredis';
+import { createSession, sessionHash } from '../sessions/session-service.js';
+import type { AnnouncingRevocationFeed } from '../storage/session-revocations.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../test-support/gateway-fixture.js';
 import { signOutWithCookie } from '../test-support/sign-out.js';
@@ -14,6 +16,7 @@ import type { TestWebSocket } from './test-support/websocket-client.js';
 import { openWebSocket } from './test-support/websocket-client.js';
 
 const entryId = 'example-get';
+const idOf = (cookie: string) => cookie.split('=')[1] ?? '';
 
 /** A proxied WebSocket with this cookie, shown to carry a message both ways. */
 async function openedSocket(
@@ -202,6 +205,28 @@ describe('proxied WebSockets on two gateways', { skip: needsPostgresAndRedis }, 
   test('a sign-out on one gateway closes the socket open on the other', async () => {
     const cookie = await signedInCookie(one.gateway, 'hal');
     await closesWhenEnded(two, upstream, cookie, () => signOutWithCookie(one.url, cookie));
+  });
+
+  test('a lost link (a revocation of everything) closes only the sockets whose session is gone', async () => {
+    const keptCookie = await signedInCookie(one.gateway, 'jon');
+    const goneCookie = await signedInCookie(one.gateway, 'kim');
+    const kept = await openedSocket(two, upstream, keptCookie);
+    const gone = await openedSocket(two, upstream, goneCookie);
+    // The session deleted behind the gateways' backs: nothing announces it.
+    const redis = new Redis(process.env.SSOGATE_TEST_REDIS_URL ?? '');
+    try {
+      const { redisPrefix } = two.gateway.config;
+      assert.equal(await redis.del(`${redisPrefix}session:${sessionHash(idOf(goneCookie))}`), 1);
+    } finally {
+      redis.disconnect();
+    }
+    gone.send('unannounced');
+    assert.equal(await gone.next(), 'echo: unannounced');
+    await (one.storage.revocations as AnnouncingRevocationFeed).announce({ scope: 'all' });
+    await gone.closed;
+    kept.send('kept');
+    assert.equal(await kept.next(), 'echo: kept');
+    kept.destroy();
   });
 
   test('a user locked on one gateway: the socket on the other closes', async () => {
