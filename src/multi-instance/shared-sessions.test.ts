@@ -1,19 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { listenerApplicationName } from '../storage/postgres/postgres-revocation-feed.js';
 import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
-import { freePort } from '../test-support/free-port.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../test-support/gateway-fixture.js';
 import { signOutWithCookie } from '../test-support/sign-out.js';
 import { testBackendName } from '../test-support/test-backend.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
-import { startGatewayProcess } from './test-support/gateway-process.js';
+import { sharedFileSettings, startProcessOnSharedFile } from './test-support/gateway-process.js';
 
 const idOf = (cookie: string) => cookie.split('=')[1] ?? '';
 
@@ -94,19 +92,9 @@ describe('two processes on one SQLite file', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ssogate-shared-file-'));
-    const env = {
-      SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'ssogate.db')}`,
-      SSOGATE_REDIS_URL: '',
-      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
-    };
+    const env = sharedFileSettings(dir);
     here = await startTestGateway({ env });
-    const port = await freePort();
-    there = await startGatewayProcess(port, {
-      ...env,
-      SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SSOGATE_DATA_DIR: dir,
-      SSOGATE_LOG_LEVEL: 'warn',
-    });
+    there = await startProcessOnSharedFile(dir, env);
   });
   after(async () => {
     await there.stop();

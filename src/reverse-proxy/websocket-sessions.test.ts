@@ -2,13 +2,21 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createSession, sessionHash } from '../sessions/session-service.js';
 import type { AnnouncingRevocationFeed } from '../storage/session-revocations.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../test-support/gateway-fixture.js';
 import { signOutWithCookie } from '../test-support/sign-out.js';
-import { needsPostgresAndRedis } from '../test-support/test-backend.js';
+import { needsPostgresAndRedis, testBackendName } from '../test-support/test-backend.js';
+import type { GatewayProcess } from '../multi-instance/test-support/gateway-process.js';
+import {
+  sharedFileSettings,
+  startProcessOnSharedFile,
+} from '../multi-instance/test-support/gateway-process.js';
 import { cookieNames } from '../web/index.js';
 import type { EchoUpstream } from './test-support/upstream-fixture.js';
 import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixture.js';
@@ -236,3 +244,48 @@ describe('proxied WebSockets on two gateways', { skip: needsPostgresAndRedis }, 
     );
   });
 });
+
+/**
+ * A gateway in this process and another process on the same SQLite file:
+ * the other's endings reach this one's log reader at its next catch-up,
+ * which the periodic checks of open sockets make.
+ */
+describe(
+  'proxied WebSockets beside another process on one SQLite file',
+  { skip: testBackendName() === 'sqlite' ? false : 'runs on the SQLite backend' },
+  () => {
+    let dir: string;
+    let upstream: EchoUpstream;
+    let here: TestGateway;
+    let there: GatewayProcess;
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'ssogate-shared-file-'));
+      upstream = await startEchoUpstream();
+      const env = sharedFileSettings(dir);
+      here = await startTestGateway({
+        env: { ...env, SSOGATE_UPSTREAM: upstream.url },
+        upgradeRecheckMs: 100,
+      });
+      there = await startProcessOnSharedFile(dir, env);
+    });
+    after(async () => {
+      await there.stop();
+      await here.close();
+      await upstream.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    test('a user locked in the other process: the socket here closes', async () => {
+      const cookie = await signedInCookie(here.gateway, 'lea');
+      const socket = await openedSocket(here, upstream, cookie);
+      const token = await storedApiToken(here, 'shared-file');
+      const answer = await fetch(`${there.url}/_sso/api/users/${await rowOf(here, 'lea')}/lock`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(answer.status, 200, await answer.text());
+      await socket.closed;
+    });
+  },
+);
