@@ -126,6 +126,11 @@ export async function buildApp(
     auditRetention: gateway.config.auditRetention,
   });
   app.addHook('onClose', () => sweep.stop());
+  // Proxied WebSockets close with the gateway, and their checks stop.
+  app.addHook('onClose', (_instance, closed) => {
+    gateway.upgradedConnections.close();
+    closed();
+  });
   // After the requests under way have finished (onClose runs once the server is closed).
   app.addHook('onClose', async () => {
     await gateway.closeOutbound?.();

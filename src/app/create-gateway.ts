@@ -10,6 +10,8 @@ import type { Storage } from '../storage/types.js';
 import { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
+import { UpgradedConnections, upgradeRecheckMs } from '../http/upgraded-connections.js';
+import { upgradeStillAllowed } from '../reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
 import { revalidateSession } from '../sessions/revalidate-session.js';
 import { gatewayTelemetry } from './gateway-telemetry.js';
@@ -18,6 +20,8 @@ export interface GatewayOptions {
   readonly clock?: () => number;
   readonly random?: RandomSource;
   readonly send?: SendOutbound;
+  /** How often the sessions of open WebSockets are checked again; by default upgradeRecheckMs(). */
+  readonly upgradeRecheckMs?: number;
 }
 
 /** Wires the gateway's parts; tests override the clock, randomness or client. */
@@ -70,7 +74,14 @@ export function createGateway(
   storage.changes.subscribe('entries', () => {
     sessionCache.forgetEntrySessions();
   });
-  return {
+  const upgradedConnections = new UpgradedConnections({
+    revocations: storage.revocations,
+    recheckEveryMs:
+      options.upgradeRecheckMs ?? upgradeRecheckMs(touchIntervalMs(config.sessionIdleMs)),
+    // Called only once connections are open, long after the gateway below exists.
+    check: (connection) => upgradeStillAllowed(gateway, connection),
+  });
+  const gateway: Gateway = {
     config,
     storage,
     entries,
@@ -104,5 +115,7 @@ export function createGateway(
         ),
     },
     sessionCache,
+    upgradedConnections,
   };
+  return gateway;
 }

@@ -6,6 +6,7 @@ import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
 import type { SessionCache } from './session-cache.js';
+import type { UpgradedConnections } from './upgraded-connections.js';
 
 /**
  * Everything the routes need, made once at start-up and passed in: no route
@@ -22,6 +23,8 @@ export interface Gateway {
   readonly sessions: SessionDeps;
   /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
   readonly sessionCache: SessionCache;
+  /** Open proxied WebSockets, closed when their session ends (upgraded-connections.ts). */
+  readonly upgradedConnections: UpgradedConnections;
   /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */
   readonly oidc: ProviderMetadata;
   /** Metrics and traces (src/observability/), each off unless configured. */

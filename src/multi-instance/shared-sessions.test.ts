@@ -1,20 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { sha256Base64url } from '../crypto/hash.js';
 import { listenerApplicationName } from '../storage/postgres/postgres-revocation-feed.js';
 import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
-import { csrfTokenFor } from '../sessions/session-service.js';
-import { freePort } from '../test-support/free-port.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
-import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { startTestGateway, storedApiToken } from '../test-support/gateway-fixture.js';
+import { signOutWithCookie } from '../test-support/sign-out.js';
 import { testBackendName } from '../test-support/test-backend.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
-import { startGatewayProcess } from './test-support/gateway-process.js';
+import { sharedFileSettings, startProcessOnSharedFile } from './test-support/gateway-process.js';
 
 const idOf = (cookie: string) => cookie.split('=')[1] ?? '';
 
@@ -22,7 +19,6 @@ async function authStatus(gatewayUrl: string, cookie: string): Promise<number> {
   return (await fetch(`${gatewayUrl}/_sso/auth`, { headers: { cookie } })).status;
 }
 
-/** Signs out with the session's own form token, as the sign-out page's form does. */
 /** Whether the gateway remembers the session of this cookie. */
 const remembered = (gw: TestGateway, cookie: string) =>
   gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
@@ -56,7 +52,7 @@ async function signOutHoldsOnTheOther(
   const keptCookie = await rememberedByEach([one, two], kept);
   await signedInCookie(two.gateway, other);
   assert.equal(remembered(one, keptCookie), true);
-  await signOutAt(two.url, endedCookie);
+  await signOutWithCookie(two.url, endedCookie);
   assert.equal(await authStatus(one.url, endedCookie), 401);
   assert.equal(remembered(one, keptCookie), true);
 }
@@ -68,33 +64,11 @@ async function lockHoldsOnTheOther(
   tokenName: string,
   userId: string,
 ): Promise<void> {
-  const token = await apiToken(one, tokenName);
+  const token = await storedApiToken(one, tokenName);
   const cookie = await rememberedByEach([one, two], userId);
   const row = (await one.storage.users.findByUserId(userId))?.id;
   await postAdmin(two.url, token, `users/${String(row)}/lock`);
   assert.equal(await authStatus(one.url, cookie), 401);
-}
-
-async function signOutAt(gatewayUrl: string, cookie: string): Promise<void> {
-  const out = await fetch(`${gatewayUrl}/_sso/logout`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf: csrfTokenFor(idOf(cookie)) }).toString(),
-    redirect: 'manual',
-  });
-  assert.equal(out.status, 303, await out.text());
-}
-
-/** An admin API token stored directly, good on every gateway sharing the database. */
-async function apiToken(gw: TestGateway, name: string): Promise<string> {
-  const token = `ssg_${randomBytes(32).toString('base64url')}`;
-  await gw.storage.apiTokens.create({
-    id: name,
-    name,
-    tokenHash: sha256Base64url(token),
-    createdAt: Date.now(),
-  });
-  return token;
 }
 
 async function postAdmin(gatewayUrl: string, token: string, path: string): Promise<void> {
@@ -118,19 +92,9 @@ describe('two processes on one SQLite file', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ssogate-shared-file-'));
-    const env = {
-      SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'ssogate.db')}`,
-      SSOGATE_REDIS_URL: '',
-      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
-    };
+    const env = sharedFileSettings(dir);
     here = await startTestGateway({ env });
-    const port = await freePort();
-    there = await startGatewayProcess(port, {
-      ...env,
-      SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SSOGATE_DATA_DIR: dir,
-      SSOGATE_LOG_LEVEL: 'warn',
-    });
+    there = await startProcessOnSharedFile(dir, env);
   });
   after(async () => {
     await there.stop();
@@ -144,7 +108,7 @@ describe('two processes on one SQLite file', () => {
     const nia = await rememberedHere('nia');
     const oto = await rememberedHere('oto');
     assert.equal(await authStatus(there.url, nia), 204);
-    await signOutAt(there.url, nia);
+    await signOutWithCookie(there.url, nia);
     assert.equal(await authStatus(here.url, nia), 401);
     assert.equal(await authStatus(there.url, nia), 401);
     assert.equal(remembered(here, oto), true);
@@ -152,7 +116,7 @@ describe('two processes on one SQLite file', () => {
   });
 
   test('a user locked, or signed out everywhere, in the other process is refused here at the next check', async () => {
-    const token = await apiToken(here, 'shared-file');
+    const token = await storedApiToken(here, 'shared-file');
     const pia = await rememberedHere('pia');
     const quin = await rememberedHere('quin');
     const rowOf = async (userId: string) => (await here.storage.users.findByUserId(userId))?.id;

@@ -4,10 +4,12 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Gateway } from '../http/gateway.js';
 import { endWithFailure } from '../http/respond.js';
+import type { ConnectionVerdict, UpgradedConnection } from '../http/upgraded-connections.js';
 import { accessAllowed, underPrefix } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
 import { sessionOf } from '../sessions/request-session.js';
-import { forwardContext, gatewayCookies, publicHost } from './forward-context.js';
+import { resolveSession } from '../sessions/session-service.js';
+import { forwardContext, gatewayCookies, parsedUrl, publicHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
 import { callUpstream } from './upstream-client.js';
@@ -15,8 +17,10 @@ import { callUpstream } from './upstream-client.js';
 /**
  * A WebSocket handshake (an HTTP/1.1 Upgrade) to an internal resource: the
  * same session check and access rules as any request, then the upstream's
- * 101 is relayed and the two sockets are joined. Fastify does not see these
- * requests, so refusals are written here, as JSON with a code.
+ * 101 is relayed and the two sockets are joined, and the connection is
+ * registered with the gateway's upgraded connections, which close it when
+ * its session ends (src/http/upgraded-connections.ts). Fastify does not see
+ * these requests, so refusals are written here, as JSON with a code.
  */
 export async function proxyUpgrade(
   gateway: Gateway,
@@ -24,7 +28,6 @@ export async function proxyUpgrade(
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  open: Set<Duplex>,
 ): Promise<void> {
   socket.on('error', () => socket.destroy());
   // Node stops watching the idle time-out of an upgraded connection; until
@@ -48,6 +51,12 @@ export async function proxyUpgrade(
     refuse(gateway, log, socket, 'not_found');
     return;
   }
+  if (!sameSite(gateway, request)) {
+    refuse(gateway, log, socket, 'origin_refused', 'WebSocket handshake from another site');
+    return;
+  }
+  const { upgradedConnections } = gateway;
+  const generationBefore = upgradedConnections.currentGeneration();
   let active;
   try {
     active = await sessionOf(gateway, request, { remembered: true });
@@ -105,19 +114,96 @@ export async function proxyUpgrade(
   socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   if (outcome.head.length > 0) socket.write(outcome.head);
   if (head.length > 0) upstreamSocket.write(head);
-  open.add(socket);
+  let held = false;
+  const connection: UpgradedConnection = {
+    sessionId: active.id,
+    idHash: active.session.idHash,
+    userRowId: active.session.userRowId,
+    entryId: active.session.entryId,
+    matchPath: target.matchPath,
+    hold() {
+      held = true;
+      socket.pause();
+      upstreamSocket.pause();
+    },
+    release() {
+      held = false;
+      socket.resume();
+      upstreamSocket.resume();
+    },
+    close() {
+      socket.destroy();
+      upstreamSocket.destroy();
+    },
+  };
   const close = (): void => {
-    open.delete(socket);
-    socket.destroy();
-    upstreamSocket.destroy();
+    upgradedConnections.delete(connection);
+    connection.close();
   };
   upstreamSocket.on('error', close).on('close', close);
   socket.on('close', close);
   // Bytes either way pass through the client's socket, so its time-out
   // measures the WebSocket's idleness in both directions.
   if (socket instanceof Socket) socket.setTimeout(gateway.config.websocketIdleTimeoutMs, close);
-  upstreamSocket.pipe(socket);
-  socket.pipe(upstreamSocket);
+  relay(upstreamSocket, socket, () => held);
+  relay(socket, upstreamSocket, () => held);
+  upgradedConnections.add(connection, generationBefore);
+}
+
+/**
+ * Copies `from` to `to` as pipe() would (pausing while `to` is full, ending
+ * it at the end), except that a held connection stays paused: pipe() would
+ * resume it at the next drain.
+ */
+function relay(from: Duplex, to: Duplex, held: () => boolean): void {
+  from.on('data', (chunk: Buffer) => {
+    if (!to.write(chunk)) from.pause();
+  });
+  to.on('drain', () => {
+    if (!held()) from.resume();
+  });
+  from.on('end', () => to.end());
+  from.resume();
+}
+
+/**
+ * Whether an open connection's session is still valid and still lets its
+ * user reach the path, read from storage as at a handshake. The check is not
+ * the user's activity: an open socket does not keep its session alive.
+ */
+export async function upgradeStillAllowed(
+  gateway: Gateway,
+  connection: UpgradedConnection,
+): Promise<ConnectionVerdict> {
+  let active;
+  try {
+    active = await resolveSession(gateway.sessions, connection.sessionId, { activity: false });
+  } catch {
+    return 'unknown';
+  }
+  if (active === undefined) return 'ended';
+  const { accessRules } = gateway.config;
+  return accessAllowed(accessRules, publicHost(gateway), connection.matchPath, active.user)
+    ? 'open'
+    : 'ended';
+}
+
+/**
+ * A browser's handshake carries the Origin of the page that opened it, and
+ * cookies go with it whatever that page is: a handshake from a page of
+ * another site would act with the user's session (cross-site WebSocket
+ * hijacking, RFC 6455 §10.2). Only the public URL's origin is the gateway's
+ * site; a client that sends no Origin is not a browser, and has only its
+ * own cookie to offer.
+ */
+function sameSite(gateway: Gateway, request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).origin === parsedUrl(gateway.config.publicUrl).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** A GET asking for `Upgrade: websocket` and nothing else, with its key. */

@@ -70,16 +70,12 @@ export async function internalResourceRoutes(
   });
 
   if (gateway.config.upstreams.length === 0) return;
-  // WebSocket handshakes never reach Fastify's routes.
-  const open = new Set<Duplex>();
+  // WebSocket handshakes never reach Fastify's routes. The app's close
+  // closes the sockets open (src/app/build-app.ts).
   app.server.on('upgrade', (request, socket: Duplex, head: Buffer) => {
-    proxyUpgrade(gateway, app.log, request, socket, head, open).catch((error: unknown) => {
+    proxyUpgrade(gateway, app.log, request, socket, head).catch((error: unknown) => {
       app.log.error({ err: error }, 'WebSocket proxying failed');
       socket.destroy();
     });
-  });
-  app.addHook('onClose', (_instance, closed) => {
-    for (const socket of open) socket.destroy();
-    closed();
   });
 }

@@ -63,6 +63,15 @@ export async function startSession(
   return { id, active: { session, user: { ...user, lastSignInAt: now } } };
 }
 
+export interface SessionCheck {
+  /**
+   * Whether the check is the user's activity, which slides the idle limit
+   * (the default). The checks of open WebSockets are not: an open socket
+   * does not keep its session alive (src/http/upgraded-connections.ts).
+   */
+  readonly activity?: boolean;
+}
+
 /**
  * The session a cookie names, if it is still valid: not past its absolute
  * end, not idle too long, its user still enabled, and the entry it was
@@ -78,6 +87,7 @@ export async function startSession(
 export async function resolveSession(
   deps: SessionDeps,
   id: string | undefined,
+  check: SessionCheck = {},
 ): Promise<ActiveSession | undefined> {
   if (id === undefined || !isRandomToken(id)) return undefined;
   const idHash = sessionHash(id);
@@ -95,7 +105,7 @@ export async function resolveSession(
     await deps.sessions.delete(idHash);
     return undefined;
   }
-  if (now - session.lastSeenAt >= touchIntervalMs(deps.idleMs)) {
+  if (check.activity !== false && now - session.lastSeenAt >= touchIntervalMs(deps.idleMs)) {
     await deps.sessions.touch(idHash, now);
   }
   return { session, user };

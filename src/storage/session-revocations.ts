@@ -14,8 +14,10 @@ export type Revocation =
 /**
  * The revocations of every process sharing the storage, as they happen: the
  * session cache listens, and asks before each use whether it may trust what
- * it remembers. Every backend has one: SQLite's revocation log, and
- * announcements over Redis or PostgreSQL (revocation-announcements.ts).
+ * it remembers; so do the gateway's open WebSockets
+ * (src/http/upgraded-connections.ts), which close with their session. Every
+ * backend has a feed: SQLite's revocation log, and announcements over Redis
+ * or PostgreSQL (revocation-announcements.ts).
  */
 export interface RevocationFeed {
   /**

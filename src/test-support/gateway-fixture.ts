@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import type { Gateway } from '../http/gateway.js';
 import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../config/load-config.js';
 import { compileEntry } from '../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
 import type { ExampleEntries, ExampleServer, ExampleUser } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
 import type { Storage } from '../storage/types.js';
@@ -25,6 +27,8 @@ export interface TestGatewayOptions {
   /** Extra SSOGATE_* settings. */
   readonly env?: Readonly<Record<string, string>>;
   readonly clock?: () => number;
+  /** How often the sessions of open WebSockets are checked again (create-gateway.ts). */
+  readonly upgradeRecheckMs?: number;
   /** People who can sign in at the example server (password: `<username>-password`). */
   readonly usernames?: readonly string[];
   /** Groups the example server's standard style reports for a username. */
@@ -95,11 +99,12 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     await storage.entries.create(compileEntry(input).input, index);
   }
   const { logger, lines } = capturingLogger();
-  const gateway = createGateway(
-    config,
-    storage,
-    options.clock === undefined ? {} : { clock: options.clock },
-  );
+  const gateway = createGateway(config, storage, {
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.upgradeRecheckMs === undefined
+      ? {}
+      : { upgradeRecheckMs: options.upgradeRecheckMs }),
+  });
   const app = await buildApp(gateway, { logger });
   await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -144,4 +149,16 @@ function exampleUser(username: string): ExampleUser {
     email: `${username}@example.test`,
     department: 'Testing',
   };
+}
+
+/** An admin API token stored directly, good on every gateway sharing the database. */
+export async function storedApiToken(gw: TestGateway, name: string): Promise<string> {
+  const token = `ssg_${randomBytes(32).toString('base64url')}`;
+  await gw.storage.apiTokens.create({
+    id: name,
+    name,
+    tokenHash: sha256Base64url(token),
+    createdAt: Date.now(),
+  });
+  return token;
 }

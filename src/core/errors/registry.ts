@@ -256,6 +256,10 @@ export const errorRegistry = {
     status: 403,
     summary: 'A changing request came without the CSRF header or form field.',
   },
+  origin_refused: {
+    status: 403,
+    summary: 'A WebSocket handshake came from a page of another site.',
+  },
   local_sign_in_failed: {
     status: 401,
     summary: 'The username or password is wrong, or the account cannot sign in.',

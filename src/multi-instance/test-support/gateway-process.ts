@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test-support/free-port.js';
 
 /** A gateway started as its own process with `node main.js`, as an operator runs it. */
 export interface GatewayProcess {
@@ -14,6 +17,29 @@ export interface GatewayProcess {
 }
 
 const mainScript = fileURLToPath(new URL('../../main.js', import.meta.url));
+
+/** The settings of gateways sharing the SQLite file of `dir` (and its secret key), without Redis. */
+export function sharedFileSettings(dir: string): Record<string, string> {
+  return {
+    SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'ssogate.db')}`,
+    SSOGATE_REDIS_URL: '',
+    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+  };
+}
+
+/** A gateway process on a free port, on the shared file of `dir` (`settings`: sharedFileSettings). */
+export async function startProcessOnSharedFile(
+  dir: string,
+  settings: Record<string, string>,
+): Promise<GatewayProcess> {
+  const port = await freePort();
+  return startGatewayProcess(port, {
+    ...settings,
+    SSOGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SSOGATE_DATA_DIR: dir,
+    SSOGATE_LOG_LEVEL: 'warn',
+  });
+}
 
 export async function startGatewayProcess(
   port: number,

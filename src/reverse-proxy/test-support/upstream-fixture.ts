@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -22,6 +23,10 @@ export interface EchoUpstream {
   readonly url: string;
   /** Every request, in order of arrival. */
   readonly seen: Seen[];
+  /** Every WebSocket text message received, in order of arrival. */
+  readonly messages: string[];
+  /** Emits 'message' (the text) and 'websocket-closed' as they happen. */
+  readonly events: EventEmitter;
   close(): Promise<void>;
 }
 
@@ -37,6 +42,8 @@ export async function startEchoUpstream(
   options: { slowMs?: number; plantSessionCookie?: boolean } = {},
 ): Promise<EchoUpstream> {
   const seen: Seen[] = [];
+  const messages: string[] = [];
+  const events = new EventEmitter();
   const sockets = new Set<Socket | Duplex>();
   const server: Server = createServer((request, response) => {
     const hash = createHash('sha256');
@@ -107,11 +114,18 @@ export async function startEchoUpstream(
           socket.end(Buffer.from([0x88, 0x00]));
           return;
         }
-        if (frame.opcode === 0x1)
-          socket.write(textFrame(`echo: ${frame.payload.toString('utf8')}`));
+        if (frame.opcode === 0x1) {
+          const text = frame.payload.toString('utf8');
+          messages.push(text);
+          events.emit('message', text);
+          socket.write(textFrame(`echo: ${text}`));
+        }
       }
     });
     socket.on('error', () => socket.destroy());
+    // The server's upgraded sockets are half-open: the gateway's end is the socket's end.
+    socket.on('end', () => socket.destroy());
+    socket.on('close', () => events.emit('websocket-closed'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -119,6 +133,8 @@ export async function startEchoUpstream(
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    messages,
+    events,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) =>
