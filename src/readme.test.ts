@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { defaultClient, defaultUsers } from './example-server/defaults.js';
 
 const root = process.cwd();
 
@@ -22,4 +23,12 @@ test("the README's links into docs/ all exist", async () => {
   for (const [, page] of readme.matchAll(/\]\(docs\/([^)#\s]+)/g)) {
     assert.ok(page !== undefined && pages.has(page), `docs/${page ?? ''} exists`);
   }
+});
+
+test("the README's table of the demo's credentials says what the demo uses", async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  for (const user of defaultUsers)
+    assert.ok(readme.includes(`\`${user.username}\` / \`${user.password}\``), user.username);
+  assert.ok(readme.includes(`app id \`${defaultClient.appid}\``));
+  assert.ok(readme.includes(`app secret \`${defaultClient.secret}\``));
 });
