@@ -50,7 +50,7 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     });
     const output = gateway.output.join('');
     const password = /with the password: (\S+)/.exec(output)?.[1];
-    const consoleAddress = /The admin console: (\S+)/.exec(output)?.[1];
+    const consoleAddress = /Admin console: (\S+)/.exec(output)?.[1];
     assert.ok(password !== undefined && consoleAddress !== undefined, output);
     printed = { password, console: consoleAddress };
     browser = await launchChromium();

@@ -7,7 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import { verifyPassword } from '../local-accounts/password-hash.js';
 import { capturingLogger } from '../test-support/log-capture.js';
 import { testBackend } from '../test-support/test-backend.js';
-import { startGateway } from './start-gateway.js';
+import { startGateway, startLines } from './start-gateway.js';
 
 /** Two starts on one data folder, as `npm start` makes them. */
 describe('starting the gateway', () => {
@@ -49,6 +49,11 @@ describe('starting the gateway', () => {
         ),
         first.lines.join('\n'),
       );
+      assert.equal(
+        first.lines.filter((line) => line.includes('/_sso/admin')).length,
+        1,
+        'the console address is printed once',
+      );
       assert.doesNotMatch(first.log, /admin_password_ignored/);
 
       const second = await start('another-password');
@@ -69,5 +74,52 @@ describe('starting the gateway', () => {
       await backend.cleanup();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the lines of a start', () => {
+  const facts = {
+    publicUrl: 'https://sso.corp.example/',
+    address: 'http://0.0.0.0:8080',
+    entriesFile: undefined,
+    provisioned: [],
+    upstreams: [],
+    storedEntries: 0,
+    defaultEntry: undefined,
+  };
+
+  test('each thing once: the console, the address, what was provisioned and proxied, the next step', () => {
+    assert.deepEqual(
+      startLines({
+        ...facts,
+        entriesFile: '/etc/ssogate/entries.yaml',
+        provisioned: ['corp', 'github'],
+        upstreams: [
+          { prefix: '/wiki', origin: 'http://10.0.0.5:3000' },
+          { prefix: '/', origin: 'http://10.0.0.6:8000' },
+        ],
+        storedEntries: 2,
+        defaultEntry: 'corp',
+      }),
+      [
+        'Admin console: https://sso.corp.example/_sso/admin (sign in as admin)',
+        'ssogate listens on http://0.0.0.0:8080; users reach it at https://sso.corp.example/',
+        'Entries provisioned from /etc/ssogate/entries.yaml: corp, github',
+        'Proxying: /wiki → http://10.0.0.5:3000, / → http://10.0.0.6:8000',
+        'Next: open https://sso.corp.example/ to sign in through the default entry, corp',
+      ],
+    );
+  });
+
+  test('no entry yet: the next step is the console; entries but no default: the chooser', () => {
+    assert.equal(
+      startLines(facts).at(-1),
+      'Next: connect your OAuth2 server with New entry in the console, see docs/entries.md',
+    );
+    assert.equal(
+      startLines({ ...facts, storedEntries: 3 }).at(-1),
+      'Next: open https://sso.corp.example/ and choose how to sign in',
+    );
+    assert.equal(startLines(facts).length, 3);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config/load-config.js';
+import type { Upstream } from '../config/proxy-settings.js';
 import { compileEntry } from '../core/index.js';
 import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
 import { addressPolicy } from '../outbound/address-policy.js';
@@ -75,12 +76,17 @@ export async function startGateway(
       );
     }
     const address = await app.listen({ port: config.port, host: config.host });
-    // The console's address first, so whoever waits for "listens on" has it.
-    announce(`The admin console: ${config.publicUrl.replace(/\/+$/, '')}/_sso/admin`);
-    announce(`ssogate listens on ${address}; users reach it at ${config.publicUrl}`);
-    for (const line of nextSteps(config.publicUrl, (await storage.entries.list()).length)) {
-      announce(line);
-    }
+    const stored = await storage.entries.list();
+    const lines = startLines({
+      publicUrl: config.publicUrl,
+      address,
+      entriesFile: config.entriesFile,
+      provisioned: entries.map((entry) => entry.id),
+      upstreams: config.upstreams,
+      storedEntries: stored.length,
+      defaultEntry: stored.find((entry) => entry.input.isDefault === true)?.input.id,
+    });
+    for (const line of lines) announce(line);
     return {
       app,
       storage,
@@ -102,13 +108,46 @@ export async function startGateway(
   }
 }
 
-/** What to do next, printed at each start: the console's address, and the first step. */
-export function nextSteps(publicUrl: string, entryCount: number): string[] {
-  const console = `${publicUrl}/_sso/admin`;
-  return [
+/** What a start knows that the lines it prints tell. */
+export interface StartFacts {
+  readonly publicUrl: string;
+  /** The address it listens on. */
+  readonly address: string;
+  readonly entriesFile: string | undefined;
+  /** The ids of the entries provisioned at this start (the file's, and the demo's). */
+  readonly provisioned: readonly string[];
+  readonly upstreams: readonly Upstream[];
+  readonly storedEntries: number;
+  readonly defaultEntry: string | undefined;
+}
+
+/**
+ * The lines printed at each start, each thing once: the console's address
+ * first (whoever waits for "listens on" has it by then), where the gateway
+ * listens, the entries provisioned and the applications proxied, and the
+ * next step.
+ */
+export function startLines(facts: StartFacts): string[] {
+  const base = facts.publicUrl.replace(/\/+$/, '');
+  const console = `${base}/_sso/admin`;
+  const lines = [
     `Admin console: ${console} (sign in as admin)`,
-    entryCount === 0
-      ? `Next: connect your OAuth2 server with New entry in the console (${console}), see docs/entries.md`
-      : `Next: open ${publicUrl}/ to sign in through the default entry`,
+    `ssogate listens on ${facts.address}; users reach it at ${facts.publicUrl}`,
   ];
+  if (facts.provisioned.length > 0) {
+    const source = facts.entriesFile === undefined ? '' : ` from ${facts.entriesFile}`;
+    lines.push(`Entries provisioned${source}: ${facts.provisioned.join(', ')}`);
+  }
+  if (facts.upstreams.length > 0) {
+    const routes = facts.upstreams.map((upstream) => `${upstream.prefix} → ${upstream.origin}`);
+    lines.push(`Proxying: ${routes.join(', ')}`);
+  }
+  if (facts.storedEntries === 0)
+    lines.push(
+      'Next: connect your OAuth2 server with New entry in the console, see docs/entries.md',
+    );
+  else if (facts.defaultEntry !== undefined)
+    lines.push(`Next: open ${base}/ to sign in through the default entry, ${facts.defaultEntry}`);
+  else lines.push(`Next: open ${base}/ and choose how to sign in`);
+  return lines;
 }

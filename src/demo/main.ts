@@ -33,7 +33,6 @@ async function main(): Promise<void> {
       `  Example OAuth2 server: ${demo.example.url}`,
       `  Open ${config.publicUrl}/ and sign in at the example server as ${alice?.username ?? 'alice'} / ${alice?.password ?? 'alice-password'}.`,
       `  Local administrator: admin / demo-admin-password (chooser: ${config.publicUrl}/_sso/login).`,
-      `  Admin console: ${config.publicUrl}/_sso/admin`,
       ...(demo.extension === undefined
         ? []
         : [
