@@ -19,6 +19,28 @@ async function rowId(api: ApiFixture, userId: string): Promise<number> {
 }
 
 describe('admin API: user administration', () => {
+  test('a JSON content type with no body is a route without a body; a malformed body says what is wrong', async () => {
+    await withApi(async (api) => {
+      await api.signIn('erin', false);
+      const id = await rowId(api, 'erin');
+      const headers = { ...api.token, 'content-type': 'application/json' };
+      const empty = await call(api, `/_sso/api/users/${id}/end-sessions`, headers);
+      assert.equal(empty.statusCode, 200, empty.body);
+      const malformed = await api.inject({
+        method: 'POST',
+        url: `/_sso/api/users/${id}/lock`,
+        headers,
+        payload: '{"reason":',
+      });
+      assert.equal(malformed.statusCode, 400);
+      const { error } = json<ErrorBody & { error: { detail?: string } }>(malformed);
+      assert.equal(error.code, 'request_invalid');
+      assert.equal(error.detail, 'the body is not valid JSON');
+      assert.doesNotMatch(malformed.body, /reason/, 'the body is not echoed');
+      assert.equal((await api.storage.users.findByUserId('erin'))?.enabled, true);
+    });
+  });
+
   test("lock ends the user's sessions and survives; unlock lets them in again", async () => {
     await withApi(async (api) => {
       const erin = await api.signIn('erin', false);

@@ -19,6 +19,7 @@ import { signInRoutes } from '../sign-in/routes.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
 import { dropUnusableForwardedFor } from '../http/forwarded-for.js';
+import { clientError, readEmptyJsonAsNoBody } from '../http/request-bodies.js';
 import { startExpirySweep } from './expiry-sweep.js';
 import { serveTelemetry } from './gateway-telemetry.js';
 import type { Gateway } from '../http/gateway.js';
@@ -81,6 +82,7 @@ export async function buildApp(
     });
   }
   await app.register(formBody, { bodyLimit: 64 * 1024 });
+  readEmptyJsonAsNoBody(app);
 
   const headers = securityHeaders({ https: gateway.config.secureCookies });
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -98,7 +100,7 @@ export async function buildApp(
       error instanceof SsogateError
         ? error
         : status >= 400 && status < 500
-          ? new SsogateError('request_invalid', (error as Error).message)
+          ? clientError(error as Error)
           : error;
     sendFailure(gateway, request, reply, failure);
   });
