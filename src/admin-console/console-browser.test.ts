@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { exampleEntries } from '../example-server/index.js';
@@ -10,6 +10,7 @@ import {
 } from '../test-support/console-in-chromium.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { storySteps } from '../test-support/story-steps.js';
 
 /**
  * An administrator's first entry, end to end in headless Chromium: sign in
@@ -19,6 +20,7 @@ import { startTestGateway } from '../test-support/gateway-fixture.js';
  * through it without a page of the gateway's own.
  */
 describe('the admin console in headless Chromium', { skip: consoleSkip }, () => {
+  const step = storySteps();
   let gateway: TestGateway;
   let browser: Browser;
   let admin: BrowserContext;
@@ -43,7 +45,7 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     }
   });
 
-  test('an administrator signs in locally and lands on the console', async () => {
+  step('an administrator signs in locally and lands on the console', async () => {
     await signInToConsole(page, gateway.url);
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
     const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
@@ -54,82 +56,85 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('rowheader', { name: 'Example (POST JSON style)' }).waitFor();
   });
 
-  test('creates an entry: the form shows ${code} in the authorization URL as an error', async () => {
-    const preset = exampleEntries(gateway.example.url).getStyle;
-    const text = (field: string) => String(preset[field]);
-    await page.getByRole('link', { name: 'New entry' }).click();
-    await page.getByRole('heading', { level: 1, name: 'New entry' }).waitFor();
+  step(
+    'creates an entry: the form shows ${code} in the authorization URL as an error',
+    async () => {
+      const preset = exampleEntries(gateway.example.url).getStyle;
+      const text = (field: string) => String(preset[field]);
+      await page.getByRole('link', { name: 'New entry' }).click();
+      await page.getByRole('heading', { level: 1, name: 'New entry' }).waitFor();
 
-    await page.getByLabel('Name (required)').fill('Example SSO');
-    // The id is suggested from the name; the administrator may type another.
-    assert.equal(await page.getByLabel('Id (required)').inputValue(), 'example-sso');
-    await page.getByLabel('Id (required)').fill('example');
-    // The callback URL to register, copied with one click.
-    await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
-    const callback = page.locator('.callback-url');
-    await callback.getByRole('button', { name: 'Copy' }).click();
-    await callback.getByRole('status').getByText('Copied.').waitFor();
-    assert.equal(
-      await page.evaluate<string>('navigator.clipboard.readText()'),
-      `${gateway.url}/_sso/callback/example`,
-    );
-    // A new entry starts disabled: enabling it is a choice.
-    const enabled = page.getByLabel('Enabled: users can sign in with it');
-    assert.equal(await enabled.isChecked(), false);
-    await enabled.check();
-    await page.getByLabel('App id').fill(text('appid'));
-    await page.getByLabel('App secret').fill(text('appsecret'));
-    const authorize = page.getByLabel('Authorization URL (required)');
-    await authorize.fill(`${text('authorizeUrl')}&code=\${code}`);
-    await page.getByLabel('Token URL (required)').fill(text('tokenUrl'));
-    await page.getByLabel('Token parsing (required)').fill(text('tokenParse'));
-    await page.getByLabel('User-info URL (required)').fill(text('userInfoUrl'));
+      await page.getByLabel('Name (required)').fill('Example SSO');
+      // The id is suggested from the name; the administrator may type another.
+      assert.equal(await page.getByLabel('Id (required)').inputValue(), 'example-sso');
+      await page.getByLabel('Id (required)').fill('example');
+      // The callback URL to register, copied with one click.
+      await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+      const callback = page.locator('.callback-url');
+      await callback.getByRole('button', { name: 'Copy' }).click();
+      await callback.getByRole('status').getByText('Copied.').waitFor();
+      assert.equal(
+        await page.evaluate<string>('navigator.clipboard.readText()'),
+        `${gateway.url}/_sso/callback/example`,
+      );
+      // A new entry starts disabled: enabling it is a choice.
+      const enabled = page.getByLabel('Enabled: users can sign in with it');
+      assert.equal(await enabled.isChecked(), false);
+      await enabled.check();
+      await page.getByLabel('App id').fill(text('appid'));
+      await page.getByLabel('App secret').fill(text('appsecret'));
+      const authorize = page.getByLabel('Authorization URL (required)');
+      await authorize.fill(`${text('authorizeUrl')}&code=\${code}`);
+      await page.getByLabel('Token URL (required)').fill(text('tokenUrl'));
+      await page.getByLabel('Token parsing (required)').fill(text('tokenParse'));
+      await page.getByLabel('User-info URL (required)').fill(text('userInfoUrl'));
 
-    // The core's own check, debounced, with the field and the column.
-    const fieldProblem = page.locator('#field-authorizeUrl-problems');
-    // In the screen's words: the field's label, not the API's name for it.
-    await fieldProblem.getByText('${code} is not allowed in Authorization URL').waitFor();
-    assert.match(await fieldProblem.innerText(), /column \d+/);
-    assert.equal(await authorize.getAttribute('aria-invalid'), 'true');
-    const summary = page.locator('.validation');
-    await summary.getByText('1 problem to fix before saving').waitFor();
-    // Beside the template: the placeholders the core allows there.
-    const allowed = await page.locator('#field-authorizeUrl-hint').innerText();
-    assert.match(allowed, /\$\{state\}/);
-    assert.doesNotMatch(allowed, /\$\{code\}/);
-    await page.evaluate('window.scrollTo(0, 0)');
-    await screenshot(page, 'entry-form-validation-error', false);
+      // The core's own check, debounced, with the field and the column.
+      const fieldProblem = page.locator('#field-authorizeUrl-problems');
+      // In the screen's words: the field's label, not the API's name for it.
+      await fieldProblem.getByText('${code} is not allowed in Authorization URL').waitFor();
+      assert.match(await fieldProblem.innerText(), /column \d+/);
+      assert.equal(await authorize.getAttribute('aria-invalid'), 'true');
+      const summary = page.locator('.validation');
+      await summary.getByText('1 problem to fix before saving').waitFor();
+      // Beside the template: the placeholders the core allows there.
+      const allowed = await page.locator('#field-authorizeUrl-hint').innerText();
+      assert.match(allowed, /\$\{state\}/);
+      assert.doesNotMatch(allowed, /\$\{code\}/);
+      await page.evaluate('window.scrollTo(0, 0)');
+      await screenshot(page, 'entry-form-validation-error', false);
 
-    // A URL template is a text box that wraps a long URL rather than scrolling
-    // it sideways; a URL holds no line break, so Enter adds none.
-    const long = `${text('authorizeUrl')}&login_hint=${'a'.repeat(300)}`;
-    await authorize.fill(long);
-    await authorize.press('End');
-    await authorize.press('Enter');
-    assert.equal(await authorize.inputValue(), long);
-    const box = await page.evaluate<{ tag: string; scrollWidth: number; clientWidth: number }>(
-      `(() => {
+      // A URL template is a text box that wraps a long URL rather than scrolling
+      // it sideways; a URL holds no line break, so Enter adds none.
+      const long = `${text('authorizeUrl')}&login_hint=${'a'.repeat(300)}`;
+      await authorize.fill(long);
+      await authorize.press('End');
+      await authorize.press('Enter');
+      assert.equal(await authorize.inputValue(), long);
+      const box = await page.evaluate<{ tag: string; scrollWidth: number; clientWidth: number }>(
+        `(() => {
         const box = document.getElementById('field-authorizeUrl');
         return { tag: box.tagName, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
       })()`,
-    );
-    assert.equal(box.tag, 'TEXTAREA');
-    assert.ok(box.scrollWidth <= box.clientWidth, `scrolls sideways: ${JSON.stringify(box)}`);
+      );
+      assert.equal(box.tag, 'TEXTAREA');
+      assert.ok(box.scrollWidth <= box.clientWidth, `scrolls sideways: ${JSON.stringify(box)}`);
 
-    await authorize.fill(text('authorizeUrl'));
-    await summary.getByText('No problems').waitFor();
-    assert.equal(await fieldProblem.count(), 0);
-    await page.getByLabel("Keep this entry's user ids apart from other entries'").check();
-    await page.getByRole('button', { name: 'Create entry' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
-    await page.getByText('Example SSO is saved.').waitFor();
-    const saved = await gateway.storage.entries.get('example');
-    assert.equal(saved?.input.provisioning?.userIdScope, 'entry');
-    // The secret is write-only: the form shows that one is set, never its value.
-    assert.doesNotMatch(await page.content(), new RegExp(text('appsecret')));
-  });
+      await authorize.fill(text('authorizeUrl'));
+      await summary.getByText('No problems').waitFor();
+      assert.equal(await fieldProblem.count(), 0);
+      await page.getByLabel("Keep this entry's user ids apart from other entries'").check();
+      await page.getByRole('button', { name: 'Create entry' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Example SSO' }).waitFor();
+      await page.getByText('Example SSO is saved.').waitFor();
+      const saved = await gateway.storage.entries.get('example');
+      assert.equal(saved?.input.provisioning?.userIdScope, 'entry');
+      // The secret is write-only: the form shows that one is set, never its value.
+      assert.doesNotMatch(await page.content(), new RegExp(text('appsecret')));
+    },
+  );
 
-  test('the test panel reads pasted samples: the masked token and the user row', async () => {
+  step('the test panel reads pasted samples: the masked token and the user row', async () => {
     // The stored entry is checked as an update: its stored secret counts.
     await page.locator('.validation').getByText('No problems').waitFor();
     await page
@@ -164,26 +169,29 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByText('Example SSO is saved.').waitFor();
   });
 
-  test('opened at an internal address, the form shows the callback URL at the public URL', async () => {
-    // The public URL is 127.0.0.1; the administrator reaches the same gateway as localhost.
-    const internal = gateway.url.replace('127.0.0.1', 'localhost');
-    assert.notEqual(internal, gateway.url);
-    const context = await browser.newContext();
-    try {
-      const tab = await context.newPage();
-      await signInToConsole(tab, internal);
-      await tab.getByRole('link', { name: 'New entry' }).click();
-      await tab.getByLabel('Name (required)').fill('Corp SSO');
-      assert.equal(
-        await tab.locator('#callback-url').innerText(),
-        `${gateway.url}/_sso/callback/corp-sso`,
-      );
-    } finally {
-      await context.close();
-    }
-  });
+  step(
+    'opened at an internal address, the form shows the callback URL at the public URL',
+    async () => {
+      // The public URL is 127.0.0.1; the administrator reaches the same gateway as localhost.
+      const internal = gateway.url.replace('127.0.0.1', 'localhost');
+      assert.notEqual(internal, gateway.url);
+      const context = await browser.newContext();
+      try {
+        const tab = await context.newPage();
+        await signInToConsole(tab, internal);
+        await tab.getByRole('link', { name: 'New entry' }).click();
+        await tab.getByLabel('Name (required)').fill('Corp SSO');
+        assert.equal(
+          await tab.locator('#callback-url').innerText(),
+          `${gateway.url}/_sso/callback/corp-sso`,
+        );
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
-  test('makes the entry the default, enables and reorders from the list', async () => {
+  step('makes the entry the default, enables and reorders from the list', async () => {
     await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
     // The list is loaded again after each change: wait for the order to show.
@@ -209,7 +217,7 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await example.getByRole('button', { name: 'Remove default' }).waitFor();
   });
 
-  test('user-info parsing switches between text and table with the same meaning', async () => {
+  step('user-info parsing switches between text and table with the same meaning', async () => {
     await page.getByRole('link', { name: 'Example (POST JSON style)' }).click();
     await page.locator('.validation').getByText('No problems').waitFor();
     // Every control has a label, and no two share one (getByLabel finds each).
@@ -275,7 +283,7 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
   });
 
-  test("the browser's Back asks before unsaved changes are lost", async () => {
+  step("the browser's Back asks before unsaved changes are lost", async () => {
     // A page of its own: the shared one accepts every question.
     const tab = await admin.newPage();
     const asked: string[] = [];
@@ -319,37 +327,40 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     }
   });
 
-  test('a fresh browser is signed in through the default entry without a gateway page', async () => {
-    const fresh = await browser.newContext();
-    try {
-      const user = await fresh.newPage();
-      // The user is signed in at their organisation's server already.
-      await user.goto(`${gateway.example.url}/login?continue=/`);
-      await user.getByLabel('Username').fill('alice');
-      await user.getByLabel('Password').fill('alice-password');
-      await Promise.all([user.waitForLoadState(), user.getByRole('button').click()]);
+  step(
+    'a fresh browser is signed in through the default entry without a gateway page',
+    async () => {
+      const fresh = await browser.newContext();
+      try {
+        const user = await fresh.newPage();
+        // The user is signed in at their organisation's server already.
+        await user.goto(`${gateway.example.url}/login?continue=/`);
+        await user.getByLabel('Username').fill('alice');
+        await user.getByLabel('Password').fill('alice-password');
+        await Promise.all([user.waitForLoadState(), user.getByRole('button').click()]);
 
-      const documents: string[] = [];
-      user.on('response', (response) => {
-        if (response.request().resourceType() === 'document') {
-          documents.push(`${response.status()} ${response.url()}`);
-        }
-      });
-      await user.goto(`${gateway.url}/reports?q=1`);
-      assert.equal(user.url(), `${gateway.url}/reports?q=1`);
-      await user.getByText('alice', { exact: false }).first().waitFor();
-      // Redirects only, then the page asked for: no chooser, no login form.
-      assert.ok(
-        documents.slice(0, -1).every((line) => /^30[23] /.test(line)),
-        documents.join('\n'),
-      );
-      assert.ok(documents.some((line) => line.includes('/_sso/callback/example')));
-    } finally {
-      await fresh.close();
-    }
-  });
+        const documents: string[] = [];
+        user.on('response', (response) => {
+          if (response.request().resourceType() === 'document') {
+            documents.push(`${response.status()} ${response.url()}`);
+          }
+        });
+        await user.goto(`${gateway.url}/reports?q=1`);
+        assert.equal(user.url(), `${gateway.url}/reports?q=1`);
+        await user.getByText('alice', { exact: false }).first().waitFor();
+        // Redirects only, then the page asked for: no chooser, no login form.
+        assert.ok(
+          documents.slice(0, -1).every((line) => /^30[23] /.test(line)),
+          documents.join('\n'),
+        );
+        assert.ok(documents.some((line) => line.includes('/_sso/callback/example')));
+      } finally {
+        await fresh.close();
+      }
+    },
+  );
 
-  test('the list shows the last successful sign-in of the entry', async () => {
+  step('the list shows the last successful sign-in of the entry', async () => {
     await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
     await page
       .locator('.entries-table tbody tr')
@@ -360,7 +371,7 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     await screenshot(page, 'entries-list');
   });
 
-  test('users, audit and API tokens', async () => {
+  step('users, audit and API tokens', async () => {
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('rowheader', { name: /alice/ }).waitFor();
@@ -442,7 +453,7 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     assert.ok(Math.abs(defaultEnd - (asked + 90 * day)) < 120_000);
   });
 
-  test('at phone width the list reads as cards', async () => {
+  step('at phone width the list reads as cards', async () => {
     const phoneContext = await browser.newContext({
       viewport: { width: 390, height: 844 },
       storageState: await admin.storageState(),
@@ -459,7 +470,7 @@ describe('the admin console in headless Chromium', { skip: consoleSkip }, () => 
     }
   });
 
-  test('no script error and nothing blocked by the Content-Security-Policy on the way', () => {
+  step('no script error and nothing blocked by the Content-Security-Policy on the way', () => {
     assert.deepEqual(pageProblems, []);
   });
 });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type {
@@ -15,6 +15,7 @@ import {
 } from '../test-support/console-in-chromium.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
+import { storySteps } from '../test-support/story-steps.js';
 
 const extensionSecret = 'extension-console-secret-0123456789';
 
@@ -27,6 +28,7 @@ const extensionSecret = 'extension-console-secret-0123456789';
  * through the entry.
  */
 describe('an extension entry in the console, in headless Chromium', { skip: consoleSkip }, () => {
+  const step = storySteps();
   let example: ExampleExtensionModule;
   let acme: AcmeServer;
   let extension: RunningExtension;
@@ -83,7 +85,7 @@ describe('an extension entry in the console, in headless Chromium', { skip: cons
     }
   };
 
-  test('an administrator signs in locally and opens a new entry of type extension', async () => {
+  step('an administrator signs in locally and opens a new entry of type extension', async () => {
     await signInToConsole(page, gateway.url);
     await page.getByRole('link', { name: 'New entry' }).click();
     await page.getByRole('heading', { level: 1, name: 'New entry' }).waitFor();
@@ -93,66 +95,72 @@ describe('an extension entry in the console, in headless Chromium', { skip: cons
     assert.equal(await page.getByLabel('Authorization URL (required)').count(), 0);
   });
 
-  test('"Test connection" shows a wrong secret by its code, then the right one succeeds', async () => {
-    await page.getByLabel('Name (required)').fill('Acme (through an extension)');
-    await page.getByLabel('Id (required)').fill('acme');
-    await page.getByLabel('Enabled: users can sign in with it').check();
-    await page.getByLabel('App id').fill(example.defaultAcmeClient.clientId);
-    await page.getByLabel('App secret').fill(example.defaultAcmeClient.secret);
-    await page.getByLabel('Extension service URL').fill(extension.url);
-    await page.getByLabel('Settings', { exact: true }).fill(`serverUrl = ${acme.url}`);
+  step(
+    '"Test connection" shows a wrong secret by its code, then the right one succeeds',
+    async () => {
+      await page.getByLabel('Name (required)').fill('Acme (through an extension)');
+      await page.getByLabel('Id (required)').fill('acme');
+      await page.getByLabel('Enabled: users can sign in with it').check();
+      await page.getByLabel('App id').fill(example.defaultAcmeClient.clientId);
+      await page.getByLabel('App secret').fill(example.defaultAcmeClient.secret);
+      await page.getByLabel('Extension service URL').fill(extension.url);
+      await page.getByLabel('Settings', { exact: true }).fill(`serverUrl = ${acme.url}`);
 
-    const secretInput = page.getByLabel('Shared secret');
-    await secretInput.fill('not-the-extension-secret-0123456789');
-    await testConnection(/\[extension_bad_signature\]$/);
-    await checkStatus().locator('p.status-error').waitFor();
-    // The answer never repeats the secret it was signed with.
-    assert.doesNotMatch(await checkStatus().innerText(), /not-the-extension-secret/);
+      const secretInput = page.getByLabel('Shared secret');
+      await secretInput.fill('not-the-extension-secret-0123456789');
+      await testConnection(/\[extension_bad_signature\]$/);
+      await checkStatus().locator('p.status-error').waitFor();
+      // The answer never repeats the secret it was signed with.
+      assert.doesNotMatch(await checkStatus().innerText(), /not-the-extension-secret/);
 
-    await secretInput.fill(extensionSecret);
-    await testConnection(/^The extension service answered in \d+ ms\.$/);
-    await checkStatus().locator('p.status-success').waitFor();
-    await page.locator('.validation').getByText('No problems').waitFor();
-    await page.evaluate('window.scrollTo(0, 0)');
-    await screenshot(page, 'extension-entry-form');
-  });
+      await secretInput.fill(extensionSecret);
+      await testConnection(/^The extension service answered in \d+ ms\.$/);
+      await checkStatus().locator('p.status-success').waitFor();
+      await page.locator('.validation').getByText('No problems').waitFor();
+      await page.evaluate('window.scrollTo(0, 0)');
+      await screenshot(page, 'extension-entry-form');
+    },
+  );
 
-  test('saved, listed, and re-opened: the secret is set, and the check uses the stored one', async () => {
-    await page.getByRole('button', { name: 'Create entry' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Acme (through an extension)' }).waitFor();
-    await page.getByText('Acme (through an extension) is saved.').waitFor();
+  step(
+    'saved, listed, and re-opened: the secret is set, and the check uses the stored one',
+    async () => {
+      await page.getByRole('button', { name: 'Create entry' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Acme (through an extension)' }).waitFor();
+      await page.getByText('Acme (through an extension) is saved.').waitFor();
 
-    await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
-    await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
-    await page.getByRole('rowheader', { name: 'Acme (through an extension)' }).waitFor();
-    await page.getByRole('link', { name: 'Acme (through an extension)' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Acme (through an extension)' }).waitFor();
+      await page.getByRole('link', { name: 'Single Sign-On' }).first().click();
+      await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+      await page.getByRole('rowheader', { name: 'Acme (through an extension)' }).waitFor();
+      await page.getByRole('link', { name: 'Acme (through an extension)' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Acme (through an extension)' }).waitFor();
 
-    // Write-only: shown as set, the value nowhere in the page.
-    await page.getByRole('group', { name: 'Shared secret' }).getByText('set').waitFor();
-    assert.equal(await page.getByLabel('Extension service URL').inputValue(), extension.url);
-    assert.equal(
-      await page.getByLabel('Settings', { exact: true }).inputValue(),
-      `serverUrl = ${acme.url}`,
-    );
-    const html = await page.content();
-    assert.doesNotMatch(html, new RegExp(extensionSecret));
-    assert.doesNotMatch(html, new RegExp(example.defaultAcmeClient.secret));
+      // Write-only: shown as set, the value nowhere in the page.
+      await page.getByRole('group', { name: 'Shared secret' }).getByText('set').waitFor();
+      assert.equal(await page.getByLabel('Extension service URL').inputValue(), extension.url);
+      assert.equal(
+        await page.getByLabel('Settings', { exact: true }).inputValue(),
+        `serverUrl = ${acme.url}`,
+      );
+      const html = await page.content();
+      assert.doesNotMatch(html, new RegExp(extensionSecret));
+      assert.doesNotMatch(html, new RegExp(example.defaultAcmeClient.secret));
 
-    await testConnection(/^The extension service answered in \d+ ms\.$/);
+      await testConnection(/^The extension service answered in \d+ ms\.$/);
 
-    // The stored secret is never sent to an origin typed in afterwards.
-    const elsewhere = new URL(extension.url);
-    elsewhere.port = String(Number(elsewhere.port) === 1 ? 2 : 1);
-    await page.getByLabel('Extension service URL').fill(elsewhere.origin);
-    await testConnection(
-      /extensionSecret: must be given to test another origin.*\[request_invalid\]/,
-    );
-    await page.getByRole('link', { name: 'Cancel' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
-  });
+      // The stored secret is never sent to an origin typed in afterwards.
+      const elsewhere = new URL(extension.url);
+      elsewhere.port = String(Number(elsewhere.port) === 1 ? 2 : 1);
+      await page.getByLabel('Extension service URL').fill(elsewhere.origin);
+      await testConnection(
+        /extensionSecret: must be given to test another origin.*\[request_invalid\]/,
+      );
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Single Sign-On' }).waitFor();
+    },
+  );
 
-  test('a fresh browser signs in through the entry at the Acme server', async () => {
+  step('a fresh browser signs in through the entry at the Acme server', async () => {
     const fresh = await browser.newContext();
     try {
       const user = await fresh.newPage();
@@ -176,7 +184,7 @@ describe('an extension entry in the console, in headless Chromium', { skip: cons
     }
   });
 
-  test('no script error and nothing blocked by the Content-Security-Policy on the way', () => {
+  step('no script error and nothing blocked by the Content-Security-Policy on the way', () => {
     assert.deepEqual(pageProblems, []);
   });
 });

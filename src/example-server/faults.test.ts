@@ -27,7 +27,7 @@ describe('example server faults', () => {
 
   test('authorize error redirects back with error, description and state', async () => {
     server.failNext('authorize', { error: 'access_denied', description: 'User said <no>' });
-    const query = redirectQuery(await browser.get(authorizeUrl()));
+    const query = redirectQuery(await browser.exchange('GET', authorizeUrl()));
     assert.equal(query.get('error'), 'access_denied');
     assert.equal(query.get('error_description'), 'User said <no>');
     assert.equal(query.get('state'), 'f');
@@ -36,9 +36,9 @@ describe('example server faults', () => {
 
   test('omitCode redirects back with the state and no code; one fault, one request', async () => {
     server.failNext('authorize', { omitCode: true });
-    const query = redirectQuery(await browser.get(authorizeUrl()));
+    const query = redirectQuery(await browser.exchange('GET', authorizeUrl()));
     assert.deepEqual([...query.keys()], ['state']);
-    assert.ok(redirectQuery(await browser.get(authorizeUrl())).get('code'));
+    assert.ok(redirectQuery(await browser.exchange('GET', authorizeUrl())).get('code'));
   });
 
   test('a status fault answers with that status and body', async () => {

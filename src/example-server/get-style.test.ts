@@ -49,15 +49,16 @@ describe('example server, GET style', () => {
   test('a browser signed in here is sent back at once, with no page', async () => {
     const browser = new TestBrowser();
     await signIn(browser, server.url, authorizePath);
-    const silent = redirectQuery(await browser.get(`${server.url}${authorizePath}`));
+    const silent = redirectQuery(await browser.exchange('GET', `${server.url}${authorizePath}`));
     assert.ok(silent.get('code'));
     assert.equal(silent.get('state'), 's-1');
     // After signing out here, the login form is back.
-    const logout = await browser.get(
+    const logout = await browser.exchange(
+      'GET',
       `${server.url}/logout?redirect_uri=${encodeURIComponent(callback)}`,
     );
     assert.equal(logout.headers.get('location'), callback);
-    assert.equal((await browser.get(`${server.url}${authorizePath}`)).status, 200);
+    assert.equal((await browser.exchange('GET', `${server.url}${authorizePath}`)).status, 200);
   });
 
   test('a code works once only, and only with the right secret and redirect_uri', async () => {
@@ -71,7 +72,9 @@ describe('example server, GET style', () => {
     assert.equal(replay.status, 400);
     assert.deepEqual(await replay.json(), { error: 'invalid_grant' });
 
-    const other = redirectQuery(await browser.get(`${server.url}${authorizePath}`)).get('code');
+    const other = redirectQuery(await browser.exchange('GET', `${server.url}${authorizePath}`)).get(
+      'code',
+    );
     const mismatch = await fetch(
       `${server.url}/get/token?appid=demo-app&secret=demo-secret&code=${other ?? ''}&redirect_uri=http://evil.test/`,
     );
@@ -89,7 +92,7 @@ describe('example server, GET style', () => {
 
   test('a wrong password shows the form again; an unknown token is refused', async () => {
     const browser = new TestBrowser();
-    const wrong = await browser.postForm(`${server.url}/login`, {
+    const wrong = await browser.exchange('POST', `${server.url}/login`, {
       username: 'alice',
       password: 'nope',
       continue: '//evil.test/',
@@ -108,7 +111,7 @@ describe('example server, GET style', () => {
     ).text();
     assert.doesNotMatch(html, /<script>/);
     const browser = new TestBrowser();
-    const login = await browser.postForm(`${server.url}/login`, {
+    const login = await browser.exchange('POST', `${server.url}/login`, {
       username: 'bob',
       password: 'bob-password',
       continue: '//evil.test/',

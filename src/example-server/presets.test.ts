@@ -49,13 +49,16 @@ describe('example entries', () => {
       const entry = compile(exampleEntries(server.url)[style]);
       const authorization = buildAuthorizationRequest(entry, { publicUrl, random: randomBytes });
       const browser = new TestBrowser();
-      const form = await browser.get(authorization.url);
-      const login = await browser.postForm(`${server.url}/login`, {
+      const form = await browser.exchange('GET', authorization.url);
+      const login = await browser.exchange('POST', `${server.url}/login`, {
         username: 'alice',
         password: 'alice-password',
         continue: continueField(await form.text()),
       });
-      const back = await browser.get(`${server.url}${login.headers.get('location') ?? ''}`);
+      const back = await browser.exchange(
+        'GET',
+        `${server.url}${login.headers.get('location') ?? ''}`,
+      );
       const callback = new URL(back.headers.get('location') ?? '');
       assert.equal(callback.searchParams.get('state'), authorization.state);
       const code = callback.searchParams.get('code') ?? '';

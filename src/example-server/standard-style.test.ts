@@ -72,7 +72,9 @@ describe('example server, standard RFC 6749 style', () => {
     const wrong = await token(first, { code_verifier: 'w'.repeat(43) });
     assert.equal(wrong.status, 400);
     assert.equal(((await wrong.json()) as { error: string }).error, 'invalid_grant');
-    const second = redirectQuery(await browser.get(`${server.url}${authorizePath(true)}`));
+    const second = redirectQuery(
+      await browser.exchange('GET', `${server.url}${authorizePath(true)}`),
+    );
     assert.equal((await token(second.get('code') ?? '')).status, 400);
   });
 

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
+import { waitForAuditEvent } from '../test-support/audit-events.js';
 import type { TestBrowser } from '../test-support/browser.js';
 import { freePort } from '../test-support/free-port.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
@@ -75,15 +75,9 @@ describe('signing in through an extension', () => {
     return page.body;
   }
 
-  async function lastSignInAudit(code: string) {
-    let event;
-    const deadline = Date.now() + 2000;
-    for (;;) {
-      [event] = await gw.storage.audit.list({ kind: 'sign_in', limit: 1 });
-      if (event?.code === code || Date.now() > deadline) return event;
-      await delay(20);
-    }
-  }
+  /** The newest sign-in event with this code (null: a success's). */
+  const lastSignInAudit = (code: string | null) =>
+    waitForAuditEvent(gw.storage.audit, { kind: 'sign_in' }, (event) => event.code === code);
 
   test('a whole sign-in: authCode, a signed token request, XML user info', async () => {
     const page = await browser.open(start());
@@ -110,7 +104,7 @@ describe('signing in through an extension', () => {
     });
     const user = await gw.storage.users.findByUserId('alice');
     assert.deepEqual(user?.extra, { employeeNo: 'E-1001' });
-    assert.equal((await lastSignInAudit(''))?.outcome, 'success');
+    assert.equal((await lastSignInAudit(null)).outcome, 'success');
   });
 
   test("a control character in the extension's userId is refused like a mapped one", async () => {
@@ -153,13 +147,13 @@ describe('signing in through an extension', () => {
     assert.match(callback, /\/_sso\/callback\/acme-flaky\?authCode=/);
     await flaky.close();
     await failsWith(callback, 502, 'extension_unavailable');
-    assert.equal((await lastSignInAudit('extension_unavailable'))?.entryId, 'acme-flaky');
+    assert.equal((await lastSignInAudit('extension_unavailable')).entryId, 'acme-flaky');
   });
 
   test("the extension's answer comes too late: extension_timeout", async () => {
     acme.failNext('token', { delayMs: 1500 });
     await failsWith(start('acme-slow'), 504, 'extension_timeout');
-    assert.equal((await lastSignInAudit('extension_timeout'))?.outcome, 'failure');
+    assert.equal((await lastSignInAudit('extension_timeout')).outcome, 'failure');
   });
 
   test('a secret that differs on the two sides: extension_bad_signature', async () => {
@@ -172,7 +166,7 @@ describe('signing in through an extension', () => {
     const body = await failsWith(start(), 502, 'extension_error');
     assert.match(body, /&lt;b&gt;You said no&lt;\/b&gt;/);
     assert.equal(acme.requests.filter(({ path }) => path === '/sso/token').length, 0);
-    assert.equal((await lastSignInAudit('extension_error'))?.entryId, 'acme');
+    assert.equal((await lastSignInAudit('extension_error')).entryId, 'acme');
   });
 
   test("the server refuses the token request's signature: extension_error", async () => {

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
+import { waitForAuditEvent } from '../test-support/audit-events.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
@@ -61,11 +62,7 @@ describe('tracing with an OTLP endpoint', () => {
     // Its callback's span ends after its audit event is written, which the
     // browser's page does not wait for: without waiting here, the flush
     // below could come first and that span never be exported.
-    const failureAudited = async () =>
-      (await gw.storage.audit.list({ kind: 'sign_in', limit: 10 })).some(
-        (event) => event.outcome === 'failure',
-      );
-    for (let tries = 0; tries < 400 && !(await failureAudited()); tries += 1) await delay(25);
+    await waitForAuditEvent(gw.storage.audit, { kind: 'sign_in', outcome: 'failure' });
     await delay(25);
 
     const cookie = [...browser.cookies(gw.url)].map(([name, value]) => `${name}=${value}`);

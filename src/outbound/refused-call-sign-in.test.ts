@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
+import { waitForAuditEvent } from '../test-support/audit-events.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
 
@@ -33,14 +33,11 @@ describe('a sign-in whose token call names a refused host', () => {
       0,
       'the token call reached the server',
     );
-    let event;
-    const deadline = Date.now() + 2000;
-    for (;;) {
-      [event] = await gw.storage.audit.list({ kind: 'sign_in', limit: 1 });
-      if (event?.code === 'token_request_failed' || Date.now() > deadline) break;
-      await delay(20);
-    }
-    assert.equal(event?.code, 'token_request_failed');
+    await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'sign_in' },
+      (event) => event.code === 'token_request_failed',
+    );
     const logged = gw.logLines.find((line) => line.includes('outbound_address_refused'));
     assert.ok(logged, 'no log line names outbound_address_refused');
     assert.match(logged, /localhost names this machine/);

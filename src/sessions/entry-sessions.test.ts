@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import { sha256Base64url } from '../crypto/hash.js';
 import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
+import { waitForAuditEvent } from '../test-support/audit-events.js';
 import type { TestBrowser } from '../test-support/browser.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
@@ -61,15 +61,13 @@ describe("an entry disabled or deleted ends its users' sessions", () => {
       headers: { authorization: `Bearer ${token}` },
     });
 
-  async function lastChange() {
-    // The answer goes out before the audit event is written on a networked database.
-    const deadline = Date.now() + 2000;
-    for (;;) {
-      const [event] = await gw.storage.audit.list({ kind: 'entry_change', limit: 1 });
-      if (event !== undefined || Date.now() > deadline) return event;
-      await delay(20);
-    }
-  }
+  // The answer goes out before the audit event is written on a networked database.
+  const lastChange = (action: string) =>
+    waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'entry_change' },
+      (event) => event.detail?.action === action,
+    );
 
   test('disabled: its users need a sign-in at their next request; others go on', async () => {
     const alice = cookieOf(await signedInWith('example-get', 'alice'));
@@ -82,7 +80,7 @@ describe("an entry disabled or deleted ends its users' sessions", () => {
     assert.deepEqual(await answers(alice), signInNeeded);
     assert.deepEqual(await answers(bob), signedIn);
     assert.deepEqual(await answers(local), signedIn);
-    assert.deepEqual((await lastChange())?.detail, {
+    assert.deepEqual((await lastChange('disable')).detail, {
       action: 'disable',
       changes: [
         { field: 'enabled', before: true, after: false },
@@ -107,7 +105,7 @@ describe("an entry disabled or deleted ends its users' sessions", () => {
     assert.deepEqual(await answers(bob), signInNeeded);
     assert.deepEqual(await answers(alice), signedIn);
     // Bob's sessions of both tests.
-    assert.deepEqual((await lastChange())?.detail, {
+    assert.deepEqual((await lastChange('delete')).detail, {
       action: 'delete',
       fields: [],
       sessionsEnded: 2,

@@ -1,8 +1,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import { sha256Base64url } from '../crypto/hash.js';
 import type { AuditEvent } from '../storage/types.js';
+import { waitForAuditEvent } from '../test-support/audit-events.js';
 import type { TestBrowser } from '../test-support/browser.js';
 import { freePort } from '../test-support/free-port.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
@@ -65,24 +65,20 @@ describe('failed sign-ins, explained in the audit trail', () => {
     )?.[1];
     assert.ok(reference, page.body);
     // The page goes out before its audit event is written (a networked database may lag).
-    for (let tries = 0; ; tries++) {
-      const answer = await fetch(`${gw.url}/_sso/api/audit?reference=${reference.toLowerCase()}`, {
-        headers: { authorization: `Bearer ${apiToken}` },
-      });
-      assert.equal(answer.status, 200);
-      const text = await answer.text();
-      assert.doesNotMatch(text, new RegExp(canarySecret));
-      const { events } = JSON.parse(text) as {
-        events: { code: string; reference: string; detail: AuditEvent['detail'] }[];
-      };
-      if (events.length > 0 || tries > 100) {
-        assert.equal(events.length, 1);
-        assert.equal(events[0]?.code, code);
-        assert.equal(events[0].reference, reference);
-        return events[0].detail;
-      }
-      await delay(20);
-    }
+    await waitForAuditEvent(gw.storage.audit, { reference });
+    const answer = await fetch(`${gw.url}/_sso/api/audit?reference=${reference.toLowerCase()}`, {
+      headers: { authorization: `Bearer ${apiToken}` },
+    });
+    assert.equal(answer.status, 200);
+    const text = await answer.text();
+    assert.doesNotMatch(text, new RegExp(canarySecret));
+    const { events } = JSON.parse(text) as {
+      events: { code: string; reference: string; detail: AuditEvent['detail'] }[];
+    };
+    assert.equal(events.length, 1);
+    assert.equal(events[0]?.code, code);
+    assert.equal(events[0].reference, reference);
+    return events[0].detail;
   }
 
   test('a refused connection to the token URL names the network error and the host', async () => {

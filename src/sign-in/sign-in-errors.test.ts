@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
+import { waitForAuditEvent } from '../test-support/audit-events.js';
 import type { TestBrowser } from '../test-support/browser.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../test-support/gateway-fixture.js';
@@ -40,16 +40,8 @@ describe('sign-in failures', () => {
     assert.equal(page.headers.get('cache-control'), 'no-store');
     // A failed callback issues no session.
     assert.ok(!page.headers.getSetCookie().some((cookie) => cookie.startsWith('ssogate_session=')));
-    // The error page goes out before its audit event is written; on a
-    // networked database (PostgreSQL) the write may land a moment later.
-    let event;
-    const deadline = Date.now() + 2000;
-    for (;;) {
-      [event] = await gw.storage.audit.list({ kind: 'sign_in', limit: 1 });
-      if (event?.code === code || Date.now() > deadline) break;
-      await delay(20);
-    }
-    assert.equal(event?.code, code);
+    // The error page goes out before its audit event is written.
+    await waitForAuditEvent(gw.storage.audit, { kind: 'sign_in' }, (event) => event.code === code);
     return page.body;
   }
 

@@ -2,7 +2,9 @@
  * A minimal browser for end-to-end tests over real HTTP: it keeps cookies per
  * host (name, value, Max-Age=0 deletion) and follows redirects by hand across
  * the gateway and the third-party server, recording every hop, so a test can
- * assert that a silent sign-in was nothing but redirects.
+ * assert that a silent sign-in was nothing but redirects. `exchange` is one
+ * request with nothing followed, for a test that walks the redirects itself
+ * (the example server's own tests).
  */
 export interface Hop {
   readonly method: string;
@@ -57,20 +59,7 @@ export class TestBrowser {
     let currentMethod = method;
     let body = form;
     for (;;) {
-      const target = new URL(current);
-      const headers: Record<string, string> = { accept };
-      const cookie = [...this.jar(target.host)]
-        .map(([name, value]) => `${name}=${value}`)
-        .join('; ');
-      if (cookie !== '') headers.cookie = cookie;
-      if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-      const response = await fetch(current, {
-        method: currentMethod,
-        headers,
-        redirect: 'manual',
-        ...(body === undefined ? {} : { body }),
-      });
-      this.store(target.host, response.headers.getSetCookie());
+      const response = await this.exchange(currentMethod, current, body, accept);
       const location = response.headers.get('location') ?? undefined;
       hops.push({ method: currentMethod, url: current, status: response.status, location });
       if (
@@ -94,6 +83,34 @@ export class TestBrowser {
         body = undefined;
       }
     }
+  }
+
+  /**
+   * One request with the cookies of its host, and nothing followed: the
+   * answer as it came (a redirect included), its cookies kept. A form is
+   * sent as application/x-www-form-urlencoded.
+   */
+  async exchange(
+    method: string,
+    url: string,
+    form?: string | Record<string, string>,
+    accept = 'text/html,application/xhtml+xml',
+  ): Promise<Response> {
+    const target = new URL(url);
+    const headers: Record<string, string> = { accept };
+    const cookie = [...this.jar(target.host)].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (cookie !== '') headers.cookie = cookie;
+    const body =
+      form === undefined || typeof form === 'string' ? form : new URLSearchParams(form).toString();
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(url, {
+      method,
+      headers,
+      redirect: 'manual',
+      ...(body === undefined ? {} : { body }),
+    });
+    this.store(target.host, response.headers.getSetCookie());
+    return response;
   }
 
   private jar(host: string): Map<string, string> {

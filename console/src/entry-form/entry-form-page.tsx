@@ -107,6 +107,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           touched,
           submitted,
           words,
+          checked,
         );
   const problems = shownProblems ?? [];
 

@@ -32,7 +32,7 @@ describe('the entry form speaks the screen language', () => {
       { field: 'authorizeUrl', message: '${code} is not allowed in authorizeUrl' },
     ];
     assert.deepEqual(
-      visibleProblems(problems, new Set(['name']), false, en.entryForm).map((p) => [
+      visibleProblems(problems, new Set(['name']), false, en.entryForm, {}).map((p) => [
         p.field,
         p.message,
       ]),
@@ -41,7 +41,28 @@ describe('the entry form speaks the screen language', () => {
         ['authorizeUrl', '${code} is not allowed in Authorization URL'],
       ],
     );
-    assert.equal(visibleProblems(problems, new Set(), true, en.entryForm).length, 3);
+    assert.equal(visibleProblems(problems, new Set(), true, en.entryForm, {}).length, 3);
+  });
+
+  test('an answer that says a field is missing which holds a value by now shows nothing for it', () => {
+    // The answer checked the entry before the URLs and the header were typed.
+    const problems = [
+      { field: 'tokenUrl', message: 'is required' },
+      { field: 'userInfoUrl', message: 'is required' },
+      { field: 'userInfoRequest.headers[0].name', message: 'must not be empty' },
+      { field: 'name', message: 'must not be empty' },
+    ];
+    const now = {
+      name: ' ',
+      tokenUrl: 'POST https://example.com/token',
+      userInfoUrl: '',
+      userInfoRequest: { headers: [{ name: 'Authorization', value: 'Bearer ${access_token}' }] },
+    };
+    const touched = new Set(['name', 'tokenUrl', 'userInfoUrl', 'userInfoRequest']);
+    assert.deepEqual(
+      visibleProblems(problems, touched, true, en.entryForm, now).map((p) => p.field),
+      ['userInfoUrl', 'name'],
+    );
   });
 
   test('an id another entry has is a problem while typing', () => {

@@ -29,18 +29,44 @@ export function topField(field: string): string {
 }
 
 /**
+ * The value at a problem's field path in the entry as sent
+ * (`tokenRequest.headers[0].name`), or undefined where the path leads nowhere.
+ */
+export function valueAt(body: unknown, field: string): unknown {
+  let value = body;
+  for (const step of field.split(/[.[\]]+/).filter((part) => part !== '')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[step];
+  }
+  return value;
+}
+
+/**
  * The problems to show: a missing value only for a field the administrator
  * has reached (left it once) or once they tried to save; every other
  * problem at once, since it is about what they wrote.
+ *
+ * The core's answer comes a moment after the typing it checked
+ * (use-validation.ts), so it may say a field is missing that holds a value
+ * by now: such a problem is not shown. Otherwise leaving a field just filled
+ * (clicking the next control) would show its stale "is required", and the
+ * form would move under the pointer between the press and the release, and
+ * the click be lost.
  */
 export function visibleProblems(
   problems: readonly Problem[],
   touched: ReadonlySet<string>,
   submitted: boolean,
   words: FieldWords,
+  current: unknown,
 ): Problem[] {
   return problems
-    .filter((problem) => submitted || !saysMissing(problem) || touched.has(topField(problem.field)))
+    .filter((problem) => {
+      if (!saysMissing(problem)) return true;
+      const now = valueAt(current, problem.field);
+      if (typeof now === 'string' && now.trim() !== '') return false;
+      return submitted || touched.has(topField(problem.field));
+    })
     .map((problem) => inScreenWords(problem, words));
 }
 

@@ -1,35 +1,8 @@
 import assert from 'node:assert/strict';
+import type { TestBrowser } from '../../test-support/browser.js';
 
-/** A minimal browser for tests: a cookie jar and redirects left to the caller. */
-export class TestBrowser {
-  private readonly cookies = new Map<string, string>();
-
-  async get(url: string): Promise<Response> {
-    return this.send(url, { method: 'GET' });
-  }
-
-  async postForm(url: string, fields: Record<string, string>): Promise<Response> {
-    return this.send(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    });
-  }
-
-  private async send(url: string, init: RequestInit): Promise<Response> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const headers = new Headers(init.headers);
-    if (cookie !== '') headers.set('cookie', cookie);
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const [name = '', ...value] = pair.split('=');
-      if (/max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value.join('='));
-    }
-    return response;
-  }
-}
+/** The example server's tests walk its redirects themselves, with TestBrowser.exchange. */
+export { TestBrowser } from '../../test-support/browser.js';
 
 export const callback = 'http://gateway.test/_sso/callback/example';
 
@@ -53,17 +26,17 @@ export async function signIn(
     password: 'alice-password',
   },
 ): Promise<URLSearchParams> {
-  const form = await browser.get(`${base}${authorizePath}`);
+  const form = await browser.exchange('GET', `${base}${authorizePath}`);
   assert.equal(form.status, 200);
   const html = await form.text();
   assert.match(html, /<label for="username">/);
   assert.match(html, /<label for="password">/);
-  const login = await browser.postForm(`${base}/login`, {
+  const login = await browser.exchange('POST', `${base}/login`, {
     ...credentials,
     continue: continueField(html),
   });
   assert.equal(login.status, 303);
-  const again = await browser.get(`${base}${login.headers.get('location') ?? ''}`);
+  const again = await browser.exchange('GET', `${base}${login.headers.get('location') ?? ''}`);
   return redirectQuery(again);
 }
 

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { AuditEvent, AuditQuery, AuditStore } from '../storage/types.js';
+
+/** Long enough for a machine busy with the whole suite; only a missing event waits it out. */
+const waitLimitMs = 15_000;
+const pollEveryMs = 20;
+
+/**
+ * Waits for an audit event and returns it: the newest `query` finds (the
+ * newest `query.limit`, default 1) that `matches` accepts.
+ *
+ * A page or an answer goes out before its audit event is written
+ * (src/http/audit.ts appends after the work it records, and a networked
+ * database takes a moment more), and the audit store has no way to tell of
+ * an append, so this reads the store again until the event is there. On a
+ * miss the failure shows what the store held instead.
+ */
+export async function waitForAuditEvent(
+  audit: Pick<AuditStore, 'list'>,
+  query: Omit<AuditQuery, 'limit'> & { readonly limit?: number },
+  matches: (event: AuditEvent) => boolean = () => true,
+): Promise<AuditEvent> {
+  const deadline = Date.now() + waitLimitMs;
+  for (;;) {
+    const events = await audit.list({ ...query, limit: query.limit ?? 1 });
+    const found = events.find(matches);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) {
+      assert.fail(
+        `no audit event like ${JSON.stringify(query)} matched in ${waitLimitMs} ms; ` +
+          `the store held ${JSON.stringify(events)}`,
+      );
+    }
+    await delay(pollEveryMs);
+  }
+}
