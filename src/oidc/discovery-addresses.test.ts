@@ -81,6 +81,22 @@ describe('the addresses a discovery document names', () => {
     });
   }
 
+  test('a key set that answers an error names the key set, its address and the status', async () => {
+    provider.discoveryOverrides = { jwks_uri: `${provider.issuer}/keys-refused` };
+    const { document } = await readDiscovery(strict);
+    assert.ok(document);
+    await assert.rejects(strict.gateway.oidc.keySet(document), (error: unknown) => {
+      assert.ok(isSsogateError(error));
+      assert.equal(error.code, 'oidc_discovery_failed');
+      assert.equal(
+        error.message,
+        `the key set (jwks_uri) ${provider.issuer}/keys-refused answered status 404`,
+      );
+      assert.deepEqual(error.facts, { step: 'key_set', status: 404 });
+      return true;
+    });
+  });
+
   test('a host the operator allowed is accepted, and names are left to the connection', async () => {
     for (const host of ['10.0.0.1', 'localhost:8443']) {
       provider.discoveryOverrides = { token_endpoint: `https://${host}/token` };

@@ -57,6 +57,14 @@ interface KeySetSlot extends FetchSlot<JSONWebKeySet> {
   refetchedAt: number | undefined;
 }
 
+/** Which of the two metadata calls failed, for its message and the audit's facts. */
+interface MetadataStep {
+  readonly name: 'discovery' | 'key_set';
+  readonly label: string;
+}
+const discoveryStep: MetadataStep = { name: 'discovery', label: 'the discovery document' };
+const keySetStep: MetadataStep = { name: 'key_set', label: 'the key set (jwks_uri)' };
+
 /**
  * The OpenID Providers' metadata, per issuer, as this instance last fetched
  * it: discovery documents (refreshed after a day, or at once when a token is
@@ -182,7 +190,7 @@ export class ProviderMetadata {
 
   private fetchKeySet(jwksUri: string, slot: KeySetSlot): Promise<JSONWebKeySet> {
     return this.shared(slot, async () => {
-      const { body, headers } = await this.fetchJson(jwksUri);
+      const { body, headers } = await this.fetchJson(jwksUri, keySetStep);
       const keys = JSON.parse(body) as unknown;
       if (!isKeySet(keys)) {
         throw new SsogateError('oidc_discovery_invalid', `${jwksUri} is not a JWK set`);
@@ -205,7 +213,7 @@ export class ProviderMetadata {
 
   private fetchDiscovery(issuer: string, slot: DiscoverySlot): Promise<OidcDiscovery> {
     return this.shared(slot, async () => {
-      const { body } = await this.fetchJson(discoveryUrl(issuer));
+      const { body } = await this.fetchJson(discoveryUrl(issuer), discoveryStep);
       const document = parseDiscovery(body, issuer);
       refuseInternalEndpoints(document, this.policy);
       const changed = JSON.stringify(document) !== JSON.stringify(slot.document);
@@ -239,7 +247,15 @@ export class ProviderMetadata {
     return slot.inFlight;
   }
 
-  private async fetchJson(url: string): Promise<{
+  /**
+   * One metadata document, as JSON. A failure names the step (the discovery
+   * document or the key set) and the status, so an operator who reads
+   * `oidc_discovery_failed` knows which of the two calls to look at.
+   */
+  private async fetchJson(
+    url: string,
+    step: MetadataStep,
+  ): Promise<{
     readonly body: string;
     readonly headers: Readonly<Record<string, string>>;
   }> {
@@ -256,17 +272,25 @@ export class ProviderMetadata {
       response = await this.send(request);
     } catch (error) {
       const reason = isSsogateError(error) ? `${error.code}: ${error.message}` : String(error);
-      throw new SsogateError('oidc_discovery_failed', `fetching ${url} failed (${reason})`, {
-        cause: error,
-      });
+      throw new SsogateError(
+        'oidc_discovery_failed',
+        `fetching ${step.label} ${url} failed (${reason})`,
+        { cause: error, facts: { step: step.name } },
+      );
     }
     if (response.status !== 200) {
-      throw new SsogateError('oidc_discovery_failed', `${url} answered status ${response.status}`);
+      throw new SsogateError(
+        'oidc_discovery_failed',
+        `${step.label} ${url} answered status ${response.status}`,
+        { facts: { step: step.name, status: response.status } },
+      );
     }
     try {
       JSON.parse(response.body);
     } catch {
-      throw new SsogateError('oidc_discovery_invalid', `${url} did not answer JSON`);
+      throw new SsogateError('oidc_discovery_invalid', `${step.label} ${url} did not answer JSON`, {
+        facts: { step: step.name },
+      });
     }
     return { body: response.body, headers: response.headers ?? {} };
   }
