@@ -6,7 +6,7 @@ import type { Page } from './browser.js';
 import { SoakBrowser, errorCodeOf, requestTimeoutMs } from './browser.js';
 import type { CallbacksInFlight } from './callbacks-in-flight.js';
 import type { Kind, OutcomeLog } from './outcomes.js';
-import { unseenHandshake } from './outcomes.js';
+import { closedWithSession, unseenHandshake } from './outcomes.js';
 import type { HeldSessions } from './sessions-held.js';
 
 /**
@@ -314,6 +314,10 @@ async function webSocketRoundTrip(world: LoadWorld): Promise<void> {
         });
       });
       if (reply === undefined) {
+        // A sign-out of the load's own that raced with this round trip ends
+        // the session, and the gateway closes its sockets with it
+        // (docs/proxy.md): the promise kept, not a failure.
+        if (handshake.opened && session.state !== 'live') return { outcome: closedWithSession };
         if (handshake.opened) throw new Error('the WebSocket failed after its handshake');
         // The browser API hides the handshake's answer; the same request
         // without the upgrade tells why (a session signed out meanwhile: 401;

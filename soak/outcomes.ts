@@ -52,6 +52,14 @@ export interface FaultWindow {
  */
 export const unseenHandshake = 'handshake_unseen';
 
+/**
+ * A WebSocket closed after its handshake because the load signed its
+ * session out meanwhile: the gateway ends a session's sockets with it.
+ * While the harness still counts the session live, such a close is a
+ * failure.
+ */
+export const closedWithSession = 'closed_with_its_session';
+
 /** A storage restart or a killed instance: the gateway answers 503 service_unavailable. */
 export const outageCodes: ReadonlySet<string> = new Set(['service_unavailable']);
 
