@@ -119,7 +119,7 @@ function instrumentationCost(): void {
     [
       'forward-auth fast path (now + forwardAuthFast)',
       (t) => {
-        t.forwardAuthFast(headers, t.now());
+        t.forwardAuthFast(headers, t.now(), 204, true);
       },
     ],
     [

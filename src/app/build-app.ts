@@ -24,6 +24,7 @@ import { startExpirySweep } from './expiry-sweep.js';
 import { serveTelemetry } from './gateway-telemetry.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
+import { FastAnswers } from '../http/fast-answer.js';
 
 export interface AppOptions {
   /** A logger to use instead of the configured one (tests capture lines). */
@@ -42,6 +43,9 @@ export async function buildApp(
   gateway: Gateway,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
+  // One sequence of request ids for the routes and the fast paths' lines.
+  const requestId = requestIds();
+  const fastAnswers = new FastAnswers(gateway, () => app.log, requestId);
   const app: FastifyInstance = Fastify({
     ...(options.logger === undefined
       ? { logger: { ...loggerOptions(gateway.config.logLevel), stream: logDestination() } }
@@ -53,6 +57,7 @@ export async function buildApp(
     trustProxy:
       gateway.config.trustedProxies.length > 0 ? [...gateway.config.trustedProxies] : false,
     requestIdHeader: false,
+    genReqId: requestId,
     logController: new OneLinePerRequest(),
     // Forward-auth checks with a known answer skip the framework (fast-path.ts).
     // Time-outs on heads, bodies and idle connections: connection-limits.ts.
@@ -60,12 +65,11 @@ export async function buildApp(
       const server = createServer(
         serverLimits(gateway),
         withForwardAuthFastPath(
-          gateway,
+          fastAnswers,
           // Proxied requests with a known answer too (reverse-proxy/fast-path.ts);
           // their bodies stream, so the body deadline is not theirs.
           withProxyFastPath(
-            gateway,
-            () => app.log,
+            fastAnswers,
             withBodyDeadline(gateway, () => app.log, handler),
           ),
         ),
@@ -136,10 +140,22 @@ export async function buildApp(
   // After the requests under way have finished (onClose runs once the server is closed).
   app.addHook('onClose', async () => {
     await gateway.closeOutbound?.();
+    // The upstream agents' pooled connections, the parsed cookies and URLs.
+    gateway.memory.release();
   });
   // A stored entry the engine no longer compiles is left out of sign-in: said at every load.
   gateway.entries.onBrokenEntry((entryId, problem) => {
     app.log.error({ entryId, problem }, 'a stored entry no longer compiles; it signs no one in');
   });
   return app;
+}
+
+/** Request ids as the framework makes them by default: req-1, req-2… in base 36, per app. */
+function requestIds(): () => string {
+  let last = 0;
+  return () => {
+    // Kept a small integer, as the framework's own sequence is.
+    last = (last + 1) & 0x7fffffff;
+    return `req-${last.toString(36)}`;
+  };
 }

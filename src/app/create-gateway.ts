@@ -11,6 +11,7 @@ import { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { Gateway } from '../http/gateway.js';
 import { SessionCache } from '../http/session-cache.js';
 import { UpgradedConnections, upgradeRecheckMs } from '../http/upgraded-connections.js';
+import { gatewayMemory } from '../http/gateway-memory.js';
 import { upgradeStillAllowed } from '../reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../sessions/session-service.js';
 import { revalidateSession } from '../sessions/revalidate-session.js';
@@ -115,6 +116,7 @@ export function createGateway(
         ),
     },
     sessionCache,
+    memory: gatewayMemory(),
     upgradedConnections,
   };
   return gateway;

@@ -1,52 +1,72 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Gateway } from '../http/gateway.js';
-import { rememberedSessionOf } from '../sessions/request-session.js';
-import { forwardedAccess } from './forwarded-request.js';
-import type { UserRecord } from '../storage/types.js';
-import { identityHeaders } from './identity-headers.js';
+import type { FastAnswers } from '../http/fast-answer.js';
+import { securityHeaders } from '../web/index.js';
+import { rememberedSessionOf, sessionIdOf } from '../sessions/request-session.js';
+import type { ForwardAuthCheck } from './decision.js';
+import { forwardAuthDecision, forwardAuthSignInUrl } from './decision.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** The two checks by path, as the routes name them (routes.ts). */
+const checks = new Map<string, ForwardAuthCheck>([
+  ['/_sso/auth', 'check'],
+  ['/_sso/auth/redirect', 'redirect'],
+]);
+
 /**
- * GET /_sso/auth answered before the framework when the answer is already
- * known: a session remembered under the current change stamp
- * (src/http/session-cache.ts) that the access rules let through. That is nearly every
- * check a proxy makes, and the framework's routing, hooks and reply
- * machinery would cost more than the check. The answer carries
- * `Cache-Control: no-store` and the identity headers. Everything else (no session, a
- * session to look up, a refusal) goes to `handler`, the full route, which
- * answers exactly as before. The fast answers are not logged as request lines.
+ * The forward-auth checks (GET /_sso/auth and /_sso/auth/redirect) answered
+ * before the framework when the session is already known: remembered under
+ * the current change stamp (src/http/session-cache.ts), or no session cookie
+ * at all. That is nearly every check a proxy makes, and the framework's
+ * routing, hooks and reply machinery would cost more than the check. The
+ * answer is forwardAuthDecision's, the route's own; a failure is written by
+ * writeFailure, sendFailure's twin (src/http/respond.ts). A session to look
+ * up goes to `handler`, the full route. The request lines of allowed checks
+ * are sampled (src/http/fast-answer.ts); the others are all written.
  */
-export function withForwardAuthFastPath(gateway: Gateway, handler: Handler): Handler {
+export function withForwardAuthFastPath(answers: FastAnswers, handler: Handler): Handler {
+  const { gateway } = answers;
+  // What the app's onSend hook adds to the route's redirect (src/app/build-app.ts).
+  const pageHeaders = securityHeaders({ https: gateway.config.secureCookies });
   return (request, response) => {
-    if (request.method === 'GET' && request.url === '/_sso/auth') {
-      const startedAt = gateway.telemetry.now();
-      const active = rememberedSessionOf(gateway, request);
-      if (active !== undefined && forwardedAccess(gateway, request.headers, active.user).allowed) {
-        response.writeHead(204, answerHeaders(active.user));
-        response.end();
-        gateway.telemetry.forwardAuthFast(request.headers, startedAt);
-        return;
-      }
+    const check = request.method === 'GET' ? checks.get(request.url ?? '') : undefined;
+    if (check === undefined) {
+      handler(request, response);
+      return;
     }
-    handler(request, response);
+    const startedAt = performance.now();
+    const active = rememberedSessionOf(gateway, request);
+    if (active === undefined && sessionIdOf(gateway, request) !== undefined) {
+      handler(request, response);
+      return;
+    }
+    const answer = forwardAuthDecision(gateway, check, request.headers, active?.user);
+    if (answer.kind === 'allow') {
+      response.writeHead(204, answer.headers as string[]);
+      response.end();
+      answers.allowed(request, response, startedAt);
+      gateway.telemetry.forwardAuthFast(request.headers, startedAt, 204, true);
+    } else if (answer.kind === 'failure') {
+      const { status } = answers.failed(
+        request,
+        response,
+        request.url ?? '',
+        answer.error,
+        answer.options,
+        startedAt,
+      );
+      gateway.telemetry.forwardAuthFast(request.headers, startedAt, status, active !== undefined);
+    } else {
+      void forwardAuthSignInUrl(gateway, answer.returnTo)
+        .then((location) => {
+          response.writeHead(302, { ...pageHeaders, location, 'content-length': 0 });
+          response.end();
+          answers.completed(answers.requestLog(), request, 302, startedAt);
+          gateway.telemetry.forwardAuthFast(request.headers, startedAt, 302, false);
+        })
+        .catch((error: unknown) => {
+          answers.failed(request, response, request.url ?? '', error, {}, startedAt);
+        });
+    }
   };
-}
-
-/** The answer's headers by remembered user record: a record never changes, a changed user is a new one. */
-const headersByUser = new WeakMap<UserRecord, string[]>();
-
-/**
- * The headers of an allowed check, as Node.js takes them flat; encoded once
- * per remembered user rather than at every check. A 204 has no document for
- * the page headers (CSP, frame options) to protect; what matters is that no
- * cache keeps an identity answer.
- */
-function answerHeaders(user: UserRecord): string[] {
-  let headers = headersByUser.get(user);
-  if (headers === undefined) {
-    headers = ['Cache-Control', 'no-store', ...identityHeaders(user).flat()];
-    headersByUser.set(user, headers);
-  }
-  return headers;
 }

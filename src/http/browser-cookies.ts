@@ -19,7 +19,7 @@ export function readCookie(
   request: { readonly headers: IncomingHttpHeaders },
   which: 'session' | 'binding',
 ): string | undefined {
-  return parsedCookies(request.headers.cookie).get(
+  return parsedCookies(gateway, request.headers.cookie).get(
     cookieNames(gateway.config.secureCookies)[which],
   );
 }
@@ -28,18 +28,19 @@ export function readCookie(
 const maxRememberedHeaderLength = 1024;
 /** How many distinct Cookie headers are remembered; all are forgotten when full. */
 const maxRememberedHeaders = 1000;
-const parsedHeaders = new Map<string, ReadonlyMap<string, string>>();
 
 /**
  * The Cookie header's pairs, parsed once per distinct header text: a proxy
  * in front of an application sends the same browser's header to
  * forward-auth on every request it checks, and parsing (a split and two
  * patterns per pair) was the largest share of a check answered from memory.
- * The parse depends on the text alone, so the memory changes no answer.
+ * The parse depends on the text alone, so the memory changes no answer. The
+ * headers hold session ids: the memory is the gateway's (gateway-memory.ts).
  */
-function parsedCookies(header: string | undefined): ReadonlyMap<string, string> {
+function parsedCookies(gateway: Gateway, header: string | undefined): ReadonlyMap<string, string> {
   if (header === undefined || header.length > maxRememberedHeaderLength)
     return parseCookieHeader(header);
+  const parsedHeaders = gateway.memory.cookieHeaders;
   const known = parsedHeaders.get(header);
   if (known !== undefined) return known;
   const parsed = parseCookieHeader(header);

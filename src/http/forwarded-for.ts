@@ -23,3 +23,15 @@ export function dropUnusableForwardedFor(request: FastifyRequest): void {
   if (vouched.length === 0) delete request.raw.headers['x-forwarded-for'];
   else request.raw.headers['x-forwarded-for'] = vouched.join(', ');
 }
+
+/**
+ * The client address `request.ip` gives once dropUnusableForwardedFor has
+ * run, from the chain Fastify reads (`request.ips`: the peer, the trusted
+ * proxies' hops, then the value taken as the client).
+ */
+export function usableClient(chain: readonly string[]): string | undefined {
+  const client = chain.at(-1);
+  if (chain.length < 2 || client === undefined || isIP(client) !== 0) return client;
+  // The hop that passed the unusable value on: the header is cut to it.
+  return chain.at(-2);
+}

@@ -5,6 +5,7 @@ import type { Telemetry } from '../observability/telemetry.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
+import type { GatewayMemory } from './gateway-memory.js';
 import type { SessionCache } from './session-cache.js';
 import type { UpgradedConnections } from './upgraded-connections.js';
 
@@ -23,6 +24,8 @@ export interface Gateway {
   readonly sessions: SessionDeps;
   /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
   readonly sessionCache: SessionCache;
+  /** Parsed headers and URLs, encoded identities, upstream agents: this gateway's own (gateway-memory.ts). */
+  readonly memory: GatewayMemory;
   /** Open proxied WebSockets, closed when their session ends (upgraded-connections.ts). */
   readonly upgradedConnections: UpgradedConnections;
   /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */

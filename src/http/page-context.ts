@@ -9,7 +9,7 @@ export const ORGANIZATION_LOGO_PATH = '/_sso/assets/logo';
 
 const CHOOSER = '/_sso/login';
 
-interface PageRequest {
+export interface PageRequest {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
   readonly headers: IncomingHttpHeaders;

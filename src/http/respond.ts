@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../core/index.js';
@@ -7,9 +7,10 @@ import { SsogateError, errorRegistry, isSsogateError, maskSecrets } from '../cor
 import { errorPage, flowErrorSentences } from '../pages/index.js';
 import type { ErrorPageInput, PageContext } from '../pages/index.js';
 import { isBackendUnavailable } from '../storage/backend-errors.js';
-import { newReferenceId } from '../web/index.js';
+import { newReferenceId, securityHeaders } from '../web/index.js';
 import type { Gateway } from './gateway.js';
 import { pageContext } from './page-context.js';
+import type { PageRequest } from './page-context.js';
 
 /** A top-level page load: GET (or HEAD) asking for HTML (docs/design.md#the-sign-in-flow, step 2). */
 export function wantsPage(request: {
@@ -67,17 +68,59 @@ export function sendFailure(
   error: unknown,
   options: FailureOptions = {},
 ): FailureReport {
-  const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
   const route = request.routeOptions.url ?? '';
-  const page = options.page ?? pageContext(gateway, request);
-  const answer = failureAnswer(gateway, { log: request.log, route }, error, asPage, {
-    ...options,
-    page,
-  });
-  for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
-  if (asPage) sendPage(reply, answer.status, answer.body);
-  else void reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+  const { answer, head } = failureFor(
+    gateway,
+    { log: request.log, route },
+    request,
+    error,
+    options,
+  );
+  for (const [name, value] of Object.entries(head)) void reply.header(name, value);
+  void reply.code(answer.status).send(answer.body);
   return answer;
+}
+
+/**
+ * sendFailure for a request answered without the framework (the fast paths,
+ * src/forward-auth/fast-path.ts and src/reverse-proxy/fast-path.ts): the same
+ * answer, logged the same way, with the same head: the page headers the
+ * app's onSend hook adds (build-app.ts), then the failure's own.
+ */
+export function writeFailure(
+  gateway: Gateway,
+  where: { readonly log: FastifyBaseLogger; readonly route: string },
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: unknown,
+  options: FailureOptions = {},
+): FailureAnswer {
+  const { answer, head } = failureFor(gateway, where, request, error, options);
+  response.writeHead(answer.status, {
+    ...securityHeaders({ https: gateway.config.secureCookies }),
+    ...head,
+    'content-length': Buffer.byteLength(answer.body),
+  });
+  response.end(request.method === 'HEAD' ? undefined : answer.body);
+  return answer;
+}
+
+/**
+ * The failure's answer, page or JSON as the options and the request say,
+ * and its own headers: Retry-After where it applies, and the body's type.
+ */
+function failureFor(
+  gateway: Gateway,
+  where: { readonly log: FastifyBaseLogger; readonly route: string },
+  request: PageRequest,
+  error: unknown,
+  options: FailureOptions,
+): { readonly answer: FailureAnswer; readonly head: Record<string, string> } {
+  const asPage = options.as === 'page' || (options.as === undefined && wantsPage(request));
+  const page = options.page ?? pageContext(gateway, request);
+  const answer = failureAnswer(gateway, where, error, asPage, { ...options, page });
+  const contentType = asPage ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8';
+  return { answer, head: { ...answer.headers, 'content-type': contentType } };
 }
 
 /** A failure's answer, logged, for sendFailure or a server answering without the framework. */

@@ -1,5 +1,5 @@
 import { LogController } from 'fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * One log line per request, written when its answer is sent, instead of
@@ -18,8 +18,24 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    if (error) {
+      const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+      reply.log.error({ ...line, err: error }, 'request errored');
+    } else logRequestCompleted(reply.log, request, reply, reply.elapsedTime);
   }
+}
+
+/**
+ * The line of a request answered, by a route or by a fast path
+ * (src/http/fast-answer.ts): `req` and `res` go through the logger's
+ * serializers (loggerOptions), which read the method, URL, client address
+ * and status.
+ */
+export function logRequestCompleted(
+  log: FastifyBaseLogger,
+  request: { readonly method: string; readonly url: string; readonly ip?: string | undefined },
+  reply: { readonly statusCode: number },
+  responseTime: number,
+): void {
+  log.info({ req: request, res: reply, responseTime }, 'request completed');
 }

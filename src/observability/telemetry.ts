@@ -165,13 +165,20 @@ export class Telemetry {
 
   // -------------------------------------------------------- forward-auth
 
-  /** The fast path allowed a check begun at `startedAt` (forward-auth/fast-path.ts). */
-  forwardAuthFast(headers: IncomingHttpHeaders, startedAt: number): void {
-    // The fast path answers from the session cache only: a hit by definition.
+  /**
+   * The fast path answered a check begun at `startedAt` (forward-auth/fast-path.ts),
+   * with a remembered session (a session cache hit by definition) or with no session cookie.
+   */
+  forwardAuthFast(
+    headers: IncomingHttpHeaders,
+    startedAt: number,
+    status: number,
+    remembered: boolean,
+  ): void {
     const { metrics } = this;
-    if (metrics !== undefined) metrics.sessionCacheHit.value += 1;
+    if (metrics !== undefined && remembered) metrics.sessionCacheHit.value += 1;
     if (this.off) return;
-    this.forwardAuthAnswered(204, headers, startedAt, (performance.now() - startedAt) / 1000);
+    this.forwardAuthAnswered(status, headers, startedAt, (performance.now() - startedAt) / 1000);
   }
 
   /** The full route answered a check: Fastify's onResponse hook of the forward-auth routes. */

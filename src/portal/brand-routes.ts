@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { setLanguageCookie } from '../http/browser-cookies.js';
 import type { Gateway } from '../http/gateway.js';
@@ -69,9 +69,13 @@ export function sendMark(reply: FastifyReply): FastifyReply {
  * without an application behind the gateway to ask, the answer is the
  * mark rather than a 401 or a sign-in redirect.
  */
-export function isFaviconRequest(request: FastifyRequest): boolean {
+export function isFaviconRequest(request: {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+}): boolean {
+  const url = request.url ?? '';
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
-    (request.url === '/favicon.ico' || request.url.startsWith('/favicon.ico?'))
+    (url === '/favicon.ico' || url.startsWith('/favicon.ico?'))
   );
 }

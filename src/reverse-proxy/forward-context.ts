@@ -12,9 +12,9 @@ export function forwardContext(
   user: UserRecord,
   upgrade: boolean,
 ): ForwardContext {
-  const publicUrl = parsedUrl(gateway.config.publicUrl);
+  const publicUrl = parsedUrl(gateway, gateway.config.publicUrl);
   return {
-    upstreamHost: parsedUrl(upstream.origin).host,
+    upstreamHost: parsedUrl(gateway, upstream.origin).host,
     publicProto: publicUrl.protocol.slice(0, -1),
     publicHost: publicUrl.host,
     gatewayCookies,
@@ -29,13 +29,12 @@ export function forwardContext(
  * the rules.
  */
 export function publicHost(gateway: Gateway): string {
-  return parsedUrl(gateway.config.publicUrl).host;
+  return parsedUrl(gateway, gateway.config.publicUrl).host;
 }
 
-/** The configured URLs (public URL, upstream origins), each parsed once per process. */
-const parsedUrls = new Map<string, URL>();
-
-export function parsedUrl(configured: string): URL {
+/** A configured URL (the public URL, an upstream origin), parsed once per gateway. */
+export function parsedUrl(gateway: Gateway, configured: string): URL {
+  const parsedUrls = gateway.memory.configuredUrls;
   let url = parsedUrls.get(configured);
   if (url === undefined) {
     url = new URL(configured);

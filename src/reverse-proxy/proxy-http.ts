@@ -78,7 +78,7 @@ export async function forwardToUpstream(
   const observed = gateway.telemetry.proxyStarted(upstream.origin, headers, incoming.headers);
   const method = incoming.method ?? 'GET';
   const send = () =>
-    callUpstream(upstream, method, path, headers, gateway.config.upstreamTimeoutMs, false);
+    callUpstream(gateway, upstream, method, path, headers, gateway.config.upstreamTimeoutMs, false);
   let call = send();
   // A client that goes away stops the upstream request too.
   const abandon = (): void => {

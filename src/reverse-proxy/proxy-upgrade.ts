@@ -76,6 +76,7 @@ export async function proxyUpgrade(
   }
   const { upstream } = target;
   const call = callUpstream(
+    gateway,
     upstream,
     request.method ?? 'GET',
     target.path,
@@ -200,7 +201,7 @@ function sameSite(gateway: Gateway, request: IncomingMessage): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   try {
-    return new URL(origin).origin === parsedUrl(gateway.config.publicUrl).origin;
+    return new URL(origin).origin === parsedUrl(gateway, gateway.config.publicUrl).origin;
   } catch {
     return false;
   }

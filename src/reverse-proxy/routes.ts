@@ -1,6 +1,5 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { accessAllowed, accessDenied } from '../access-rules/access-rules.js';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
 import { SsogateError } from '../core/index.js';
@@ -8,7 +7,7 @@ import { isFaviconRequest, sendMark } from '../portal/brand-routes.js';
 import { internalResource } from '../portal/internal-resource.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
-import { forwardContext, publicHost } from './forward-context.js';
+import { proxyDecision } from './decision.js';
 import { proxyHttp } from './proxy-http.js';
 import { proxyTarget } from './proxy-target.js';
 import { proxyUpgrade } from './proxy-upgrade.js';
@@ -16,7 +15,9 @@ import { proxyUpgrade } from './proxy-upgrade.js';
 /**
  * Every path outside /_sso: with an upstream whose prefix matches, the
  * request is proxied after the session check and the access rules; without,
- * it is the portal page. The routes live in a context of their own in which
+ * it is the portal page. The answer is proxyDecision's (decision.ts), which
+ * the fast path (fast-path.ts) gives before the framework when the session
+ * is known. The routes live in a context of their own in which
  * no body is parsed, so a proxied body streams through untouched and of any
  * size; the gateway's own routes keep their parsers and limits.
  */
@@ -41,30 +42,15 @@ export async function internalResourceRoutes(
         return favicon ? sendMark(reply) : internalResource(gateway, request, reply);
       }
       const active = await sessionOf(gateway, request, { remembered: true });
-      if (active === undefined) {
-        return favicon ? sendMark(reply) : sendSignInNeeded(gateway, request, reply);
-      }
-      if (
-        !accessAllowed(
-          gateway.config.accessRules,
-          publicHost(gateway),
-          target.matchPath,
-          active.user,
-        )
-      ) {
-        sendFailure(gateway, request, reply, accessDenied(active.user, target.matchPath), {
-          tryAgainHref: '/',
-        });
+      if (active === undefined && favicon) return sendMark(reply);
+      const { upstream, path, matchPath } = target;
+      const answer = proxyDecision(gateway, request, upstream, matchPath, active?.user);
+      if (answer.kind === 'sign-in') return sendSignInNeeded(gateway, request, reply);
+      if (answer.kind === 'failure') {
+        sendFailure(gateway, request, reply, answer.error, answer.options);
         return reply;
       }
-      return proxyHttp(
-        gateway,
-        request,
-        reply,
-        target.upstream,
-        target.path,
-        forwardContext(gateway, target.upstream, active.user, false),
-      );
+      return proxyHttp(gateway, request, reply, upstream, path, answer.context);
     });
     registered();
   });

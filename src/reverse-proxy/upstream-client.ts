@@ -2,15 +2,18 @@ import http from 'node:http';
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Upstream } from '../config/proxy-settings.js';
+import type { Gateway } from '../http/gateway.js';
 import { parsedUrl } from './forward-context.js';
 
 /** A connection that does not complete in this long counts as down, however long the response may take. */
 const connectTimeoutMs = 5_000;
 
-const agents = new Map<string, http.Agent>();
-
-/** One keep-alive agent per upstream origin, so proxied requests reuse connections. */
-function agentFor(origin: string): http.Agent {
+/**
+ * One keep-alive agent per upstream origin, so proxied requests reuse
+ * connections; the gateway's own, closed with it (gateway-memory.ts).
+ */
+function agentFor(gateway: Gateway, origin: string): http.Agent {
+  const agents = gateway.memory.upstreamAgents;
   let agent = agents.get(origin);
   if (agent === undefined) {
     const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
@@ -60,6 +63,7 @@ const closedConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
  * closes one that stalls).
  */
 export function callUpstream(
+  gateway: Gateway,
   upstream: Upstream,
   method: string,
   path: string,
@@ -67,7 +71,7 @@ export function callUpstream(
   timeoutMs: number,
   upgrade: boolean,
 ): UpstreamCall {
-  const url = parsedUrl(upstream.origin);
+  const url = parsedUrl(gateway, upstream.origin);
   const client = url.protocol === 'https:' ? https : http;
   const request = client.request({
     protocol: url.protocol,
@@ -77,7 +81,7 @@ export function callUpstream(
     path,
     headers,
     // A WebSocket takes its connection away from the pool for good.
-    agent: upgrade ? false : agentFor(upstream.origin),
+    agent: upgrade ? false : agentFor(gateway, upstream.origin),
   });
   const outcome = new Promise<Awaited<UpstreamCall['outcome']>>((resolve) => {
     let settled = false;
