@@ -9,7 +9,6 @@ export type { Claims, IdTokenExpectations } from './id-token-claims.js';
 export { checkIdTokenClaims, checkIssuerAndAudience } from './id-token-claims.js';
 export type { OidcInput, UserInfoSource } from './oidc-input.js';
 export { oidcInput, userInfoSources } from './oidc-input.js';
-export { userInfoBody } from './userinfo-claims.js';
 export { checkCallbackIssuer } from './callback-issuer.js';
 export type { LogoutTarget } from './logout-token.js';
 export { backchannelLogoutEvent, checkLogoutTokenClaims } from './logout-token.js';

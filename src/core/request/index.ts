@@ -13,26 +13,15 @@ export type { TokenRequestOptions } from './token-request.js';
 export { buildTokenRequest } from './token-request.js';
 export type { ResponseOptions, TokenResult } from './token-response.js';
 export { processTokenResponse } from './token-response.js';
+export { buildRefreshRequest, processRefreshResponse } from './refresh-request.js';
 export { buildUserInfoRequest } from './userinfo-request.js';
-export {
-  checkUserInfoResponse,
-  mapUserFromBody,
-  processUserInfoResponse,
-  reportUserInfoResponse,
-} from './userinfo-response.js';
+export type { UserInfoAnswer, UserInfoOptions, UserInfoReport } from './userinfo-response.js';
+export { readUserInfo } from './userinfo-response.js';
 export { isVisibleAscii } from './visible-ascii.js';
-export type {
-  AppTokenResult,
-  StepValues,
-  UserInfoAnswer,
-  UserInfoCallAnswer,
-} from './shaped-calls.js';
+export type { AppTokenResult, StepValues, UserInfoCallAnswer } from './shaped-calls.js';
 export {
   buildAppTokenRequest,
-  buildShapedUserInfoRequest,
   buildUserInfoCallRequest,
   processAppTokenResponse,
-  processUserInfoAnswer,
-  readComposedUserInfo,
   processUserInfoCallResponse,
 } from './shaped-calls.js';
