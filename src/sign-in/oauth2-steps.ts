@@ -35,7 +35,7 @@ import { appTokenFor, dropAppToken } from '../entries/app-token.js';
 export interface OAuth2StepDeps extends AppTokenDeps {
   readonly oidc: ProviderMetadata;
   readonly telemetry: Telemetry;
-  /** Told what the steps do, for an administrator's test sign-in (sign-in/run-test-sign-in.ts). */
+  /** Told what the steps do, for an administrator's test sign-in (src/trial-sign-in/run-trial.ts). */
   readonly observer?: StepObserver;
 }
 

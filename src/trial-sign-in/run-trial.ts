@@ -13,14 +13,15 @@ import {
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
 import { Telemetry } from '../observability/telemetry.js';
-import { readSignedInUser } from './oauth2-steps.js';
+import { readSignedInUser } from '../sign-in/oauth2-steps.js';
 import type { AppTokenStore, PendingSignIn, TestSignInRecord } from '../storage/types.js';
-import { planProvisioning } from './provisioning-plan.js';
-import type { ProvisioningPlan, TestTrace } from './test-trace.js';
-import { TraceRecorder } from './test-trace-recorder.js';
+import { planProvisioning } from '../sign-in/provisioning-plan.js';
+import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
+import type { TestTrace } from './trace.js';
+import { TraceRecorder } from './trace-recorder.js';
 
-/** What a test keeps sealed until its callback (start-test-sign-in.ts). */
-export interface TestSignInSecrets {
+/** What a test keeps sealed until its callback (start-trial.ts). */
+export interface TrialSecrets {
   /** The unsaved entry tested, appsecret included; null: the stored entry. */
   readonly draft: EntryInput | null;
   readonly state: string;
@@ -38,13 +39,13 @@ const quietTelemetry = new Telemetry(undefined);
  * /callback), recorded in a trace instead of signing anyone in. Provisioning
  * is only planned; the application-token cache is read but never written.
  */
-export async function runTestSignIn(
+export async function runTrialSignIn(
   gateway: Gateway,
   test: TestSignInRecord,
   routeEntryId: string,
   query: Readonly<Record<string, unknown>>,
 ): Promise<TestTrace> {
-  const sealed = JSON.parse(test.secrets) as TestSignInSecrets;
+  const sealed = JSON.parse(test.secrets) as TrialSecrets;
   const code = single(query.code);
   const recorder = new TraceRecorder(
     [sealed.state, sealed.codeVerifier, sealed.nonce, code, sealed.draft?.appsecret],
@@ -135,7 +136,7 @@ async function signedInUser(
   entry: CompiledEntry,
   recorder: TraceRecorder,
   query: Readonly<Record<string, unknown>>,
-  sealed: TestSignInSecrets,
+  sealed: TrialSecrets,
   test: TestSignInRecord,
 ): Promise<MappedUser> {
   const send = recorder.recording(gateway.send);

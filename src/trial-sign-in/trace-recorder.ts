@@ -3,7 +3,7 @@ import type { OutboundRequest, ThirdPartyResponse, UserInfoReport } from '../cor
 import { MASK, excerpt, isSensitiveKey, isSsogateError, maskSecrets } from '../core/index.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { StepObserver } from '../sign-in/oauth2-steps.js';
-import type { TraceCall, TraceResult, TraceStep } from './test-trace.js';
+import type { TraceCall, TraceResult, TraceStep } from './trace.js';
 
 /** How much of each answer the trace keeps. */
 const excerptLength = 2000;
