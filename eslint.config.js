@@ -90,8 +90,8 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // The example extension is plain JavaScript for Node.js, outside the TypeScript project.
-    files: ['examples/**/*.mjs'],
+    // The example extension and the scripts are plain JavaScript for Node.js, outside the TypeScript project.
+    files: ['examples/**/*.mjs', 'scripts/**/*.js'],
     languageOptions: {
       globals: {
         Buffer: 'readonly',
