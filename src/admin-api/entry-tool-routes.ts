@@ -34,7 +34,7 @@ const existingId = entryParams.shape.id
 /** An entry as typed so far: any subset of the fields; checked by validateEntry. */
 const entryDraft = entryInput.partial().loose();
 
-export const entryValidationBody = entryDraft.extend({ existingId });
+const entryValidationBody = entryDraft.extend({ existingId });
 
 const sample = z.string().max(maxResponseBytes, `must be at most ${maxResponseBytes} characters`);
 
@@ -156,7 +156,7 @@ export function entryToolRoutes(api: ApiRouter): void {
   );
 }
 
-export interface Candidate {
+interface Candidate {
   readonly input: Record<string, unknown>;
   /** Values never to echo: the secret sent or stored. */
   readonly secrets: readonly string[];

@@ -37,7 +37,7 @@ export class NoSessionError extends SsogateError<'unauthenticated'> {
   }
 }
 
-export interface FailureOptions {
+interface FailureOptions {
   /** Where the page's "try again" link goes. */
   readonly tryAgainHref?: string;
   /** Force the HTML page (the callback is always a page) or JSON. */
@@ -48,7 +48,7 @@ export interface FailureOptions {
   readonly page?: PageContext;
 }
 
-export interface FailureReport {
+interface FailureReport {
   readonly code: ErrorCode;
   readonly reference: string;
 }
@@ -81,7 +81,7 @@ export function sendFailure(
 }
 
 /** A failure's answer, logged, for sendFailure or a server answering without the framework. */
-export interface FailureAnswer extends FailureReport {
+interface FailureAnswer extends FailureReport {
   readonly status: number;
   /** Retry-After where it applies; the content type comes with `asPage`. */
   readonly headers: Readonly<Record<string, string>>;

@@ -2,7 +2,7 @@ import { html } from './html.js';
 import { messagesOf, renderDocument } from './layout.js';
 import type { PageContext } from './layout.js';
 
-export interface TrialSignInPageInput {
+interface TrialSignInPageInput {
   readonly outcome: 'success' | 'failure';
   /** The code the sign-in would have failed with. */
   readonly code?: string;

@@ -22,7 +22,7 @@ import type {
   UserInfoAccess,
 } from '../storage/types.js';
 
-export interface RevalidationDeps extends AppTokenDeps {
+interface RevalidationDeps extends AppTokenDeps {
   readonly entries: EntryRegistry;
   readonly oidcSessions: OidcSessionStore;
   readonly oidc: ProviderMetadata;

@@ -32,7 +32,7 @@ import type { PendingSignIn, UserInfoAccess } from '../storage/types.js';
 import type { AppTokenDeps } from '../entries/app-token.js';
 import { appTokenFor, dropAppToken } from '../entries/app-token.js';
 
-export interface OAuth2StepDeps extends AppTokenDeps {
+interface OAuth2StepDeps extends AppTokenDeps {
   readonly oidc: ProviderMetadata;
   readonly telemetry: Telemetry;
   /** Told what the steps do, for an administrator's test sign-in (src/trial-sign-in/run-trial.ts). */
@@ -52,7 +52,7 @@ export interface StepObserver {
 }
 
 /** The user an OAuth2 entry's calls describe, and an OpenID Connect sign-in's tokens. */
-export interface SignedInUser {
+interface SignedInUser {
   readonly mapped: MappedUser;
   readonly oidc: OidcSignIn | undefined;
   /** Present when the entry re-checks sessions by calling user info again. */

@@ -18,7 +18,7 @@ import { createTrialSignInStore } from './trial-sign-in-store.js';
 import type { Storage, SweepCounts } from './types.js';
 import { createUserStore } from './user-store.js';
 
-export interface KyselyStorageOptions {
+interface KyselyStorageOptions {
   /**
    * Run the migrations first (the default). A caller that has already
    * migrated, such as PostgreSQL under its advisory lock, passes false.

@@ -13,7 +13,7 @@ import type { TrialSecrets } from './run-trial.js';
 import type { TestTrace } from './trace.js';
 
 /** How long the console can read a test's trace after it started. */
-export const traceLifetimeMs = 30 * 60_000;
+const traceLifetimeMs = 30 * 60_000;
 
 export interface StartedTrial {
   readonly id: string;

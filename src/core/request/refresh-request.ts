@@ -38,7 +38,7 @@ export function buildRefreshRequest(
 }
 
 /** What a refresh answer carries (RFC 6749 §5.1), each field only when it is a string. */
-export interface RefreshResult {
+interface RefreshResult {
   /** Absent or empty: no user-info call can be made with it. */
   readonly accessToken: string | undefined;
   readonly idToken: string | undefined;

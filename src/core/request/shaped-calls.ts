@@ -20,7 +20,7 @@ import { isVisibleAscii } from './visible-ascii.js';
  * the rest of the request steps: the gateway sends what these build.
  */
 
-export interface AppTokenResult {
+interface AppTokenResult {
   readonly token: string;
   /** How long the server says the token lives, in seconds. */
   readonly lifetimeSeconds: number;
@@ -114,7 +114,7 @@ export function buildUserInfoCallRequest(
   });
 }
 
-export interface UserInfoCallAnswer {
+interface UserInfoCallAnswer {
   readonly values: Readonly<Record<string, string>>;
   /** The user with the attributes this call's mapping fills replaced. */
   readonly user: MappedUser;

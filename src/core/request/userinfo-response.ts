@@ -15,7 +15,7 @@ import { readNamedValues } from './shaped-calls.js';
 import type { ResponseOptions } from './token-response.js';
 
 /** An OpenID Connect entry's verified claims, which the user is read with (docs/entries.md#openid-connect). */
-export interface VerifiedUserClaims {
+interface VerifiedUserClaims {
   readonly claims: Claims;
   /** Whether the mapping reads the claims, the user-info answer, or both merged. */
   readonly source: UserInfoSource;

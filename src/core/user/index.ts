@@ -9,7 +9,7 @@ export {
 export type { AttributeValue } from './coerce.js';
 export { coerceAttribute } from './coerce.js';
 export type { MappedUser } from './mapped-user.js';
-export type { AttributeMapping, MappingPlace } from './map-user.js';
+export type { AttributeMapping } from './map-user.js';
 export { mapUser } from './map-user.js';
 export type { UserIdScope } from './user-id-scope.js';
 export { scopedUserId, userIdScopes } from './user-id-scope.js';
