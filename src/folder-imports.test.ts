@@ -104,6 +104,7 @@ const layers: readonly (readonly string[])[] = [
   ['extension/', 'rate-limit/', 'access-rules/', 'provisioning/', 'sessions/'],
   [
     'sign-in/',
+    'trial-sign-in/',
     'portal/',
     'admin-console/',
     'local-accounts/',

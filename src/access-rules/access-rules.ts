@@ -10,7 +10,7 @@ export function underPrefix(path: string, prefix: string): boolean {
 }
 
 /** A host as rules compare it: the name and, unless it is a default one, the port. */
-export interface CanonicalHost {
+interface CanonicalHost {
   readonly name: string;
   readonly port: number | undefined;
 }
@@ -54,7 +54,7 @@ function readHost(host: string): CanonicalHost | undefined {
  * `Host: app.corp.example:8443` reaches the same application and must meet
  * the same rule. A rule with a port covers that port only.
  */
-export function ruleHostCovers(pattern: string, host: CanonicalHost): boolean {
+function ruleHostCovers(pattern: string, host: CanonicalHost): boolean {
   const wildcard = pattern.startsWith('*.');
   const wanted = canonicalHost(wildcard ? pattern.slice(2) : pattern);
   if (wanted === undefined) return false;
@@ -74,7 +74,7 @@ function foldedPath(path: string): string {
  * `;parameters` in segments, so a server that folds case or reads matrix
  * parameters cannot be reached around a rule.
  */
-export function ruleFor(
+function ruleFor(
   rules: readonly AccessRule[],
   host: CanonicalHost | undefined,
   path: string,

@@ -1,5 +1,5 @@
 /** A request target read once, for the rules and for the application alike. */
-export interface NormalisedTarget {
+interface NormalisedTarget {
   /** Decoded, dot segments resolved, repeated slashes folded: what rules match. */
   readonly path: string;
   /** The same path escaped again where a path segment needs it (RFC 3986 section 3.3): what the upstream gets. */

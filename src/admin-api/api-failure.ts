@@ -27,7 +27,7 @@ export function invalidField(field: string, message: string): RequestInvalidErro
 }
 
 /** Turns a zod failure into request_invalid, each issue named by its field. */
-export function requestInvalid(error: z.ZodError, where: string): RequestInvalidError {
+function requestInvalid(error: z.ZodError, where: string): RequestInvalidError {
   return new RequestInvalidError(
     error.issues.flatMap((issue) => {
       const base = fieldPath(issue.path);

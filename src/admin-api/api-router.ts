@@ -5,9 +5,9 @@ import { parseInput } from './api-failure.js';
 import type { ApiCall, ApiResult } from './api-route.js';
 import { apiHandler, jsonBody } from './api-route.js';
 
-export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface ApiResponseSpec {
+interface ApiResponseSpec {
   readonly description: string;
   /** The body's shape; none for 204. */
   readonly schema?: z.ZodType;
@@ -18,7 +18,7 @@ export interface ApiResponseSpec {
  * answers. The router validates with these schemas and the OpenAPI document
  * is generated from the very same objects, so the two cannot drift apart.
  */
-export interface ApiRouteSpec<
+interface ApiRouteSpec<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
@@ -54,7 +54,7 @@ export type AnyApiRouteSpec = ApiRouteSpec<
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface ApiInput<P, Q, B> extends ApiCall {
+interface ApiInput<P, Q, B> extends ApiCall {
   readonly params: Parsed<P>;
   readonly query: Parsed<Q>;
   readonly body: Parsed<B>;

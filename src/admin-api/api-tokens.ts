@@ -9,14 +9,14 @@ export const tokenNamePattern = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 export const tokenNameRule =
   'must be 1-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit';
 
-export interface IssuedToken {
+interface IssuedToken {
   readonly record: ApiTokenRecord;
   /** The token itself: shown once, never stored. */
   readonly secret: string;
 }
 
 /** What a new API token is: its name, whose rights it stands on, and when it ends by itself. */
-export interface NewApiToken {
+interface NewApiToken {
   readonly name: string;
   readonly owner: ApiTokenOwner;
   /** Null: until revoked, which its maker asked for explicitly. */

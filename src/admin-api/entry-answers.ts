@@ -11,7 +11,7 @@ import { presentEntry } from './presenters.js';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** What every entry route needs: read, present, and record a change. */
-export interface EntryAnswers {
+interface EntryAnswers {
   /** The entry as the API sends it, with its last sign-ins from the audit trail. */
   readonly present: (record: EntryRecord) => Promise<Record<string, unknown>>;
   /** The stored entry, or entry_unknown. */

@@ -45,7 +45,7 @@ function valueOf(input: EntryInput | undefined, field: keyof EntryInput): unknow
 }
 
 /** One changed field as the audit log shows it; a side is absent when the field was not set. */
-export interface FieldChange {
+interface FieldChange {
   readonly field: string;
   readonly before?: JsonValue;
   readonly after?: JsonValue;

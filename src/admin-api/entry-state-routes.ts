@@ -9,7 +9,7 @@ import { entryAnswers, withoutSecret } from './entry-answers.js';
 import { entryAnswer, entryListAnswer } from './response-schemas.js';
 import { entryParams } from './schemas.js';
 
-export const entryOrderBody = z.strictObject({
+const entryOrderBody = z.strictObject({
   ids: z.array(z.string().min(1).max(200)).max(1000),
 });
 

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import type {
-  CompiledOAuth2Entry,
-  MappedUser,
-  MappingReport,
-  SsogateError,
-} from '../core/index.js';
+import type { CompiledOAuth2Entry, UserInfoReport, SsogateError } from '../core/index.js';
 import {
   MASK,
   entryInput,
@@ -17,9 +12,8 @@ import {
   presentMappingLine,
   processAppTokenResponse,
   processTokenResponse,
-  processUserInfoAnswer,
   processUserInfoCallResponse,
-  reportUserInfoResponse,
+  readUserInfo,
   secretChange,
   templateKinds,
   userAttributes,
@@ -40,7 +34,7 @@ const existingId = entryParams.shape.id
 /** An entry as typed so far: any subset of the fields; checked by validateEntry. */
 const entryDraft = entryInput.partial().loose();
 
-export const entryValidationBody = entryDraft.extend({ existingId });
+const entryValidationBody = entryDraft.extend({ existingId });
 
 const sample = z.string().max(maxResponseBytes, `must be at most ${maxResponseBytes} characters`);
 
@@ -162,7 +156,7 @@ export function entryToolRoutes(api: ApiRouter): void {
   );
 }
 
-export interface Candidate {
+interface Candidate {
   readonly input: Record<string, unknown>;
   /** Values never to echo: the secret sent or stored. */
   readonly secrets: readonly string[];
@@ -245,12 +239,12 @@ function runSamples(
   known.push(
     ...[token.accessToken, ...Object.values(token.values)].filter((value) => value !== ''),
   );
-  let report: MappingReport;
+  let report: UserInfoReport;
   try {
-    report = reportUserInfoResponse(
+    report = readUserInfo(
       entry,
       { status: 200, body: body.userInfoResponse },
-      { secrets: known },
+      { secrets: known, tokenValues: token.values, report: true },
     );
   } catch (error) {
     return failedStep('userinfo', error, known);
@@ -259,20 +253,8 @@ function runSamples(
   if ('error' in report.result) {
     return { ...failedStep('userinfo', report.result.error, known), mapping };
   }
-  let user: MappedUser;
-  const named: Record<string, string> = { ...token.values };
-  try {
-    // The same user the report mapped, with the groups a sign-in reads too.
-    const answer = processUserInfoAnswer(
-      entry,
-      { status: 200, body: body.userInfoResponse },
-      { secrets: known, tokenValues: token.values },
-    );
-    user = answer.user;
-    Object.assign(named, answer.values);
-  } catch (error) {
-    return { ...failedStep('userinfo', error, known), mapping };
-  }
+  let user = report.result.answer.user;
+  const named: Record<string, string> = { ...token.values, ...report.result.answer.values };
   for (const call of entry.shapes.userInfoCalls) {
     try {
       const answer = processUserInfoCallResponse(

@@ -175,6 +175,27 @@ describe('admin API: entry-test', () => {
     });
   });
 
+  test('a mapping that reads a token value maps it from the token sample, as a sign-in does', async () => {
+    await withApi(async (api) => {
+      const response = await tryEntry(api, {
+        entry: {
+          ...entry,
+          userInfoParse: [
+            { attribute: 'userId', expression: "TOKEN_VALUE('openid')" },
+            { attribute: 'email', expression: "JSON_GET($response, 'mail')" },
+          ],
+        },
+        tokenResponse: '{"access_token":"AT-4f2a9c77","openid":"OPENID-998877"}',
+        userInfoResponse: '{"mail":"alice@example.com"}',
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const result = entryTestAnswer.parse(json(response));
+      assert.ok(result.ok, response.body);
+      assert.equal(result.mapping?.[0]?.outcome, 'mapped');
+      assert.equal(result.user.email, 'alice@example.com');
+    });
+  });
+
   test('an entry that reads groups shows the groups the sample gives', async () => {
     await withApi(async (api) => {
       const response = await tryEntry(api, {

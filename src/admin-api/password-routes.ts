@@ -12,9 +12,9 @@ import type { ApiRouter } from './api-router.js';
 import { sessionsEndedAnswer } from './response-schemas.js';
 
 /** The same bounds as SSOGATE_ADMIN_PASSWORD (docs/configuration.md) and the sign-in form. */
-export const passwordLength = { min: 12, max: 1024 } as const;
+const passwordLength = { min: 12, max: 1024 } as const;
 
-export const passwordChangeBody = z.strictObject({
+const passwordChangeBody = z.strictObject({
   currentPassword: z.string().max(passwordLength.max, 'is too long'),
   newPassword: z.string(),
 });

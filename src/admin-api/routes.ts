@@ -11,7 +11,7 @@ import { entryToolRoutes } from './entry-tool-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { passwordRoutes } from './password-routes.js';
 import { presetRoutes } from './preset-routes.js';
-import { testSignInRoutes } from './test-sign-in-routes.js';
+import { trialSignInRoutes } from './trial-sign-in-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userAdminRoutes } from './user-admin-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -27,7 +27,7 @@ export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
   entryRoutes(api);
   entryStateRoutes(api);
   entryToolRoutes(api);
-  testSignInRoutes(api);
+  trialSignInRoutes(api);
   presetRoutes(api);
   userRoutes(api);
   userAdminRoutes(api);

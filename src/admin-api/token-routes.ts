@@ -14,7 +14,7 @@ import { presentApiToken } from './presenters.js';
 import { tokenCreatedAnswer, tokenListAnswer } from './response-schemas.js';
 import { isoTime } from './schemas.js';
 
-export const tokenCreateBody = z.strictObject({
+const tokenCreateBody = z.strictObject({
   name: z.string().regex(tokenNamePattern, tokenNameRule),
   /**
    * When the token stops working by itself: an ISO 8601 time in the future;
@@ -29,7 +29,7 @@ export const tokenCreateBody = z.strictObject({
     ),
 });
 
-export const tokenParams = z.strictObject({ id: z.string().min(1).max(64) });
+const tokenParams = z.strictObject({ id: z.string().min(1).max(64) });
 
 /**
  * API tokens (docs/admin-api.md#api-tokens), as `ssogate token` manages them: the token is shown

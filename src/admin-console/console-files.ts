@@ -31,7 +31,7 @@ const assetTypes: Readonly<Record<string, string>> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-export interface ConsoleAsset {
+interface ConsoleAsset {
   readonly type: string;
   readonly body: Buffer;
 }

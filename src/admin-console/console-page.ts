@@ -3,7 +3,7 @@ import type { Language } from '../pages/index.js';
 import { securityHeaders } from '../web/index.js';
 
 /** What the app reads from `<meta>` tags as it starts (console/src/api.ts). */
-export interface ConsoleBootData {
+interface ConsoleBootData {
   /** The session's CSRF token, sent as X-CSRF-Token on every change (docs/admin-api.md). */
   readonly csrfToken: string;
   /**

@@ -54,7 +54,7 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
    * cookie there is the administrator's: the callback must leave it as it
    * was, and set none of its own.
    */
-  async function runTestSignIn(): Promise<void> {
+  async function runTrialSignIn(): Promise<void> {
     const session = await sessionCookie();
     assert.ok(session !== undefined, 'the administrator is signed in to the console');
     const callback = admin.waitForEvent('response', {
@@ -108,7 +108,7 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
       right.replace("JSON_GET($response, 'id')", "JSON_GET($response, 'user_id')"),
     );
 
-    await runTestSignIn();
+    await runTrialSignIn();
     const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
     await panel.getByText(/The sign-in would fail: userinfo_parse_failed/).waitFor();
     const failed = await panel.innerText();
@@ -123,7 +123,7 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     await screenshot(page, 'test-sign-in-failed');
 
     await mapping.fill(right);
-    await runTestSignIn();
+    await runTrialSignIn();
     await panel.getByText('The sign-in would succeed.').waitFor();
     const passed = await panel.innerText();
     assert.match(passed, /Provisioning would: create/);

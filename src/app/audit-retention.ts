@@ -3,9 +3,9 @@ import type { AuditRetention } from '../config/load-config.js';
 import type { Storage } from '../storage/types.js';
 
 /** Rows per delete statement: small, so a batch holds the write lock only briefly. */
-export const auditPruneBatchSize = 500;
+const auditPruneBatchSize = 500;
 
-export interface AuditPruneOptions {
+interface AuditPruneOptions {
   readonly batchSize?: number;
   /** Checked between batches: a stopping gateway does not wait for a long round. */
   readonly stopped?: () => boolean;

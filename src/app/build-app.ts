@@ -16,6 +16,7 @@ import { internalResourceRoutes } from '../reverse-proxy/routes.js';
 import { sessionRoutes } from '../sessions/routes.js';
 import { backchannelLogoutRoutes } from '../sessions/backchannel-logout.js';
 import { signInRoutes } from '../sign-in/routes.js';
+import { finishTrialSignIn } from '../trial-sign-in/trial-callback.js';
 import { securityHeaders } from '../web/index.js';
 import { serverLimits, withBodyDeadline } from '../http/connection-limits.js';
 import { dropUnusableForwardedFor } from '../http/forwarded-for.js';
@@ -109,7 +110,7 @@ export async function buildApp(
     sendFailure(gateway, request, reply, failure);
   });
 
-  signInRoutes(app, gateway);
+  signInRoutes(app, gateway, finishTrialSignIn);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);

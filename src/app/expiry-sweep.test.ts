@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../config/load-config.js';
-import { keptAfterExpiryMs } from '../storage/test-sign-in-store.js';
+import { keptAfterExpiryMs } from '../storage/trial-sign-in-store.js';
 import type { Storage } from '../storage/types.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { buildApp } from './build-app.js';

@@ -4,9 +4,9 @@ import type { AuditRetention } from '../config/load-config.js';
 import { pruneAuditLog } from './audit-retention.js';
 
 /** How often the sweep runs; the SQL tables hold what is over at most this long. */
-export const sweepIntervalMs = 5 * 60_000;
+const sweepIntervalMs = 5 * 60_000;
 
-export interface ExpirySweepOptions {
+interface ExpirySweepOptions {
   readonly storage: Storage;
   readonly clock: () => number;
   /** A session idle this long is over (SSOGATE_SESSION_IDLE_MINUTES). */
@@ -17,7 +17,7 @@ export interface ExpirySweepOptions {
   readonly auditRetention?: AuditRetention;
 }
 
-export interface ExpirySweep {
+interface ExpirySweep {
   /** The sweep under way, or the last one; it never rejects. */
   settled(): Promise<void>;
   /** No further sweeps; resolves once one under way has finished. */

@@ -4,7 +4,7 @@ import type { RunningGateway } from './start-gateway.js';
 const idleCheckMs = 100;
 
 /** How a stop went: every request finished, or some were cut off at the deadline. */
-export type StopOutcome = 'finished' | 'cut_off';
+type StopOutcome = 'finished' | 'cut_off';
 
 /**
  * Stops a running gateway for SIGTERM: the listening socket closes at once

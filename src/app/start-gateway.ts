@@ -11,7 +11,7 @@ import { createGateway } from './create-gateway.js';
 import type { GatewayOptions } from './create-gateway.js';
 import { openStorage } from './open-storage.js';
 
-export interface StartOptions extends GatewayOptions {
+interface StartOptions extends GatewayOptions {
   /** Where start-up messages go (the generated admin password); default stdout. */
   readonly announce?: (line: string) => void;
   /** Entries to provision besides the entries file (the demo's). */
@@ -109,7 +109,7 @@ export async function startGateway(
 }
 
 /** What a start knows that the lines it prints tell. */
-export interface StartFacts {
+interface StartFacts {
   readonly publicUrl: string;
   /** The address it listens on. */
   readonly address: string;

@@ -5,9 +5,9 @@ import { recordCliChange } from './cli-audit.js';
 import type { CommandContext } from './token-commands.js';
 
 /** The shortest password `reset-password --password-file` accepts. */
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 
-export interface ResetPasswordOptions {
+interface ResetPasswordOptions {
   /** The local account; default the first administrator, `admin`. */
   readonly username: string;
   /** A file holding the new password (one line); without it one is generated and printed. */

@@ -6,7 +6,7 @@ import { privateDirectory, privateFile } from '../crypto/private-files.js';
 import { KEY_FILE } from '../crypto/secret-key.js';
 
 /** What the backup and restore commands print: results on `out`, advice on `note`. */
-export interface BackupIo {
+interface BackupIo {
   readonly out: (line: string) => void;
   readonly note: (line: string) => void;
 }
@@ -40,7 +40,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Where the key travels beside a backup file. */
-export function keyFileOf(backupFile: string): string {
+function keyFileOf(backupFile: string): string {
   return `${backupFile}.key`;
 }
 

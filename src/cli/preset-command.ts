@@ -6,7 +6,7 @@ import { entryFromPreset, findPreset, presets } from '../presets/presets.js';
 import { recordCliChange } from './cli-audit.js';
 import type { CommandContext } from './token-commands.js';
 
-export interface PresetAddOptions {
+interface PresetAddOptions {
   readonly preset: string;
   readonly id: string;
   readonly name: string | undefined;

@@ -24,7 +24,7 @@ export interface CliIo {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-export const usage = `Usage:
+const usage = `Usage:
   ssogate token create --name NAME   create an API token and print it once; it stops
                                      working after SSOGATE_API_TOKEN_DAYS (default 90)
       [--owner NAME]                 ... owned by the named service (default cli)
@@ -178,7 +178,7 @@ function tokenCreateCommand(values: {
 const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
 
 /** "30d" as milliseconds: a whole number of minutes, hours, days or weeks; null if not one. */
-export function durationMs(text: string): number | null {
+function durationMs(text: string): number | null {
   const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(text);
   if (match === null) return null;
   return Number(match[1]) * unitMs[match[2] as keyof typeof unitMs];

@@ -22,7 +22,7 @@ export interface CommandContext {
 }
 
 /** What `ssogate token create` was asked for. */
-export interface TokenRequest {
+interface TokenRequest {
   readonly name: string;
   /** The named service owner the token belongs to (not a user: only revoking it ends it). */
   readonly owner: string;

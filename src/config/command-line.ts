@@ -39,7 +39,7 @@ export function gatewayVersion(): string {
   return 'unknown';
 }
 
-export const serverUsage = `Usage: node dist/main.js [--help | --version]
+const serverUsage = `Usage: node dist/main.js [--help | --version]
 
 Starts the gateway (npm start runs it). It takes no other argument: every
 setting comes from the environment (docs/configuration.md).
@@ -48,7 +48,7 @@ Settings:
 `;
 
 /** What the server's command line asks for: to start, to print something and exit, or a mistake. */
-export type ServerCommand =
+type ServerCommand =
   | { readonly kind: 'start' }
   | { readonly kind: 'print'; readonly text: string }
   | { readonly kind: 'refuse'; readonly text: string };

@@ -242,5 +242,3 @@ export const configSchema = z.object({
   organizationLogoFile: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
-
-export type ConfigInput = z.input<typeof configSchema>;

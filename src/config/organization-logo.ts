@@ -7,7 +7,7 @@ export interface OrganizationLogo {
 }
 
 /** Big enough for any logo, small enough that every sign-in page can fetch it. */
-export const MAX_LOGO_BYTES = 256 * 1024;
+const MAX_LOGO_BYTES = 256 * 1024;
 
 /**
  * The logo file of SSOGATE_ORGANIZATION_LOGO_FILE: PNG, JPEG, WebP or SVG,

@@ -8,7 +8,7 @@ const KEY_BYTES = 32;
 export const KEY_FILE = 'secret.key';
 const HOW_TO = 'Make one with: openssl rand -base64 32';
 
-export interface SecretKeyOptions {
+interface SecretKeyOptions {
   readonly dataDir: string;
   /** SSOGATE_SECRET_KEY: base64, base64url or hex of 32 bytes. */
   readonly configuredKey?: string;

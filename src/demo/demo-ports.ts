@@ -1,5 +1,5 @@
 /** The ports `npm run demo` listens on besides the gateway's (SSOGATE_PORT, default 8080). */
-export interface DemoPorts {
+interface DemoPorts {
   /** The example OAuth2 server: SSOGATE_DEMO_PROVIDER_PORT, default 9090. */
   readonly provider: number;
   /** The example extension: SSOGATE_DEMO_EXTENSION_PORT, default 9191. */

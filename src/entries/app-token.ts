@@ -20,7 +20,7 @@ export interface AppTokenDeps {
 }
 
 /** The application token and whether it came from the cache (a refusal then drops it). */
-export interface AppToken {
+interface AppToken {
   readonly token: string;
   readonly fromCache: boolean;
 }

@@ -9,7 +9,7 @@ import type { EntryStore } from '../storage/types.js';
  * ProviderMetadata); `generation` moves when a document changed, and the
  * entries are compiled again.
  */
-export interface DiscoverySource {
+interface DiscoverySource {
   discovery(issuer: string): Promise<OidcDiscovery>;
   generation(): number;
 }

@@ -5,7 +5,7 @@ import { applyResponseFault, isResponseFault } from './faults.js';
 import { loginPage, messagePage } from './html.js';
 
 /** How a style names the authorization request's parameters. */
-export interface AuthorizeStyle {
+interface AuthorizeStyle {
   readonly clientParameter: 'appid' | 'client_id' | 'app_id';
   /** RFC 6749 style: requires response_type=code and accepts PKCE. */
   readonly standard: boolean;

@@ -90,6 +90,6 @@ function answer(
 }
 
 /** A stable number per user, as GitHub's account ids are: 1001 for the first user, and so on. */
-export function githubId(state: ExampleState, user: ExampleUser): number {
+function githubId(state: ExampleState, user: ExampleUser): number {
   return 1001 + state.users.findIndex((candidate) => candidate.username === user.username);
 }

@@ -24,7 +24,7 @@ ${content}
 `;
 }
 
-export interface LoginPageOptions {
+interface LoginPageOptions {
   /** Where to continue after signing in: the authorization request, as a path. */
   readonly continueTo: string;
   readonly clientName?: string;

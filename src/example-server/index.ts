@@ -1,9 +1,8 @@
 export { startExampleServer } from './server.js';
-export type { ExampleEntries, ExampleEntry } from './presets.js';
+export type { ExampleEntries } from './presets.js';
 export { exampleEntries } from './presets.js';
 export { defaultClient, defaultUsers } from './defaults.js';
 export type {
-  AuthorizeFault,
   ExampleClient,
   ExampleServer,
   ExampleServerOptions,

@@ -7,7 +7,7 @@ import {
   buildTokenRequest,
   buildUserInfoRequest,
   processTokenResponse,
-  processUserInfoResponse,
+  readUserInfo,
   validateEntry,
 } from '../core/index.js';
 import { sendOutbound } from '../outbound/send-outbound.js';
@@ -70,8 +70,15 @@ describe('example entries', () => {
         codeVerifier: authorization.codeVerifier,
       });
       const token = processTokenResponse(entry, await sendOutbound(tokenRequest), { secrets });
-      const userInfo = await sendOutbound(buildUserInfoRequest(entry, token));
-      const user = processUserInfoResponse(entry, userInfo, { secrets });
+      const userInfo = await sendOutbound(
+        buildUserInfoRequest(entry, {
+          accessToken: token.accessToken,
+          code: undefined,
+          appToken: undefined,
+          named: token.values,
+        }),
+      );
+      const { user } = readUserInfo(entry, userInfo, { secrets, tokenValues: token.values });
       // The GitHub style's user id is its numeric account id.
       assert.equal(user.userId, style === 'github' ? '1001' : 'alice');
       assert.equal(user.email, 'alice@example.test');

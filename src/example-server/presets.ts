@@ -1,7 +1,7 @@
 import { defaultClient } from './defaults.js';
 
 /** Plain entry objects in the admin API's shape (docs/entries.md). */
-export type ExampleEntry = Record<string, unknown>;
+type ExampleEntry = Record<string, unknown>;
 
 export interface ExampleEntries {
   /** The GET style: GET calls, the user under `user`. */

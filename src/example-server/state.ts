@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { codeLifetimeMs } from './defaults.js';
 import type { ExampleClient, ExampleUser } from './types.js';
 
-export interface IssuedCode {
+interface IssuedCode {
   readonly appid: string;
   readonly redirectUri: string;
   readonly user: ExampleUser;
@@ -17,15 +17,15 @@ export interface IssuedToken {
   readonly user: ExampleUser;
 }
 
-export type CodeCheck =
+type CodeCheck =
   { ok: true; user: ExampleUser; nonce?: string | undefined } | { ok: false; reason: string };
 
-export function randomValue(): string {
+function randomValue(): string {
   return randomBytes(24).toString('base64url');
 }
 
 /** Constant-time comparison, so the example does not teach a timing leak. */
-export function sameText(a: string, b: string): boolean {
+function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);

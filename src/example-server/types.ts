@@ -26,7 +26,7 @@ export type ResponseFault =
   | { readonly body: string }
   | { readonly redirectTo: string };
 
-export type AuthorizeFault =
+type AuthorizeFault =
   | ResponseFault
   | { readonly error: string; readonly description?: string }
   | { readonly omitCode: true };

@@ -20,7 +20,7 @@ export interface ExtensionClientDeps {
   readonly random: RandomSource;
 }
 
-export interface ExtensionCall<S extends z.ZodType> {
+interface ExtensionCall<S extends z.ZodType> {
   readonly method: 'GET' | 'POST';
   /** The contract's route, appended to the extension's base URL: /health, /authorize-url, /callback. */
   readonly route: string;

@@ -12,7 +12,7 @@ export interface RunningExtension {
   close(): Promise<void>;
 }
 
-export interface AcmeRequest {
+interface AcmeRequest {
   readonly method: string;
   readonly path: string;
   readonly query: Readonly<Record<string, string>>;
@@ -20,7 +20,7 @@ export interface AcmeRequest {
   readonly body: Readonly<Record<string, string>> | undefined;
 }
 
-export type AcmeFault =
+type AcmeFault =
   | { readonly delayMs: number }
   | { readonly status: number; readonly body?: string }
   | { readonly errorCode: string; readonly errorMsg?: string };

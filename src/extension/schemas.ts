@@ -53,7 +53,7 @@ export const callbackRequest = z
 /** The same bounds the gateway puts on attributes mapped from any server (core/user/coerce.ts). */
 const attribute = (max: number, what: string) => z.string().max(max).describe(what).optional();
 
-export const extensionUser = z.strictObject({
+const extensionUser = z.strictObject({
   userId: z.string().min(1).max(255).describe('The stable identifier of the user; required.'),
   userName: attribute(1024, 'Display name.'),
   email: attribute(320, 'Email address.'),
@@ -102,4 +102,3 @@ export const errorAnswer = z
 export type AuthorizeUrlRequest = z.infer<typeof authorizeUrlRequest>;
 export type CallbackRequest = z.infer<typeof callbackRequest>;
 export type ExtensionUser = z.infer<typeof extensionUser>;
-export type ErrorAnswer = z.infer<typeof errorAnswer>;

@@ -22,7 +22,7 @@ export const replayWindowMs = 5 * 60_000;
 
 const signatureVersion = 'v1';
 
-export interface SignedRequestParts {
+interface SignedRequestParts {
   readonly method: string;
   /** The URL's path as sent, e.g. /ext/authorize-url (no query: the contract uses none). */
   readonly path: string;
@@ -32,7 +32,7 @@ export interface SignedRequestParts {
   readonly body: string;
 }
 
-export interface SignedAnswerParts {
+interface SignedAnswerParts {
   readonly status: number;
   readonly timestamp: string;
   /** The nonce of the request this answers. */

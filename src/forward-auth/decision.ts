@@ -23,7 +23,7 @@ export type ForwardAuthCheck = 'check' | 'redirect';
  * - sign-in: 302 to where a sign-in starts, coming back to `returnTo`;
  * - failure: the coded error, answered by sendFailure or writeFailure.
  */
-export type ForwardAuthAnswer =
+type ForwardAuthAnswer =
   | { readonly kind: 'allow'; readonly headers: readonly string[] }
   | { readonly kind: 'sign-in'; readonly returnTo: string }
   | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };

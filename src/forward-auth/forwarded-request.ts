@@ -12,7 +12,7 @@ export function forwarded(headers: IncomingHttpHeaders, name: string): string | 
 }
 
 /** The access decision, or a check that does not say which path the proxy will serve. */
-export type ForwardedDecision =
+type ForwardedDecision =
   AccessDecision | { readonly allowed: false; readonly misforwarded: SsogateError };
 
 /**

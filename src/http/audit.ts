@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuditKind, AuditStore, NewAuditEvent } from '../storage/types.js';
 import type { Gateway } from './gateway.js';
 
-export interface AuditFacts {
+interface AuditFacts {
   readonly kind: AuditKind;
   readonly outcome: 'success' | 'failure';
   readonly entryId?: string | null;

@@ -8,7 +8,7 @@ import { SsogateError } from '../core/index.js';
  * "please start again". The reason is the gateway's own words, never the
  * body's text.
  */
-export class RequestNotReadable extends SsogateError<'request_invalid'> {
+class RequestNotReadable extends SsogateError<'request_invalid'> {
   readonly #reason: string;
 
   constructor(reason: string, cause: unknown) {

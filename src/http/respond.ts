@@ -49,7 +49,7 @@ export interface FailureOptions {
   readonly page?: PageContext;
 }
 
-export interface FailureReport {
+interface FailureReport {
   readonly code: ErrorCode;
   readonly reference: string;
 }
@@ -136,7 +136,7 @@ export interface FailureAnswer extends FailureReport {
  * What sendFailure sends, logged once: the code and its status, the page or
  * JSON body, and the headers a 429 or 503 carries.
  */
-export function failureAnswer(
+function failureAnswer(
   gateway: Gateway,
   /** Where the failure is logged, and the route pattern its trace names. */
   { log, route }: { readonly log: FastifyBaseLogger; readonly route: string },

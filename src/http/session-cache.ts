@@ -10,7 +10,7 @@ export interface RememberedSession {
   readonly user: UserRecord;
 }
 
-export interface SessionCacheOptions {
+interface SessionCacheOptions {
   /** The storage's revocations; without them nothing is remembered. */
   readonly revocations: RevocationFeed | undefined;
   readonly clock: () => number;

@@ -23,7 +23,7 @@ export interface UpgradedConnection {
  */
 export type ConnectionVerdict = 'open' | 'ended' | 'unknown';
 
-export interface UpgradedConnectionsOptions {
+interface UpgradedConnectionsOptions {
   /** The storage's revocations; without them only the periodic checks close connections. */
   readonly revocations: RevocationFeed | undefined;
   /** Checks a connection's session in storage, as a new request would be checked. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { UserStore } from '../storage/types.js';
 import { hashPassword } from './password-hash.js';
 
-export interface BootstrapResult {
+interface BootstrapResult {
   readonly created: boolean;
   /** Set only when the password was generated: to be printed once. */
   readonly generatedPassword: string | undefined;

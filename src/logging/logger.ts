@@ -7,7 +7,7 @@ import { maskSecrets } from '../core/index.js';
  * sensitive parameters (code, state, tokens) masked, so a callback or a
  * GET-style token URL never writes a credential to the log.
  */
-export function loggableUrl(url: string): string {
+function loggableUrl(url: string): string {
   const queryAt = url.indexOf('?');
   return queryAt === -1 ? url : `${url.slice(0, queryAt)}?${maskSecrets(url.slice(queryAt + 1))}`;
 }

@@ -13,10 +13,10 @@ const forwardAuthBuckets = [
 const proxyBuckets = [0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** What a forward-auth check answered, read from its status. */
-export type ForwardAuthDecision =
+type ForwardAuthDecision =
   'allow' | 'unauthenticated' | 'denied' | 'redirect' | 'invalid' | 'error';
 
-export const forwardAuthDecisions: readonly ForwardAuthDecision[] = [
+const forwardAuthDecisions: readonly ForwardAuthDecision[] = [
   'allow',
   'unauthenticated',
   'denied',
@@ -39,9 +39,9 @@ export interface ProxyChildren {
 }
 
 /** Where a session count comes from, asked at most once per cache period. */
-export type CountSessions = () => Promise<number>;
+type CountSessions = () => Promise<number>;
 
-export interface GatewayMetricsOptions {
+interface GatewayMetricsOptions {
   readonly version: string;
   /** Upstream origins, known at start: their children are bound once. */
   readonly upstreams: readonly string[];

@@ -6,7 +6,7 @@ import type { GatewayMetrics } from './gateway-metrics.js';
 export const metricsPath = '/_sso/metrics';
 
 /** An answer to a scrape: the status, its headers and body. */
-export interface ScrapeAnswer {
+interface ScrapeAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
@@ -17,7 +17,7 @@ export interface ScrapeAnswer {
  * Both sides are hashed first, so the comparison takes the same time
  * whatever the length or the first differing byte of what was sent.
  */
-export function bearerMatches(header: string | undefined, token: string): boolean {
+function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
   const sent = createHash('sha256')
     .update(match?.[1] ?? '')

@@ -7,18 +7,18 @@ import type { Tracing } from './tracing.js';
 import { contextFromTraceparent, markFailed, signInParent, traceparentOf } from './tracing.js';
 
 /** The outbound steps of a sign-in that are timed. */
-export type OutboundStep = 'app_token' | 'token' | 'userinfo' | 'extension';
+type OutboundStep = 'app_token' | 'token' | 'userinfo' | 'extension';
 
 /** The entry label of a sign-in whose entry is not known (an unknown id is not a label value). */
-export const noEntry = '(none)';
+const noEntry = '(none)';
 
 /** What a failure's log line gets to find its trace. */
-export interface FailureTrace {
+interface FailureTrace {
   readonly traceId?: string;
 }
 
 /** A proxied request being observed: from the call to the response head. */
-export interface ProxyObservation {
+interface ProxyObservation {
   readonly startedAt: number;
   readonly children: ProxyChildren | undefined;
   readonly span: Span | undefined;

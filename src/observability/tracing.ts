@@ -8,7 +8,7 @@ const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const invalidTraceId = '0'.repeat(32);
 const invalidSpanId = '0'.repeat(16);
 
-export type SpanKindName = 'internal' | 'server' | 'client';
+type SpanKindName = 'internal' | 'server' | 'client';
 const kinds: Record<SpanKindName, SpanKind> = {
   internal: SpanKind.INTERNAL,
   server: SpanKind.SERVER,

@@ -7,9 +7,9 @@ import type { SendOutbound } from '../outbound/outbound-policy.js';
 /** How long a discovery document is used before it is fetched again. */
 export const discoveryRefreshMs = 24 * 60 * 60 * 1000;
 /** How long a failed fetch is remembered before the next sign-in tries again. */
-export const failureRetryMs = 30 * 1000;
+const failureRetryMs = 30 * 1000;
 /** The least time between two fetches of a key set for a token it did not verify. */
-export const keySetRefetchMs = 60 * 1000;
+const keySetRefetchMs = 60 * 1000;
 /**
  * How long a key set is used when its answer names no max-age. Shorter than
  * a discovery document's day: a key the provider stopped publishing (taken
@@ -23,7 +23,7 @@ const maxMetadataBytes = 256 * 1024;
 const metadataTimeoutMs = 10_000;
 
 /** What the API and the console show of an issuer's discovery. */
-export interface DiscoveryStatus {
+interface DiscoveryStatus {
   readonly state: 'ok' | 'failed' | 'not_fetched';
   readonly fetchedAt: number | null;
   /** The failure's code and message, when the last fetch failed. */

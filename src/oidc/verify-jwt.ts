@@ -4,7 +4,7 @@ import { SsogateError } from '../core/index.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 
 /** The signature algorithms accepted on provider tokens; `none` and HMAC never. */
-export const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
+const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
 
 /**
  * Verifies a provider-signed JWT's signature with the provider's key set and

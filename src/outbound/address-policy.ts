@@ -159,7 +159,7 @@ export function parseAllowList(
   return { names, addresses };
 }
 
-export const emptyAllowList: AllowList = { names: new Set(), addresses: new BlockList() };
+const emptyAllowList: AllowList = { names: new Set(), addresses: new BlockList() };
 
 /** The policy with the operator's exceptions. */
 export function addressPolicy(allow: AllowList = emptyAllowList): AddressPolicy {
@@ -205,7 +205,7 @@ function allowedAddress(allowed: BlockList, address: string): boolean {
  * one. An IPv4-mapped or NAT64 address (64:ff9b::/96) is judged by the IPv4
  * address it carries, since that is where the packets end up.
  */
-export function specialPurpose(address: string): string | undefined {
+function specialPurpose(address: string): string | undefined {
   if (isIPv4(address)) return rangeOf(refusedIPv4, refusedIPv4List, address, 'ipv4');
   const carried = embeddedIPv4(address);
   if (carried !== undefined) {

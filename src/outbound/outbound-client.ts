@@ -21,7 +21,7 @@ export type Lookup = (
   ) => void,
 ) => void;
 
-export interface OutboundClientOptions {
+interface OutboundClientOptions {
   /** Which hosts and addresses may be called (SSOGATE_OUTBOUND_ALLOW). */
   readonly policy?: AddressPolicy;
   /** Connections at once to one origin (SSOGATE_OUTBOUND_MAX_CONNECTIONS). */
@@ -32,7 +32,7 @@ export interface OutboundClientOptions {
   readonly lookup?: Lookup;
 }
 
-export const defaultMaxConnectionsPerOrigin = 16;
+const defaultMaxConnectionsPerOrigin = 16;
 
 /**
  * The gateway's client for every call an entry names: token, user-info,

@@ -5,7 +5,7 @@ import { defaultUserAgent } from './user-agent.js';
 import { describeCall, toOutboundError } from './outbound-error.js';
 import { readCappedBody, tooLarge } from './read-body.js';
 
-export interface SendOptions {
+interface SendOptions {
   /** Another undici dispatcher (the outbound client's Agent, a MockAgent in tests). */
   readonly dispatcher?: Dispatcher;
   /** The call's deadline, when the caller started it earlier (to wait for a connection slot). */

@@ -32,7 +32,7 @@ export class SafeHtml {
 }
 
 /** What a page may interpolate: text, numbers, fragments, lists of them, or nothing. */
-export type HtmlValue = string | number | SafeHtml | undefined | readonly HtmlValue[];
+type HtmlValue = string | number | SafeHtml | undefined | readonly HtmlValue[];
 
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): SafeHtml {
   let markup = strings[0] ?? '';

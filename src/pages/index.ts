@@ -4,7 +4,6 @@ export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-p
 export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences, retryCanHelp } from './error-page.js';
 export type { ErrorPageInput } from './error-page.js';
 export { SafeHtml, escapeHtml, html } from './html.js';
-export type { HtmlValue } from './html.js';
 export {
   DEFAULT_LANGUAGE,
   LANGUAGES,
@@ -15,14 +14,13 @@ export {
 } from './i18n/index.js';
 export type { Language, PageMessages } from './i18n/index.js';
 export { LANGUAGE_SWITCH_PATH, localHref } from './layout.js';
-export type { Organization, PageContext } from './layout.js';
+export type { PageContext } from './layout.js';
 export { portalPage } from './portal-page.js';
 export type { PortalPageInput, PortalUser } from './portal-page.js';
 export { signedOutPage } from './signed-out-page.js';
 export type { SignOutScope } from './signed-out-page.js';
 export { signOutPage } from './sign-out-page.js';
-export { testSignInPage } from './test-sign-in-page.js';
-export type { TestSignInPageInput } from './test-sign-in-page.js';
+export { trialSignInPage } from './trial-sign-in-page.js';
 export type { SignOutPageInput } from './sign-out-page.js';
 export type { SignedInUser } from './sign-out-form.js';
 export { STYLESHEET_PATH, stylesheet } from './stylesheet.js';

@@ -6,7 +6,7 @@ import type { Language, PageMessages } from './i18n/index.js';
 import { STYLESHEET_PATH } from './stylesheet.js';
 
 /** The organisation an operator names on the sign-in pages (docs/configuration.md). */
-export interface Organization {
+interface Organization {
   readonly name?: string;
   /** A same-origin path of the logo the gateway serves. */
   readonly logoHref?: string;
@@ -27,7 +27,7 @@ export const LANGUAGE_SWITCH_PATH = '/_sso/language';
 const CHOOSER = '/_sso/login';
 
 /** A page rendered without a request in hand (tests, examples): English, back to the chooser. */
-export const DEFAULT_PAGE: PageContext = { language: 'en', returnPath: CHOOSER };
+const DEFAULT_PAGE: PageContext = { language: 'en', returnPath: CHOOSER };
 
 export function messagesOf(context: PageContext | undefined): PageMessages {
   return pageMessages((context ?? DEFAULT_PAGE).language);

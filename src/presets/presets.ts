@@ -35,7 +35,7 @@ const presetFile = z.strictObject({
   entry: z.record(z.string(), z.unknown()),
 });
 
-export type Preset = z.infer<typeof presetFile>;
+type Preset = z.infer<typeof presetFile>;
 
 export const presets: readonly Preset[] = [
   github,
@@ -57,7 +57,7 @@ export function findPreset(name: string): Preset | undefined {
   return presets.find((preset) => preset.preset === name);
 }
 
-export interface PresetValues {
+interface PresetValues {
   readonly id: string;
   readonly name?: string | undefined;
   readonly appid: string;

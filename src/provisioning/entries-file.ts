@@ -69,7 +69,7 @@ export async function loadEntriesFile(
   return inputs;
 }
 
-export interface ProvisionCounts {
+interface ProvisionCounts {
   readonly created: number;
   readonly updated: number;
   readonly unchanged: number;

@@ -11,7 +11,7 @@ import { RateLimitedError } from './rate-limited-error.js';
  * accounts, an address has a plain cap, against one address guessing many
  * accounts.
  */
-export const localSignInLimits = {
+const localSignInLimits = {
   freeFailures: 5,
   firstDelayMs: 1000,
   maxDelayMs: 15 * 60_000,
@@ -20,7 +20,7 @@ export const localSignInLimits = {
   perAddress: { maxFailures: 100, windowMs: 15 * 60_000 },
 } as const;
 
-export interface FailureLimitDeps {
+interface FailureLimitDeps {
   readonly store: RateLimitStore;
   readonly clock: () => number;
 }
@@ -29,12 +29,12 @@ export interface FailureLimitDeps {
  * One spelling per account for the limit: `Admin`, ` admin` and `ＡＤＭＩＮ`
  * are the same account (the form trims the name; user ids compare as stored).
  */
-export function accountKey(username: string): string {
+function accountKey(username: string): string {
   return username.normalize('NFKC').trim().toLowerCase();
 }
 
 /** How long after the last of `failures` the next try must wait. */
-export function delayAfter(failures: number): number {
+function delayAfter(failures: number): number {
   const { freeFailures, firstDelayMs, maxDelayMs } = localSignInLimits;
   if (failures < freeFailures) return 0;
   return Math.min(maxDelayMs, firstDelayMs * 2 ** (failures - freeFailures));

@@ -2,7 +2,7 @@ import type { RateLimitStore } from '../storage/types.js';
 import { clientKey } from './client-key.js';
 import { RateLimitedError } from './rate-limited-error.js';
 
-export interface StartLimits {
+interface StartLimits {
   readonly store: RateLimitStore;
   readonly clock: () => number;
   /** SSOGATE_SIGN_INS_PER_MINUTE: starts per client address per minute. */

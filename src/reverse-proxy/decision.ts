@@ -16,7 +16,7 @@ import type { ForwardContext } from './proxy-headers.js';
  * - sign-in: a page load without a session, sent to sign in (sendSignInNeeded);
  * - failure: the coded error, answered by sendFailure or writeFailure.
  */
-export type ProxyAnswer =
+type ProxyAnswer =
   | { readonly kind: 'allow'; readonly context: ForwardContext }
   | { readonly kind: 'sign-in' }
   | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };

@@ -46,7 +46,7 @@ export async function proxyHttp(
   return reply;
 }
 
-export interface ForwardTarget {
+interface ForwardTarget {
   readonly upstream: Upstream;
   /** The path and query sent upstream (proxy-target.ts). */
   readonly path: string;

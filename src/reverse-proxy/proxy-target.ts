@@ -3,7 +3,7 @@ import type { RefusedTarget } from '../access-rules/request-path.js';
 import { normaliseTarget } from '../access-rules/request-path.js';
 import type { Upstream } from '../config/proxy-settings.js';
 
-export interface ProxyTarget {
+interface ProxyTarget {
   /**
    * What is sent upstream: the path the rules judged, escaped again where it
    * must be (access-rules/request-path.ts), and the query as it came.

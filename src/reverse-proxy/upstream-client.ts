@@ -23,9 +23,9 @@ function agentFor(gateway: Gateway, origin: string): http.Agent {
   return agent;
 }
 
-export type UpstreamFailure = 'refused' | 'timeout';
+type UpstreamFailure = 'refused' | 'timeout';
 
-export interface UpstreamCall {
+interface UpstreamCall {
   readonly request: ClientRequest;
   /** Settles once: the response head (or a WebSocket upgrade), or why there is none. */
   readonly outcome: Promise<

@@ -6,16 +6,16 @@ import type { ActiveSession } from './session-service.js';
 import { resolveSession } from './session-service.js';
 
 /** A request's valid session, with the id its cookie holds (for CSRF tokens). */
-export interface RequestSession extends ActiveSession {
+interface RequestSession extends ActiveSession {
   readonly id: string;
 }
 
 /** A request as Fastify or the bare Node.js server hands it over. */
-export interface RequestWithHeaders {
+interface RequestWithHeaders {
   readonly headers: IncomingHttpHeaders;
 }
 
-export interface SessionLookup {
+interface SessionLookup {
   /**
    * Use the gateway's session cache (src/http/session-cache.ts): for the
    * checks of forward-auth and the reverse proxy, which run on every request

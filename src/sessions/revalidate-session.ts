@@ -1,16 +1,13 @@
-import type { CompiledOAuth2Entry, OutboundRequest, ThirdPartyResponse } from '../core/index.js';
+import type { CompiledOAuth2Entry, ThirdPartyResponse } from '../core/index.js';
 import {
   SsogateError,
-  buildShapedUserInfoRequest,
+  buildRefreshRequest,
   buildUserInfoRequest,
-  checkUserInfoResponse,
-  processUserInfoAnswer,
-  scopedUserId,
   checkIssuerAndAudience,
   isSsogateError,
-  mapUserFromBody,
-  maxResponseBytes,
-  userInfoBody,
+  processRefreshResponse,
+  readUserInfo,
+  scopedUserId,
 } from '../core/index.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
@@ -25,7 +22,7 @@ import type {
   UserInfoAccess,
 } from '../storage/types.js';
 
-export interface RevalidationDeps extends AppTokenDeps {
+interface RevalidationDeps extends AppTokenDeps {
   readonly entries: EntryRegistry;
   readonly oidcSessions: OidcSessionStore;
   readonly oidc: ProviderMetadata;
@@ -96,7 +93,7 @@ async function recheckUserInfo(
     appToken = await appTokenFor(deps, entry);
     if (appToken !== undefined) secrets.push(appToken.token);
     return deps.send(
-      buildShapedUserInfoRequest(entry, {
+      buildUserInfoRequest(entry, {
         accessToken: access.accessToken,
         code: undefined,
         appToken: appToken?.token,
@@ -108,8 +105,8 @@ async function recheckUserInfo(
   try {
     const user =
       entry.oidc === undefined
-        ? processUserInfoAnswer(entry, response, { secrets, tokenValues: access.values }).user
-        : mapOidcUserInfo(entry, kept, response, access.accessToken);
+        ? readUserInfo(entry, response, { secrets, tokenValues: access.values }).user
+        : readOidcUserInfo(entry, kept, response, access.accessToken);
     if (user.enabled === false) {
       report('user_disabled', 'the provider now says the user is disabled');
       return 'refused';
@@ -164,15 +161,16 @@ async function answerOrUnreachable(
 }
 
 /** An OpenID Connect user-info answer, checked against the session's subject and mapped. */
-function mapOidcUserInfo(
+function readOidcUserInfo(
   entry: CompiledOAuth2Entry,
   kept: OidcSessionRecord,
   response: ThirdPartyResponse,
   accessToken: string,
 ) {
-  checkUserInfoResponse(entry, response, { secrets: [accessToken] });
-  const body = userInfoBody('userinfo', { sub: kept.subject }, response.body, [accessToken]);
-  return mapUserFromBody(entry, body, { secrets: [accessToken] });
+  return readUserInfo(entry, response, {
+    secrets: [accessToken],
+    verified: { claims: { sub: kept.subject }, source: 'userinfo' },
+  }).user;
 }
 
 async function recheck(
@@ -185,7 +183,7 @@ async function recheck(
   const report = (code: string, message: string) => deps.report?.(entry.id, code, message);
   const refreshToken = kept.refreshToken;
   const response = await answerOrUnreachable(report, 'the provider', () =>
-    deps.send(refreshRequest(entry, refreshToken)),
+    deps.send(buildRefreshRequest(entry, refreshToken)),
   );
   if (response === 'unreachable') return response;
   if (response.status !== 200) {
@@ -196,14 +194,14 @@ async function recheck(
     return 'refused';
   }
   try {
-    const tokens = JSON.parse(response.body) as Record<string, unknown>;
-    const accessToken = typeof tokens.access_token === 'string' ? tokens.access_token : '';
-    if (typeof tokens.id_token === 'string') {
+    const tokens = processRefreshResponse(response, { secrets: [refreshToken] });
+    const { accessToken } = tokens;
+    if (tokens.idToken !== undefined) {
       // OpenID Connect Core §12.2: a refreshed id_token is about the same subject.
       const claims = await verifyProviderJwt(
         deps.oidc,
         oidc.discovery,
-        tokens.id_token,
+        tokens.idToken,
         'id_token_invalid_signature',
       );
       checkIssuerAndAudience(
@@ -217,21 +215,26 @@ async function recheck(
           'the refreshed id_token is about another subject',
         );
     }
-    if (oidc.userInfo !== 'claims' && accessToken !== '') {
-      const answer = await deps.send(buildUserInfoRequest(entry, { accessToken, values: {} }));
+    if (oidc.userInfo !== 'claims' && accessToken !== undefined) {
+      const answer = await deps.send(
+        buildUserInfoRequest(entry, {
+          accessToken,
+          code: undefined,
+          appToken: undefined,
+          named: {},
+        }),
+      );
       if (answer.status !== 200) {
         report('session_revalidation_refused', `the user-info call answered ${answer.status}`);
         return answer.status >= 500 ? 'unreachable' : 'refused';
       }
-      const body = userInfoBody('userinfo', { sub: kept.subject }, answer.body, [accessToken]);
-      const user = mapUserFromBody(entry, body, { secrets: [accessToken] });
+      const user = readOidcUserInfo(entry, kept, answer, accessToken);
       if (user.enabled === false) {
         report('user_disabled', 'the provider now says the user is disabled');
         return 'refused';
       }
     }
-    const rotated = typeof tokens.refresh_token === 'string' ? tokens.refresh_token : undefined;
-    await deps.oidcSessions.checked(kept.sessionHash, deps.clock(), rotated);
+    await deps.oidcSessions.checked(kept.sessionHash, deps.clock(), tokens.refreshToken);
     return 'valid';
   } catch (error) {
     report(
@@ -240,28 +243,4 @@ async function recheck(
     );
     return 'refused';
   }
-}
-
-/** RFC 6749 §6: the refresh token grant, authenticated as the sign-in's token call is. */
-function refreshRequest(entry: CompiledOAuth2Entry, refreshToken: string): OutboundRequest {
-  const oidc = entry.oidc;
-  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
-  if (entry.appsecret !== undefined && entry.appid !== undefined) {
-    const credentials = `${encodeURIComponent(entry.appid)}:${encodeURIComponent(entry.appsecret)}`;
-    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  } else if (entry.appid !== undefined) {
-    body.set('client_id', entry.appid);
-  }
-  return {
-    method: 'POST',
-    url: oidc?.discovery.tokenEndpoint ?? '',
-    headers,
-    body: body.toString(),
-    timeoutMs: entry.timeoutMs,
-    maxResponseBytes,
-  };
 }

@@ -35,7 +35,7 @@ export async function createSession(
 }
 
 /** A session just made: its id and what a check of it would find. */
-export interface StartedSession {
+interface StartedSession {
   readonly id: string;
   readonly active: ActiveSession;
 }
@@ -63,7 +63,7 @@ export async function startSession(
   return { id, active: { session, user: { ...user, lastSignInAt: now } } };
 }
 
-export interface SessionCheck {
+interface SessionCheck {
   /**
    * Whether the check is the user's activity, which slides the idle limit
    * (the default). The checks of open WebSockets are not: an open socket

@@ -31,7 +31,7 @@ import { pendingKey, usesState } from './pending-key.js';
 import { provisionUser } from './provision-user.js';
 import { namespaceOwner } from './reserved-user-id.js';
 
-export interface CompleteSignInDeps {
+interface CompleteSignInDeps {
   /** OpenID Providers' metadata and keys, for OpenID Connect entries. */
   readonly oidc: ProviderMetadata;
   readonly entries: EntryRegistry;
@@ -57,7 +57,7 @@ export interface SignInSuccess {
 }
 
 /** What the caller writes for a sign-in (its session, its audit event), in the user's transaction. */
-export type FinishSignIn<T> = (stores: TogetherStores, success: SignInSuccess) => Promise<T>;
+type FinishSignIn<T> = (stores: TogetherStores, success: SignInSuccess) => Promise<T>;
 
 /**
  * Flow steps 9 to 15 (docs/design.md#the-sign-in-flow). The callback is validated completely —

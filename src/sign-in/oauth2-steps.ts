@@ -6,21 +6,21 @@ import type {
   SsogateError,
   StepValues,
   ThirdPartyResponse,
+  UserInfoAnswer,
+  UserInfoOptions,
+  UserInfoReport,
 } from '../core/index.js';
 import {
   SignInError,
-  buildShapedUserInfoRequest,
   buildTokenRequest,
   buildUserInfoCallRequest,
-  checkUserInfoResponse,
+  buildUserInfoRequest,
   excerpt,
   isSsogateError,
   maskSecrets,
   processTokenResponse,
-  processUserInfoAnswer,
   processUserInfoCallResponse,
-  readComposedUserInfo,
-  userInfoBody,
+  readUserInfo,
 } from '../core/index.js';
 import type { Telemetry } from '../observability/telemetry.js';
 import type { VerifiedIdToken } from '../oidc/id-token.js';
@@ -32,10 +32,10 @@ import type { PendingSignIn, UserInfoAccess } from '../storage/types.js';
 import type { AppTokenDeps } from '../entries/app-token.js';
 import { appTokenFor, dropAppToken } from '../entries/app-token.js';
 
-export interface OAuth2StepDeps extends AppTokenDeps {
+interface OAuth2StepDeps extends AppTokenDeps {
   readonly oidc: ProviderMetadata;
   readonly telemetry: Telemetry;
-  /** Told what the steps do, for an administrator's test sign-in (sign-in/run-test-sign-in.ts). */
+  /** Told what the steps do, for an administrator's test sign-in (src/trial-sign-in/run-trial.ts). */
   readonly observer?: StepObserver;
 }
 
@@ -45,12 +45,14 @@ export interface StepObserver {
   step(which: 'token' | 'userinfo', detail: string): void;
   /** The values never to show, growing as tokens are read; the same array throughout. */
   secrets(values: readonly string[]): void;
-  /** The values read from the token response, for the user-info mapping's report. */
+  /** The values read from the token response, for the trace's token step. */
   tokenValues(values: Readonly<Record<string, string>>): void;
+  /** Each user-info mapping line's outcome, from the read the sign-in itself made. */
+  userInfoReport(report: UserInfoReport): void;
 }
 
 /** The user an OAuth2 entry's calls describe, and an OpenID Connect sign-in's tokens. */
-export interface SignedInUser {
+interface SignedInUser {
   readonly mapped: MappedUser;
   readonly oidc: OidcSignIn | undefined;
   /** Present when the entry re-checks sessions by calling user info again. */
@@ -151,20 +153,20 @@ export async function readSignedInUser(
     deps.observer?.tokenValues(token.values);
     values = { ...values, accessToken: token.accessToken, named: token.values };
   }
-  const options = { secrets, ...(tokenValues === undefined ? {} : { tokenValues }) };
-  const verified = idToken;
+  const options: UserInfoOptions = {
+    secrets,
+    tokenValues,
+    verified:
+      idToken === undefined || entry.oidc === undefined
+        ? undefined
+        : { claims: idToken.claims, source: entry.oidc.userInfo },
+  };
   const answer = await run('userinfo', '', async () => {
-    if (verified !== undefined && entry.oidc?.userInfo === 'claims') {
-      const body = userInfoBody('claims', verified.claims, undefined, secrets);
-      return readComposedUserInfo(entry, body, options);
-    }
-    const response = await deps.send(buildShapedUserInfoRequest(entry, values));
-    if (verified === undefined || entry.oidc === undefined) {
-      return processUserInfoAnswer(entry, response, options);
-    }
-    checkUserInfoResponse(entry, response, { secrets });
-    const body = userInfoBody(entry.oidc.userInfo, verified.claims, response.body, secrets);
-    return readComposedUserInfo(entry, body, options);
+    const response =
+      options.verified?.source === 'claims'
+        ? undefined
+        : await deps.send(buildUserInfoRequest(entry, values));
+    return readUserInfoFor(deps.observer, entry, response, options);
   });
   let user = answer.user;
   values = { ...values, named: { ...values.named, ...answer.values } };
@@ -196,6 +198,20 @@ export async function readSignedInUser(
             refreshToken: refreshTokenOf(tokenResponse),
           },
   };
+}
+
+/** The user-info answer read, and reported to a test sign-in's observer when there is one. */
+function readUserInfoFor(
+  observer: StepObserver | undefined,
+  entry: CompiledOAuth2Entry,
+  response: ThirdPartyResponse | undefined,
+  options: UserInfoOptions,
+): UserInfoAnswer {
+  if (observer === undefined) return readUserInfo(entry, response, { ...options, report: false });
+  const report = readUserInfo(entry, response, { ...options, report: true });
+  observer.userInfoReport(report);
+  if ('error' in report.result) throw report.result.error;
+  return report.result.answer;
 }
 
 /**

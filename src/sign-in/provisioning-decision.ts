@@ -6,7 +6,7 @@ export type ProvisioningRefusal =
   'signup_not_allowed' | 'account_conflict' | 'user_disabled' | 'user_id_reserved';
 
 /** What a sign-in does with its user: the one answer both the sign-in and the test sign-in give. */
-export type ProvisioningDecision =
+type ProvisioningDecision =
   | {
       readonly action: 'create' | 'update' | 'sign_in';
       readonly userId: string;

@@ -3,7 +3,15 @@ import { scopedUserId } from '../core/index.js';
 import type { EntryStore, UserStore } from '../storage/types.js';
 import { decideProvisioning } from './provisioning-decision.js';
 import { namespaceOwner } from './reserved-user-id.js';
-import type { ProvisioningPlan } from './test-trace.js';
+
+/** What provisioning would have done with the mapped user; nothing is written. */
+export interface ProvisioningPlan {
+  readonly action: 'create' | 'update' | 'sign_in' | 'refuse';
+  readonly userId: string;
+  /** For a refusal: account_conflict, user_id_reserved, user_disabled or signup_not_allowed. */
+  readonly code?: string;
+  readonly message: string;
+}
 
 /**
  * What provisionUser (src/sign-in/provision-user.ts) would do with this

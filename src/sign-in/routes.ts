@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignInError, isSsogateError } from '../core/index.js';
 import { audit } from '../http/audit.js';
 import { readCookie, setSessionCookie } from '../http/browser-cookies.js';
@@ -12,14 +12,27 @@ import { completeSignIn } from './complete-sign-in.js';
 import { keepProviderSession } from './keep-provider-session.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
-import { finishTestSignIn } from './test-callback.js';
 
 interface EntryParams {
   readonly id: string;
 }
 
-/** GET /_sso/login/{id} and GET /_sso/callback/{id} (docs/design.md#the-sign-in-flow). */
-export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
+/**
+ * GET /_sso/login/{id} and GET /_sso/callback/{id} (docs/design.md#the-sign-in-flow).
+ * `trialCallback` answers the callback of an administrator's test sign-in
+ * (src/trial-sign-in/trial-callback.ts), resolving true when it did; it is
+ * given here, by the app, because that feature builds on this one.
+ */
+export function signInRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  trialCallback: (
+    gateway: Gateway,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    routeEntryId: string,
+  ) => Promise<boolean>,
+): void {
   app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
     '/_sso/login/:id',
     async (request, reply) => {
@@ -53,7 +66,7 @@ export function signInRoutes(app: FastifyInstance, gateway: Gateway): void {
       // any Referer and any cache.
       void reply.header('referrer-policy', 'no-referrer');
       // An administrator's test sign-in records its trace and signs nobody in.
-      if (await finishTestSignIn(gateway, request, reply, request.params.id)) return reply;
+      if (await trialCallback(gateway, request, reply, request.params.id)) return reply;
       try {
         const result = await completeSignIn(
           gateway,

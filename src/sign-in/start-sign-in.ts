@@ -7,7 +7,7 @@ import type { PendingSignInStore } from '../storage/types.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
 
-export interface StartSignInDeps {
+interface StartSignInDeps {
   readonly publicUrl: string;
   readonly pendingSignIns: PendingSignInStore;
   readonly random: RandomSource;

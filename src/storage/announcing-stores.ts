@@ -2,7 +2,7 @@ import type { SessionStore, UserStore } from './types.js';
 import type { AnnouncingRevocationFeed } from './session-revocations.js';
 
 /** What the stores below need of a feed. */
-export type Announcer = Pick<AnnouncingRevocationFeed, 'announce'>;
+type Announcer = Pick<AnnouncingRevocationFeed, 'announce'>;
 
 /**
  * The session store with every ending announced to the other instances

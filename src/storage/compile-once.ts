@@ -13,7 +13,7 @@ function isSlot(value: unknown): value is Slot {
 }
 
 /** A query compiled to SQL once, run with the values of each call. */
-export interface OnceCompiledQuery<Values, Row> {
+interface OnceCompiledQuery<Values, Row> {
   /** Runs it on `db`, a Kysely instance or transaction of the same dialect. */
   execute(db: Kysely<Database>, values: Values): Promise<QueryResult<Row>>;
   /** The SQL text, the same for every run (what the statement caches key on). */

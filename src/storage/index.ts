@@ -2,4 +2,3 @@ export type * from './types.js';
 export type { Database, SqlDialect } from './schema.js';
 export { createKyselyStorage } from './kysely-storage.js';
 export { openSqliteStorage } from './sqlite/open-sqlite-storage.js';
-export type { SqliteStorageOptions } from './sqlite/open-sqlite-storage.js';

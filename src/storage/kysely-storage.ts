@@ -14,11 +14,11 @@ import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
-import { createTestSignInStore } from './test-sign-in-store.js';
+import { createTrialSignInStore } from './trial-sign-in-store.js';
 import type { Storage, SweepCounts } from './types.js';
 import { createUserStore } from './user-store.js';
 
-export interface KyselyStorageOptions {
+interface KyselyStorageOptions {
   /**
    * Run the migrations first (the default). A caller that has already
    * migrated, such as PostgreSQL under its advisory lock, passes false.
@@ -49,7 +49,7 @@ export async function createKyselyStorage(
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
-    testSignIns: createTestSignInStore(db, secretBox),
+    testSignIns: createTrialSignInStore(db, secretBox),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -103,7 +103,7 @@ async function sweepExpired(
     }
     await createOidcSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
-    await createTestSignInStore(trx, secretBox).deleteExpired(now);
+    await createTrialSignInStore(trx, secretBox).deleteExpired(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),

@@ -6,7 +6,7 @@ import {
   subjectOf,
 } from './session-revocations.js';
 
-export interface RevocationAnnouncementsOptions {
+interface RevocationAnnouncementsOptions {
   /** This instance's id, the first word of what it announces. */
   readonly instanceId: string;
   /** How long an announcement waits for the instances' acknowledgements. */

@@ -6,14 +6,14 @@ import type { ColumnType, Generated } from 'kysely';
  * strings (hence the read type; rows go through Number() in the mappers),
  * booleans are 0/1 integers (better-sqlite3 binds no JS booleans), JSON is text.
  */
-export type Millis = ColumnType<number | string | bigint, number, number>;
-export type NullableMillis = ColumnType<
+type Millis = ColumnType<number | string | bigint, number, number>;
+type NullableMillis = ColumnType<
   number | string | bigint | null,
   number | null | undefined,
   number | null
 >;
 /** 0 or 1. */
-export type Flag = number;
+type Flag = number;
 
 export interface EntriesTable {
   id: string;
@@ -70,7 +70,7 @@ export interface PendingSignInsTable {
   nonce: string | null;
 }
 
-export interface OidcSessionsTable {
+interface OidcSessionsTable {
   session_hash: string;
   entry_id: string;
   subject: string;
@@ -83,7 +83,7 @@ export interface OidcSessionsTable {
   expires_at: Millis;
 }
 
-export interface UsedLogoutTokensTable {
+interface UsedLogoutTokensTable {
   jti_hash: string;
   expires_at: Millis;
 }
@@ -119,14 +119,14 @@ export interface ApiTokensTable {
   owner_name: string | null;
 }
 
-export interface AppTokensTable {
+interface AppTokensTable {
   entry_id: string;
   fingerprint: string;
   token_sealed: string;
   expires_at: Millis;
 }
 
-export interface RateWindowsTable {
+interface RateWindowsTable {
   key: string;
   count: number;
   ends_at: Millis;

@@ -178,7 +178,7 @@ export interface NewUser extends UserAttributes {
   readonly passwordHash?: string | null;
 }
 
-export interface UserQuery {
+interface UserQuery {
   /** Matches userId, userName, email (case-insensitive substring). */
   readonly search?: string;
   readonly limit: number;
@@ -405,7 +405,7 @@ export interface AuditQuery {
 }
 
 /** When an entry last signed someone in, and last failed to; null for never. */
-export interface LastSignIns {
+interface LastSignIns {
   readonly success: number | null;
   readonly failure: number | null;
 }
@@ -466,7 +466,7 @@ export interface ApiTokenStore {
 // ------------------------------------------------------------- app tokens
 
 /** An entry's application token (docs/entries.md#the-application-token), decrypted. */
-export interface CachedAppToken {
+interface CachedAppToken {
   readonly token: string;
   /** Of the entry settings that fetched it; another fingerprint means a stale token. */
   readonly fingerprint: string;

@@ -15,7 +15,7 @@ export const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
 export const BINDING_COOKIE = 'ssogate_binding';
 export const SECURE_BINDING_COOKIE = '__Host-ssogate_binding';
 
-export interface CookieNames {
+interface CookieNames {
   readonly session: string;
   readonly binding: string;
 }
@@ -27,8 +27,8 @@ export function cookieNames(secure: boolean): CookieNames {
     : { session: SESSION_COOKIE, binding: BINDING_COOKIE };
 }
 
-export const MAX_COOKIES = 50;
-export const MAX_COOKIE_HEADER_LENGTH = 8 * 1024;
+const MAX_COOKIES = 50;
+const MAX_COOKIE_HEADER_LENGTH = 8 * 1024;
 /** Browsers keep at least 4096 bytes per cookie (RFC 6265 §6.1); stay within it. */
 const MAX_SET_COOKIE_LENGTH = 4096;
 
@@ -88,7 +88,7 @@ function decodeValue(value: string): string {
   }
 }
 
-export interface CookieOptions {
+interface CookieOptions {
   readonly maxAgeSeconds?: number;
   readonly expires?: Date;
   readonly httpOnly: boolean;
@@ -138,7 +138,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   return header;
 }
 
-export interface ClearCookieOptions {
+interface ClearCookieOptions {
   readonly secure: boolean;
   readonly sameSite: 'Lax' | 'Strict';
   readonly path?: string;

@@ -9,7 +9,7 @@
  * percent-decoded form (what a router or an upstream app may act on).
  */
 
-export const MAX_RETURN_TO_LENGTH = 2048;
+const MAX_RETURN_TO_LENGTH = 2048;
 
 const DUMMY_BASE = 'http://gateway.invalid';
 const DUMMY_ORIGIN = new URL(DUMMY_BASE).origin;

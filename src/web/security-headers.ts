@@ -6,7 +6,7 @@
  * posting to the gateway itself.
  */
 
-export interface SecurityHeaderOptions {
+interface SecurityHeaderOptions {
   /** The public URL is https: adds HSTS (browsers ignore it over http anyway). */
   readonly https: boolean;
   /**

@@ -15,7 +15,7 @@ const managedHeaders: ReadonlyMap<string, string> = new Map([
   ['accept', 'the gateway asks for JSON and accepts any body'],
 ]);
 
-export interface CallFields {
+interface CallFields {
   /** The field holding the URL template, as problems name it (`tokenUrl`, `appToken.url`). */
   readonly urlField: string;
   /** The field holding the options, as problems name it (`tokenRequest`, `appToken`). */
@@ -26,7 +26,7 @@ export interface CallFields {
 }
 
 /** Where a call's URL and options are read: two fields of the entry, or one object. */
-export interface CallSource {
+interface CallSource {
   readonly url: string | undefined;
   readonly options: Readonly<Record<string, unknown>>;
 }

@@ -6,7 +6,7 @@ import { ProblemList, textField } from './compile-fields.js';
  * Below this an HMAC key is guessable offline from one signed request; 16
  * characters of a random secret (`openssl rand -base64 24` gives 32) is the floor.
  */
-export const minExtensionSecretLength = 16;
+const minExtensionSecretLength = 16;
 
 /**
  * Checks the extension fields of an entry of type extension (docs/extension.md#the-entry) and
@@ -59,7 +59,7 @@ export function compileExtension(
   };
 }
 
-export type ExtensionTargetCheck =
+type ExtensionTargetCheck =
   | { readonly ok: true; readonly extension: CompiledExtension }
   | { readonly ok: false; readonly problems: readonly SsogateError[] };
 

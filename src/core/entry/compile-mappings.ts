@@ -10,7 +10,7 @@ import { parseMappingText } from './mapping-text.js';
  * Where a mapping list stands: `userInfoParse` must map userId; the mapping
  * of a call after user info may not (the user is who user info said).
  */
-export interface MappingPlace {
+interface MappingPlace {
   readonly field: string;
   readonly userId: 'required' | 'refused';
 }

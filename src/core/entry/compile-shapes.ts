@@ -15,7 +15,7 @@ export interface NamedValue {
 }
 
 /** The application-token call (docs/entries.md#the-application-token). */
-export interface CompiledAppToken extends CompiledCall {
+interface CompiledAppToken extends CompiledCall {
   readonly parse: Expression;
   readonly expiresIn: Expression | undefined;
   readonly ttlSeconds: number | undefined;
@@ -52,7 +52,7 @@ const fragmentText = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]{1,256}$/;
  * The matrix changes an entry's options make, per step: what the token
  * exchange, the user-info call and the chain may use beyond the basics.
  */
-export interface ShapeAdjustments {
+interface ShapeAdjustments {
   readonly tokenUrl: PlaceholderAdjustments;
   readonly userInfoUrl: PlaceholderAdjustments;
 }

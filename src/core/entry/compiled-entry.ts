@@ -16,7 +16,7 @@ export interface CompiledCall {
   readonly successCondition: Expression | undefined;
 }
 
-export interface CompiledTokenCall extends CompiledCall {
+interface CompiledTokenCall extends CompiledCall {
   readonly clientAuthentication: 'none' | 'basic';
 }
 

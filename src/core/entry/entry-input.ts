@@ -25,7 +25,7 @@ const optionalText = (max: number) =>
 export const entryIdPattern = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 /** Ids that would collide with the gateway's own routes under /_sso/login/. */
-export const reservedEntryIds: ReadonlySet<string> = new Set(['local']);
+const reservedEntryIds: ReadonlySet<string> = new Set(['local']);
 
 const headerInput = z.strictObject({
   name: text(256),
@@ -41,27 +41,27 @@ const callOptionsShape = {
   successCondition: optionalText(4096),
 };
 
-export const tokenRequestInput = z.strictObject({
+const tokenRequestInput = z.strictObject({
   ...callOptionsShape,
   /** RFC 6749 §2.3.1 HTTP Basic client authentication with appid/appsecret. */
   clientAuthentication: z.enum(['none', 'basic']).optional(),
 });
 
-export const userInfoRequestInput = z.strictObject(callOptionsShape);
+const userInfoRequestInput = z.strictObject(callOptionsShape);
 
-export const mappingInput = z.strictObject({
+const mappingInput = z.strictObject({
   attribute: text(64),
   expression: text(4096),
   /** The response must hold it (userId always must); otherwise a missing value is left unset. */
   required: z.boolean().optional(),
 });
 
-export const tokenValueInput = z.strictObject({
+const tokenValueInput = z.strictObject({
   name: text(64),
   expression: text(4096),
 });
 
-export const provisioningInput = z.strictObject({
+const provisioningInput = z.strictObject({
   /** Create users that do not exist yet. */
   createUsers: z.boolean().optional(),
   /** Update mapped columns at every sign-in. */
@@ -133,4 +133,3 @@ export const entryInput = z.strictObject({
 });
 
 export type EntryInput = z.infer<typeof entryInput>;
-export type HeaderInput = z.infer<typeof headerInput>;

@@ -19,7 +19,7 @@ export interface MappingSourcePosition {
   readonly attributeColumn: number;
 }
 
-export interface MappingTextResult {
+interface MappingTextResult {
   readonly mappings: readonly MappingSource[];
   readonly positions: readonly MappingSourcePosition[];
   readonly problems: readonly SsogateError[];

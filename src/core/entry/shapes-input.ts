@@ -29,7 +29,7 @@ const callShape = {
   successCondition: optionalText(4096),
 };
 
-export const appTokenInput = z.strictObject({
+const appTokenInput = z.strictObject({
   ...callShape,
   /** Yields the application token from the answer. */
   parse: text(4096),
@@ -44,7 +44,7 @@ export const appTokenInput = z.strictObject({
     .optional(),
 });
 
-export const userInfoCallInput = z.strictObject({
+const userInfoCallInput = z.strictObject({
   ...callShape,
   /** Names the call in messages and in the test panel. */
   name: text(64),
@@ -73,6 +73,3 @@ export const shapesInput = {
   /** Calls after user info, in order. */
   userInfoCalls: z.array(userInfoCallInput).max(4).optional(),
 };
-
-export type AppTokenInput = z.infer<typeof appTokenInput>;
-export type UserInfoCallInput = z.infer<typeof userInfoCallInput>;

@@ -25,7 +25,7 @@ import type { OidcDiscovery } from '../oidc/discovery.js';
 import { readOidc } from './oidc-entry.js';
 import { compileRevalidation } from './revalidation.js';
 
-export interface ValidateOptions {
+interface ValidateOptions {
   /** The provider's metadata, for an OpenID Connect entry; absent, the issuer stands in. */
   readonly discovery?: OidcDiscovery | undefined;
 }

@@ -7,7 +7,7 @@
  * directly: 400 for a bad entry or expression an administrator submitted,
  * 502 for a third-party response the gateway could not use.
  */
-export interface ErrorDefinition {
+interface ErrorDefinition {
   readonly status: number;
   readonly summary: string;
 }

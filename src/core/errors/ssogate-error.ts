@@ -5,7 +5,7 @@ import { errorRegistry } from './registry.js';
  * Where in an administrator's input a problem sits. `column` and `line` are
  * 1-based, counted in UTF-16 code units as an editor's cursor shows them.
  */
-export interface ErrorPosition {
+interface ErrorPosition {
   readonly field?: string;
   readonly line?: number;
   readonly column?: number;
@@ -18,7 +18,7 @@ export interface ErrorPosition {
  */
 export type ErrorFacts = Readonly<Record<string, string | number>>;
 
-export interface SsogateErrorOptions extends ErrorPosition {
+interface SsogateErrorOptions extends ErrorPosition {
   readonly cause?: unknown;
   readonly facts?: ErrorFacts;
 }

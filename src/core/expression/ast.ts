@@ -3,34 +3,33 @@
  * offset of its first character in the source, so that evaluation errors can
  * point at the column that failed long after the text was parsed.
  */
-import type { JsonValue } from './json-value.js';
 
-export interface StringLiteralNode {
+interface StringLiteralNode {
   readonly kind: 'string';
   readonly start: number;
   readonly value: string;
 }
 
-export interface NumberLiteralNode {
+interface NumberLiteralNode {
   readonly kind: 'number';
   readonly start: number;
   readonly value: number;
 }
 
-export interface BooleanLiteralNode {
+interface BooleanLiteralNode {
   readonly kind: 'boolean';
   readonly start: number;
   readonly value: boolean;
 }
 
-export interface NullLiteralNode {
+interface NullLiteralNode {
   readonly kind: 'null';
   readonly start: number;
   readonly value: null;
 }
 
 /** `$response`: the body of the call's response, as a string. */
-export interface ResponseNode {
+interface ResponseNode {
   readonly kind: 'response';
   readonly start: number;
 }
@@ -43,7 +42,7 @@ export interface CallNode {
   readonly args: readonly ExpressionNode[];
 }
 
-export interface BinaryNode {
+interface BinaryNode {
   readonly kind: 'binary';
   /** Offset of the left operand; `operatorStart` is that of `==` / `!=`. */
   readonly start: number;
@@ -53,8 +52,7 @@ export interface BinaryNode {
   readonly right: ExpressionNode;
 }
 
-export type LiteralNode =
-  StringLiteralNode | NumberLiteralNode | BooleanLiteralNode | NullLiteralNode;
+type LiteralNode = StringLiteralNode | NumberLiteralNode | BooleanLiteralNode | NullLiteralNode;
 
 export type ExpressionNode = LiteralNode | ResponseNode | CallNode | BinaryNode;
 
@@ -62,17 +60,4 @@ export type ExpressionNode = LiteralNode | ResponseNode | CallNode | BinaryNode;
 export interface Expression {
   readonly source: string;
   readonly root: ExpressionNode;
-}
-
-export function isLiteral(node: ExpressionNode): node is LiteralNode {
-  return (
-    node.kind === 'string' ||
-    node.kind === 'number' ||
-    node.kind === 'boolean' ||
-    node.kind === 'null'
-  );
-}
-
-export function literalValue(node: LiteralNode): JsonValue {
-  return node.value;
 }

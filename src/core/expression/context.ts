@@ -32,7 +32,7 @@ export interface EvaluationContext {
   readonly tokenValues: Readonly<Record<string, string>> | undefined;
 }
 
-export interface EvaluationContextOptions {
+interface EvaluationContextOptions {
   readonly secrets?: readonly string[];
   readonly verifiedTokens?: ReadonlyMap<string, JsonValue>;
   readonly tokenValues?: Readonly<Record<string, string>>;

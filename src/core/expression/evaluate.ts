@@ -12,7 +12,7 @@ import { findFunction } from './functions/index.js';
 import type { JsonValue } from './json-value.js';
 
 export { createEvaluationContext } from './context.js';
-export type { EvaluationContext, EvaluationContextOptions } from './context.js';
+export type { EvaluationContext } from './context.js';
 
 /** The same error, pointing at `offset` unless an inner node already claimed it. */
 function placed(error: unknown, offset: number): unknown {

@@ -17,7 +17,7 @@ export interface FunctionArguments {
 }
 
 /** A problem in a string-literal argument, found when the expression is saved. */
-export interface LiteralProblem {
+interface LiteralProblem {
   /** Offset inside the decoded string. */
   readonly index: number;
   readonly message: string;

@@ -11,11 +11,11 @@
  * errors can name the part of the path that was reached.
  */
 
-export type PathSegment =
+type PathSegment =
   | { readonly kind: 'key'; readonly key: string; readonly end: number }
   | { readonly kind: 'index'; readonly index: number; readonly end: number };
 
-export type PathResult =
+type PathResult =
   | { readonly ok: true; readonly segments: readonly PathSegment[] }
   | { readonly ok: false; readonly index: number; readonly message: string };
 

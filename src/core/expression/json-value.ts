@@ -19,10 +19,6 @@ export function isJsonObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function hasOwnKey(obj: object, key: string): boolean {
-  return Object.hasOwn(obj, key);
-}
-
 /** The own property `key` of `obj`, or undefined; never an inherited one. */
 export function getOwn(obj: JsonObject, key: string): JsonValue | undefined {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;

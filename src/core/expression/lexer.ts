@@ -6,8 +6,7 @@
 import { quote, syntaxError } from './syntax-error.js';
 import { readString } from './string-literal.js';
 
-export type TokenKind =
-  'string' | 'number' | 'ident' | 'response' | '(' | ')' | ',' | '==' | '!=' | 'eof';
+type TokenKind = 'string' | 'number' | 'ident' | 'response' | '(' | ')' | ',' | '==' | '!=' | 'eof';
 
 export interface Token {
   readonly kind: TokenKind;

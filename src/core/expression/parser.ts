@@ -17,8 +17,8 @@ import type { Token } from './lexer.js';
 import { Lexer } from './lexer.js';
 import { quote, syntaxError } from './syntax-error.js';
 
-export const MAX_EXPRESSION_LENGTH = 4096;
-export const MAX_NESTING_DEPTH = 32;
+const MAX_EXPRESSION_LENGTH = 4096;
+const MAX_NESTING_DEPTH = 32;
 
 const KEYWORDS: ReadonlyMap<string, ExpressionNode['kind']> = new Map([
   ['true', 'boolean'],

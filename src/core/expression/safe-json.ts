@@ -19,12 +19,12 @@ import { maskSecrets } from '../mask/mask.js';
 import type { JsonValue } from './json-value.js';
 
 export const MAX_JSON_BYTES = 1024 * 1024;
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Masking looks at this much of a non-JSON body; the message shows 80. */
 const MASK_WINDOW = 4096;
 
-export interface SafeJsonOptions {
+interface SafeJsonOptions {
   /** Exact secrets to mask in the "not JSON" excerpt. */
   readonly secrets?: readonly string[];
 }

@@ -6,7 +6,7 @@
  */
 import { quote, syntaxError } from './syntax-error.js';
 
-export interface StringLiteral {
+interface StringLiteral {
   readonly value: string;
   /** Offset just past the closing quote. */
   readonly end: number;

@@ -5,7 +5,7 @@
  */
 import { SsogateError } from '../errors/ssogate-error.js';
 
-export type SyntaxCode =
+type SyntaxCode =
   'expression_syntax' | 'expression_unknown_function' | 'expression_arity' | 'expression_limit';
 
 export function syntaxError(

@@ -1,4 +1,4 @@
 /** Masking and excerpts for text that goes to logs, messages and pages. */
 export { escapeControl, excerpt } from './excerpt.js';
-export { MASK, MIN_SECRET_LENGTH, maskSecrets } from './mask.js';
+export { MASK, maskSecrets } from './mask.js';
 export { isSensitiveKey } from './sensitive-key.js';

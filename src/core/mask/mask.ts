@@ -13,7 +13,7 @@ import { isSensitiveKey } from './sensitive-key.js';
 export const MASK = '***';
 
 /** Secrets shorter than this are not masked: "a" would shred any text. */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 // "key" : "value" (also unterminated, as in a cut excerpt) or a bare scalar.
 const JSON_DOUBLE = /"((?:[^"\\]|\\[\s\S])*)"(\s*:\s*)("(?:[^"\\]|\\[\s\S])*"?|[^\s,{}[\]"]+)/g;

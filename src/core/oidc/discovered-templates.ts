@@ -2,13 +2,13 @@ import type { OidcDiscovery } from './discovery.js';
 import type { UserInfoSource } from './oidc-input.js';
 
 /** Scopes asked for besides `openid` when the entry names none. */
-export const defaultOidcScope = 'profile email';
+const defaultOidcScope = 'profile email';
 
 /**
  * The standard claims as a mapping (OpenID Connect Core §5.1), used when an
  * OpenID Connect entry leaves `userInfoParse` empty.
  */
-export const standardClaimsMapping = [
+const standardClaimsMapping = [
   "userId = JSON_GET($response, 'sub')",
   "userName = FIRST_NON_EMPTY(JSON_GET($response, 'name'), JSON_GET($response, 'preferred_username'), null)",
   "email = FIRST_NON_EMPTY(JSON_GET($response, 'email'), null)",

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../errors/registry.js';
 
 export type Claims = Readonly<Record<string, unknown>>;
 
-export interface IdTokenExpectations {
+interface IdTokenExpectations {
   readonly issuer: string;
   /** The entry's appid: the client the token must be issued to. */
   readonly clientId: string;

@@ -2,10 +2,10 @@ import { SsogateError } from '../errors/ssogate-error.js';
 import type { Claims } from './id-token-claims.js';
 import { checkIssuerAndAudience } from './id-token-claims.js';
 
-export const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logout';
+const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logout';
 
 /** Whom a verified logout token ends: the provider session (sid), the subject, or both. */
-export interface LogoutTarget {
+interface LogoutTarget {
   readonly sid: string | undefined;
   readonly subject: string | undefined;
   readonly jti: string;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * field of its own so that an OpenID Connect entry is an OAuth2 entry plus
  * this block, and nothing else in the entry's shape changes meaning.
  */
-export const userInfoSources = ['userinfo', 'claims', 'both'] as const;
+const userInfoSources = ['userinfo', 'claims', 'both'] as const;
 export type UserInfoSource = (typeof userInfoSources)[number];
 
 /** Minutes between re-checks of a session with the provider (docs/entries.md#re-validation). */
@@ -49,5 +49,3 @@ export const oidcInput = z.strictObject({
   /** How long a session survives the provider being unreachable at a re-check; default 60. */
   revalidateGraceMinutes: revalidateGraceMinutesInput.optional(),
 });
-
-export type OidcInput = z.infer<typeof oidcInput>;

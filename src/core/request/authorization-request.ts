@@ -6,10 +6,10 @@ import { createPkcePair } from './pkce.js';
 import type { RandomSource } from './random.js';
 import { randomToken } from './random.js';
 
-export interface AuthorizationRequestOptions {
+interface AuthorizationRequestOptions {
   readonly publicUrl: string;
   readonly random: RandomSource;
-  /** Random bytes in the state (default 32); a test sign-in asks for more (src/sign-in/test-state.ts). */
+  /** Random bytes in the state (default 32); a test sign-in asks for more (src/trial-sign-in/trial-state.ts). */
   readonly stateBytes?: number;
 }
 

@@ -5,7 +5,7 @@ import { appendQuery } from './append-query.js';
 import type { OutboundRequest } from './outbound-request.js';
 import { maxResponseBytes } from './outbound-request.js';
 
-export interface CallRequestOptions {
+interface CallRequestOptions {
   readonly values: PlaceholderValues;
   /** Parameters the gateway adds itself (the PKCE code_verifier). */
   readonly extraParameters?: ReadonlyArray<readonly [string, string]>;

@@ -1,38 +1,24 @@
-export type { AuthorizationRequest, AuthorizationRequestOptions } from './authorization-request.js';
+export type { AuthorizationRequest } from './authorization-request.js';
 export { buildAuthorizationRequest } from './authorization-request.js';
 export { callbackUrl, signedOutUrl } from './gateway-urls.js';
-export type { LogoutRequest, LogoutRequestOptions } from './logout-request.js';
 export { buildLogoutRequest } from './logout-request.js';
 export type { OutboundRequest, ThirdPartyResponse } from './outbound-request.js';
 export { maxResponseBytes } from './outbound-request.js';
-export type { PkcePair } from './pkce.js';
 export { createPkcePair, pkceChallenge } from './pkce.js';
 export type { RandomSource } from './random.js';
 export { base64url, isRandomToken, randomToken } from './random.js';
-export type { TokenRequestOptions } from './token-request.js';
 export { buildTokenRequest } from './token-request.js';
-export type { ResponseOptions, TokenResult } from './token-response.js';
+export type { ResponseOptions } from './token-response.js';
 export { processTokenResponse } from './token-response.js';
+export { buildRefreshRequest, processRefreshResponse } from './refresh-request.js';
 export { buildUserInfoRequest } from './userinfo-request.js';
-export {
-  checkUserInfoResponse,
-  mapUserFromBody,
-  processUserInfoResponse,
-  reportUserInfoResponse,
-} from './userinfo-response.js';
+export type { UserInfoAnswer, UserInfoOptions, UserInfoReport } from './userinfo-response.js';
+export { readUserInfo } from './userinfo-response.js';
 export { isVisibleAscii } from './visible-ascii.js';
-export type {
-  AppTokenResult,
-  StepValues,
-  UserInfoAnswer,
-  UserInfoCallAnswer,
-} from './shaped-calls.js';
+export type { StepValues } from './shaped-calls.js';
 export {
   buildAppTokenRequest,
-  buildShapedUserInfoRequest,
   buildUserInfoCallRequest,
   processAppTokenResponse,
-  processUserInfoAnswer,
-  readComposedUserInfo,
   processUserInfoCallResponse,
 } from './shaped-calls.js';

@@ -6,7 +6,7 @@ import { maxResponseBytes } from './outbound-request.js';
 import type { RandomSource } from './random.js';
 import { randomToken } from './random.js';
 
-export interface LogoutRequestOptions {
+interface LogoutRequestOptions {
   readonly publicUrl: string;
   readonly random: RandomSource;
 }
@@ -16,7 +16,7 @@ export interface LogoutRequestOptions {
  * browser there, or, when the template holds `${app_secret}`, call it from
  * the server so the secret never reaches a browser.
  */
-export type LogoutRequest =
+type LogoutRequest =
   | { readonly channel: 'front'; readonly url: string }
   | { readonly channel: 'back'; readonly request: OutboundRequest };
 

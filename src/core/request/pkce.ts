@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RandomSource } from './random.js';
 import { base64url, randomToken } from './random.js';
 
-export interface PkcePair {
+interface PkcePair {
   /** Kept server-side with the pending sign-in; sent only to the token endpoint. */
   readonly verifier: string;
   /** Sent to the browser in the authorization URL. */

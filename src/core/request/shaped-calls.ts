@@ -1,5 +1,3 @@
-import type { UserInfoResponseOptions } from './userinfo-response.js';
-import { mapUserWithGroups, userInfoContext } from './userinfo-response.js';
 import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import type { CompiledUserInfoCall, NamedValue } from '../entry/compile-shapes.js';
 import { SsogateError } from '../errors/ssogate-error.js';
@@ -9,7 +7,7 @@ import type { PlaceholderValues } from '../template/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import { coerceAttribute } from '../user/coerce.js';
 import { buildCallRequest } from './call-request.js';
-import { checkResponse, readAnswer } from './check-response.js';
+import { checkResponse } from './check-response.js';
 import type { OutboundRequest, ThirdPartyResponse } from './outbound-request.js';
 import type { ResponseOptions } from './token-response.js';
 import { scalarText } from './token-response.js';
@@ -22,7 +20,7 @@ import { isVisibleAscii } from './visible-ascii.js';
  * the rest of the request steps: the gateway sends what these build.
  */
 
-export interface AppTokenResult {
+interface AppTokenResult {
   readonly token: string;
   /** How long the server says the token lives, in seconds. */
   readonly lifetimeSeconds: number;
@@ -90,7 +88,11 @@ export interface StepValues {
   readonly named: Readonly<Record<string, string>>;
 }
 
-function placeholderValues(entry: CompiledOAuth2Entry, values: StepValues): PlaceholderValues {
+/** The placeholders of the user-info call and the calls after it. */
+export function placeholderValues(
+  entry: CompiledOAuth2Entry,
+  values: StepValues,
+): PlaceholderValues {
   // Named values first: validation keeps their names apart from the built-in
   // placeholders, so neither can shadow the other.
   return {
@@ -98,55 +100,6 @@ function placeholderValues(entry: CompiledOAuth2Entry, values: StepValues): Plac
     appid: entry.appid,
     access_token: values.accessToken,
     app_token: values.appToken,
-  };
-}
-
-/** The user-info call with the shapes' values: `${code}` and `${app_token}` where allowed. */
-export function buildShapedUserInfoRequest(
-  entry: CompiledOAuth2Entry,
-  values: StepValues,
-): OutboundRequest {
-  return buildCallRequest(entry.userInfo, {
-    values: { ...placeholderValues(entry, values), code: values.code },
-    timeoutMs: entry.timeoutMs,
-  });
-}
-
-export interface UserInfoAnswer {
-  readonly user: MappedUser;
-  /** The entry's userInfoValues, read from the same answer. */
-  readonly values: Readonly<Record<string, string>>;
-}
-
-/** Maps the user and reads the named values from one parse of the user-info answer. */
-export function processUserInfoAnswer(
-  entry: CompiledOAuth2Entry,
-  response: ThirdPartyResponse,
-  { secrets, tokenValues }: UserInfoResponseOptions,
-): UserInfoAnswer {
-  const context = userInfoContext(response.body, secrets, tokenValues);
-  checkResponse(entry.userInfo, response, context, secrets);
-  return readAnswer(response, secrets, () => readUserInfo(entry, context));
-}
-
-/**
- * The user and the named values of a body the gateway composed itself (an
- * OpenID Connect entry's verified claims, merged with the user-info answer
- * when it has one: docs/entries.md#openid-connect), read as
- * processUserInfoAnswer reads an answer.
- */
-export function readComposedUserInfo(
-  entry: CompiledOAuth2Entry,
-  body: string,
-  { secrets, tokenValues }: UserInfoResponseOptions,
-): UserInfoAnswer {
-  return readUserInfo(entry, userInfoContext(body, secrets, tokenValues));
-}
-
-function readUserInfo(entry: CompiledOAuth2Entry, context: EvaluationContext): UserInfoAnswer {
-  return {
-    user: mapUserWithGroups(entry, context),
-    values: readNamedValues(entry.shapes.userInfoValues, context),
   };
 }
 
@@ -161,7 +114,7 @@ export function buildUserInfoCallRequest(
   });
 }
 
-export interface UserInfoCallAnswer {
+interface UserInfoCallAnswer {
   readonly values: Readonly<Record<string, string>>;
   /** The user with the attributes this call's mapping fills replaced. */
   readonly user: MappedUser;
@@ -188,7 +141,8 @@ export function processUserInfoCallResponse(
   };
 }
 
-function readNamedValues(
+/** Each named value's expression over an answer, as text (tokenValues, userInfoValues, a call's values). */
+export function readNamedValues(
   values: readonly NamedValue[],
   context: EvaluationContext,
 ): Record<string, string> {

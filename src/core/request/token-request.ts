@@ -3,7 +3,7 @@ import { SsogateError } from '../errors/ssogate-error.js';
 import { buildCallRequest } from './call-request.js';
 import type { OutboundRequest } from './outbound-request.js';
 
-export interface TokenRequestOptions {
+interface TokenRequestOptions {
   readonly code: string;
   /** The same string the authorization request carried (RFC 6749 §4.1.3). */
   readonly redirectUri: string;

@@ -6,7 +6,7 @@ import { checkResponse, readAnswer } from './check-response.js';
 import type { ThirdPartyResponse } from './outbound-request.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
-export interface TokenResult {
+interface TokenResult {
   readonly accessToken: string;
   /** Named values from the token response, for `${name}` in the user-info call. */
   readonly values: Readonly<Record<string, string>>;

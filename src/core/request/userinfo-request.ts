@@ -1,17 +1,21 @@
 import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { buildCallRequest } from './call-request.js';
 import type { OutboundRequest } from './outbound-request.js';
-import type { TokenResult } from './token-response.js';
+import type { StepValues } from './shaped-calls.js';
+import { placeholderValues } from './shaped-calls.js';
 
-/** Shapes the user-info call (flow step 14). */
+/**
+ * Shapes the user-info call (flow step 14) with the values gathered so far:
+ * the access token and the token answer's named values, and `${code}` and
+ * `${app_token}` where the entry's shapes allow them
+ * (docs/entries.md#shapes-beyond-the-basic-flow).
+ */
 export function buildUserInfoRequest(
   entry: CompiledOAuth2Entry,
-  token: TokenResult,
+  values: StepValues,
 ): OutboundRequest {
   return buildCallRequest(entry.userInfo, {
-    // Token values first: validation keeps their names apart from the
-    // built-in placeholders, so neither can shadow the other.
-    values: { ...token.values, appid: entry.appid, access_token: token.accessToken },
+    values: { ...placeholderValues(entry, values), code: values.code },
     timeoutMs: entry.timeoutMs,
   });
 }

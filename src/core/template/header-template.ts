@@ -16,7 +16,7 @@ export interface CompiledHeader {
   readonly parts: readonly TemplatePart[];
 }
 
-export type HeaderTemplateResult =
+type HeaderTemplateResult =
   | { readonly ok: true; readonly header: CompiledHeader }
   | { readonly ok: false; readonly problems: readonly SsogateError[] };
 

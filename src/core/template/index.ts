@@ -12,16 +12,13 @@ export type {
   CompileOptions,
   CompiledTemplate,
   DecodedPart,
-  GetTemplate,
-  LiteralPart,
   PlaceholderPart,
   PostParameter,
-  PostTemplate,
   TemplatePart,
   TemplateResult,
 } from './types.js';
 export { compileTemplate } from './compile.js';
-export type { PlaceholderValues, PostRequestParts } from './render.js';
+export type { PlaceholderValues } from './render.js';
 export { renderPostParameters, renderUrl } from './render.js';
-export type { CompiledHeader, HeaderTemplateResult } from './header-template.js';
+export type { CompiledHeader } from './header-template.js';
 export { compileHeaderTemplate, renderHeaderValue } from './header-template.js';

@@ -2,7 +2,7 @@ import type { SsogateError } from '../errors/ssogate-error.js';
 import type { TemplateKind } from './placeholders.js';
 import { problemAt } from './problem.js';
 
-export interface MethodPrefix {
+interface MethodPrefix {
   readonly method: 'GET' | 'POST';
   /** 0-based index in the source where the URL itself starts. */
   readonly urlStart: number;

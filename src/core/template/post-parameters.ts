@@ -4,7 +4,7 @@ import { problemAt } from './problem.js';
 import { splitAll, splitOnce } from './split-parts.js';
 import type { DecodedPart, PlaceholderPart, PostParameter, TemplatePart } from './types.js';
 
-export interface PostShape {
+interface PostShape {
   readonly endpoint: readonly TemplatePart[];
   readonly parameters: readonly PostParameter[];
   readonly problems: readonly SsogateError[];

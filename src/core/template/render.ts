@@ -26,7 +26,7 @@ export function renderUrl(template: CompiledTemplate, values: PlaceholderValues)
   return renderParts(template.parts, values);
 }
 
-export interface PostRequestParts {
+interface PostRequestParts {
   /** The URL without its query string and fragment. */
   readonly url: string;
   /** Query parameters in template order, with decoded values. */

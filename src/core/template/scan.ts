@@ -4,7 +4,7 @@ import type { TemplatePart } from './types.js';
 
 const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export interface ScanResult {
+interface ScanResult {
   readonly parts: readonly TemplatePart[];
   readonly problems: readonly SsogateError[];
 }

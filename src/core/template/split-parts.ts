@@ -6,7 +6,7 @@ import type { TemplatePart } from './types.js';
  * in a literal part; splitting never looks inside a substituted value.
  */
 
-export interface SplitOnce {
+interface SplitOnce {
   readonly before: readonly TemplatePart[];
   /** The delimiter found, or undefined when none was. */
   readonly delimiter: string | undefined;

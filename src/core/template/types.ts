@@ -2,7 +2,7 @@ import type { SsogateError } from '../errors/ssogate-error.js';
 import type { PlaceholderAdjustments, TemplateKind } from './placeholders.js';
 
 /** Text exactly as the administrator wrote it; `column` of its first character. */
-export interface LiteralPart {
+interface LiteralPart {
   readonly type: 'literal';
   readonly text: string;
   readonly column: number;
@@ -38,11 +38,11 @@ interface CompiledTemplateBase {
   readonly parts: readonly TemplatePart[];
 }
 
-export interface GetTemplate extends CompiledTemplateBase {
+interface GetTemplate extends CompiledTemplateBase {
   readonly method: 'GET';
 }
 
-export interface PostTemplate extends CompiledTemplateBase {
+interface PostTemplate extends CompiledTemplateBase {
   readonly method: 'POST';
   /** The URL up to (not including) its `?` or `#`: where the POST goes. */
   readonly endpoint: readonly TemplatePart[];

@@ -9,13 +9,8 @@ export {
 export type { AttributeValue } from './coerce.js';
 export { coerceAttribute } from './coerce.js';
 export type { MappedUser } from './mapped-user.js';
-export type {
-  AttributeMapping,
-  MappingLineReport,
-  MappingPlace,
-  MappingReport,
-} from './map-user.js';
-export { mapUser, mapUserReport } from './map-user.js';
+export type { AttributeMapping } from './map-user.js';
+export { mapUser } from './map-user.js';
 export type { UserIdScope } from './user-id-scope.js';
 export { scopedUserId, userIdScopes } from './user-id-scope.js';
 export { presentMappedUser, presentMappingLine } from './present-mapping.js';

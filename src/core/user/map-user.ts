@@ -17,7 +17,7 @@ export interface AttributeMapping {
   readonly place?: MappingPlace;
 }
 
-export type MappingPlace = { readonly line: number } | { readonly row: number };
+type MappingPlace = { readonly line: number } | { readonly row: number };
 
 /** What one mapping made of a response, for the console's test panel. */
 export interface MappingLineReport {
@@ -30,7 +30,7 @@ export interface MappingLineReport {
   readonly error?: SsogateError;
 }
 
-export interface MappingReport {
+interface MappingReport {
   readonly lines: readonly MappingLineReport[];
   /** The user, or why there is none: every failed line at once. */
   readonly result: { readonly user: MappedUser } | { readonly error: SsogateError };

@@ -14,7 +14,6 @@ export {
 } from './languages.js';
 export type { Language } from './languages.js';
 export { languageRanges, negotiateLanguage } from './negotiate.js';
-export type { LanguageSignals } from './negotiate.js';
 
 const catalogs: Readonly<Record<Language, PageMessages>> = { en, 'zh-CN': zhCN };
 

@@ -1,7 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, isLanguage } from './languages.js';
 import type { Language } from './languages.js';
 
-export interface LanguageSignals {
+interface LanguageSignals {
   /** The language cookie's value: a choice the user made wins over everything. */
   readonly cookie?: string | undefined;
   /** The Accept-Language header (RFC 9110 §12.5.4). */

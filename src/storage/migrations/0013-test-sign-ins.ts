@@ -6,7 +6,7 @@ import type { Kysely, Migration } from 'kysely';
  * masked trace it leaves. `sealed` holds what must stay secret until the
  * callback (a draft entry with its appsecret, the PKCE verifier, the nonce),
  * sealed like the entries' secrets. The trace is read for 30 minutes; the
- * expiry sweep deletes the row a day after that (test-sign-in-store.ts).
+ * expiry sweep deletes the row a day after that (trial-sign-in-store.ts).
  */
 export const testSignInsMigration: Migration = {
   async up(db: Kysely<unknown>) {

@@ -10,7 +10,7 @@ import type { AnnouncingRevocationFeed, Revocation } from '../session-revocation
 import { nameStatementsOf } from './named-statements.js';
 import { createPostgresRevocationFeed } from './postgres-revocation-feed.js';
 
-export interface PostgresStorageOptions {
+interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database */
   readonly url: string;
   readonly secretBox: SecretBox;
@@ -26,7 +26,7 @@ export interface PostgresStorageOptions {
  * The advisory-lock key every ssogate instance migrates under: "ssogate" in
  * ASCII, read as a 64-bit integer. Fixed, so instances of any version agree.
  */
-export const MIGRATION_LOCK_KEY = '32496544634729573';
+const MIGRATION_LOCK_KEY = '32496544634729573';
 
 /** pg's type id of int8 (bigint). */
 const INT8: number = pg.types.builtins.INT8;

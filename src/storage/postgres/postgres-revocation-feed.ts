@@ -3,7 +3,7 @@ import pg from 'pg';
 import { RevocationAnnouncements } from '../revocation-announcements.js';
 import type { AnnouncingRevocationFeed } from '../session-revocations.js';
 
-export interface PostgresRevocationFeedOptions {
+interface PostgresRevocationFeedOptions {
   /** The database's URL, for the feed's own listening connection. */
   readonly url: string;
   /** Runs the feed's statements (NOTIFY, the count of listeners) on the shared pool. */
@@ -17,7 +17,7 @@ export interface PostgresRevocationFeedOptions {
 }
 
 /** The channel every instance listens on; a payload is `instanceId nonce scope subject`. */
-export const revocationChannel = 'ssogate_revocations';
+const revocationChannel = 'ssogate_revocations';
 /**
  * The application_name of every listening connection, by which an announcer
  * counts the instances that will acknowledge (pg_stat_activity).

@@ -21,7 +21,7 @@ export interface RedisStores {
   close(): Promise<void>;
 }
 
-export interface RedisStoresOptions {
+interface RedisStoresOptions {
   readonly url: string;
   /** Starts every key and channel, so several gateways can share one Redis. */
   readonly prefix: string;

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
  * connect and command times; reconnection goes on forever in the background,
  * at most a second apart, so the gateway recovers without a restart.
  */
-export const failFastOptions = {
+const failFastOptions = {
   lazyConnect: true,
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,

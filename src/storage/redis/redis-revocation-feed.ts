@@ -6,7 +6,7 @@ import type { AnnouncingRevocationFeed } from '../session-revocations.js';
 /** Published on Redis; `announce` waits at most `ackTimeoutMs`. */
 export type RedisRevocationFeed = AnnouncingRevocationFeed;
 
-export interface RedisRevocationFeedOptions {
+interface RedisRevocationFeedOptions {
   /** How long an announcement waits for the instances' acknowledgements. */
   readonly ackTimeoutMs?: number;
   /** How often the subscriber connection is pinged; an unanswered ping stops trust. */

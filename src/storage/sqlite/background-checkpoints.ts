@@ -11,7 +11,7 @@ const inLoopCheckpointPages = 1000;
  */
 const backstopCheckpointPages = 10_000;
 
-export interface BackgroundCheckpointOptions {
+interface BackgroundCheckpointOptions {
   /** The thread starts once the log file reaches this size: a file written to in earnest. */
   readonly startAtLogBytes?: number;
   /** How often the log's size is looked at until then. */

@@ -12,7 +12,7 @@ import { checkpointInBackground } from './background-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 import { sqliteRevocationFeed } from './sqlite-revocation-feed.js';
 
-export interface SqliteStorageOptions {
+interface SqliteStorageOptions {
   /** A file path, or ':memory:' for a database that lives as long as the Storage. */
   readonly filename: string;
   readonly secretBox: SecretBox;

@@ -9,7 +9,7 @@ import { keysPresent, quote } from '../display.js';
 import type { JsonObject, JsonValue } from '../json-value.js';
 import { describeType, getOwn, isJsonArray, isJsonObject } from '../json-value.js';
 
-export type Container = JsonObject | readonly JsonValue[];
+type Container = JsonObject | readonly JsonValue[];
 
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 

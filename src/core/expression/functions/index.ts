@@ -12,7 +12,7 @@ import { equals, firstNonEmpty } from './logic.js';
 import { concat, lower, trim, upper } from './text.js';
 import { tokenValue } from './token-value.js';
 
-export const standardFunctions: readonly FunctionDefinition[] = [
+const standardFunctions: readonly FunctionDefinition[] = [
   jsonGet,
   jsonPath,
   hasKey,

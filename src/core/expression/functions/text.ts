@@ -9,7 +9,7 @@ import type { JsonValue } from '../json-value.js';
 import { describeType } from '../json-value.js';
 
 /** Results longer than this are refused: CONCAT($response, $response, ...) must not eat memory. */
-export const MAX_TEXT_LENGTH = 1024 * 1024;
+const MAX_TEXT_LENGTH = 1024 * 1024;
 
 function toText(value: JsonValue, what: string): string {
   if (value === null) return '';

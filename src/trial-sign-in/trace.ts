@@ -1,4 +1,5 @@
 import type { JsonValue } from '../core/index.js';
+import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
 
 /** One call to the third-party server (or the extension service), as sent and as answered. */
 export interface TraceCall {
@@ -30,15 +31,6 @@ export interface TraceStep {
   readonly calls: readonly TraceCall[];
   readonly results: readonly TraceResult[];
   readonly error?: { readonly code: string; readonly message: string };
-}
-
-/** What provisioning would have done with the mapped user; nothing is written. */
-export interface ProvisioningPlan {
-  readonly action: 'create' | 'update' | 'sign_in' | 'refuse';
-  readonly userId: string;
-  /** For a refusal: account_conflict, user_id_reserved, user_disabled or signup_not_allowed. */
-  readonly code?: string;
-  readonly message: string;
 }
 
 /** The trace of a test sign-in: everything a support ticket needs, nothing secret. */

@@ -7,21 +7,21 @@ import {
   isVisibleAscii,
   presentMappedUser,
   presentMappingLine,
-  reportUserInfoResponse,
   validateEntry,
 } from '../core/index.js';
 
 import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
 import { Telemetry } from '../observability/telemetry.js';
-import { readSignedInUser } from './oauth2-steps.js';
+import { readSignedInUser } from '../sign-in/oauth2-steps.js';
 import type { AppTokenStore, PendingSignIn, TestSignInRecord } from '../storage/types.js';
-import { planProvisioning } from './provisioning-plan.js';
-import type { ProvisioningPlan, TestTrace } from './test-trace.js';
-import { TraceRecorder } from './test-trace-recorder.js';
+import { planProvisioning } from '../sign-in/provisioning-plan.js';
+import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
+import type { TestTrace } from './trace.js';
+import { TraceRecorder } from './trace-recorder.js';
 
-/** What a test keeps sealed until its callback (start-test-sign-in.ts). */
-export interface TestSignInSecrets {
+/** What a test keeps sealed until its callback (start-trial.ts). */
+export interface TrialSecrets {
   /** The unsaved entry tested, appsecret included; null: the stored entry. */
   readonly draft: EntryInput | null;
   readonly state: string;
@@ -39,13 +39,13 @@ const quietTelemetry = new Telemetry(undefined);
  * /callback), recorded in a trace instead of signing anyone in. Provisioning
  * is only planned; the application-token cache is read but never written.
  */
-export async function runTestSignIn(
+export async function runTrialSignIn(
   gateway: Gateway,
   test: TestSignInRecord,
   routeEntryId: string,
   query: Readonly<Record<string, unknown>>,
 ): Promise<TestTrace> {
-  const sealed = JSON.parse(test.secrets) as TestSignInSecrets;
+  const sealed = JSON.parse(test.secrets) as TrialSecrets;
   const code = single(query.code);
   const recorder = new TraceRecorder(
     [sealed.state, sealed.codeVerifier, sealed.nonce, code, sealed.draft?.appsecret],
@@ -136,7 +136,7 @@ async function signedInUser(
   entry: CompiledEntry,
   recorder: TraceRecorder,
   query: Readonly<Record<string, unknown>>,
-  sealed: TestSignInSecrets,
+  sealed: TrialSecrets,
   test: TestSignInRecord,
 ): Promise<MappedUser> {
   const send = recorder.recording(gateway.send);
@@ -222,14 +222,14 @@ function reportToken(entry: CompiledOAuth2Entry, recorder: TraceRecorder): void 
 }
 
 /**
- * Each user-info mapping line over the answer the user-info call got, with
- * its value or error: what an administrator needs to mend an expression.
+ * Each user-info mapping line, as the steps read the answer (the report of
+ * readUserInfo), with its value or error: what an administrator needs to
+ * mend an expression.
  */
 function reportMapping(entry: CompiledOAuth2Entry, recorder: TraceRecorder): void {
   const answer = recorder.answerOf('user info');
   if (answer === undefined || entry.oidc?.userInfo === 'claims') return;
   const secrets = recorder.allSecrets();
-  const tokenValues = recorder.tokenValuesRead;
   const condition = entry.input.userInfoRequest?.successCondition;
   if (condition !== undefined && answer.status >= 200 && answer.status < 300) {
     recorder.result(
@@ -237,39 +237,31 @@ function reportMapping(entry: CompiledOAuth2Entry, recorder: TraceRecorder): voi
       'user info',
     );
   }
-  try {
-    const report = reportUserInfoResponse(entry, answer, {
-      secrets,
-      ...(tokenValues === undefined ? {} : { tokenValues }),
-    });
-    for (const line of report.lines) {
-      const presented = presentMappingLine(line, secrets);
-      const expression = mappingExpression(entry, line.attribute);
-      recorder.result(
-        {
-          label: `${line.attribute} = ${expression}`,
-          outcome: line.outcome === 'mapped' ? 'ok' : line.outcome,
-          ...(presented.value === undefined ? {} : { value: presented.value }),
-          ...(line.error === undefined
-            ? {}
-            : { error: presented.error as { code: string; message: string } }),
-        },
-        'user info',
-      );
-    }
-  } catch (failure) {
-    // The step's own failure (an answer that is not JSON, a failed condition) says it already.
-    if (!isSsogateError(failure)) throw failure;
+  // No report: the answer was refused (its status, the success condition), which the step says.
+  for (const line of recorder.userInfoReportRead?.lines ?? []) {
+    const presented = presentMappingLine(line, secrets);
+    const expression = mappingExpression(entry, line.attribute);
+    recorder.result(
+      {
+        label: `${line.attribute} = ${expression}`,
+        outcome: line.outcome === 'mapped' ? 'ok' : line.outcome,
+        ...(presented.value === undefined ? {} : { value: presented.value }),
+        ...(line.error === undefined
+          ? {}
+          : { error: presented.error as { code: string; message: string } }),
+      },
+      'user info',
+    );
   }
 }
 
-/** The expression as the administrator wrote it, in either form of userInfoParse. */
 /** Whether the user-info step got past its success condition: it failed with no other cause. */
 function conditionHeld(recorder: TraceRecorder): boolean {
   // A step's failure message starts with its cause's code (src/sign-in/oauth2-steps.ts).
   return recorder.failureOf('user info')?.startsWith('success_condition_failed') !== true;
 }
 
+/** The expression as the administrator wrote it, in either form of userInfoParse. */
 function mappingExpression(entry: CompiledOAuth2Entry, attribute: string): string {
   const written = entry.input.userInfoParse;
   if (Array.isArray(written)) {

@@ -7,15 +7,15 @@ import {
 } from '../core/index.js';
 import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { Gateway } from '../http/gateway.js';
-import { pendingKey, usesState } from './pending-key.js';
-import { testStateBytes } from './test-state.js';
-import type { TestSignInSecrets } from './run-test-sign-in.js';
-import type { TestTrace } from './test-trace.js';
+import { pendingKey, usesState } from '../sign-in/pending-key.js';
+import { trialStateBytes } from './trial-state.js';
+import type { TrialSecrets } from './run-trial.js';
+import type { TestTrace } from './trace.js';
 
 /** How long the console can read a test's trace after it started. */
-export const traceLifetimeMs = 30 * 60_000;
+const traceLifetimeMs = 30 * 60_000;
 
-export interface StartedTest {
+export interface StartedTrial {
   readonly id: string;
   /** The entry's real authorization URL, to open in a new window. */
   readonly url: string;
@@ -30,12 +30,12 @@ export interface StartedTest {
  * and signs nobody in. Found at the callback by its state alone, so anyone's
  * browser may finish it; an entry without `${state}` cannot be tested.
  */
-export async function startTestSignIn(
+export async function startTrialSignIn(
   gateway: Gateway,
   actor: string,
   entry: CompiledEntry,
   draft: EntryInput | undefined,
-): Promise<StartedTest> {
+): Promise<StartedTrial> {
   if (!usesState(entry)) {
     throw new SsogateError(
       'test_sign_in_needs_state',
@@ -46,15 +46,15 @@ export async function startTestSignIn(
   const publicUrl = gateway.config.publicUrl;
   const request =
     entry.type === 'extension'
-      ? await extensionAuthorizationRequest(gateway, entry, publicUrl, testStateBytes)
+      ? await extensionAuthorizationRequest(gateway, entry, publicUrl, trialStateBytes)
       : buildAuthorizationRequest(entry, {
           publicUrl,
           random: gateway.random,
-          stateBytes: testStateBytes,
+          stateBytes: trialStateBytes,
         });
   const now = gateway.clock();
   const id = randomToken(gateway.random, 18);
-  const secrets: TestSignInSecrets = {
+  const secrets: TrialSecrets = {
     draft: draft ?? null,
     state: request.state,
     redirectUri: request.redirectUri,
@@ -75,7 +75,7 @@ export async function startTestSignIn(
     user: null,
     provisioning: null,
   };
-  const started: StartedTest = {
+  const started: StartedTrial = {
     id,
     url: request.url,
     callbackUntil: now + gateway.config.pendingSignInMs,

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { api, describeFailure } from '../api';
 import { useI18n } from '../i18n/language';
 import type { EntryBody, TestResult } from '../types';
-import { TestResultView } from './test-result-view';
-import { entryTestRequest, extraSamplesOf } from './test-samples';
+import { TestResultView } from './samples-result-view';
+import { entryTestRequest, extraSamplesOf } from './pasted-samples';
 
 interface TestPanelProps {
   /** The entry as the form holds it now (saved or not). */

@@ -2,7 +2,7 @@ import { html } from './html.js';
 import { messagesOf, renderDocument } from './layout.js';
 import type { PageContext } from './layout.js';
 
-export interface TestSignInPageInput {
+interface TrialSignInPageInput {
   readonly outcome: 'success' | 'failure';
   /** The code the sign-in would have failed with. */
   readonly code?: string;
@@ -14,7 +14,7 @@ export interface TestSignInPageInput {
  * provider: nobody was signed in. The trace itself is read in the console by
  * the administrator who started the test, not on this page.
  */
-export function testSignInPage(input: TestSignInPageInput): string {
+export function trialSignInPage(input: TrialSignInPageInput): string {
   const t = messagesOf(input.page).testSignIn;
   return renderDocument(
     input.page,

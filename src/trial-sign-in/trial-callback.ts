@@ -3,13 +3,13 @@ import { audit } from '../http/audit.js';
 import type { Gateway } from '../http/gateway.js';
 import { pageContext } from '../http/page-context.js';
 import { sendPage } from '../http/respond.js';
-import { testSignInPage } from '../pages/index.js';
-import { callbackQuery } from './callback-query.js';
-import { stateKey } from './pending-key.js';
-import { isTestState } from './test-state.js';
+import { trialSignInPage } from '../pages/index.js';
+import { callbackQuery } from '../sign-in/callback-query.js';
+import { stateKey } from '../sign-in/pending-key.js';
+import { isTrialState } from './trial-state.js';
 import type { TestSignInRecord } from '../storage/types.js';
-import { runTestSignIn, startedOrigins } from './run-test-sign-in.js';
-import type { TestTrace } from './test-trace.js';
+import { runTrialSignIn, startedOrigins } from './run-trial.js';
+import type { TestTrace } from './trace.js';
 
 /**
  * The callback of a test sign-in, when the state is one a test is waiting
@@ -17,7 +17,7 @@ import type { TestTrace } from './test-trace.js';
  * page saying nobody was signed in. False for any other callback, which
  * the sign-in flow then handles as ever.
  */
-export async function finishTestSignIn(
+export async function finishTrialSignIn(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -26,13 +26,13 @@ export async function finishTestSignIn(
   const query = callbackQuery(request.url);
   const state = query.state;
   // A sign-in's state never has a test's length: no lookup on that path.
-  if (typeof state !== 'string' || !isTestState(state)) return false;
+  if (typeof state !== 'string' || !isTrialState(state)) return false;
   const test = await gateway.storage.testSignIns.claim(stateKey(state), gateway.clock());
   if (test === undefined) return false;
   const startedAt = gateway.clock();
   let trace: TestTrace;
   try {
-    trace = await runTestSignIn(gateway, test, routeEntryId, query);
+    trace = await runTrialSignIn(gateway, test, routeEntryId, query);
   } catch (error) {
     request.log.error({ err: error, testSignIn: test.id }, 'the test sign-in failed unexpectedly');
     trace = unexpectedFailure(gateway, test);
@@ -55,7 +55,7 @@ export async function finishTestSignIn(
   sendPage(
     reply,
     200,
-    testSignInPage(
+    trialSignInPage(
       trace.outcome === 'success'
         ? { outcome: 'success', page: pageContext(gateway, request) }
         : {

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { OutboundRequest, ThirdPartyResponse } from '../core/index.js';
+import type { OutboundRequest, ThirdPartyResponse, UserInfoReport } from '../core/index.js';
 import { MASK, excerpt, isSensitiveKey, isSsogateError, maskSecrets } from '../core/index.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { StepObserver } from '../sign-in/oauth2-steps.js';
-import type { TraceCall, TraceResult, TraceStep } from './test-trace.js';
+import type { TraceCall, TraceResult, TraceStep } from './trace.js';
 
 /** How much of each answer the trace keeps. */
 const excerptLength = 2000;
@@ -32,6 +32,7 @@ export class TraceRecorder implements StepObserver {
   private readonly fixedSecrets: string[];
   private learned: readonly string[] = [];
   private readValues: Readonly<Record<string, string>> | undefined;
+  private mappingReport: UserInfoReport | undefined;
 
   constructor(secrets: readonly (string | null | undefined)[], firstStep: string) {
     this.fixedSecrets = secrets.filter((value): value is string => typeof value === 'string');
@@ -55,6 +56,15 @@ export class TraceRecorder implements StepObserver {
 
   tokenValues(values: Readonly<Record<string, string>>): void {
     this.readValues = values;
+  }
+
+  userInfoReport(report: UserInfoReport): void {
+    this.mappingReport = report;
+  }
+
+  /** The user-info mapping's report, once the answer passed its checks. */
+  get userInfoReportRead(): UserInfoReport | undefined {
+    return this.mappingReport;
   }
 
   /** The values read from the token response, once read. */

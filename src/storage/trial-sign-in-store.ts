@@ -11,7 +11,10 @@ import type { TestSignInRecord, TestSignInStatus, TestSignInStore } from './type
 export const keptAfterExpiryMs = 24 * 60 * 60_000;
 
 /** Test sign-ins in the database, their secrets sealed with the entries' key. */
-export function createTestSignInStore(db: Kysely<Database>, secretBox: SecretBox): TestSignInStore {
+export function createTrialSignInStore(
+  db: Kysely<Database>,
+  secretBox: SecretBox,
+): TestSignInStore {
   const record = (row: Selectable<TestSignInsTable>): TestSignInRecord => ({
     id: row.id,
     stateKey: row.state_key,

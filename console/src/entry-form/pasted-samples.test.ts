@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EntryBody } from '../types.js';
-import { entryTestRequest, extraSamplesOf } from './test-samples.js';
+import { entryTestRequest, extraSamplesOf } from './pasted-samples.js';
 
 const plain = {
   id: 'corp',

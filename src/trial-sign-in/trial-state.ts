@@ -5,11 +5,11 @@
  * callback from a sign-in's before anything is read, so an ordinary
  * sign-in's callback costs no lookup of a test sign-in.
  */
-export const testStateBytes = 48;
+export const trialStateBytes = 48;
 
-const testStateLength = Math.ceil((testStateBytes * 4) / 3);
+const trialStateLength = Math.ceil((trialStateBytes * 4) / 3);
 
 /** Whether a callback's state has the shape of a test sign-in's: only then is one looked up. */
-export function isTestState(state: string): boolean {
-  return state.length === testStateLength && /^[A-Za-z0-9_-]+$/.test(state);
+export function isTrialState(state: string): boolean {
+  return state.length === trialStateLength && /^[A-Za-z0-9_-]+$/.test(state);
 }

@@ -5,10 +5,10 @@ import { entryAnswers, validatedForSaving } from './entry-answers.js';
 import { asStored, entryTestBody } from './entry-tool-routes.js';
 import { entryParams } from './schemas.js';
 import type { Gateway } from '../http/gateway.js';
-import type { StartedTest } from '../sign-in/start-test-sign-in.js';
-import { startTestSignIn } from '../sign-in/start-test-sign-in.js';
-import type { TestTrace } from '../sign-in/test-trace.js';
-import { traceText } from '../sign-in/test-trace.js';
+import type { StartedTrial } from '../trial-sign-in/start-trial.js';
+import { startTrialSignIn } from '../trial-sign-in/start-trial.js';
+import type { TestTrace } from '../trial-sign-in/trace.js';
+import { traceText } from '../trial-sign-in/trace.js';
 
 const startedAnswer = z
   .looseObject({
@@ -48,7 +48,7 @@ const testParams = z.strictObject({ id: z.string().regex(/^[\w-]{1,64}$/, 'must 
  * entry or a draft, then read its trace. Only the administrator (or API
  * token) who started a test reads it.
  */
-export function testSignInRoutes(api: ApiRouter): void {
+export function trialSignInRoutes(api: ApiRouter): void {
   const { gateway } = api;
   const answers = entryAnswers(gateway);
 
@@ -71,7 +71,7 @@ export function testSignInRoutes(api: ApiRouter): void {
       await answers.stored(params.id);
       const entry = await gateway.entries.get(params.id);
       if (entry === undefined) throw new SsogateError('entry_unknown', `no entry "${params.id}"`);
-      return started(await startTestSignIn(gateway, admin.actor, entry, undefined));
+      return started(await startTrialSignIn(gateway, admin.actor, entry, undefined));
     },
   );
 
@@ -96,7 +96,7 @@ export function testSignInRoutes(api: ApiRouter): void {
       const validation = validatedForSaving(gateway, candidate.input);
       if (!validation.ok) throw new EntryInvalidError(validation.problems);
       const entry = validation.entry;
-      return started(await startTestSignIn(gateway, admin.actor, entry, entry.input));
+      return started(await startTrialSignIn(gateway, admin.actor, entry, entry.input));
     },
   );
 
@@ -120,7 +120,7 @@ export function testSignInRoutes(api: ApiRouter): void {
   );
 }
 
-function started(test: StartedTest) {
+function started(test: StartedTrial) {
   return {
     status: 201,
     body: {
