@@ -234,7 +234,13 @@ async function openIdFindings(
   ];
   try {
     const keys = await metadata.keySet(discovery);
-    findings.push(passed(check, discovery.jwksUri, `key set of ${keys.keys.length} keys`));
+    findings.push(
+      passed(
+        check,
+        discovery.jwksUri,
+        `key set of ${keys.keys.length} ${keys.keys.length === 1 ? 'key' : 'keys'}`,
+      ),
+    );
   } catch (error) {
     findings.push(
       problem(

@@ -21,6 +21,9 @@ export async function dataFolderFindings(config: Config): Promise<Finding[]> {
   try {
     mode = (await stat(folder)).mode;
   } catch {
+    // With PostgreSQL and SSOGATE_SECRET_KEY nothing is kept in the folder.
+    const used = config.database.kind === 'sqlite' || config.secretKey === undefined;
+    if (!used) return [passed(check, folder, 'absent, and not used by this configuration')];
     return [
       problem(
         'data_dir_missing',
