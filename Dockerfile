@@ -2,7 +2,8 @@
 # The ssogate gateway as a container image (docs/deployment.md#container-image).
 #
 # Base: the official Node.js 20 image on Debian 12 (bookworm), slim variant.
-# Build: docker build -t ssogate .   (or: buildah bud -t ssogate .)
+# Build: docker build -t ssogate .   (or: buildah bud --format docker -t ssogate .;
+#        the OCI format has no HEALTHCHECK)
 # Run:   docker run --read-only -v ssogate-data:/data -p 8080:8080 \
 #          -e SSOGATE_PUBLIC_URL=https://sso.corp.example ssogate
 # Nothing secret is in the image: SSOGATE_SECRET_KEY, SSOGATE_ADMIN_PASSWORD
