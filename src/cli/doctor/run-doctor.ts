@@ -8,7 +8,7 @@ import { dataFolderFindings, publicUrlFindings, secretKeyFindings } from './loca
 import { findingsJson, findingsTable } from './report.js';
 import { databaseFindings, redisFindings } from './storage-checks.js';
 
-export const doctorUsage = `Usage: ssogate doctor [--json]
+const doctorUsage = `Usage: ssogate doctor [--json]
 
 Checks what an operator checks by hand before and after a start, with the
 configuration the gateway would read (the environment, SSOGATE_CONFIG_FILE):
@@ -65,7 +65,7 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo): Promise<
 }
 
 /** Every finding, in the order an operator would look: settings, storage, network. */
-export async function diagnose(env: NodeJS.ProcessEnv): Promise<Finding[]> {
+async function diagnose(env: NodeJS.ProcessEnv): Promise<Finding[]> {
   let config: Config;
   try {
     config = loadConfig(env);

@@ -15,7 +15,7 @@ export interface StoredEntry {
   readonly definition: Record<string, unknown>;
 }
 
-export interface DatabaseReport {
+interface DatabaseReport {
   readonly findings: Finding[];
   /** The stored entries, read when the database answered and is migrated. */
   readonly entries: readonly StoredEntry[] | undefined;
