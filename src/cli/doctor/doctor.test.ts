@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openStorage } from '../../app/open-storage.js';
 import { loadConfig } from '../../config/load-config.js';
 import { compileEntry } from '../../core/index.js';
+import { exampleEntries } from '../../example-server/presets.js';
 import { testBackendName, withTestBackend } from '../../test-support/test-backend.js';
 import { runCommand } from '../test-support/run-command.js';
 import type { Finding } from './findings.js';
@@ -25,7 +26,7 @@ interface Report {
  * `ssogate doctor --json` on it after `prepare`.
  */
 async function doctorOn(
-  issuer: string,
+  entryInput: Record<string, unknown>,
   caFile: string,
   prepare: (env: Record<string, string>) => Promise<void> = () => Promise.resolve(),
 ): Promise<{ code: number; report: Report; text: string }> {
@@ -44,15 +45,7 @@ async function doctorOn(
         };
         const storage = await openStorage(loadConfig(env));
         try {
-          const entry = compileEntry({
-            id: 'corp',
-            name: 'Corp',
-            enabled: true,
-            appid: 'gateway',
-            appsecret: 'gateway-secret',
-            oidc: { issuer },
-          });
-          await storage.entries.create(entry.input, 1);
+          await storage.entries.create(compileEntry(entryInput).input, 1);
         } finally {
           await storage.close();
         }
@@ -73,12 +66,22 @@ async function doctorAgainstProvider(days: number, options: ProviderOptions = {}
   const certificates = await makeCertificates(days);
   const provider = await startTlsProvider(certificates, options);
   try {
-    return await doctorOn(provider.issuer, certificates.caFile);
+    return await doctorOn(openIdEntry(provider.issuer), certificates.caFile);
   } finally {
     await provider.close();
     await certificates.remove();
   }
 }
+
+/** An OpenID Connect entry `corp` of that issuer. */
+const openIdEntry = (issuer: string): Record<string, unknown> => ({
+  id: 'corp',
+  name: 'Corp',
+  enabled: true,
+  appid: 'gateway',
+  appsecret: 'gateway-secret',
+  oidc: { issuer },
+});
 
 const codesOf = (report: Report): string[] =>
   report.findings.flatMap((finding) => (finding.code === undefined ? [] : [finding.code]));
@@ -124,7 +127,7 @@ describe('ssogate doctor', () => {
     );
     try {
       const { code, report, text } = await doctorOn(
-        `https://localhost:${port}`,
+        openIdEntry(`https://localhost:${port}`),
         certificates.caFile,
       );
       assert.deepEqual(codesOf(report), ['connect_failed', 'discovery_failed']);
@@ -168,18 +171,39 @@ describe('ssogate doctor', () => {
     assert.equal(code, 1);
   });
 
+  test('an entry calling plain http on another machine fails before any connection', async () => {
+    const certificates = await makeCertificates(90);
+    try {
+      const { getStyle } = exampleEntries('http://auth.corp.example');
+      const { code, report } = await doctorOn(getStyle, certificates.caFile);
+      const refused = report.findings.filter((found) => found.code !== undefined);
+      assert.deepEqual(
+        refused.map((found) => [found.code, found.subject]),
+        [['insecure_http_refused', 'http://auth.corp.example']],
+      );
+      assert.match(refused[0]?.detail ?? '', /SSOGATE_ALLOW_INSECURE_HTTP/);
+      assert.equal(code, 1);
+    } finally {
+      await certificates.remove();
+    }
+  });
+
   test('a data folder, or a file in it, readable by others fails', async () => {
     const certificates = await makeCertificates(90);
     const provider = await startTlsProvider(certificates);
     try {
-      const { code, report } = await doctorOn(provider.issuer, certificates.caFile, async (env) => {
-        const folder = env.SSOGATE_DATA_DIR ?? '';
-        // On PostgreSQL with a configured key the gateway made no folder: one is made here.
-        await mkdir(folder, { recursive: true });
-        await chmod(folder, 0o755);
-        await writeFile(join(folder, 'notes.txt'), 'left here', { mode: 0o644 });
-        await chmod(join(folder, 'notes.txt'), 0o644);
-      });
+      const { code, report } = await doctorOn(
+        openIdEntry(provider.issuer),
+        certificates.caFile,
+        async (env) => {
+          const folder = env.SSOGATE_DATA_DIR ?? '';
+          // On PostgreSQL with a configured key the gateway made no folder: one is made here.
+          await mkdir(folder, { recursive: true });
+          await chmod(folder, 0o755);
+          await writeFile(join(folder, 'notes.txt'), 'left here', { mode: 0o644 });
+          await chmod(join(folder, 'notes.txt'), 0o644);
+        },
+      );
       const exposed = report.findings.filter((found) => found.code === 'data_dir_exposed');
       assert.deepEqual(
         exposed.map((found) => [

@@ -4,13 +4,14 @@ import type { Socket } from 'node:net';
 import { connect as connectTcp } from 'node:net';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { connect as connectTls, rootCertificates } from 'node:tls';
-import type { CompiledEntry } from '../../core/index.js';
+import type { CompiledEntry, OutboundRequest } from '../../core/index.js';
 import { entryCallOrigins, validateEntry } from '../../core/index.js';
 import type { Config } from '../../config/load-config.js';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
 import { addressPolicy } from '../../outbound/address-policy.js';
 import { OutboundClient } from '../../outbound/outbound-client.js';
 import type { SendOutbound } from '../../outbound/outbound-policy.js';
+import { withTransportPolicy } from '../../outbound/outbound-policy.js';
 import { ProviderMetadata } from '../../oidc/provider-metadata.js';
 import type { Finding } from './findings.js';
 import { passed, problem, reasonOf } from './findings.js';
@@ -23,6 +24,17 @@ const expiryWarningDays = 14;
 /** Beyond this, id_tokens' iat and exp are judged against the wrong time (oidc.clockSkewSeconds defaults to 60). */
 const maxSkewSeconds = 60;
 const dayMs = 86_400_000;
+
+/** Judged by the transport policy only: nothing is sent. */
+const noCall: SendOutbound = () => Promise.resolve({ status: 204, body: '' });
+const probe: OutboundRequest = {
+  method: 'GET',
+  url: '',
+  headers: {},
+  body: undefined,
+  timeoutMs: stepTimeoutMs,
+  maxResponseBytes: 0,
+};
 
 /**
  * For every enabled entry: the origins it makes the gateway call, each once
@@ -84,6 +96,20 @@ async function originFindings(
   const url = new URL(origin);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const allowFix = `if it is meant to be internal, add ${host} to SSOGATE_OUTBOUND_ALLOW`;
+  // Plain http to another machine is refused by the flow's transport policy.
+  try {
+    await withTransportPolicy(noCall, config.allowInsecureHttp)({ ...probe, url: origin });
+  } catch (error) {
+    return [
+      problem(
+        'insecure_http_refused',
+        check,
+        origin,
+        reasonOf(error),
+        'have the entry call https; SSOGATE_ALLOW_INSECURE_HTTP=true only on a closed test network',
+      ),
+    ];
+  }
   const hostRefusal = policy.hostRefusal(url.hostname);
   if (hostRefusal !== undefined) {
     return [problem('address_refused', check, origin, hostRefusal, allowFix)];

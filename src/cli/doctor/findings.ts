@@ -35,6 +35,7 @@ export const doctorCodes = {
   public_url_http: 'warn',
   trusted_proxies_unset: 'warn',
   entry_unreadable: 'fail',
+  insecure_http_refused: 'fail',
   dns_unresolved: 'fail',
   address_refused: 'fail',
   connect_failed: 'fail',
