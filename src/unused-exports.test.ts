@@ -43,13 +43,13 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('provisioning/entries-file', ['entriesFileMaxBytes']),
   ...exportsOf('storage/audit-retention', ['AUDIT_PRUNE_LOCK_KEY']),
   ...exportsOf('storage/kysely-storage', ['SWEEP_LOCK_KEY']),
-  ...exportsOf('storage/migrations/index', ['migrations']),
   ...exportsOf('storage/postgres/postgres-revocation-feed', ['listenerApplicationName']),
   ...exportsOf('storage/trial-sign-in-store', ['keptAfterExpiryMs']),
   ...exportsOf('web/cookies', ['BINDING_COOKIE', 'SECURE_BINDING_COOKIE']),
   ...exportsOf('web/reference-id', ['REFERENCE_ID_PATTERN']),
   ...exportsOf('outbound/user-agent', ['ssogateVersion']),
   ...exportsOf('config/command-line', ['gatewayVersion']),
+  ...exportsOf('cli/doctor/findings', ['doctorCodes']),
   ...exportsOf('forward-auth/identity-headers', ['identityHeaderNames']),
   ...exportsOf('http/fast-answer', ['allowedLineEvery']),
   // A pure function tested on its own, with inputs its callers cannot easily give.
@@ -71,7 +71,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('outbound/address-policy', ['embeddedIPv4']),
   ...exportsOf('pages/error-page', ['retryCanHelp']),
   ...exportsOf('pages/i18n/negotiate', ['languageRanges']),
-  ...exportsOf('storage/redis/redis-connection', ['redactUrl']),
   ...exportsOf('storage/redis/redis-pending-sign-in-store', ['parsePending']),
   // The type of what a module takes or gives, which tests build or read.
   ...exportsOf('app/build-app', ['AppOptions']),
@@ -90,7 +89,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ]),
   ...exportsOf('storage/types', ['AuditQuery']),
 ]);
-
 
 interface ModuleFacts {
   /** Names the module declares and exports itself. */

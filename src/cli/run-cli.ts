@@ -9,6 +9,7 @@ import type { Storage } from '../storage/types.js';
 import { resetPassword } from './admin-commands.js';
 import { runFileCommand } from './file-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';
+import { runDoctor } from './doctor/run-doctor.js';
 import { addFromPreset } from './preset-command.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
@@ -48,6 +49,8 @@ const usage = `Usage:
   ssogate entries add --preset PRESET --id ID --appid APPID
       [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...]
                                      create an entry from a provider preset (docs/providers.md)
+  ssogate doctor [--json]            check the configuration, database, data folder, public
+                                     URL and every enabled entry's servers (docs/doctor.md)
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -58,6 +61,8 @@ class UsageError extends Error {}
  * message, or every configuration problem), 2 a wrong command line.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // The doctor opens nothing for writing and has its own --help (doctor/run-doctor.ts).
+  if (argv[0] === 'doctor') return runDoctor(argv.slice(1), io);
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout.write(
       `${usage}\nSettings, read from the environment as by the gateway:\n${settingsHelp()}`,

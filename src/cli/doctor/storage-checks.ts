@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config/load-config.js';
+import { migrations } from '../../storage/migrations/index.js';
+import type { Database } from '../../storage/schema.js';
+import { closeRedis, connectRedis, redactUrl } from '../../storage/redis/redis-connection.js';
+import type { Finding } from './findings.js';
+import { passed, problem, reasonOf } from './findings.js';
+
+/** An entry as stored: its definition, not yet compiled. */
+export interface StoredEntry {
+  readonly id: string;
+  readonly definition: Record<string, unknown>;
+}
+
+interface DatabaseReport {
+  readonly findings: Finding[];
+  /** The stored entries, read when the database answered and is migrated. */
+  readonly entries: readonly StoredEntry[] | undefined;
+}
+
+/**
+ * Reaches the database and compares its recorded migrations with this
+ * build's, without migrating or writing: the SQLite file is opened read-only
+ * and must exist, PostgreSQL is asked one query on one connection.
+ */
+export async function databaseFindings(config: Config): Promise<DatabaseReport> {
+  const check = 'database';
+  const { database } = config;
+  const subject =
+    database.kind === 'sqlite' ? `sqlite:${database.filename}` : redactUrl(database.url);
+  if (database.kind === 'sqlite' && database.filename === ':memory:') {
+    return {
+      findings: [
+        problem(
+          'database_in_memory',
+          check,
+          subject,
+          'an in-memory database: everything is lost when the gateway stops',
+          'set SSOGATE_DATABASE_URL to a file (sqlite:/var/lib/ssogate/ssogate.db) or postgres://...',
+        ),
+      ],
+      entries: undefined,
+    };
+  }
+  if (database.kind === 'sqlite' && !existsSync(database.filename)) {
+    return {
+      findings: [
+        problem(
+          'database_not_migrated',
+          check,
+          subject,
+          'the file does not exist yet',
+          'start the gateway once (or any ssogate command such as `ssogate token list`): it creates and migrates it',
+        ),
+      ],
+      entries: undefined,
+    };
+  }
+  let db: Kysely<Database>;
+  try {
+    db = openReadOnly(config);
+  } catch (error) {
+    return { findings: [unreachable(subject, error)], entries: undefined };
+  }
+  try {
+    let applied: string[];
+    try {
+      applied = await appliedMigrations(db);
+    } catch (error) {
+      return { findings: [unreachable(subject, error)], entries: undefined };
+    }
+    const known = Object.keys(migrations(database.kind));
+    const missing = known.filter((name) => !applied.includes(name));
+    const unknown = applied.filter((name) => !known.includes(name));
+    if (unknown.length > 0) {
+      return {
+        findings: [
+          problem(
+            'database_newer',
+            check,
+            subject,
+            `migrated by a newer ssogate (${unknown.join(', ')}); this build does not know that schema`,
+            'run the ssogate version that migrated it, or a newer one',
+          ),
+        ],
+        entries: undefined,
+      };
+    }
+    if (missing.length > 0) {
+      return {
+        findings: [
+          problem(
+            'database_not_migrated',
+            check,
+            subject,
+            `${missing.length} of ${known.length} migrations not applied (first: ${missing[0] ?? ''})`,
+            'start the gateway once (or any ssogate command such as `ssogate token list`): it migrates under a lock',
+          ),
+        ],
+        entries: undefined,
+      };
+    }
+    const rows = await db.selectFrom('entries').select(['id', 'definition']).execute();
+    return {
+      findings: [passed(check, subject, `reachable, all ${known.length} migrations applied`)],
+      entries: rows.map((row) => ({
+        id: row.id,
+        definition: JSON.parse(row.definition) as Record<string, unknown>,
+      })),
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+function unreachable(subject: string, error: unknown): Finding {
+  return problem(
+    'database_unreachable',
+    'database',
+    subject,
+    reasonOf(error),
+    subject.startsWith('sqlite:')
+      ? "check the path and that the gateway's user may read it; a new install creates it at first start"
+      : 'check the host, port, credentials and that PostgreSQL accepts this address (pg_hba.conf)',
+  );
+}
+
+function openReadOnly(config: Config): Kysely<Database> {
+  const { database } = config;
+  if (database.kind === 'sqlite') {
+    const file = new BetterSqlite3(database.filename, { readonly: true, fileMustExist: true });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: 1,
+    connectionTimeoutMillis: 5000,
+  });
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** The names in Kysely's migration table; none when the table is absent (a new database). */
+async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === 'kysely_migration')) return [];
+  const rows = await (db as unknown as Kysely<{ kysely_migration: { name: string } }>)
+    .selectFrom('kysely_migration')
+    .select('name')
+    .execute();
+  return rows.map((row) => row.name);
+}
+
+/** Redis, when configured: one connection, one PING. */
+export async function redisFindings(config: Config): Promise<Finding[]> {
+  if (config.redisUrl === undefined) return [];
+  const subject = redactUrl(config.redisUrl);
+  try {
+    const redis = await connectRedis(config.redisUrl, 'ssogate-doctor');
+    try {
+      await redis.ping();
+    } finally {
+      await closeRedis(redis);
+    }
+    return [passed('redis', subject, 'answers PING')];
+  } catch (error) {
+    return [
+      problem(
+        'redis_unreachable',
+        'redis',
+        subject,
+        reasonOf(error),
+        'check the host, port and password in SSOGATE_REDIS_URL, and that Redis accepts this address',
+      ),
+    ];
+  }
+}
