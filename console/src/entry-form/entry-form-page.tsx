@@ -188,6 +188,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         {stored === undefined ? (
           <PresetChooser
             draft={draft}
+            takenIds={takenIds}
             onApply={(filled) => {
               change(filled);
             }}

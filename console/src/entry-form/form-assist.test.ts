@@ -6,6 +6,7 @@ import {
   idFromName,
   publicOrigin,
   takenIdProblem,
+  uniqueId,
   visibleProblems,
 } from './form-assist.js';
 import { en, zhCN } from '../i18n/catalogs.js';
@@ -63,6 +64,32 @@ describe('the entry form speaks the screen language', () => {
       visibleProblems(problems, touched, true, en.entryForm, now).map((p) => p.field),
       ['userInfoUrl', 'name'],
     );
+  });
+
+  test('a field left blank shows no problem of any kind until it is reached', () => {
+    // A preset's form before anything is touched: the id is blank.
+    const problems = [
+      { field: 'id', message: 'must be 1-64 lowercase letters, digits or hyphens' },
+      { field: 'authorizeUrl', message: '${code} is not allowed in authorizeUrl' },
+    ];
+    const now = { id: '', authorizeUrl: 'https://example.com/auth?code=${code}' };
+    assert.deepEqual(
+      visibleProblems(problems, new Set(), false, en.entryForm, now).map((p) => p.field),
+      ['authorizeUrl'],
+    );
+    assert.deepEqual(
+      visibleProblems(problems, new Set(['id']), false, en.entryForm, now).map((p) => p.field),
+      ['id', 'authorizeUrl'],
+    );
+    assert.equal(visibleProblems(problems, new Set(), true, en.entryForm, now).length, 2);
+    // What was typed is checked at once, reached or not.
+    const typed = { ...now, id: 'Bad Id' };
+    assert.equal(visibleProblems(problems, new Set(), false, en.entryForm, typed).length, 2);
+  });
+
+  test('an id suggested from a preset avoids the ids other entries have', () => {
+    assert.equal(uniqueId('github', ['gitlab']), 'github');
+    assert.equal(uniqueId('github', ['github', 'github-2']), 'github-3');
   });
 
   test('an id another entry has is a problem while typing', () => {

@@ -1,0 +1,48 @@
+import { describe } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  consoleSkip,
+  consoleStory,
+  screenshot,
+  signInToConsole,
+} from '../test-support/console-in-chromium.js';
+import { storySteps } from '../test-support/story-steps.js';
+
+/**
+ * The way into a new entry (docs/console.md#presets): a preset opens ready,
+ * with an id of its own, the callback URL to register and no problem
+ * before anything is touched; the hints give only what the core accepts,
+ * and a refusal names the field it is about.
+ */
+describe('the entry form’s entrance, in headless Chromium', { skip: consoleSkip }, () => {
+  const step = storySteps();
+  // An entry holds the id `github` already: the preset's suggestion must avoid it.
+  const story = consoleStory({
+    entries: (presets) => [{ ...presets.standard, id: 'github', name: 'Older GitHub' }],
+  });
+
+  step('a preset opens ready: its own id, the callback URL, no problem shown', async () => {
+    const { page, gateway } = story();
+    await signInToConsole(page, gateway.url);
+    await page.getByRole('link', { name: 'New entry' }).click();
+    await page.locator('#start-from').selectOption('github');
+    const id = page.getByLabel('Id (required)');
+    await page.waitForFunction("document.querySelector('#field-id')?.value !== ''");
+    assert.equal(await id.inputValue(), 'github-2');
+    await page
+      .locator('.preset-callback')
+      .getByText(`${gateway.url}/_sso/callback/github-2`)
+      .waitFor();
+    assert.doesNotMatch(await page.locator('.preset-register').innerText(), /Choose the entry id/);
+    // The core's answer has come: it finds nothing to say about what was not touched.
+    const summary = page.locator('section.validation');
+    await summary.getByText(/No problems|problems? to fix/).waitFor();
+    assert.doesNotMatch(await summary.innerText(), /problems? to fix/);
+    assert.equal(await page.locator('[aria-invalid="true"]').count(), 0);
+    await screenshot(page, 'entry-form-preset-ready', false);
+  });
+
+  step('no script error and nothing the policy blocked', () => {
+    assert.deepEqual(story().pageProblems, []);
+  });
+});
