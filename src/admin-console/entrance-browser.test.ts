@@ -42,6 +42,28 @@ describe('the entry form’s entrance, in headless Chromium', { skip: consoleSki
     await screenshot(page, 'entry-form-preset-ready', false);
   });
 
+  step('a header hint offers what the call accepts; a refusal names the header', async () => {
+    const { page } = story();
+    const headers = page.locator('#field-tokenRequest-headers');
+    const hint = await headers.locator('.hint').innerText();
+    assert.doesNotMatch(hint, /access_token/);
+    assert.match(hint, /X-Client-Id: \$\{appid\}/);
+    await headers.getByRole('button', { name: 'Add a header' }).click();
+    await page.getByLabel('Token call header 1', { exact: true }).fill('X-Token');
+    await page.getByLabel('Token call header value 1').fill('Bearer ${access_token}');
+    const summary = page.locator('section.validation');
+    await summary.getByText(/is not allowed in Token call headers, row 1\./).waitFor();
+    const said = await summary.innerText();
+    assert.match(said, /Token call headers, row 1 \(column 8\)/);
+    assert.doesNotMatch(said, /Token URL/);
+    assert.equal(
+      await page.getByLabel('Token call header value 1').getAttribute('aria-invalid'),
+      'true',
+    );
+    await headers.getByRole('button', { name: 'Remove token call header 1' }).click();
+    await summary.getByText(/No problems/).waitFor();
+  });
+
   step('no script error and nothing the policy blocked', () => {
     assert.deepEqual(story().pageProblems, []);
   });

@@ -44,13 +44,16 @@ function topLevelNames(labels: Readonly<Record<string, string>>): string[] {
 }
 
 /**
- * A core message with each API field name it mentions replaced by the
- * field's label (`${code} is not allowed in authorizeUrl` → `... in
- * Authorization URL`). Only whole words that are field names change, never
- * a word inside a placeholder such as `${redirect_uri}`.
+ * A core message with each API field name or path it mentions replaced by
+ * the field's label (`${code} is not allowed in authorizeUrl` → `... in
+ * Authorization URL`; `tokenRequest.headers[0]` → `Token call headers, row
+ * 1`). Only whole words that are field names change, never a word inside a
+ * placeholder such as `${redirect_uri}`.
  */
 export function screenWords(message: string, words: FieldWords): string {
-  const labels: Readonly<Record<string, string>> = words.fields;
-  const names = new RegExp(`(?<![\\w{$.])(${topLevelNames(labels).join('|')})(?![\\w}])`, 'g');
-  return message.replace(names, (name) => labels[name] ?? name);
+  const names = new RegExp(
+    `(?<![\\w{$.])(?:${topLevelNames(words.fields).join('|')})(?:\\.[A-Za-z]\\w*|\\[\\d+\\])*(?![\\w}])`,
+    'g',
+  );
+  return message.replace(names, (path) => labelOf(path, words));
 }

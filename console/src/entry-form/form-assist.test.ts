@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { screenWords } from './field-labels.js';
 import {
   callbackUrl,
+  headerExample,
   idFromName,
   publicOrigin,
   takenIdProblem,
@@ -19,6 +20,14 @@ describe('the entry form speaks the screen language', () => {
     );
     // A placeholder or a longer word is left alone.
     assert.equal(screenWords('${appid} and appidx', en.entryForm), '${appid} and appidx');
+    // A path names the field typed in: a row of a list, not the URL it takes placeholders from.
+    assert.equal(
+      screenWords(
+        '${access_token} is not allowed in tokenRequest.headers[0]. Allowed in tokenRequest.headers[0]: ${code}.',
+        en.entryForm,
+      ),
+      '${access_token} is not allowed in Token call headers, row 1. Allowed in Token call headers, row 1: ${code}.',
+    );
     assert.equal(screenWords('userInfoUrl is required', en.entryForm), 'User-info URL is required');
     assert.equal(
       screenWords('userInfoUrl is required', zhCN.entryForm),
@@ -90,6 +99,12 @@ describe('the entry form speaks the screen language', () => {
   test('an id suggested from a preset avoids the ids other entries have', () => {
     assert.equal(uniqueId('github', ['gitlab']), 'github');
     assert.equal(uniqueId('github', ['github', 'github-2']), 'github-3');
+  });
+
+  test('a header hint offers only what the call accepts', () => {
+    assert.equal(headerExample(['appid', 'code']), 'X-Client-Id: ${appid}');
+    assert.equal(headerExample(['appid', 'access_token']), 'Authorization: Bearer ${access_token}');
+    assert.equal(headerExample(undefined), 'Accept: application/json');
   });
 
   test('an id another entry has is a problem while typing', () => {

@@ -106,6 +106,17 @@ export function idFromName(name: string): string {
 }
 
 /**
+ * An example header the call accepts: a Bearer token where the access
+ * token exists (the user-info call), the app id where it does not (the
+ * token call is what fetches the token), a plain one without placeholders.
+ */
+export function headerExample(allowed: readonly string[] | undefined): string {
+  if (allowed?.includes('access_token') === true) return 'Authorization: Bearer ${access_token}';
+  if (allowed?.includes('appid') === true) return 'X-Client-Id: ${appid}';
+  return 'Accept: application/json';
+}
+
+/**
  * The id suggested for an entry made from a preset: the preset's own id
  * (`github`), with a number when another entry has it (`github-2`).
  */
