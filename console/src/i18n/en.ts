@@ -329,7 +329,13 @@ export const en = {
     failure: (code: string, message: string) => `The sign-in would fail: ${code}: ${message}`,
     copy: 'Copy as text',
     copied: 'Copied.',
-    step: (index: number, name: string, outcome: string) => `${index}. ${name}: ${outcome}`,
+    // The list numbers the steps itself.
+    step: (name: string, outcome: string) => `${name}: ${outcome}`,
+    conflict:
+      'A user with this user id exists already, from another entry or as a local account. Two settings of this entry resolve it:',
+    settingSays: ': ',
+    conflictAdopt: 'the existing user signs in through this entry',
+    conflictOwnIds: "this entry's users are others than those of other entries",
     noAnswer: 'no answer',
     status: (status: number, ms: number) => `status ${status} in ${ms} ms`,
     missing: '(missing)',
