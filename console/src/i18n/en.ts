@@ -333,9 +333,9 @@ export const en = {
     step: (name: string, outcome: string) => `${name}: ${outcome}`,
     conflict:
       'A user with this user id exists already, from another entry or as a local account. Two settings of this entry resolve it:',
-    settingSays: ': ',
-    conflictAdopt: 'the existing user signs in through this entry',
-    conflictOwnIds: "this entry's users are others than those of other entries",
+    conflictAdopt: (setting: string) => `${setting}: the existing user signs in through this entry`,
+    conflictOwnIds: (setting: string) =>
+      `${setting}: this entry's users are others than those of other entries`,
     noAnswer: 'no answer',
     status: (status: number, ms: number) => `status ${status} in ${ms} ms`,
     missing: '(missing)',

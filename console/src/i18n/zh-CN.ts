@@ -312,9 +312,8 @@ export const zhCN: ConsoleMessages = {
     step: (name, outcome) => `${name}：${outcome === 'ok' ? '成功' : '失败'}`,
     conflict:
       '已有同一用户标识的用户，来自另一个登录方式或是本地账号。此登录方式的以下两个设置之一可以解决：',
-    settingSays: '：',
-    conflictAdopt: '已有的用户通过此登录方式登录',
-    conflictOwnIds: '此登录方式的用户与其他登录方式的用户互不相同',
+    conflictAdopt: (setting) => `${setting}：已有的用户通过此登录方式登录`,
+    conflictOwnIds: (setting) => `${setting}：此登录方式的用户与其他登录方式的用户互不相同`,
     noAnswer: '没有应答',
     status: (status, ms) => `状态 ${status}，用时 ${ms} 毫秒`,
     missing: '（缺失）',

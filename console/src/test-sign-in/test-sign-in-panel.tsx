@@ -242,30 +242,25 @@ function ConflictSettings() {
     event.preventDefault();
     document.getElementById(fieldId(field))?.focus();
   };
-  const link = (field: 'provisioning.adoptExistingUsers' | 'provisioning.userIdScope') => (
+  const link = (
+    field: 'provisioning.adoptExistingUsers' | 'provisioning.userIdScope',
+    says: (setting: string) => string,
+  ) => (
     <a
       href={`#${fieldId(field)}`}
       onClick={(event) => {
         go(event, field);
       }}
     >
-      {labels[field]}
+      {says(labels[field])}
     </a>
   );
   return (
     <div className="trace-conflict">
       <p>{t.testSignIn.conflict}</p>
       <ul>
-        <li>
-          {link('provisioning.adoptExistingUsers')}
-          {t.testSignIn.settingSays}
-          {t.testSignIn.conflictAdopt}
-        </li>
-        <li>
-          {link('provisioning.userIdScope')}
-          {t.testSignIn.settingSays}
-          {t.testSignIn.conflictOwnIds}
-        </li>
+        <li>{link('provisioning.adoptExistingUsers', t.testSignIn.conflictAdopt)}</li>
+        <li>{link('provisioning.userIdScope', t.testSignIn.conflictOwnIds)}</li>
       </ul>
     </div>
   );
