@@ -64,6 +64,36 @@ describe('the entry form’s entrance, in headless Chromium', { skip: consoleSki
     await summary.getByText(/No problems/).waitFor();
   });
 
+  step('in Chinese, a validation problem and an audit detail have no English words', async () => {
+    const { page, gateway } = story();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    await page.getByRole('heading', { level: 1, name: '新建登录方式' }).waitFor();
+    const authorizeUrl = page.locator('#field-authorizeUrl');
+    const right = await authorizeUrl.inputValue();
+    await authorizeUrl.fill(`${right}&code=\${code}`);
+    const summary = page.locator('section.validation');
+    await summary.getByText(/授权 URL中不能使用 \$\{code\}/).waitFor();
+    const problem = await summary.locator('li').first().innerText();
+    assert.match(problem, /template_placeholder_not_allowed/);
+    // Codes, placeholders, numbers and URL words aside, nothing is English.
+    const words = (text: string) =>
+      text
+        .replace(/\$\{[a-z_]+\}|[a-z]+(_[a-z]+)+|\bURL\b|\bOAuth2?\b/g, '')
+        .match(/[A-Za-z]{2,}/g) ?? [];
+    assert.deepEqual(words(problem), [], problem);
+    await authorizeUrl.fill(right);
+    await page.locator('#field-appid').fill('an-app');
+    await page.locator('#field-appsecret').fill('a-secret');
+    await summary.getByText(/没有问题/).waitFor();
+    await page.getByRole('button', { name: '创建登录方式' }).click();
+    await page.waitForURL(`${gateway.url}/_sso/admin/entries/github-2`);
+    await page.goto(`${gateway.url}/_sso/admin/audit`);
+    const detail = page.locator('.event-detail').first();
+    await detail.getByText('已创建').waitFor();
+    const said = await detail.innerText();
+    assert.deepEqual(words(said.replace(/an-app|github-2|GitHub/g, '')), [], said);
+  });
+
   step('no script error and nothing the policy blocked', () => {
     assert.deepEqual(story().pageProblems, []);
   });

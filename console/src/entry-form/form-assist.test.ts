@@ -101,6 +101,35 @@ describe('the entry form speaks the screen language', () => {
     assert.equal(uniqueId('github', ['github', 'github-2']), 'github-3');
   });
 
+  test('a core problem is said from its code and values, in the language on screen', () => {
+    const problem = {
+      field: 'tokenRequest.headers[0]',
+      code: 'template_placeholder_not_allowed',
+      column: 8,
+      message:
+        '${access_token} is not allowed in tokenRequest.headers[0]. Allowed in tokenRequest.headers[0]: ${appid}.',
+      params: {
+        placeholder: '${access_token}',
+        place: 'tokenRequest.headers[0]',
+        allowed: '${appid}',
+      },
+    };
+    assert.equal(
+      visibleProblems([problem], new Set(), false, zhCN.entryForm, {})[0]?.message,
+      '令牌调用请求头，第 1 行中不能使用 ${access_token}。此处可用：${appid}。',
+    );
+    assert.equal(
+      visibleProblems(
+        [{ field: 'id', message: 'is required' }],
+        new Set(),
+        true,
+        zhCN.entryForm,
+        {},
+      )[0]?.message,
+      '必须填写',
+    );
+  });
+
   test('a header hint offers only what the call accepts', () => {
     assert.equal(headerExample(['appid', 'code']), 'X-Client-Id: ${appid}');
     assert.equal(headerExample(['appid', 'access_token']), 'Authorization: Bearer ${access_token}');
@@ -115,7 +144,7 @@ describe('the entry form speaks the screen language', () => {
     });
     assert.equal(
       takenIdProblem('corp', ['corp'], zhCN.entryForm)?.message,
-      '已有其他入口使用标识“corp”；请另选一个',
+      '已有其他登录方式使用标识“corp”；请另选一个',
     );
     assert.equal(takenIdProblem('new-one', ['corp'], en.entryForm), undefined);
     assert.equal(takenIdProblem('', [''], en.entryForm), undefined);

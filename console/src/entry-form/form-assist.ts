@@ -1,7 +1,7 @@
 import type { ConsoleMessages } from '../i18n/catalogs.js';
 import type { Problem } from '../types.js';
 import type { FieldWords } from './field-labels.js';
-import { labelOf, screenWords } from './field-labels.js';
+import { labelOf, problemText } from './field-labels.js';
 
 /**
  * What the entry form does for a newcomer beside the core's own checks:
@@ -15,7 +15,7 @@ type AssistWords = FieldWords & Pick<ConsoleMessages['entryForm'], 'takenId'>;
 
 /** A problem said with the form's labels instead of API field names. */
 export function inScreenWords(problem: Problem, words: FieldWords): Problem {
-  return { ...problem, message: screenWords(problem.message, words) };
+  return { ...problem, message: problemText(problem, words) };
 }
 
 /** A problem that only says a value is missing. */
