@@ -47,7 +47,7 @@ describe('the entry form’s entrance, in headless Chromium', { skip: consoleSki
     const headers = page.locator('#field-tokenRequest-headers');
     const hint = await headers.locator('.hint').innerText();
     assert.doesNotMatch(hint, /access_token/);
-    assert.match(hint, /X-Client-Id: \$\{appid\}/);
+    assert.match(hint, /X-Appid: \$\{appid\}/);
     await headers.getByRole('button', { name: 'Add a header' }).click();
     await page.getByLabel('Token call header 1', { exact: true }).fill('X-Token');
     await page.getByLabel('Token call header value 1').fill('Bearer ${access_token}');

@@ -131,7 +131,7 @@ describe('the entry form speaks the screen language', () => {
   });
 
   test('a header hint offers only what the call accepts', () => {
-    assert.equal(headerExample(['appid', 'code']), 'X-Client-Id: ${appid}');
+    assert.equal(headerExample(['appid', 'code']), 'X-Appid: ${appid}');
     assert.equal(headerExample(['appid', 'access_token']), 'Authorization: Bearer ${access_token}');
     assert.equal(headerExample(undefined), 'Accept: application/json');
   });

@@ -112,7 +112,7 @@ export function idFromName(name: string): string {
  */
 export function headerExample(allowed: readonly string[] | undefined): string {
   if (allowed?.includes('access_token') === true) return 'Authorization: Bearer ${access_token}';
-  if (allowed?.includes('appid') === true) return 'X-Client-Id: ${appid}';
+  if (allowed?.includes('appid') === true) return 'X-Appid: ${appid}';
   return 'Accept: application/json';
 }
 
