@@ -69,7 +69,7 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('forward-auth/identity-headers', ['encodeIdentityValue']),
   ...exportsOf('oidc/provider-metadata', ['keySetLifetimeMs']),
   ...exportsOf('outbound/address-policy', ['embeddedIPv4']),
-  ...exportsOf('pages/error-page', ['retryCanHelp']),
+  ...exportsOf('pages/error-page', ['retryCanHelp', 'isSettingsFault']),
   ...exportsOf('pages/i18n/negotiate', ['languageRanges']),
   ...exportsOf('storage/redis/redis-pending-sign-in-store', ['parsePending']),
   // The type of what a module takes or gives, which tests build or read.

@@ -69,7 +69,7 @@ export type ApiProblem = z.infer<typeof problemSchema>;
  * (entry-draft.ts settingsProblems), which has no code.
  */
 export type Problem = Pick<ApiProblem, 'field' | 'message' | 'line' | 'column'> &
-  Partial<Pick<ApiProblem, 'code'>>;
+  Partial<Pick<ApiProblem, 'code' | 'params'>>;
 
 export type ValidationResult = z.infer<typeof entryValidationAnswer>;
 

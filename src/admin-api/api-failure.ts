@@ -77,13 +77,20 @@ export function sendApiFailure(
   sendFailure(gateway, request, reply, error, { as: 'json' });
 }
 
-/** A problem as the API lists it: code, field, position, message. */
-export function presentProblem(problem: SsogateError): Record<string, string | number> {
+/**
+ * A problem as the API lists it: code, field, position, message, and the
+ * message's values (`params`) where the problem has them, so the console
+ * says it in the administrator's language from the code and the values.
+ */
+export function presentProblem(
+  problem: SsogateError,
+): Record<string, string | number | Readonly<Record<string, string | number>>> {
   return {
     code: problem.code,
     field: problem.field ?? 'entry',
     ...(problem.line === undefined ? {} : { line: problem.line }),
     ...(problem.column === undefined ? {} : { column: problem.column }),
     message: problem.message,
+    ...(problem.facts === undefined ? {} : { params: problem.facts }),
   };
 }

@@ -27,6 +27,12 @@ export const problemSchema = named(
     line: z.number().int().min(1).optional(),
     column: z.number().int().min(1).optional(),
     message: z.string(),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .optional()
+      .describe(
+        "the message's values, by name (a placeholder, the ones allowed), for a translation",
+      ),
   }),
 );
 

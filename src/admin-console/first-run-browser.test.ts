@@ -170,11 +170,11 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     assert.match(row, /token_parse_failed/);
     // And why: the GitHub-style server refuses the wrong secret with a 200
     // whose body holds `error` and `error_description`, not the token.
-    assert.match(row, /step\s+token/);
-    assert.match(row, /cause\s+key_not_found/);
+    assert.match(row, /Step\s+token/);
+    assert.match(row, /Cause\s+key_not_found/);
     assert.match(row, /key 'access_token' not found; keys present: error, error_description/);
     // The server's own explanation, kept from the answer it could not be read from.
-    assert.match(row, /error\s+incorrect_client_credentials/);
+    assert.match(row, /Server error\s+incorrect_client_credentials/);
     assert.doesNotMatch(row, /not-the-app-secret/);
   });
 

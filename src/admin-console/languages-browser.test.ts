@@ -113,15 +113,15 @@ describe('languages and the dark theme, in headless Chromium', { skip: consoleSk
     await page.goto(`${gateway.url}/_sso/admin/entries/example-standard`);
     await page.getByRole('heading', { level: 1, name: /Example/ }).waitFor();
     // The live check has answered: its summary is in place.
-    await page.getByText('没有问题：可以保存此入口。').waitFor();
+    await page.getByText('没有问题：可以保存此登录方式。').waitFor();
     await assertNoEnglish(page, 'stored entry');
     // The mapping as text, and the extension type, show their own fields.
     await page.getByRole('button', { name: '文本' }).click();
     await page.getByLabel('用户信息解析（文本）').waitFor();
     await assertNoEnglish(page, 'mapping as text');
     await page.goto(`${gateway.url}/_sso/admin/entries/new`);
-    await page.getByRole('heading', { level: 1, name: '新建入口' }).waitFor();
-    await page.getByRole('combobox', { name: '起点' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: '新建登录方式' }).waitFor();
+    await page.getByRole('combobox', { name: '从预设开始' }).waitFor();
     await assertNoEnglish(page, 'new entry');
     await page.getByLabel('扩展服务（用于模板无法描述的服务器）').check();
     await page.getByRole('button', { name: '测试连接' }).waitFor();

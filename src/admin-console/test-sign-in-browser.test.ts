@@ -42,6 +42,9 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     }
   });
 
+  /** The user id alice maps to at the GitHub emulation, read from the trace. */
+  let aliceId: string | undefined;
+
   /** The value of the gateway's session cookie in the administrator's browser. */
   async function sessionCookie(): Promise<string | undefined> {
     const cookies = await admin.cookies(gateway.url);
@@ -112,9 +115,9 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
     await panel.getByText(/The sign-in would fail: userinfo_parse_failed/).waitFor();
     const failed = await panel.innerText();
-    assert.match(failed, /1\. callback: ok/);
-    assert.match(failed, /2\. token: ok/);
-    assert.match(failed, /3\. user info: failed/);
+    assert.match(failed, /^callback: ok$/m);
+    assert.match(failed, /^token: ok$/m);
+    assert.match(failed, /^user info: failed$/m);
     assert.match(failed, /POST http:\/\/127\.0\.0\.1:\d+\/github\/login\/oauth\/access_token/);
     // The answer shows where the id is; the token and the secret are masked.
     assert.match(failed, /"id":\d+/);
@@ -127,6 +130,7 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     await panel.getByText('The sign-in would succeed.').waitFor();
     const passed = await panel.innerText();
     assert.match(passed, /Provisioning would: create/);
+    aliceId = /"userId":"([^"]+)"/.exec(passed)?.[1];
     assert.match(passed, /"userName":"Alice/);
 
     await panel.getByRole('button', { name: 'Copy as text' }).click();
@@ -164,6 +168,50 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
       tests.events.map((event) => event.outcome),
       ['success', 'failure'],
     );
+    assert.deepEqual(pageProblems, []);
+  });
+
+  test('a saved entry tests as itself; a conflict points to the two settings', async () => {
+    assert.ok(aliceId !== undefined, 'the passing trace named the mapped user id');
+    await page.getByRole('button', { name: 'Create entry' }).click();
+    await page.waitForURL(`${gateway.url}/_sso/admin/entries/hub`);
+    // The user id is a local account's already: the entry would hand it over.
+    await gateway.storage.users.insertIfAbsent(
+      { userId: aliceId, sourceEntryId: null },
+      Date.now(),
+    );
+
+    await runTrialSignIn();
+    const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+    await panel.getByText(/The sign-in would fail: account_conflict/).waitFor();
+    // The list numbers the steps; the heading does not number them again.
+    assert.deepEqual((await panel.locator('.trace-steps > li > h3').allInnerTexts()).slice(0, 2), [
+      'callback: ok',
+      'token: ok',
+    ]);
+    const conflict = panel.locator('.trace-conflict');
+    await conflict.getByRole('link', { name: 'Users of this entry only' }).click();
+    assert.equal(
+      await page.evaluate('document.activeElement?.id'),
+      'field-provisioning-userIdScope',
+    );
+    await conflict.getByRole('link', { name: 'Sign in users that exist already' }).click();
+    assert.equal(
+      await page.evaluate('document.activeElement?.id'),
+      'field-provisioning-adoptExistingUsers',
+    );
+
+    await panel.getByRole('button', { name: 'Copy as text' }).click();
+    await panel.getByText('Copied.').waitFor();
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    assert.match(copied, /^Test sign-in \S+ with entry hub\n/);
+    const tests = await page.evaluate(async () => {
+      const response = await fetch('/_sso/api/audit?kind=test_sign_in', {
+        headers: { accept: 'application/json' },
+      });
+      return (await response.json()) as { events: { detail: Record<string, unknown> | null }[] };
+    });
+    assert.equal(tests.events[0]?.detail?.draft, false);
     assert.deepEqual(pageProblems, []);
   });
 });

@@ -178,6 +178,7 @@ function failureAnswer(
         code,
         sentence,
         ...(detail === undefined ? {} : { detail }),
+        ...(isSsogateError(error) && error.facts !== undefined ? { facts: error.facts } : {}),
         reference,
         tryAgainHref: options.tryAgainHref ?? '/_sso/login',
         ...(options.signedIn === undefined ? {} : { signedIn: options.signedIn }),

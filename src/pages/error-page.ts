@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../core/index.js';
+import type { ErrorCode, ErrorFacts } from '../core/index.js';
 import { html } from './html.js';
 import { en } from './i18n/index.js';
 import type { PageMessages } from './i18n/index.js';
@@ -40,11 +40,47 @@ const retryHelps: ReadonlySet<string> = new Set<ErrorCode>([
   'extension_timeout',
   'extension_error',
   'unauthenticated',
+  'upstream_unavailable',
+  'upstream_timeout',
 ]);
 
+/**
+ * The codes of a signed-in user's request to an application behind the
+ * gateway: "Try again" reloads the page asked for, and another way to sign
+ * in is no help to someone signed in already.
+ */
+const afterSignIn: ReadonlySet<string> = new Set<ErrorCode>([
+  'upstream_unavailable',
+  'upstream_timeout',
+]);
+
+/**
+ * The server's refusals (RFC 6749 §5.2 error codes) that say the entry's own
+ * settings are wrong: its client id or secret, its grant or its scopes. The
+ * same attempt would fail again until an administrator changes the entry.
+ */
+const settingsRefusals: ReadonlySet<string> = new Set([
+  'invalid_client',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+]);
+
+/**
+ * Whether a failed call was refused for the entry's settings rather than
+ * for a passing reason: the server names one of the settings refusals, or
+ * answers 401 or 403 without naming a used or expired code (invalid_grant).
+ */
+export function isSettingsFault(code: string, facts: ErrorFacts | undefined): boolean {
+  if (code !== 'token_request_failed' && code !== 'userinfo_request_failed') return false;
+  const serverError = facts?.error;
+  if (typeof serverError === 'string' && settingsRefusals.has(serverError)) return true;
+  return (facts?.status === 401 || facts?.status === 403) && serverError !== 'invalid_grant';
+}
+
 /** Whether the page for `code` offers "Try again". */
-export function retryCanHelp(code: string): boolean {
-  return retryHelps.has(code);
+export function retryCanHelp(code: string, facts?: ErrorFacts): boolean {
+  return retryHelps.has(code) && !isSettingsFault(code, facts);
 }
 
 export interface ErrorPageInput {
@@ -63,6 +99,12 @@ export interface ErrorPageInput {
    * offers a sign-out instead of another way to sign in.
    */
   readonly signedIn?: { readonly user: SignedInUser; readonly signOutCsrf: string };
+  /**
+   * What the failure found out (the server's status and `error`, already
+   * masked): tells a refusal of the entry's settings, which an administrator
+   * must fix, from a passing failure.
+   */
+  readonly facts?: ErrorFacts;
   readonly page?: PageContext;
 }
 
@@ -94,6 +136,7 @@ export function errorPage(input: ErrorPageInput): string {
  * the code below it still says exactly what failed.
  */
 function sentenceIn(t: PageMessages, input: ErrorPageInput): string {
+  if (isSettingsFault(input.code, input.facts)) return t.errorPage.misconfigured;
   const sentences: Readonly<Record<string, string>> = t.errors;
   if (Object.hasOwn(sentences, input.code)) return sentences[input.code] ?? input.sentence;
   return t === en ? input.sentence : t.errorPage.other;
@@ -107,8 +150,12 @@ function nextSteps(t: PageMessages, input: ErrorPageInput, tryAgain: string) {
       ${signOutForm(t, input.signedIn.signOutCsrf)}
       <p><a href="/">${steps.startPage}</a></p>`;
   }
-  if (!retryCanHelp(input.code)) {
+  if (!retryCanHelp(input.code, input.facts)) {
     return html`<a class="button" href="${CHOOSER}">${steps.chooseAnother}</a>`;
+  }
+  if (afterSignIn.has(input.code)) {
+    return html`<a class="button" href="${tryAgain}">${steps.tryAgain}</a>
+      <p><a href="/">${steps.startPage}</a></p>`;
   }
   return html`<a class="button" href="${tryAgain}">${steps.tryAgain}</a>
     ${tryAgain === CHOOSER ? undefined : html`<p><a href="${CHOOSER}">${steps.chooseAnother}</a></p>`}`;

@@ -157,6 +157,48 @@ describe('errorPage', () => {
     }
   });
 
+  test('a call refused for the entry’s settings: an administrator must fix it, no retry', () => {
+    const refused = errorPage(
+      errorInput({
+        status: 502,
+        code: 'token_request_failed',
+        facts: { step: 'token', cause: 'response_status', status: 400, error: 'invalid_client' },
+      }),
+    );
+    assert.match(refused, /An administrator must fix it; please give them the reference below\./);
+    assert.match(refused, /Reference: <code>ABCDE12345<\/code>/);
+    assert.doesNotMatch(refused, /try again later|Try again/i);
+    assert.match(refused, />Choose another way to sign in</);
+    // A 401 without a reason is the credentials too; an expired code is not.
+    for (const [facts, settings] of [
+      [{ status: 401 }, true],
+      [{ status: 400, error: 'invalid_grant' }, false],
+      [{ status: 500 }, false],
+      [{ network: 'ECONNREFUSED' }, false],
+    ] as const) {
+      assert.equal(error.isSettingsFault('token_request_failed', facts), settings);
+    }
+    assert.equal(error.isSettingsFault('token_parse_failed', { status: 401 }), false);
+    const chinese = errorPage(
+      errorInput({
+        status: 502,
+        code: 'userinfo_request_failed',
+        facts: { status: 403 },
+        page: { language: 'zh-CN', returnPath: '/_sso/login' },
+      }),
+    );
+    assert.match(chinese, /需要由管理员修正，请把下面的参考编号告诉管理员。/);
+  });
+
+  test('a signed-in user’s failed request to an application offers Try again, not another sign-in', () => {
+    for (const code of ['upstream_unavailable', 'upstream_timeout']) {
+      const page = errorPage(errorInput({ status: 502, code, tryAgainHref: '/wiki?page=2' }));
+      assert.match(page, /<a class="button" href="\/wiki\?page=2">Try again<\/a>/, code);
+      assert.doesNotMatch(page, /Choose another way/, code);
+      assert.match(page, /<a href="\/">Go to the start page<\/a>/, code);
+    }
+  });
+
   test('a refused signed-in user sees who they are and a sign-out', () => {
     const page = errorPage(
       errorInput({
@@ -408,6 +450,34 @@ describe('signOutPage', () => {
       /<button type="submit" name="scope" value="everywhere">Sign out everywhere<\/button>/,
     );
     assert.match(page, /<a href="\/">Stay signed in<\/a>/);
+  });
+
+  test('the two sign-outs look different, and each says what it does where it is chosen', () => {
+    const page = signOutPage({ user: { userId: 'u-1' }, signOutCsrf: 'csrf-1' });
+    assert.match(
+      page,
+      /value="here">Sign out here<\/button> <p class="meta sign-out-means">Ends your session on this site only\. You stay signed in at the sign-in service/,
+    );
+    assert.match(
+      page,
+      /value="everywhere">Sign out everywhere<\/button> <p class="meta sign-out-means">Also signs you out at the sign-in service you used/,
+    );
+    // "Here" is the lighter button: the stylesheet draws it as a secondary one.
+    assert.match(
+      stylesheet,
+      /form\[action="\/_sso\/logout"\] button\[value="here"\]\{background:var\(--surface\);color:var\(--primary\)\}/,
+    );
+    const chinese = flat(
+      signOut.signOutPage({
+        user: { userId: 'u-1' },
+        signOutCsrf: 'csrf-1',
+        page: { language: 'zh-CN', returnPath: '/_sso/login' },
+      }),
+    );
+    assert.match(
+      chinese,
+      /仅在此处退出<\/button> <p class="meta sign-out-means">只结束您在本站的会话/,
+    );
   });
 
   test('escapes every field', () => {

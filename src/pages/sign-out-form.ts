@@ -27,9 +27,13 @@ export function signedInAs(t: PageMessages, user: SignedInUser): SafeHtml {
  * in at the server; "everywhere" also follows the entry's logout URL.
  */
 export function signOutForm(t: PageMessages, csrf: string): SafeHtml {
+  // Each button says what it does where it is chosen; the stylesheet makes
+  // "here" the lighter one (stylesheet.ts, the sign-out form's rules).
   return html`<form method="post" action="/_sso/logout">
     <input type="hidden" name="csrf" value="${csrf}" />
     <button type="submit" name="scope" value="here">${t.signOut.here}</button>
+    <p class="meta sign-out-means">${t.signOut.hereMeans}</p>
     <button type="submit" name="scope" value="everywhere">${t.signOut.everywhere}</button>
+    <p class="meta sign-out-means">${t.signOut.everywhereMeans}</p>
   </form>`;
 }

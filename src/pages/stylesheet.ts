@@ -29,6 +29,8 @@ a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .button,button{display:flex;align-items:center;justify-content:center;width:100%;min-height:44px;padding:.5rem 1rem;margin:0 0 .75rem;border:1px solid var(--primary);border-radius:6px;background:var(--primary);color:var(--on-primary);font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer;overflow-wrap:anywhere}
 .button.secondary,button.secondary{background:var(--surface);color:var(--primary)}
+form[action="/_sso/logout"] button[value="here"]{background:var(--surface);color:var(--primary)}
+.sign-out-means{margin:-.25rem 0 1rem}
 .button:hover,button:hover{background:var(--primary-hover);color:var(--on-primary)}
 ul.entries{list-style:none;margin:0;padding:0}
 label{display:block;font-weight:600;margin:0 0 .25rem}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +7,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { defaultConsoleDir } from '../admin-console/console-files.js';
 import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
 import { chromiumSkip, launchChromium } from './chromium.js';
-import type { TestGateway } from './gateway-fixture.js';
+import type { TestGateway, TestGatewayOptions } from './gateway-fixture.js';
+import { startTestGateway } from './gateway-fixture.js';
 
 /** The console's browser tests say why they are skipped: no Chromium, or no console build. */
 export const consoleSkip: string | false =
@@ -76,4 +78,32 @@ export async function signInToConsole(page: Page, gatewayUrl: string): Promise<v
     page.waitForURL(`${gatewayUrl}/_sso/admin`),
     page.getByRole('button', { name: 'Sign in' }).click(),
   ]);
+}
+
+export interface ConsoleStory extends ConsoleBrowser {
+  readonly gateway: TestGateway;
+}
+
+/**
+ * Registers the hooks of a console story: before it, a gateway with
+ * `options` and an administrator's page in Chromium; after it, both closed.
+ * Read the returned function inside the steps.
+ */
+export function consoleStory(options: TestGatewayOptions = {}): () => ConsoleStory {
+  let story: ConsoleStory | undefined;
+  before(async () => {
+    const gateway = await startTestGateway(options);
+    story = { gateway, ...(await openConsoleBrowser(gateway)) };
+  });
+  after(async () => {
+    try {
+      await story?.browser.close();
+    } finally {
+      await story?.gateway.close();
+    }
+  });
+  return () => {
+    if (story === undefined) throw new Error('the console story has not started');
+    return story;
+  };
 }

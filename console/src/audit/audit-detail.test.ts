@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { zhCN } from '../i18n/catalogs.js';
 import { readableDetail, shownValue } from './audit-detail.js';
 
 describe('an audit detail, readable', () => {
@@ -49,5 +50,21 @@ describe('an audit detail, readable', () => {
       facts: [{ name: 'New order', value: 'b, a' }],
     });
     assert.equal(shownValue(''), '(empty)');
+  });
+
+  test('in Chinese, with codes and values only left as they are', () => {
+    assert.deepEqual(
+      readableDetail({ testSignIn: 'abc', draft: false, origins: ['https://a.test'] }, zhCN),
+      {
+        action: undefined,
+        changes: [],
+        facts: [
+          { name: '测试登录编号', value: 'abc' },
+          { name: '测试的是未保存的表单', value: '否' },
+          { name: '调用的地址', value: 'https://a.test' },
+        ],
+      },
+    );
+    assert.equal(readableDetail({ action: 'create' }, zhCN).action, '已创建');
   });
 });

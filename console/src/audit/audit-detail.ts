@@ -1,4 +1,5 @@
 import { labelOf } from '../entry-form/field-labels.js';
+import type { ConsoleMessages } from '../i18n/catalogs.js';
 import { en } from '../i18n/catalogs.js';
 
 /**
@@ -12,37 +13,15 @@ export interface ReadableDetail {
   readonly facts: readonly { name: string; value: string }[];
 }
 
-const actions: Readonly<Record<string, string>> = {
-  create: 'Created',
-  update: 'Changed',
-  delete: 'Deleted',
-  enable: 'Enabled',
-  disable: 'Disabled',
-  set_default: 'Made the default',
-  unset_default: 'No longer the default',
-  reorder: 'Reordered',
-  change_password: 'Password changed',
-  end_sessions: 'Sessions ended',
-  lock: 'Locked',
-  unlock: 'Unlocked',
-  grant_admin: 'Made an administrator',
-  revoke_admin: 'Administrator rights revoked',
-};
-
-const factNames: Readonly<Record<string, string>> = {
-  sessionsEnded: 'Sessions ended',
-  warnings: 'Warnings',
-  order: 'New order',
-  fields: 'Fields',
-  name: 'Name',
-  tokenId: 'Token',
-};
+/** The catalog parts a detail is said with: the audit's words and the form's labels. */
+type DetailWords = Pick<ConsoleMessages, 'audit' | 'entryForm'>;
 
 /** A value as one line of text; an absent side of a change is "not set". */
-export function shownValue(value: unknown): string {
-  if (value === undefined || value === null) return 'not set';
-  if (typeof value === 'string') return value === '' ? '(empty)' : value;
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+export function shownValue(value: unknown, words: DetailWords = en): string {
+  const said = words.audit.detail;
+  if (value === undefined || value === null) return said.notSet;
+  if (typeof value === 'string') return value === '' ? said.empty : value;
+  if (typeof value === 'boolean') return value ? said.yes : said.no;
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
     return value.join(', ');
   }
@@ -63,27 +42,32 @@ function isChange(value: unknown): value is RecordedChange {
   );
 }
 
-export function readableDetail(detail: Readonly<Record<string, unknown>> | null): ReadableDetail {
+export function readableDetail(
+  detail: Readonly<Record<string, unknown>> | null,
+  words: DetailWords = en,
+): ReadableDetail {
   if (detail === null) return { action: undefined, changes: [], facts: [] };
+  const actions: Readonly<Record<string, string>> = words.audit.detail.actions;
+  const factNames: Readonly<Record<string, string>> = words.audit.detail.facts;
   const { action, changes, fields, ...rest } = detail;
   const recorded = Array.isArray(changes) ? changes.filter(isChange) : [];
   const facts = Object.entries(rest).map(([name, value]) => ({
     name: factNames[name] ?? name,
-    value: shownValue(value),
+    value: shownValue(value, words),
   }));
   // Older events name the fields without their values.
   if (recorded.length === 0 && Array.isArray(fields) && fields.length > 0) {
     facts.unshift({
-      name: factNames.fields ?? 'Fields',
-      value: fields.map((field) => labelOf(String(field), en.entryForm)).join(', '),
+      name: words.audit.detail.facts.fields,
+      value: fields.map((field) => labelOf(String(field), words.entryForm)).join(', '),
     });
   }
   return {
     action: typeof action === 'string' ? (actions[action] ?? action) : undefined,
     changes: recorded.map((change) => ({
-      label: labelOf(change.field, en.entryForm),
-      before: shownValue(change.before),
-      after: shownValue(change.after),
+      label: labelOf(change.field, words.entryForm),
+      before: shownValue(change.before, words),
+      after: shownValue(change.after, words),
     })),
     facts,
   };

@@ -37,8 +37,9 @@ export function AuditRow({ event }: { readonly event: AuditEventView }) {
 
 /** What an event did, each changed field before and after, then the other facts. */
 function EventDetail({ detail }: { readonly detail: AuditEventView['detail'] }) {
-  const { action, changes, facts } = readableDetail(detail);
-  const words = useI18n().t.audit;
+  const { t } = useI18n();
+  const { action, changes, facts } = readableDetail(detail, t);
+  const words = t.audit;
   if (action === undefined && changes.length === 0 && facts.length === 0) return <>—</>;
   return (
     <div className="event-detail">

@@ -2,6 +2,7 @@ import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import type { CallDraft } from './entry-draft';
 import { fieldId, isPost, problemsOf } from './entry-draft';
+import { headerExample } from './form-assist';
 import { RowsEditor } from './rows-editor';
 import { TextField } from './text-field';
 
@@ -30,7 +31,7 @@ export function CallOptions(props: CallOptionsProps) {
       <RowsEditor
         field={`${field}.headers`}
         legend={c.headers(callName)}
-        hint={c.headersHint(shownAllowed, 'Authorization: Bearer ${access_token}')}
+        hint={c.headersHint(shownAllowed, headerExample(allowed))}
         nameKey="name"
         valueKey="value"
         nameLabel={c.header(callName)}

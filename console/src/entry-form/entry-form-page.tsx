@@ -188,6 +188,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         {stored === undefined ? (
           <PresetChooser
             draft={draft}
+            takenIds={takenIds}
             onApply={(filled) => {
               change(filled);
             }}
@@ -241,7 +242,11 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
           <StatusLine status={status} />
         </div>
       </form>
-      <TestSignInPanel entry={toEntryBody(draft, storedDefault)} existingId={existingId} />
+      <TestSignInPanel
+        entry={toEntryBody(draft, storedDefault)}
+        existingId={existingId}
+        edited={dirty}
+      />
       {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
     </Page>
   );

@@ -30,6 +30,6 @@ describe('the on-screen label of an API field', () => {
       labelOf('tokenRequest.headers[0].name', zhCN.entryForm),
       '令牌调用请求头，第 1 行',
     );
-    assert.equal(labelOf('entry', zhCN.entryForm), '整个入口');
+    assert.equal(labelOf('entry', zhCN.entryForm), '整个登录方式');
   });
 });

@@ -1,4 +1,6 @@
 import type { ConsoleMessages } from '../i18n/catalogs.js';
+import { en } from '../i18n/catalogs.js';
+import type { Problem } from '../types.js';
 
 /**
  * The on-screen label of each entry field, so that a problem, a hint or an
@@ -9,7 +11,10 @@ import type { ConsoleMessages } from '../i18n/catalogs.js';
  * falls back to its API name. `FieldWords` is the part of the catalog
  * section these functions read.
  */
-export type FieldWords = Pick<ConsoleMessages['entryForm'], 'fields' | 'fieldRow' | 'wholeEntry'>;
+export type FieldWords = Pick<
+  ConsoleMessages['entryForm'],
+  'fields' | 'fieldRow' | 'wholeEntry' | 'problemSays'
+>;
 
 /**
  * The label of an API field path: the closest labelled field, with a row
@@ -44,13 +49,56 @@ function topLevelNames(labels: Readonly<Record<string, string>>): string[] {
 }
 
 /**
- * A core message with each API field name it mentions replaced by the
- * field's label (`${code} is not allowed in authorizeUrl` → `... in
- * Authorization URL`). Only whole words that are field names change, never
- * a word inside a placeholder such as `${redirect_uri}`.
+ * A core message with each API field name or path it mentions replaced by
+ * the field's label (`${code} is not allowed in authorizeUrl` → `... in
+ * Authorization URL`; `tokenRequest.headers[0]` → `Token call headers, row
+ * 1`). Only whole words that are field names change, never a word inside a
+ * placeholder such as `${redirect_uri}`.
  */
 export function screenWords(message: string, words: FieldWords): string {
-  const labels: Readonly<Record<string, string>> = words.fields;
-  const names = new RegExp(`(?<![\\w{$.])(${topLevelNames(labels).join('|')})(?![\\w}])`, 'g');
-  return message.replace(names, (name) => labels[name] ?? name);
+  const names = new RegExp(
+    `(?<![\\w{$.])(?:${topLevelNames(words.fields).join('|')})(?:\\.[A-Za-z]\\w*|\\[\\d+\\])*(?![\\w}])`,
+    'g',
+  );
+  return message.replace(names, (path) => labelOf(path, words));
+}
+
+/**
+ * A core problem in the language on screen: said from its code and values
+ * (`params`) where the catalog has a sentence for them, or from the core's
+ * exact sentence for the few without values; any other keeps the core's
+ * English with its field names as labels. The code stays beside it on
+ * screen (field-problems.tsx, validation-summary.tsx).
+ */
+export function problemText(problem: Problem, words: FieldWords): string {
+  const says = words.problemSays;
+  const params = problem.params ?? {};
+  const value = (name: string): string => {
+    const found = params[name];
+    return found === undefined ? '' : String(found);
+  };
+  const placeholder = value('placeholder');
+  if (
+    problem.code === 'template_placeholder_not_allowed' &&
+    placeholder !== '' &&
+    // The general refusal only: the special ones (a secret in the browser's
+    // URL, a value from a later answer) say more than the catalog's sentence.
+    problem.message.startsWith(`${placeholder} is not allowed in ${value('place')}. `)
+  ) {
+    return says.template_placeholder_not_allowed(
+      placeholder,
+      labelOf(value('place'), words),
+      value('allowed'),
+    );
+  }
+  if (problem.code === 'template_unknown_placeholder' && placeholder !== '') {
+    return says.template_unknown_placeholder(placeholder, value('suggestion'), value('known'));
+  }
+  const english = en.entryForm.problemSays;
+  const exact: Readonly<Record<string, string>> = {
+    [english.required]: says.required,
+    [english.notEmpty]: says.notEmpty,
+    [english.idForm]: says.idForm,
+  };
+  return exact[problem.message] ?? screenWords(problem.message, words);
 }

@@ -5,8 +5,11 @@ import type { Problem } from '../types';
 /** Where a problem sits, as an editor shows it: `line 2, column 14`. */
 export function positionOf(
   problem: Pick<Problem, 'line' | 'column'>,
-  words: Pick<ConsoleMessages['entryForm'], 'line' | 'column'>,
+  words: Pick<ConsoleMessages['entryForm'], 'line' | 'column' | 'lineColumn'>,
 ): string {
+  if (problem.line !== undefined && problem.column !== undefined) {
+    return words.lineColumn(problem.line, problem.column);
+  }
   const parts = [
     problem.line === undefined ? undefined : words.line(problem.line),
     problem.column === undefined ? undefined : words.column(problem.column),

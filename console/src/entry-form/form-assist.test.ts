@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { screenWords } from './field-labels.js';
 import {
   callbackUrl,
+  headerExample,
   idFromName,
   publicOrigin,
   takenIdProblem,
+  uniqueId,
   visibleProblems,
 } from './form-assist.js';
 import { en, zhCN } from '../i18n/catalogs.js';
@@ -18,6 +20,14 @@ describe('the entry form speaks the screen language', () => {
     );
     // A placeholder or a longer word is left alone.
     assert.equal(screenWords('${appid} and appidx', en.entryForm), '${appid} and appidx');
+    // A path names the field typed in: a row of a list, not the URL it takes placeholders from.
+    assert.equal(
+      screenWords(
+        '${access_token} is not allowed in tokenRequest.headers[0]. Allowed in tokenRequest.headers[0]: ${code}.',
+        en.entryForm,
+      ),
+      '${access_token} is not allowed in Token call headers, row 1. Allowed in Token call headers, row 1: ${code}.',
+    );
     assert.equal(screenWords('userInfoUrl is required', en.entryForm), 'User-info URL is required');
     assert.equal(
       screenWords('userInfoUrl is required', zhCN.entryForm),
@@ -65,6 +75,67 @@ describe('the entry form speaks the screen language', () => {
     );
   });
 
+  test('a field left blank shows no problem of any kind until it is reached', () => {
+    // A preset's form before anything is touched: the id is blank.
+    const problems = [
+      { field: 'id', message: 'must be 1-64 lowercase letters, digits or hyphens' },
+      { field: 'authorizeUrl', message: '${code} is not allowed in authorizeUrl' },
+    ];
+    const now = { id: '', authorizeUrl: 'https://example.com/auth?code=${code}' };
+    assert.deepEqual(
+      visibleProblems(problems, new Set(), false, en.entryForm, now).map((p) => p.field),
+      ['authorizeUrl'],
+    );
+    assert.deepEqual(
+      visibleProblems(problems, new Set(['id']), false, en.entryForm, now).map((p) => p.field),
+      ['id', 'authorizeUrl'],
+    );
+    assert.equal(visibleProblems(problems, new Set(), true, en.entryForm, now).length, 2);
+    // What was typed is checked at once, reached or not.
+    const typed = { ...now, id: 'Bad Id' };
+    assert.equal(visibleProblems(problems, new Set(), false, en.entryForm, typed).length, 2);
+  });
+
+  test('an id suggested from a preset avoids the ids other entries have', () => {
+    assert.equal(uniqueId('github', ['gitlab']), 'github');
+    assert.equal(uniqueId('github', ['github', 'github-2']), 'github-3');
+  });
+
+  test('a core problem is said from its code and values, in the language on screen', () => {
+    const problem = {
+      field: 'tokenRequest.headers[0]',
+      code: 'template_placeholder_not_allowed',
+      column: 8,
+      message:
+        '${access_token} is not allowed in tokenRequest.headers[0]. Allowed in tokenRequest.headers[0]: ${appid}.',
+      params: {
+        placeholder: '${access_token}',
+        place: 'tokenRequest.headers[0]',
+        allowed: '${appid}',
+      },
+    };
+    assert.equal(
+      visibleProblems([problem], new Set(), false, zhCN.entryForm, {})[0]?.message,
+      '令牌调用请求头，第 1 行中不能使用 ${access_token}。此处可用：${appid}。',
+    );
+    assert.equal(
+      visibleProblems(
+        [{ field: 'id', message: 'is required' }],
+        new Set(),
+        true,
+        zhCN.entryForm,
+        {},
+      )[0]?.message,
+      '必须填写',
+    );
+  });
+
+  test('a header hint offers only what the call accepts', () => {
+    assert.equal(headerExample(['appid', 'code']), 'X-Appid: ${appid}');
+    assert.equal(headerExample(['appid', 'access_token']), 'Authorization: Bearer ${access_token}');
+    assert.equal(headerExample(undefined), 'Accept: application/json');
+  });
+
   test('an id another entry has is a problem while typing', () => {
     assert.deepEqual(takenIdProblem('corp', ['corp', 'b'], en.entryForm), {
       field: 'id',
@@ -73,7 +144,7 @@ describe('the entry form speaks the screen language', () => {
     });
     assert.equal(
       takenIdProblem('corp', ['corp'], zhCN.entryForm)?.message,
-      '已有其他入口使用标识“corp”；请另选一个',
+      '已有其他登录方式使用标识“corp”；请另选一个',
     );
     assert.equal(takenIdProblem('new-one', ['corp'], en.entryForm), undefined);
     assert.equal(takenIdProblem('', [''], en.entryForm), undefined);

@@ -1,7 +1,7 @@
 import type { ConsoleMessages } from '../i18n/catalogs.js';
 import type { Problem } from '../types.js';
 import type { FieldWords } from './field-labels.js';
-import { labelOf, screenWords } from './field-labels.js';
+import { labelOf, problemText } from './field-labels.js';
 
 /**
  * What the entry form does for a newcomer beside the core's own checks:
@@ -15,12 +15,20 @@ type AssistWords = FieldWords & Pick<ConsoleMessages['entryForm'], 'takenId'>;
 
 /** A problem said with the form's labels instead of API field names. */
 export function inScreenWords(problem: Problem, words: FieldWords): Problem {
-  return { ...problem, message: screenWords(problem.message, words) };
+  return { ...problem, message: problemText(problem, words) };
 }
 
 /** A problem that only says a value is missing. */
 function saysMissing(problem: Problem): boolean {
   return /^(is required|must not be empty)\b/.test(problem.message);
+}
+
+/**
+ * A text field with nothing typed in it. An absent value is not blank: a
+ * problem of the whole entry, or of a field the form does not send, shows.
+ */
+function isBlank(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() === '';
 }
 
 /** The top-level field a problem belongs to (`tokenRequest.headers[0]` → `tokenRequest`). */
@@ -42,9 +50,10 @@ export function valueAt(body: unknown, field: string): unknown {
 }
 
 /**
- * The problems to show: a missing value only for a field the administrator
- * has reached (left it once) or once they tried to save; every other
- * problem at once, since it is about what they wrote.
+ * The problems to show: a missing value, or any problem of a field left
+ * blank (an empty id "must be 1-64 lowercase letters…"), only for a field
+ * the administrator has reached (left it once) or once they tried to save;
+ * every other problem at once, since it is about what they wrote.
  *
  * The core's answer comes a moment after the typing it checked
  * (use-validation.ts), so it may say a field is missing that holds a value
@@ -62,10 +71,11 @@ export function visibleProblems(
 ): Problem[] {
   return problems
     .filter((problem) => {
-      if (!saysMissing(problem)) return true;
       const now = valueAt(current, problem.field);
+      const reached = submitted || touched.has(topField(problem.field));
+      if (!saysMissing(problem)) return reached || !isBlank(now);
       if (typeof now === 'string' && now.trim() !== '') return false;
-      return submitted || touched.has(topField(problem.field));
+      return reached;
     })
     .map((problem) => inScreenWords(problem, words));
 }
@@ -93,6 +103,29 @@ export function idFromName(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .slice(0, 64)
     .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * An example header the call accepts: a Bearer token where the access
+ * token exists (the user-info call), the app id where it does not (the
+ * token call is what fetches the token), a plain one without placeholders.
+ */
+export function headerExample(allowed: readonly string[] | undefined): string {
+  if (allowed?.includes('access_token') === true) return 'Authorization: Bearer ${access_token}';
+  if (allowed?.includes('appid') === true) return 'X-Appid: ${appid}';
+  return 'Accept: application/json';
+}
+
+/**
+ * The id suggested for an entry made from a preset: the preset's own id
+ * (`github`), with a number when another entry has it (`github-2`).
+ */
+export function uniqueId(base: string, takenIds: readonly string[]): string {
+  if (!takenIds.includes(base)) return base;
+  for (let number = 2; ; number += 1) {
+    const candidate = `${base.slice(0, 60)}-${number}`;
+    if (!takenIds.includes(candidate)) return candidate;
+  }
 }
 
 /**

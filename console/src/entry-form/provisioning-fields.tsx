@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/language';
+import { fieldId } from './entry-draft';
 
 interface ProvisioningFieldsProps {
   readonly createUsers: boolean;
@@ -38,6 +39,7 @@ export function ProvisioningFields(props: ProvisioningFieldsProps) {
         {p.updateOnSignIn}
       </Checkbox>
       <Checkbox
+        field="provisioning.adoptExistingUsers"
         checked={props.adoptExistingUsers}
         onChange={(adoptExistingUsers) => {
           onChange({ adoptExistingUsers });
@@ -46,6 +48,7 @@ export function ProvisioningFields(props: ProvisioningFieldsProps) {
         {p.adoptExistingUsers}
       </Checkbox>
       <Checkbox
+        field="provisioning.userIdScope"
         checked={props.ownUserIds}
         onChange={(ownUserIds) => {
           onChange({ ownUserIds });
@@ -59,6 +62,8 @@ export function ProvisioningFields(props: ProvisioningFieldsProps) {
 }
 
 function Checkbox(props: {
+  /** The API field, for links that focus the box (the test sign-in's account_conflict). */
+  readonly field?: string;
   readonly checked: boolean;
   readonly onChange: (checked: boolean) => void;
   readonly children: ReactNode;
@@ -67,6 +72,7 @@ function Checkbox(props: {
     <label className="inline">
       <input
         type="checkbox"
+        id={props.field === undefined ? undefined : fieldId(props.field)}
         checked={props.checked}
         onChange={(event) => {
           props.onChange(event.target.checked);

@@ -89,7 +89,13 @@ export function RowsEditor(props: RowsEditorProps) {
                 className="code-input"
                 spellCheck={false}
                 autoComplete="off"
-                aria-invalid={problemsOf(problems, valueField).length > 0 ? true : undefined}
+                aria-invalid={
+                  // A header's placeholder problem is the row's (`headers[0]`): it sits in the value.
+                  problemsOf(problems, valueField).length > 0 ||
+                  problemsOf(problems, `${field}[${index}]`).length > 0
+                    ? true
+                    : undefined
+                }
                 aria-describedby={
                   rowProblems.length === 0 ? undefined : `${fieldId(field)}-${index}-problems`
                 }

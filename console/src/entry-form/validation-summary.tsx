@@ -78,7 +78,11 @@ export function ValidationSummary({
                     >
                       {labelOf(problem.field, words)}
                     </a>
-                    {position === '' ? '' : ` (${position})`}: {problem.message}
+                    {v.at(position)}
+                    {problem.message}
+                    {problem.code === undefined ? null : (
+                      <code className="problem-code">{problem.code}</code>
+                    )}
                   </li>
                 );
               })}

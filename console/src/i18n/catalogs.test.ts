@@ -4,6 +4,9 @@ import { describeFailure } from '../api-error.js';
 import { ApiError } from '../api-error.js';
 import { passwordProblems } from '../account/password-form.js';
 import { en, formatNumber, formatTime, languageCookie, zhCN } from './catalogs.js';
+import { errorCodes } from '../../../src/core/index.js';
+import { en as pagesEnglish } from '../../../src/pages/i18n/en.js';
+import { zhCN as pagesChinese } from '../../../src/pages/i18n/zh-CN.js';
 
 type Leaf = string | ((...args: never[]) => string);
 
@@ -40,6 +43,24 @@ describe('the console catalogs', () => {
     for (const [path, leaf] of leaves(zhCN)) {
       assert.notEqual(leaf.text, english.get(path)?.text, `${path} is still English`);
       assert.match(leaf.text, /\p{Script=Han}/u, `${path}: ${leaf.text}`);
+    }
+  });
+
+  test('every message code the console or the pages say in words has both languages', () => {
+    // The console's own code for a call that got no answer from the gateway (api-error.ts).
+    const codes = new Set<string>([...errorCodes, 'request_failed']);
+    const sayers: [string, object, object][] = [
+      ['console errors', en.errors, zhCN.errors],
+      ['console problems', en.entryForm.problemSays, zhCN.entryForm.problemSays],
+      ['pages errors', pagesEnglish.errors, pagesChinese.errors],
+    ];
+    for (const [where, english, chinese] of sayers) {
+      assert.deepEqual(Object.keys(chinese).sort(), Object.keys(english).sort(), where);
+      for (const key of Object.keys(english)) {
+        // The problems said by the core's exact sentence are keyed by a name, not a code.
+        if (where === 'console problems' && !key.includes('_')) continue;
+        assert.ok(codes.has(key), `${where}: ${key} is no code of the registry`);
+      }
     }
   });
 

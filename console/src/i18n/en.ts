@@ -125,6 +125,20 @@ export const en = {
     wholeEntry: 'The entry',
     line: (line: number) => `line ${line}`,
     column: (column: number) => `column ${column}`,
+    lineColumn: (line: number, column: number) => `line ${line}, column ${column}`,
+    /**
+     * The core's problems said by their code and values (the API's `params`),
+     * or, for those without values, by the core's exact English sentence.
+     */
+    problemSays: {
+      template_placeholder_not_allowed: (placeholder: string, place: string, allowed: string) =>
+        `${placeholder} is not allowed in ${place}. Allowed there: ${allowed}.`,
+      template_unknown_placeholder: (placeholder: string, suggestion: string, known: string) =>
+        `Unknown placeholder ${placeholder}.${suggestion === '' ? '' : ` Did you mean ${suggestion}?`} Known placeholders: ${known}.`,
+      required: 'is required',
+      notEmpty: 'must not be empty',
+      idForm: 'must be 1-64 lowercase letters, digits or inner hyphens (a URL-safe slug)',
+    },
     required: '(required)',
     takenId: (label: string, id: string) =>
       `another entry has the ${label} "${id}" already; choose another`,
@@ -283,6 +297,8 @@ export const en = {
       problems: (count: number, shown: string) =>
         `${shown} problem${count === 1 ? '' : 's'} to fix before saving:`,
       warnings: 'Warnings',
+      /** Between a problem's field and its sentence, with its position when it has one. */
+      at: (position: string) => (position === '' ? ': ' : ` (${position}): `),
     },
     samples: {
       heading: 'Test with sample responses',
@@ -329,7 +345,13 @@ export const en = {
     failure: (code: string, message: string) => `The sign-in would fail: ${code}: ${message}`,
     copy: 'Copy as text',
     copied: 'Copied.',
-    step: (index: number, name: string, outcome: string) => `${index}. ${name}: ${outcome}`,
+    // The list numbers the steps itself.
+    step: (name: string, outcome: string) => `${name}: ${outcome}`,
+    conflict:
+      'A user with this user id exists already, from another entry or as a local account. Two settings of this entry resolve it:',
+    conflictAdopt: (setting: string) => `${setting}: the existing user signs in through this entry`,
+    conflictOwnIds: (setting: string) =>
+      `${setting}: this entry's users are others than those of other entries`,
     noAnswer: 'no answer',
     status: (status: number, ms: number) => `status ${status} in ${ms} ms`,
     missing: '(missing)',
@@ -457,6 +479,50 @@ export const en = {
       user_change: 'User change',
       token_change: 'API token change',
       test_sign_in: 'Test sign-in',
+    },
+    /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */
+    detail: {
+      actions: {
+        create: 'Created',
+        update: 'Changed',
+        delete: 'Deleted',
+        enable: 'Enabled',
+        disable: 'Disabled',
+        set_default: 'Made the default',
+        unset_default: 'No longer the default',
+        reorder: 'Reordered',
+        change_password: 'Password changed',
+        end_sessions: 'Sessions ended',
+        lock: 'Locked',
+        unlock: 'Unlocked',
+        grant_admin: 'Made an administrator',
+        revoke_admin: 'Administrator rights revoked',
+      },
+      facts: {
+        sessionsEnded: 'Sessions ended',
+        warnings: 'Warnings',
+        order: 'New order',
+        fields: 'Fields',
+        name: 'Name',
+        tokenId: 'Token',
+        testSignIn: 'Test sign-in id',
+        draft: 'Unsaved form tested',
+        origins: 'Calls went to',
+        provisioning: 'Provisioning would',
+        step: 'Step',
+        cause: 'Cause',
+        message: 'Message',
+        status: 'HTTP status',
+        error: 'Server error',
+        error_description: 'Server description',
+        field: 'Field',
+        call: 'Call',
+        network: 'Network error',
+      },
+      yes: 'yes',
+      no: 'no',
+      notSet: 'not set',
+      empty: '(empty)',
     },
   },
   password: {

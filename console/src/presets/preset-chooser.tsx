@@ -9,6 +9,8 @@ import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft';
 
 interface PresetChooserProps {
   readonly draft: EntryDraft;
+  /** The ids other entries have: the suggested id avoids them. */
+  readonly takenIds: readonly string[];
   readonly onApply: (draft: EntryDraft) => void;
 }
 
@@ -17,7 +19,7 @@ interface PresetChooserProps {
  * Choosing one, or changing one of its parameters, fills the form; then it
  * shows what to register at the provider.
  */
-export function PresetChooser({ draft, onApply }: PresetChooserProps) {
+export function PresetChooser({ draft, takenIds, onApply }: PresetChooserProps) {
   const t = useI18n().t.presets;
   const loaded = useLoad(
     useCallback(
@@ -31,7 +33,7 @@ export function PresetChooser({ draft, onApply }: PresetChooserProps) {
   const presets = loaded.data?.presets ?? [];
   const apply = (preset: PresetView, values: Record<string, string>) => {
     setParameters(values);
-    onApply(draftFromPreset(preset, values, draft));
+    onApply(draftFromPreset(preset, values, draft, takenIds));
   };
   const callbackUrl = draft.id === '' ? undefined : entryCallbackUrl(draft.id);
   const scopes = scopesOf(draft.authorizeUrl);

@@ -32,6 +32,16 @@ describe('a new entry from a preset', () => {
     assert.match(JSON.stringify(body.userInfoParse), /userId = JSON_GET\(\$response, 'id'\)/);
   });
 
+  test('the id is the preset’s own, unless typed, and never one another entry has', () => {
+    assert.equal(draftFromPreset(github, defaultParameters(github), emptyDraft).id, 'github');
+    assert.equal(
+      draftFromPreset(github, defaultParameters(github), emptyDraft, ['github']).id,
+      'github-2',
+    );
+    const typed = { ...emptyDraft, name: 'Code', id: 'corp-code' };
+    assert.equal(draftFromPreset(github, defaultParameters(github), typed).id, 'corp-code');
+  });
+
   test('an empty parameter stays a visible {{name}} to fill', () => {
     const draft = draftFromPreset(github, { webBase: '', apiBase: '' }, emptyDraft);
     assert.match(draft.authorizeUrl, /^\{\{webBase\}\}/);

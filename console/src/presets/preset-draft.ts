@@ -1,5 +1,6 @@
 import type { EntryDraft } from '../entry-form/entry-draft.js';
 import { draftFromEntry } from '../entry-form/entry-draft.js';
+import { idFromName, uniqueId } from '../entry-form/form-assist.js';
 import type { EntryView } from '../types.js';
 
 /** A provider preset as GET /_sso/api/presets lists it (src/presets/). */
@@ -42,18 +43,23 @@ export function fillParameters(
 
 /**
  * The form filled from a preset: every field the preset has, with the
- * parameters; the id, name, state and credentials stay as the form has them.
+ * parameters; the name, state and credentials stay as the form has them.
+ * An id left blank, or still following the name, becomes the preset's own
+ * (`github`, `github-2` when another entry has it), so the callback URL to
+ * register shows at once and no problem greets an untouched form.
  */
 export function draftFromPreset(
   preset: PresetView,
   parameters: Readonly<Record<string, string>>,
   current: EntryDraft,
+  takenIds: readonly string[] = [],
 ): EntryDraft {
   const filled = fillParameters(preset.entry, parameters) as Record<string, unknown>;
+  const idIsSuggested = current.id === '' || current.id === idFromName(current.name);
   const view = {
     ...filled,
     type: 'oauth2',
-    id: current.id,
+    id: idIsSuggested ? uniqueId(preset.preset, takenIds) : current.id,
     name: current.name === '' ? preset.name : current.name,
     enabled: current.enabled,
     isDefault: current.isDefault,

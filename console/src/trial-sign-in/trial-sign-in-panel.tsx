@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import type { MouseEvent } from 'react';
+import { fieldId } from '../entry-form/entry-draft';
 import { api, describeFailure } from '../api';
 import type { EntryBody } from '../types';
 import { useI18n } from '../i18n/language';
@@ -47,6 +49,8 @@ interface TestSignInPanelProps {
   readonly entry: EntryBody;
   /** The stored entry's id, when editing one. */
   readonly existingId: string | undefined;
+  /** Whether the form holds changes not saved yet: an unedited stored entry is tested as itself. */
+  readonly edited: boolean;
 }
 
 /**
@@ -54,7 +58,7 @@ interface TestSignInPanelProps {
  * form has it, opens the provider in a new window and shows the trace as
  * the gateway records it, asking once a second until it is done.
  */
-export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
+export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelProps) {
   const t = useI18n().t.testSignIn;
   const [testId, setTestId] = useState<string | undefined>();
   const [answer, setAnswer] = useState<TraceAnswer | undefined>();
@@ -91,9 +95,17 @@ export function TestSignInPanel({ entry, existingId }: TestSignInPanelProps) {
     setAnswer(undefined);
     setCopied(false);
     try {
-      const started = await api<{ id: string; url: string }>('POST', '/entries/test-sign-in', {
-        body: { entry, ...(existingId === undefined ? {} : { existingId }) },
-      });
+      // A saved entry left as it is tests as itself: the trace and the audit
+      // event then say so, not "unsaved draft".
+      const started =
+        existingId !== undefined && !edited
+          ? await api<{ id: string; url: string }>(
+              'POST',
+              `/entries/${encodeURIComponent(existingId)}/test-sign-in`,
+            )
+          : await api<{ id: string; url: string }>('POST', '/entries/test-sign-in', {
+              body: { entry, ...(existingId === undefined ? {} : { existingId }) },
+            });
       if (opened === null) {
         setFailure(t.popupBlocked(started.url));
       } else {
@@ -171,7 +183,7 @@ function TraceView({ trace }: { readonly trace: Trace }) {
       <ol className="trace-steps">
         {trace.steps.map((step, index) => (
           <li key={`${step.name}-${index}`} className={`trace-step trace-${step.outcome}`}>
-            <h3>{t.step(index + 1, step.name, step.outcome)}</h3>
+            <h3>{t.step(step.name, step.outcome)}</h3>
             {step.calls.map((call, callIndex) => (
               <pre key={callIndex} className="code-block">
                 {[
@@ -213,6 +225,43 @@ function TraceView({ trace }: { readonly trace: Trace }) {
       {trace.provisioning === null ? null : (
         <p>{t.provisioning(trace.provisioning.action, trace.provisioning.message)}</p>
       )}
+      {trace.error?.code === 'account_conflict' ? <ConflictSettings /> : null}
+    </div>
+  );
+}
+
+/**
+ * account_conflict names no setting; these two resolve it
+ * (docs/entries.md#user-ids-from-several-entries), each a link to its box
+ * in the form above.
+ */
+function ConflictSettings() {
+  const { t } = useI18n();
+  const labels = t.entryForm.fields;
+  const go = (event: MouseEvent<HTMLAnchorElement>, field: string) => {
+    event.preventDefault();
+    document.getElementById(fieldId(field))?.focus();
+  };
+  const link = (
+    field: 'provisioning.adoptExistingUsers' | 'provisioning.userIdScope',
+    says: (setting: string) => string,
+  ) => (
+    <a
+      href={`#${fieldId(field)}`}
+      onClick={(event) => {
+        go(event, field);
+      }}
+    >
+      {says(labels[field])}
+    </a>
+  );
+  return (
+    <div className="trace-conflict">
+      <p>{t.testSignIn.conflict}</p>
+      <ul>
+        <li>{link('provisioning.adoptExistingUsers', t.testSignIn.conflictAdopt)}</li>
+        <li>{link('provisioning.userIdScope', t.testSignIn.conflictOwnIds)}</li>
+      </ul>
     </div>
   );
 }

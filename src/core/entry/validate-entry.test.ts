@@ -198,6 +198,30 @@ describe('validateEntry: options beyond the basic shape', () => {
     );
   });
 
+  test('a placeholder refused in a header names the header, not the URL whose placeholders it takes', () => {
+    const [problem, ...others] = problemsOf(
+      buildPostEntry({
+        tokenRequest: { headers: [{ name: 'Authorization', value: 'Bearer ${access_token}' }] },
+      }),
+    );
+    assert.deepEqual(others, []);
+    assert.ok(problem);
+    assert.equal(problem.code, 'template_placeholder_not_allowed');
+    assert.equal(problem.field, 'tokenRequest.headers[0]');
+    assert.equal(problem.column, 8);
+    assert.match(
+      problem.message,
+      /^\$\{access_token\} is not allowed in tokenRequest\.headers\[0\]\./,
+    );
+    assert.doesNotMatch(problem.message, /tokenUrl/);
+    // The message's values, for a reader that says it in another language.
+    const facts = problem.facts ?? {};
+    assert.equal(facts.placeholder, '${access_token}');
+    assert.equal(facts.place, 'tokenRequest.headers[0]');
+    assert.match(String(facts.allowed), /\$\{code\}/);
+    assert.doesNotMatch(String(facts.allowed), /access_token/);
+  });
+
   test('HTTP Basic client authentication needs an appid and no Authorization header', () => {
     const problems = problemsOf(
       buildPostEntry({

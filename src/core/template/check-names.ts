@@ -13,6 +13,9 @@ function list(names: readonly string[]): string {
  * Checks every placeholder name against the placeholder matrix for `kind`. Names
  * are case-sensitive; a near miss (in case, or up to two letters off) gets a
  * hint, since `${State}` or `${redirct_uri}` is a likely typo, not a new value.
+ * A refusal names `place`, the field the text was typed in: a header of the
+ * token call (`tokenRequest.headers[0]`) takes tokenUrl's placeholders but
+ * is named as itself.
  */
 export function checkPlaceholderNames(
   parts: readonly TemplatePart[],
@@ -20,6 +23,7 @@ export function checkPlaceholderNames(
   extra: readonly string[],
   field: string | undefined,
   adjustments: PlaceholderAdjustments = {},
+  place: string = kind,
 ): SsogateError[] {
   const allowed = allowedPlaceholders(kind, extra, adjustments);
   const later = adjustments.later ?? [];
@@ -40,15 +44,21 @@ export function checkPlaceholderNames(
           `Unknown placeholder \${${name}}.${hint} Known placeholders: ${list(known)}.`,
           column,
           field,
+          {
+            placeholder: `\${${name}}`,
+            known: list(known),
+            ...(near === undefined ? {} : { suggestion: `\${${near}}` }),
+          },
         ),
       );
     } else {
       problems.push(
         problemAt(
           'template_placeholder_not_allowed',
-          notAllowed(name, kind, allowed, adjustments),
+          notAllowed(name, kind, allowed, adjustments, place),
           column,
           field,
+          { placeholder: `\${${name}}`, place, allowed: list(allowed) },
         ),
       );
     }
@@ -61,8 +71,9 @@ function notAllowed(
   kind: TemplateKind,
   allowed: readonly string[],
   adjustments: PlaceholderAdjustments,
+  place: string,
 ): string {
-  const allowedText = `Allowed in ${kind}: ${list(allowed)}.`;
+  const allowedText = `Allowed in ${place}: ${list(allowed)}.`;
   if (adjustments.later?.includes(name) === true) {
     return `\${${name}} is read from an answer that arrives after this call. ${allowedText}`;
   }
@@ -82,5 +93,5 @@ function notAllowed(
   if (!isBuiltInPlaceholder(name)) {
     return `\${${name}} comes from the token response, so it can only be used in userInfoUrl and userInfoCalls. ${allowedText}`;
   }
-  return `\${${name}} is not allowed in ${kind}. ${allowedText}`;
+  return `\${${name}} is not allowed in ${place}. ${allowedText}`;
 }

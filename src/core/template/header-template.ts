@@ -75,6 +75,7 @@ export function compileHeaderTemplate(
       options.extraPlaceholders ?? [],
       field,
       options.adjustments,
+      field ?? kind,
     ),
   ])
     problems.push(problem);

@@ -28,7 +28,11 @@ export const en = {
     stay: 'Stay signed in',
     signedInAs: 'Signed in as',
     here: 'Sign out here',
+    hereMeans:
+      'Ends your session on this site only. You stay signed in at the sign-in service, so signing in again may not ask for your password.',
     everywhere: 'Sign out everywhere',
+    everywhereMeans:
+      'Also signs you out at the sign-in service you used, where it allows it: the next sign-in asks for your password again.',
   },
   testSignIn: {
     title: 'Test sign-in finished',
@@ -60,6 +64,9 @@ export const en = {
     startPage: 'Go to the start page',
     chooseAnother: 'Choose another way to sign in',
     tryAgain: 'Try again',
+    /** A call refused for the entry's own settings (a wrong client secret, say): retrying cannot help. */
+    misconfigured:
+      'This sign-in method is not set up correctly: the sign-in service refused the gateway’s own credentials or settings. An administrator must fix it; please give them the reference below.',
     /** For a code with no sentence of its own in this language. */
     other: 'The request could not be completed.',
   },

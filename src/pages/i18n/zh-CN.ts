@@ -26,7 +26,10 @@ export const zhCN: PageMessages = {
     stay: '保持登录',
     signedInAs: '当前登录用户：',
     here: '仅在此处退出',
+    hereMeans:
+      '只结束您在本站的会话。您在认证服务处仍保持登录，因此再次登录时可能不会要求输入密码。',
     everywhere: '全部退出',
+    everywhereMeans: '同时在您所用的认证服务处退出（若该服务允许）：下次登录时需要重新输入密码。',
   },
   testSignIn: {
     title: '测试登录已完成',
@@ -55,6 +58,8 @@ export const zhCN: PageMessages = {
     code: '错误代码：',
     reference: '参考编号：',
     useAnother: '如需使用其他账号，请先退出登录。',
+    misconfigured:
+      '此登录方式的设置有误：认证服务拒绝了网关自身的凭据或设置。需要由管理员修正，请把下面的参考编号告诉管理员。',
     startPage: '前往首页',
     chooseAnother: '选择其他登录方式',
     tryAgain: '重试',
