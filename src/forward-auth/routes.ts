@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../http/gateway.js';
 import { NoSessionError, sendFailure } from '../http/respond.js';
-import { hostAllowed } from '../config/proxy-settings.js';
+import { hostListed } from '../config/served-hosts.js';
 import { accessDenied } from '../access-rules/access-rules.js';
 import { SsogateError } from '../core/index.js';
 import { entryHref } from '../pages/index.js';
@@ -51,7 +51,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
       return reply;
     }
     const original = originalUrl(request);
-    if (original === undefined || !hostAllowed(gateway.config.forwardAuthHosts, original.host)) {
+    if (original === undefined || !hostListed(gateway.config.hosts, original.host)) {
       sendFailure(
         gateway,
         request,
@@ -77,8 +77,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
 
   app.get<{ Querystring: { rd?: string } }>(returnHopPath, async (request, reply) => {
     const target = parseAbsolute(request.query.rd);
-    const allowed =
-      target !== undefined && hostAllowed(gateway.config.forwardAuthHosts, target.host);
+    const allowed = target !== undefined && hostListed(gateway.config.hosts, target.host);
     return reply.redirect(allowed ? target.href : '/', 302);
   });
 }

@@ -9,6 +9,8 @@ export interface UpgradedConnection {
   readonly entryId: string | null;
   /** The path the access rules judged at the handshake. */
   readonly matchPath: string;
+  /** The host they judged it on (reverse-proxy/forward-context.ts rulesHost). */
+  readonly rulesHost: string;
   /** Stops relaying bytes either way until release() or close(). */
   hold(): void;
   release(): void;

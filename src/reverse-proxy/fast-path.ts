@@ -41,13 +41,16 @@ export function withProxyFastPath(
   const passable = (request: IncomingMessage) => {
     const url = request.url ?? '';
     if (!plainMethods.has(request.method ?? '')) return undefined;
-    const target = proxyTarget(upstreams, url);
+    const target = proxyTarget(upstreams, url, request.headers.host);
     if ('refused' in target || target.upstream === undefined) return undefined;
     const queryAt = url.indexOf('?');
     const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
     if (rawPath !== target.matchPath || rawPath.toLowerCase().startsWith('/_sso')) return undefined;
     const active = rememberedSessionOf(gateway, request);
-    if (active === undefined || !accessAllowed(accessRules, host, target.matchPath, active.user))
+    if (
+      active === undefined ||
+      !accessAllowed(accessRules, target.upstream.host ?? host, target.matchPath, active.user)
+    )
       return undefined;
     return { upstream: target.upstream, path: target.path, user: active.user };
   };

@@ -16,7 +16,7 @@ export function forwardContext(
   return {
     upstreamHost: parsedUrl(upstream.origin).host,
     publicProto: publicUrl.protocol.slice(0, -1),
-    publicHost: publicUrl.host,
+    publicHost: upstream.host ?? publicUrl.host,
     gatewayCookies,
     identity: identityHeaders(user),
     upgrade,
@@ -30,6 +30,16 @@ export function forwardContext(
  */
 export function publicHost(gateway: Gateway): string {
   return parsedUrl(gateway.config.publicUrl).host;
+}
+
+/**
+ * The host access rules see for a request proxied to `upstream`: a
+ * host-keyed upstream's own host, from the configuration, else the public
+ * URL's. Never the client's Host header itself, so a made-up Host cannot
+ * reach an application without its host's rules.
+ */
+export function rulesHost(gateway: Gateway, upstream: Upstream): string {
+  return upstream.host ?? publicHost(gateway);
 }
 
 /** The configured URLs (public URL, upstream origins), each parsed once per process. */

@@ -8,7 +8,7 @@ import { isFaviconRequest, sendMark } from '../portal/brand-routes.js';
 import { internalResource } from '../portal/internal-resource.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
-import { forwardContext, publicHost } from './forward-context.js';
+import { forwardContext, rulesHost } from './forward-context.js';
 import { proxyHttp } from './proxy-http.js';
 import { proxyTarget } from './proxy-target.js';
 import { proxyUpgrade } from './proxy-upgrade.js';
@@ -31,7 +31,7 @@ export async function internalResourceRoutes(
     });
 
     context.all('/*', async (request, reply) => {
-      const target = proxyTarget(gateway.config.upstreams, request.url);
+      const target = proxyTarget(gateway.config.upstreams, request.url, request.headers.host);
       if ('refused' in target) {
         sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused));
         return reply;
@@ -47,7 +47,7 @@ export async function internalResourceRoutes(
       if (
         !accessAllowed(
           gateway.config.accessRules,
-          publicHost(gateway),
+          rulesHost(gateway, target.upstream),
           target.matchPath,
           active.user,
         )

@@ -1,0 +1,57 @@
+import type { Upstream } from './proxy-settings.js';
+import { hostAllowed, normaliseHost } from './proxy-settings.js';
+
+/**
+ * The hosts the gateway serves or vouches for (docs/proxy.md#many-hosts):
+ * the public URL's host, where sign-in, the console and the admin API live
+ * (the auth host); the hosts of host-keyed upstreams, which the gateway
+ * proxies itself; and SSOGATE_FORWARD_AUTH_HOSTS, which a proxy in front
+ * protects with forward-auth. Return URLs, the handoff of a sign-in to
+ * another host and the console's own origin all read this one list.
+ */
+export interface ServedHosts {
+  /** The public URL's host, normalised (normaliseHost). */
+  readonly auth: string;
+  /** Every other listed host or `*.domain` wildcard, normalised. */
+  readonly others: readonly string[];
+  /**
+   * Whether any listed host is not the auth host: then each host gets its
+   * own session by a handoff from the auth host, and the console and admin
+   * API answer on the auth host only. False keeps the single-host layout.
+   */
+  readonly several: boolean;
+}
+
+export function servedHosts(
+  publicUrl: string,
+  upstreams: readonly Upstream[],
+  forwardAuthHosts: readonly string[],
+): ServedHosts {
+  const auth = normaliseHost(new URL(publicUrl).host);
+  const others = new Set<string>();
+  for (const upstream of upstreams) if (upstream.host !== undefined) others.add(upstream.host);
+  for (const host of forwardAuthHosts) others.add(normaliseHost(host));
+  others.delete(auth);
+  return { auth, others: [...others], several: others.size > 0 };
+}
+
+/** Whether `host` (as a browser sends it) is the auth host or a listed one. */
+export function hostListed(hosts: ServedHosts, host: string): boolean {
+  const wanted = normaliseHost(host);
+  return wanted === hosts.auth || hostAllowed(hosts.others, wanted);
+}
+
+/** Whether `host` is listed and is not the auth host: one a sign-in is handed to. */
+export function applicationHost(hosts: ServedHosts, host: string): boolean {
+  const wanted = normaliseHost(host);
+  return wanted !== hosts.auth && hostAllowed(hosts.others, wanted);
+}
+
+/**
+ * Whether a request whose Host header is `host` reaches the auth host. With
+ * one host only (no other listed), every request does, whatever its Host,
+ * as before hosts could be listed.
+ */
+export function onAuthHost(hosts: ServedHosts, host: string | undefined): boolean {
+  return !hosts.several || (host !== undefined && normaliseHost(host) === hosts.auth);
+}
