@@ -1,3 +1,5 @@
+import { handoffRoutes } from '../sign-in/handoff-routes.js';
+import { keepConsoleOnAuthHost } from '../http/auth-host-only.js';
 import { createServer } from 'node:http';
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
@@ -81,6 +83,7 @@ export async function buildApp(
       done();
     });
   }
+  keepConsoleOnAuthHost(app, gateway);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
   readEmptyJsonAsNoBody(app);
 
@@ -106,6 +109,7 @@ export async function buildApp(
   });
 
   signInRoutes(app, gateway);
+  handoffRoutes(app, gateway);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);

@@ -47,6 +47,8 @@ describe('the hosts the gateway serves', () => {
       hostsOf('/=http://127.0.0.1:4000', undefined),
       hostsOf(undefined, 'sso.corp.example'),
       hostsOf('sso.corp.example=http://127.0.0.1:4000', undefined),
+      // Another port of the same name shares its cookies: no handoff there.
+      hostsOf(undefined, 'sso.corp.example:8443'),
     ]) {
       assert.ok(!hosts.several);
       assert.ok(onAuthHost(hosts, 'anything.example'));

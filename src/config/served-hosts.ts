@@ -32,7 +32,21 @@ export function servedHosts(
   for (const upstream of upstreams) if (upstream.host !== undefined) others.add(upstream.host);
   for (const host of forwardAuthHosts) others.add(normaliseHost(host));
   others.delete(auth);
-  return { auth, others: [...others], several: others.size > 0 };
+  const authName = withoutPort(auth);
+  return {
+    auth,
+    others: [...others],
+    several: [...others].some((host) => withoutPort(host) !== authName),
+  };
+}
+
+/**
+ * A host without its port. Browsers keep cookies per host name, not per
+ * port (RFC 6265 §8.5): a listed host that differs from the auth host by
+ * its port alone shares the auth host's cookies, so it needs no handoff.
+ */
+function withoutPort(host: string): string {
+  return host.replace(/:\d+$/, '');
 }
 
 /** Whether `host` (as a browser sends it) is the auth host or a listed one. */
@@ -41,17 +55,24 @@ export function hostListed(hosts: ServedHosts, host: string): boolean {
   return wanted === hosts.auth || hostAllowed(hosts.others, wanted);
 }
 
-/** Whether `host` is listed and is not the auth host: one a sign-in is handed to. */
+/**
+ * Whether `host` is listed and does not share the auth host's cookies (its
+ * name differs, not only its port): one a sign-in is handed to.
+ */
 export function applicationHost(hosts: ServedHosts, host: string): boolean {
   const wanted = normaliseHost(host);
-  return wanted !== hosts.auth && hostAllowed(hosts.others, wanted);
+  return withoutPort(wanted) !== withoutPort(hosts.auth) && hostAllowed(hosts.others, wanted);
 }
 
 /**
- * Whether a request whose Host header is `host` reaches the auth host. With
- * one host only (no other listed), every request does, whatever its Host,
- * as before hosts could be listed.
+ * Whether a request whose Host header is `host` reaches the auth host (its
+ * name; the port is the proxy's business). With one host only (no other
+ * listed), every request does, whatever its Host, as before hosts could be
+ * listed.
  */
 export function onAuthHost(hosts: ServedHosts, host: string | undefined): boolean {
-  return !hosts.several || (host !== undefined && normaliseHost(host) === hosts.auth);
+  return (
+    !hosts.several ||
+    (host !== undefined && withoutPort(normaliseHost(host)) === withoutPort(hosts.auth))
+  );
 }

@@ -8,6 +8,7 @@ import { entryHref } from '../pages/index.js';
 import { identityHeaders } from './identity-headers.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { sessionOf } from '../sessions/request-session.js';
+import { handsOffHere, sendToHandoff } from '../sign-in/handoff-start.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import { safeReturnTo } from '../web/index.js';
 import { forwarded, forwardedAccess } from './forwarded-request.js';
@@ -64,6 +65,15 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
       );
       return reply;
     }
+    // Another host than the auth host gets a session of its own by a handoff.
+    if (handsOffHere(gateway, original.host))
+      return sendToHandoff(
+        gateway,
+        request,
+        reply,
+        original.host,
+        original.pathname + original.search,
+      );
     const { publicUrl } = gateway.config;
     const returnTo =
       original.origin === publicUrl

@@ -1,7 +1,7 @@
 import type { Gateway } from '../http/gateway.js';
 import type { Upstream } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
-import { cookieNames } from '../web/index.js';
+import { HANDOFF_COOKIE, SECURE_HANDOFF_COOKIE, cookieNames } from '../web/index.js';
 import { identityHeaders } from '../forward-auth/identity-headers.js';
 import type { ForwardContext } from './proxy-headers.js';
 
@@ -54,11 +54,13 @@ export function parsedUrl(configured: string): URL {
   return url;
 }
 
-// Both spellings of both cookies, whatever this gateway's scheme: an old
+// Both spellings of every cookie, whatever this gateway's scheme: an old
 // cookie of the other spelling is the gateway's too.
-export const gatewayCookies: ReadonlySet<string> = new Set(
-  [true, false].flatMap((secure) => {
+export const gatewayCookies: ReadonlySet<string> = new Set([
+  ...[true, false].flatMap((secure) => {
     const names = cookieNames(secure);
     return [names.session, names.binding];
   }),
-);
+  HANDOFF_COOKIE,
+  SECURE_HANDOFF_COOKIE,
+]);

@@ -125,6 +125,7 @@ export async function proxyUpgrade(
   const connection: UpgradedConnection = {
     sessionId: active.id,
     idHash: active.session.idHash,
+    signInHash: active.session.signInHash,
     userRowId: active.session.userRowId,
     entryId: active.session.entryId,
     matchPath: target.matchPath,
