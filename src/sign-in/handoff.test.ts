@@ -118,6 +118,20 @@ describe('the handoff of a sign-in to another host', () => {
     assert.equal(onAuthHost.status, 200);
   });
 
+  test("a proxy's sign-in URL (ingress-nginx auth-signin) starts the handoff for its own host only", async () => {
+    const browser = await signedInBrowser();
+    const started = await browser.open(
+      at('git', `/_sso/handoff/start?rd=${encodeURIComponent(at('git', '/issues?q=1'))}`),
+    );
+    assert.equal(started.status, 200, started.body);
+    assert.equal(started.url, at('git', '/issues?q=1'));
+    const elsewhere = await browser.open(
+      at('git', `/_sso/handoff/start?rd=${encodeURIComponent('http://evil.example/')}`),
+    );
+    assert.equal(elsewhere.status, 400);
+    assert.match(elsewhere.body, /handoff_host_not_listed/);
+  });
+
   test('a code is good once: replayed, it is refused', async () => {
     const browser = await signedInBrowser();
     const finish = await finishUrlFor(browser, at('wiki', '/once'));
