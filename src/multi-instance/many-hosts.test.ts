@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
 import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
-import { startGatewayProcess } from './test-support/gateway-process.js';
+import { instanceSettings, startGatewayProcess } from './test-support/gateway-process.js';
 
 /**
  * One sign-in for many hosts over three gateway processes sharing
@@ -52,12 +51,7 @@ describe('many hosts over several instances', { skip: needsPostgresAndRedis }, (
       ...backend.env,
       SSOGATE_PUBLIC_URL: at('sso', ''),
       SSOGATE_UPSTREAM: `${at('wiki', '').slice(7)}=${wiki.url},${at('git', '').slice(7)}=${git.url}`,
-      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
-      SSOGATE_ADMIN_PASSWORD: 'multi-instance-admin',
-      SSOGATE_ENTRIES_FILE: entriesFile,
-      SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
-      SSOGATE_DATA_DIR: dir,
-      SSOGATE_LOG_LEVEL: 'warn',
+      ...instanceSettings(dir, entriesFile),
     };
     const started = await Promise.allSettled(ports.map((port) => startGatewayProcess(port, env)));
     instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
