@@ -1,3 +1,5 @@
+import { handoffRoutes } from '../sign-in/handoff-routes.js';
+import { keepConsoleOnAuthHost } from '../http/auth-host-only.js';
 import { createServer } from 'node:http';
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
@@ -86,6 +88,7 @@ export async function buildApp(
       done();
     });
   }
+  keepConsoleOnAuthHost(app, gateway);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
   readEmptyJsonAsNoBody(app);
 
@@ -111,6 +114,7 @@ export async function buildApp(
   });
 
   signInRoutes(app, gateway, finishTrialSignIn);
+  handoffRoutes(app, gateway);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);

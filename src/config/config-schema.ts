@@ -30,7 +30,7 @@ export const settings = {
   adminPassword: { env: 'SSOGATE_ADMIN_PASSWORD', help: 'at least 12 characters' },
   upstream: {
     env: 'SSOGATE_UPSTREAM',
-    help: 'the http(s) origin of the application to protect, or PREFIX=URL pairs separated by commas (/wiki=http://127.0.0.1:3000,/=http://127.0.0.1:4000), or a JSON object of them',
+    help: 'the http(s) origin of the application to protect, or KEY=URL pairs separated by commas, a key being a path prefix, a host or a host and a prefix (/wiki=http://127.0.0.1:3000,wiki.corp.example=http://10.0.0.5:3000,git.corp.example/api=http://10.0.0.6:3000), or a JSON object of them',
   },
   upstreamTimeoutSeconds: {
     env: 'SSOGATE_UPSTREAM_TIMEOUT_SECONDS',

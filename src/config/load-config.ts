@@ -13,6 +13,8 @@ import { parseAccessRules, parseHosts, parseUpstreams } from './proxy-settings.j
 import { parseTrustedProxies } from './trusted-proxies.js';
 import type { OrganizationLogo } from './organization-logo.js';
 import { readOrganizationLogo } from './organization-logo.js';
+import type { ServedHosts } from './served-hosts.js';
+import { servedHosts } from './served-hosts.js';
 import type { Language } from '../pages/i18n/languages.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
@@ -41,6 +43,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Hosts the redirecting forward-auth may send users back to (the public host always). */
   readonly forwardAuthHosts: readonly string[];
+  /** The hosts the gateway serves or vouches for, and whether there are several (served-hosts.ts). */
+  readonly hosts: ServedHosts;
   readonly accessRules: readonly AccessRule[];
   readonly entriesFile: string | undefined;
   readonly sessionIdleMs: number;
@@ -164,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
     shutdownTimeoutMs: value.shutdownTimeoutSeconds * 1000,
     forwardAuthHosts: [...further.forwardAuthHosts, new URL(publicUrl).host],
+    hosts: servedHosts(publicUrl, further.upstreams, further.forwardAuthHosts),
     accessRules: further.accessRules,
     entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
     sessionIdleMs: value.sessionIdleMinutes * minute,

@@ -52,6 +52,40 @@ describe('SSOGATE_UPSTREAM', () => {
   });
 });
 
+describe('SSOGATE_UPSTREAM keyed by host', () => {
+  test('a host, a host and a path, beside the path-only form; host-keyed first', () => {
+    const { value, problems } = upstreams(
+      '/=http://127.0.0.1:4000,Wiki.Corp.Example.=http://10.0.0.5:3000,git.corp.example/=http://10.0.0.6:3000,git.corp.example/api/=http://10.0.0.7:3000,git.corp.example:443/x=http://10.0.0.8:3000',
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(value, [
+      { host: 'git.corp.example', prefix: '/api', origin: 'http://10.0.0.7:3000' },
+      { host: 'git.corp.example', prefix: '/x', origin: 'http://10.0.0.8:3000' },
+      { host: 'wiki.corp.example', prefix: '/', origin: 'http://10.0.0.5:3000' },
+      { host: 'git.corp.example', prefix: '/', origin: 'http://10.0.0.6:3000' },
+      { prefix: '/', origin: 'http://127.0.0.1:4000' },
+    ]);
+  });
+
+  test('every bad host key is reported at once', () => {
+    const { problems } = upstreams(
+      '*.corp.example=http://x,https://wiki.example=http://x,wiki.example/_sso=http://x,wiki.example=http://x,WIKI.example/=http://y,bad_host=http://x',
+    );
+    assert.equal(problems.length, 5, problems.join('\n'));
+    assert.match(
+      problems[0] ?? '',
+      /'\*\.corp\.example': must be a path starting with \/ or a host/,
+    );
+    assert.match(
+      problems[1] ?? '',
+      /'https:\/\/wiki\.example': must be a path starting with \/ or a host/,
+    );
+    assert.match(problems[2] ?? '', /under \/_sso are the gateway's own/);
+    assert.match(problems[3] ?? '', /'wiki\.example' is listed twice/);
+    assert.match(problems[4] ?? '', /'bad_host': must be a path starting with \/ or a host/);
+  });
+});
+
 describe('SSOGATE_FORWARD_AUTH_HOSTS', () => {
   test('exact hosts with ports, and wildcards for subdomains only', () => {
     const problems: string[] = [];

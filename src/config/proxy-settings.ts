@@ -8,8 +8,14 @@ import { parse as parseYaml } from 'yaml';
  * variable and the offending part, so one start reports them all.
  */
 
-/** An application behind the gateway and the path prefix it serves. */
+/** An application behind the gateway, the host it answers on and the path prefix it serves. */
 export interface Upstream {
+  /**
+   * The host (lower-case host[:port], served-hosts.ts normaliseHost) of a
+   * host-keyed upstream (`wiki.corp.example=URL`); absent for the path-only
+   * form, which answers on any host that has no upstream of its own.
+   */
+  readonly host?: string;
   /** `/` or a path without a trailing slash, such as `/wiki`. */
   readonly prefix: string;
   /** The upstream's origin, such as `http://127.0.0.1:3000`. */
@@ -34,9 +40,12 @@ export interface AccessRule {
 }
 
 /**
- * One URL, `PREFIX=URL` pairs separated by commas, a JSON object
- * `{"PREFIX": "URL"}` in the variable, or that object in the configuration
- * file. Sorted longest prefix first, which is the order of matching.
+ * One URL, `KEY=URL` pairs separated by commas, a JSON object
+ * `{"KEY": "URL"}` in the variable, or that object in the configuration
+ * file. A key is a path prefix (`/wiki`), a host (`wiki.corp.example`,
+ * meaning its `/`), or a host and a prefix (`git.corp.example/api`).
+ * Sorted host-keyed upstreams first, then longest prefix first: the order of
+ * matching (reverse-proxy/proxy-target.ts).
  */
 export function parseUpstreams(
   raw: unknown,
@@ -75,17 +84,64 @@ export function parseUpstreams(
   }
   if (pairs.length === 0) problems.push(`${variable}: names no upstream`);
   const upstreams: Upstream[] = [];
-  for (const [rawPrefix, url] of pairs) {
-    const prefix = checkPrefix(rawPrefix, `${variable}: prefix '${rawPrefix}'`, problems);
-    const origin = checkOrigin(url, `${variable}: upstream of '${rawPrefix}'`, problems);
+  for (const [key, url] of pairs) {
+    const where = `${variable}: prefix '${key}'`;
+    const keyed = key.startsWith('/') ? undefined : hostKey(key, where, problems);
+    if (keyed === null) continue;
+    const prefix = checkPrefix(keyed?.path ?? key, where, problems);
+    const origin = checkOrigin(url, `${variable}: upstream of '${key}'`, problems);
     if (prefix === undefined || origin === undefined) continue;
-    if (upstreams.some((other) => other.prefix === prefix)) {
-      problems.push(`${variable}: the prefix '${prefix}' is listed twice`);
+    const host = keyed?.host;
+    if (upstreams.some((other) => other.prefix === prefix && other.host === host)) {
+      const named = host === undefined ? prefix : `${host}${prefix === '/' ? '' : prefix}`;
+      problems.push(`${variable}: the prefix '${named}' is listed twice`);
       continue;
     }
-    upstreams.push({ prefix, origin });
+    upstreams.push(host === undefined ? { prefix, origin } : { host, prefix, origin });
   }
-  return upstreams.sort((a, b) => b.prefix.length - a.prefix.length);
+  return upstreams.sort(
+    (a, b) =>
+      Number(a.host === undefined) - Number(b.host === undefined) ||
+      b.prefix.length - a.prefix.length,
+  );
+}
+
+const hostName = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+/**
+ * A host-keyed upstream's key, `host[:port]` then an optional path; null
+ * (and a problem) when the host is not a plain dotted name: no wildcard, no
+ * scheme.
+ */
+function hostKey(
+  key: string,
+  where: string,
+  problems: string[],
+): { host: string; path: string } | null {
+  const slash = key.indexOf('/');
+  const host = normaliseHost(slash === -1 ? key : key.slice(0, slash));
+  // A dot is asked for, so that a prefix missing its slash (`app=URL`) is
+  // reported rather than read as a host.
+  if (!hostName.test(host) || !host.includes('.')) {
+    problems.push(
+      `${where}: must be a path starting with / or a host such as wiki.corp.example, optionally followed by a path (git.corp.example/api)`,
+    );
+    return null;
+  }
+  return { host, path: slash === -1 ? '/' : key.slice(slash) };
+}
+
+/**
+ * A host as compared everywhere: lower-case, without a trailing dot, with
+ * the default ports `:80` and `:443` dropped whatever the scheme (the same
+ * reading as the access rules' hosts).
+ */
+export function normaliseHost(raw: string): string {
+  const host = raw.trim().toLowerCase();
+  const port = /:\d+$/.exec(host)?.[0] ?? '';
+  const name = host.slice(0, host.length - port.length);
+  const bare = name.endsWith('.') ? name.slice(0, -1) : name;
+  return port === ':80' || port === ':443' ? bare : bare + port;
 }
 
 /** Comma-separated host[:port] names, lower-cased; `*.corp.example` matches its subdomains. */

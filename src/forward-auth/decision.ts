@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { accessDenied } from '../access-rules/access-rules.js';
-import { hostAllowed } from '../config/proxy-settings.js';
+import { hostListed } from '../config/served-hosts.js';
 import { SsogateError } from '../core/index.js';
 import type { Gateway } from '../http/gateway.js';
 import type { FailureOptions } from '../http/respond.js';
 import { NoSessionError } from '../http/respond.js';
 import { entryHref } from '../pages/index.js';
+import { handsOffHere } from '../sign-in/handoff-start.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import type { UserRecord } from '../storage/types.js';
 import { safeReturnTo } from '../web/index.js';
@@ -21,11 +22,14 @@ export type ForwardAuthCheck = 'check' | 'redirect';
  * the fast path (fast-path.ts) alike:
  * - allow: 204 with `headers` (Cache-Control and the identity headers, flat);
  * - sign-in: 302 to where a sign-in starts, coming back to `returnTo`;
+ * - handoff: an application host other than the auth host, which gets a
+ *   session of its own through the handoff (src/sign-in/handoff-start.ts);
  * - failure: the coded error, answered by sendFailure or writeFailure.
  */
 type ForwardAuthAnswer =
   | { readonly kind: 'allow'; readonly headers: readonly string[] }
   | { readonly kind: 'sign-in'; readonly returnTo: string }
+  | { readonly kind: 'handoff'; readonly host: string; readonly returnTo: string }
   | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };
 
 const asJson: FailureOptions = { as: 'json' };
@@ -45,7 +49,7 @@ export function forwardAuthDecision(
     return { kind: 'failure', error: new NoSessionError(), options: asJson };
   }
   const original = originalUrl(headers);
-  if (original === undefined || !hostAllowed(gateway.config.forwardAuthHosts, original.host)) {
+  if (original === undefined || !hostListed(gateway.config.hosts, original.host)) {
     return {
       kind: 'failure',
       error: new SsogateError(
@@ -54,6 +58,9 @@ export function forwardAuthDecision(
       ),
       options: { as: 'page', tryAgainHref: '/' },
     };
+  }
+  if (handsOffHere(gateway, original.host)) {
+    return { kind: 'handoff', host: original.host, returnTo: original.pathname + original.search };
   }
   const returnTo =
     original.origin === gateway.config.publicUrl

@@ -56,6 +56,9 @@ export function withForwardAuthFastPath(answers: FastAnswers, handler: Handler):
         startedAt,
       );
       gateway.telemetry.forwardAuthFast(request.headers, startedAt, status, active !== undefined);
+    } else if (answer.kind === 'handoff') {
+      // The handoff sets the browser's nonce cookie: the route answers it.
+      handler(request, response);
     } else {
       void forwardAuthSignInUrl(gateway, answer.returnTo)
         .then((location) => {

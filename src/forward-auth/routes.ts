@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../http/gateway.js';
 import { sendFailure } from '../http/respond.js';
-import { hostAllowed } from '../config/proxy-settings.js';
+import { hostListed } from '../config/served-hosts.js';
+import { sendToHandoff } from '../sign-in/handoff-start.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { forwardAuthDecision, forwardAuthSignInUrl, parseAbsolute } from './decision.js';
 import { returnHopPath } from './return-hop.js';
@@ -40,14 +41,15 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
         sendFailure(gateway, request, reply, answer.error, answer.options);
         return reply;
       }
+      if (answer.kind === 'handoff')
+        return sendToHandoff(gateway, request, reply, answer.host, answer.returnTo);
       return reply.redirect(await forwardAuthSignInUrl(gateway, answer.returnTo), 302);
     });
   }
 
   app.get<{ Querystring: { rd?: string } }>(returnHopPath, async (request, reply) => {
     const target = parseAbsolute(request.query.rd);
-    const allowed =
-      target !== undefined && hostAllowed(gateway.config.forwardAuthHosts, target.host);
+    const allowed = target !== undefined && hostListed(gateway.config.hosts, target.host);
     return reply.redirect(allowed ? target.href : '/', 302);
   });
 }

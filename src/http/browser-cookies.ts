@@ -112,7 +112,7 @@ export function setLanguageCookie(gateway: Gateway, reply: FastifyReply, languag
   );
 }
 
-function appendCookie(reply: FastifyReply, cookie: string): void {
+export function appendCookie(reply: FastifyReply, cookie: string): void {
   const existing = reply.getHeader('set-cookie');
   const list =
     existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];

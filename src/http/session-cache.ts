@@ -41,6 +41,8 @@ export class SessionCache {
   private readonly entries = new Map<string, RememberedSession>();
   /** Session id by id hash, for revocations, which name the hash. */
   private readonly idsByHash = new Map<string, string>();
+  /** How many remembered sessions are hosts' sessions of a sign-in (signInHash set). */
+  private hostSessions = 0;
   /** Moves at every revocation: a lookup that overlapped one is not remembered. */
   private generation = 0;
   private lastSweepAt = 0;
@@ -99,6 +101,7 @@ export class SessionCache {
     this.sweep();
     this.entries.set(sessionId, active);
     this.idsByHash.set(active.session.idHash, sessionId);
+    if (active.session.signInHash !== undefined) this.hostSessions += 1;
   }
 
   /** Forgets what a revocation names. */
@@ -109,6 +112,11 @@ export class SessionCache {
         const id = this.idsByHash.get(revocation.idHash);
         const known = id === undefined ? undefined : this.entries.get(id);
         if (id !== undefined && known !== undefined) this.drop(id, known);
+        // The sessions other hosts were handed from it end with it
+        // (sessions/session-service.ts). A pass over the cache, only when
+        // any such session is remembered: sign-outs are rare beside checks.
+        if (this.hostSessions > 0)
+          this.dropWhere(({ session }) => session.signInHash === revocation.idHash);
         return;
       }
       case 'user':
@@ -120,6 +128,7 @@ export class SessionCache {
       case 'all':
         this.entries.clear();
         this.idsByHash.clear();
+        this.hostSessions = 0;
     }
   }
 
@@ -143,6 +152,7 @@ export class SessionCache {
   private drop(sessionId: string, known: RememberedSession): void {
     this.entries.delete(sessionId);
     this.idsByHash.delete(known.session.idHash);
+    if (known.session.signInHash !== undefined) this.hostSessions -= 1;
   }
 
   private dropWhere(matches: (known: RememberedSession) => boolean): void {

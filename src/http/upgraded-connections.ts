@@ -5,10 +5,14 @@ export interface UpgradedConnection {
   /** The session id of the cookie it was opened with, to check that session again. */
   readonly sessionId: string;
   readonly idHash: string;
+  /** The sign-in's session a host's session came from (storage/types.ts SessionRecord); it ends with it. */
+  readonly signInHash: string | undefined;
   readonly userRowId: number;
   readonly entryId: string | null;
   /** The path the access rules judged at the handshake. */
   readonly matchPath: string;
+  /** The host they judged it on (reverse-proxy/forward-context.ts rulesHost). */
+  readonly rulesHost: string;
   /** Stops relaying bytes either way until release() or close(). */
   hold(): void;
   release(): void;
@@ -134,7 +138,11 @@ export class UpgradedConnections {
     for (const connection of [...this.open]) {
       switch (revocation.scope) {
         case 'session':
-          if (connection.idHash === revocation.idHash) this.end(connection);
+          if (
+            connection.idHash === revocation.idHash ||
+            connection.signInHash === revocation.idHash
+          )
+            this.end(connection);
           break;
         case 'user':
           if (connection.userRowId === revocation.userRowId) this.checkSoon(connection, true);

@@ -17,7 +17,7 @@ import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
 import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
-import { startGatewayProcess } from './test-support/gateway-process.js';
+import { instanceSettings, startGatewayProcess } from './test-support/gateway-process.js';
 
 const skip = needsPostgresAndRedis;
 
@@ -60,12 +60,7 @@ describe('several instances as one', { skip }, () => {
     const env = {
       ...backend.env,
       SSOGATE_PUBLIC_URL: `http://127.0.0.1:${ports[0] ?? 0}`,
-      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
-      SSOGATE_ADMIN_PASSWORD: 'multi-instance-admin',
-      SSOGATE_ENTRIES_FILE: entriesFile,
-      SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
-      SSOGATE_DATA_DIR: dir,
-      SSOGATE_LOG_LEVEL: 'warn',
+      ...instanceSettings(dir, entriesFile),
     };
     // Started together: the migration runs once, under the advisory lock.
     const started = await Promise.allSettled(ports.map((port) => startGatewayProcess(port, env)));

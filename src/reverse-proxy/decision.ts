@@ -6,7 +6,7 @@ import type { Gateway } from '../http/gateway.js';
 import type { FailureOptions } from '../http/respond.js';
 import { NoSessionError, wantsPage } from '../http/respond.js';
 import type { UserRecord } from '../storage/types.js';
-import { forwardContext, publicHost } from './forward-context.js';
+import { forwardContext, rulesHost } from './forward-context.js';
 import type { ForwardContext } from './proxy-headers.js';
 
 /**
@@ -34,7 +34,7 @@ export function proxyDecision(
     if (wantsPage(request)) return { kind: 'sign-in' };
     return { kind: 'failure', error: new NoSessionError(), options: { as: 'json' } };
   }
-  if (!accessAllowed(gateway.config.accessRules, publicHost(gateway), matchPath, user)) {
+  if (!accessAllowed(gateway.config.accessRules, rulesHost(gateway, upstream), matchPath, user)) {
     return {
       kind: 'failure',
       error: accessDenied(user, matchPath),

@@ -39,7 +39,7 @@ export function withProxyFastPath(answers: FastAnswers, handler: Handler): Handl
       handler(request, response);
       return;
     }
-    const target = proxyTarget(upstreams, url);
+    const target = proxyTarget(upstreams, url, request.headers.host);
     if ('refused' in target || target.upstream === undefined) {
       handler(request, response);
       return;

@@ -1,7 +1,7 @@
 import type { Gateway } from '../http/gateway.js';
 import type { Upstream } from '../config/proxy-settings.js';
 import type { UserRecord } from '../storage/types.js';
-import { cookieNames } from '../web/index.js';
+import { HANDOFF_COOKIE, SECURE_HANDOFF_COOKIE, cookieNames } from '../web/index.js';
 import { identityHeaders } from '../forward-auth/identity-headers.js';
 import type { ForwardContext } from './proxy-headers.js';
 
@@ -16,7 +16,7 @@ export function forwardContext(
   return {
     upstreamHost: parsedUrl(gateway, upstream.origin).host,
     publicProto: publicUrl.protocol.slice(0, -1),
-    publicHost: publicUrl.host,
+    publicHost: upstream.host ?? publicUrl.host,
     gatewayCookies,
     identity: identityHeaders(user),
     upgrade,
@@ -28,8 +28,18 @@ export function forwardContext(
  * gateway serves one site; the client's Host header is not trusted to pick
  * the rules.
  */
-export function publicHost(gateway: Gateway): string {
+function publicHost(gateway: Gateway): string {
   return parsedUrl(gateway, gateway.config.publicUrl).host;
+}
+
+/**
+ * The host access rules see for a request proxied to `upstream`: a
+ * host-keyed upstream's own host, from the configuration, else the public
+ * URL's. Never the client's Host header itself, so a made-up Host cannot
+ * reach an application without its host's rules.
+ */
+export function rulesHost(gateway: Gateway, upstream: Upstream): string {
+  return upstream.host ?? publicHost(gateway);
 }
 
 /** A configured URL (the public URL, an upstream origin), parsed once per gateway. */
@@ -43,11 +53,13 @@ export function parsedUrl(gateway: Gateway, configured: string): URL {
   return url;
 }
 
-// Both spellings of both cookies, whatever this gateway's scheme: an old
+// Both spellings of every cookie, whatever this gateway's scheme: an old
 // cookie of the other spelling is the gateway's too.
-export const gatewayCookies: ReadonlySet<string> = new Set(
-  [true, false].flatMap((secure) => {
+export const gatewayCookies: ReadonlySet<string> = new Set([
+  ...[true, false].flatMap((secure) => {
     const names = cookieNames(secure);
     return [names.session, names.binding];
   }),
-);
+  HANDOFF_COOKIE,
+  SECURE_HANDOFF_COOKIE,
+]);

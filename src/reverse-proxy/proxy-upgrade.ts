@@ -9,7 +9,9 @@ import { accessAllowed, underPrefix } from '../access-rules/access-rules.js';
 import type { ErrorCode } from '../core/index.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { resolveSession } from '../sessions/session-service.js';
-import { forwardContext, gatewayCookies, parsedUrl, publicHost } from './forward-context.js';
+import type { Upstream } from '../config/proxy-settings.js';
+import { normaliseHost } from '../config/proxy-settings.js';
+import { forwardContext, gatewayCookies, parsedUrl, rulesHost } from './forward-context.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
 import { proxyTarget } from './proxy-target.js';
 import { callUpstream } from './upstream-client.js';
@@ -33,7 +35,7 @@ export async function proxyUpgrade(
   // Node stops watching the idle time-out of an upgraded connection; until
   // the handshake is relayed, the server's idle time-out still closes it.
   socket.on('timeout', () => socket.destroy());
-  const target = proxyTarget(gateway.config.upstreams, request.url ?? '/');
+  const target = proxyTarget(gateway.config.upstreams, request.url ?? '/', request.headers.host);
   // Only a WebSocket handshake is tunnelled: another protocol (h2c, say)
   // would carry requests the gateway never sees.
   if (!websocketHandshake(request)) {
@@ -51,7 +53,7 @@ export async function proxyUpgrade(
     refuse(gateway, log, socket, 'not_found');
     return;
   }
-  if (!sameSite(gateway, request)) {
+  if (!sameSite(gateway, request, target.upstream)) {
     refuse(gateway, log, socket, 'origin_refused', 'WebSocket handshake from another site');
     return;
   }
@@ -68,13 +70,18 @@ export async function proxyUpgrade(
     refuse(gateway, log, socket, 'unauthenticated');
     return;
   }
+  const { upstream } = target;
   if (
-    !accessAllowed(gateway.config.accessRules, publicHost(gateway), target.matchPath, active.user)
+    !accessAllowed(
+      gateway.config.accessRules,
+      rulesHost(gateway, upstream),
+      target.matchPath,
+      active.user,
+    )
   ) {
     refuse(gateway, log, socket, 'access_denied');
     return;
   }
-  const { upstream } = target;
   const call = callUpstream(
     gateway,
     upstream,
@@ -119,9 +126,11 @@ export async function proxyUpgrade(
   const connection: UpgradedConnection = {
     sessionId: active.id,
     idHash: active.session.idHash,
+    signInHash: active.session.signInHash,
     userRowId: active.session.userRowId,
     entryId: active.session.entryId,
     matchPath: target.matchPath,
+    rulesHost: rulesHost(gateway, upstream),
     hold() {
       held = true;
       socket.pause();
@@ -184,7 +193,7 @@ export async function upgradeStillAllowed(
   }
   if (active === undefined) return 'ended';
   const { accessRules } = gateway.config;
-  return accessAllowed(accessRules, publicHost(gateway), connection.matchPath, active.user)
+  return accessAllowed(accessRules, connection.rulesHost, connection.matchPath, active.user)
     ? 'open'
     : 'ended';
 }
@@ -193,15 +202,21 @@ export async function upgradeStillAllowed(
  * A browser's handshake carries the Origin of the page that opened it, and
  * cookies go with it whatever that page is: a handshake from a page of
  * another site would act with the user's session (cross-site WebSocket
- * hijacking, RFC 6455 §10.2). Only the public URL's origin is the gateway's
- * site; a client that sends no Origin is not a browser, and has only its
+ * hijacking, RFC 6455 §10.2). So the Origin must be the one the upstream
+ * is served on: its own host for a host-keyed upstream, else the public
+ * URL's; a client that sends no Origin is not a browser, and has only its
  * own cookie to offer.
  */
-function sameSite(gateway: Gateway, request: IncomingMessage): boolean {
+function sameSite(gateway: Gateway, request: IncomingMessage, upstream: Upstream): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
+  const publicUrl = parsedUrl(gateway, gateway.config.publicUrl);
   try {
-    return new URL(origin).origin === parsedUrl(gateway, gateway.config.publicUrl).origin;
+    const from = new URL(origin);
+    return upstream.host === undefined
+      ? from.origin === publicUrl.origin
+      : `${from.protocol}//${normaliseHost(from.host)}` ===
+          `${publicUrl.protocol}//${upstream.host}`;
   } catch {
     return false;
   }

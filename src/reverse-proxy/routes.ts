@@ -32,7 +32,7 @@ export async function internalResourceRoutes(
     });
 
     context.all('/*', async (request, reply) => {
-      const target = proxyTarget(gateway.config.upstreams, request.url);
+      const target = proxyTarget(gateway.config.upstreams, request.url, request.headers.host);
       if ('refused' in target) {
         sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused));
         return reply;

@@ -5,7 +5,15 @@ import { EntryRegistry } from '../entries/entry-registry.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../storage/types.js';
 import type { SessionDeps } from '../http/gateway.js';
-import { createSession, endSession, resolveSession, sessionHash } from './session-service.js';
+import {
+  createSession,
+  endSession,
+  resolveSession,
+  sessionHash,
+  startHostSession,
+} from './session-service.js';
+import { SessionCache } from '../http/session-cache.js';
+import type { Revocation, RevocationFeed } from '../storage/session-revocations.js';
 import { parsedEntry } from '../core/test-support/entries.js';
 
 const minute = 60_000;
@@ -120,6 +128,101 @@ describe('sessions', () => {
       assert.ok(await endSession(deps, id));
       assert.equal(await resolveSession(deps, id), undefined);
       assert.equal(await resolveSession(deps, "' OR 1=1 --"), undefined);
+    });
+  });
+});
+
+/** A signed-in user's sign-in session and two hosts' sessions handed from it. */
+async function signInWithHosts(storage: Storage, deps: SessionDeps) {
+  const user = (await storage.users.insertIfAbsent({ userId: 'u1', sourceEntryId: null }, 0)).user;
+  const signIn = await createSession(deps, user, null, undefined);
+  const record = await storage.sessions.get(sessionHash(signIn));
+  assert.ok(record !== undefined);
+  const wiki = await startHostSession(deps, record);
+  const git = await startHostSession(deps, record);
+  return { user, signIn, wiki, git };
+}
+
+describe("hosts' sessions of one sign-in", () => {
+  test('each names the sign-in, has its absolute end, and is valid while it is', async () => {
+    await withTestStorage(async (storage) => {
+      const clock = { now: 1_000 };
+      const deps = depsAt(storage, clock);
+      const { signIn, wiki } = await signInWithHosts(storage, deps);
+      const stored = await storage.sessions.get(sessionHash(wiki));
+      assert.equal(stored?.signInHash ?? null, sessionHash(signIn));
+      assert.equal(stored?.expiresAt, 1_000 + 120 * minute);
+      assert.equal((await resolveSession(deps, wiki))?.user.userId, 'u1');
+    });
+  });
+
+  test('signing out on one host ends the sign-in and every host', async () => {
+    await withTestStorage(async (storage) => {
+      const deps = depsAt(storage, { now: 0 });
+      const { signIn, wiki, git } = await signInWithHosts(storage, deps);
+      assert.ok(await endSession(deps, git));
+      for (const id of [signIn, wiki, git]) assert.equal(await resolveSession(deps, id), undefined);
+    });
+  });
+
+  test("the sign-in's end (back-channel logout, console, expiry) ends the hosts' sessions", async () => {
+    await withTestStorage(async (storage) => {
+      const deps = depsAt(storage, { now: 0 });
+      const { signIn, wiki } = await signInWithHosts(storage, deps);
+      await storage.sessions.delete(sessionHash(signIn));
+      assert.equal(await resolveSession(deps, wiki), undefined);
+      assert.equal(await storage.sessions.get(sessionHash(wiki)), undefined, 'and it is deleted');
+    });
+  });
+
+  test('a locked user loses every host at once', async () => {
+    await withTestStorage(async (storage) => {
+      const deps = depsAt(storage, { now: 0 });
+      const { user, wiki, git } = await signInWithHosts(storage, deps);
+      assert.equal(await storage.sessions.deleteForUser(user.id), 3);
+      for (const id of [wiki, git]) assert.equal(await resolveSession(deps, id), undefined);
+    });
+  });
+
+  test("activity on any host keeps the sign-in from idling out; the sign-in's idle limit holds", async () => {
+    await withTestStorage(async (storage) => {
+      const clock = { now: 0 };
+      const deps = depsAt(storage, clock);
+      const { signIn, wiki, git } = await signInWithHosts(storage, deps);
+      // Busy on the wiki only, for longer than the idle limit.
+      for (clock.now = 20 * minute; clock.now <= 60 * minute; clock.now += 20 * minute)
+        assert.ok(await resolveSession(deps, wiki), `wiki at ${clock.now / minute} min`);
+      assert.ok(await resolveSession(deps, signIn), 'the sign-in itself is kept alive');
+      // Then nothing anywhere for longer than the idle limit: all end.
+      clock.now += 31 * minute;
+      assert.equal(await resolveSession(deps, git), undefined);
+      assert.equal(await resolveSession(deps, wiki), undefined);
+    });
+  });
+
+  test("a remembered host's session is forgotten with its sign-in's revocation", async () => {
+    await withTestStorage(async (storage) => {
+      const clock = { now: 0 };
+      const deps = depsAt(storage, clock);
+      const { signIn, wiki } = await signInWithHosts(storage, deps);
+      let listener: (revocation: Revocation) => void = () => undefined;
+      const feed: RevocationFeed = {
+        listen: (added) => (listener = added),
+        catchUp: () => true,
+        close: () => Promise.resolve(),
+      };
+      const cache = new SessionCache({
+        revocations: feed,
+        clock: () => clock.now,
+        idleMs: deps.idleMs,
+        touchIntervalMs: 60_000,
+      });
+      const active = await resolveSession(deps, wiki);
+      assert.ok(active !== undefined);
+      cache.remember(wiki, active, cache.currentGeneration());
+      assert.ok(cache.remembered(wiki));
+      listener({ scope: 'session', idHash: sessionHash(signIn) });
+      assert.equal(cache.remembered(wiki), undefined);
     });
   });
 });

@@ -93,22 +93,77 @@ export async function resolveSession(
   const idHash = sessionHash(id);
   const session = await deps.sessions.get(idHash);
   if (session === undefined) return undefined;
+  // A host's session (a handoff's) lives by its sign-in: that session's
+  // limits, re-validation and activity are the ones that count, and when it
+  // is gone, so is this one, on every host at once.
+  const signIn =
+    session.signInHash === undefined ? session : await deps.sessions.get(session.signInHash);
+  if (signIn === undefined) {
+    await deps.sessions.delete(idHash);
+    return undefined;
+  }
   const now = deps.clock();
   const user = await deps.users.get(session.userRowId);
   if (
     session.expiresAt <= now ||
-    session.lastSeenAt + deps.idleMs <= now ||
+    signIn.expiresAt <= now ||
+    signIn.lastSeenAt + deps.idleMs <= now ||
     user?.enabled !== true ||
     !(await entryStillOpen(deps, session.entryId)) ||
-    (deps.revalidate !== undefined && !(await deps.revalidate(session)))
+    (deps.revalidate !== undefined && !(await deps.revalidate(signIn)))
   ) {
-    await deps.sessions.delete(idHash);
+    await endSignIn(deps, session);
     return undefined;
   }
-  if (check.activity !== false && now - session.lastSeenAt >= touchIntervalMs(deps.idleMs)) {
-    await deps.sessions.touch(idHash, now);
-  }
+  if (check.activity !== false) await recordActivity(deps, session, signIn, now);
   return { session, user };
+}
+
+/**
+ * Writes the activity, within the touch throttle: of this session, and of
+ * its sign-in's, so that use on any host keeps the sign-in from idling out.
+ */
+async function recordActivity(
+  deps: SessionDeps,
+  session: SessionRecord,
+  signIn: SessionRecord,
+  now: number,
+): Promise<void> {
+  const interval = touchIntervalMs(deps.idleMs);
+  if (now - session.lastSeenAt >= interval) await deps.sessions.touch(session.idHash, now);
+  if (signIn !== session && now - signIn.lastSeenAt >= interval)
+    await deps.sessions.touch(signIn.idHash, now);
+}
+
+/**
+ * Ends a session and, for a host's session, its sign-in's too: one sign-in
+ * ends everywhere at once. The sign-in's end reaches its other hosts'
+ * sessions through their check (resolveSession) and the revocation of its
+ * hash (http/session-cache.ts).
+ */
+async function endSignIn(deps: SessionDeps, session: SessionRecord): Promise<void> {
+  await deps.sessions.delete(session.idHash);
+  if (session.signInHash !== undefined) await deps.sessions.delete(session.signInHash);
+}
+
+/**
+ * A session for another host, handed on from a sign-in's session
+ * (sign-in/handoff.ts): a new random id, the same user and entry, and the
+ * sign-in's absolute end; it names the sign-in, and ends with it.
+ */
+export async function startHostSession(deps: SessionDeps, signIn: SessionRecord): Promise<string> {
+  const id = randomToken(deps.random);
+  const now = deps.clock();
+  await deps.sessions.create({
+    idHash: sessionHash(id),
+    userRowId: signIn.userRowId,
+    entryId: signIn.entryId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: signIn.expiresAt,
+    signInHash: signIn.signInHash ?? signIn.idHash,
+  });
+  return id;
 }
 
 async function entryStillOpen(deps: SessionDeps, entryId: string | null): Promise<boolean> {
@@ -122,6 +177,8 @@ export async function endSession(
 ): Promise<ActiveSession | undefined> {
   const active = await resolveSession(deps, id);
   if (id !== undefined) await deps.sessions.delete(sessionHash(id));
+  if (active?.session.signInHash !== undefined)
+    await deps.sessions.delete(active.session.signInHash);
   return active;
 }
 

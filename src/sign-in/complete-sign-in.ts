@@ -208,6 +208,9 @@ async function consumePending(
   if (pending === undefined) {
     throw invalid('no pending sign-in has this state (unknown, used or replayed)');
   }
+  // A handoff is kept as a pending sign-in under a key of its own kind
+  // (sign-in/handoff.ts); one can never stand for a sign-in.
+  if (pending.handoff !== undefined) throw invalid('the state is a handoff, not a sign-in');
   if (pending.entryId !== entry.id) throw invalid(`the state belongs to entry ${pending.entryId}`);
   if (bindingValue === undefined || pending.bindingHash !== sha256Base64url(bindingValue)) {
     throw invalid('the state belongs to another browser');

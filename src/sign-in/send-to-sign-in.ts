@@ -5,6 +5,7 @@ import type { Gateway } from '../http/gateway.js';
 import { NoSessionError, sendFailure, wantsPage } from '../http/respond.js';
 import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../web/index.js';
+import { handsOffHere, sendToHandoff } from './handoff-start.js';
 import { startSignIn } from './start-sign-in.js';
 
 /**
@@ -73,6 +74,20 @@ export async function sendSignInNeeded(
   }
   // The requested URL, query included, is where the user lands after sign-in.
   const returnTo = safeReturnTo(request.url);
+  // On another host than the auth host, the sign-in is the auth host's,
+  // handed over to this host (handoff.ts).
+  const { host } = request.headers;
+  if (handsOffHere(gateway, host)) return sendToHandoff(gateway, request, reply, host, returnTo);
+  return sendToSignIn(gateway, request, reply, returnTo);
+}
+
+/** Sends the browser to sign in (the default entry's, or the chooser), to land on `returnTo` after. */
+export async function sendToSignIn(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  returnTo: string,
+): Promise<FastifyReply> {
   const defaultEntry = await gateway.entries.defaultEntry();
   if (defaultEntry !== undefined)
     return redirectToEntry(gateway, request, reply, defaultEntry.id, returnTo);

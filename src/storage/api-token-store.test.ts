@@ -84,6 +84,11 @@ describe('ApiTokenStore', () => {
         await (await openStorage(config)).close();
         // The database as migration 0013 left it, holding a token.
         await executeStatements(config.database, [
+          // Later migrations first, undone in turn.
+          "delete from kysely_migration where name = '0015_host_sessions'",
+          'alter table sessions drop column sign_in_hash',
+          'alter table pending_sign_ins drop column handoff_host',
+          'alter table pending_sign_ins drop column handoff_sign_in',
           "delete from kysely_migration where name = '0014_api_token_owner'",
           'alter table api_tokens drop column owner_kind',
           'alter table api_tokens drop column owner_user_row_id',

@@ -15,6 +15,9 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
     createdAt: toMillis(row.created_at),
     expiresAt: toMillis(row.expires_at),
     ...(row.nonce === null ? {} : { nonce: row.nonce }),
+    ...(row.handoff_host === null || row.handoff_sign_in === null
+      ? {}
+      : { handoff: { host: row.handoff_host, signInHash: row.handoff_sign_in } }),
   };
 }
 
@@ -28,6 +31,8 @@ const pendingColumns = [
   'created_at',
   'expires_at',
   'nonce',
+  'handoff_host',
+  'handoff_sign_in',
 ] as const;
 
 /** The queries of every sign-in start and callback, compiled once (compile-once.ts). */
@@ -45,6 +50,8 @@ const hotQueries = oncePerDatabase((db) => ({
       created_at: row.created_at,
       expires_at: row.expires_at,
       nonce: row.nonce,
+      handoff_host: row.handoff_host,
+      handoff_sign_in: row.handoff_sign_in,
     };
     return db
       .insertInto('pending_sign_ins')
@@ -113,6 +120,8 @@ export function createPendingSignInStore(
       created_at: pending.createdAt,
       expires_at: pending.expiresAt,
       nonce: pending.nonce ?? null,
+      handoff_host: pending.handoff?.host ?? null,
+      handoff_sign_in: pending.handoff?.signInHash ?? null,
     });
     if (perBrowser === undefined) return;
     const others = Math.max(0, perBrowser - 1);

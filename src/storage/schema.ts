@@ -55,6 +55,8 @@ export interface SessionsTable {
   created_at: Millis;
   last_seen_at: Millis;
   expires_at: Millis;
+  /** The id hash of the sign-in's session a host's session came from (migration 0015); null for a sign-in's own. */
+  sign_in_hash: string | null;
 }
 
 export interface PendingSignInsTable {
@@ -68,6 +70,9 @@ export interface PendingSignInsTable {
   expires_at: Millis;
   /** An OpenID Connect sign-in's nonce (migration 0005); null otherwise. */
   nonce: string | null;
+  /** A handoff's host and the sign-in it hands on (migration 0015); null for a sign-in. */
+  handoff_host: string | null;
+  handoff_sign_in: string | null;
 }
 
 interface OidcSessionsTable {

@@ -11,6 +11,7 @@ const sessionColumns = [
   'created_at',
   'last_seen_at',
   'expires_at',
+  'sign_in_hash',
 ] as const;
 
 function toRecord(row: Selectable<SessionsTable>): SessionRecord {
@@ -21,6 +22,7 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
     createdAt: toMillis(row.created_at),
     lastSeenAt: toMillis(row.last_seen_at),
     expiresAt: toMillis(row.expires_at),
+    ...(row.sign_in_hash === null ? {} : { signInHash: row.sign_in_hash }),
   };
 }
 
@@ -34,6 +36,7 @@ const hotQueries = oncePerDatabase((db) => ({
       created_at: row.created_at,
       last_seen_at: row.last_seen_at,
       expires_at: row.expires_at,
+      sign_in_hash: row.sign_in_hash,
     }),
   ),
   get: compileOnce((values: { idHash: string }) =>
@@ -64,6 +67,7 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         created_at: session.createdAt,
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
+        sign_in_hash: session.signInHash ?? null,
       });
     },
 

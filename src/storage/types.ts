@@ -227,6 +227,12 @@ export interface SessionRecord {
   readonly lastSeenAt: number;
   /** Absolute end of the session, whatever its activity. */
   readonly expiresAt: number;
+  /**
+   * For a session made for another host by a handoff: the idHash of the
+   * sign-in's session it came from, which it lives and ends with
+   * (sessions/session-service.ts). Absent for a sign-in's own session.
+   */
+  readonly signInHash?: string;
 }
 
 export interface SessionStore {
@@ -317,6 +323,19 @@ export interface PendingSignIn {
   readonly expiresAt: number;
   /** The nonce an OpenID Connect sign-in sent; absent or null otherwise. */
   readonly nonce?: string | null;
+  /**
+   * Set for a handoff of a sign-in to another host (sign-in/handoff.ts),
+   * which is kept here for its single use: `stateHash` is then the hash of
+   * the handoff code, `bindingHash` the hash of the browser's handoff
+   * nonce, `returnTo` the path on that host. Absent for a sign-in.
+   */
+  readonly handoff?: HandoffTarget;
+}
+
+/** The host a handoff is for, and the sign-in's session it hands on. */
+export interface HandoffTarget {
+  readonly host: string;
+  readonly signInHash: string;
 }
 
 export interface PendingSignInStore {

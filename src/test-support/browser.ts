@@ -1,3 +1,5 @@
+import { Agent, fetch as undiciFetch } from 'undici';
+
 /**
  * A minimal browser for end-to-end tests over real HTTP: it keeps cookies per
  * host (name, value, Max-Age=0 deletion) and follows redirects by hand across
@@ -21,8 +23,42 @@ export interface BrowserResponse {
   readonly hops: readonly Hop[];
 }
 
+export interface TestBrowserOptions {
+  /**
+   * Connects to this address whatever the URL's host names, keeping the
+   * name in the Host header and the cookie jars: several hosts
+   * (`wiki.localhost`, `git.localhost`) on one loopback listener.
+   */
+  readonly connectTo?: string;
+}
+
 export class TestBrowser {
   private readonly jars = new Map<string, Map<string, string>>();
+  private readonly dispatcher: Agent | undefined;
+
+  constructor(options: TestBrowserOptions = {}) {
+    const { connectTo } = options;
+    this.dispatcher =
+      connectTo === undefined
+        ? undefined
+        : new Agent({
+            connect: {
+              lookup: (_hostname, lookupOptions, callback) => {
+                if ((lookupOptions as { all?: boolean }).all === true)
+                  (callback as (error: null, all: { address: string; family: number }[]) => void)(
+                    null,
+                    [{ address: connectTo, family: 4 }],
+                  );
+                else callback(null, connectTo, 4);
+              },
+            },
+          });
+  }
+
+  /** Closes the connections of a browser made with `connectTo`. */
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
+  }
 
   cookies(origin: string): ReadonlyMap<string, string> {
     return this.jar(new URL(origin).host);
@@ -103,12 +139,19 @@ export class TestBrowser {
     const body =
       form === undefined || typeof form === 'string' ? form : new URLSearchParams(form).toString();
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(url, {
+    const init = {
       method,
       headers,
-      redirect: 'manual',
+      redirect: 'manual' as const,
       ...(body === undefined ? {} : { body }),
-    });
+    };
+    const response =
+      this.dispatcher === undefined
+        ? await fetch(url, init)
+        : ((await undiciFetch(url, {
+            ...init,
+            dispatcher: this.dispatcher,
+          })) as unknown as Response);
     this.store(target.host, response.headers.getSetCookie());
     return response;
   }

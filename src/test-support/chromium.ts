@@ -11,8 +11,12 @@ export const chromiumSkip: string | false =
     ? `no ${chromiumPath} (apt-get install chromium)`
     : false;
 
-/** Headless Chromium, quiet: no sandbox, no GPU, no background calls home. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless Chromium, quiet: no sandbox, no GPU, no background calls home.
+ * `extraArgs` add switches (`--host-resolver-rules` for several host names
+ * on loopback).
+ */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -21,6 +25,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -26,6 +26,8 @@ export interface TestGatewayOptions {
   ) => readonly Record<string, unknown>[];
   /** Extra SSOGATE_* settings. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Extra settings that name the gateway's own port (hosts of several names on one listener). */
+  readonly envOfPort?: (port: number) => Readonly<Record<string, string>>;
   readonly clock?: () => number;
   /** How often the sessions of open WebSockets are checked again (create-gateway.ts). */
   readonly upgradeRecheckMs?: number;
@@ -86,6 +88,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
       ...backend.env,
       ...options.env,
+      ...options.envOfPort?.(port),
     });
     storage = await openStorage(config);
   } catch (error) {

@@ -14,6 +14,9 @@ export const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
 /** Browser-binding cookie of a pending sign-in (docs/design.md#single-use-and-browser-binding). */
 export const BINDING_COOKIE = 'ssogate_binding';
 export const SECURE_BINDING_COOKIE = '__Host-ssogate_binding';
+/** The nonce binding a handoff of a sign-in to the browser on the host it is for (sign-in/handoff.ts). */
+export const HANDOFF_COOKIE = 'ssogate_handoff';
+export const SECURE_HANDOFF_COOKIE = '__Host-ssogate_handoff';
 
 interface CookieNames {
   readonly session: string;

@@ -80,11 +80,12 @@ function normalisePath(path: string): string {
 
 /**
  * Under `/_sso` (any case) but not the admin console, nor the forward-auth
- * return hop, which checks its own target against the listed hosts.
+ * return hop or the handoff of a sign-in to another host, which check their
+ * own target against the listed hosts.
  */
 function isReservedPath(pathname: string): boolean {
   const path = pathname.toLowerCase();
   if (path !== '/_sso' && !path.startsWith('/_sso/')) return false;
-  if (path === '/_sso/auth/return') return false;
+  if (path === '/_sso/auth/return' || path === '/_sso/handoff') return false;
   return !(path === '/_sso/admin' || path.startsWith('/_sso/admin/'));
 }

@@ -265,6 +265,26 @@ export const errorRegistry = {
     summary: 'The username or password is wrong, or the account cannot sign in.',
   },
   rate_limited: { status: 429, summary: 'Too many attempts; wait and try again.' },
+  handoff_replayed: {
+    status: 400,
+    summary: 'The sign-in handoff was used already, or is unknown.',
+  },
+  handoff_expired: {
+    status: 400,
+    summary: 'The sign-in handoff came later than its 60 seconds.',
+  },
+  handoff_wrong_host: {
+    status: 400,
+    summary: 'The sign-in handoff was made for another host.',
+  },
+  handoff_host_not_listed: {
+    status: 400,
+    summary: 'The sign-in handoff names a host the gateway does not serve.',
+  },
+  handoff_wrong_browser: {
+    status: 400,
+    summary: 'The sign-in handoff was started in another browser.',
+  },
   request_invalid: { status: 400, summary: 'The request does not have the expected shape.' },
   not_found: { status: 404, summary: 'There is nothing at this address.' },
   request_timeout: {

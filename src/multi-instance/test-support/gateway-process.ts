@@ -18,6 +18,21 @@ export interface GatewayProcess {
 
 const mainScript = fileURLToPath(new URL('../../main.js', import.meta.url));
 
+/**
+ * The settings every instance of a multi-instance test shares: one secret
+ * key, entries from `entriesFile`, the example server on loopback allowed.
+ */
+export function instanceSettings(dir: string, entriesFile: string): Record<string, string> {
+  return {
+    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    SSOGATE_ADMIN_PASSWORD: 'multi-instance-admin',
+    SSOGATE_ENTRIES_FILE: entriesFile,
+    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
+    SSOGATE_DATA_DIR: dir,
+    SSOGATE_LOG_LEVEL: 'warn',
+  };
+}
+
 /** The settings of gateways sharing the SQLite file of `dir` (and its secret key), without Redis. */
 export function sharedFileSettings(dir: string): Record<string, string> {
   return {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { PendingSignIn, PendingSignInStore } from '../types.js';
+import type { HandoffTarget, PendingSignIn, PendingSignInStore } from '../types.js';
 
 // Saves the pending sign-in and keeps at most ARGV[5] of its browser's, this
 // one included, in one atomic step. The browser's sorted set (score: createdAt)
@@ -90,6 +90,7 @@ export function parsePending(stateHash: string, text: string): PendingSignIn | u
     record;
   // Absent in values stored before OpenID Connect entries.
   const nonce = record.nonce ?? null;
+  const handoff = handoffOf(record.handoff);
   if (
     typeof entryId !== 'string' ||
     typeof returnTo !== 'string' ||
@@ -98,7 +99,8 @@ export function parsePending(stateHash: string, text: string): PendingSignIn | u
     (typeof codeVerifier !== 'string' && codeVerifier !== null) ||
     typeof createdAt !== 'number' ||
     typeof expiresAt !== 'number' ||
-    (typeof nonce !== 'string' && nonce !== null)
+    (typeof nonce !== 'string' && nonce !== null) ||
+    handoff === null
   ) {
     return undefined;
   }
@@ -112,5 +114,14 @@ export function parsePending(stateHash: string, text: string): PendingSignIn | u
     createdAt,
     expiresAt,
     ...(nonce === null ? {} : { nonce }),
+    ...(handoff === undefined ? {} : { handoff }),
   };
+}
+
+/** A handoff's target as stored; undefined when absent, null when malformed. */
+function handoffOf(value: unknown): HandoffTarget | undefined | null {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) return null;
+  const { host, signInHash } = value as Record<string, unknown>;
+  return typeof host === 'string' && typeof signInHash === 'string' ? { host, signInHash } : null;
 }

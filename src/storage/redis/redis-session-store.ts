@@ -50,6 +50,7 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
       };
       // A null entryId (local sign-in) is stored as the field's absence.
       if (session.entryId !== null) fields.entryId = session.entryId;
+      if (session.signInHash !== undefined) fields.signInHash = session.signInHash;
       // PEXPIRE 0 would be an error; an already ended session lasts 1 ms.
       const ttl = Math.max(1, session.expiresAt - session.createdAt);
       const write = redis
@@ -130,7 +131,15 @@ function toRecord(idHash: string, hash: Record<string, string>): SessionRecord |
   ) {
     return undefined;
   }
-  return { idHash, userRowId, entryId: hash.entryId ?? null, createdAt, lastSeenAt, expiresAt };
+  return {
+    idHash,
+    userRowId,
+    entryId: hash.entryId ?? null,
+    createdAt,
+    lastSeenAt,
+    expiresAt,
+    ...(hash.signInHash === undefined ? {} : { signInHash: hash.signInHash }),
+  };
 }
 
 function integer(text: string | undefined): number | undefined {

@@ -1,0 +1,78 @@
+import type { Upstream } from './proxy-settings.js';
+import { hostAllowed, normaliseHost } from './proxy-settings.js';
+
+/**
+ * The hosts the gateway serves or vouches for (docs/proxy.md#many-hosts):
+ * the public URL's host, where sign-in, the console and the admin API live
+ * (the auth host); the hosts of host-keyed upstreams, which the gateway
+ * proxies itself; and SSOGATE_FORWARD_AUTH_HOSTS, which a proxy in front
+ * protects with forward-auth. Return URLs, the handoff of a sign-in to
+ * another host and the console's own origin all read this one list.
+ */
+export interface ServedHosts {
+  /** The public URL's host, normalised (normaliseHost). */
+  readonly auth: string;
+  /** Every other listed host or `*.domain` wildcard, normalised. */
+  readonly others: readonly string[];
+  /**
+   * Whether any listed host is not the auth host: then each host gets its
+   * own session by a handoff from the auth host, and the console and admin
+   * API answer on the auth host only. False keeps the single-host layout.
+   */
+  readonly several: boolean;
+}
+
+export function servedHosts(
+  publicUrl: string,
+  upstreams: readonly Upstream[],
+  forwardAuthHosts: readonly string[],
+): ServedHosts {
+  const auth = normaliseHost(new URL(publicUrl).host);
+  const others = new Set<string>();
+  for (const upstream of upstreams) if (upstream.host !== undefined) others.add(upstream.host);
+  for (const host of forwardAuthHosts) others.add(normaliseHost(host));
+  others.delete(auth);
+  const authName = withoutPort(auth);
+  return {
+    auth,
+    others: [...others],
+    several: [...others].some((host) => withoutPort(host) !== authName),
+  };
+}
+
+/**
+ * A host without its port. Browsers keep cookies per host name, not per
+ * port (RFC 6265 §8.5): a listed host that differs from the auth host by
+ * its port alone shares the auth host's cookies, so it needs no handoff.
+ */
+function withoutPort(host: string): string {
+  return host.replace(/:\d+$/, '');
+}
+
+/** Whether `host` (as a browser sends it) is the auth host or a listed one. */
+export function hostListed(hosts: ServedHosts, host: string): boolean {
+  const wanted = normaliseHost(host);
+  return wanted === hosts.auth || hostAllowed(hosts.others, wanted);
+}
+
+/**
+ * Whether `host` is listed and does not share the auth host's cookies (its
+ * name differs, not only its port): one a sign-in is handed to.
+ */
+export function applicationHost(hosts: ServedHosts, host: string): boolean {
+  const wanted = normaliseHost(host);
+  return withoutPort(wanted) !== withoutPort(hosts.auth) && hostAllowed(hosts.others, wanted);
+}
+
+/**
+ * Whether a request whose Host header is `host` reaches the auth host (its
+ * name; the port is the proxy's business). With one host only (no other
+ * listed), every request does, whatever its Host, as before hosts could be
+ * listed.
+ */
+export function onAuthHost(hosts: ServedHosts, host: string | undefined): boolean {
+  return (
+    !hosts.several ||
+    (host !== undefined && withoutPort(normaliseHost(host)) === withoutPort(hosts.auth))
+  );
+}
