@@ -303,7 +303,7 @@ function failedStep(
 function problemsOf(problems: readonly SsogateError[], secrets: readonly string[]) {
   return problems.map((problem) => {
     const presented = presentProblem(problem);
-    return { ...presented, message: maskSecrets(String(presented.message), secrets) };
+    return { ...presented, message: maskSecrets(problem.message, secrets) };
   });
 }
 
