@@ -32,76 +32,64 @@ export async function databaseFindings(config: Config): Promise<DatabaseReport> 
   const subject =
     database.kind === 'sqlite' ? `sqlite:${database.filename}` : redactUrl(database.url);
   if (database.kind === 'sqlite' && database.filename === ':memory:') {
-    return {
-      findings: [
-        problem(
-          'database_in_memory',
-          check,
-          subject,
-          'an in-memory database: everything is lost when the gateway stops',
-          'set SSOGATE_DATABASE_URL to a file (sqlite:/var/lib/ssogate/ssogate.db) or postgres://...',
-        ),
-      ],
-      entries: undefined,
-    };
+    return stopsAt(
+      problem(
+        'database_in_memory',
+        check,
+        subject,
+        'an in-memory database: everything is lost when the gateway stops',
+        'set SSOGATE_DATABASE_URL to a file (sqlite:/var/lib/ssogate/ssogate.db) or postgres://...',
+      ),
+    );
   }
   if (database.kind === 'sqlite' && !existsSync(database.filename)) {
-    return {
-      findings: [
-        problem(
-          'database_not_migrated',
-          check,
-          subject,
-          'the file does not exist yet',
-          'start the gateway once (or any ssogate command such as `ssogate token list`): it creates and migrates it',
-        ),
-      ],
-      entries: undefined,
-    };
+    return stopsAt(
+      problem(
+        'database_not_migrated',
+        check,
+        subject,
+        'the file does not exist yet',
+        'start the gateway once (or any ssogate command such as `ssogate token list`): it creates and migrates it',
+      ),
+    );
   }
   let db: Kysely<Database>;
   try {
     db = openReadOnly(config);
   } catch (error) {
-    return { findings: [unreachable(subject, error)], entries: undefined };
+    return stopsAt(unreachable(subject, error));
   }
   try {
     let applied: string[];
     try {
       applied = await appliedMigrations(db);
     } catch (error) {
-      return { findings: [unreachable(subject, error)], entries: undefined };
+      return stopsAt(unreachable(subject, error));
     }
     const known = Object.keys(migrations(database.kind));
     const missing = known.filter((name) => !applied.includes(name));
     const unknown = applied.filter((name) => !known.includes(name));
     if (unknown.length > 0) {
-      return {
-        findings: [
-          problem(
-            'database_newer',
-            check,
-            subject,
-            `migrated by a newer ssogate (${unknown.join(', ')}); this build does not know that schema`,
-            'run the ssogate version that migrated it, or a newer one',
-          ),
-        ],
-        entries: undefined,
-      };
+      return stopsAt(
+        problem(
+          'database_newer',
+          check,
+          subject,
+          `migrated by a newer ssogate (${unknown.join(', ')}); this build does not know that schema`,
+          'run the ssogate version that migrated it, or a newer one',
+        ),
+      );
     }
     if (missing.length > 0) {
-      return {
-        findings: [
-          problem(
-            'database_not_migrated',
-            check,
-            subject,
-            `${missing.length} of ${known.length} migrations not applied (first: ${missing[0] ?? ''})`,
-            'start the gateway once (or any ssogate command such as `ssogate token list`): it migrates under a lock',
-          ),
-        ],
-        entries: undefined,
-      };
+      return stopsAt(
+        problem(
+          'database_not_migrated',
+          check,
+          subject,
+          `${missing.length} of ${known.length} migrations not applied (first: ${missing[0] ?? ''})`,
+          'start the gateway once (or any ssogate command such as `ssogate token list`): it migrates under a lock',
+        ),
+      );
     }
     const rows = await db.selectFrom('entries').select(['id', 'definition']).execute();
     return {
@@ -114,6 +102,11 @@ export async function databaseFindings(config: Config): Promise<DatabaseReport> 
   } finally {
     await db.destroy();
   }
+}
+
+/** A report that ends at `finding`: the entries could not be read. */
+function stopsAt(finding: Finding): DatabaseReport {
+  return { findings: [finding], entries: undefined };
 }
 
 function unreachable(subject: string, error: unknown): Finding {
