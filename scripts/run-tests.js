@@ -5,6 +5,8 @@
 // would run as a test; Node.js 21 and later take glob patterns instead of
 // folders, 20 does not, so the list is made here. Tests run as many at a time
 // as the machine has processors for, unless --test-concurrency is given.
+// The reporter is spec on every line (Node.js 22 writes TAP when the output is
+// not a terminal), so a run ends with the list of the tests that failed.
 // Other options (`--test-name-pattern=...`) are passed on to `node --test`.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -37,9 +39,16 @@ files.sort();
 const concurrency = options.some((option) => option.startsWith('--test-concurrency'))
   ? []
   : [`--test-concurrency=${availableParallelism()}`];
-const child = spawn(process.execPath, ['--test', ...concurrency, ...options, ...files], {
-  stdio: 'inherit',
-});
+const reporter = options.some((option) => option.startsWith('--test-reporter'))
+  ? []
+  : ['--test-reporter=spec'];
+const child = spawn(
+  process.execPath,
+  ['--test', ...concurrency, ...reporter, ...options, ...files],
+  {
+    stdio: 'inherit',
+  },
+);
 child.on('exit', (code, signal) => {
   if (signal !== null) process.kill(process.pid, signal);
   else process.exit(code ?? 1);
