@@ -49,7 +49,7 @@ RUN printf '#!/bin/sh\nexec node /app/dist/cli/ssogate.js "$@"\n' > /usr/local/b
 VOLUME ["/data"]
 USER ssogate:ssogate
 EXPOSE 8080
-# Liveness: the process answers (/_sso/healthz, src/portal/routes.ts).
+# Liveness: the process answers (/_sso/healthz, src/features/portal/routes.ts).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.SSOGATE_PORT||8080)+'/_sso/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The gateway stops on SIGTERM within SSOGATE_SHUTDOWN_TIMEOUT_SECONDS

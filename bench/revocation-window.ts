@@ -14,8 +14,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { openRedisStores } from '../src/storage/redis/open-redis-stores.js';
-import { connectRedis } from '../src/storage/redis/redis-connection.js';
+import { openRedisStores } from '../src/foundation/storage/redis/open-redis-stores.js';
+import { connectRedis } from '../src/foundation/storage/redis/redis-connection.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2000);
 const url = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

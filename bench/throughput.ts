@@ -8,12 +8,12 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { openStorage } from '../src/app/open-storage.js';
-import { loadConfig } from '../src/config/load-config.js';
+import { loadConfig } from '../src/foundation/config/load-config.js';
 import { startGatewayProcess } from '../src/multi-instance/test-support/gateway-process.js';
 import type { GatewayProcess } from '../src/multi-instance/test-support/gateway-process.js';
-import { createSession } from '../src/sessions/session-service.js';
-import { EntryRegistry } from '../src/entries/entry-registry.js';
-import type { NewUser } from '../src/storage/types.js';
+import { createSession } from '../src/features/sessions/session-service.js';
+import { EntryRegistry } from '../src/foundation/entries/entry-registry.js';
+import type { NewUser } from '../src/foundation/storage/types.js';
 import { freePort } from '../src/test-support/free-port.js';
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The admin console, served by the gateway at /_sso/admin
- * (src/admin-console/routes.ts). Hashed asset names let the gateway cache
+ * (src/features/admin-console/routes.ts). Hashed asset names let the gateway cache
  * them for a year; no inline script or style, so the gateway's
  * Content-Security-Policy holds.
  */

@@ -1,5 +1,5 @@
 // `npm test`: runs every `*.test.js` file under the folders named on the
-// command line, and nothing else. `node --test <folder>` on Node.js 20 also
+// command line (or the `*.test.js` files named), and nothing else. `node --test <folder>` on Node.js 20 also
 // runs files named `test-*.js`, `*-test.js`, `*_test.js` or `test.js`, and
 // every file under a folder named `test`, so a product module with such a name
 // would run as a test; Node.js 21 and later take glob patterns instead of
@@ -17,12 +17,16 @@ const args = process.argv.slice(2);
 const options = args.filter((arg) => arg.startsWith('-'));
 const folders = args.filter((arg) => !arg.startsWith('-'));
 if (folders.length === 0) {
-  console.error('usage: node scripts/run-tests.js FOLDER... [node --test options]');
+  console.error('usage: node scripts/run-tests.js FOLDER|FILE.test.js... [node --test options]');
   process.exit(2);
 }
 
 const files = [];
 for (const folder of folders) {
+  if (folder.endsWith('.test.js')) {
+    files.push(folder);
+    continue;
+  }
   const entries = await readdir(folder, { withFileTypes: true, recursive: true });
   for (const entry of entries) {
     if (entry.isFile() && entry.name.endsWith('.test.js')) {

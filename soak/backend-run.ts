@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { ExampleUser } from '../src/example-server/index.js';
 import { exampleEntries, startExampleServer } from '../src/example-server/index.js';
-import { startEchoUpstream } from '../src/reverse-proxy/test-support/upstream-fixture.js';
+import { startEchoUpstream } from '../src/features/reverse-proxy/test-support/upstream-fixture.js';
 import { freePort } from '../src/test-support/free-port.js';
 import { CallbacksInFlight } from './callbacks-in-flight.js';
 import { canaryIssuedPrefix, runFaultSchedule } from './fault-schedule.js';

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import BetterSqlite3 from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { sessionHash } from '../src/sessions/session-service.js';
+import { sessionHash } from '../src/features/sessions/session-service.js';
 import type { HeldSession } from './sessions-held.js';
 
 /**

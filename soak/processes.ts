@@ -6,7 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { spawnRedisServer } from '../src/storage/redis/test-support/private-redis-server.js';
+import { spawnRedisServer } from '../src/foundation/storage/redis/test-support/private-redis-server.js';
 
 /**
  * Process control for a soak run: gateway instances started as an operator

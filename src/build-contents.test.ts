@@ -24,7 +24,7 @@ const entryPoints = [
   'cli/ssogate.ts',
   'demo/main.ts',
   'example-server/main.ts',
-  'extension/print-openapi.ts',
+  'features/extension/print-openapi.ts',
 ];
 
 async function buildSources(): Promise<string[]> {

@@ -61,10 +61,10 @@ test('the HEALTHCHECK asks the health route the gateway serves', async () => {
     (await instructions()).find(({ keyword }) => keyword === 'HEALTHCHECK')?.rest ?? '';
   const route = /\/_sso\/[a-z]+/.exec(healthcheck)?.[0];
   assert.equal(route, '/_sso/healthz');
-  const routes = await readFile(atRoot('src/portal/routes.ts'), 'utf8');
+  const routes = await readFile(atRoot('src/features/portal/routes.ts'), 'utf8');
   assert.ok(
     routes.includes(`app.get('${route}'`),
-    `${route} is not a route of src/portal/routes.ts`,
+    `${route} is not a route of src/features/portal/routes.ts`,
   );
 });
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { configSchema } from './config/config-schema.js';
+import { configSchema } from './foundation/config/config-schema.js';
 
 // Compiled to build/src/, so the repository is two levels up.
 const unitFile = fileURLToPath(new URL('../../deploy/ssogate.service', import.meta.url));

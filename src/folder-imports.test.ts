@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { importedModules } from './test-support/source-imports.js';
 
 /**
- * The top-level folders of src/ are layers (docs/architecture.md#layers): a
- * folder imports only folders below it, so no two folders depend on each
- * other, directly or through others. This reads the TypeScript sources, not
+ * The folders of src/ are layers (docs/architecture.md#layers): a folder
+ * imports only folders below it, so no two folders depend on each other,
+ * directly or through others. The tree shows the layers: `core/`, then
+ * `foundation/` and `features/`, each a group of folders, then the shell
+ * (`app/`, `main.ts`, `cli/`, `demo/`). This reads the TypeScript sources, not
  * the compiled ones, because type-only imports vanish from the output yet tie
  * the folders together all the same. Tests and test-support folders are
  * outside the rule: they may reach across layers to build a whole gateway.
@@ -16,10 +18,19 @@ import { importedModules } from './test-support/source-imports.js';
 // Compiled into build/src/, so the path climbs out of build/ first.
 const sourceRoot = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/** A file's unit of the rule: its top-level folder, or the file itself when it sits in src/. */
-function topLevelOf(file: string): string {
-  const [first = '', ...rest] = relative(sourceRoot, file).split(sep);
-  return rest.length > 0 ? `${first}/` : first;
+/** The folders of src/ that group layers rather than being one. */
+const groupFolders = new Set(['foundation', 'features']);
+
+/**
+ * A file's unit of the rule: its folder in src/ (inside a group, the folder
+ * within the group, as `foundation/storage/`), or the file itself when it
+ * sits in src/.
+ */
+function unitOf(file: string): string {
+  const [first = '', second, ...rest] = relative(sourceRoot, file).split(sep);
+  if (second === undefined) return first;
+  if (groupFolders.has(first) && rest.length > 0) return `${first}/${second}/`;
+  return `${first}/`;
 }
 
 async function sourceFiles(): Promise<string[]> {
@@ -31,17 +42,17 @@ async function sourceFiles(): Promise<string[]> {
     .filter((file) => !relative(sourceRoot, file).split(sep).includes('test-support'));
 }
 
-/** Which top-level folders each one imports (itself left out). */
+/** Which folders each one imports (itself left out). */
 async function folderImports(): Promise<Map<string, Set<string>>> {
   const graph = new Map<string, Set<string>>();
   for (const file of await sourceFiles()) {
-    const from = topLevelOf(file);
+    const from = unitOf(file);
     const targets = graph.get(from) ?? new Set<string>();
     graph.set(from, targets);
     for (const specifier of importedModules(await readFile(file, 'utf8'))) {
       const target = resolve(dirname(file), specifier);
       if (relative(sourceRoot, target).startsWith('..')) continue;
-      const to = topLevelOf(target);
+      const to = unitOf(target);
       if (to !== from) targets.add(to);
     }
   }
@@ -98,19 +109,34 @@ function importCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[]
  */
 const layers: readonly (readonly string[])[] = [
   ['core/'],
-  ['crypto/', 'pages/', 'web/', 'logging/', 'outbound/', 'config/', 'presets/', 'observability/'],
-  ['oidc/', 'storage/', 'entries/'],
-  ['http/'],
-  ['extension/', 'rate-limit/', 'access-rules/', 'provisioning/', 'sessions/'],
   [
-    'sign-in/',
-    'trial-sign-in/',
-    'portal/',
-    'admin-console/',
-    'local-accounts/',
-    'admin-api/',
-    'forward-auth/',
-    'reverse-proxy/',
+    'foundation/crypto/',
+    'foundation/pages/',
+    'foundation/web/',
+    'foundation/logging/',
+    'foundation/outbound/',
+    'foundation/config/',
+    'foundation/presets/',
+    'foundation/observability/',
+  ],
+  ['foundation/oidc/', 'foundation/storage/', 'foundation/entries/'],
+  ['foundation/http/'],
+  [
+    'features/extension/',
+    'features/rate-limit/',
+    'features/access-rules/',
+    'features/provisioning/',
+    'features/sessions/',
+  ],
+  [
+    'features/sign-in/',
+    'features/trial-sign-in/',
+    'features/portal/',
+    'features/admin-console/',
+    'features/local-accounts/',
+    'features/admin-api/',
+    'features/forward-auth/',
+    'features/reverse-proxy/',
   ],
   ['app/'],
   ['main.ts', 'cli/', 'demo/'],
@@ -138,13 +164,37 @@ function layerViolations(
 }
 
 describe('the layers of src/', () => {
-  test('every top-level folder of src/ has its place in the layer order', async () => {
+  test('every folder of src/ has its place in the layer order', async () => {
     const graph = await folderImports();
     const placed = new Set(layers.flat());
     const unplaced = [...graph.keys()].filter(
       (folder) => !placed.has(folder) && !standApart.has(folder) && folder.endsWith('/'),
     );
     assert.deepEqual(unplaced.sort(), [], 'folders missing from the layer order');
+  });
+
+  test('the tree shows the layers: each group folder holds one run of the order, and nothing else', async () => {
+    const order = layers.flat();
+    const groupOf = (unit: string) => unit.split('/')[0] ?? unit;
+    const runs = order.map(groupOf).filter((group, index, all) => group !== all[index - 1]);
+    assert.equal(
+      new Set(runs).size,
+      runs.length,
+      `a group folder split in the order: ${runs.join(', ')}`,
+    );
+    for (const group of groupFolders) {
+      const entries = await readdir(join(sourceRoot, group), { withFileTypes: true });
+      const inTree = entries
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${group}/${entry.name}/`);
+      const inOrder = order.filter((unit) => groupOf(unit) === group);
+      assert.deepEqual(inTree.sort(), [...inOrder].sort(), `the folders of src/${group}/`);
+      assert.deepEqual(
+        entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
+        [],
+        `src/${group}/ holds folders only`,
+      );
+    }
   });
 
   test('a product module imports only its own layer and those below it, in order', async () => {
@@ -177,10 +227,10 @@ describe('the layers of src/', () => {
     assert.deepEqual(layerViolations(graph, ['core/', 'storage/', 'outbound/']), []);
   });
 
-  test('no two top-level folders of src/ import each other, directly or through others', async () => {
+  test('no two folders of src/ import each other, directly or through others', async () => {
     const graph = await folderImports();
     assert.ok(graph.size > 20, `expected the folders of src/, found ${graph.size}`);
-    assert.deepEqual(importCycles(graph), [], 'top-level folders of src/ in an import cycle');
+    assert.deepEqual(importCycles(graph), [], 'folders of src/ in an import cycle');
   });
 
   test('the import scanner sees type-only imports, re-exports and import types', () => {

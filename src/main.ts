@@ -6,8 +6,8 @@
  */
 import { stopGracefully } from './app/graceful-stop.js';
 import { startGateway } from './app/start-gateway.js';
-import { serverCommand } from './config/command-line.js';
-import { ConfigError, loadConfig } from './config/load-config.js';
+import { serverCommand } from './foundation/config/command-line.js';
+import { ConfigError, loadConfig } from './foundation/config/load-config.js';
 import { isSsogateError } from './core/index.js';
 
 async function main(): Promise<void> {

@@ -32,3 +32,25 @@ test("the README's table of the demo's credentials says what the demo uses", asy
   assert.ok(readme.includes(`app id \`${defaultClient.appid}\``));
   assert.ok(readme.includes(`app secret \`${defaultClient.secret}\``));
 });
+
+test("the README's map names every folder of src/, and each group folder's folders in its row", async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const map = readme.slice(
+    readme.indexOf('## Map'),
+    readme.indexOf('\n## ', readme.indexOf('## Map') + 1),
+  );
+  const missing: string[] = [];
+  for (const entry of await readdir(join(root, 'src'), { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const row = map.split('\n').find((line) => line.includes(`\`src/${entry.name}/\``));
+    if (row === undefined) {
+      missing.push(`src/${entry.name}/`);
+      continue;
+    }
+    if (!row.startsWith(`| \`src/${entry.name}/\`:`)) continue;
+    for (const child of await readdir(join(root, 'src', entry.name), { withFileTypes: true }))
+      if (child.isDirectory() && !row.includes(`\`${child.name}/\``))
+        missing.push(`src/${entry.name}/${child.name}/`);
+  }
+  assert.deepEqual(missing, [], 'folders the README map does not name');
+});

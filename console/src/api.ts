@@ -2,7 +2,7 @@ import { toApiError } from './api-error';
 
 export { ApiError, describeFailure } from './api-error';
 
-/** What the gateway embedded in the page (src/admin-console/console-page.ts); empty when absent. */
+/** What the gateway embedded in the page (src/features/admin-console/console-page.ts); empty when absent. */
 function bootData(name: 'csrf-token' | 'public-url'): string {
   return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
 }

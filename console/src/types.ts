@@ -16,12 +16,12 @@ import type {
   tokenListAnswer,
   userPageAnswer,
   userSchema,
-} from '../../src/admin-api/response-schemas.js';
-import type { auditQuery, entryReplaceBody } from '../../src/admin-api/schemas.js';
+} from '../../src/features/admin-api/response-schemas.js';
+import type { auditQuery, entryReplaceBody } from '../../src/features/admin-api/schemas.js';
 
 /**
  * The admin API's shapes as the console reads and sends them, derived from
- * the server's own schemas (src/admin-api/response-schemas.ts and
+ * the server's own schemas (src/features/admin-api/response-schemas.ts and
  * schemas.ts, which also make GET /_sso/api/openapi.json): a field the server
  * renames or drops fails the console's typecheck. The imports are type-only,
  * so neither the server's code nor zod is bundled into the console.
@@ -40,7 +40,7 @@ export type EntryList = z.infer<typeof entryListAnswer>;
  * a client writes, before the server trims and fills defaults). Two fields
  * differ from the schema, both on purpose:
  * - `extensionSecret: null` clears the stored secret; the route reads it from
- *   the raw body (src/admin-api/kept-secrets.ts), the schema does
+ *   the raw body (src/features/admin-api/kept-secrets.ts), the schema does
  *   not describe it.
  * - `timeoutMs` and the re-validation minutes may be the text typed when it
  *   is not a whole number, so the core answers with what is wrong with it
@@ -93,7 +93,7 @@ export type TokenCreated = z.infer<typeof tokenCreatedAnswer>;
 
 /**
  * GET /_sso/me, the signed-in user's name for the top bar. Kept here: it is
- * the portal's route (src/portal/routes.ts), outside the admin API, and has
+ * the portal's route (src/features/portal/routes.ts), outside the admin API, and has
  * no schema to derive from.
  */
 export interface Me {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
-import type { Storage } from '../storage/types.js';
+import type { Storage } from '../foundation/storage/types.js';
 import { auditEvent, withTestStorage } from '../test-support/storage-fixtures.js';
 import { pruneAuditLog } from './audit-retention.js';
 import { startExpirySweep } from './expiry-sweep.js';

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AuditRetention } from '../config/load-config.js';
-import type { Storage } from '../storage/types.js';
+import type { AuditRetention } from '../foundation/config/load-config.js';
+import type { Storage } from '../foundation/storage/types.js';
 
 /** Rows per delete statement: small, so a batch holds the write lock only briefly. */
 const auditPruneBatchSize = 500;

@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { WebSocket } from 'undici';
-import type { EchoUpstream, Seen } from '../reverse-proxy/test-support/upstream-fixture.js';
+import type {
+  EchoUpstream,
+  Seen,
+} from '../features/reverse-proxy/test-support/upstream-fixture.js';
 import {
   signedInCookie,
   startEchoUpstream,
-} from '../reverse-proxy/test-support/upstream-fixture.js';
+} from '../features/reverse-proxy/test-support/upstream-fixture.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway } from '../test-support/gateway-fixture.js';
 

@@ -1,20 +1,20 @@
-import type { Config } from '../config/load-config.js';
+import type { Config } from '../foundation/config/load-config.js';
 import type { RandomSource } from '../core/index.js';
-import { pooledRandomBytes } from '../crypto/random-pool.js';
-import { addressPolicy } from '../outbound/address-policy.js';
-import { OutboundClient } from '../outbound/outbound-client.js';
-import { EntryRegistry } from '../entries/entry-registry.js';
-import type { SendOutbound } from '../outbound/outbound-policy.js';
-import { withTransportPolicy } from '../outbound/outbound-policy.js';
-import type { Storage } from '../storage/types.js';
-import { ProviderMetadata } from '../oidc/provider-metadata.js';
-import type { Gateway } from '../http/gateway.js';
-import { SessionCache } from '../http/session-cache.js';
-import { UpgradedConnections, upgradeRecheckMs } from '../http/upgraded-connections.js';
-import { gatewayMemory } from '../http/gateway-memory.js';
-import { upgradeStillAllowed } from '../reverse-proxy/proxy-upgrade.js';
-import { touchIntervalMs } from '../sessions/session-service.js';
-import { revalidateSession } from '../sessions/revalidate-session.js';
+import { pooledRandomBytes } from '../foundation/crypto/random-pool.js';
+import { addressPolicy } from '../foundation/outbound/address-policy.js';
+import { OutboundClient } from '../foundation/outbound/outbound-client.js';
+import { EntryRegistry } from '../foundation/entries/entry-registry.js';
+import type { SendOutbound } from '../foundation/outbound/outbound-policy.js';
+import { withTransportPolicy } from '../foundation/outbound/outbound-policy.js';
+import type { Storage } from '../foundation/storage/types.js';
+import { ProviderMetadata } from '../foundation/oidc/provider-metadata.js';
+import type { Gateway } from '../foundation/http/gateway.js';
+import { SessionCache } from '../foundation/http/session-cache.js';
+import { UpgradedConnections, upgradeRecheckMs } from '../foundation/http/upgraded-connections.js';
+import { gatewayMemory } from '../foundation/http/gateway-memory.js';
+import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
+import { touchIntervalMs } from '../features/sessions/session-service.js';
+import { revalidateSession } from '../features/sessions/revalidate-session.js';
 import { gatewayTelemetry } from './gateway-telemetry.js';
 
 export interface GatewayOptions {
@@ -46,7 +46,7 @@ export function createGateway(
             : { extraCertificates: config.caCertificates }),
         })
       : undefined;
-  // Outbound calls carry a traceparent when tracing is on (src/observability/).
+  // Outbound calls carry a traceparent when tracing is on (src/foundation/observability/).
   const send = telemetry.tracedSend(
     withTransportPolicy(
       options.send ?? (outbound as OutboundClient).send,

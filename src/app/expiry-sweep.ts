@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Storage } from '../storage/types.js';
-import type { AuditRetention } from '../config/load-config.js';
+import type { Storage } from '../foundation/storage/types.js';
+import type { AuditRetention } from '../foundation/config/load-config.js';
 import { pruneAuditLog } from './audit-retention.js';
 
 /** How often the sweep runs; the SQL tables hold what is over at most this long. */

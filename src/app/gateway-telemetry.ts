@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
-import { apiVersion } from '../admin-api/openapi-route.js';
-import type { Config } from '../config/load-config.js';
-import type { Gateway } from '../http/gateway.js';
-import { GatewayMetrics } from '../observability/gateway-metrics.js';
-import { metricsPath, scrape, startMetricsServer } from '../observability/metrics-endpoint.js';
-import { Telemetry } from '../observability/telemetry.js';
-import type { Storage } from '../storage/types.js';
+import { apiVersion } from '../features/admin-api/openapi-route.js';
+import type { Config } from '../foundation/config/load-config.js';
+import type { Gateway } from '../foundation/http/gateway.js';
+import { GatewayMetrics } from '../foundation/observability/gateway-metrics.js';
+import {
+  metricsPath,
+  scrape,
+  startMetricsServer,
+} from '../foundation/observability/metrics-endpoint.js';
+import { Telemetry } from '../foundation/observability/telemetry.js';
+import type { Storage } from '../foundation/storage/types.js';
 
 /**
  * The gateway's telemetry: metrics are kept only when something can read

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig } from '../foundation/config/load-config.js';
 import { testBackend } from '../test-support/test-backend.js';
 import { openStorage } from './open-storage.js';
 

@@ -1,13 +1,13 @@
 import { dirname } from 'node:path';
-import type { Config } from '../config/load-config.js';
-import { privateDirectory } from '../crypto/private-files.js';
-import { createSecretBox } from '../crypto/secret-box.js';
-import { loadOrCreateSecretKey } from '../crypto/secret-key.js';
-import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.js';
-import { announcingUserStore } from '../storage/announcing-stores.js';
-import { openRedisStores } from '../storage/redis/open-redis-stores.js';
-import { openSqliteStorage } from '../storage/index.js';
-import type { Storage } from '../storage/types.js';
+import type { Config } from '../foundation/config/load-config.js';
+import { privateDirectory } from '../foundation/crypto/private-files.js';
+import { createSecretBox } from '../foundation/crypto/secret-box.js';
+import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
+import { openPostgresStorage } from '../foundation/storage/postgres/open-postgres-storage.js';
+import { announcingUserStore } from '../foundation/storage/announcing-stores.js';
+import { openRedisStores } from '../foundation/storage/redis/open-redis-stores.js';
+import { openSqliteStorage } from '../foundation/storage/index.js';
+import type { Storage } from '../foundation/storage/types.js';
 
 /**
  * Opens the configured storage, migrated, with app secrets sealed by the

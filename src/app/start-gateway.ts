@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from '../config/load-config.js';
-import type { Upstream } from '../config/proxy-settings.js';
+import type { Config } from '../foundation/config/load-config.js';
+import type { Upstream } from '../foundation/config/proxy-settings.js';
 import { compileEntry } from '../core/index.js';
-import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
-import { addressPolicy } from '../outbound/address-policy.js';
-import { loadEntriesFile, provisionEntries } from '../provisioning/entries-file.js';
-import type { Storage } from '../storage/types.js';
+import { bootstrapAdmin } from '../features/local-accounts/bootstrap-admin.js';
+import { addressPolicy } from '../foundation/outbound/address-policy.js';
+import { loadEntriesFile, provisionEntries } from '../features/provisioning/entries-file.js';
+import type { Storage } from '../foundation/storage/types.js';
 import { buildApp } from './build-app.js';
 import { createGateway } from './create-gateway.js';
 import type { GatewayOptions } from './create-gateway.js';

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
-import { verifyPassword } from '../local-accounts/password-hash.js';
-import type { Storage } from '../storage/types.js';
+import { bootstrapAdmin } from '../features/local-accounts/bootstrap-admin.js';
+import { verifyPassword } from '../features/local-accounts/password-hash.js';
+import type { Storage } from '../foundation/storage/types.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import { runCommand as run } from './test-support/run-command.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { hashPassword } from '../local-accounts/password-hash.js';
+import { hashPassword } from '../features/local-accounts/password-hash.js';
 import { recordCliChange } from './cli-audit.js';
 import type { CommandContext } from './token-commands.js';
 

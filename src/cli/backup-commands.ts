@@ -1,9 +1,9 @@
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Config } from '../config/load-config.js';
-import { privateDirectory, privateFile } from '../crypto/private-files.js';
-import { KEY_FILE } from '../crypto/secret-key.js';
+import type { Config } from '../foundation/config/load-config.js';
+import { privateDirectory, privateFile } from '../foundation/crypto/private-files.js';
+import { KEY_FILE } from '../foundation/crypto/secret-key.js';
 
 /** What the backup and restore commands print: results on `out`, advice on `note`. */
 interface BackupIo {

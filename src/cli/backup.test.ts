@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningGateway } from '../app/start-gateway.js';
 import { startGateway } from '../app/start-gateway.js';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig } from '../foundation/config/load-config.js';
 import type { ExampleServer } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
 import { TestBrowser } from '../test-support/browser.js';

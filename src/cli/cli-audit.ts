@@ -1,5 +1,5 @@
 import type { JsonValue } from '../core/index.js';
-import type { AuditKind } from '../storage/types.js';
+import type { AuditKind } from '../foundation/storage/types.js';
 import type { CommandContext } from './token-commands.js';
 
 /**

@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
 import type { EntryInput } from '../core/index.js';
 import { entryInput, secretAfter, secretChange } from '../core/index.js';
-import { changedFields } from '../admin-api/entry-changes.js';
-import { loadEntriesFile } from '../provisioning/entries-file.js';
+import { changedFields } from '../features/admin-api/entry-changes.js';
+import { loadEntriesFile } from '../features/provisioning/entries-file.js';
 import { recordCliChange } from './cli-audit.js';
 import type { CommandContext } from './token-commands.js';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { databaseLine } from '../config/command-line.js';
-import { ConfigError, loadConfig } from '../config/load-config.js';
+import { databaseLine } from '../foundation/config/command-line.js';
+import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './backup-commands.js';
 
 interface FileCommandIo {

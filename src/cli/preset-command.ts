@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describeProblem } from '../core/index.js';
-import { changedFields } from '../admin-api/entry-changes.js';
-import { entryAddressProblems } from '../outbound/entry-addresses.js';
-import { entryFromPreset, findPreset, presets } from '../presets/presets.js';
+import { changedFields } from '../features/admin-api/entry-changes.js';
+import { entryAddressProblems } from '../foundation/outbound/entry-addresses.js';
+import { entryFromPreset, findPreset, presets } from '../foundation/presets/presets.js';
 import { recordCliChange } from './cli-audit.js';
 import type { CommandContext } from './token-commands.js';
 

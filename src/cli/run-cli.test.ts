@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Base64url } from '../crypto/hash.js';
+import { sha256Base64url } from '../foundation/crypto/hash.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
-import type { Storage } from '../storage/types.js';
+import type { Storage } from '../foundation/storage/types.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { runCommand } from './test-support/run-command.js';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/load-config.js';
-import { ConfigError, loadConfig } from '../config/load-config.js';
-import { databaseLine, settingsHelp } from '../config/command-line.js';
-import { addressPolicy } from '../outbound/address-policy.js';
+import type { Config } from '../foundation/config/load-config.js';
+import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
+import { databaseLine, settingsHelp } from '../foundation/config/command-line.js';
+import { addressPolicy } from '../foundation/outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
-import type { Storage } from '../storage/types.js';
+import type { Storage } from '../foundation/storage/types.js';
 import { resetPassword } from './admin-commands.js';
 import { runFileCommand } from './file-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';

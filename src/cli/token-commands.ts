@@ -4,9 +4,9 @@ import {
   revokeApiToken,
   tokenNamePattern,
   tokenNameRule,
-} from '../admin-api/api-tokens.js';
-import type { AddressPolicy } from '../outbound/address-policy.js';
-import type { ApiTokenRecord, Storage } from '../storage/types.js';
+} from '../features/admin-api/api-tokens.js';
+import type { AddressPolicy } from '../foundation/outbound/address-policy.js';
+import type { ApiTokenRecord, Storage } from '../foundation/storage/types.js';
 import { recordCliChange } from './cli-audit.js';
 
 export interface CommandContext {

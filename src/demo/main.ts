@@ -3,7 +3,7 @@
  * `npm run demo`: the gateway in front of the bundled example OAuth2 server,
  * with its data in ./data-demo. Open the printed address and sign in.
  */
-import { ConfigError, loadConfig } from '../config/load-config.js';
+import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
 import { defaultUsers } from '../example-server/index.js';
 import { demoPorts } from './demo-ports.js';
 import { startDemo } from './start-demo.js';

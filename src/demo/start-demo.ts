@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { RunningGateway } from '../app/start-gateway.js';
 import { startGateway } from '../app/start-gateway.js';
-import type { Config } from '../config/load-config.js';
+import type { Config } from '../foundation/config/load-config.js';
 import type { ExampleServer } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
-import { startDemoExtension } from '../extension/demo-extension.js';
-import type { DemoExtension } from '../extension/demo-extension.js';
+import { startDemoExtension } from '../features/extension/demo-extension.js';
+import type { DemoExtension } from '../features/extension/demo-extension.js';
 
 export interface Demo {
   readonly gateway: RunningGateway;

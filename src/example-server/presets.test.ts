@@ -10,7 +10,7 @@ import {
   readUserInfo,
   validateEntry,
 } from '../core/index.js';
-import { sendOutbound } from '../outbound/send-outbound.js';
+import { sendOutbound } from '../foundation/outbound/send-outbound.js';
 import { exampleEntries } from './presets.js';
 import { startExampleServer } from './server.js';
 import type { ExampleServer } from './types.js';

@@ -22,7 +22,7 @@ import type { ExampleServer, ExampleServerOptions, RecordedRequest } from './typ
  * Starts the bundled example OAuth2 server: its own Fastify instance on its
  * own port, never part of the gateway. One server speaks the three shapes the
  * gateway supports, under /get/, /json/ and /oauth2/, and an emulation of
- * each preset's provider (src/presets/) under its own prefix: /wecom/,
+ * each preset's provider (src/foundation/presets/) under its own prefix: /wecom/,
  * /dingtalk/, /github/, /gitlab/, /slack/, /wechat/, /feishu/, and the
  * OpenID Providers of oidc-profiles.ts.
  */

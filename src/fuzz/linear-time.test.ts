@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import { parseUntrustedJson } from '../core/index.js';
 import { assertLinearGrowth, repeatTo } from '../core/test-support/growth.js';
-import { normaliseTarget } from '../access-rules/request-path.js';
-import { callbackQuery } from '../sign-in/callback-query.js';
-import { parseCookieHeader, safeReturnTo } from '../web/index.js';
+import { normaliseTarget } from '../features/access-rules/request-path.js';
+import { callbackQuery } from '../features/sign-in/callback-query.js';
+import { parseCookieHeader, safeReturnTo } from '../foundation/web/index.js';
 
 /** The parser's answer, or its coded refusal: either way the time is what is measured. */
 function settle(parse: () => unknown): void {
@@ -31,7 +31,7 @@ describe('parsers of remote input run in linear time', () => {
       ),
     'callback query: one long escaped value': (size) => () =>
       callbackQuery(`/_sso/callback/e?code=${repeatTo('%e4%b8%ad', size)}`),
-    'return_to: dot segments': (size) => () => safeReturnTo(`/${repeatTo('./', size)}x`),
+    'return_to: dot segments': (size) => () => safeReturnTo(`/${repeatTo('.//', size)}x`),
     'return_to: escaped dots and slashes': (size) => () =>
       safeReturnTo(`/${repeatTo('%2e%2e%2f', size)}`),
     'request path: dot-dot segments': (size) => () =>
@@ -58,7 +58,7 @@ describe('parsers of remote input run in linear time', () => {
   }
 
   test('cookie header: many pairs and one long value', () => {
-    // The header is read up to 8 KiB (src/web/cookies.ts); longer ones cost the cut.
+    // The header is read up to 8 KiB (src/foundation/web/cookies.ts); longer ones cost the cut.
     assertLinearGrowth('cookie header', (size) => {
       parseCookieHeader(`${repeatTo('a=b; ', size)}s=${'v'.repeat(size)}`);
     });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openStorage } from '../app/open-storage.js';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig } from '../foundation/config/load-config.js';
 import type { ExampleServer } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
 import type { BrowserResponse } from '../test-support/browser.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AuditEvent, AuditQuery, AuditStore } from '../storage/types.js';
+import type { AuditEvent, AuditQuery, AuditStore } from '../foundation/storage/types.js';
 
 /** Long enough for a machine busy with the whole suite; only a missing event waits it out. */
 const waitLimitMs = 15_000;
@@ -11,7 +11,7 @@ const pollEveryMs = 20;
  * newest `query.limit`, default 1) that `matches` accepts.
  *
  * A page or an answer goes out before its audit event is written
- * (src/http/audit.ts appends after the work it records, and a networked
+ * (src/foundation/http/audit.ts appends after the work it records, and a networked
  * database takes a moment more), and the audit store has no way to tell of
  * an append, so this reads the store again until the event is there. On a
  * miss the failure shows what the store held instead.

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import type { Config } from '../config/load-config.js';
+import type { Config } from '../foundation/config/load-config.js';
 
 /** One stored text value, and where it lies. */
 export interface StoredText {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig } from '../foundation/config/load-config.js';
 import type { Demo } from '../demo/start-demo.js';
 import { startDemo } from '../demo/start-demo.js';
 import { launchChromium } from './chromium.js';

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { withForwardAuthFastPath } from '../forward-auth/fast-path.js';
-import { FastAnswers } from '../http/fast-answer.js';
-import { withProxyFastPath } from '../reverse-proxy/fast-path.js';
+import { withForwardAuthFastPath } from '../features/forward-auth/fast-path.js';
+import { FastAnswers } from '../foundation/http/fast-answer.js';
+import { withProxyFastPath } from '../features/reverse-proxy/fast-path.js';
 import type { TestGateway } from './gateway-fixture.js';
 
 export interface FastPathServer {
@@ -14,8 +14,8 @@ export interface FastPathServer {
 }
 
 /**
- * A test gateway's fast paths (src/forward-auth/fast-path.ts,
- * src/reverse-proxy/fast-path.ts) on a loopback port of their own, in front
+ * A test gateway's fast paths (src/features/forward-auth/fast-path.ts,
+ * src/features/reverse-proxy/fast-path.ts) on a loopback port of their own, in front
  * of the app's router, counting the requests they leave to it: what tells a
  * fast answer from a route's, now that both write the same request line.
  */

@@ -1,4 +1,4 @@
-import { settings } from '../config/config-schema.js';
+import { settings } from '../foundation/config/config-schema.js';
 
 /** The environment variables the gateway reads (config/config-schema.ts), for files that set them. */
 export const knownSettingNames: ReadonlySet<string> = new Set<string>(

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { loggerOptions } from '../logging/logger.js';
+import { loggerOptions } from '../foundation/logging/logger.js';
 
 /** A logger with the gateway's options whose lines a test can read back. */
 export function capturingLogger(): { logger: Logger; lines: string[] } {

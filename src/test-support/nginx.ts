@@ -88,8 +88,8 @@ export async function startNginx(
  * The configuration of docs/proxy.md, with the ports filled in: nginx in
  * front of an application, asking the gateway with auth_request, and sending
  * /_sso/ to the gateway so its cookie lives on the application's host.
- * Used by src/forward-auth/nginx.test.ts and by the story of one sign-in
- * across hosts (src/sign-in/many-hosts-browser.test.ts).
+ * Used by src/features/forward-auth/nginx.test.ts and by the story of one sign-in
+ * across hosts (src/features/sign-in/many-hosts-browser.test.ts).
  */
 export function forwardAuthConf(dir: string, port: number, gateway: string, app: string): string {
   return `${nginxPreamble()}http {

@@ -2,7 +2,7 @@ import {
   deleteKeys,
   inspector,
   testPrefix,
-} from '../storage/redis/test-support/redis-test-support.js';
+} from '../foundation/storage/redis/test-support/redis-test-support.js';
 import type { TestGateway, TestGatewayOptions } from './gateway-fixture.js';
 import { startTestGateway } from './gateway-fixture.js';
 

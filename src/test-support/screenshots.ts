@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
+import { bootstrapAdmin } from '../features/local-accounts/bootstrap-admin.js';
 import { launchChromium } from './chromium.js';
 import { startTestGateway } from './gateway-fixture.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { csrfTokenFor } from '../sessions/session-service.js';
+import { csrfTokenFor } from '../features/sessions/session-service.js';
 import type { BrowserResponse, TestBrowser } from './browser.js';
 
 /** The sign-out form of a gateway page: where it posts and its form token. */

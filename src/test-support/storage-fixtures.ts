@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../app/open-storage.js';
-import { loadConfig } from '../config/load-config.js';
-import { createSecretBox } from '../crypto/secret-box.js';
-import type { SecretBox } from '../crypto/secret-box.js';
+import { loadConfig } from '../foundation/config/load-config.js';
+import { createSecretBox } from '../foundation/crypto/secret-box.js';
+import type { SecretBox } from '../foundation/crypto/secret-box.js';
 import { withTestBackend } from './test-backend.js';
-import type { NewAuditEvent, Storage } from '../storage/types.js';
+import type { NewAuditEvent, Storage } from '../foundation/storage/types.js';
 
 /**
  * Helpers for the storage tests: a real database (in-memory SQLite, or a

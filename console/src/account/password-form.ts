@@ -1,6 +1,6 @@
 /**
  * The password form's own checks, before anything is sent: the same rules
- * the gateway applies (src/admin-api/password-routes.ts), said in the
+ * the gateway applies (src/features/admin-api/password-routes.ts), said in the
  * form's words, plus the confirmation only a form has. Plain code, no DOM.
  */
 import { en } from '../i18n/en.js';

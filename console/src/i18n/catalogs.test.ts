@@ -5,8 +5,8 @@ import { ApiError } from '../api-error.js';
 import { passwordProblems } from '../account/password-form.js';
 import { en, formatNumber, formatTime, languageCookie, zhCN } from './catalogs.js';
 import { errorCodes } from '../../../src/core/index.js';
-import { en as pagesEnglish } from '../../../src/pages/i18n/en.js';
-import { zhCN as pagesChinese } from '../../../src/pages/i18n/zh-CN.js';
+import { en as pagesEnglish } from '../../../src/foundation/pages/i18n/en.js';
+import { zhCN as pagesChinese } from '../../../src/foundation/pages/i18n/zh-CN.js';
 
 type Leaf = string | ((...args: never[]) => string);
 

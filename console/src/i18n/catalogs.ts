@@ -7,7 +7,7 @@ export type { ConsoleMessages };
 
 /**
  * The console's languages, the same as the gateway's pages
- * (src/pages/i18n/languages.ts): the gateway picks one for the console's
+ * (src/foundation/pages/i18n/languages.ts): the gateway picks one for the console's
  * page and writes it as `<html lang>`; the switch stores the choice in the
  * cookie the pages read too.
  */

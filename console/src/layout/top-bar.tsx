@@ -4,7 +4,7 @@ import { LANGUAGES, LANGUAGE_NAMES } from '../i18n/catalogs';
 import { useI18n } from '../i18n/language';
 import type { Me } from '../types';
 
-/** The product's mark, served by the gateway (src/pages/brand.ts). */
+/** The product's mark, served by the gateway (src/foundation/pages/brand.ts). */
 const MARK = '/_sso/assets/mark.svg';
 
 /** Product mark and name, the language switch, who is signed in, and a sign-out form (POST with the CSRF token). */

@@ -7,7 +7,10 @@ import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft.js'
 
 // Compiled into build/console/src/presets/, so the repository is four levels up.
 const github = JSON.parse(
-  await readFile(new URL('../../../../src/presets/github.json', import.meta.url), 'utf8'),
+  await readFile(
+    new URL('../../../../src/foundation/presets/github.json', import.meta.url),
+    'utf8',
+  ),
 ) as PresetView;
 
 describe('a new entry from a preset', () => {

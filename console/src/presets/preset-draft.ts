@@ -3,7 +3,7 @@ import { draftFromEntry } from '../entry-form/entry-draft.js';
 import { idFromName, uniqueId } from '../entry-form/form-assist.js';
 import type { EntryView } from '../types.js';
 
-/** A provider preset as GET /_sso/api/presets lists it (src/presets/). */
+/** A provider preset as GET /_sso/api/presets lists it (src/foundation/presets/). */
 export interface PresetView {
   readonly preset: string;
   readonly name: string;

@@ -16,7 +16,7 @@ export function wholeDays(text: string): number | undefined {
 
 /**
  * The `expiresAt` POST /_sso/api/tokens takes (an ISO 8601 time in the
- * future, src/admin-api/token-routes.ts) for a token valid `days` days from
+ * future, src/features/admin-api/token-routes.ts) for a token valid `days` days from
  * `now`, as `ssogate token create --expires-in 30d` counts them.
  */
 export function expiresAtAfter(days: number, now: number): string {

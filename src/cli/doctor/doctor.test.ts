@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../../app/open-storage.js';
-import { loadConfig } from '../../config/load-config.js';
+import { loadConfig } from '../../foundation/config/load-config.js';
 import { compileEntry } from '../../core/index.js';
 import { exampleEntries } from '../../example-server/presets.js';
 import { testBackendName, withTestBackend } from '../../test-support/test-backend.js';

@@ -6,13 +6,13 @@ import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { connect as connectTls, rootCertificates } from 'node:tls';
 import type { CompiledEntry, OutboundRequest } from '../../core/index.js';
 import { entryCallOrigins, validateEntry } from '../../core/index.js';
-import type { Config } from '../../config/load-config.js';
-import type { AddressPolicy } from '../../outbound/address-policy.js';
-import { addressPolicy } from '../../outbound/address-policy.js';
-import { OutboundClient } from '../../outbound/outbound-client.js';
-import type { SendOutbound } from '../../outbound/outbound-policy.js';
-import { withTransportPolicy } from '../../outbound/outbound-policy.js';
-import { ProviderMetadata } from '../../oidc/provider-metadata.js';
+import type { Config } from '../../foundation/config/load-config.js';
+import type { AddressPolicy } from '../../foundation/outbound/address-policy.js';
+import { addressPolicy } from '../../foundation/outbound/address-policy.js';
+import { OutboundClient } from '../../foundation/outbound/outbound-client.js';
+import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
+import { withTransportPolicy } from '../../foundation/outbound/outbound-policy.js';
+import { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
 import type { Finding } from './findings.js';
 import { passed, problem, reasonOf } from './findings.js';
 import type { StoredEntry } from './storage-checks.js';
@@ -38,7 +38,7 @@ const probe: OutboundRequest = {
 
 /**
  * For every enabled entry: the origins it makes the gateway call, each once
- * (DNS, the address policy of src/outbound/address-policy.ts, TCP and TLS),
+ * (DNS, the address policy of src/foundation/outbound/address-policy.ts, TCP and TLS),
  * then, for OpenID Connect, the discovery document, the key set and the
  * clock's skew against the provider's Date header.
  */

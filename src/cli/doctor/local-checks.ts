@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Config } from '../../config/load-config.js';
+import type { Config } from '../../foundation/config/load-config.js';
 import type { Finding } from './findings.js';
 import { passed, problem } from './findings.js';
 

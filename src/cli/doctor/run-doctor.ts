@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../../config/load-config.js';
-import { ConfigError, loadConfig } from '../../config/load-config.js';
+import type { Config } from '../../foundation/config/load-config.js';
+import { ConfigError, loadConfig } from '../../foundation/config/load-config.js';
 import { entryFindings } from './entry-checks.js';
 import type { Finding } from './findings.js';
 import { passed, problem } from './findings.js';

@@ -2,10 +2,14 @@ import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../../config/load-config.js';
-import { migrations } from '../../storage/migrations/index.js';
-import type { Database } from '../../storage/schema.js';
-import { closeRedis, connectRedis, redactUrl } from '../../storage/redis/redis-connection.js';
+import type { Config } from '../../foundation/config/load-config.js';
+import { migrations } from '../../foundation/storage/migrations/index.js';
+import type { Database } from '../../foundation/storage/schema.js';
+import {
+  closeRedis,
+  connectRedis,
+  redactUrl,
+} from '../../foundation/storage/redis/redis-connection.js';
 import type { Finding } from './findings.js';
 import { passed, problem, reasonOf } from './findings.js';
 

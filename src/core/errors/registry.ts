@@ -129,7 +129,7 @@ export const errorRegistry = {
     summary: 'The parsed application token or its lifetime is missing or malformed.',
   },
 
-  // Sending a call to a third-party server (src/outbound).
+  // Sending a call to a third-party server (src/foundation/outbound).
   outbound_timeout: {
     status: 504,
     summary: 'The third-party server did not answer completely within the time-out.',

@@ -9,7 +9,7 @@ import { randomToken } from './random.js';
 interface AuthorizationRequestOptions {
   readonly publicUrl: string;
   readonly random: RandomSource;
-  /** Random bytes in the state (default 32); a test sign-in asks for more (src/trial-sign-in/trial-state.ts). */
+  /** Random bytes in the state (default 32); a test sign-in asks for more (src/features/trial-sign-in/trial-state.ts). */
   readonly stateBytes?: number;
 }
 

@@ -29,13 +29,17 @@ import {
   textOf,
 } from '../../core/test-support/fuzz-inputs.js';
 import { repeatTo } from '../../core/test-support/growth.js';
-import { normaliseTarget } from '../../access-rules/request-path.js';
-import { readAnswer } from '../../extension/client.js';
-import { authorizeUrlAnswer, callbackAnswer, healthAnswer } from '../../extension/schemas.js';
-import { loadEntriesFile } from '../../provisioning/entries-file.js';
-import { callbackQuery } from '../../sign-in/callback-query.js';
-import { parseCookieHeader } from '../../web/cookies.js';
-import { safeReturnTo } from '../../web/return-to.js';
+import { normaliseTarget } from '../../features/access-rules/request-path.js';
+import { readAnswer } from '../../features/extension/client.js';
+import {
+  authorizeUrlAnswer,
+  callbackAnswer,
+  healthAnswer,
+} from '../../features/extension/schemas.js';
+import { loadEntriesFile } from '../../features/provisioning/entries-file.js';
+import { callbackQuery } from '../../features/sign-in/callback-query.js';
+import { parseCookieHeader } from '../../foundation/web/cookies.js';
+import { safeReturnTo } from '../../foundation/web/return-to.js';
 
 export interface ParserTarget<T> {
   readonly name: string;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { presets } from '../../foundation/presets/presets.js';
+import type { ApiRouter } from './api-router.js';
+
+const presetAnswer = z.looseObject({
+  presets: z.array(
+    z.looseObject({
+      preset: z.string().describe('the name for `ssogate entries add --preset`'),
+      name: z.string(),
+      setup: z.string().describe("the provider's page on registering an application"),
+      parameters: z.record(
+        z.string(),
+        z.looseObject({ default: z.string().optional(), description: z.string() }),
+      ),
+      entry: z
+        .record(z.string(), z.unknown())
+        .describe('the entry without id and credentials; {{name}} stands for a parameter'),
+    }),
+  ),
+});
+
+/** GET /_sso/api/presets: the providers an entry can start from (docs/providers.md). */
+export function presetRoutes(api: ApiRouter): void {
+  api.route(
+    {
+      method: 'GET',
+      url: '/_sso/api/presets',
+      tag: 'entries',
+      summary: 'The provider presets',
+      description:
+        'One per provider: the entry it makes, with {{parameters}} the administrator fills, ' +
+        'besides the id, appid and appsecret.',
+      responses: { 200: { description: 'the presets', schema: presetAnswer } },
+    },
+    () => Promise.resolve({ body: { presets } }),
+  );
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { SsogateError } from '../../core/index.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { sendFailure } from '../../foundation/http/respond.js';
+import { extensionCheckRoute } from './check-route.js';
+import { createApiRouter } from './api-router.js';
+import { auditRoutes } from './audit-routes.js';
+import { entryRoutes } from './entry-routes.js';
+import { entryStateRoutes } from './entry-state-routes.js';
+import { entryToolRoutes } from './entry-tool-routes.js';
+import { openApiRoute } from './openapi-route.js';
+import { passwordRoutes } from './password-routes.js';
+import { presetRoutes } from './preset-routes.js';
+import { trialSignInRoutes } from './trial-sign-in-routes.js';
+import { tokenRoutes } from './token-routes.js';
+import { userAdminRoutes } from './user-admin-routes.js';
+import { userRoutes } from './user-routes.js';
+
+/**
+ * The admin REST API under /_sso/api (docs/admin-api.md): JSON in and out, for an API
+ * token or an administrator's session. Each resource's routes live in their
+ * own file, described as data (api-router.ts): the same descriptions
+ * validate the requests and make the OpenAPI document.
+ */
+export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
+  const api = createApiRouter(app, gateway);
+  entryRoutes(api);
+  entryStateRoutes(api);
+  entryToolRoutes(api);
+  trialSignInRoutes(api);
+  presetRoutes(api);
+  userRoutes(api);
+  userAdminRoutes(api);
+  passwordRoutes(api);
+  auditRoutes(api);
+  tokenRoutes(api);
+  extensionCheckRoute(api);
+  openApiRoute(app, api);
+
+  // An unknown API path answers in JSON, never with the portal's page or the
+  // reverse proxy: /_sso is reserved for the gateway.
+  app.all('/_sso/api/*', (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    sendFailure(
+      gateway,
+      request,
+      reply,
+      new SsogateError('not_found', `no API route ${request.method} ${request.url}`),
+      {
+        as: 'json',
+      },
+    );
+    return reply;
+  });
+}

@@ -1,0 +1,217 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  consoleSkip,
+  openConsoleBrowser,
+  screenshot,
+  signInToConsole,
+} from '../../test-support/console-in-chromium.js';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import { startTestGateway } from '../../test-support/gateway-fixture.js';
+import { cookieNames } from '../../foundation/web/index.js';
+
+/**
+ * An administrator makes a GitHub entry from its preset, pointed at the
+ * example server's GitHub emulation, with a wrong user-info expression; the
+ * test sign-in's trace shows why it fails and what the answer holds; mended,
+ * the test succeeds. Nobody is signed in (the callback sets no session
+ * cookie; the browser keeps the administrator's), no user and no entry are
+ * written.
+ */
+describe('test sign-in in the console, in headless Chromium', { skip: consoleSkip }, () => {
+  let gateway: TestGateway;
+  let browser: Browser;
+  let admin: BrowserContext;
+  let page: Page;
+  let pageProblems: readonly string[];
+  let sessionName: string;
+
+  before(async () => {
+    gateway = await startTestGateway({ usernames: ['alice'] });
+    sessionName = cookieNames(gateway.gateway.config.secureCookies).session;
+    ({ browser, admin, page, pageProblems } = await openConsoleBrowser(gateway));
+    await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+  });
+
+  after(async () => {
+    try {
+      await browser.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  /** The user id alice maps to at the GitHub emulation, read from the trace. */
+  let aliceId: string | undefined;
+
+  /** The value of the gateway's session cookie in the administrator's browser. */
+  async function sessionCookie(): Promise<string | undefined> {
+    const cookies = await admin.cookies(gateway.url);
+    return cookies.find((cookie) => cookie.name === sessionName)?.value;
+  }
+
+  /**
+   * Runs a test sign-in from the form; the provider's window signs alice in
+   * there. The popup shares the console's browser context, so the session
+   * cookie there is the administrator's: the callback must leave it as it
+   * was, and set none of its own.
+   */
+  async function runTrialSignIn(): Promise<void> {
+    const session = await sessionCookie();
+    assert.ok(session !== undefined, 'the administrator is signed in to the console');
+    const callback = admin.waitForEvent('response', {
+      predicate: (response) => new URL(response.url()).pathname === '/_sso/callback/hub',
+    });
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Test sign-in', exact: true }).click(),
+    ]);
+    const login = popup.getByLabel('Username');
+    const finished = popup.getByRole('heading', { name: 'Test sign-in finished' });
+    await Promise.race([login.waitFor(), finished.waitFor()]);
+    if (await login.isVisible()) {
+      await login.fill('alice');
+      await popup.getByLabel('Password').fill('alice-password');
+      await popup.getByRole('button').click();
+    }
+    await finished.waitFor();
+    assert.match(await popup.innerText('body'), /Nobody was signed in/);
+    const answer = await callback;
+    assert.equal(answer.status(), 200);
+    const setCookies = (await answer.headerValues('set-cookie')).flatMap((value) =>
+      value.split('\n'),
+    );
+    assert.deepEqual(
+      setCookies.filter((cookie) => cookie.startsWith(`${sessionName}=`)),
+      [],
+    );
+    assert.equal(await sessionCookie(), session);
+    await popup.close();
+  }
+
+  test('a wrong expression shows in the trace, is mended and the test passes', async () => {
+    await signInToConsole(page, gateway.url);
+    await page.getByRole('link', { name: 'New entry' }).click();
+    await page.locator('#start-from').selectOption('github');
+    await page.locator('#preset-webBase').fill(`${gateway.example.url}/github`);
+    await page.locator('#preset-apiBase').fill(`${gateway.example.url}/github/api`);
+    await page.getByLabel('Id (required)').fill('hub');
+    assert.equal(await page.getByLabel('Name (required)').inputValue(), 'GitHub');
+    await page.getByLabel('App id').fill('demo-app');
+    await page.getByLabel('App secret').fill('demo-secret');
+    // What to register at the provider: the callback URL and the scopes.
+    await page.locator('.preset-callback').getByText(`${gateway.url}/_sso/callback/hub`).waitFor();
+    await page.getByText('read:user user:email').waitFor();
+
+    const mapping = page.getByLabel('User-info parsing (text)');
+    const right = await mapping.inputValue();
+    assert.match(right, /userId = JSON_GET\(\$response, 'id'\)/);
+    await mapping.fill(
+      right.replace("JSON_GET($response, 'id')", "JSON_GET($response, 'user_id')"),
+    );
+
+    await runTrialSignIn();
+    const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+    await panel.getByText(/The sign-in would fail: userinfo_parse_failed/).waitFor();
+    const failed = await panel.innerText();
+    assert.match(failed, /^callback: ok$/m);
+    assert.match(failed, /^token: ok$/m);
+    assert.match(failed, /^user info: failed$/m);
+    assert.match(failed, /POST http:\/\/127\.0\.0\.1:\d+\/github\/login\/oauth\/access_token/);
+    // The answer shows where the id is; the token and the secret are masked.
+    assert.match(failed, /"id":\d+/);
+    assert.match(failed, /userId = JSON_GET\(\$response, 'user_id'\)/);
+    assert.doesNotMatch(failed, /demo-secret/);
+    await screenshot(page, 'test-sign-in-failed');
+
+    await mapping.fill(right);
+    await runTrialSignIn();
+    await panel.getByText('The sign-in would succeed.').waitFor();
+    const passed = await panel.innerText();
+    assert.match(passed, /Provisioning would: create/);
+    aliceId = /"userId":"([^"]+)"/.exec(passed)?.[1];
+    assert.match(passed, /"userName":"Alice/);
+
+    await panel.getByRole('button', { name: 'Copy as text' }).click();
+    await panel.getByText('Copied.').waitFor();
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    assert.match(copied, /^Test sign-in \S+ with entry hub \(unsaved draft\)/);
+    assert.match(copied, /Outcome: success/);
+    assert.doesNotMatch(copied, /demo-secret/);
+
+    // Through the admin API: no user but the administrator, no entry, no sign-in.
+    const answers = await page.evaluate(async () => {
+      const read = async (path: string) => {
+        const response = await fetch(`/_sso/api${path}`, {
+          headers: { accept: 'application/json' },
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      return {
+        users: await read('/users'),
+        entry: await read('/entries/hub'),
+        audit: await read('/audit?kind=sign_in'),
+        tests: await read('/audit?kind=test_sign_in'),
+      };
+    });
+    const users = answers.users.body as { users: { userId: string }[] };
+    assert.deepEqual(
+      users.users.map((user) => user.userId),
+      ['admin'],
+    );
+    assert.equal(answers.entry.status, 404);
+    const signIns = answers.audit.body as { events: { userId: string | null }[] };
+    assert.ok(signIns.events.every((event) => event.userId !== 'alice'));
+    const tests = answers.tests.body as { events: { outcome: string }[] };
+    assert.deepEqual(
+      tests.events.map((event) => event.outcome),
+      ['success', 'failure'],
+    );
+    assert.deepEqual(pageProblems, []);
+  });
+
+  test('a saved entry tests as itself; a conflict points to the two settings', async () => {
+    assert.ok(aliceId !== undefined, 'the passing trace named the mapped user id');
+    await page.getByRole('button', { name: 'Create entry' }).click();
+    await page.waitForURL(`${gateway.url}/_sso/admin/entries/hub`);
+    // The user id is a local account's already: the entry would hand it over.
+    await gateway.storage.users.insertIfAbsent(
+      { userId: aliceId, sourceEntryId: null },
+      Date.now(),
+    );
+
+    await runTrialSignIn();
+    const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+    await panel.getByText(/The sign-in would fail: account_conflict/).waitFor();
+    // The list numbers the steps; the heading does not number them again.
+    assert.deepEqual((await panel.locator('.trace-steps > li > h3').allInnerTexts()).slice(0, 2), [
+      'callback: ok',
+      'token: ok',
+    ]);
+    const conflict = panel.locator('.trace-conflict');
+    await conflict.getByRole('link', { name: 'Users of this entry only' }).click();
+    assert.equal(
+      await page.evaluate('document.activeElement?.id'),
+      'field-provisioning-userIdScope',
+    );
+    await conflict.getByRole('link', { name: 'Sign in users that exist already' }).click();
+    assert.equal(
+      await page.evaluate('document.activeElement?.id'),
+      'field-provisioning-adoptExistingUsers',
+    );
+
+    await panel.getByRole('button', { name: 'Copy as text' }).click();
+    await panel.getByText('Copied.').waitFor();
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    assert.match(copied, /^Test sign-in \S+ with entry hub\n/);
+    const tests = await page.evaluate(async () => {
+      const response = await fetch('/_sso/api/audit?kind=test_sign_in', {
+        headers: { accept: 'application/json' },
+      });
+      return (await response.json()) as { events: { detail: Record<string, unknown> | null }[] };
+    });
+    assert.equal(tests.events[0]?.detail?.draft, false);
+    assert.deepEqual(pageProblems, []);
+  });
+});

@@ -1,0 +1,136 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { accessDenied } from '../access-rules/access-rules.js';
+import { hostListed } from '../../foundation/config/served-hosts.js';
+import { SsogateError } from '../../core/index.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import type { FailureOptions } from '../../foundation/http/respond.js';
+import { NoSessionError } from '../../foundation/http/respond.js';
+import { entryHref } from '../../foundation/pages/index.js';
+import { handsOffHere } from '../sign-in/handoff-start.js';
+import { chooserHref } from '../sign-in/send-to-sign-in.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import { safeReturnTo } from '../../foundation/web/index.js';
+import { forwarded, forwardedAccess } from './forwarded-request.js';
+import { identityHeaders } from './identity-headers.js';
+import { returnHop } from './return-hop.js';
+
+/** Which of the two checks: nginx's (401 without a session) or the redirecting one. */
+export type ForwardAuthCheck = 'check' | 'redirect';
+
+/**
+ * A forward-auth check's answer, decided once for the route (routes.ts) and
+ * the fast path (fast-path.ts) alike:
+ * - allow: 204 with `headers` (Cache-Control and the identity headers, flat);
+ * - sign-in: 302 to where a sign-in starts, coming back to `returnTo`;
+ * - handoff: an application host other than the auth host, which gets a
+ *   session of its own through the handoff (src/features/sign-in/handoff-start.ts);
+ * - failure: the coded error, answered by sendFailure or writeFailure.
+ */
+type ForwardAuthAnswer =
+  | { readonly kind: 'allow'; readonly headers: readonly string[] }
+  | { readonly kind: 'sign-in'; readonly returnTo: string }
+  | { readonly kind: 'handoff'; readonly host: string; readonly returnTo: string }
+  | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };
+
+const asJson: FailureOptions = { as: 'json' };
+
+/** The answer to a check made with `headers`, for the signed-in `user` or none. */
+export function forwardAuthDecision(
+  gateway: Gateway,
+  check: ForwardAuthCheck,
+  headers: IncomingHttpHeaders,
+  user: UserRecord | undefined,
+): ForwardAuthAnswer {
+  if (user !== undefined) return accessAnswer(gateway, headers, user);
+  if (check === 'check') return { kind: 'failure', error: new NoSessionError(), options: asJson };
+  const method = forwarded(headers, 'x-forwarded-method') ?? 'GET';
+  const accept = headers.accept ?? '';
+  if ((method !== 'GET' && method !== 'HEAD') || !accept.includes('text/html')) {
+    return { kind: 'failure', error: new NoSessionError(), options: asJson };
+  }
+  const original = originalUrl(headers);
+  if (original === undefined || !hostListed(gateway.config.hosts, original.host)) {
+    return {
+      kind: 'failure',
+      error: new SsogateError(
+        'request_invalid',
+        `forward-auth for ${original?.host ?? 'an unreadable URL'}, a host not listed in SSOGATE_FORWARD_AUTH_HOSTS`,
+      ),
+      options: { as: 'page', tryAgainHref: '/' },
+    };
+  }
+  if (handsOffHere(gateway, original.host)) {
+    return { kind: 'handoff', host: original.host, returnTo: original.pathname + original.search };
+  }
+  const returnTo =
+    original.origin === gateway.config.publicUrl
+      ? safeReturnTo(original.pathname + original.search)
+      : returnHop(original.href);
+  return { kind: 'sign-in', returnTo };
+}
+
+/** Where the sign-in answer sends the browser: the default entry's sign-in, or the chooser. */
+export async function forwardAuthSignInUrl(gateway: Gateway, returnTo: string): Promise<string> {
+  const defaultEntry = await gateway.entries.defaultEntry();
+  const signIn =
+    defaultEntry === undefined ? chooserHref(returnTo) : entryHref(defaultEntry.id, returnTo);
+  return `${gateway.config.publicUrl}${signIn}`;
+}
+
+function accessAnswer(
+  gateway: Gateway,
+  headers: IncomingHttpHeaders,
+  user: UserRecord,
+): ForwardAuthAnswer {
+  const decision = forwardedAccess(gateway, headers, user);
+  if (decision.allowed) return { kind: 'allow', headers: allowedHeaders(gateway, user) };
+  if ('misforwarded' in decision)
+    return { kind: 'failure', error: decision.misforwarded, options: asJson };
+  // The same reading of the path as the reverse proxy's (request-path.ts).
+  if ('refused' in decision)
+    return {
+      kind: 'failure',
+      error: new SsogateError('request_invalid', decision.refused),
+      options: asJson,
+    };
+  return { kind: 'failure', error: accessDenied(user, decision.deniedPath), options: asJson };
+}
+
+/**
+ * The headers of an allowed check, as Node.js takes them flat; encoded once
+ * per remembered user record (a changed user is a new record) rather than at
+ * every check, in the gateway's memory (src/foundation/http/gateway-memory.ts). No
+ * cache may keep an identity answer.
+ */
+function allowedHeaders(gateway: Gateway, user: UserRecord): readonly string[] {
+  const memory = gateway.memory.identityHeaders;
+  let headers = memory.get(user);
+  if (headers === undefined) {
+    headers = ['cache-control', 'no-store', ...identityHeaders(user).flat()];
+    memory.set(user, headers);
+  }
+  return headers;
+}
+
+/** The URL the browser asked the proxy for, from X-Forwarded-Proto, -Host and -Uri. */
+function originalUrl(headers: IncomingHttpHeaders): URL | undefined {
+  const proto = forwarded(headers, 'x-forwarded-proto') ?? 'https';
+  const host = forwarded(headers, 'x-forwarded-host');
+  const uri = forwarded(headers, 'x-forwarded-uri') ?? '/';
+  if (host === undefined || !/^https?$/.test(proto) || !uri.startsWith('/')) return undefined;
+  return parseAbsolute(`${proto}://${host}${uri}`);
+}
+
+/** An absolute http(s) URL without credentials, whose host is what it seems. */
+export function parseAbsolute(raw: string | undefined): URL | undefined {
+  if (raw === undefined || raw.length > 4096 || /[\s\\\p{Cc}]/u.test(raw)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username !== '' || url.password !== '')
+    return undefined;
+  return url;
+}

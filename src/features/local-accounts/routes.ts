@@ -1,0 +1,130 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SsogateError } from '../../core/index.js';
+import { audit } from '../../foundation/http/audit.js';
+import {
+  ensureBinding,
+  loginFormToken,
+  readCookie,
+  setSessionCookie,
+} from '../../foundation/http/browser-cookies.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { pageContext } from '../../foundation/http/page-context.js';
+import { sendFailure, sendPage } from '../../foundation/http/respond.js';
+import { chooserPage, pageMessages } from '../../foundation/pages/index.js';
+import {
+  checkLocalSignIn,
+  recordLocalSignInFailure,
+  recordLocalSignInSuccess,
+} from '../rate-limit/failure-limit.js';
+import { sessionIdOf } from '../sessions/request-session.js';
+import { createSession } from '../sessions/session-service.js';
+import { safeReturnTo } from '../../foundation/web/index.js';
+import { decoyPasswordHash, verifyPassword } from './password-hash.js';
+
+interface LocalSignInForm {
+  readonly username?: unknown;
+  readonly password?: unknown;
+  readonly return_to?: unknown;
+  readonly csrf?: unknown;
+}
+
+/** GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface). */
+export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void {
+  app.get<{ Querystring: Record<string, unknown> }>('/_sso/login', async (request, reply) => {
+    return renderChooser(gateway, request, reply, safeReturnTo(request.query.return_to), 200);
+  });
+
+  app.post<{ Body: LocalSignInForm | undefined }>('/_sso/login/local', async (request, reply) => {
+    const form = request.body ?? {};
+    const returnTo = safeReturnTo(form.return_to);
+    const username = typeof form.username === 'string' ? form.username.trim().slice(0, 255) : '';
+    const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
+    const binding = readCookie(gateway, request, 'binding');
+    if (binding === undefined || form.csrf !== loginFormToken(binding)) {
+      sendFailure(
+        gateway,
+        request,
+        reply,
+        new SsogateError('csrf_failed', 'the sign-in form token does not match'),
+        {
+          as: 'page',
+          tryAgainHref: '/_sso/login',
+        },
+      );
+      return reply;
+    }
+    const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
+    try {
+      await checkLocalSignIn(limits, request.ip, username);
+    } catch (error) {
+      // rate_limited; or service_unavailable when the limit's store is down.
+      const { code, reference } = sendFailure(gateway, request, reply, error, {
+        as: 'page',
+        tryAgainHref: '/_sso/login',
+      });
+      await audit(gateway, request, {
+        kind: 'sign_in',
+        outcome: 'failure',
+        userId: username,
+        code,
+        reference,
+      });
+      return reply;
+    }
+
+    const user = username === '' ? undefined : await gateway.storage.users.findByUserId(username);
+    const localHash = user?.sourceEntryId === null ? user.passwordHash : null;
+    // Always one scrypt check, so timing tells nothing about which part was wrong.
+    const matches = await verifyPassword(password, localHash ?? (await decoyPasswordHash()));
+    if (user === undefined || localHash === null || !matches || !user.enabled) {
+      await recordLocalSignInFailure(limits, request.ip, username);
+      await audit(gateway, request, {
+        kind: 'sign_in',
+        outcome: 'failure',
+        userId: username,
+        code: 'local_sign_in_failed',
+      });
+      return renderChooser(gateway, request, reply, returnTo, 401, username, true);
+    }
+    await recordLocalSignInSuccess(limits, request.ip, username);
+    const sessionId = await createSession(
+      gateway.sessions,
+      user,
+      null,
+      sessionIdOf(gateway, request),
+    );
+    setSessionCookie(gateway, reply, sessionId);
+    await audit(gateway, request, { kind: 'sign_in', outcome: 'success', userId: user.userId });
+    // 303: the browser follows with a GET and never re-posts the password (RFC 9700 §4.12).
+    return reply.redirect(returnTo, 303);
+  });
+}
+
+async function renderChooser(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  returnTo: string,
+  status: number,
+  username?: string,
+  failed = false,
+): Promise<FastifyReply> {
+  const page = pageContext(gateway, request);
+  const error = failed ? pageMessages(page.language).chooser.wrongPassword : undefined;
+  const entries = (await gateway.entries.list()).filter((entry) => entry.enabled);
+  const binding = ensureBinding(gateway, request, reply);
+  return sendPage(
+    reply,
+    status,
+    chooserPage({
+      entries: entries.map(({ id, name }) => ({ id, name })),
+      returnTo,
+      page,
+      localForm: {
+        csrfToken: loginFormToken(binding),
+        ...(error === undefined ? {} : { error }),
+        ...(username === undefined ? {} : { username }),
+      },
+    }),
+  );
+}

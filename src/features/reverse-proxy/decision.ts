@@ -1,0 +1,45 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { accessAllowed, accessDenied } from '../access-rules/access-rules.js';
+import type { Upstream } from '../../foundation/config/proxy-settings.js';
+import type { SsogateError } from '../../core/index.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import type { FailureOptions } from '../../foundation/http/respond.js';
+import { NoSessionError, wantsPage } from '../../foundation/http/respond.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import { forwardContext, rulesHost } from './forward-context.js';
+import type { ForwardContext } from './proxy-headers.js';
+
+/**
+ * A proxied request's answer once its upstream is known, decided once for
+ * the route (routes.ts) and the fast path (fast-path.ts) alike:
+ * - allow: passed on with `context` (the identity headers among it);
+ * - sign-in: a page load without a session, sent to sign in (sendSignInNeeded);
+ * - failure: the coded error, answered by sendFailure or writeFailure.
+ */
+type ProxyAnswer =
+  | { readonly kind: 'allow'; readonly context: ForwardContext }
+  | { readonly kind: 'sign-in' }
+  | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };
+
+/** The answer to a request for `matchPath` of `upstream`, for the signed-in `user` or none. */
+export function proxyDecision(
+  gateway: Gateway,
+  request: { readonly method?: string | undefined; readonly headers: IncomingHttpHeaders },
+  upstream: Upstream,
+  matchPath: string,
+  user: UserRecord | undefined,
+): ProxyAnswer {
+  if (user === undefined) {
+    // A page load comes back here after signing in; anything else is told 401.
+    if (wantsPage(request)) return { kind: 'sign-in' };
+    return { kind: 'failure', error: new NoSessionError(), options: { as: 'json' } };
+  }
+  if (!accessAllowed(gateway.config.accessRules, rulesHost(gateway, upstream), matchPath, user)) {
+    return {
+      kind: 'failure',
+      error: accessDenied(user, matchPath),
+      options: { tryAgainHref: '/' },
+    };
+  }
+  return { kind: 'allow', context: forwardContext(gateway, upstream, user, false) };
+}

@@ -1,0 +1,115 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import { startTestGateway } from '../../test-support/gateway-fixture.js';
+import { signedInCookie } from './test-support/upstream-fixture.js';
+
+/**
+ * An application that closes every connection the moment a second request
+ * arrives on it, answering nothing: what a server does when its keep-alive
+ * time-out ends just as the gateway reuses the idle connection (Node.js
+ * servers close them after 5 s, and Node's client cannot always see it
+ * coming). Each request it answers, it answers on a connection of its own.
+ */
+async function startClosingUpstream(): Promise<{
+  url: string;
+  /** Request lines answered, and those met by a closed connection. */
+  answered: string[];
+  cut: string[];
+  close(): Promise<void>;
+}> {
+  const answered: string[] = [];
+  const cut: string[] = [];
+  const served = new WeakSet<Socket>();
+  const server: Server = createServer((request, response) => {
+    const line = `${request.method ?? ''} ${request.url ?? ''}`;
+    if (served.has(request.socket)) {
+      cut.push(line);
+      request.socket.destroy();
+      return;
+    }
+    served.add(request.socket);
+    request.resume();
+    request.on('end', () => {
+      answered.push(line);
+      response.setHeader('content-type', 'text/plain');
+      response.end(`answered ${line}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    answered,
+    cut,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+describe('reverse proxy: a pooled connection the application has just closed', () => {
+  let upstream: Awaited<ReturnType<typeof startClosingUpstream>>;
+  let gw: TestGateway;
+  let cookie: string;
+
+  before(async () => {
+    upstream = await startClosingUpstream();
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
+      env: { SSOGATE_UPSTREAM: upstream.url },
+    });
+    cookie = await signedInCookie(gw.gateway, 'carol');
+  });
+  after(async () => {
+    await gw.close();
+    await upstream.close();
+  });
+
+  /** One request through the gateway, after a pause that lets the last connection go back to the pool. */
+  async function through(method: string, path: string, body?: string) {
+    await delay(20);
+    const response = await fetch(`${gw.url}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'text/plain' }) },
+      ...(body === undefined ? {} : { body }),
+    });
+    return { status: response.status, text: await response.text() };
+  }
+
+  test('an idempotent request without a body is sent again on a new connection, and answered', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const { status, text } = await through('GET', `/page-${i}`);
+      assert.equal(status, 200, text);
+      assert.equal(text, `answered GET /page-${i}`);
+    }
+    const { status } = await through('DELETE', '/item');
+    assert.equal(status, 200);
+    // The pooled connections were reused and met closed, so the retry did the work.
+    assert.ok(upstream.cut.length >= 4, `cut: ${upstream.cut.join(', ')}`);
+  });
+
+  test('a request with a body, or not idempotent, is never sent twice: 502 upstream_unavailable', async () => {
+    await through('GET', '/warm'); // a connection in the pool, for the POST to meet closed
+    const cutBefore = upstream.cut.length;
+    const { status, text } = await through('POST', '/form', 'name=carol');
+    assert.equal(status, 502, text);
+    assert.match(text, /upstream_unavailable/);
+    assert.deepEqual(upstream.cut.slice(cutBefore), ['POST /form']);
+    assert.ok(!upstream.answered.includes('POST /form'));
+
+    await through('GET', '/warm-again');
+    const put = await through('PUT', '/item', 'new value');
+    assert.equal(put.status, 502, put.text);
+    assert.ok(!upstream.answered.includes('PUT /item'));
+  });
+});

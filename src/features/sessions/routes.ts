@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SsogateError, buildLogoutRequest } from '../../core/index.js';
+import { audit } from '../../foundation/http/audit.js';
+import { providerLogoutUrl } from './provider-logout.js';
+import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { pageContext } from '../../foundation/http/page-context.js';
+import { sendFailure, sendPage } from '../../foundation/http/respond.js';
+import { signOutPage, signedOutPage } from '../../foundation/pages/index.js';
+import type { SignOutScope } from '../../foundation/pages/index.js';
+import { sessionIdOf, sessionOf } from './request-session.js';
+import { csrfTokenFor, endSession } from './session-service.js';
+import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
+
+/**
+ * GET /_sso/logout asks, POST /_sso/logout signs out, GET /_sso/signed-out
+ * says so. A GET must change nothing (RFC 9110 §9.2.1): any page can make
+ * a browser send one, with an image or a link, so it only shows a form that
+ * posts with the session's form token.
+ */
+export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
+  app.get('/_sso/logout', async (request, reply) => {
+    const active = await sessionOf(gateway, request);
+    if (active === undefined) {
+      return reply.redirect('/_sso/signed-out', 302);
+    }
+    await allowSignOutRedirect(gateway, reply, active.session.entryId);
+    return sendPage(
+      reply,
+      200,
+      signOutPage({
+        user: shownUser(active.user),
+        signOutCsrf: csrfTokenFor(active.id),
+        page: pageContext(gateway, request),
+      }),
+    );
+  });
+
+  app.post<{ Body: { csrf?: unknown; scope?: unknown } | undefined }>(
+    '/_sso/logout',
+    async (request, reply) => {
+      const sessionId = sessionIdOf(gateway, request);
+      const token = request.body?.csrf ?? request.headers['x-csrf-token'];
+      const refusal = fromAnotherSite(request)
+        ? 'the sign-out was posted from another site'
+        : sessionId !== undefined && token !== csrfTokenFor(sessionId)
+          ? 'the sign-out form token does not match'
+          : undefined;
+      if (refusal !== undefined) {
+        sendFailure(gateway, request, reply, new SsogateError('csrf_failed', refusal), {
+          as: 'page',
+          tryAgainHref: '/_sso/logout',
+        });
+        return reply;
+      }
+      return signOut(gateway, request, reply, signOutScope(request.body?.scope));
+    },
+  );
+
+  // Never redirects to sign-in by itself: that would sign the user straight back in.
+  app.get<{ Querystring: { scope?: unknown } }>('/_sso/signed-out', async (request, reply) =>
+    sendPage(
+      reply,
+      200,
+      signedOutPage({
+        scope: signOutScope(request.query.scope),
+        page: pageContext(gateway, request),
+      }),
+    ),
+  );
+}
+
+/**
+ * Fetch Metadata: a browser says where a request comes from. Only the
+ * gateway's own pages post a sign-out; a browser that sends no such header
+ * is held to the form token alone. (Origin cannot serve here: under the
+ * pages' Referrer-Policy: no-referrer a same-origin form posts "null".)
+ */
+function fromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
+}
+
+/**
+ * "here" ends the gateway's session only; "everywhere" (the default, so a
+ * form that posts the token alone keeps its meaning) also tells the server.
+ */
+function signOutScope(value: unknown): SignOutScope {
+  return value === 'here' ? 'here' : 'everywhere';
+}
+
+async function signOut(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: SignOutScope,
+): Promise<FastifyReply> {
+  // 303 after a POST, never 307/308 (RFC 9700 §4.12).
+  const status = 303;
+  const ended = await endSession(gateway.sessions, sessionIdOf(gateway, request));
+  clearSessionCookie(gateway, reply);
+  if (scope === 'here') {
+    // No Clear-Site-Data here: browsers keep cookies per host, not per port,
+    // and it would also drop the session of a server on the same host.
+    if (ended !== undefined) await auditSignOut(gateway, request, ended, scope);
+    return reply.redirect('/_sso/signed-out?scope=here', status);
+  }
+  void reply.header('clear-site-data', '"cookies"');
+  if (ended === undefined) return reply.redirect('/_sso/signed-out', status);
+  await auditSignOut(gateway, request, ended, scope);
+  const entry =
+    ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
+  const endSessionUrl = await providerLogoutUrl(gateway, entry, ended.session.idHash);
+  if (endSessionUrl !== undefined) return reply.redirect(endSessionUrl, status);
+  const logout =
+    entry === undefined
+      ? undefined
+      : buildLogoutRequest(entry, { publicUrl: gateway.config.publicUrl, random: gateway.random });
+  if (logout?.channel === 'front') return reply.redirect(logout.url, status);
+  if (logout?.channel === 'back') {
+    // The secret stays server-side; the sign-out holds even if the server is down.
+    try {
+      await gateway.send(logout.request);
+    } catch (error) {
+      request.log.warn(
+        { code: 'logout_notification_failed', entryId: ended.session.entryId },
+        (error as Error).name,
+      );
+    }
+  }
+  return reply.redirect('/_sso/signed-out', status);
+}
+
+async function auditSignOut(
+  gateway: Gateway,
+  request: FastifyRequest,
+  ended: NonNullable<Awaited<ReturnType<typeof endSession>>>,
+  scope: SignOutScope,
+): Promise<void> {
+  await audit(gateway, request, {
+    kind: 'sign_out',
+    outcome: 'success',
+    entryId: ended.session.entryId,
+    userId: ended.user.userId,
+    detail: { scope },
+  });
+}

@@ -1,0 +1,35 @@
+import type { FastifyReply } from 'fastify';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import type { SignedInUser } from '../../foundation/pages/index.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import { securityHeaders } from '../../foundation/web/index.js';
+
+/** The user as a page with the sign-out form names them. */
+export function shownUser(user: UserRecord): SignedInUser {
+  return {
+    userId: user.userId,
+    ...(user.userName === null ? {} : { userName: user.userName }),
+    ...(user.email === null ? {} : { email: user.email }),
+  };
+}
+
+/**
+ * Browsers apply CSP form-action to the redirects that follow a form post, so
+ * the sign-out form may post to the gateway only if the third-party logout
+ * origin it redirects to is allowed too.
+ */
+export async function allowSignOutRedirect(
+  gateway: Gateway,
+  reply: FastifyReply,
+  entryId: string | null,
+): Promise<void> {
+  const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
+  const logout = entry?.type === 'oauth2' ? entry.logout : undefined;
+  if (logout === undefined || logout.placeholders.has('app_secret')) return;
+  const origin = new URL(logout.source).origin;
+  const policy = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: [origin],
+  })['Content-Security-Policy'];
+  if (policy !== undefined) void reply.header('content-security-policy', policy);
+}

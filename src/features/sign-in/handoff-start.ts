@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { normaliseHost } from '../../foundation/config/proxy-settings.js';
+import { applicationHost } from '../../foundation/config/served-hosts.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { ensureHandoffNonce, handoffNonceHash } from '../../foundation/http/handoff-cookie.js';
+import { SsogateError } from '../../core/index.js';
+import { sendFailure } from '../../foundation/http/respond.js';
+import { safeReturnTo } from '../../foundation/web/index.js';
+
+/** The auth host's step of a handoff (handoff.ts). */
+export const handoffPath = '/_sso/handoff';
+/** Where a proxy that picks its own sign-in URL (ingress-nginx auth-signin) starts one. */
+export const handoffStartPath = '/_sso/handoff/start';
+
+/** Whether a request arrived on an application host, where a sign-in is handed over rather than run. */
+export function handsOffHere(gateway: Gateway, host: string | undefined): host is string {
+  const { hosts } = gateway.config;
+  return hosts.several && host !== undefined && applicationHost(hosts, host);
+}
+
+/**
+ * Step 1: sends a browser without a session on `host` (an application host)
+ * to the auth host, to come back to `returnTo` (a path on `host`).
+ */
+export function sendToHandoff(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  host: string,
+  returnTo: string,
+): FastifyReply {
+  const nonce = ensureHandoffNonce(gateway, request, reply);
+  const url = new URL(handoffPath, gateway.config.publicUrl);
+  url.searchParams.set('host', normaliseHost(host));
+  url.searchParams.set('return_to', safeReturnTo(returnTo));
+  url.searchParams.set('browser', handoffNonceHash(nonce));
+  return reply.redirect(url.href, 302);
+}
+
+/**
+ * GET /_sso/handoff/start?rd=URL on an application host: step 1 for a proxy
+ * that sends the browser to a sign-in URL of its own on 401 (ingress-nginx's
+ * `auth-signin`, which adds `rd`). `URL` must be on this very host; any
+ * other is refused, so the gateway never hands a browser on elsewhere.
+ */
+export function startHandoffFromProxy(
+  gateway: Gateway,
+  request: FastifyRequest<{ Querystring: Record<string, unknown> }>,
+  reply: FastifyReply,
+): FastifyReply {
+  const { rd } = request.query;
+  const { host } = request.headers;
+  let target: URL | undefined;
+  try {
+    target = typeof rd === 'string' && rd.length <= 4096 ? new URL(rd) : undefined;
+  } catch {
+    target = undefined;
+  }
+  if (
+    !handsOffHere(gateway, host) ||
+    target === undefined ||
+    !/^https?:$/.test(target.protocol) ||
+    target.username !== '' ||
+    normaliseHost(target.host) !== normaliseHost(host)
+  ) {
+    sendFailure(
+      gateway,
+      request,
+      reply,
+      new SsogateError('handoff_host_not_listed', 'a handoff start for another or unlisted host'),
+      { as: 'page', tryAgainHref: '/' },
+    );
+    return reply;
+  }
+  return sendToHandoff(gateway, request, reply, host, target.pathname + target.search);
+}

@@ -1,0 +1,97 @@
+import type { CompiledEntry, EntryInput } from '../../core/index.js';
+import {
+  SsogateError,
+  buildAuthorizationRequest,
+  entryCallOrigins,
+  randomToken,
+} from '../../core/index.js';
+import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { pendingKey, usesState } from '../sign-in/pending-key.js';
+import { trialStateBytes } from './trial-state.js';
+import type { TrialSecrets } from './run-trial.js';
+import type { TestTrace } from './trace.js';
+
+/** How long the console can read a test's trace after it started. */
+const traceLifetimeMs = 30 * 60_000;
+
+export interface StartedTrial {
+  readonly id: string;
+  /** The entry's real authorization URL, to open in a new window. */
+  readonly url: string;
+  readonly callbackUntil: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * Starts an administrator's test sign-in (docs/admin-api.md#test-sign-in):
+ * the entry's authorization request, as a sign-in makes it, kept with the
+ * test instead of a pending sign-in, so that its callback records a trace
+ * and signs nobody in. Found at the callback by its state alone, so anyone's
+ * browser may finish it; an entry without `${state}` cannot be tested.
+ */
+export async function startTrialSignIn(
+  gateway: Gateway,
+  actor: string,
+  entry: CompiledEntry,
+  draft: EntryInput | undefined,
+): Promise<StartedTrial> {
+  if (!usesState(entry)) {
+    throw new SsogateError(
+      'test_sign_in_needs_state',
+      'the authorization URL has no ${state}, by which a test sign-in finds its callback',
+      { field: 'authorizeUrl' },
+    );
+  }
+  const publicUrl = gateway.config.publicUrl;
+  const request =
+    entry.type === 'extension'
+      ? await extensionAuthorizationRequest(gateway, entry, publicUrl, trialStateBytes)
+      : buildAuthorizationRequest(entry, {
+          publicUrl,
+          random: gateway.random,
+          stateBytes: trialStateBytes,
+        });
+  const now = gateway.clock();
+  const id = randomToken(gateway.random, 18);
+  const secrets: TrialSecrets = {
+    draft: draft ?? null,
+    state: request.state,
+    redirectUri: request.redirectUri,
+    codeVerifier: request.codeVerifier ?? null,
+    nonce: 'nonce' in request && typeof request.nonce === 'string' ? request.nonce : null,
+  };
+  const waiting: TestTrace = {
+    id,
+    entryId: entry.id,
+    draft: draft !== undefined,
+    origins: entryCallOrigins(entry),
+    status: 'waiting',
+    startedAt: new Date(now).toISOString(),
+    finishedAt: null,
+    outcome: null,
+    error: null,
+    steps: [],
+    user: null,
+    provisioning: null,
+  };
+  const started: StartedTrial = {
+    id,
+    url: request.url,
+    callbackUntil: now + gateway.config.pendingSignInMs,
+    expiresAt: now + traceLifetimeMs,
+  };
+  await gateway.storage.testSignIns.create({
+    id,
+    stateKey: pendingKey(entry, request.state, ''),
+    actor,
+    entryId: entry.id,
+    status: 'waiting',
+    secrets: JSON.stringify(secrets),
+    trace: JSON.stringify(waiting),
+    createdAt: now,
+    callbackUntil: started.callbackUntil,
+    expiresAt: started.expiresAt,
+  });
+  return started;
+}

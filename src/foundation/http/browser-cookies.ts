@@ -1,0 +1,120 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isRandomToken, randomToken } from '../../core/index.js';
+import { sha256Base64url } from '../crypto/hash.js';
+import { clearCookie, cookieNames, parseCookieHeader, serializeCookie } from '../web/index.js';
+import { LANGUAGE_COOKIE } from '../pages/index.js';
+import type { Gateway } from './gateway.js';
+
+/**
+ * The gateway's two cookies. Both are HttpOnly and SameSite=Lax (a Strict
+ * cookie would not come back on the top-level redirect from the third-party
+ * server); with an https public URL they are Secure and __Host- prefixed.
+ * - session: the signed-in browser's opaque session id;
+ * - binding: a random value that ties pending sign-ins, and the local sign-in
+ *   form, to this browser (docs/design.md#single-use-and-browser-binding).
+ */
+export function readCookie(
+  gateway: Gateway,
+  request: { readonly headers: IncomingHttpHeaders },
+  which: 'session' | 'binding',
+): string | undefined {
+  return parsedCookies(gateway, request.headers.cookie).get(
+    cookieNames(gateway.config.secureCookies)[which],
+  );
+}
+
+/** Headers longer than this are parsed every time rather than remembered. */
+const maxRememberedHeaderLength = 1024;
+/** How many distinct Cookie headers are remembered; all are forgotten when full. */
+const maxRememberedHeaders = 1000;
+
+/**
+ * The Cookie header's pairs, parsed once per distinct header text: a proxy
+ * in front of an application sends the same browser's header to
+ * forward-auth on every request it checks, and parsing (a split and two
+ * patterns per pair) was the largest share of a check answered from memory.
+ * The parse depends on the text alone, so the memory changes no answer. The
+ * headers hold session ids: the memory is the gateway's (gateway-memory.ts).
+ */
+function parsedCookies(gateway: Gateway, header: string | undefined): ReadonlyMap<string, string> {
+  if (header === undefined || header.length > maxRememberedHeaderLength)
+    return parseCookieHeader(header);
+  const parsedHeaders = gateway.memory.cookieHeaders;
+  const known = parsedHeaders.get(header);
+  if (known !== undefined) return known;
+  const parsed = parseCookieHeader(header);
+  if (parsedHeaders.size >= maxRememberedHeaders) parsedHeaders.clear();
+  parsedHeaders.set(header, parsed);
+  return parsed;
+}
+
+export function setSessionCookie(gateway: Gateway, reply: FastifyReply, sessionId: string): void {
+  const { secureCookies, sessionLifetimeMs } = gateway.config;
+  appendCookie(
+    reply,
+    serializeCookie(cookieNames(secureCookies).session, sessionId, {
+      httpOnly: true,
+      secure: secureCookies,
+      sameSite: 'Lax',
+      maxAgeSeconds: Math.floor(sessionLifetimeMs / 1000),
+    }),
+  );
+}
+
+export function clearSessionCookie(gateway: Gateway, reply: FastifyReply): void {
+  const secure = gateway.config.secureCookies;
+  appendCookie(reply, clearCookie(cookieNames(secure).session, { secure, sameSite: 'Lax' }));
+}
+
+/** The browser's binding value, set now if the browser has none (or a malformed one). */
+export function ensureBinding(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): string {
+  const existing = readCookie(gateway, request, 'binding');
+  if (existing !== undefined && isRandomToken(existing)) return existing;
+  const value = randomToken(gateway.random);
+  const secure = gateway.config.secureCookies;
+  appendCookie(
+    reply,
+    serializeCookie(cookieNames(secure).binding, value, {
+      httpOnly: true,
+      secure,
+      sameSite: 'Lax',
+      maxAgeSeconds: Math.floor(gateway.config.pendingSignInMs / 1000) * 6,
+    }),
+  );
+  return value;
+}
+
+/** The CSRF token of the local sign-in form, derived from the binding value. */
+export function loginFormToken(bindingValue: string): string {
+  return sha256Base64url(`login-form:${bindingValue}`);
+}
+
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The language the user chose with a page's switch. Not HttpOnly: the
+ * console's script reads and writes it too, and it holds nothing secret.
+ */
+export function setLanguageCookie(gateway: Gateway, reply: FastifyReply, language: string): void {
+  appendCookie(
+    reply,
+    serializeCookie(LANGUAGE_COOKIE, language, {
+      httpOnly: false,
+      secure: gateway.config.secureCookies,
+      sameSite: 'Lax',
+      maxAgeSeconds: YEAR_SECONDS,
+    }),
+  );
+}
+
+export function appendCookie(reply: FastifyReply, cookie: string): void {
+  const existing = reply.getHeader('set-cookie');
+  const list =
+    existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  void reply.header('set-cookie', [...list, cookie]);
+}

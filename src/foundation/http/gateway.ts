@@ -1,0 +1,56 @@
+import type { RandomSource } from '../../core/index.js';
+import type { Config } from '../config/load-config.js';
+import type { EntryRegistry } from '../entries/entry-registry.js';
+import type { Telemetry } from '../observability/telemetry.js';
+import type { SendOutbound } from '../outbound/outbound-policy.js';
+import type { ProviderMetadata } from '../oidc/provider-metadata.js';
+import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
+import type { GatewayMemory } from './gateway-memory.js';
+import type { SessionCache } from './session-cache.js';
+import type { UpgradedConnections } from './upgraded-connections.js';
+
+/**
+ * Everything the routes need, made once at start-up and passed in: no route
+ * reads the environment, the wall clock or global randomness directly, so
+ * tests build a gateway with their own clock, storage and outbound client.
+ */
+export interface Gateway {
+  readonly config: Config;
+  readonly storage: Storage;
+  readonly entries: EntryRegistry;
+  readonly clock: () => number;
+  readonly random: RandomSource;
+  readonly send: SendOutbound;
+  readonly sessions: SessionDeps;
+  /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
+  readonly sessionCache: SessionCache;
+  /** Parsed headers and URLs, encoded identities, upstream agents: this gateway's own (gateway-memory.ts). */
+  readonly memory: GatewayMemory;
+  /** Open proxied WebSockets, closed when their session ends (upgraded-connections.ts). */
+  readonly upgradedConnections: UpgradedConnections;
+  /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */
+  readonly oidc: ProviderMetadata;
+  /** Metrics and traces (src/foundation/observability/), each off unless configured. */
+  readonly telemetry: Telemetry;
+  /** Closes the gateway's own outbound connections, when it made its client; at app close. */
+  readonly closeOutbound?: () => Promise<void>;
+  /** Ends its calls under way at once, when it made its client; at a stop's deadline. */
+  readonly abortOutbound?: () => Promise<void>;
+}
+
+/** What the session functions (src/features/sessions/session-service.ts) need. */
+export interface SessionDeps {
+  readonly sessions: SessionStore;
+  readonly users: UserStore;
+  /** A session lasts no longer than its entry stays enabled. */
+  readonly entries: EntryRegistry;
+  readonly clock: () => number;
+  readonly random: RandomSource;
+  readonly idleMs: number;
+  readonly lifetimeMs: number;
+  /**
+   * Re-checks a session with its OpenID Provider when due (an entry's
+   * `oidc.revalidateMinutes`, sessions/revalidate-session.ts); false ends it.
+   */
+  readonly revalidate?: (session: SessionRecord) => Promise<boolean>;
+}

@@ -1,0 +1,80 @@
+import { compactVerify, createLocalJWKSet, errors } from 'jose';
+import type { Claims, OidcDiscovery } from '../../core/index.js';
+import { SsogateError } from '../../core/index.js';
+import type { ProviderMetadata } from './provider-metadata.js';
+
+/** The signature algorithms accepted on provider tokens; `none` and HMAC never. */
+const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
+
+/**
+ * Verifies a provider-signed JWT's signature with the provider's key set and
+ * returns its claims; the claims themselves are checked by the caller
+ * (core's checkIdTokenClaims, the logout token's checks). A token the
+ * key set in memory does not verify (a kid it lacks, or a known kid whose
+ * signature fails: a key rotated under the same kid) fetches the key set
+ * again (at most once a minute: ProviderMetadata) and is tried once more;
+ * a kid still missing then fetches the discovery document, in case the
+ * provider moved its key set. `refuse` names the caller's code.
+ */
+export async function verifyProviderJwt(
+  metadata: ProviderMetadata,
+  discovery: OidcDiscovery,
+  token: string,
+  refuse: 'id_token_invalid_signature' | 'logout_token_invalid',
+): Promise<Claims> {
+  const attempt = async (keys: Awaited<ReturnType<ProviderMetadata['keySet']>>) =>
+    compactVerify(token, createLocalJWKSet(keys), { algorithms: allowedAlgorithms });
+  let verified;
+  try {
+    try {
+      verified = await attempt(await metadata.keySet(discovery));
+    } catch (error) {
+      if (!mayBeRotated(error)) throw error;
+      // Rate-limited: undefined when the key set was fetched within the minute.
+      const fresh = await metadata.refetchKeySet(discovery);
+      if (fresh === undefined) throw error;
+      try {
+        verified = await attempt(fresh);
+      } catch (again) {
+        if (!(again instanceof errors.JWKSNoMatchingKey)) throw again;
+        // The provider may have moved its key set: its discovery says where.
+        const moved = await metadata.rediscover(discovery.issuer);
+        if (moved.jwksUri === discovery.jwksUri) throw again;
+        verified = await attempt(await metadata.keySet(moved));
+      }
+    }
+  } catch (error) {
+    if (error instanceof SsogateError) throw error;
+    throw new SsogateError(
+      refuse,
+      `the token's signature does not verify (${describeJoseError(error)})`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let claims: unknown;
+  try {
+    claims = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(verified.payload));
+  } catch {
+    throw new SsogateError(refuse, 'the token payload is not JSON');
+  }
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) {
+    throw new SsogateError(refuse, 'the token payload is not a JSON object');
+  }
+  return claims as Claims;
+}
+
+/** A refusal a newer copy of the key set could turn into a success. */
+function mayBeRotated(error: unknown): boolean {
+  return (
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWSSignatureVerificationFailed
+  );
+}
+
+/** jose's error code, never the token: its messages do not quote it, but codes suffice. */
+function describeJoseError(error: unknown): string {
+  if (error instanceof errors.JOSEError) return error.code;
+  return error instanceof Error ? error.name : 'unknown';
+}

@@ -1,0 +1,106 @@
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
+import { defaultUserAgent } from './user-agent.js';
+import { describeCall, toOutboundError } from './outbound-error.js';
+import { readCappedBody, tooLarge } from './read-body.js';
+
+interface SendOptions {
+  /** Another undici dispatcher (the outbound client's Agent, a MockAgent in tests). */
+  readonly dispatcher?: Dispatcher;
+  /** The call's deadline, when the caller started it earlier (to wait for a connection slot). */
+  readonly deadline?: AbortSignal;
+  /**
+   * Called once undici is really done with the call, which can be after the
+   * caller was answered: a connection still being set up when the deadline
+   * fell ends only at the Agent's connect time-out.
+   */
+  readonly onSettled?: () => void;
+}
+
+/**
+ * Sends a call the core described and reads the answer (docs/design.md#templates-and-requests). undici's
+ * `request`, unlike `fetch`, follows no redirects and inflates nothing, so a
+ * 3xx comes back as a response and a gzip bomb stays its compressed size.
+ * One deadline bounds the whole exchange: connecting (DNS, TCP and TLS),
+ * headers and full body. undici does not abort a connection attempt on the
+ * signal, so the caller is answered at the deadline whatever phase undici
+ * is in, rather than when its own connect time-out fires.
+ */
+export async function sendOutbound(
+  outbound: OutboundRequest,
+  options: SendOptions = {},
+): Promise<ThirdPartyResponse> {
+  const call = describeCall(outbound.method, outbound.url);
+  const deadline = options.deadline ?? AbortSignal.timeout(outbound.timeoutMs);
+  const exchange = exchangeWith(outbound, call, deadline, options.dispatcher);
+  const settled = (): void => options.onSettled?.();
+  // Also marks the exchange's rejection handled when the deadline answered first.
+  exchange.then(settled, settled);
+  try {
+    return await untilAborted(exchange, deadline);
+  } catch (error) {
+    throw toOutboundError(error, call, deadline, outbound.timeoutMs);
+  }
+}
+
+async function exchangeWith(
+  outbound: OutboundRequest,
+  call: string,
+  deadline: AbortSignal,
+  dispatcher: Dispatcher | undefined,
+): Promise<ThirdPartyResponse> {
+  const response = await request(outbound.url, {
+    method: outbound.method,
+    headers: withUserAgent(withoutAcceptEncoding(outbound.headers)),
+    body: outbound.body ?? null,
+    signal: deadline,
+    ...(dispatcher === undefined ? {} : { dispatcher }),
+  });
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > outbound.maxResponseBytes) {
+    // Refused on the announced length alone; destroying frees the socket.
+    response.body.destroy();
+    throw tooLarge(call, outbound.maxResponseBytes);
+  }
+  const body = await readCappedBody(response.body, outbound.maxResponseBytes, call);
+  return { status: response.statusCode, body, headers: singleValued(response.headers) };
+}
+
+/** The promise's outcome, or the signal's reason as soon as it is aborted. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => {
+      signal.removeEventListener('abort', onAbort);
+    });
+  });
+}
+
+/** Asking for compression would invite a body far larger than the bytes counted. */
+function withoutAcceptEncoding(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'accept-encoding'),
+  );
+}
+
+/** The default User-Agent unless the call names one (user-agent.ts). */
+function withUserAgent(headers: Record<string, string>): Record<string, string> {
+  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+  return named ? headers : { ...headers, 'user-agent': defaultUserAgent };
+}
+
+/** undici gives a repeated header as an array; joined as RFC 9110 §5.3 allows. */
+function singleValued(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+    ),
+  );
+}

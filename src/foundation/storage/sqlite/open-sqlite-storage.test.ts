@@ -1,0 +1,177 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrations } from '../migrations/index.js';
+import { newSecretBox, withTempDir } from '../../../test-support/storage-fixtures.js';
+import { openSqliteStorage } from './open-sqlite-storage.js';
+import { parsedEntry } from '../../../core/test-support/entries.js';
+
+function rawQuery(filename: string, query: string): unknown[] {
+  const raw = new BetterSqlite3(filename);
+  try {
+    raw.pragma('foreign_keys = ON');
+    return raw.prepare(query).all();
+  } finally {
+    raw.close();
+  }
+}
+
+const run = promisify(execFile);
+
+/**
+ * Opens (and closes) the file from its own process, as a gateway starting
+ * or a command beside it does, at `startAt` (epoch ms) so that several
+ * begin together whatever their start-up took.
+ */
+async function openInOwnProcess(filename: string, startAt: number): Promise<void> {
+  const module = (name: string) => JSON.stringify(new URL(name, import.meta.url).href);
+  const script = `
+    import { randomBytes } from 'node:crypto';
+    import { openSqliteStorage } from ${module('./open-sqlite-storage.js')};
+    import { createSecretBox } from ${module('../../crypto/secret-box.js')};
+    await new Promise((resolve) => setTimeout(resolve, ${startAt} - Date.now()));
+    const storage = await openSqliteStorage({
+      filename: ${JSON.stringify(filename)},
+      secretBox: createSecretBox(new Uint8Array(randomBytes(32))),
+    });
+    await storage.close();
+  `;
+  await run(process.execPath, ['--input-type=module', '--eval', script]);
+}
+
+describe('openSqliteStorage', () => {
+  test('migrates a new file (creating its directory), and reopening is a no-op', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'nested', 'gateway.db');
+      const secretBox = newSecretBox();
+      const first = await openSqliteStorage({ filename, secretBox });
+      await first.ping();
+      await first.entries.create(parsedEntry('kept', { appsecret: 's' }), 1);
+      await first.close();
+
+      const second = await openSqliteStorage({ filename, secretBox });
+      try {
+        assert.equal((await second.entries.get('kept'))?.input.appsecret, 's');
+      } finally {
+        await second.close();
+      }
+      assert.deepEqual(
+        rawQuery(filename, 'select name from kysely_migration order by name'),
+        Object.keys(migrations('sqlite'))
+          .sort()
+          .map((name) => ({ name })),
+      );
+    });
+  });
+
+  test('processes opening a new file together all start, and each migration runs once', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      const startAt = Date.now() + 1500;
+      const opened = await Promise.allSettled(
+        [1, 2, 3].map(() => openInOwnProcess(filename, startAt)),
+      );
+      assert.deepEqual(
+        opened.map((result) => (result.status === 'fulfilled' ? 'opened' : String(result.reason))),
+        ['opened', 'opened', 'opened'],
+      );
+      assert.deepEqual(
+        rawQuery(filename, 'select name from kysely_migration order by name'),
+        Object.keys(migrations('sqlite'))
+          .sort()
+          .map((name) => ({ name })),
+      );
+    });
+  });
+
+  test('uses WAL on a file and enforces foreign keys', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      const storage = await openSqliteStorage({ filename, secretBox: newSecretBox() });
+      try {
+        const { user } = await storage.users.insertIfAbsent(
+          { userId: 'u', sourceEntryId: null },
+          1,
+        );
+        await storage.sessions.create({
+          idHash: 'h',
+          userRowId: user.id,
+          entryId: null,
+          createdAt: 1,
+          lastSeenAt: 1,
+          expiresAt: 2,
+        });
+        await assert.rejects(
+          storage.sessions.create({
+            idHash: 'h2',
+            userRowId: user.id + 100,
+            entryId: null,
+            createdAt: 1,
+            lastSeenAt: 1,
+            expiresAt: 2,
+          }),
+          /FOREIGN KEY/,
+        );
+      } finally {
+        await storage.close();
+      }
+      assert.deepEqual(rawQuery(filename, 'pragma journal_mode'), [{ journal_mode: 'wal' }]);
+      // Users are never deleted by the API, but if one is, its sessions go with it.
+      rawQuery(filename, "delete from users where user_id = 'u' returning id");
+      assert.deepEqual(rawQuery(filename, 'select id_hash from sessions'), []);
+    });
+  });
+
+  test('every table and index of the schema exists', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
+      const names = rawQuery(
+        filename,
+        "select name from sqlite_master where type in ('table', 'index') and name not like 'sqlite_%' order by name",
+      ).map((row) => (row as { name: string }).name);
+      for (const name of [
+        'api_tokens',
+        'audit_events',
+        'audit_events_at',
+        'audit_events_reference',
+        'audit_events_entry_id',
+        'audit_events_user_id',
+        'entries',
+        'pending_sign_ins',
+        'sessions',
+        'sessions_user_row_id',
+        'users',
+      ]) {
+        assert.ok(names.includes(name), `missing ${name}`);
+      }
+    });
+  });
+
+  test('audit events are found by reference through its index, not a scan', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
+      // The shape of AuditStore.list({ reference }): equality, newest first, a page.
+      const plan = rawQuery(
+        filename,
+        "explain query plan select id from audit_events where reference = 'R1' order by id desc limit 50",
+      ).map((row) => (row as { detail: string }).detail);
+      assert.ok(
+        plan.some((step) => /USING (COVERING )?INDEX audit_events_reference/.test(step)),
+        plan.join('\n'),
+      );
+      assert.ok(!plan.some((step) => /^SCAN audit_events\b/.test(step)), plan.join('\n'));
+    });
+  });
+
+  test('an in-memory database works and close releases it', async () => {
+    const storage = await openSqliteStorage({ filename: ':memory:', secretBox: newSecretBox() });
+    await storage.ping();
+    await storage.close();
+    await assert.rejects(storage.ping());
+  });
+});
