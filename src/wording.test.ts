@@ -24,8 +24,8 @@ async function filesUnder(dir: string): Promise<string[]> {
 test('no "seed" or "SPEC" wording in the console, the pages or the docs', async () => {
   const files = [
     ...(await filesUnder(join(root, 'console', 'src'))),
-    ...(await filesUnder(join(root, 'src', 'pages'))),
-    ...(await filesUnder(join(root, 'src', 'admin-console'))),
+    ...(await filesUnder(join(root, 'src', 'foundation', 'pages'))),
+    ...(await filesUnder(join(root, 'src', 'features', 'admin-console'))),
     ...(await filesUnder(join(root, 'docs'))),
     join(root, 'README.md'),
     join(root, 'CHANGELOG.md'),
