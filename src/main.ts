@@ -8,7 +8,7 @@
  */
 import cluster from 'node:cluster';
 import { exitOnStop } from './app/graceful-stop.js';
-import { runPrimary, runWorker } from './app/worker-pool.js';
+import { forkedByPrimary, runPrimary, runWorker } from './app/worker-pool.js';
 import { startGateway } from './app/start-gateway.js';
 import { serverCommand } from './foundation/config/command-line.js';
 import { ConfigError, loadConfig } from './foundation/config/load-config.js';
@@ -23,11 +23,12 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  if (cluster.isWorker) {
+  if (forkedByPrimary()) {
     await runWorker(config);
     return;
   }
-  if (config.workers > 1) {
+  // Only a primary can fork; a worker of another cluster manager runs alone.
+  if (config.workers > 1 && cluster.isPrimary) {
     await runPrimary(config);
     return;
   }

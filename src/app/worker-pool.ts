@@ -46,6 +46,15 @@ function isListeningMessage(message: unknown): message is ListeningMessage {
 }
 
 /**
+ * Whether this process is a worker forked by runPrimary, rather than a
+ * process of its own, or a worker of another cluster manager (which then
+ * runs as a single gateway, as it always did).
+ */
+export function forkedByPrimary(): boolean {
+  return cluster.isWorker && process.env[sweepsVariable] !== undefined;
+}
+
+/**
  * A worker of several: opens the storage the primary has migrated, builds
  * the app and listens on the listener the workers share (node:cluster hands
  * each new connection to one of them), then tells the primary. It stops
