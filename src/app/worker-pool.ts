@@ -95,13 +95,17 @@ export async function runPrimary(config: Config): Promise<void> {
   } finally {
     await storage.close();
   }
-  const metricsServer =
-    config.metricsAddress === undefined
-      ? undefined
-      : await startMetricsServer(workersMetrics(), config.metricsAddress, config.metricsToken);
   const pool = new WorkerPool(config.workers, log, (address, pids) => {
     for (const line of startLines({ ...facts, address, workerPids: pids })) announce(line);
   });
+  const metricsServer =
+    config.metricsAddress === undefined
+      ? undefined
+      : await startMetricsServer(
+          workersMetrics(() => pool.listeningWorkers()),
+          config.metricsAddress,
+          config.metricsToken,
+        );
   const exit = (code: number) => {
     closeServer(metricsServer);
     process.exit(code);
@@ -164,6 +168,13 @@ class WorkerPool {
 
   start(): void {
     for (const slot of this.slots) this.fork(slot);
+  }
+
+  /** The workers that have said they listen, and are still running. */
+  listeningWorkers(): Worker[] {
+    return this.slots.flatMap((slot) =>
+      slot.listening && slot.worker !== undefined ? [slot.worker] : [],
+    );
   }
 
   /**

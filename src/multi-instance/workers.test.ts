@@ -199,6 +199,9 @@ function twoWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>): vo
     process.kill(killed, 'SIGKILL');
     const restarted = await logLine(gateway, (line) => line.previousPid === killed, from);
     const replacement = restarted.workerPid;
+    // While the replacement starts, a scrape reads the worker that listens.
+    const scrape = await fetch(metricsUrl);
+    assert.equal(scrape.status, 200, await scrape.text());
     await logLine(
       gateway,
       (line) => line.pid === replacement && String(line.msg).startsWith('Server listening'),
