@@ -2,9 +2,13 @@
 /**
  * `npm start`: one process on the embedded SQLite database, configured by the
  * environment (docs/configuration.md). Every configuration problem is
- * reported at once, then the process exits non-zero.
+ * reported at once, then the process exits non-zero. With SSOGATE_WORKERS
+ * above 1 this process is the primary of that many workers, and each worker
+ * runs this file again (app/worker-pool.ts).
  */
-import { stopGracefully } from './app/graceful-stop.js';
+import cluster from 'node:cluster';
+import { exitOnStop } from './app/graceful-stop.js';
+import { forkedByPrimary, runPrimary, runWorker } from './app/worker-pool.js';
 import { startGateway } from './app/start-gateway.js';
 import { serverCommand } from './foundation/config/command-line.js';
 import { ConfigError, loadConfig } from './foundation/config/load-config.js';
@@ -19,26 +23,18 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
+  if (forkedByPrimary()) {
+    await runWorker(config);
+    return;
+  }
+  // Only a primary can fork; a worker of another cluster manager runs alone.
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runPrimary(config);
+    return;
+  }
   const gateway = await startGateway(config);
   // Requests under way finish, up to the time-out; exit 0 only if none was cut off.
-  const stop = (signal: string) => {
-    process.stdout.write(`${signal}: closing\n`);
-    stopGracefully(gateway, config.shutdownTimeoutMs).then(
-      (outcome) => {
-        if (outcome === 'cut_off')
-          process.stderr.write('requests still running at the shutdown time-out were cut off\n');
-        process.exit(outcome === 'finished' ? 0 : 1);
-      },
-      (error: unknown) => {
-        process.stderr.write(
-          `the stop failed: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  exitOnStop(gateway, config.shutdownTimeoutMs, ['SIGINT', 'SIGTERM']);
 }
 
 main().catch((error: unknown) => {

@@ -55,7 +55,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   // A pure function tested on its own, with inputs its callers cannot easily give.
   ...exportsOf('features/access-rules/access-rules', ['canonicalHost']),
   ...exportsOf('features/admin-api/password-routes', ['weakPasswordReason']),
-  ...exportsOf('app/start-gateway', ['startLines']),
   ...exportsOf('core/errors/registry', ['isErrorCode']),
   ...exportsOf('core/mask/excerpt', ['escapeControl']),
   ...exportsOf('core/request/pkce', ['pkceChallenge']),

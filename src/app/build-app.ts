@@ -36,6 +36,12 @@ export interface AppOptions {
   readonly consoleDir?: string;
   /** Told of every route as it is registered (the OpenAPI coverage test). */
   readonly onRoute?: (route: RouteOptions) => void;
+  /**
+   * One worker of several (worker-pool.ts): `sweeps` for the one that runs
+   * the expiry sweep and audit pruning; the metrics' own listener is the
+   * primary's.
+   */
+  readonly worker?: { readonly sweeps: boolean };
 }
 
 /**
@@ -126,17 +132,19 @@ export async function buildApp(
   );
   forwardAuthRoutes(app, gateway);
   portalRoutes(app, gateway);
-  await serveTelemetry(app, gateway);
+  await serveTelemetry(app, gateway, options.worker !== undefined);
   await internalResourceRoutes(app, gateway);
 
-  const sweep = startExpirySweep({
-    storage: gateway.storage,
-    clock: gateway.clock,
-    idleMs: gateway.config.sessionIdleMs,
-    log: app.log,
-    auditRetention: gateway.config.auditRetention,
-  });
-  app.addHook('onClose', () => sweep.stop());
+  if (options.worker?.sweeps ?? true) {
+    const sweep = startExpirySweep({
+      storage: gateway.storage,
+      clock: gateway.clock,
+      idleMs: gateway.config.sessionIdleMs,
+      log: app.log,
+      auditRetention: gateway.config.auditRetention,
+    });
+    app.addHook('onClose', () => sweep.stop());
+  }
   // Proxied WebSockets close with the gateway, and their checks stop.
   app.addHook('onClose', (_instance, closed) => {
     gateway.upgradedConnections.close();

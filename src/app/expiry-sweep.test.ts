@@ -130,6 +130,24 @@ describe('the expiry sweep', () => {
     });
   });
 
+  test('of several workers only the one given the sweep runs it', async () => {
+    await withSqlStorage(async (storage) => {
+      const now = Date.UTC(2030, 0, 1);
+      await storeRows(storage, now, 'workers');
+      const config = loadConfig({ SSOGATE_DATABASE_URL: 'sqlite::memory:' });
+      const start = (sweeps: boolean) =>
+        buildApp(createGateway(config, storage, { clock: () => now }), {
+          logger: silent,
+          worker: { sweeps },
+        });
+      // Closing waits for a sweep under way, so a sweep that ran has finished by then.
+      await (await start(false)).close();
+      assert.equal((await storage.sessions.get('ended-workers'))?.idHash, 'ended-workers');
+      await (await start(true)).close();
+      assert.deepEqual(await remaining(storage, 'workers'), ['session live', 'pending live']);
+    });
+  });
+
   test('then runs again every interval, by the injected clock, until stopped', async () => {
     await withSqlStorage(async (storage) => {
       let now = Date.UTC(2030, 0, 1);

@@ -9,6 +9,7 @@ import {
   scrape,
   startMetricsServer,
 } from '../foundation/observability/metrics-endpoint.js';
+import { lendMetricsToPrimary } from '../foundation/observability/cluster-metrics.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
 import type { Storage } from '../foundation/storage/types.js';
 
@@ -36,15 +37,25 @@ export function gatewayTelemetry(config: Config, storage: Storage, clock: () => 
  * Serves the metrics and starts tracing, as configured: /_sso/metrics on the
  * gateway's own listener behind the token, or a listener of their own (the
  * token asked there too, if set); with neither, no route at all (404).
- * Spans are flushed when the app closes.
+ * Spans are flushed when the app closes. A worker of several lends its
+ * metrics to the primary, whose listener adds up every worker's.
  */
-export async function serveTelemetry(app: FastifyInstance, gateway: Gateway): Promise<void> {
+export async function serveTelemetry(
+  app: FastifyInstance,
+  gateway: Gateway,
+  worker: boolean,
+): Promise<void> {
   const { config, telemetry } = gateway;
   const { metrics } = telemetry;
   if (config.otlpEndpoint !== undefined)
     await telemetry.startTracing(config.otlpEndpoint, apiVersion);
   app.addHook('onClose', async () => telemetry.close());
   if (metrics === undefined) return;
+  if (worker) {
+    // Several workers need the metrics' own listener (load-config.ts).
+    lendMetricsToPrimary(metrics);
+    return;
+  }
   if (config.metricsAddress === undefined) {
     const token = config.metricsToken;
     app.get(metricsPath, async (request, reply) => {

@@ -16,10 +16,7 @@ type StopOutcome = 'finished' | 'cut_off';
  * completes then rather than at those calls' own time-outs, and the outcome
  * says so.
  */
-export async function stopGracefully(
-  gateway: RunningGateway,
-  timeoutMs: number,
-): Promise<StopOutcome> {
+async function stopGracefully(gateway: RunningGateway, timeoutMs: number): Promise<StopOutcome> {
   const { server } = gateway.app;
   const state = { cutOff: false };
   const deadline = setTimeout(() => {
@@ -39,4 +36,40 @@ export async function stopGracefully(
     clearInterval(reaper);
   }
   return state.cutOff ? 'cut_off' : 'finished';
+}
+
+/**
+ * Stops the gateway gracefully at the first of `signals` (SIGTERM, SIGINT,
+ * or a worker's channel to its primary closing), then exits: 0 only if no
+ * request was cut off. A second signal during the stop changes nothing (a
+ * terminal's Ctrl-C reaches a worker both directly and from its primary).
+ */
+export function exitOnStop(
+  gateway: RunningGateway,
+  timeoutMs: number,
+  signals: readonly string[],
+): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: closing\n`);
+    stopGracefully(gateway, timeoutMs).then(
+      (outcome) => {
+        if (outcome === 'cut_off')
+          process.stderr.write('requests still running at the shutdown time-out were cut off\n');
+        process.exit(outcome === 'finished' ? 0 : 1);
+      },
+      (error: unknown) => {
+        process.stderr.write(
+          `the stop failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of signals)
+    process.on(signal, () => {
+      stop(signal);
+    });
 }

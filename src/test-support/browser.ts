@@ -30,6 +30,11 @@ export interface TestBrowserOptions {
    * (`wiki.localhost`, `git.localhost`) on one loopback listener.
    */
   readonly connectTo?: string;
+  /**
+   * Each request on a connection of its own, never kept alive: with several
+   * workers sharing a listener, each may land on another worker.
+   */
+  readonly freshConnections?: boolean;
 }
 
 export class TestBrowser {
@@ -40,7 +45,9 @@ export class TestBrowser {
     const { connectTo } = options;
     this.dispatcher =
       connectTo === undefined
-        ? undefined
+        ? options.freshConnections === true
+          ? new Agent({ pipelining: 0 })
+          : undefined
         : new Agent({
             connect: {
               lookup: (_hostname, lookupOptions, callback) => {

@@ -56,6 +56,10 @@ export const settings = {
     env: 'SSOGATE_SHUTDOWN_TIMEOUT_SECONDS',
     help: 'seconds a stopping gateway lets requests under way finish, 1-3600',
   },
+  workers: {
+    env: 'SSOGATE_WORKERS',
+    help: 'worker processes sharing the listener, 1-256, or auto for one per core',
+  },
   forwardAuthHosts: {
     env: 'SSOGATE_FORWARD_AUTH_HOSTS',
     help: 'comma-separated hosts forward-auth may send users back to, such as app.corp.example,*.corp.example',
@@ -195,6 +199,7 @@ export const configSchema = z.object({
   idleTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(120),
   websocketIdleTimeoutSeconds: z.coerce.number().int().min(1).max(86_400).default(600),
   shutdownTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
+  workers: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(256)]).default(1),
   forwardAuthHosts: z.union([z.string().min(1), z.array(z.string())]).optional(),
   accessRules: z.union([z.string().min(1), z.array(z.unknown())]).optional(),
   entriesFile: z.string().min(1).optional(),

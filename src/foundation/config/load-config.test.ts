@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './load-config.js';
 
@@ -134,6 +134,45 @@ describe('loadConfig', () => {
     assert.equal(problems.length, 5, problems.join('\n'));
     assert.match(problems[0] ?? '', /^SSOGATE_PENDING_PER_BROWSER: /);
     for (const problem of problems.slice(1)) assert.match(problem, /^SSOGATE_TRUSTED_PROXIES: /);
+  });
+
+  test('SSOGATE_WORKERS: 1 by default, a number, or auto for the cores available', () => {
+    assert.equal(loadConfig({}).workers, 1);
+    assert.equal(loadConfig({ SSOGATE_WORKERS: '4' }).workers, 4);
+    assert.equal(loadConfig({ SSOGATE_WORKERS: 'auto' }).workers, availableParallelism());
+    for (const bad of ['0', '257', '1.5', 'all']) {
+      assert.match(
+        problemsOf({ SSOGATE_WORKERS: bad })[0] ?? '',
+        /^SSOGATE_WORKERS: .*expected worker processes sharing the listener, 1-256, or auto/,
+      );
+    }
+  });
+
+  test('several workers need a database they can share, and the metrics their own listener', () => {
+    const problems = problemsOf({
+      SSOGATE_WORKERS: '2',
+      SSOGATE_DATABASE_URL: 'sqlite::memory:',
+      SSOGATE_METRICS_TOKEN: 'a-metrics-token-of-some-length',
+    });
+    assert.equal(problems.length, 2, problems.join('\n'));
+    assert.match(
+      problems[0] ?? '',
+      /^SSOGATE_WORKERS: several workers cannot share a database in memory/,
+    );
+    assert.match(
+      problems[1] ?? '',
+      /^SSOGATE_WORKERS: with several workers the metrics need SSOGATE_METRICS_ADDRESS/,
+    );
+    // One worker keeps both, as before; the metrics' own listener is the primary's.
+    loadConfig({
+      SSOGATE_DATABASE_URL: 'sqlite::memory:',
+      SSOGATE_METRICS_TOKEN: 'a-metrics-token-of-some-length',
+    });
+    loadConfig({
+      SSOGATE_WORKERS: '2',
+      SSOGATE_METRICS_TOKEN: 'a-metrics-token-of-some-length',
+      SSOGATE_METRICS_ADDRESS: '127.0.0.1:9464',
+    });
   });
 
   test('the idle time-out may not exceed the lifetime', () => {

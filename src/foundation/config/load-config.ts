@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
@@ -41,6 +42,11 @@ export interface Config {
   readonly websocketIdleTimeoutMs: number;
   /** How long a stop (SIGTERM) lets requests under way finish (app/graceful-stop.ts). */
   readonly shutdownTimeoutMs: number;
+  /**
+   * Processes serving the listener (SSOGATE_WORKERS, `auto` read as the
+   * cores available); 1 is one process, no primary (app/worker-pool.ts).
+   */
+  readonly workers: number;
   /** Hosts the redirecting forward-auth may send users back to (the public host always). */
   readonly forwardAuthHosts: readonly string[];
   /** The hosts the gateway serves or vouches for, and whether there are several (served-hosts.ts). */
@@ -167,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     idleTimeoutMs: value.idleTimeoutSeconds * 1000,
     websocketIdleTimeoutMs: value.websocketIdleTimeoutSeconds * 1000,
     shutdownTimeoutMs: value.shutdownTimeoutSeconds * 1000,
+    workers: workerCount(value.workers),
     forwardAuthHosts: [...further.forwardAuthHosts, new URL(publicUrl).host],
     hosts: servedHosts(publicUrl, further.upstreams, further.forwardAuthHosts),
     accessRules: further.accessRules,
@@ -257,6 +264,7 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
       `${settings.idleTimeoutSeconds.env}: ${idleTimeout} is shorter than ${settings.upstreamTimeoutSeconds.env} (${upstreamTimeout}); a client waiting for a slow upstream would be cut off before its 504`,
     );
   }
+  checkWorkers(value, problems);
   return {
     upstreams,
     forwardAuthHosts,
@@ -266,6 +274,30 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
     caCertificates,
     organizationLogo,
   };
+}
+
+function workerCount(setting: number | 'auto'): number {
+  return setting === 'auto' ? availableParallelism() : setting;
+}
+
+/**
+ * Several workers share what one process alone could keep: a database in
+ * memory would be one per worker, and the metrics on the gateway's own
+ * listener would answer each scrape with the counts of whichever worker
+ * took the connection. The metrics' own listener is the primary's, which
+ * adds up every worker's (app/worker-metrics.ts).
+ */
+function checkWorkers(value: Partial<SettingValues>, problems: string[]): void {
+  if (value.workers === undefined || workerCount(value.workers) === 1) return;
+  const variable = settings.workers.env;
+  if (value.databaseUrl === 'sqlite::memory:')
+    problems.push(
+      `${variable}: several workers cannot share a database in memory (${settings.databaseUrl.env}=sqlite::memory:); use a file or PostgreSQL, or one worker`,
+    );
+  if (value.metricsToken !== undefined && value.metricsAddress === undefined)
+    problems.push(
+      `${variable}: with several workers the metrics need ${settings.metricsAddress.env}, where the counts of every worker are added up; on the gateway's own listener each scrape would read one worker's`,
+    );
 }
 
 function databaseFrom(

@@ -157,6 +157,8 @@ export class GatewayMetrics {
       help: 'Always 1; the labels say which ssogate and Node.js run.',
       labelNames: ['version', 'node'],
       registers: [this.registry],
+      // Several workers run one build: added up, it would say 2 (cluster-metrics.ts).
+      aggregator: 'first',
     }).set({ version: options.version, node: process.versions.node }, 1);
     if (options.countSessions !== undefined) {
       this.registerActiveSessions(
@@ -204,6 +206,8 @@ export class GatewayMetrics {
       name: 'ssogate_active_sessions',
       help: 'Sessions not yet expired, counted by storage (cached for a few seconds).',
       registers: [this.registry],
+      // Every worker counts the same storage: the newest count, not their sum.
+      aggregator: 'max',
       async collect() {
         const at = now();
         if (last === undefined || at - last.at >= cacheMs) {

@@ -1,9 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
-import type { GatewayMetrics } from './gateway-metrics.js';
 
 export const metricsPath = '/_sso/metrics';
+
+/** What a scrape reads: one gateway's metrics, or every worker's added up (cluster-metrics.ts). */
+export interface MetricsSource {
+  readonly contentType: string;
+  text(): Promise<string>;
+}
 
 /** An answer to a scrape: the status, its headers and body. */
 interface ScrapeAnswer {
@@ -31,7 +36,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
  * (with a WWW-Authenticate challenge, RFC 6750 §3), else the text format.
  */
 export async function scrape(
-  metrics: GatewayMetrics,
+  metrics: MetricsSource,
   token: string | undefined,
   authorization: string | undefined,
 ): Promise<ScrapeAnswer> {
@@ -65,7 +70,7 @@ export async function scrape(
  * nothing else.
  */
 export async function startMetricsServer(
-  metrics: GatewayMetrics,
+  metrics: MetricsSource,
   address: { readonly host: string; readonly port: number },
   token: string | undefined,
 ): Promise<Server> {
