@@ -128,6 +128,20 @@ describe(
       assert.equal(await page.locator('#field-timeoutMs').inputValue(), '5000');
     });
 
+    step(
+      'in Chinese, a field’s schema problem is said from its values, its code beside it',
+      async () => {
+        const { page } = story();
+        await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+        await page.locator('#section-limits summary').getByText('4. 退出登录与限制').waitFor();
+        await page.locator('#field-timeoutMs').fill('5');
+        const problem = page.locator('section.validation li').first();
+        await problem.getByText(/不能小于 100/).waitFor();
+        assert.match(await problem.innerText(), /field_invalid/);
+        assert.doesNotMatch(await problem.innerText(), /Too small|expected/);
+      },
+    );
+
     step('no script error and nothing the policy blocked', () => {
       assert.deepEqual(story().pageProblems, []);
     });
