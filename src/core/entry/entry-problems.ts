@@ -72,7 +72,9 @@ function schemaFacts(issue: z.core.$ZodIssue): ErrorFacts | undefined {
     case 'too_big':
       return { issue: issue.code, maximum: Number(issue.maximum), origin: issue.origin };
     case 'invalid_type':
-      return issue.input === undefined ? undefined : { issue: issue.code, expected: issue.expected };
+      return issue.input === undefined
+        ? undefined
+        : { issue: issue.code, expected: issue.expected };
     case 'invalid_value':
       return { issue: issue.code, allowed: issue.values.map(String).join(', ') };
     case 'invalid_format':
