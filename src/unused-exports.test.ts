@@ -48,7 +48,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('foundation/web/cookies', ['BINDING_COOKIE', 'SECURE_BINDING_COOKIE']),
   ...exportsOf('foundation/web/reference-id', ['REFERENCE_ID_PATTERN']),
   ...exportsOf('foundation/outbound/user-agent', ['ssogateVersion']),
-  ...exportsOf('foundation/config/command-line', ['gatewayVersion']),
   ...exportsOf('cli/doctor/findings', ['doctorCodes']),
   ...exportsOf('features/forward-auth/identity-headers', ['identityHeaderNames']),
   ...exportsOf('foundation/http/fast-answer', ['allowedLineEvery']),

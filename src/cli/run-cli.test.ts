@@ -1,8 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sha256Base64url } from '../foundation/crypto/hash.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import type { Storage } from '../foundation/storage/types.js';
@@ -161,6 +163,28 @@ describe('ssogate token', () => {
       assert.match(settings, /^Settings[^\n]*\n {2}SSOGATE_DATA_DIR +a directory/);
       assert.match(settings, /SSOGATE_DATABASE_URL/);
     }
+  });
+
+  test('--version and -V print the version of package.json and exit 0, whatever the settings', async () => {
+    const manifest = JSON.parse(
+      await readFile(new URL('../../../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const { code, out, err } = await run([flag], { env: { SSOGATE_PORT: 'eighty' } });
+      assert.equal(code, 0, flag);
+      assert.equal(err, '');
+      assert.equal(out, `ssogate ${manifest.version}\n`);
+    }
+    // The usage lists it; after a command it is no option of that command.
+    assert.match((await run(['--help'])).out, /\n {2}ssogate --version, -V +print the version/);
+    assert.equal((await run(['token', 'list', '--version'])).code, 2);
+  });
+
+  test('the ssogate process answers --version with exit code 0', () => {
+    const bin = fileURLToPath(new URL('./ssogate.js', import.meta.url));
+    const answer = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    assert.equal(answer.status, 0, answer.stderr);
+    assert.match(answer.stdout, /^ssogate \d+\.\d+\.\d+\S*\n$/);
   });
 
   test('an invalid configuration lists its problems and exits 1', async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Config } from '../foundation/config/load-config.js';
 import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
-import { databaseLine, settingsHelp } from '../foundation/config/command-line.js';
+import { databaseLine, gatewayVersion, settingsHelp } from '../foundation/config/command-line.js';
 import { addressPolicy } from '../foundation/outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
 import type { Storage } from '../foundation/storage/types.js';
@@ -51,6 +51,8 @@ const usage = `Usage:
                                      create an entry from a provider preset (docs/providers.md)
   ssogate doctor [--json]            check the configuration, database, data folder, public
                                      URL and every enabled entry's servers (docs/doctor.md)
+  ssogate --version, -V              print the version and exit
+  ssogate --help, -h                 print this and the settings, and exit
 `;
 
 /** Thrown for a command line that does not parse: exit code 2 with the usage. */
@@ -63,6 +65,11 @@ class UsageError extends Error {}
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   // The doctor opens nothing for writing and has its own --help (doctor/run-doctor.ts).
   if (argv[0] === 'doctor') return runDoctor(argv.slice(1), io);
+  // As the server's own `node dist/main.js --version` (command-line.ts), reading nothing else.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`ssogate ${gatewayVersion()}\n`);
+    return 0;
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout.write(
       `${usage}\nSettings, read from the environment as by the gateway:\n${settingsHelp()}`,

@@ -23,7 +23,7 @@ export function shownValue(value: unknown, words: DetailWords = en): string {
   if (typeof value === 'string') return value === '' ? said.empty : value;
   if (typeof value === 'boolean') return value ? said.yes : said.no;
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
-    return value.join(', ');
+    return value.join(words.entryForm.listSeparator);
   }
   return JSON.stringify(value);
 }
@@ -59,7 +59,9 @@ export function readableDetail(
   if (recorded.length === 0 && Array.isArray(fields) && fields.length > 0) {
     facts.unshift({
       name: words.audit.detail.facts.fields,
-      value: fields.map((field) => labelOf(String(field), words.entryForm)).join(', '),
+      value: fields
+        .map((field) => labelOf(String(field), words.entryForm))
+        .join(words.entryForm.listSeparator),
     });
   }
   return {

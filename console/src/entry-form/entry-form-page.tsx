@@ -18,7 +18,7 @@ import { ExtensionFields } from './extension-fields';
 import { GeneralFields } from './general-fields';
 import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
-import { ProvisioningFields } from './provisioning-fields';
+import { UsersSection } from './provisioning-fields';
 import { TestPanel } from './samples-panel';
 import { TestSignInPanel } from '../trial-sign-in/trial-sign-in-panel';
 import { PresetChooser } from '../presets/preset-chooser';
@@ -82,6 +82,11 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const [saving, setSaving] = useState(false);
   const [saveProblems, setSaveProblems] = useState<readonly Problem[] | undefined>();
   const [status, setStatus] = useState<Status | undefined>(takeFlash);
+  // The collapsed sections open or close anew when a preset fills the form,
+  // and open on their problems when saving is asked (form-section.tsx).
+  const [refill, setRefill] = useState(0);
+  const [reveal, setReveal] = useState(0);
+  const disclosure = { refill, reveal };
   const existingId = stored?.id;
   const storedDefault = stored?.isDefault ?? false;
   const { t } = useI18n();
@@ -135,6 +140,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const save = async (event: SyntheticEvent) => {
     event.preventDefault();
     setSubmitted(true);
+    setReveal((before) => before + 1);
     if (taken !== undefined) {
       setStatus({ kind: 'error', text: words.fixProblems });
       return;
@@ -155,6 +161,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
     } catch (failure) {
       if (failure instanceof ApiError && failure.problems.length > 0) {
         setSaveProblems(failure.problems);
+        setReveal((before) => before + 1);
         setStatus({ kind: 'error', text: words.fixProblems });
       } else {
         setStatus({ kind: 'error', text: words.notSaved(describeFailure(failure)) });
@@ -167,87 +174,94 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const title = stored === undefined ? t.entries.newEntry : stored.name;
   return (
     <Page title={title} trail={[{ label: t.nav.entries, to: '/' }]}>
-      <form
-        className="entry-form"
-        onSubmit={(event) => void save(event)}
-        noValidate
-        onBlur={(event) => {
-          // A field left once shows its "required" from then on (inputs' ids are field-NAME).
-          const reached = topField(event.target.id.replace(/^field-/, ''));
-          if (reached !== '' && !touched.has(reached)) {
-            setTouched((before) => new Set(before).add(reached));
-          }
-        }}
-      >
-        <ValidationSummary
-          checking={validation.checking}
-          problems={shownProblems}
-          warnings={validation.result?.ok === true ? validation.result.warnings : []}
-          failure={validation.failure}
-        />
-        {stored === undefined ? (
-          <PresetChooser
-            draft={draft}
-            takenIds={takenIds}
-            onApply={(filled) => {
-              change(filled);
-            }}
+      <div className="entry-layout">
+        <form
+          className="entry-form"
+          onSubmit={(event) => void save(event)}
+          noValidate
+          onBlur={(event) => {
+            // A field left once shows its "required" from then on (inputs' ids are field-NAME).
+            const reached = topField(event.target.id.replace(/^field-/, ''));
+            if (reached !== '' && !touched.has(reached)) {
+              setTouched((before) => new Set(before).add(reached));
+            }
+          }}
+        >
+          <ValidationSummary
+            checking={validation.checking}
+            problems={shownProblems}
+            warnings={validation.result?.ok === true ? validation.result.warnings : []}
+            failure={validation.failure}
           />
-        ) : null}
-        <GeneralFields
-          draft={draft}
-          isNew={stored === undefined}
-          problems={problems}
-          onChange={change}
-        />
-        {draft.type === 'extension' ? (
-          <>
-            <ExtensionFields
-              entryId={existingId}
-              url={draft.extensionUrl}
-              secret={draft.extensionSecret}
-              settings={draft.extensionSettings}
-              problems={problems}
-              onChange={change}
+          {stored === undefined ? (
+            <PresetChooser
+              draft={draft}
+              takenIds={takenIds}
+              onApply={(filled) => {
+                change(filled);
+              }}
+              onChoose={() => {
+                setRefill((before) => before + 1);
+              }}
             />
-            <fieldset className="section">
-              <legend>{words.users}</legend>
-              <ProvisioningFields
-                createUsers={draft.createUsers}
-                updateOnSignIn={draft.updateOnSignIn}
-                adoptExistingUsers={draft.adoptExistingUsers}
-                ownUserIds={draft.ownUserIds}
+          ) : null}
+          <GeneralFields
+            draft={draft}
+            isNew={stored === undefined}
+            problems={problems}
+            onChange={change}
+          />
+          {draft.type === 'extension' ? (
+            <>
+              <ExtensionFields
+                entryId={existingId}
+                url={draft.extensionUrl}
+                secret={draft.extensionSecret}
+                settings={draft.extensionSettings}
+                problems={problems}
                 onChange={change}
               />
-            </fieldset>
-          </>
-        ) : (
-          <>
-            <OidcFields
-              draft={draft}
-              discovery={stored?.oidcDiscovery}
-              problems={problems}
-              onChange={change}
-            />
-            <OAuth2Fields draft={draft} model={model} problems={problems} onChange={change} />
-          </>
-        )}
-        <div className="form-actions">
-          <button type="submit" className="button" disabled={saving}>
-            {saving ? words.saving : stored === undefined ? words.create : words.save}
-          </button>
-          <Link to="/" className="button secondary">
-            {t.shell.cancel}
-          </Link>
-          <StatusLine status={status} />
-        </div>
-      </form>
-      <TestSignInPanel
-        entry={toEntryBody(draft, storedDefault)}
-        existingId={existingId}
-        edited={dirty}
-      />
-      {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
+              <UsersSection draft={draft} onChange={change} />
+            </>
+          ) : (
+            <>
+              <OidcFields
+                draft={draft}
+                discovery={stored?.oidcDiscovery}
+                problems={problems}
+                onChange={change}
+                disclosure={disclosure}
+              />
+              <OAuth2Fields
+                draft={draft}
+                model={model}
+                problems={problems}
+                onChange={change}
+                disclosure={disclosure}
+              />
+            </>
+          )}
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={saving}>
+              {saving ? words.saving : stored === undefined ? words.create : words.save}
+            </button>
+            <Link to="/" className="button secondary">
+              {t.shell.cancel}
+            </Link>
+            <StatusLine status={status} />
+          </div>
+        </form>
+        {/* Beside the form on a wide screen, in view while scrolling: a test's
+          answer is read next to the fields it blames, and links to them. */}
+        <aside className="entry-aside" aria-label={words.tests}>
+          <TestSignInPanel
+            entry={toEntryBody(draft, storedDefault)}
+            existingId={existingId}
+            edited={dirty}
+          />
+          {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
+        </aside>
+      </div>
     </Page>
   );
 }

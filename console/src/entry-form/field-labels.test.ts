@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labelOf } from './field-labels.js';
+import { labelOf, problemText } from './field-labels.js';
 import { en, zhCN } from '../i18n/catalogs.js';
 
 describe('the on-screen label of an API field', () => {
@@ -31,5 +31,46 @@ describe('the on-screen label of an API field', () => {
       '令牌调用请求头，第 1 行',
     );
     assert.equal(labelOf('entry', zhCN.entryForm), '整个登录方式');
+  });
+});
+
+describe('a core problem in the language on screen', () => {
+  test('in Chinese, said from its code and values; a list joined with 、', () => {
+    const notAllowed = {
+      field: 'authorizeUrl',
+      code: 'template_placeholder_not_allowed',
+      message: '${code} is not allowed in authorizeUrl. Allowed: ${appid}, ${state}.',
+      params: { placeholder: '${code}', place: 'authorizeUrl', allowed: '${appid}, ${state}' },
+    };
+    assert.equal(
+      problemText(notAllowed, zhCN.entryForm),
+      '授权 URL中不能使用 ${code}。此处可用：${appid}、${state}。',
+    );
+    const tooSmall = {
+      field: 'timeoutMs',
+      code: 'field_invalid',
+      message: 'Too small: expected number to be >=100',
+      params: { issue: 'too_small', minimum: 100, origin: 'number' },
+    };
+    assert.equal(problemText(tooSmall, zhCN.entryForm), '不能小于 100');
+    assert.equal(problemText(tooSmall, en.entryForm), 'must be at least 100');
+    const oneOf = {
+      field: 'tokenRequest.bodyEncoding',
+      code: 'field_invalid',
+      message: 'Invalid option: expected one of "json"|"form"',
+      params: { issue: 'invalid_value', allowed: 'json, form' },
+    };
+    assert.equal(problemText(oneOf, zhCN.entryForm), '只能是以下之一：json、form');
+  });
+
+  test('a problem without values: its code’s sentence in Chinese, the core’s own in English', () => {
+    const syntax = {
+      field: 'tokenParse',
+      code: 'expression_syntax',
+      message: "expected ')' after the arguments of JSON_GET",
+      column: 12,
+    };
+    assert.equal(problemText(syntax, zhCN.entryForm), '表达式无法解析。');
+    assert.equal(problemText(syntax, en.entryForm), syntax.message);
   });
 });

@@ -13,7 +13,7 @@ import type { Problem } from '../types.js';
  */
 export type FieldWords = Pick<
   ConsoleMessages['entryForm'],
-  'fields' | 'fieldRow' | 'wholeEntry' | 'problemSays'
+  'fields' | 'fieldRow' | 'wholeEntry' | 'problemSays' | 'listSeparator'
 >;
 
 /**
@@ -77,6 +77,8 @@ export function problemText(problem: Problem, words: FieldWords): string {
     const found = params[name];
     return found === undefined ? '' : String(found);
   };
+  // The core joins a list's items with ", "; each language has its own way.
+  const list = (name: string): string => value(name).split(', ').join(words.listSeparator);
   const placeholder = value('placeholder');
   if (
     problem.code === 'template_placeholder_not_allowed' &&
@@ -88,11 +90,11 @@ export function problemText(problem: Problem, words: FieldWords): string {
     return says.template_placeholder_not_allowed(
       placeholder,
       labelOf(value('place'), words),
-      value('allowed'),
+      list('allowed'),
     );
   }
   if (problem.code === 'template_unknown_placeholder' && placeholder !== '') {
-    return says.template_unknown_placeholder(placeholder, value('suggestion'), value('known'));
+    return says.template_unknown_placeholder(placeholder, value('suggestion'), list('known'));
   }
   const english = en.entryForm.problemSays;
   const exact: Readonly<Record<string, string>> = {
@@ -100,5 +102,33 @@ export function problemText(problem: Problem, words: FieldWords): string {
     [english.notEmpty]: says.notEmpty,
     [english.idForm]: says.idForm,
   };
-  return exact[problem.message] ?? screenWords(problem.message, words);
+  const known = exact[problem.message];
+  if (known !== undefined) return known;
+  const field = problem.code === 'field_invalid' ? schemaSays(value, words) : undefined;
+  if (field !== undefined) return field;
+  // In English the core's own sentence says more than the code's; in
+  // another language the code's sentence is what the administrator reads.
+  const byCode = (says.codes as Readonly<Record<string, string>>)[problem.code ?? ''];
+  return says === english || byCode === undefined ? screenWords(problem.message, words) : byCode;
+}
+
+/** A schema problem said from its kind and values (entry-problems.ts in the core). */
+function schemaSays(value: (name: string) => string, words: FieldWords): string | undefined {
+  const says = words.problemSays.field;
+  switch (value('issue')) {
+    case 'too_small':
+      return says.tooSmall(value('minimum'), value('origin'));
+    case 'too_big':
+      return says.tooBig(value('maximum'), value('origin'));
+    case 'invalid_type':
+      return says.type(value('expected'));
+    case 'invalid_value':
+      return says.oneOf(value('allowed').split(', ').join(words.listSeparator));
+    case 'invalid_format':
+      return says.format(value('format'));
+    case 'unknown_key':
+      return says.unknownKey(value('key'));
+    default:
+      return undefined;
+  }
 }

@@ -101,7 +101,7 @@ export function MappingEditor({
                 'attribute = expression',
                 "userId = JSON_GET($response, 'id')",
                 '#',
-                attributes.join(', '),
+                attributes.join(words.listSeparator),
               )}
             </p>
           }

@@ -4,7 +4,9 @@ import { CallOptions } from './call-options';
 import type { EntryDraft } from './entry-draft';
 import { fieldId, problemsOf } from './entry-draft';
 import { MappingEditor } from './mapping-editor';
-import { ProvisioningFields } from './provisioning-fields';
+import type { Disclosure } from './form-section';
+import { FormSection } from './form-section';
+import { UsersSection } from './provisioning-fields';
 import { RowsEditor } from './rows-editor';
 import { ShapeFields } from './shape-fields';
 import { TemplateField } from './template-field';
@@ -15,10 +17,14 @@ interface OAuth2FieldsProps {
   readonly model: EntryModel | undefined;
   readonly problems: readonly Problem[];
   readonly onChange: (change: Partial<EntryDraft>) => void;
+  readonly disclosure: Disclosure;
 }
 
+/** The fields of the section "Sign-out and limits", each blank unless set. */
+const limitFields = ['logoutUrl', 'timeoutMs', 'revalidateMinutes', 'revalidateGraceMinutes'];
+
 /** The basic templates and expressions, in the order a sign-in uses them, and the options beyond. */
-export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsProps) {
+export function OAuth2Fields({ draft, model, problems, onChange, disclosure }: OAuth2FieldsProps) {
   const words = useI18n().t.entryForm;
   const o = words.oauth2;
   const placeholders = model?.placeholders;
@@ -30,7 +36,8 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
           ...placeholders.userInfoUrl,
           ...tokenValueNames.filter((name) => !placeholders.userInfoUrl.includes(name)),
         ];
-  const functions = model === undefined ? '' : ` ${o.functions(model.functions.join(', '))}`;
+  const functions =
+    model === undefined ? '' : ` ${o.functions(model.functions.join(words.listSeparator))}`;
   return (
     <>
       <fieldset className="section">
@@ -175,10 +182,16 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
         onChange={(shapes) => {
           onChange({ shapes });
         }}
+        disclosure={disclosure}
       />
 
-      <fieldset className="section">
-        <legend>{o.signOut}</legend>
+      <FormSection
+        name="limits"
+        title={o.signOut}
+        filled={limitFields.some((field) => draft[field as keyof EntryDraft] !== '')}
+        problemCount={limitFields.flatMap((field) => problemsOf(problems, field)).length}
+        {...disclosure}
+      >
         <TemplateField
           kind="logoutUrl"
           label={words.fields.logoutUrl}
@@ -229,16 +242,8 @@ export function OAuth2Fields({ draft, model, problems, onChange }: OAuth2FieldsP
             />
           </>
         ) : null}
-        <ProvisioningFields
-          createUsers={draft.createUsers}
-          updateOnSignIn={draft.updateOnSignIn}
-          adoptExistingUsers={draft.adoptExistingUsers}
-          ownUserIds={draft.ownUserIds}
-          onChange={(change) => {
-            onChange(change);
-          }}
-        />
-      </fieldset>
+      </FormSection>
+      <UsersSection draft={draft} onChange={onChange} />
     </>
   );
 }

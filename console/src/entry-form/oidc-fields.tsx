@@ -2,6 +2,8 @@ import { useI18n } from '../i18n/language';
 import type { EntryView, Problem } from '../types';
 import type { EntryDraft } from './entry-draft';
 import { problemsOf } from './entry-draft';
+import type { Disclosure } from './form-section';
+import { FormSection } from './form-section';
 import { TextField } from './text-field';
 
 interface OidcFieldsProps {
@@ -9,6 +11,7 @@ interface OidcFieldsProps {
   readonly discovery: EntryView['oidcDiscovery'];
   readonly problems: readonly Problem[];
   readonly onChange: (change: Partial<EntryDraft>) => void;
+  readonly disclosure: Disclosure;
 }
 
 /**
@@ -16,11 +19,17 @@ interface OidcFieldsProps {
  * (docs/entries.md#openid-connect): the URLs left blank below are filled
  * from the provider's endpoints.
  */
-export function OidcFields({ draft, discovery, problems, onChange }: OidcFieldsProps) {
+export function OidcFields({ draft, discovery, problems, onChange, disclosure }: OidcFieldsProps) {
   const o = useI18n().t.entryForm.oidc;
+  const own = problemsOf(problems, 'oidc', true);
   return (
-    <fieldset className="section">
-      <legend>{o.legend}</legend>
+    <FormSection
+      name="oidc"
+      title={o.legend}
+      filled={draft.oidcIssuer.trim() !== ''}
+      problemCount={own.length}
+      {...disclosure}
+    >
       <TextField
         field="oidc.issuer"
         label={o.issuer}
@@ -31,7 +40,7 @@ export function OidcFields({ draft, discovery, problems, onChange }: OidcFieldsP
         onChange={(oidcIssuer) => {
           onChange({ oidcIssuer });
         }}
-        problems={problemsOf(problems, 'oidc', true)}
+        problems={own}
       />
       {discovery === null || discovery === undefined ? null : (
         <p className="hint" id="oidc-discovery-status">
@@ -42,6 +51,6 @@ export function OidcFields({ draft, discovery, problems, onChange }: OidcFieldsP
               : o.notFetched}
         </p>
       )}
-    </fieldset>
+    </FormSection>
   );
 }

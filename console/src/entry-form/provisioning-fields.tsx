@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/language';
+import type { EntryDraft } from './entry-draft';
 import { fieldId } from './entry-draft';
 
 interface ProvisioningFieldsProps {
@@ -15,8 +16,31 @@ interface ProvisioningFieldsProps {
   }) => void;
 }
 
+/** The section "Users": the provisioning policy, for either type of entry. */
+export function UsersSection({
+  draft,
+  onChange,
+}: {
+  readonly draft: EntryDraft;
+  readonly onChange: (change: Partial<EntryDraft>) => void;
+}) {
+  const words = useI18n().t.entryForm;
+  return (
+    <fieldset className="section">
+      <legend>{words.users}</legend>
+      <ProvisioningFields
+        createUsers={draft.createUsers}
+        updateOnSignIn={draft.updateOnSignIn}
+        adoptExistingUsers={draft.adoptExistingUsers}
+        ownUserIds={draft.ownUserIds}
+        onChange={onChange}
+      />
+    </fieldset>
+  );
+}
+
 /** The provisioning policy (docs/design.md#users-and-provisioning), with its defaults. */
-export function ProvisioningFields(props: ProvisioningFieldsProps) {
+function ProvisioningFields(props: ProvisioningFieldsProps) {
   const { onChange } = props;
   const p = useI18n().t.entryForm.provisioning;
   return (

@@ -1,7 +1,9 @@
 import { useI18n } from '../i18n/language';
 import type { TestResult, TestUser } from '../types';
+import { blamedBySampleStep } from '../trial-sign-in/blamed-field';
 import { positionOf } from './field-problems';
-import { labelOf } from './field-labels';
+import { FieldLink } from './field-link';
+import { labelOf, problemText } from './field-labels';
 import type { MappingLine } from './mapping-report';
 import { mappingLineText } from './mapping-report';
 
@@ -36,7 +38,17 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
               position,
             )}
           </strong>
-          : {result.error.message} <code className="problem-code">{result.error.code}</code>
+          :{' '}
+          {problemText(
+            {
+              field: result.error.field ?? '',
+              message: result.error.message,
+              code: result.error.code,
+            },
+            words,
+          )}{' '}
+          <code className="problem-code">{result.error.code}</code>{' '}
+          <FieldLink field={blamedBySampleStep(result.step, result.error.field)} />
         </p>
         {result.problems === undefined || result.problems.length === 0 ? null : (
           <ul>
@@ -44,7 +56,7 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
               <li key={index}>
                 {labelOf(problem.field, words)}
                 {positionOf(problem, words) === '' ? '' : ` (${positionOf(problem, words)})`}:{' '}
-                {problem.message}
+                {problemText(problem, words)}
               </li>
             ))}
           </ul>
@@ -100,7 +112,19 @@ function MappingLines({ lines }: { readonly lines: readonly MappingLine[] | unde
       <ul>
         {lines.map((line, index) => (
           <li key={index} className={`mapping-${line.outcome}`}>
-            {mappingLineText(line, words)}
+            {mappingLineText(
+              line.error === undefined
+                ? line
+                : {
+                    ...line,
+                    // The core's sentence, or in another language its code's.
+                    error: {
+                      ...line.error,
+                      message: problemText({ field: '', ...line.error }, words),
+                    },
+                  },
+              words,
+            )}
             {line.error === undefined ? null : (
               <>
                 {' '}

@@ -1,6 +1,8 @@
 import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import { fieldId, problemsOf } from './entry-draft';
+import type { Disclosure } from './form-section';
+import { FormSection } from './form-section';
 import type { ShapesDraft } from './shapes-draft';
 import { shapesProblems } from './shapes-draft';
 import { TextField } from './text-field';
@@ -9,20 +11,38 @@ interface ShapeFieldsProps {
   readonly shapes: ShapesDraft;
   readonly problems: readonly Problem[];
   readonly onChange: (shapes: ShapesDraft) => void;
+  readonly disclosure: Disclosure;
 }
 
 const callFields = ['appToken', 'userInfoValues', 'userInfoCalls', 'groupMapping'];
+const ownFields = ['callbackCodeParameter', 'authorizeFragment', 'codeInUserInfo'];
 
 /** The shapes beyond the basic flow (docs/entries.md#shapes-beyond-the-basic-flow), each off unless set. */
-export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
+export function ShapeFields({ shapes, problems, onChange, disclosure }: ShapeFieldsProps) {
   const words = useI18n().t.entryForm;
   const s = words.shapes;
   const change = (part: Partial<ShapesDraft>) => {
     onChange({ ...shapes, ...part });
   };
+  const callsProblems = [
+    ...shapesProblems(shapes, words),
+    ...callFields.flatMap((field) => problemsOf(problems, field, true)),
+  ];
+  const filled =
+    shapes.callbackCodeParameter !== '' ||
+    shapes.authorizeFragment !== '' ||
+    shapes.codeInUserInfo ||
+    shapes.calls.trim() !== '';
   return (
-    <fieldset className="section">
-      <legend>{s.legend}</legend>
+    <FormSection
+      name="shapes"
+      title={s.legend}
+      filled={filled}
+      problemCount={
+        callsProblems.length + ownFields.flatMap((field) => problemsOf(problems, field)).length
+      }
+      {...disclosure}
+    >
       <TextField
         field="callbackCodeParameter"
         label={s.codeParameter}
@@ -65,12 +85,9 @@ export function ShapeFields({ shapes, problems, onChange }: ShapeFieldsProps) {
         onChange={(calls) => {
           change({ calls });
         }}
-        problems={[
-          ...shapesProblems(shapes, words),
-          ...callFields.flatMap((field) => problemsOf(problems, field, true)),
-        ]}
-        hint={<p>{s.callsHint(callFields.join(', '))}</p>}
+        problems={callsProblems}
+        hint={<p>{s.callsHint(callFields.join(words.listSeparator))}</p>}
       />
-    </fieldset>
+    </FormSection>
   );
 }

@@ -37,7 +37,7 @@ export function shapesFromEntry(view: EntryView): ShapesDraft {
 
 type CallsWords = Pick<
   ConsoleMessages['entryForm'],
-  'callsNotJson' | 'callsNotObject' | 'callsUnknown'
+  'callsNotJson' | 'callsNotObject' | 'callsUnknown' | 'listSeparator'
 >;
 
 /** The calls text as an object, or why it is not one, said in the words handed in. */
@@ -62,7 +62,8 @@ function parseCalls(
   if (unknown.length > 0) {
     return {
       ok: false,
-      say: (words) => words.callsUnknown(callKeys.join(', '), unknown.join(', ')),
+      say: (words) =>
+        words.callsUnknown(callKeys.join(words.listSeparator), unknown.join(words.listSeparator)),
     };
   }
   return { ok: true, value: value as Record<string, unknown> };

@@ -4,6 +4,7 @@ import { formatNumber } from '../i18n/catalogs';
 import type { Problem } from '../types';
 import { fieldId } from './entry-draft';
 import { positionOf } from './field-problems';
+import { focusField } from './focus-field';
 import { labelOf } from './field-labels';
 
 interface ValidationSummaryProps {
@@ -11,21 +12,6 @@ interface ValidationSummaryProps {
   readonly problems: readonly Problem[] | undefined;
   readonly warnings: readonly string[];
   readonly failure: string | undefined;
-}
-
-/** Focuses the input of a field, or the closest group that holds it. */
-function focusField(field: string): void {
-  let path = field;
-  for (;;) {
-    const element = document.getElementById(fieldId(path));
-    if (element !== null) {
-      element.focus();
-      return;
-    }
-    const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
-    if (cut <= 0) return;
-    path = path.slice(0, cut);
-  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { describeFailure } from '../api-error.js';
 import { ApiError } from '../api-error.js';
 import { passwordProblems } from '../account/password-form.js';
 import { en, formatNumber, formatTime, languageCookie, zhCN } from './catalogs.js';
+import { readFileSync, readdirSync } from 'node:fs';
 import { errorCodes } from '../../../src/core/index.js';
 import { en as pagesEnglish } from '../../../src/foundation/pages/i18n/en.js';
 import { zhCN as pagesChinese } from '../../../src/foundation/pages/i18n/zh-CN.js';
@@ -41,6 +42,8 @@ describe('the console catalogs', () => {
   test('every Chinese text is translated', () => {
     const english = leaves(en);
     for (const [path, leaf] of leaves(zhCN)) {
+      // Punctuation only, not words.
+      if (path === 'entryForm.listSeparator') continue;
       assert.notEqual(leaf.text, english.get(path)?.text, `${path} is still English`);
       assert.match(leaf.text, /\p{Script=Han}/u, `${path}: ${leaf.text}`);
     }
@@ -52,6 +55,7 @@ describe('the console catalogs', () => {
     const sayers: [string, object, object][] = [
       ['console errors', en.errors, zhCN.errors],
       ['console problems', en.entryForm.problemSays, zhCN.entryForm.problemSays],
+      ['console problem codes', en.entryForm.problemSays.codes, zhCN.entryForm.problemSays.codes],
       ['pages errors', pagesEnglish.errors, pagesChinese.errors],
     ];
     for (const [where, english, chinese] of sayers) {
@@ -62,6 +66,32 @@ describe('the console catalogs', () => {
         assert.ok(codes.has(key), `${where}: ${key} is no code of the registry`);
       }
     }
+  });
+
+  test('every code an entry’s check can give has a sentence in both languages', () => {
+    // The codes the core's entry, template, expression and mapping checks
+    // write: any of them can reach the form's problem list.
+    const source = new URL('../../../../src/core/', import.meta.url);
+    const written = new Set<string>();
+    for (const folder of ['entry', 'template', 'expression', 'user']) {
+      for (const file of readdirSync(new URL(`${folder}/`, source), { recursive: true })) {
+        const name = String(file);
+        if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
+        const text = readFileSync(new URL(`${folder}/${name}`, source), 'utf8');
+        for (const [, code] of text.matchAll(/'([a-z]+(?:_[a-z]+)+)'/g)) {
+          if (code !== undefined && (errorCodes as readonly string[]).includes(code)) {
+            written.add(code);
+          }
+        }
+      }
+    }
+    assert.ok(
+      written.has('field_invalid') && written.has('expression_syntax'),
+      'the scan finds codes',
+    );
+    const said = new Set(Object.keys(en.entryForm.problemSays.codes));
+    const unsaid = [...written].filter((code) => !said.has(code) && code !== 'entry_invalid');
+    assert.deepEqual(unsaid, [], 'codes without a sentence in entryForm.problemSays.codes');
   });
 
   test('the walk notices a missing key', () => {

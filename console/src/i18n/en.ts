@@ -120,7 +120,12 @@ export const en = {
       extensionUrl: 'Extension service URL',
       extensionSecret: 'Shared secret',
       extensionSettings: 'Settings',
+      'shapes.calls': 'Application token and calls after user info',
     },
+    /** A test's link to the field it blames, which it focuses (opening its section). */
+    goToField: (label: string) => `Go to ${label}`,
+    /** The side panel of the tests, beside the form on a wide screen. */
+    tests: 'Tests',
     fieldRow: (label: string, row: number) => `${label}, row ${row}`,
     wholeEntry: 'The entry',
     line: (line: number) => `line ${line}`,
@@ -138,7 +143,67 @@ export const en = {
       required: 'is required',
       notEmpty: 'must not be empty',
       idForm: 'must be 1-64 lowercase letters, digits or inner hyphens (a URL-safe slug)',
+      /**
+       * A schema problem (field_invalid) by its kind and values (`params.issue`):
+       * a bound, the type or values expected, the format, an unknown field.
+       */
+      field: {
+        tooSmall: (minimum: string, origin: string) =>
+          origin === 'number'
+            ? `must be at least ${minimum}`
+            : `must have at least ${minimum} ${origin === 'string' ? 'characters' : 'items'}`,
+        tooBig: (maximum: string, origin: string) =>
+          origin === 'number'
+            ? `must be at most ${maximum}`
+            : `must have at most ${maximum} ${origin === 'string' ? 'characters' : 'items'}`,
+        type: (expected: string) => `must be of type ${expected}`,
+        oneOf: (allowed: string) => `must be one of: ${allowed}`,
+        format: (format: string) => `must be a valid ${format}`,
+        unknownKey: (key: string) => `'${key}' is not a field of an entry`,
+      },
+      /**
+       * Every code an entry's check or its test can give, said in a
+       * sentence: in a language other than the core's, a problem with no
+       * values to say it by reads so (the code stays beside it).
+       */
+      codes: {
+        field_invalid: 'The field is missing or has the wrong type or form.',
+        template_syntax: "A ${ is not closed, or a placeholder's name is empty.",
+        template_unknown_placeholder: 'The template names a placeholder that does not exist.',
+        template_placeholder_not_allowed: 'A placeholder is not allowed in this template.',
+        template_method: 'The method prefix must be POST and one space.',
+        template_url: 'The template is not an absolute http(s) URL.',
+        url_address_refused:
+          'The URL names a host the gateway does not call (loopback, private, metadata).',
+        template_repeated_parameter: 'A POST template repeats a query parameter.',
+        template_parameter_name: 'A POST template has a placeholder in a parameter name.',
+        template_value_missing: 'A placeholder has no value to put in (no app secret set, say).',
+        header_invalid: "A header's name is invalid, or its value has a control character.",
+        expression_syntax: 'The expression does not parse.',
+        expression_unknown_function: 'The expression calls a function that does not exist.',
+        expression_arity: 'A function is called with the wrong number of arguments.',
+        expression_limit: 'The expression is too long or nested too deeply.',
+        user_attribute_unknown: 'The mapping names a user attribute that does not exist.',
+        user_attribute_repeated: 'The mapping names the same user attribute twice.',
+        userinfo_text_syntax: 'The line is not of the form attribute = expression.',
+        test_sign_in_needs_state:
+          'The authorization URL needs ${state} for a test sign-in to find its callback.',
+        user_attribute_invalid: 'A user attribute has a value of the wrong type or length.',
+        response_not_json: 'A value that had to be JSON is not.',
+        response_too_large: 'A response or value is too large or nested too deeply.',
+        value_type: 'A value has the wrong type for the operation.',
+        key_not_found: 'The key or path is not in the JSON value.',
+        jwt_malformed: 'The value is not a JWT whose claims can be read.',
+        id_token_unverified: "JWT_CLAIMS reads only the sign-in's verified id_token.",
+        user_attribute_control_character: 'A userId or email holds a control character.',
+        user_attribute_whitespace: 'A userId starts or ends with whitespace.',
+        user_attribute_number_inexact: 'A user attribute is a number that is not an exact integer.',
+        userinfo_no_user_object: 'The user-info response has no object under the key user.',
+        user_id_missing: 'The user-info response gave no usable userId.',
+      },
     },
+    /** Between the items of a list said in a sentence. */
+    listSeparator: ', ',
     required: '(required)',
     takenId: (label: string, id: string) =>
       `another entry has the ${label} "${id}" already; choose another`,
@@ -201,7 +266,7 @@ export const en = {
       pkce: 'PKCE (S256): add a code challenge here and its verifier to the token call',
       token: '2. Access token (server to server)',
       clientNone: 'None (the template carries what the server needs)',
-      clientBasic: 'HTTP Basic with the app id and secret (RFC 6749 §2.3.1)',
+      clientBasic: 'HTTP Basic with the App id and App secret (RFC 6749 §2.3.1)',
       tokenCall: 'Token call',
       tokenParseHint: (expression: string) =>
         `An expression over $response that yields the access token, e.g. ${expression}.`,
@@ -283,11 +348,13 @@ export const en = {
         'The base URL of the service that builds the authorization URL and reads the callback.',
       secretHint: 'Signs every call between the gateway and the service (HMAC).',
       settingsHint: (form: string) =>
-        `One ${form} per line, passed to the service as the entry's settings (with the appid and app secret).`,
+        `One ${form} per line, passed to the service as the entry's settings (with the App id and App secret).`,
       testing: 'Testing…',
       test: 'Test connection',
       answered: (ms: number) => `The extension service answered in ${ms} ms.`,
     },
+    /** Beside the heading of a collapsed part of the form. */
+    sectionProblems: (count: number) => `${count} problem${count === 1 ? '' : 's'}`,
     validation: {
       heading: 'Validation',
       couldNotCheck: (reason: string) => `Could not check the entry: ${reason}`,
@@ -302,7 +369,7 @@ export const en = {
     },
     samples: {
       heading: 'Test with sample responses',
-      hint: 'Paste what the server answers to the token call and to the user-info call (and to the application-token call and each call after user info, when the entry makes them). The entry as you see it above reads them here; nothing is sent to the server and nothing is saved.',
+      hint: 'Paste what the server answers to the token call and to the user-info call (and to the application-token call and each call after user info, when the entry makes them). The entry as the form holds it reads them here; nothing is sent to the server and nothing is saved.',
       appToken: 'Sample application-token response',
       call: (name: string) => `Sample response of the call ${name}`,
       token: 'Sample token response',
@@ -334,7 +401,7 @@ export const en = {
   },
   testSignIn: {
     heading: 'Test sign-in',
-    hint: 'Opens the provider in a new window and runs every call of the entry as you see it above, with a real account. Nobody is signed in and no user is written; the trace appears here.',
+    hint: 'Opens the provider in a new window and runs every call of the entry as the form holds it, with a real account. Nobody is signed in and no user is written; the trace appears here.',
     start: 'Test sign-in',
     starting: 'Starting…',
     popupBlocked: (url: string) =>
@@ -361,8 +428,7 @@ export const en = {
   presets: {
     heading: 'Start from',
     blank: 'A blank entry',
-    hint: 'A preset fills every field but the credentials. Fill in the application id and secret the provider gives you, and the parameters below.',
-    parameter: (name: string, description: string) => `${name}: ${description}`,
+    hint: 'A preset fills every field but the credentials. Fill in the App id and App secret the provider gives you, and the parameters below.',
     register: 'Register at the provider',
     setup: (name: string) => `How to register an application at ${name}`,
     callback: 'Callback URL (authorization callback, redirect URI)',
@@ -371,7 +437,7 @@ export const en = {
     copied: 'Copied.',
     scopes: 'Scopes',
     noScopes: 'none named in the authorization URL',
-    credentials: 'Then fill in: Application id (appid) and secret (appsecret).',
+    credentials: 'Then fill in: App id and App secret.',
   },
   users: {
     search: 'Search users',

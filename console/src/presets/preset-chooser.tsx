@@ -12,6 +12,8 @@ interface PresetChooserProps {
   /** The ids other entries have: the suggested id avoids them. */
   readonly takenIds: readonly string[];
   readonly onApply: (draft: EntryDraft) => void;
+  /** Another preset (or a blank entry) was chosen: the form is filled anew. */
+  readonly onChoose: () => void;
 }
 
 /**
@@ -19,8 +21,9 @@ interface PresetChooserProps {
  * Choosing one, or changing one of its parameters, fills the form; then it
  * shows what to register at the provider.
  */
-export function PresetChooser({ draft, takenIds, onApply }: PresetChooserProps) {
-  const t = useI18n().t.presets;
+export function PresetChooser({ draft, takenIds, onApply, onChoose }: PresetChooserProps) {
+  const { t: messages, language } = useI18n();
+  const t = messages.presets;
   const loaded = useLoad(
     useCallback(
       (signal: AbortSignal) => api<{ presets: PresetView[] }>('GET', '/presets', { signal }),
@@ -38,10 +41,12 @@ export function PresetChooser({ draft, takenIds, onApply }: PresetChooserProps) 
   const callbackUrl = draft.id === '' ? undefined : entryCallbackUrl(draft.id);
   const scopes = scopesOf(draft.authorizeUrl);
   return (
-    <fieldset className="section preset-chooser">
-      <legend>{t.heading}</legend>
+    // "Start from" is said once: it labels the chooser and heads the section.
+    <section className="section preset-chooser" aria-labelledby="start-from-label">
       <div className="field">
-        <label htmlFor="start-from">{t.heading}</label>
+        <label htmlFor="start-from" id="start-from-label" className="section-title">
+          {t.heading}
+        </label>
         <select
           id="start-from"
           value={chosen?.preset ?? ''}
@@ -50,6 +55,7 @@ export function PresetChooser({ draft, takenIds, onApply }: PresetChooserProps) 
             setChosen(preset);
             setCopied(false);
             if (preset !== undefined) apply(preset, defaultParameters(preset));
+            onChoose();
           }}
         >
           <option value="">{t.blank}</option>
@@ -63,19 +69,27 @@ export function PresetChooser({ draft, takenIds, onApply }: PresetChooserProps) 
       {chosen === undefined ? null : (
         <>
           <p className="hint">{t.hint}</p>
-          {Object.entries(chosen.parameters).map(([name, parameter]) => (
-            <div className="field" key={name}>
-              <label htmlFor={`preset-${name}`}>{t.parameter(name, parameter.description)}</label>
-              <input
-                id={`preset-${name}`}
-                type="text"
-                value={parameters[name] ?? ''}
-                onChange={(event) => {
-                  apply(chosen, { ...parameters, [name]: event.target.value });
-                }}
-              />
-            </div>
-          ))}
+          {Object.entries(chosen.parameters).map(([name, parameter]) => {
+            // The preset's own words for its parameter, in the language on screen.
+            const said = language === 'zh-CN' ? parameter['zh-CN'] : parameter;
+            return (
+              <div className="field" key={name}>
+                <label htmlFor={`preset-${name}`}>{said.label}</label>
+                <input
+                  id={`preset-${name}`}
+                  type="text"
+                  aria-describedby={`preset-${name}-hint`}
+                  value={parameters[name] ?? ''}
+                  onChange={(event) => {
+                    apply(chosen, { ...parameters, [name]: event.target.value });
+                  }}
+                />
+                <p className="hint" id={`preset-${name}-hint`}>
+                  {said.description}
+                </p>
+              </div>
+            );
+          })}
           <div className="preset-register">
             <h3>{t.register}</h3>
             <p>
@@ -112,6 +126,6 @@ export function PresetChooser({ draft, takenIds, onApply }: PresetChooserProps) 
           </div>
         </>
       )}
-    </fieldset>
+    </section>
   );
 }

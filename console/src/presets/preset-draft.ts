@@ -9,7 +9,15 @@ export interface PresetView {
   readonly name: string;
   readonly setup: string;
   readonly parameters: Readonly<
-    Record<string, { readonly default?: string; readonly description: string }>
+    Record<
+      string,
+      {
+        readonly default?: string;
+        readonly label: string;
+        readonly description: string;
+        readonly 'zh-CN': { readonly label: string; readonly description: string };
+      }
+    >
   >;
   readonly entry: Readonly<Record<string, unknown>>;
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { MouseEvent } from 'react';
+import { FieldLink } from '../entry-form/field-link';
+import { focusField } from '../entry-form/focus-field';
 import { fieldId } from '../entry-form/entry-draft';
+import { blamedByTraceStep } from './blamed-field';
 import { api, describeFailure } from '../api';
 import type { EntryBody } from '../types';
 import { useI18n } from '../i18n/language';
@@ -214,6 +216,7 @@ function TraceView({ trace }: { readonly trace: Trace }) {
                 {step.error.code}: {step.error.message}
               </p>
             )}
+            <FieldLink field={blamedByTraceStep(step)} />
           </li>
         ))}
       </ol>
@@ -238,10 +241,6 @@ function TraceView({ trace }: { readonly trace: Trace }) {
 function ConflictSettings() {
   const { t } = useI18n();
   const labels = t.entryForm.fields;
-  const go = (event: MouseEvent<HTMLAnchorElement>, field: string) => {
-    event.preventDefault();
-    document.getElementById(fieldId(field))?.focus();
-  };
   const link = (
     field: 'provisioning.adoptExistingUsers' | 'provisioning.userIdScope',
     says: (setting: string) => string,
@@ -249,7 +248,8 @@ function ConflictSettings() {
     <a
       href={`#${fieldId(field)}`}
       onClick={(event) => {
-        go(event, field);
+        event.preventDefault();
+        focusField(field);
       }}
     >
       {says(labels[field])}

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorFacts } from '../errors/ssogate-error.js';
 import { SsogateError } from '../errors/ssogate-error.js';
 
 /**
@@ -45,15 +46,42 @@ export function problemsFromSchema(error: z.ZodError): SsogateError[] {
         (key) =>
           new SsogateError('field_invalid', `'${key}' is not a field of an entry`, {
             field: base === '' ? key : `${base}.${key}`,
+            facts: { issue: 'unknown_key', key },
           }),
       );
     }
+    const facts = schemaFacts(issue);
     return [
       new SsogateError('field_invalid', schemaMessage(issue), {
         field: base === '' ? 'entry' : base,
+        ...(facts === undefined ? {} : { facts }),
       }),
     ];
   });
+}
+
+/**
+ * The values of a schema problem's message (`issue` names its kind), so a
+ * reader says it in another language: a bound and what it bounds, the type
+ * or values expected, the format.
+ */
+function schemaFacts(issue: z.core.$ZodIssue): ErrorFacts | undefined {
+  switch (issue.code) {
+    case 'too_small':
+      return { issue: issue.code, minimum: Number(issue.minimum), origin: issue.origin };
+    case 'too_big':
+      return { issue: issue.code, maximum: Number(issue.maximum), origin: issue.origin };
+    case 'invalid_type':
+      return issue.input === undefined
+        ? undefined
+        : { issue: issue.code, expected: issue.expected };
+    case 'invalid_value':
+      return { issue: issue.code, allowed: issue.values.map(String).join(', ') };
+    case 'invalid_format':
+      return { issue: issue.code, format: issue.format };
+    default:
+      return undefined;
+  }
 }
 
 function schemaMessage(issue: z.core.$ZodIssue): string {

@@ -321,6 +321,21 @@ describe('validateEntry: options beyond the basic shape', () => {
       'timeoutMs',
     ]);
   });
+
+  test('a schema problem carries its values, for a reader in another language', () => {
+    const problems = problemsOf({
+      ...buildGetEntry({ timeoutMs: 5 }),
+      surplus: 1,
+      provisioning: { userIdScope: 'elsewhere' },
+    });
+    const factsOf = (field: string) => problems.find((problem) => problem.field === field)?.facts;
+    assert.deepEqual(factsOf('timeoutMs'), { issue: 'too_small', minimum: 100, origin: 'number' });
+    assert.deepEqual(factsOf('provisioning.userIdScope'), {
+      issue: 'invalid_value',
+      allowed: 'global, entry',
+    });
+    assert.deepEqual(factsOf('surplus'), { issue: 'unknown_key', key: 'surplus' });
+  });
 });
 
 describe('validateEntry: userIdScope', () => {

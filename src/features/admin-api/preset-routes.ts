@@ -10,7 +10,14 @@ const presetAnswer = z.looseObject({
       setup: z.string().describe("the provider's page on registering an application"),
       parameters: z.record(
         z.string(),
-        z.looseObject({ default: z.string().optional(), description: z.string() }),
+        z.looseObject({
+          default: z.string().optional(),
+          label: z.string().describe('what a form calls the parameter'),
+          description: z.string(),
+          'zh-CN': z
+            .looseObject({ label: z.string(), description: z.string() })
+            .describe('the label and description in Chinese'),
+        }),
       ),
       entry: z
         .record(z.string(), z.unknown())

@@ -30,7 +30,14 @@ const presetFile = z.strictObject({
   setup: z.url(),
   parameters: z.record(
     z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/),
-    z.strictObject({ default: z.string().optional(), description: z.string() }),
+    z.strictObject({
+      default: z.string().optional(),
+      /** What the form calls the parameter, instead of its name (`webBase`). */
+      label: z.string().min(1),
+      description: z.string(),
+      /** The label and description in Chinese, for the console in that language. */
+      'zh-CN': z.strictObject({ label: z.string().min(1), description: z.string().min(1) }),
+    }),
   ),
   entry: z.record(z.string(), z.unknown()),
 });

@@ -1,0 +1,52 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { blamedBySampleStep, blamedByTraceStep } from './blamed-field.js';
+
+const step = (name: string, outcome: 'ok' | 'failed', ...failed: string[]) => ({
+  name,
+  outcome,
+  results: failed.map((label) => ({ label, outcome: 'failed' })),
+});
+
+describe('the field a failed test step blames', () => {
+  it('blames nothing for a step that went well', () => {
+    assert.equal(blamedByTraceStep(step('token', 'ok')), undefined);
+  });
+
+  it('blames the template of a failed call', () => {
+    assert.equal(blamedByTraceStep(step('token', 'failed')), 'tokenUrl');
+    assert.equal(blamedByTraceStep(step('user info', 'failed')), 'userInfoUrl');
+    assert.equal(blamedByTraceStep(step('callback', 'failed')), 'authorizeUrl');
+    assert.equal(blamedByTraceStep(step('extension', 'failed')), 'extensionUrl');
+  });
+
+  it('blames the expression that failed to read an answer', () => {
+    assert.equal(
+      blamedByTraceStep(step('token', 'failed', "successCondition: JSON_GET($response, 'ok')")),
+      'tokenRequest.successCondition',
+    );
+    assert.equal(blamedByTraceStep(step('token', 'failed', 'tokenParse: x')), 'tokenParse');
+    // A mapping line fails while its step goes on: the line still blames the parsing.
+    assert.equal(
+      blamedByTraceStep(step('user info', 'ok', "email = JSON_GET($response, 'mail')")),
+      'userInfoParse',
+    );
+  });
+
+  it('blames the calls JSON for the application token and the calls after user info', () => {
+    assert.equal(blamedByTraceStep(step('app token', 'failed')), 'shapes.calls');
+    assert.equal(blamedByTraceStep(step('call member', 'failed')), 'shapes.calls');
+    assert.equal(blamedByTraceStep(step('something new', 'failed')), undefined);
+  });
+
+  it('blames what a sample test names, else the reader of its step', () => {
+    assert.equal(
+      blamedBySampleStep('token', 'tokenValues[0].expression'),
+      'tokenValues[0].expression',
+    );
+    assert.equal(blamedBySampleStep('token', undefined), 'tokenParse');
+    assert.equal(blamedBySampleStep('userinfo', undefined), 'userInfoParse');
+    assert.equal(blamedBySampleStep('userinfo_call', undefined), 'shapes.calls');
+    assert.equal(blamedBySampleStep('entry', undefined), undefined);
+  });
+});
