@@ -84,7 +84,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ]),
   ...exportsOf('foundation/pages/portal-page', ['PortalPageInput', 'PortalUser']),
   ...exportsOf('foundation/pages/sign-out-page', ['SignOutPageInput']),
-  ...exportsOf('foundation/storage/redis/open-redis-stores', ['RedisStores']),
   ...exportsOf('foundation/storage/sqlite/background-checkpoints', [
     'BackgroundCheckpoints',
     'CheckpointState',

@@ -15,7 +15,7 @@ import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
 import { revalidateSession } from '../features/sessions/revalidate-session.js';
-import { gatewayTelemetry } from './gateway-telemetry.js';
+import { Telemetry } from '../foundation/observability/telemetry.js';
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -33,7 +33,8 @@ export function createGateway(
 ): Gateway {
   const clock = options.clock ?? Date.now;
   const random = options.random ?? pooledRandomBytes();
-  const telemetry = gatewayTelemetry(config, storage, clock);
+  // Metrics and traces start with the app, as configured (gateway-telemetry.ts).
+  const telemetry = new Telemetry(undefined);
   // A client of its own is the gateway's to close (at app close); a given one is the caller's.
   const policy = addressPolicy(config.outboundAllow);
   const outbound =

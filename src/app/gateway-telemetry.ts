@@ -1,40 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import { apiVersion } from '../features/admin-api/openapi-route.js';
-import type { Config } from '../foundation/config/load-config.js';
 import type { Gateway } from '../foundation/http/gateway.js';
-import { GatewayMetrics } from '../foundation/observability/gateway-metrics.js';
 import {
   metricsPath,
   scrape,
   startMetricsServer,
 } from '../foundation/observability/metrics-endpoint.js';
-import { lendMetricsToPrimary } from '../foundation/observability/cluster-metrics.js';
-import { Telemetry } from '../foundation/observability/telemetry.js';
-import type { Storage } from '../foundation/storage/types.js';
 
 /**
- * The gateway's telemetry: metrics are kept only when something can read
- * them (SSOGATE_METRICS_TOKEN or SSOGATE_METRICS_ADDRESS), so a gateway
- * without either pays nothing for them.
- */
-export function gatewayTelemetry(config: Config, storage: Storage, clock: () => number): Telemetry {
-  const exposed = config.metricsToken !== undefined || config.metricsAddress !== undefined;
-  if (!exposed) return new Telemetry(undefined);
-  return new Telemetry(
-    new GatewayMetrics({
-      version: apiVersion,
-      upstreams: config.upstreams.map((upstream) => upstream.origin),
-      countSessions: () => {
-        const now = clock();
-        return storage.sessions.countActive(now, now - config.sessionIdleMs);
-      },
-    }),
-  );
-}
-
-/**
- * Serves the metrics and starts tracing, as configured: /_sso/metrics on the
+ * Keeps metrics, serves them and starts tracing, as configured. Metrics are
+ * kept only when something can read them (SSOGATE_METRICS_TOKEN or
+ * SSOGATE_METRICS_ADDRESS), so a gateway without either pays nothing for
+ * them, not even the memory of prom-client's code: /_sso/metrics on the
  * gateway's own listener behind the token, or a listener of their own (the
  * token asked there too, if set); with neither, no route at all (404).
  * Spans are flushed when the app closes. A worker of several lends its
@@ -45,14 +23,23 @@ export async function serveTelemetry(
   gateway: Gateway,
   worker: boolean,
 ): Promise<void> {
-  const { config, telemetry } = gateway;
-  const { metrics } = telemetry;
+  const { config, telemetry, storage, clock } = gateway;
   if (config.otlpEndpoint !== undefined)
     await telemetry.startTracing(config.otlpEndpoint, apiVersion);
   app.addHook('onClose', async () => telemetry.close());
-  if (metrics === undefined) return;
+  const exposed = config.metricsToken !== undefined || config.metricsAddress !== undefined;
+  if (!exposed) return;
+  const metrics = await telemetry.startMetrics({
+    version: apiVersion,
+    upstreams: config.upstreams.map((upstream) => upstream.origin),
+    countSessions: () => {
+      const now = clock();
+      return storage.sessions.countActive(now, now - config.sessionIdleMs);
+    },
+  });
   if (worker) {
     // Several workers need the metrics' own listener (load-config.ts).
+    const { lendMetricsToPrimary } = await import('../foundation/observability/cluster-metrics.js');
     lendMetricsToPrimary(metrics);
     return;
   }

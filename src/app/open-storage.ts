@@ -3,9 +3,7 @@ import type { Config } from '../foundation/config/load-config.js';
 import { privateDirectory } from '../foundation/crypto/private-files.js';
 import { createSecretBox } from '../foundation/crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
-import { openPostgresStorage } from '../foundation/storage/postgres/open-postgres-storage.js';
 import { announcingUserStore } from '../foundation/storage/announcing-stores.js';
-import { openRedisStores } from '../foundation/storage/redis/open-redis-stores.js';
 import { openSqliteStorage } from '../foundation/storage/index.js';
 import type { Storage } from '../foundation/storage/types.js';
 
@@ -27,10 +25,14 @@ export async function openStorage(config: Config): Promise<Storage> {
     ...(config.secretKey === undefined ? {} : { configuredKey: config.secretKey }),
   });
   const secretBox = createSecretBox(key);
+  // The PostgreSQL and Redis clients (pg, ioredis) are loaded only when
+  // configured: a gateway on SQLite alone never holds their code in memory.
   const base =
     config.database.kind === 'sqlite'
       ? await openSqliteStorage({ filename: config.database.filename, secretBox })
-      : await openPostgresStorage({
+      : await (
+          await import('../foundation/storage/postgres/open-postgres-storage.js')
+        ).openPostgresStorage({
           url: config.database.url,
           secretBox,
           // With Redis, the sessions and their announcements are there instead.
@@ -39,6 +41,7 @@ export async function openStorage(config: Config): Promise<Storage> {
   if (config.redisUrl === undefined) return base;
   let redis;
   try {
+    const { openRedisStores } = await import('../foundation/storage/redis/open-redis-stores.js');
     redis = await openRedisStores({ url: config.redisUrl, prefix: config.redisPrefix });
   } catch (error) {
     await base.close();

@@ -5,7 +5,6 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import type { Config } from '../foundation/config/load-config.js';
 import { loggerOptions } from '../foundation/logging/logger.js';
-import { workersMetrics } from '../foundation/observability/cluster-metrics.js';
 import { startMetricsServer } from '../foundation/observability/metrics-endpoint.js';
 import { exitOnStop } from './graceful-stop.js';
 import { openStorage } from './open-storage.js';
@@ -98,11 +97,14 @@ export async function runPrimary(config: Config): Promise<void> {
   const pool = new WorkerPool(config.workers, log, (address, pids) => {
     for (const line of startLines({ ...facts, address, workerPids: pids })) announce(line);
   });
+  // prom-client is loaded only when metrics are exposed (docs/benchmarks.md#memory).
   const metricsServer =
     config.metricsAddress === undefined
       ? undefined
       : await startMetricsServer(
-          workersMetrics(() => pool.listeningWorkers()),
+          (await import('../foundation/observability/cluster-metrics.js')).workersMetrics(() =>
+            pool.listeningWorkers(),
+          ),
           config.metricsAddress,
           config.metricsToken,
         );

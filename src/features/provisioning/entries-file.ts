@@ -1,12 +1,12 @@
 import { open } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseYaml } from 'yaml';
 import type { EntryInput } from '../../core/index.js';
 import { SsogateError, describeProblem, validateEntry } from '../../core/index.js';
 import type { AddressPolicy } from '../../foundation/outbound/address-policy.js';
 import { addressPolicy } from '../../foundation/outbound/address-policy.js';
 import { entryAddressProblems } from '../../foundation/outbound/entry-addresses.js';
 import type { Storage } from '../../foundation/storage/types.js';
+import { parseYaml } from '../../foundation/config/parse-yaml.js';
 
 /**
  * Entries provisioned at start from SSOGATE_ENTRIES_FILE (docs/configuration.md): JSON or

@@ -77,9 +77,17 @@ export async function forwardToUpstream(
   const headers = upstreamRequestHeaders(incoming, target.context);
   const observed = gateway.telemetry.proxyStarted(upstream.origin, headers, incoming.headers);
   const method = incoming.method ?? 'GET';
-  const send = () =>
-    callUpstream(gateway, upstream, method, path, headers, gateway.config.upstreamTimeoutMs, false);
-  let call = send();
+  const send = (connection: 'pooled' | 'fresh') =>
+    callUpstream(
+      gateway,
+      upstream,
+      method,
+      path,
+      headers,
+      gateway.config.upstreamTimeoutMs,
+      connection,
+    );
+  let call = send('pooled');
   // A client that goes away stops the upstream request too.
   const abandon = (): void => {
     if (!outgoing.writableFinished) call.request.destroy();
@@ -94,8 +102,9 @@ export async function forwardToUpstream(
   if (outcome.kind === 'failed' && outcome.staleConnection && replayable(method, incoming)) {
     // The upstream closed an idle pooled connection as this request arrived
     // on it. Sent again once, as RFC 9110 §9.2.2 allows for an idempotent
-    // request: the body it does not have cannot have been half read.
-    call = send();
+    // request: the body it does not have cannot have been half read. On a
+    // new connection: the other idle ones may have been closed just the same.
+    call = send('fresh');
     call.request.end();
     outcome = await call.outcome;
   }

@@ -92,7 +92,7 @@ export async function proxyUpgrade(
     target.path,
     upstreamRequestHeaders(request, forwardContext(gateway, upstream, active.user, true)),
     gateway.config.upstreamTimeoutMs,
-    true,
+    'upgrade',
   );
   socket.once('close', () => call.request.destroy());
   call.request.end();

@@ -9,6 +9,17 @@ import { parsedUrl } from './forward-context.js';
 const connectTimeoutMs = 5_000;
 
 /**
+ * How long a pooled connection may sit idle before the gateway closes it:
+ * below the keep-alive time-outs of common application servers (5 s in
+ * Node.js, Apache httpd and uvicorn), so the gateway closes an idle
+ * connection before the application does, rather than sending a request on
+ * it as the application closes it. An application that announces a shorter
+ * one (`Keep-Alive: timeout=N`) is honoured, a second early: Node's agent
+ * only reads that hint when an idle time is set at all.
+ */
+const pooledIdleMs = 4_000;
+
+/**
  * One keep-alive agent per upstream origin, so proxied requests reuse
  * connections; the gateway's own, closed with it (gateway-memory.ts).
  */
@@ -16,7 +27,9 @@ function agentFor(gateway: Gateway, origin: string): http.Agent {
   const agents = gateway.memory.upstreamAgents;
   let agent = agents.get(origin);
   if (agent === undefined) {
-    const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+    // `timeout` only closes idle pooled sockets: a request in progress has
+    // no 'timeout' listener, so its socket's time-out does nothing to it.
+    const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: pooledIdleMs };
     agent = origin.startsWith('https:') ? new https.Agent(options) : new http.Agent(options);
     agents.set(origin, agent);
   }
@@ -54,6 +67,26 @@ interface UpstreamCall {
 const closedConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
+ * Closes the idle pooled connections to `origin`. The agent hands out the
+ * connection used last first, so when that one turned out closed by the
+ * upstream, those idle longer are closed too, or about to be.
+ */
+function dropIdleConnections(gateway: Gateway, origin: string): void {
+  const agent = gateway.memory.upstreamAgents.get(origin);
+  if (agent === undefined) return;
+  for (const sockets of Object.values(agent.freeSockets)) {
+    for (const socket of sockets ?? []) socket.destroy();
+  }
+}
+
+/**
+ * Which connection a call goes out on: a pooled one (`pooled`), a new one
+ * of its own that is closed after the response (`fresh`: the retry after a
+ * pooled one was met closed), or one taken for a WebSocket (`upgrade`).
+ */
+type Connection = 'pooled' | 'fresh' | 'upgrade';
+
+/**
  * Starts a request to an upstream. The caller writes (or pipes) the body and
  * ends it. A connection not made within 5 s (or the time-out, if shorter), or
  * a response head not received within `timeoutMs` of the request's end,
@@ -69,8 +102,9 @@ export function callUpstream(
   path: string,
   headers: string[],
   timeoutMs: number,
-  upgrade: boolean,
+  connection: Connection,
 ): UpstreamCall {
+  const upgrade = connection === 'upgrade';
   const url = parsedUrl(gateway, upstream.origin);
   const client = url.protocol === 'https:' ? https : http;
   const request = client.request({
@@ -80,8 +114,9 @@ export function callUpstream(
     method,
     path,
     headers,
-    // A WebSocket takes its connection away from the pool for good.
-    agent: upgrade ? false : agentFor(gateway, upstream.origin),
+    // A WebSocket takes its connection away from the pool for good; a retry
+    // must not meet another stale pooled one.
+    agent: connection === 'pooled' ? agentFor(gateway, upstream.origin) : false,
   });
   const outcome = new Promise<Awaited<UpstreamCall['outcome']>>((resolve) => {
     let settled = false;
@@ -126,6 +161,7 @@ export function callUpstream(
       });
     request.on('error', (error: NodeJS.ErrnoException) => {
       const stale = request.reusedSocket && closedConnectionCodes.has(error.code ?? '');
+      if (stale) dropIdleConnections(gateway, upstream.origin);
       fail('refused', error.code ?? error.message, stale);
     });
   });

@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { SsogateError } from '../../core/index.js';
 import type { AllowList } from '../outbound/address-policy.js';
@@ -17,6 +16,7 @@ import { readOrganizationLogo } from './organization-logo.js';
 import type { ServedHosts } from './served-hosts.js';
 import { servedHosts } from './served-hosts.js';
 import type { Language } from '../pages/i18n/languages.js';
+import { parseYaml } from './parse-yaml.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
 export interface Config {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './parse-yaml.js';
 
 /**
  * The settings of the reverse proxy and of forward-auth, parsed once at start
@@ -210,7 +210,7 @@ export function parseAccessRules(
       }
     }
     try {
-      list = parseYaml(source) as unknown; // YAML reads JSON too.
+      list = parseYaml(source); // YAML reads JSON too.
     } catch (error) {
       problems.push(
         `${variable}: ${where} is not valid JSON or YAML (${(error as Error).message.split('\n')[0] ?? ''})`,

@@ -13,7 +13,7 @@ const forwardAuthBuckets = [
 const proxyBuckets = [0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** What a forward-auth check answered, read from its status. */
-type ForwardAuthDecision =
+export type ForwardAuthDecision =
   'allow' | 'unauthenticated' | 'denied' | 'redirect' | 'invalid' | 'error';
 
 const forwardAuthDecisions: readonly ForwardAuthDecision[] = [
@@ -25,14 +25,6 @@ const forwardAuthDecisions: readonly ForwardAuthDecision[] = [
   'error',
 ];
 
-export function forwardAuthDecision(status: number): ForwardAuthDecision {
-  if (status === 204 || status === 200) return 'allow';
-  if (status === 401) return 'unauthenticated';
-  if (status === 403) return 'denied';
-  if (status >= 300 && status < 400) return 'redirect';
-  return status < 500 ? 'invalid' : 'error';
-}
-
 export interface ProxyChildren {
   readonly byClass: readonly CounterChild[];
   readonly duration: HistogramChild;
@@ -41,7 +33,7 @@ export interface ProxyChildren {
 /** Where a session count comes from, asked at most once per cache period. */
 type CountSessions = () => Promise<number>;
 
-interface GatewayMetricsOptions {
+export interface GatewayMetricsOptions {
   readonly version: string;
   /** Upstream origins, known at start: their children are bound once. */
   readonly upstreams: readonly string[];

@@ -1,10 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Span } from '@opentelemetry/api';
-import type { GatewayMetrics, ProxyChildren } from './gateway-metrics.js';
-import { forwardAuthDecision } from './gateway-metrics.js';
+// Types only: prom-client and @opentelemetry/api are loaded when metrics
+// or traces are started, never by a gateway with neither.
+import type {
+  ForwardAuthDecision,
+  GatewayMetrics,
+  GatewayMetricsOptions,
+  ProxyChildren,
+} from './gateway-metrics.js';
 import type { Tracing } from './tracing.js';
-import { contextFromTraceparent, markFailed, signInParent, traceparentOf } from './tracing.js';
 
 /** The outbound steps of a sign-in that are timed. */
 type OutboundStep = 'app_token' | 'token' | 'userinfo' | 'extension';
@@ -31,6 +36,14 @@ interface HasHeaders {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+function forwardAuthDecision(status: number): ForwardAuthDecision {
+  if (status === 204 || status === 200) return 'allow';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'denied';
+  if (status >= 300 && status < 400) return 'redirect';
+  return status < 500 ? 'invalid' : 'error';
+}
+
 const emptyTrace: FailureTrace = {};
 const unobserved: ProxyObservation = { startedAt: 0, children: undefined, span: undefined };
 
@@ -44,7 +57,19 @@ export class Telemetry {
   private tracingValue: Tracing | undefined = undefined;
   private shutdownTracing: () => Promise<void> = async () => {};
 
-  constructor(readonly metrics: GatewayMetrics | undefined) {}
+  constructor(private metricsValue: GatewayMetrics | undefined) {}
+
+  get metrics(): GatewayMetrics | undefined {
+    return this.metricsValue;
+  }
+
+  /** Starts keeping metrics; prom-client is loaded now, not before. */
+  async startMetrics(options: GatewayMetricsOptions): Promise<GatewayMetrics> {
+    const { GatewayMetrics } = await import('./gateway-metrics.js');
+    const metrics = new GatewayMetrics(options);
+    this.metricsValue = metrics;
+    return metrics;
+  }
 
   get tracing(): Tracing | undefined {
     return this.tracingValue;
@@ -73,10 +98,11 @@ export class Telemetry {
   /** A pending sign-in was stored at the start of a sign-in begun at `startedAt`. */
   signInStarted(entryId: string, traceKey: string, startedAt: number): void {
     this.metrics?.signInsStarted.child(entryId).inc();
-    this.tracing?.record('sign_in.start', startedAt, {
+    const { tracing } = this;
+    tracing?.record('sign_in.start', startedAt, {
       kind: 'server',
       attributes: { 'ssogate.entry': entryId },
-      parent: signInParent(traceKey),
+      parent: tracing.signInParent(traceKey),
     });
   }
 
@@ -85,7 +111,11 @@ export class Telemetry {
     if (this.tracing === undefined) return run();
     return this.tracing.inSpan(
       'sign_in.callback',
-      { kind: 'server', attributes: { 'ssogate.entry': entryId }, parent: signInParent(traceKey) },
+      {
+        kind: 'server',
+        attributes: { 'ssogate.entry': entryId },
+        parent: this.tracing.signInParent(traceKey),
+      },
       run,
     );
   }
@@ -137,7 +167,10 @@ export class Telemetry {
           },
         },
         (span) =>
-          send({ ...request, headers: { ...request.headers, traceparent: traceparentOf(span) } }),
+          send({
+            ...request,
+            headers: { ...request.headers, traceparent: tracing.traceparentOf(span) },
+          }),
       );
     };
   }
@@ -159,7 +192,7 @@ export class Telemetry {
     if (span === undefined) return emptyTrace;
     span.setAttribute('ssogate.reference', reference);
     span.setAttribute('ssogate.error_code', code);
-    markFailed(span, code);
+    this.tracing?.markFailed(span, code);
     return { traceId: span.spanContext().traceId };
   }
 
@@ -209,10 +242,11 @@ export class Telemetry {
       children.count.value += 1;
       children.duration.observe(seconds);
     }
-    this.tracing?.record('forward_auth', startedAt, {
+    const { tracing } = this;
+    tracing?.record('forward_auth', startedAt, {
       kind: 'server',
       attributes: { 'ssogate.decision': decision, 'http.response.status_code': status },
-      parent: contextFromTraceparent(headers.traceparent),
+      parent: tracing.contextFromTraceparent(headers.traceparent),
     });
   }
 
@@ -232,9 +266,9 @@ export class Telemetry {
         'proxy',
         'server',
         { 'ssogate.upstream': origin },
-        contextFromTraceparent(incoming.traceparent),
+        this.tracing.contextFromTraceparent(incoming.traceparent),
       );
-      replaceHeader(headers, 'traceparent', traceparentOf(span));
+      replaceHeader(headers, 'traceparent', this.tracing.traceparentOf(span));
     }
     return { startedAt: performance.now(), children, span };
   }
@@ -251,7 +285,7 @@ export class Telemetry {
       children.duration.observe((performance.now() - observation.startedAt) / 1000);
     }
     if (span !== undefined) {
-      if (status === undefined) markFailed(span, 'no response from the upstream');
+      if (status === undefined) this.tracing?.markFailed(span, 'no response from the upstream');
       else span.setAttribute('http.response.status_code', status);
       span.end();
     }

@@ -81,24 +81,31 @@ export class Tracing {
     return span;
   }
 
+  // The helpers below, reached through the instance, so that a gateway
+  // without tracing never loads @opentelemetry/api (telemetry.ts).
+  readonly markFailed = markFailed;
+  readonly traceparentOf = traceparentOf;
+  readonly contextFromTraceparent = contextFromTraceparent;
+  readonly signInParent = signInParent;
+
   /** A span to end later, child of `parent` (default: the current span). */
   start(name: string, kind: SpanKindName, attributes: Attributes, parent?: Context): Span {
     return this.tracer.startSpan(name, { kind: kinds[kind], attributes }, parent ?? this.active());
   }
 }
 
-export function markFailed(span: Span, message: string): void {
+function markFailed(span: Span, message: string): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
 /** The traceparent header naming `span` as the parent of the receiver's work. */
-export function traceparentOf(span: Span): string {
+function traceparentOf(span: Span): string {
   const { traceId, spanId, traceFlags } = span.spanContext();
   return `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, '0')}`;
 }
 
 /** The remote parent a request's traceparent header names; ROOT_CONTEXT if none or malformed. */
-export function contextFromTraceparent(header: string | string[] | undefined): Context {
+function contextFromTraceparent(header: string | string[] | undefined): Context {
   if (typeof header !== 'string') return ROOT_CONTEXT;
   const match = traceparentPattern.exec(header.trim().toLowerCase());
   if (match === null) return ROOT_CONTEXT;
@@ -119,7 +126,7 @@ export function contextFromTraceparent(header: string | string[] | undefined): C
  * ids are derived from that value, one-way, so both requests' spans land in
  * one trace under a parent no process records.
  */
-export function signInParent(traceKey: string): Context {
+function signInParent(traceKey: string): Context {
   const digest = createHash('sha256')
     .update('ssogate sign-in trace\u0000')
     .update(traceKey)

@@ -1,4 +1,4 @@
-import { compactVerify, createLocalJWKSet, errors } from 'jose';
+import type { errors as JoseErrors } from 'jose';
 import type { Claims, OidcDiscovery } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
 import type { ProviderMetadata } from './provider-metadata.js';
@@ -22,6 +22,8 @@ export async function verifyProviderJwt(
   token: string,
   refuse: 'id_token_invalid_signature' | 'logout_token_invalid',
 ): Promise<Claims> {
+  // jose is loaded with the first OpenID Connect token, not with the gateway.
+  const { compactVerify, createLocalJWKSet, errors } = await import('jose');
   const attempt = async (keys: Awaited<ReturnType<ProviderMetadata['keySet']>>) =>
     compactVerify(token, createLocalJWKSet(keys), { algorithms: allowedAlgorithms });
   let verified;
@@ -29,7 +31,7 @@ export async function verifyProviderJwt(
     try {
       verified = await attempt(await metadata.keySet(discovery));
     } catch (error) {
-      if (!mayBeRotated(error)) throw error;
+      if (!mayBeRotated(errors, error)) throw error;
       // Rate-limited: undefined when the key set was fetched within the minute.
       const fresh = await metadata.refetchKeySet(discovery);
       if (fresh === undefined) throw error;
@@ -47,7 +49,7 @@ export async function verifyProviderJwt(
     if (error instanceof SsogateError) throw error;
     throw new SsogateError(
       refuse,
-      `the token's signature does not verify (${describeJoseError(error)})`,
+      `the token's signature does not verify (${describeJoseError(errors, error)})`,
       {
         cause: error,
       },
@@ -66,7 +68,7 @@ export async function verifyProviderJwt(
 }
 
 /** A refusal a newer copy of the key set could turn into a success. */
-function mayBeRotated(error: unknown): boolean {
+function mayBeRotated(errors: typeof JoseErrors, error: unknown): boolean {
   return (
     error instanceof errors.JWKSNoMatchingKey ||
     error instanceof errors.JWSSignatureVerificationFailed
@@ -74,7 +76,7 @@ function mayBeRotated(error: unknown): boolean {
 }
 
 /** jose's error code, never the token: its messages do not quote it, but codes suffice. */
-function describeJoseError(error: unknown): string {
+function describeJoseError(errors: typeof JoseErrors, error: unknown): string {
   if (error instanceof errors.JOSEError) return error.code;
   return error instanceof Error ? error.name : 'unknown';
 }

@@ -1,8 +1,7 @@
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
 import { rootCertificates } from 'node:tls';
-import type { buildConnector } from 'undici';
-import { Agent, buildConnector as connectorOf } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
 import type { AddressPolicy } from './address-policy.js';
@@ -71,11 +70,13 @@ export class OutboundClient {
     const call = describeCall(outbound.method, outbound.url);
     const refusal = this.policy.hostRefusal(url.hostname);
     if (refusal !== undefined) throw refused(call, refusal);
+    // Before the deadline starts: the first call loads undici.
+    const dispatcher = await this.agentFor(outbound.timeoutMs);
     const deadline = AbortSignal.timeout(outbound.timeoutMs);
     const gate = this.gateFor(url.origin);
     await gate.enter(deadline, call, this.maxPerOrigin);
     return sendOutbound(outbound, {
-      dispatcher: this.agentFor(outbound.timeoutMs),
+      dispatcher,
       deadline,
       onSettled: () => {
         gate.leave();
@@ -112,20 +113,31 @@ export class OutboundClient {
     return gate;
   }
 
-  /** Entries have few distinct time-outs, so few Agents; each bounds its connects by its own. */
-  private agentFor(timeoutMs: number): Agent {
+  /**
+   * Entries have few distinct time-outs, so few Agents; each bounds its
+   * connects by its own. undici is loaded with the first call: a gateway
+   * that never calls a third-party server never holds its code in memory.
+   */
+  private async agentFor(timeoutMs: number): Promise<Agent> {
+    const existing = this.agents.get(timeoutMs);
+    if (existing !== undefined) return existing;
+    const undici = await import('undici');
+    // Another call may have made it while undici loaded.
     let agent = this.agents.get(timeoutMs);
     if (agent === undefined) {
-      agent = new Agent({
+      agent = new undici.Agent({
         connections: this.maxPerOrigin,
-        connect: this.connector(timeoutMs),
+        connect: this.connector(timeoutMs, undici.buildConnector),
       });
       this.agents.set(timeoutMs, agent);
     }
     return agent;
   }
 
-  private connector(timeoutMs: number): buildConnector.connector {
+  private connector(
+    timeoutMs: number,
+    connectorOf: typeof buildConnector,
+  ): buildConnector.connector {
     const connect = connectorOf({
       ...this.tls,
       timeout: timeoutMs,

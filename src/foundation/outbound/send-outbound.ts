@@ -1,5 +1,4 @@
 import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
 import { defaultUserAgent } from './user-agent.js';
 import { describeCall, toOutboundError } from './outbound-error.js';
@@ -32,8 +31,11 @@ export async function sendOutbound(
   options: SendOptions = {},
 ): Promise<ThirdPartyResponse> {
   const call = describeCall(outbound.method, outbound.url);
+  // undici is loaded with the first call, not with the gateway, and before
+  // the deadline starts: the call's time-out is the exchange's alone.
+  const { request } = await import('undici');
   const deadline = options.deadline ?? AbortSignal.timeout(outbound.timeoutMs);
-  const exchange = exchangeWith(outbound, call, deadline, options.dispatcher);
+  const exchange = exchangeWith(request, outbound, call, deadline, options.dispatcher);
   const settled = (): void => options.onSettled?.();
   // Also marks the exchange's rejection handled when the deadline answered first.
   exchange.then(settled, settled);
@@ -45,6 +47,7 @@ export async function sendOutbound(
 }
 
 async function exchangeWith(
+  request: typeof import('undici').request,
   outbound: OutboundRequest,
   call: string,
   deadline: AbortSignal,
