@@ -100,6 +100,48 @@ describe('the handoff of a sign-in to another host', () => {
     assert.equal(console.status, 401);
   });
 
+  test("each host's session cookie serves its own host only; replayed with another Host it is none", async () => {
+    const browser = await signedInBrowser();
+    assert.equal((await browser.open(at('wiki', '/mine'))).status, 200);
+    const wikiSession = browser.cookies(at('wiki', '/')).get('ssogate_session');
+    const signInSession = browser.cookies(at('sso', '/')).get('ssogate_session');
+    assert.ok(wikiSession !== undefined && signInSession !== undefined);
+    const json = { accept: 'application/json' };
+    for (const [cookie, host, path] of [
+      [wikiSession, 'git', '/repo'],
+      [wikiSession, 'sso', '/_sso/me'],
+      [signInSession, 'wiki', '/page'],
+    ] as const) {
+      const replaying = new TestBrowser({ connectTo: '127.0.0.1' });
+      browsers.push(replaying);
+      replaying.setCookie(at(host, ''), 'ssogate_session', cookie);
+      const answer = await replaying.open(at(host, path), json);
+      assert.equal(answer.status, 401, `${host}${path}: ${answer.body}`);
+    }
+    // Each is still good where it was issued.
+    assert.equal((await browser.open(at('wiki', '/mine'), json)).status, 200);
+    assert.equal((await browser.open(at('sso', '/_sso/me'), json)).status, 200);
+  });
+
+  test("the chooser and an entry's sign-in start on an application host hand off to the auth host and come back", async () => {
+    for (const path of [
+      '/_sso/login?return_to=/after',
+      '/_sso/login/example-get?return_to=/after',
+    ]) {
+      const browser = await signedInBrowser();
+      const before = authorizations();
+      const answer = await browser.open(at('wiki', path));
+      assert.equal(answer.status, 200, `${path}: ${answer.body}`);
+      assert.equal(answer.url, at('wiki', '/after'), path);
+      assert.equal(authorizations(), before + 1, `${path}: signed in at the auth host`);
+      assert.ok(answer.hops.some(({ url }) => url.startsWith(at('sso', '/_sso/handoff?'))));
+      // Signed in already: straight back, no second sign-in.
+      const again = await browser.open(at('git', path));
+      assert.equal(again.url, at('git', '/after'));
+      assert.equal(authorizations(), before + 1);
+    }
+  });
+
   test('the console, the admin API and the local sign-in are 404 on application hosts', async () => {
     const browser = new TestBrowser({ connectTo: '127.0.0.1' });
     browsers.push(browser);

@@ -126,7 +126,7 @@ export async function finishHandoff(
   const signIn = await gateway.storage.sessions.get(handoff.signInHash);
   // Signed out in the moment between: the page asked for starts over.
   if (signIn === undefined) return reply.redirect(returnTo, 302);
-  const id = await startHostSession(gateway.sessions, signIn);
+  const id = await startHostSession(gateway.sessions, signIn, handoff.host);
   setSessionCookie(gateway, reply, id);
   return reply.redirect(returnTo, 302);
 }

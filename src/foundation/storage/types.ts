@@ -233,6 +233,13 @@ export interface SessionRecord {
    * (sessions/session-service.ts). Absent for a sign-in's own session.
    */
   readonly signInHash?: string;
+  /**
+   * For a host's session: the host it was handed to, normalised
+   * (config/proxy-settings.ts normaliseHost); it is valid there only
+   * (config/served-hosts.ts sessionServesHost). Absent for a sign-in's own
+   * session, which serves the auth host.
+   */
+  readonly host?: string;
 }
 
 export interface SessionStore {
