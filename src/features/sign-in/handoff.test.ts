@@ -46,6 +46,18 @@ describe('the handoff of a sign-in to another host', () => {
     throw new Error('no handoff finish within 10 redirects');
   }
 
+  /** Opens a finish URL 61 seconds on, and checks it is refused as expired. */
+  async function assertExpiredLater(browser: TestBrowser, finish: string): Promise<void> {
+    clockOffset += 61_000;
+    try {
+      const late = await browser.open(finish);
+      assert.equal(late.status, 400);
+      assert.match(late.body, /handoff_expired/);
+    } finally {
+      clockOffset -= 61_000;
+    }
+  }
+
   before(async () => {
     wiki = await startEchoUpstream();
     git = await startEchoUpstream();
@@ -186,14 +198,20 @@ describe('the handoff of a sign-in to another host', () => {
   test('a code older than 60 seconds is refused', async () => {
     const browser = await signedInBrowser();
     const finish = await finishUrlFor(browser, at('wiki', '/late'));
-    clockOffset += 61_000;
-    try {
-      const late = await browser.open(finish);
-      assert.equal(late.status, 400);
-      assert.match(late.body, /handoff_expired/);
-    } finally {
-      clockOffset -= 61_000;
-    }
+    await assertExpiredLater(browser, finish);
+  });
+
+  test('a code past its 60 seconds whose record is already removed is refused as expired', async () => {
+    const browser = await signedInBrowser();
+    const finish = await finishUrlFor(browser, at('wiki', '/swept'));
+    // Removed as the expiry sweep (or Redis, at the record's expiry) removes it.
+    const code = new URL(finish).searchParams.get('code') ?? '';
+    assert.ok(await gw.storage.pendingSignIns.consume(sha256Base64url(`handoff:${code}`)));
+    await assertExpiredLater(browser, finish);
+    // Within its 60 seconds, a code whose record is gone was used: replayed.
+    const used = await finishUrlFor(browser, at('wiki', '/used'));
+    assert.equal((await browser.open(used)).status, 200);
+    assert.match((await browser.open(used)).body, /handoff_replayed/);
   });
 
   test('a code made for one host is refused on another', async () => {
@@ -215,8 +233,8 @@ describe('the handoff of a sign-in to another host', () => {
     assert.match(asked.body, /handoff_host_not_listed/);
     // A record for a host that is no longer listed (one written before the
     // configuration changed) finds the same refusal on its way back.
-    const code = randomBytes(32).toString('base64url');
     const now = Date.now();
+    const code = `${randomBytes(32).toString('base64url')}.${(now + 60_000).toString(36)}`;
     await gw.storage.pendingSignIns.save({
       stateHash: sha256Base64url(`handoff:${code}`),
       entryId: '',

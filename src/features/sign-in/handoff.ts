@@ -49,6 +49,27 @@ function handoffKey(code: string): string {
   return sha256Base64url(`handoff:${code}`);
 }
 
+/**
+ * A handoff code: a random 256-bit token, a dot, and the code's expiry (ms
+ * since the epoch, base 36). The expiry is in the code itself so that a
+ * code whose record is gone — consumed, or removed at its expiry by the
+ * sweep or by Redis — can still be told apart: expired, or used. It only
+ * picks that error: the record is found by the hash of the whole code, so
+ * a changed expiry finds none.
+ */
+function newHandoffCode(gateway: Gateway, expiresAt: number): string {
+  return `${randomToken(gateway.random)}.${expiresAt.toString(36)}`;
+}
+
+/** The expiry a well-formed handoff code carries; undefined for any other text. */
+function handoffCodeExpiry(code: unknown): number | undefined {
+  if (typeof code !== 'string') return undefined;
+  const [token = '', expiry = '', ...rest] = code.split('.');
+  if (rest.length > 0 || !isRandomToken(token) || !/^[0-9a-z]{1,11}$/.test(expiry))
+    return undefined;
+  return parseInt(expiry, 36);
+}
+
 /** Step 2, on the auth host: GET /_sso/handoff?host=&return_to=&browser=. */
 export async function issueHandoff(
   gateway: Gateway,
@@ -79,8 +100,8 @@ export async function issueHandoff(
     // Signed in first, the browser comes back to this very handoff.
     return sendToSignIn(gateway, request, reply, safeReturnTo(request.url));
   }
-  const code = randomToken(gateway.random);
   const now = gateway.clock();
+  const code = newHandoffCode(gateway, now + handoffLifetimeMs);
   const target = normaliseHost(host);
   await gateway.storage.pendingSignIns.save({
     stateHash: handoffKey(code),
@@ -112,11 +133,12 @@ export async function finishHandoff(
   const { code } = request.query;
   // Consumed before any check: of two requests carrying one code, at most
   // one finds it, on whatever host and in whatever browser.
+  const codeExpiry = handoffCodeExpiry(code);
   const record =
-    typeof code === 'string' && isRandomToken(code)
+    typeof code === 'string' && codeExpiry !== undefined
       ? await gateway.storage.pendingSignIns.consume(handoffKey(code))
       : undefined;
-  const checked = checkHandoff(gateway, request, record);
+  const checked = checkHandoff(gateway, request, record, codeExpiry);
   if (checked instanceof SsogateError) {
     sendFailure(gateway, request, reply, checked, { as: 'page', tryAgainHref: '/' });
     return reply;
@@ -139,10 +161,15 @@ function checkHandoff(
   gateway: Gateway,
   request: FastifyRequest,
   record: PendingSignIn | undefined,
+  codeExpiry: number | undefined,
 ): SsogateError | { readonly handoff: HandoffTarget; readonly returnTo: string } {
   const handoff = record?.handoff;
-  if (record === undefined || handoff === undefined)
+  if (record === undefined || handoff === undefined) {
+    // Gone: removed at its expiry (the sweep, Redis), or used already.
+    if (codeExpiry !== undefined && codeExpiry <= gateway.clock())
+      return new SsogateError('handoff_expired', 'the handoff code expired');
     return new SsogateError('handoff_replayed', 'no handoff has this code');
+  }
   if (record.expiresAt <= gateway.clock())
     return new SsogateError('handoff_expired', `the handoff to ${handoff.host} expired`);
   const here = normaliseHost(request.headers.host ?? '');
