@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { parseExposition, sample } from '../../foundation/observability/test-support/exposition.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { TestBrowser } from '../../test-support/browser.js';
@@ -69,6 +70,7 @@ describe('the handoff of a sign-in to another host', () => {
         return {
           SSOGATE_PUBLIC_URL: `http://sso.localhost:${listening}`,
           SSOGATE_UPSTREAM: `wiki.localhost:${listening}=${wiki.url},git.localhost:${listening}=${git.url}`,
+          SSOGATE_METRICS_TOKEN: randomBytes(24).toString('base64url'),
         };
       },
     });
@@ -212,6 +214,52 @@ describe('the handoff of a sign-in to another host', () => {
     const used = await finishUrlFor(browser, at('wiki', '/used'));
     assert.equal((await browser.open(used)).status, 200);
     assert.match((await browser.open(used)).body, /handoff_replayed/);
+  });
+
+  test('handoffs are audited and counted: started, finished, and refused with their code', async () => {
+    const handoffs = async (step: string, outcome: string) => {
+      const text = (await gw.gateway.telemetry.metrics?.registry.metrics()) ?? '';
+      return sample(parseExposition(text), 'ssogate_handoffs_total', { step, outcome }) ?? 0;
+    };
+    const counted = async () => [
+      await handoffs('start', 'success'),
+      await handoffs('finish', 'success'),
+      await handoffs('finish', 'handoff_wrong_browser'),
+    ];
+    const before = await counted();
+    const newest = async () => gw.storage.audit.list({ kind: 'handoff', limit: 20 });
+    const lastBefore = (await newest())[0]?.id ?? 0;
+    const browser = await signedInBrowser();
+    assert.equal((await browser.open(at('wiki', '/audited'))).status, 200);
+    const finish = await finishUrlFor(browser, at('git', '/audited'));
+    const other = new TestBrowser({ connectTo: '127.0.0.1' });
+    browsers.push(other);
+    assert.match((await other.open(finish)).body, /handoff_wrong_browser/);
+
+    assert.deepEqual(
+      (await counted()).map((count, at) => count - (before[at] ?? 0)),
+      [2, 1, 1],
+    );
+    const events = (await newest()).filter(({ id }) => id > lastBefore);
+    const seen = events
+      .map(({ outcome, code, userId, detail }) => [
+        outcome,
+        code,
+        userId,
+        detail?.action,
+        detail?.host,
+      ])
+      .reverse();
+    assert.deepEqual(seen, [
+      ['success', null, 'alice', 'start', `wiki.localhost:${port}`],
+      ['success', null, 'alice', 'finish', `wiki.localhost:${port}`],
+      ['success', null, 'alice', 'start', `git.localhost:${port}`],
+      ['failure', 'handoff_wrong_browser', null, 'finish', `git.localhost:${port}`],
+    ]);
+    for (const { detail, reference } of events) {
+      assert.ok(!JSON.stringify(detail).includes(new URL(finish).searchParams.get('code') ?? ''));
+      if (reference !== null) assert.match(reference, /^[0-9A-Z]{10}$/);
+    }
   });
 
   test('a code made for one host is refused on another', async () => {

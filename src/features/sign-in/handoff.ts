@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError, isRandomToken, randomToken } from '../../core/index.js';
-import type { ErrorCode } from '../../core/index.js';
 import { normaliseHost } from '../../foundation/config/proxy-settings.js';
 import { applicationHost } from '../../foundation/config/served-hosts.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
@@ -11,11 +10,11 @@ import {
   handoffNonceHash,
   readHandoffNonce,
 } from '../../foundation/http/handoff-cookie.js';
-import { sendFailure } from '../../foundation/http/respond.js';
 import type { HandoffTarget, PendingSignIn } from '../../foundation/storage/types.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { startHostSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
+import { recordHandoff, refuseHandoff } from './handoff-audit.js';
 import { sendToSignIn } from './send-to-sign-in.js';
 
 /**
@@ -78,22 +77,15 @@ export async function issueHandoff(
 ): Promise<FastifyReply> {
   const { host, return_to: rawReturnTo, browser } = request.query;
   if (typeof host !== 'string' || typeof browser !== 'string' || !isRandomToken(browser)) {
-    return refuse(
-      gateway,
-      request,
-      reply,
-      'request_invalid',
-      'a handoff names one host and one browser',
-    );
+    const error = new SsogateError('request_invalid', 'a handoff names one host and one browser');
+    return refuseHandoff(gateway, request, reply, 'start', error);
   }
   if (!applicationHost(gateway.config.hosts, host)) {
-    return refuse(
-      gateway,
-      request,
-      reply,
+    const error = new SsogateError(
       'handoff_host_not_listed',
       `a handoff to ${host.slice(0, 255)}, a host not listed in SSOGATE_UPSTREAM or SSOGATE_FORWARD_AUTH_HOSTS`,
     );
+    return refuseHandoff(gateway, request, reply, 'start', error, host);
   }
   const active = await sessionOf(gateway, request);
   if (active === undefined) {
@@ -113,6 +105,11 @@ export async function issueHandoff(
     createdAt: now,
     expiresAt: now + handoffLifetimeMs,
     handoff: { host: target, signInHash: active.session.signInHash ?? active.session.idHash },
+  });
+  await recordHandoff(gateway, request, 'start', {
+    host: target,
+    userId: active.user.userId,
+    entryId: active.session.entryId,
   });
   const { protocol } = new URL(gateway.config.publicUrl);
   // The code is in a URL: keep it out of any Referer and any cache.
@@ -139,10 +136,8 @@ export async function finishHandoff(
       ? await gateway.storage.pendingSignIns.consume(handoffKey(code))
       : undefined;
   const checked = checkHandoff(gateway, request, record, codeExpiry);
-  if (checked instanceof SsogateError) {
-    sendFailure(gateway, request, reply, checked, { as: 'page', tryAgainHref: '/' });
-    return reply;
-  }
+  if (checked instanceof SsogateError)
+    return refuseHandoff(gateway, request, reply, 'finish', checked, request.headers.host);
   const { handoff, returnTo } = checked;
   clearHandoffNonce(gateway, reply);
   const signIn = await gateway.storage.sessions.get(handoff.signInHash);
@@ -150,6 +145,12 @@ export async function finishHandoff(
   if (signIn === undefined) return reply.redirect(returnTo, 302);
   const id = await startHostSession(gateway.sessions, signIn, handoff.host);
   setSessionCookie(gateway, reply, id);
+  const user = await gateway.storage.users.get(signIn.userRowId);
+  await recordHandoff(gateway, request, 'finish', {
+    host: handoff.host,
+    userId: user?.userId ?? null,
+    entryId: signIn.entryId,
+  });
   return reply.redirect(returnTo, 302);
 }
 
@@ -187,18 +188,4 @@ function checkHandoff(
     );
   }
   return { handoff, returnTo: record.returnTo };
-}
-
-function refuse(
-  gateway: Gateway,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: ErrorCode,
-  message: string,
-): FastifyReply {
-  sendFailure(gateway, request, reply, new SsogateError(code, message), {
-    as: 'page',
-    tryAgainHref: '/',
-  });
-  return reply;
 }

@@ -7,7 +7,7 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../test-support/gateway-fixture.js';
 import { familyNames } from './test-support/exposition.js';
 
-const docs = (name: string) => fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url));
+const docs = (name: string) => fileURLToPath(new URL(`../../../../docs/${name}`, import.meta.url));
 
 /** PromQL words that are not metric names: aggregation modifiers and set operators. */
 const keywords = new Set([

@@ -393,8 +393,18 @@ export interface RateLimitStore {
 
 // ------------------------------------------------------------------ audit
 
-export type AuditKind =
-  'sign_in' | 'sign_out' | 'entry_change' | 'user_change' | 'token_change' | 'test_sign_in';
+/** Every kind of audit event; the admin API's schemas and the store read this one list. */
+export const auditKinds = [
+  'sign_in',
+  'sign_out',
+  'entry_change',
+  'user_change',
+  'token_change',
+  'test_sign_in',
+  'handoff',
+] as const;
+
+export type AuditKind = (typeof auditKinds)[number];
 
 export interface AuditEvent {
   readonly id: number;
