@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { waitForAuditEvent } from '../../test-support/audit-events.js';
 import { parseExposition, sample } from '../../foundation/observability/test-support/exposition.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
@@ -239,6 +240,12 @@ describe('the handoff of a sign-in to another host', () => {
     assert.deepEqual(
       (await counted()).map((count, at) => count - (before[at] ?? 0)),
       [2, 1, 1],
+    );
+    // The refusal's page goes out before its event is written.
+    await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'handoff', outcome: 'failure' },
+      ({ id }) => id > lastBefore,
     );
     const events = (await newest()).filter(({ id }) => id > lastBefore);
     const seen = events
