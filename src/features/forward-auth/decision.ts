@@ -12,7 +12,7 @@ import { handsOffHere } from '../sign-in/handoff-start.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
-import { forwarded, forwardedAccess } from './forwarded-request.js';
+import { forwarded, forwardedAccess, forwardedHost } from './forwarded-request.js';
 import { identityHeaders } from './identity-headers.js';
 import { returnHop } from './return-hop.js';
 
@@ -47,10 +47,7 @@ export function forwardAuthDecision(
   headers: IncomingHttpHeaders,
   active: RememberedSession | undefined,
 ): ForwardAuthAnswer {
-  if (
-    active !== undefined &&
-    sessionServes(gateway, active.session, forwarded(headers, 'x-forwarded-host'))
-  ) {
+  if (active !== undefined && sessionServes(gateway, active.session, forwardedHost(headers))) {
     return accessAnswer(gateway, headers, active.user);
   }
   if (check === 'check') return { kind: 'failure', error: new NoSessionError(), options: asJson };

@@ -172,6 +172,21 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       401,
       "the auth host's session on an application host",
     );
+    // Without X-Forwarded-Host, the host of X-Original-URL (ingress-nginx's
+    // auth-url) names the session's host: wiki's is taken (and judged by the
+    // rules, which refuse a check naming no host), on git it is none.
+    const wikiSession = await hostCookie('wiki.corp.example');
+    for (const [original, status] of [
+      ['https://wiki.corp.example/x', 403],
+      ['https://git.corp.example/x', 401],
+    ] as const) {
+      const answer = await check({
+        cookie: wikiSession,
+        'x-original-url': original,
+        'x-forwarded-uri': '/',
+      });
+      assert.equal(answer.status, status, original);
+    }
   });
 
   /** bob's session on `host`, as a handoff makes it. */

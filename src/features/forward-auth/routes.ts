@@ -5,7 +5,7 @@ import { hostListed } from '../../foundation/config/served-hosts.js';
 import { sendToHandoff } from '../sign-in/handoff-start.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { forwardAuthDecision, forwardAuthSignInUrl, parseAbsolute } from './decision.js';
-import { forwarded } from './forwarded-request.js';
+import { forwardedHost } from './forwarded-request.js';
 import { returnHopPath } from './return-hop.js';
 
 /**
@@ -32,7 +32,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
     app.get(path, observed, async (request, reply) => {
       const active = await sessionOf(gateway, request, {
         remembered: true,
-        host: forwarded(request.headers, 'x-forwarded-host'),
+        host: forwardedHost(request.headers),
       });
       const answer = forwardAuthDecision(gateway, check, request.headers, active);
       if (answer.kind === 'allow') {
