@@ -545,6 +545,7 @@ export const en = {
       user_change: 'User change',
       token_change: 'API token change',
       test_sign_in: 'Test sign-in',
+      handoff: 'Handoff to a host',
     },
     /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */
     detail: {
@@ -563,6 +564,8 @@ export const en = {
         unlock: 'Unlocked',
         grant_admin: 'Made an administrator',
         revoke_admin: 'Administrator rights revoked',
+        start: 'Started',
+        finish: 'Finished',
       },
       facts: {
         sessionsEnded: 'Sessions ended',
@@ -584,6 +587,7 @@ export const en = {
         field: 'Field',
         call: 'Call',
         network: 'Network error',
+        host: 'Host',
       },
       yes: 'yes',
       no: 'no',

@@ -501,6 +501,7 @@ export const zhCN: ConsoleMessages = {
       user_change: '用户更改',
       token_change: 'API 令牌更改',
       test_sign_in: '测试登录',
+      handoff: '登录交接到主机',
     },
     detail: {
       actions: {
@@ -518,6 +519,8 @@ export const zhCN: ConsoleMessages = {
         unlock: '已解锁',
         grant_admin: '已设为管理员',
         revoke_admin: '已撤销管理员权限',
+        start: '已开始',
+        finish: '已完成',
       },
       facts: {
         sessionsEnded: '结束的会话数',
@@ -539,6 +542,7 @@ export const zhCN: ConsoleMessages = {
         field: '字段',
         call: '调用',
         network: '网络错误',
+        host: '主机',
       },
       yes: '是',
       no: '否',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditKinds } from '../../foundation/storage/types.js';
 import { entryInput } from '../../core/index.js';
 import { shapeFieldSchemas } from './shape-fields.js';
 
@@ -154,14 +155,7 @@ export const auditEventSchema = named(
   z.looseObject({
     id: z.number().int(),
     at: isoTime,
-    kind: z.enum([
-      'sign_in',
-      'sign_out',
-      'entry_change',
-      'user_change',
-      'token_change',
-      'test_sign_in',
-    ]),
+    kind: z.enum(auditKinds),
     outcome: z.enum(['success', 'failure']),
     entryId: z.string().nullable(),
     userId: z.string().nullable(),

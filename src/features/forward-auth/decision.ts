@@ -6,11 +6,13 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import type { FailureOptions } from '../../foundation/http/respond.js';
 import { NoSessionError } from '../../foundation/http/respond.js';
 import { entryHref } from '../../foundation/pages/index.js';
+import type { RememberedSession } from '../../foundation/http/session-cache.js';
+import { sessionServes } from '../sessions/request-session.js';
 import { handsOffHere } from '../sign-in/handoff-start.js';
 import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
-import { forwarded, forwardedAccess } from './forwarded-request.js';
+import { forwarded, forwardedAccess, forwardedHost } from './forwarded-request.js';
 import { identityHeaders } from './identity-headers.js';
 import { returnHop } from './return-hop.js';
 
@@ -34,14 +36,20 @@ type ForwardAuthAnswer =
 
 const asJson: FailureOptions = { as: 'json' };
 
-/** The answer to a check made with `headers`, for the signed-in `user` or none. */
+/**
+ * The answer to a check made with `headers`, for the session `active` or
+ * none. A session bound to another host than the proxied request's
+ * (X-Forwarded-Host) counts as none (sessions/request-session.ts sessionServes).
+ */
 export function forwardAuthDecision(
   gateway: Gateway,
   check: ForwardAuthCheck,
   headers: IncomingHttpHeaders,
-  user: UserRecord | undefined,
+  active: RememberedSession | undefined,
 ): ForwardAuthAnswer {
-  if (user !== undefined) return accessAnswer(gateway, headers, user);
+  if (active !== undefined && sessionServes(gateway, active.session, forwardedHost(headers))) {
+    return accessAnswer(gateway, headers, active.user);
+  }
   if (check === 'check') return { kind: 'failure', error: new NoSessionError(), options: asJson };
   const method = forwarded(headers, 'x-forwarded-method') ?? 'GET';
   const accept = headers.accept ?? '';

@@ -40,7 +40,7 @@ export function withForwardAuthFastPath(answers: FastAnswers, handler: Handler):
       handler(request, response);
       return;
     }
-    const answer = forwardAuthDecision(gateway, check, request.headers, active?.user);
+    const answer = forwardAuthDecision(gateway, check, request.headers, active);
     if (answer.kind === 'allow') {
       response.writeHead(204, answer.headers as string[]);
       response.end();

@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { adminSpellings } from '../../test-support/path-spellings.js';
+import { normaliseHost } from '../../foundation/config/proxy-settings.js';
+import { sessionHash, startHostSession } from '../sessions/session-service.js';
 import { identityHeaderNames } from './identity-headers.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
@@ -142,23 +144,58 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       'access_denied',
     );
     assert.equal((await check({ 'x-original-uri': '/%61dmin' })).status, 403);
+    // On the application hosts, bob holds the sessions handed to each (a
+    // handoff's); the auth host's own session serves none of them.
+    const onHost = async (host: string, headers: Record<string, string>) =>
+      fetch(`${gw.url}/_sso/auth`, {
+        headers: { cookie: await hostCookie(host), 'x-forwarded-host': host, ...headers },
+      });
     for (const host of [
       'wiki.corp.example',
       'WIKI.corp.example.',
       'wiki.corp.example:443',
       'wiki.corp.example:8443',
-      'wiki.corp.example, other.corp.example',
     ])
-      assert.equal(
-        (await check({ 'x-forwarded-host': host, 'x-forwarded-uri': '/' })).status,
-        403,
-        host,
-      );
+      assert.equal((await onHost(host, { 'x-forwarded-uri': '/' })).status, 403, host);
+    assert.equal((await onHost('other.corp.example', { 'x-forwarded-uri': '/' })).status, 204);
+    // A list is no host: wiki's session is no session there, nor the sign-in's.
+    for (const own of [await hostCookie('wiki.corp.example'), cookie]) {
+      const listed = await check({
+        cookie: own,
+        'x-forwarded-host': 'wiki.corp.example, other.corp.example',
+        'x-forwarded-uri': '/',
+      });
+      assert.equal(listed.status, 401);
+    }
     assert.equal(
       (await check({ 'x-forwarded-host': 'other.corp.example', 'x-forwarded-uri': '/' })).status,
-      204,
+      401,
+      "the auth host's session on an application host",
     );
+    // Without X-Forwarded-Host, the host of X-Original-URL (ingress-nginx's
+    // auth-url) names the session's host: wiki's is taken (and judged by the
+    // rules, which refuse a check naming no host), on git it is none.
+    const wikiSession = await hostCookie('wiki.corp.example');
+    for (const [original, status] of [
+      ['https://wiki.corp.example/x', 403],
+      ['https://git.corp.example/x', 401],
+    ] as const) {
+      const answer = await check({
+        cookie: wikiSession,
+        'x-original-url': original,
+        'x-forwarded-uri': '/',
+      });
+      assert.equal(answer.status, status, original);
+    }
   });
+
+  /** bob's session on `host`, as a handoff makes it. */
+  async function hostCookie(host: string): Promise<string> {
+    const signIn = await gw.storage.sessions.get(sessionHash(cookie.split('=')[1] ?? ''));
+    assert.ok(signIn !== undefined);
+    const id = await startHostSession(gw.gateway.sessions, signIn, normaliseHost(host));
+    return `ssogate_session=${id}`;
+  }
 
   test('a path the proxy did not send is refused, through the route and the fast path', async () => {
     const codeOf = async (response: Response) => {

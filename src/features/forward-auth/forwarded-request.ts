@@ -11,6 +11,24 @@ export function forwarded(headers: IncomingHttpHeaders, name: string): string | 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/**
+ * The host of the request a proxy asks about, as far as a session's host
+ * goes (sessions/request-session.ts sessionServes): X-Forwarded-Host, else
+ * the host of X-Original-URL, which ingress-nginx's auth-url check carries
+ * instead.
+ */
+export function forwardedHost(headers: IncomingHttpHeaders): string | undefined {
+  const host = forwarded(headers, 'x-forwarded-host');
+  if (host !== undefined) return host;
+  const original = forwarded(headers, 'x-original-url');
+  if (original === undefined || original.length > 4096) return undefined;
+  try {
+    return new URL(original).host;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The access decision, or a check that does not say which path the proxy will serve. */
 type ForwardedDecision =
   AccessDecision | { readonly allowed: false; readonly misforwarded: SsogateError };

@@ -5,6 +5,7 @@ import { hostListed } from '../../foundation/config/served-hosts.js';
 import { sendToHandoff } from '../sign-in/handoff-start.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { forwardAuthDecision, forwardAuthSignInUrl, parseAbsolute } from './decision.js';
+import { forwardedHost } from './forwarded-request.js';
 import { returnHopPath } from './return-hop.js';
 
 /**
@@ -29,8 +30,11 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
     ['/_sso/auth/redirect', 'redirect'],
   ] as const) {
     app.get(path, observed, async (request, reply) => {
-      const active = await sessionOf(gateway, request, { remembered: true });
-      const answer = forwardAuthDecision(gateway, check, request.headers, active?.user);
+      const active = await sessionOf(gateway, request, {
+        remembered: true,
+        host: forwardedHost(request.headers),
+      });
+      const answer = forwardAuthDecision(gateway, check, request.headers, active);
       if (answer.kind === 'allow') {
         const { headers } = answer;
         for (let at = 0; at < headers.length; at += 2)

@@ -17,6 +17,7 @@ import {
   recordLocalSignInSuccess,
 } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
+import { handsOffHere, sendToHandoff } from '../sign-in/handoff-start.js';
 import { createSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { decoyPasswordHash, verifyPassword } from './password-hash.js';
@@ -31,7 +32,13 @@ interface LocalSignInForm {
 /** GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface). */
 export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Querystring: Record<string, unknown> }>('/_sso/login', async (request, reply) => {
-    return renderChooser(gateway, request, reply, safeReturnTo(request.query.return_to), 200);
+    const returnTo = safeReturnTo(request.query.return_to);
+    // On an application host the sign-in is the auth host's: the browser
+    // is handed off there (the chooser shows on the auth host when it is
+    // not signed in yet) and comes back to this host's page.
+    const { host } = request.headers;
+    if (handsOffHere(gateway, host)) return sendToHandoff(gateway, request, reply, host, returnTo);
+    return renderChooser(gateway, request, reply, returnTo, 200);
   });
 
   app.post<{ Body: LocalSignInForm | undefined }>('/_sso/login/local', async (request, reply) => {

@@ -5,7 +5,8 @@ import type { SsogateError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { FailureOptions } from '../../foundation/http/respond.js';
 import { NoSessionError, wantsPage } from '../../foundation/http/respond.js';
-import type { UserRecord } from '../../foundation/storage/types.js';
+import type { RememberedSession } from '../../foundation/http/session-cache.js';
+import { sessionServes } from '../sessions/request-session.js';
 import { forwardContext, rulesHost } from './forward-context.js';
 import type { ForwardContext } from './proxy-headers.js';
 
@@ -21,14 +22,22 @@ type ProxyAnswer =
   | { readonly kind: 'sign-in' }
   | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };
 
-/** The answer to a request for `matchPath` of `upstream`, for the signed-in `user` or none. */
+/**
+ * The answer to a request for `matchPath` of `upstream`, for the session
+ * `active` or none. A session bound to another host than the request's
+ * counts as none (sessions/request-session.ts sessionServes).
+ */
 export function proxyDecision(
   gateway: Gateway,
   request: { readonly method?: string | undefined; readonly headers: IncomingHttpHeaders },
   upstream: Upstream,
   matchPath: string,
-  user: UserRecord | undefined,
+  active: RememberedSession | undefined,
 ): ProxyAnswer {
+  const user =
+    active !== undefined && sessionServes(gateway, active.session, request.headers.host)
+      ? active.user
+      : undefined;
   if (user === undefined) {
     // A page load comes back here after signing in; anything else is told 401.
     if (wantsPage(request)) return { kind: 'sign-in' };

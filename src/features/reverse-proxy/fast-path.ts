@@ -61,7 +61,7 @@ export function withProxyFastPath(answers: FastAnswers, handler: Handler): Handl
       return;
     }
     const { upstream, path, matchPath } = target;
-    const answer = proxyDecision(gateway, request, upstream, matchPath, active?.user);
+    const answer = proxyDecision(gateway, request, upstream, matchPath, active);
     if (answer.kind === 'sign-in') {
       handler(request, response);
       return;

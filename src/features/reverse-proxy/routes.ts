@@ -44,7 +44,7 @@ export async function internalResourceRoutes(
       const active = await sessionOf(gateway, request, { remembered: true });
       if (active === undefined && favicon) return sendMark(reply);
       const { upstream, path, matchPath } = target;
-      const answer = proxyDecision(gateway, request, upstream, matchPath, active?.user);
+      const answer = proxyDecision(gateway, request, upstream, matchPath, active);
       if (answer.kind === 'sign-in') return sendSignInNeeded(gateway, request, reply);
       if (answer.kind === 'failure') {
         sendFailure(gateway, request, reply, answer.error, answer.options);

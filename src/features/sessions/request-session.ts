@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { sessionServesHost } from '../../foundation/config/served-hosts.js';
 import { readCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { RememberedSession } from '../../foundation/http/session-cache.js';
+import type { SessionRecord } from '../../foundation/storage/types.js';
 import type { ActiveSession } from './session-service.js';
 import { resolveSession } from './session-service.js';
 
@@ -23,6 +25,11 @@ interface SessionLookup {
    * the admin API, forms that change something) reads storage every time.
    */
   readonly remembered?: boolean;
+  /**
+   * The host the session must serve (sessionServes): the request's Host by
+   * default; forward-auth names the proxied request's (X-Forwarded-Host).
+   */
+  readonly host?: string | undefined;
 }
 
 /** The session id a request's cookie holds, checked or not. */
@@ -31,9 +38,27 @@ export function sessionIdOf(gateway: Gateway, request: RequestWithHeaders): stri
 }
 
 /**
+ * Whether `session` may be used by a request for `host`: a host's session
+ * on the host it was handed to only, a sign-in's own on the auth host only
+ * (config/served-hosts.ts sessionServesHost). A host's session stored
+ * without its host (made before hosts were recorded) serves none, and the
+ * next visit hands the sign-in off again. The host is read with the
+ * session, so this costs no storage call.
+ */
+export function sessionServes(
+  gateway: Gateway,
+  session: SessionRecord,
+  host: string | undefined,
+): boolean {
+  const boundTo = session.signInHash === undefined ? undefined : (session.host ?? '');
+  return sessionServesHost(gateway.config.hosts, boundTo, host);
+}
+
+/**
  * The one way a request's session is read: the session cookie, then
  * resolveSession (expiry, idle time, the user and the entry still enabled),
- * through the session cache when asked.
+ * through the session cache when asked; a session bound to another host
+ * counts as none (sessionServes).
  */
 export async function sessionOf(
   gateway: Gateway,
@@ -46,7 +71,9 @@ export async function sessionOf(
     lookup.remembered === true
       ? await rememberedOrResolved(gateway, id)
       : await resolveSession(gateway.sessions, id);
-  return active === undefined ? undefined : { ...active, id };
+  if (active === undefined) return undefined;
+  const host = 'host' in lookup ? lookup.host : request.headers.host;
+  return sessionServes(gateway, active.session, host) ? { ...active, id } : undefined;
 }
 
 /**

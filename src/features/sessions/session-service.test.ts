@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EntryRegistry } from '../../foundation/entries/entry-registry.js';
 import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import { testBackendName } from '../../test-support/test-backend.js';
 import type { Storage } from '../../foundation/storage/types.js';
 import type { SessionDeps } from '../../foundation/http/gateway.js';
 import {
@@ -138,8 +139,8 @@ async function signInWithHosts(storage: Storage, deps: SessionDeps) {
   const signIn = await createSession(deps, user, null, undefined);
   const record = await storage.sessions.get(sessionHash(signIn));
   assert.ok(record !== undefined);
-  const wiki = await startHostSession(deps, record);
-  const git = await startHostSession(deps, record);
+  const wiki = await startHostSession(deps, record, 'wiki.corp.example');
+  const git = await startHostSession(deps, record, 'git.corp.example');
   return { user, signIn, wiki, git };
 }
 
@@ -151,7 +152,8 @@ describe("hosts' sessions of one sign-in", () => {
       const { signIn, wiki } = await signInWithHosts(storage, deps);
       const stored = await storage.sessions.get(sessionHash(wiki));
       assert.equal(stored?.signInHash ?? null, sessionHash(signIn));
-      assert.equal(stored?.expiresAt, 1_000 + 120 * minute);
+      assert.equal(stored?.host, 'wiki.corp.example');
+      assert.equal(stored.expiresAt, 1_000 + 120 * minute);
       assert.equal((await resolveSession(deps, wiki))?.user.userId, 'u1');
     });
   });
@@ -197,6 +199,30 @@ describe("hosts' sessions of one sign-in", () => {
       clock.now += 31 * minute;
       assert.equal(await resolveSession(deps, git), undefined);
       assert.equal(await resolveSession(deps, wiki), undefined);
+    });
+  });
+
+  test("the expiry sweep keeps an idle host's session while its sign-in lives, and ends it with it", async () => {
+    await withTestStorage(async (storage) => {
+      const clock = { now: 0 };
+      const deps = depsAt(storage, clock);
+      const { signIn, wiki, git } = await signInWithHosts(storage, deps);
+      const sweep = () => storage.sessions.deleteExpired(clock.now, clock.now - deps.idleMs);
+      // Busy on the wiki only; git is not used for longer than the idle limit.
+      for (clock.now = 20 * minute; clock.now <= 60 * minute; clock.now += 20 * minute) {
+        assert.ok(await resolveSession(deps, wiki));
+        await sweep();
+      }
+      const active = await storage.sessions.countActive(clock.now, clock.now - deps.idleMs);
+      assert.equal(active, 3, 'every session of the sign-in counts as active');
+      assert.ok(await resolveSession(deps, git), "git's session lives by the sign-in's activity");
+      // Nothing anywhere for longer than the idle limit: the sweep takes them
+      // all (in SQL; Redis drops a session at its absolute end, and the check
+      // ends an idle one).
+      clock.now += 31 * minute;
+      const inRedis = testBackendName().endsWith('+redis');
+      assert.equal(await sweep(), inRedis ? 0 : 3);
+      for (const id of [signIn, wiki, git]) assert.equal(await resolveSession(deps, id), undefined);
     });
   });
 

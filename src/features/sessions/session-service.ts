@@ -149,9 +149,14 @@ async function endSignIn(deps: SessionDeps, session: SessionRecord): Promise<voi
 /**
  * A session for another host, handed on from a sign-in's session
  * (sign-in/handoff.ts): a new random id, the same user and entry, and the
- * sign-in's absolute end; it names the sign-in, and ends with it.
+ * sign-in's absolute end; it names the sign-in, and ends with it, and is
+ * bound to `host` (normalised), the only host it serves.
  */
-export async function startHostSession(deps: SessionDeps, signIn: SessionRecord): Promise<string> {
+export async function startHostSession(
+  deps: SessionDeps,
+  signIn: SessionRecord,
+  host: string,
+): Promise<string> {
   const id = randomToken(deps.random);
   const now = deps.clock();
   await deps.sessions.create({
@@ -162,6 +167,7 @@ export async function startHostSession(deps: SessionDeps, signIn: SessionRecord)
     lastSeenAt: now,
     expiresAt: signIn.expiresAt,
     signInHash: signIn.signInHash ?? signIn.idHash,
+    host,
   });
   return id;
 }

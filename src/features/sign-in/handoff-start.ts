@@ -4,7 +4,7 @@ import { applicationHost } from '../../foundation/config/served-hosts.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { ensureHandoffNonce, handoffNonceHash } from '../../foundation/http/handoff-cookie.js';
 import { SsogateError } from '../../core/index.js';
-import { sendFailure } from '../../foundation/http/respond.js';
+import { refuseHandoff } from './handoff-audit.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 
 /** The auth host's step of a handoff (handoff.ts). */
@@ -43,11 +43,11 @@ export function sendToHandoff(
  * `auth-signin`, which adds `rd`). `URL` must be on this very host; any
  * other is refused, so the gateway never hands a browser on elsewhere.
  */
-export function startHandoffFromProxy(
+export async function startHandoffFromProxy(
   gateway: Gateway,
   request: FastifyRequest<{ Querystring: Record<string, unknown> }>,
   reply: FastifyReply,
-): FastifyReply {
+): Promise<FastifyReply> {
   const { rd } = request.query;
   const { host } = request.headers;
   let target: URL | undefined;
@@ -63,14 +63,11 @@ export function startHandoffFromProxy(
     target.username !== '' ||
     normaliseHost(target.host) !== normaliseHost(host)
   ) {
-    sendFailure(
-      gateway,
-      request,
-      reply,
-      new SsogateError('handoff_host_not_listed', 'a handoff start for another or unlisted host'),
-      { as: 'page', tryAgainHref: '/' },
+    const error = new SsogateError(
+      'handoff_host_not_listed',
+      'a handoff start for another or unlisted host',
     );
-    return reply;
+    return refuseHandoff(gateway, request, reply, 'start', error, host);
   }
   return sendToHandoff(gateway, request, reply, host, target.pathname + target.search);
 }

@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { waitForAuditEvent } from '../../test-support/audit-events.js';
+import { parseExposition, sample } from '../../foundation/observability/test-support/exposition.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { TestBrowser } from '../../test-support/browser.js';
@@ -46,6 +48,18 @@ describe('the handoff of a sign-in to another host', () => {
     throw new Error('no handoff finish within 10 redirects');
   }
 
+  /** Opens a finish URL 61 seconds on, and checks it is refused as expired. */
+  async function assertExpiredLater(browser: TestBrowser, finish: string): Promise<void> {
+    clockOffset += 61_000;
+    try {
+      const late = await browser.open(finish);
+      assert.equal(late.status, 400);
+      assert.match(late.body, /handoff_expired/);
+    } finally {
+      clockOffset -= 61_000;
+    }
+  }
+
   before(async () => {
     wiki = await startEchoUpstream();
     git = await startEchoUpstream();
@@ -57,6 +71,7 @@ describe('the handoff of a sign-in to another host', () => {
         return {
           SSOGATE_PUBLIC_URL: `http://sso.localhost:${listening}`,
           SSOGATE_UPSTREAM: `wiki.localhost:${listening}=${wiki.url},git.localhost:${listening}=${git.url}`,
+          SSOGATE_METRICS_TOKEN: randomBytes(24).toString('base64url'),
         };
       },
     });
@@ -98,6 +113,48 @@ describe('the handoff of a sign-in to another host', () => {
     }
     const console = await browser.open(at('sso', '/_sso/me'), { accept: 'application/json' });
     assert.equal(console.status, 401);
+  });
+
+  test("each host's session cookie serves its own host only; replayed with another Host it is none", async () => {
+    const browser = await signedInBrowser();
+    assert.equal((await browser.open(at('wiki', '/mine'))).status, 200);
+    const wikiSession = browser.cookies(at('wiki', '/')).get('ssogate_session');
+    const signInSession = browser.cookies(at('sso', '/')).get('ssogate_session');
+    assert.ok(wikiSession !== undefined && signInSession !== undefined);
+    const json = { accept: 'application/json' };
+    for (const [cookie, host, path] of [
+      [wikiSession, 'git', '/repo'],
+      [wikiSession, 'sso', '/_sso/me'],
+      [signInSession, 'wiki', '/page'],
+    ] as const) {
+      const replaying = new TestBrowser({ connectTo: '127.0.0.1' });
+      browsers.push(replaying);
+      replaying.setCookie(at(host, ''), 'ssogate_session', cookie);
+      const answer = await replaying.open(at(host, path), json);
+      assert.equal(answer.status, 401, `${host}${path}: ${answer.body}`);
+    }
+    // Each is still good where it was issued.
+    assert.equal((await browser.open(at('wiki', '/mine'), json)).status, 200);
+    assert.equal((await browser.open(at('sso', '/_sso/me'), json)).status, 200);
+  });
+
+  test("the chooser and an entry's sign-in start on an application host hand off to the auth host and come back", async () => {
+    for (const path of [
+      '/_sso/login?return_to=/after',
+      '/_sso/login/example-get?return_to=/after',
+    ]) {
+      const browser = await signedInBrowser();
+      const before = authorizations();
+      const answer = await browser.open(at('wiki', path));
+      assert.equal(answer.status, 200, `${path}: ${answer.body}`);
+      assert.equal(answer.url, at('wiki', '/after'), path);
+      assert.equal(authorizations(), before + 1, `${path}: signed in at the auth host`);
+      assert.ok(answer.hops.some(({ url }) => url.startsWith(at('sso', '/_sso/handoff?'))));
+      // Signed in already: straight back, no second sign-in.
+      const again = await browser.open(at('git', path));
+      assert.equal(again.url, at('git', '/after'));
+      assert.equal(authorizations(), before + 1);
+    }
   });
 
   test('the console, the admin API and the local sign-in are 404 on application hosts', async () => {
@@ -144,13 +201,71 @@ describe('the handoff of a sign-in to another host', () => {
   test('a code older than 60 seconds is refused', async () => {
     const browser = await signedInBrowser();
     const finish = await finishUrlFor(browser, at('wiki', '/late'));
-    clockOffset += 61_000;
-    try {
-      const late = await browser.open(finish);
-      assert.equal(late.status, 400);
-      assert.match(late.body, /handoff_expired/);
-    } finally {
-      clockOffset -= 61_000;
+    await assertExpiredLater(browser, finish);
+  });
+
+  test('a code past its 60 seconds whose record is already removed is refused as expired', async () => {
+    const browser = await signedInBrowser();
+    const finish = await finishUrlFor(browser, at('wiki', '/swept'));
+    // Removed as the expiry sweep (or Redis, at the record's expiry) removes it.
+    const code = new URL(finish).searchParams.get('code') ?? '';
+    assert.ok(await gw.storage.pendingSignIns.consume(sha256Base64url(`handoff:${code}`)));
+    await assertExpiredLater(browser, finish);
+    // Within its 60 seconds, a code whose record is gone was used: replayed.
+    const used = await finishUrlFor(browser, at('wiki', '/used'));
+    assert.equal((await browser.open(used)).status, 200);
+    assert.match((await browser.open(used)).body, /handoff_replayed/);
+  });
+
+  test('handoffs are audited and counted: started, finished, and refused with their code', async () => {
+    const handoffs = async (step: string, outcome: string) => {
+      const text = (await gw.gateway.telemetry.metrics?.registry.metrics()) ?? '';
+      return sample(parseExposition(text), 'ssogate_handoffs_total', { step, outcome }) ?? 0;
+    };
+    const counted = async () => [
+      await handoffs('start', 'success'),
+      await handoffs('finish', 'success'),
+      await handoffs('finish', 'handoff_wrong_browser'),
+    ];
+    const before = await counted();
+    const newest = async () => gw.storage.audit.list({ kind: 'handoff', limit: 20 });
+    const lastBefore = (await newest())[0]?.id ?? 0;
+    const browser = await signedInBrowser();
+    assert.equal((await browser.open(at('wiki', '/audited'))).status, 200);
+    const finish = await finishUrlFor(browser, at('git', '/audited'));
+    const other = new TestBrowser({ connectTo: '127.0.0.1' });
+    browsers.push(other);
+    assert.match((await other.open(finish)).body, /handoff_wrong_browser/);
+
+    assert.deepEqual(
+      (await counted()).map((count, at) => count - (before[at] ?? 0)),
+      [2, 1, 1],
+    );
+    // The refusal's page goes out before its event is written.
+    await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'handoff', outcome: 'failure' },
+      ({ id }) => id > lastBefore,
+    );
+    const events = (await newest()).filter(({ id }) => id > lastBefore);
+    const seen = events
+      .map(({ outcome, code, userId, detail }) => [
+        outcome,
+        code,
+        userId,
+        detail?.action,
+        detail?.host,
+      ])
+      .reverse();
+    assert.deepEqual(seen, [
+      ['success', null, 'alice', 'start', `wiki.localhost:${port}`],
+      ['success', null, 'alice', 'finish', `wiki.localhost:${port}`],
+      ['success', null, 'alice', 'start', `git.localhost:${port}`],
+      ['failure', 'handoff_wrong_browser', null, 'finish', `git.localhost:${port}`],
+    ]);
+    for (const { detail, reference } of events) {
+      assert.ok(!JSON.stringify(detail).includes(new URL(finish).searchParams.get('code') ?? ''));
+      if (reference !== null) assert.match(reference, /^[0-9A-Z]{10}$/);
     }
   });
 
@@ -173,8 +288,8 @@ describe('the handoff of a sign-in to another host', () => {
     assert.match(asked.body, /handoff_host_not_listed/);
     // A record for a host that is no longer listed (one written before the
     // configuration changed) finds the same refusal on its way back.
-    const code = randomBytes(32).toString('base64url');
     const now = Date.now();
+    const code = `${randomBytes(32).toString('base64url')}.${(now + 60_000).toString(36)}`;
     await gw.storage.pendingSignIns.save({
       stateHash: sha256Base64url(`handoff:${code}`),
       entryId: '',

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError, isRandomToken, randomToken } from '../../core/index.js';
-import type { ErrorCode } from '../../core/index.js';
 import { normaliseHost } from '../../foundation/config/proxy-settings.js';
 import { applicationHost } from '../../foundation/config/served-hosts.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
@@ -11,11 +10,11 @@ import {
   handoffNonceHash,
   readHandoffNonce,
 } from '../../foundation/http/handoff-cookie.js';
-import { sendFailure } from '../../foundation/http/respond.js';
 import type { HandoffTarget, PendingSignIn } from '../../foundation/storage/types.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { startHostSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
+import { recordHandoff, refuseHandoff } from './handoff-audit.js';
 import { sendToSignIn } from './send-to-sign-in.js';
 
 /**
@@ -49,6 +48,27 @@ function handoffKey(code: string): string {
   return sha256Base64url(`handoff:${code}`);
 }
 
+/**
+ * A handoff code: a random 256-bit token, a dot, and the code's expiry (ms
+ * since the epoch, base 36). The expiry is in the code itself so that a
+ * code whose record is gone — consumed, or removed at its expiry by the
+ * sweep or by Redis — can still be told apart: expired, or used. It only
+ * picks that error: the record is found by the hash of the whole code, so
+ * a changed expiry finds none.
+ */
+function newHandoffCode(gateway: Gateway, expiresAt: number): string {
+  return `${randomToken(gateway.random)}.${expiresAt.toString(36)}`;
+}
+
+/** The expiry a well-formed handoff code carries; undefined for any other text. */
+function handoffCodeExpiry(code: unknown): number | undefined {
+  if (typeof code !== 'string') return undefined;
+  const [token = '', expiry = '', ...rest] = code.split('.');
+  if (rest.length > 0 || !isRandomToken(token) || !/^[0-9a-z]{1,11}$/.test(expiry))
+    return undefined;
+  return parseInt(expiry, 36);
+}
+
 /** Step 2, on the auth host: GET /_sso/handoff?host=&return_to=&browser=. */
 export async function issueHandoff(
   gateway: Gateway,
@@ -57,30 +77,23 @@ export async function issueHandoff(
 ): Promise<FastifyReply> {
   const { host, return_to: rawReturnTo, browser } = request.query;
   if (typeof host !== 'string' || typeof browser !== 'string' || !isRandomToken(browser)) {
-    return refuse(
-      gateway,
-      request,
-      reply,
-      'request_invalid',
-      'a handoff names one host and one browser',
-    );
+    const error = new SsogateError('request_invalid', 'a handoff names one host and one browser');
+    return refuseHandoff(gateway, request, reply, 'start', error);
   }
   if (!applicationHost(gateway.config.hosts, host)) {
-    return refuse(
-      gateway,
-      request,
-      reply,
+    const error = new SsogateError(
       'handoff_host_not_listed',
       `a handoff to ${host.slice(0, 255)}, a host not listed in SSOGATE_UPSTREAM or SSOGATE_FORWARD_AUTH_HOSTS`,
     );
+    return refuseHandoff(gateway, request, reply, 'start', error, host);
   }
   const active = await sessionOf(gateway, request);
   if (active === undefined) {
     // Signed in first, the browser comes back to this very handoff.
     return sendToSignIn(gateway, request, reply, safeReturnTo(request.url));
   }
-  const code = randomToken(gateway.random);
   const now = gateway.clock();
+  const code = newHandoffCode(gateway, now + handoffLifetimeMs);
   const target = normaliseHost(host);
   await gateway.storage.pendingSignIns.save({
     stateHash: handoffKey(code),
@@ -92,6 +105,11 @@ export async function issueHandoff(
     createdAt: now,
     expiresAt: now + handoffLifetimeMs,
     handoff: { host: target, signInHash: active.session.signInHash ?? active.session.idHash },
+  });
+  await recordHandoff(gateway, request, 'start', {
+    host: target,
+    userId: active.user.userId,
+    entryId: active.session.entryId,
   });
   const { protocol } = new URL(gateway.config.publicUrl);
   // The code is in a URL: keep it out of any Referer and any cache.
@@ -112,22 +130,27 @@ export async function finishHandoff(
   const { code } = request.query;
   // Consumed before any check: of two requests carrying one code, at most
   // one finds it, on whatever host and in whatever browser.
+  const codeExpiry = handoffCodeExpiry(code);
   const record =
-    typeof code === 'string' && isRandomToken(code)
+    typeof code === 'string' && codeExpiry !== undefined
       ? await gateway.storage.pendingSignIns.consume(handoffKey(code))
       : undefined;
-  const checked = checkHandoff(gateway, request, record);
-  if (checked instanceof SsogateError) {
-    sendFailure(gateway, request, reply, checked, { as: 'page', tryAgainHref: '/' });
-    return reply;
-  }
+  const checked = checkHandoff(gateway, request, record, codeExpiry);
+  if (checked instanceof SsogateError)
+    return refuseHandoff(gateway, request, reply, 'finish', checked, request.headers.host);
   const { handoff, returnTo } = checked;
   clearHandoffNonce(gateway, reply);
   const signIn = await gateway.storage.sessions.get(handoff.signInHash);
   // Signed out in the moment between: the page asked for starts over.
   if (signIn === undefined) return reply.redirect(returnTo, 302);
-  const id = await startHostSession(gateway.sessions, signIn);
+  const id = await startHostSession(gateway.sessions, signIn, handoff.host);
   setSessionCookie(gateway, reply, id);
+  const user = await gateway.storage.users.get(signIn.userRowId);
+  await recordHandoff(gateway, request, 'finish', {
+    host: handoff.host,
+    userId: user?.userId ?? null,
+    entryId: signIn.entryId,
+  });
   return reply.redirect(returnTo, 302);
 }
 
@@ -139,10 +162,15 @@ function checkHandoff(
   gateway: Gateway,
   request: FastifyRequest,
   record: PendingSignIn | undefined,
+  codeExpiry: number | undefined,
 ): SsogateError | { readonly handoff: HandoffTarget; readonly returnTo: string } {
   const handoff = record?.handoff;
-  if (record === undefined || handoff === undefined)
+  if (record === undefined || handoff === undefined) {
+    // Gone: removed at its expiry (the sweep, Redis), or used already.
+    if (codeExpiry !== undefined && codeExpiry <= gateway.clock())
+      return new SsogateError('handoff_expired', 'the handoff code expired');
     return new SsogateError('handoff_replayed', 'no handoff has this code');
+  }
   if (record.expiresAt <= gateway.clock())
     return new SsogateError('handoff_expired', `the handoff to ${handoff.host} expired`);
   const here = normaliseHost(request.headers.host ?? '');
@@ -160,18 +188,4 @@ function checkHandoff(
     );
   }
   return { handoff, returnTo: record.returnTo };
-}
-
-function refuse(
-  gateway: Gateway,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: ErrorCode,
-  message: string,
-): FastifyReply {
-  sendFailure(gateway, request, reply, new SsogateError(code, message), {
-    as: 'page',
-    tryAgainHref: '/',
-  });
-  return reply;
 }

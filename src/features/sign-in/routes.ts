@@ -10,6 +10,7 @@ import { safeReturnTo } from '../../foundation/web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { keepProviderSession } from './keep-provider-session.js';
+import { handsOffHere, sendToHandoff } from './handoff-start.js';
 import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
 
@@ -37,6 +38,11 @@ export function signInRoutes(
     '/_sso/login/:id',
     async (request, reply) => {
       const returnTo = safeReturnTo(request.query.return_to);
+      // A sign-in runs on the auth host only, where its callback lands: on
+      // an application host the browser is handed off, as from the chooser.
+      const { host } = request.headers;
+      if (handsOffHere(gateway, host))
+        return sendToHandoff(gateway, request, reply, host, returnTo);
       try {
         const entry = await gateway.entries.get(request.params.id);
         if (entry === undefined)

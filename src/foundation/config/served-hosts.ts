@@ -76,3 +76,28 @@ export function onAuthHost(hosts: ServedHosts, host: string | undefined): boolea
     (host !== undefined && withoutPort(normaliseHost(host)) === withoutPort(hosts.auth))
   );
 }
+
+/**
+ * Whether a session bound to `boundTo` may be used by a request for
+ * `requestHost` (docs/design.md#one-sign-in-many-hosts). A host's session
+ * serves the host it was handed to only, compared by name as the browser
+ * keeps cookies (RFC 6265 §8.5). A sign-in's own session (`boundTo`
+ * undefined) serves the auth host and any host that is no application host
+ * (a proxy in front may name the gateway itself), never an application
+ * host, which has sessions of its own. So a cookie replayed with another
+ * Host (or X-Forwarded-Host) is no session there. With one host only, any
+ * Host, as before hosts could be listed.
+ */
+export function sessionServesHost(
+  hosts: ServedHosts,
+  boundTo: string | undefined,
+  requestHost: string | undefined,
+): boolean {
+  if (!hosts.several) return true;
+  if (boundTo === undefined)
+    return requestHost === undefined || !applicationHost(hosts, requestHost);
+  return (
+    requestHost !== undefined &&
+    withoutPort(normaliseHost(requestHost)) === withoutPort(normaliseHost(boundTo))
+  );
+}

@@ -9,7 +9,7 @@ import {
   signedInCookie,
   startEchoUpstream,
 } from '../../features/reverse-proxy/test-support/upstream-fixture.js';
-import { sessionHash } from '../../features/sessions/session-service.js';
+import { sessionHash, startHostSession } from '../../features/sessions/session-service.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { FastPathServer } from '../../test-support/fast-path-server.js';
@@ -147,6 +147,12 @@ for (const variant of variants) {
       ] as const) {
         cookies.set(user, await signedInCookie(gw.gateway, user, attributes));
       }
+      // dana's session on other.corp.example, handed from her sign-in.
+      const danaSignIn = (cookies.get('dana') ?? '').split('=')[1] ?? '';
+      const signIn = await gw.storage.sessions.get(sessionHash(danaSignIn));
+      assert.ok(signIn !== undefined);
+      const onOther = await startHostSession(gw.gateway.sessions, signIn, 'other.corp.example');
+      cookies.set('dana at other', `ssogate_session=${onOther}`);
       const { app } = gw;
       routesOnly = await listen((request, response) => {
         app.routing(request, response);
@@ -230,6 +236,14 @@ for (const variant of variants) {
           status: path === '/_sso/auth' ? 401 : 302,
         },
         {
+          name: `${path}: a host's session used for another host`,
+          path,
+          headers: { ...checked, 'x-forwarded-uri': '/docs' },
+          cookie: cookieOf('dana at other'),
+          fast: 'remembered',
+          status: 401,
+        },
+        {
           name: `${path}: websocket-ish headers on a signed-in check`,
           path,
           headers: { ...checked, ...websocketIsh, 'x-forwarded-uri': '/docs' },
@@ -249,6 +263,14 @@ for (const variant of variants) {
         name: '/_sso/auth/redirect: no session, another host: handed off by the route',
         path: '/_sso/auth/redirect',
         headers: { ...checked, ...page, 'x-forwarded-host': 'other.corp.example' },
+        fast: false,
+        status: 302,
+      },
+      {
+        name: "/_sso/auth/redirect: the sign-in's own session used for an application host: handed off by the route",
+        path: '/_sso/auth/redirect',
+        headers: { ...checked, ...page, 'x-forwarded-host': 'other.corp.example' },
+        cookie: cookieOf('dana'),
         fast: false,
         status: 302,
       },
@@ -344,6 +366,14 @@ for (const variant of variants) {
         headers: page,
         fast: false,
         status: 302,
+      },
+      {
+        name: "proxy: a host's session used for another host, an API caller",
+        path: '/app/page',
+        headers: json,
+        cookie: cookieOf('dana at other'),
+        fast: 'remembered',
+        status: 401,
       },
       {
         name: 'proxy: a session id nobody knows',

@@ -106,6 +106,12 @@ export class GatewayMetrics {
     ['route'],
   );
 
+  readonly handoffs = new CounterFamily(
+    'ssogate_handoffs_total',
+    'Handoffs of a sign-in to another host, by step (start, finish) and outcome (success or the error code).',
+    ['step', 'outcome'],
+  );
+
   /** Bound once: the forward-auth children, by decision. */
   readonly forwardAuthChildren: Readonly<
     Record<ForwardAuthDecision, { count: CounterChild; duration: HistogramChild }>
@@ -141,6 +147,7 @@ export class GatewayMetrics {
       this.sessionCache,
       this.storageErrors,
       this.rateLimitRefusals,
+      this.handoffs,
     ]) {
       this.registry.registerMetric(family as unknown as Metric);
     }

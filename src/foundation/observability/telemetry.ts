@@ -125,6 +125,11 @@ export class Telemetry {
     this.metrics?.signIns.child(entryId ?? noEntry, outcome).inc();
   }
 
+  /** A step of a handoff to another host (start, finish) ended: `success`, or the error code. */
+  handoff(step: 'start' | 'finish', outcome: string): void {
+    this.metrics?.handoffs.child(step, outcome).inc();
+  }
+
   /** Times one outbound step of a sign-in, in a span of its own. */
   async step<T>(entryId: string, step: OutboundStep, run: () => Promise<T>): Promise<T> {
     const startedAt = performance.now();

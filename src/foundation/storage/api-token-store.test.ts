@@ -85,6 +85,8 @@ describe('ApiTokenStore', () => {
         // The database as migration 0013 left it, holding a token.
         await executeStatements(config.database, [
           // Later migrations first, undone in turn.
+          "delete from kysely_migration where name = '0016_session_host'",
+          'alter table sessions drop column host',
           "delete from kysely_migration where name = '0015_host_sessions'",
           'alter table sessions drop column sign_in_hash',
           'alter table pending_sign_ins drop column handoff_host',

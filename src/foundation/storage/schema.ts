@@ -57,6 +57,8 @@ export interface SessionsTable {
   expires_at: Millis;
   /** The id hash of the sign-in's session a host's session came from (migration 0015); null for a sign-in's own. */
   sign_in_hash: string | null;
+  /** The host a host's session was handed to, normalised (migration 0016); null for a sign-in's own. */
+  host: string | null;
 }
 
 export interface PendingSignInsTable {

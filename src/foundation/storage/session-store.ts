@@ -1,4 +1,11 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type {
+  Expression,
+  ExpressionBuilder,
+  Insertable,
+  Kysely,
+  Selectable,
+  SqlBool,
+} from 'kysely';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { toMillis } from './columns.js';
 import type { Database, SessionsTable } from './schema.js';
@@ -12,6 +19,7 @@ const sessionColumns = [
   'last_seen_at',
   'expires_at',
   'sign_in_hash',
+  'host',
 ] as const;
 
 function toRecord(row: Selectable<SessionsTable>): SessionRecord {
@@ -23,6 +31,7 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
     lastSeenAt: toMillis(row.last_seen_at),
     expiresAt: toMillis(row.expires_at),
     ...(row.sign_in_hash === null ? {} : { signInHash: row.sign_in_hash }),
+    ...(row.host === null ? {} : { host: row.host }),
   };
 }
 
@@ -37,6 +46,7 @@ const hotQueries = oncePerDatabase((db) => ({
       last_seen_at: row.last_seen_at,
       expires_at: row.expires_at,
       sign_in_hash: row.sign_in_hash,
+      host: row.host,
     }),
   ),
   get: compileOnce((values: { idHash: string }) =>
@@ -68,6 +78,7 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
         sign_in_hash: session.signInHash ?? null,
+        host: session.host ?? null,
       });
     },
 
@@ -92,11 +103,16 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
 
     deleteForEntry: (entryId) => deleteWhere('entry_id', entryId),
 
-    /** A session ends at `expiresAt` itself, and when last seen before `idleBefore`. */
+    /**
+     * A session ends at `expiresAt` itself, and when idle since before
+     * `idleBefore`: a sign-in's own session by its own activity, a host's
+     * session by its sign-in's (which activity on any host keeps up), so an
+     * unused host is not signed out while the sign-in lives.
+     */
     async deleteExpired(now, idleBefore) {
       const result = await db
         .deleteFrom('sessions')
-        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleBefore)]))
+        .where((eb) => eb.not(stillLive(eb, now, idleBefore)))
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
@@ -105,10 +121,39 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       const row = await db
         .selectFrom('sessions')
         .select((eb) => eb.fn.countAll().as('count'))
-        .where('expires_at', '>', now)
-        .where('last_seen_at', '>=', idleBefore)
+        .where((eb) => stillLive(eb, now, idleBefore))
         .executeTakeFirst();
       return Number(row?.count ?? 0);
     },
   };
+}
+
+/**
+ * Whether a row of `sessions` is a session still valid at `now`, idle since
+ * `idleBefore` at the earliest: a sign-in's own by its activity; a host's
+ * (sign_in_hash set) while its sign-in's session is, whose idle limit is
+ * the one that counts (sessions/session-service.ts resolveSession).
+ */
+function stillLive(
+  eb: ExpressionBuilder<Database, 'sessions'>,
+  now: number,
+  idleBefore: number,
+): Expression<SqlBool> {
+  return eb.and([
+    eb('sessions.expires_at', '>', now),
+    eb.or([
+      eb.and([
+        eb('sessions.sign_in_hash', 'is', null),
+        eb('sessions.last_seen_at', '>=', idleBefore),
+      ]),
+      eb.exists(
+        eb
+          .selectFrom('sessions as sign_in')
+          .select('sign_in.id_hash')
+          .whereRef('sign_in.id_hash', '=', 'sessions.sign_in_hash')
+          .where('sign_in.expires_at', '>', now)
+          .where('sign_in.last_seen_at', '>=', idleBefore),
+      ),
+    ]),
+  ]);
 }

@@ -233,6 +233,13 @@ export interface SessionRecord {
    * (sessions/session-service.ts). Absent for a sign-in's own session.
    */
   readonly signInHash?: string;
+  /**
+   * For a host's session: the host it was handed to, normalised
+   * (config/proxy-settings.ts normaliseHost); it is valid there only
+   * (config/served-hosts.ts sessionServesHost). Absent for a sign-in's own
+   * session, which serves the auth host.
+   */
+  readonly host?: string;
 }
 
 export interface SessionStore {
@@ -386,8 +393,18 @@ export interface RateLimitStore {
 
 // ------------------------------------------------------------------ audit
 
-export type AuditKind =
-  'sign_in' | 'sign_out' | 'entry_change' | 'user_change' | 'token_change' | 'test_sign_in';
+/** Every kind of audit event; the admin API's schemas and the store read this one list. */
+export const auditKinds = [
+  'sign_in',
+  'sign_out',
+  'entry_change',
+  'user_change',
+  'token_change',
+  'test_sign_in',
+  'handoff',
+] as const;
+
+export type AuditKind = (typeof auditKinds)[number];
 
 export interface AuditEvent {
   readonly id: number;

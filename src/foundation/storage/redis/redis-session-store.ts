@@ -51,6 +51,7 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
       // A null entryId (local sign-in) is stored as the field's absence.
       if (session.entryId !== null) fields.entryId = session.entryId;
       if (session.signInHash !== undefined) fields.signInHash = session.signInHash;
+      if (session.host !== undefined) fields.host = session.host;
       // PEXPIRE 0 would be an error; an already ended session lasts 1 ms.
       const ttl = Math.max(1, session.expiresAt - session.createdAt);
       const write = redis
@@ -139,6 +140,7 @@ function toRecord(idHash: string, hash: Record<string, string>): SessionRecord |
     lastSeenAt,
     expiresAt,
     ...(hash.signInHash === undefined ? {} : { signInHash: hash.signInHash }),
+    ...(hash.host === undefined ? {} : { host: hash.host }),
   };
 }
 
