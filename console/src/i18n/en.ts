@@ -478,6 +478,7 @@ export const en = {
       entry_change: 'Entry change',
       user_change: 'User change',
       token_change: 'API token change',
+      client_change: 'OpenID client change',
       test_sign_in: 'Test sign-in',
     },
     /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */

@@ -348,6 +348,12 @@ export const errorRegistry = {
     status: 409,
     summary: 'An unrevoked API token has this name already.',
   },
+  oidc_client_unknown: { status: 404, summary: 'No OpenID client has this client id.' },
+  oidc_client_exists: { status: 409, summary: 'An OpenID client has this client id already.' },
+  oidc_client_public: {
+    status: 409,
+    summary: 'A public OpenID client has no secret to rotate.',
+  },
   test_sign_in_unknown: { status: 404, summary: 'No test sign-in has this id.' },
   test_sign_in_expired: {
     status: 410,

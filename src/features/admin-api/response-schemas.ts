@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entryInput } from '../../core/index.js';
+import { auditKinds } from '../../foundation/storage/types.js';
 import { shapeFieldSchemas } from './shape-fields.js';
 
 /**
@@ -154,14 +155,7 @@ export const auditEventSchema = named(
   z.looseObject({
     id: z.number().int(),
     at: isoTime,
-    kind: z.enum([
-      'sign_in',
-      'sign_out',
-      'entry_change',
-      'user_change',
-      'token_change',
-      'test_sign_in',
-    ]),
+    kind: z.enum(auditKinds),
     outcome: z.enum(['success', 'failure']),
     entryId: z.string().nullable(),
     userId: z.string().nullable(),
@@ -284,4 +278,36 @@ export const entryModelAnswer = z.looseObject({
   }),
   attributes: z.array(z.string()),
   functions: z.array(z.string()),
+});
+
+const oidcClientSchema = named(
+  'OidcClient',
+  z.looseObject({
+    clientId: z.string(),
+    name: z.string(),
+    public: z
+      .boolean()
+      .describe('true: no secret, PKCE proves the client; false: it authenticates with its secret'),
+    redirectUris: z.array(z.string()),
+    postLogoutRedirectUris: z.array(z.string()),
+    backchannelLogoutUri: z.string().nullable(),
+    allowedEntries: z.array(z.string()).describe('empty: every entry'),
+    allowedUsers: z.array(z.string()),
+    allowedGroups: z
+      .array(z.string())
+      .describe('with allowedUsers: both empty, everyone; else a user listed or in a group listed'),
+    refreshTokens: z.boolean(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  }),
+);
+
+export const oidcClientAnswer = z.looseObject({ client: oidcClientSchema });
+export const oidcClientListAnswer = z.looseObject({ clients: z.array(oidcClientSchema) });
+export const oidcClientSecretAnswer = z.looseObject({
+  client: oidcClientSchema,
+  secret: z
+    .string()
+    .nullable()
+    .describe('the client secret, shown once; only its hash is stored; null for a public client'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entryIdPattern, entryInput } from '../../core/index.js';
+import { auditKinds } from '../../foundation/storage/types.js';
 
 /**
  * Query and path parameters of the admin API. Query values arrive as
@@ -52,9 +53,7 @@ export const userListQuery = z.strictObject({
 });
 
 export const auditQuery = z.strictObject({
-  kind: z
-    .enum(['sign_in', 'sign_out', 'entry_change', 'user_change', 'token_change', 'test_sign_in'])
-    .optional(),
+  kind: z.enum(auditKinds).optional(),
   entryId: filterText.optional(),
   userId: filterText.optional(),
   outcome: z.enum(['success', 'failure']).optional(),

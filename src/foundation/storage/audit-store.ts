@@ -2,16 +2,10 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { parseNullableJsonObject, toMillis } from './columns.js';
 import type { AuditEventsTable, Database } from './schema.js';
+import { auditKinds } from './types.js';
 import type { AuditEvent, AuditKind, AuditStore } from './types.js';
 
-const kinds: ReadonlySet<string> = new Set<AuditKind>([
-  'sign_in',
-  'sign_out',
-  'entry_change',
-  'user_change',
-  'token_change',
-  'test_sign_in',
-]);
+const kinds: ReadonlySet<string> = new Set<AuditKind>(auditKinds);
 
 function toKind(value: string): AuditKind {
   if (!kinds.has(value)) throw new Error(`Unknown audit kind in the database: ${value}`);

@@ -11,6 +11,7 @@ import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { createSqlRateLimitStore } from './sql-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
+import { createOidcClientStore } from './oidc-client-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
@@ -50,6 +51,7 @@ export async function createKyselyStorage(
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
     testSignIns: createTrialSignInStore(db, secretBox),
+    oidcClients: createOidcClientStore(db),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),

@@ -151,6 +151,16 @@ export interface TestSignInsTable {
   expires_at: Millis;
 }
 
+interface OidcClientsTable {
+  client_id: string;
+  /** SHA-256 of the client secret, base64url; null for a public client. */
+  secret_hash: string | null;
+  /** A JSON object: OidcClientSettings (types.ts). */
+  settings: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -163,6 +173,7 @@ export interface Database {
   app_tokens: AppTokensTable;
   rate_windows: RateWindowsTable;
   test_sign_ins: TestSignInsTable;
+  oidc_clients: OidcClientsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -21,6 +21,8 @@ export interface Storage {
   readonly appTokens: AppTokenStore;
   /** Administrators' test sign-ins and their traces (docs/admin-api.md#test-sign-in). */
   readonly testSignIns: TestSignInStore;
+  /** The applications signing in through the gateway as an OpenID Provider (oidc-client-store.ts). */
+  readonly oidcClients: OidcClientStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /**
@@ -386,8 +388,68 @@ export interface RateLimitStore {
 
 // ------------------------------------------------------------------ audit
 
-export type AuditKind =
-  'sign_in' | 'sign_out' | 'entry_change' | 'user_change' | 'token_change' | 'test_sign_in';
+/**
+ * What an administrator sets for an application that signs in through the
+ * gateway as an OpenID Provider (docs/openid-provider.md#clients).
+ */
+export interface OidcClientSettings {
+  /** A name for people: the console and the audit log. */
+  readonly name: string;
+  /** Where codes may be sent: compared as exact strings, never by prefix. */
+  readonly redirectUris: readonly string[];
+  /** Where a sign-out may return the browser, compared the same way. */
+  readonly postLogoutRedirectUris: readonly string[];
+  /** Where logout tokens are POSTed when a gateway session ends; null for none. */
+  readonly backchannelLogoutUri: string | null;
+  /** The entries whose sign-ins it accepts; empty for every entry. */
+  readonly allowedEntries: readonly string[];
+  /**
+   * The users (userIds) and groups it accepts; both empty for everyone, else
+   * a user listed or in a group listed.
+   */
+  readonly allowedUsers: readonly string[];
+  readonly allowedGroups: readonly string[];
+  /** Whether it is given refresh tokens. */
+  readonly refreshTokens: boolean;
+}
+
+export interface OidcClientRecord extends OidcClientSettings {
+  readonly clientId: string;
+  /** SHA-256 of the secret, base64url; null for a public client, which proves itself with PKCE. */
+  readonly secretHash: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface OidcClientStore {
+  /** False when the client id is taken already (INSERT ... ON CONFLICT DO NOTHING). */
+  create(record: OidcClientRecord): Promise<boolean>;
+  get(clientId: string): Promise<OidcClientRecord | undefined>;
+  /** Every client, by client id. */
+  list(): Promise<OidcClientRecord[]>;
+  /** Replaces the settings; false when the client is unknown. */
+  update(clientId: string, settings: OidcClientSettings, at: number): Promise<boolean>;
+  /**
+   * Replaces a confidential client's secret hash in one statement, so the old
+   * secret stops working at once; false when the client is unknown or public.
+   */
+  replaceSecretHash(clientId: string, secretHash: string, at: number): Promise<boolean>;
+  /** False when the client is unknown. */
+  delete(clientId: string): Promise<boolean>;
+}
+
+/** Every kind of audit event, for the store's reading and the admin API's schemas alike. */
+export const auditKinds = [
+  'sign_in',
+  'sign_out',
+  'entry_change',
+  'user_change',
+  'token_change',
+  'test_sign_in',
+  'client_change',
+] as const;
+
+export type AuditKind = (typeof auditKinds)[number];
 
 export interface AuditEvent {
   readonly id: number;

@@ -16,6 +16,7 @@ import { testSignInsMigration } from './0013-test-sign-ins.js';
 import { accessTokenRevalidationMigration } from './0012-access-token-revalidation.js';
 import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 import { hostSessionsMigration } from './0015-host-sessions.js';
+import { oidcClientsMigration } from './0016-oidc-clients.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -39,6 +40,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0013_test_sign_ins': testSignInsMigration,
     '0014_api_token_owner': apiTokenOwnerMigration,
     '0015_host_sessions': hostSessionsMigration,
+    '0016_oidc_clients': oidcClientsMigration,
   };
 }
 
