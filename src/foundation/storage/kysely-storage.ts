@@ -13,6 +13,7 @@ import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createOidcClientStore } from './oidc-client-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
+import { createOidcSigningKeyStore } from './oidc-signing-key-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
 import { createTrialSignInStore } from './trial-sign-in-store.js';
@@ -52,6 +53,7 @@ export async function createKyselyStorage(
     appTokens: createAppTokenStore(db, secretBox),
     testSignIns: createTrialSignInStore(db, secretBox),
     oidcClients: createOidcClientStore(db),
+    oidcSigningKeys: createOidcSigningKeyStore(db, secretBox),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -106,6 +108,7 @@ async function sweepExpired(
     await createOidcSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
     await createTrialSignInStore(trx, secretBox).deleteExpired(now);
+    await createOidcSigningKeyStore(trx, secretBox).deleteUnpublished(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),

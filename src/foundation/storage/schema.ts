@@ -161,6 +161,17 @@ interface OidcClientsTable {
   updated_at: Millis;
 }
 
+interface OidcSigningKeysTable {
+  kid: string;
+  /** The public key, a JWK as JSON. */
+  public_jwk: string;
+  /** The private key, a JWK as JSON, sealed. */
+  private_sealed: string;
+  created_at: Millis;
+  retired_at: NullableMillis;
+  published_until: NullableMillis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -174,6 +185,7 @@ export interface Database {
   rate_windows: RateWindowsTable;
   test_sign_ins: TestSignInsTable;
   oidc_clients: OidcClientsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

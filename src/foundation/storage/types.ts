@@ -23,6 +23,8 @@ export interface Storage {
   readonly testSignIns: TestSignInStore;
   /** The applications signing in through the gateway as an OpenID Provider (oidc-client-store.ts). */
   readonly oidcClients: OidcClientStore;
+  /** The OpenID Provider's signing keys, the private ones sealed (oidc-signing-key-store.ts). */
+  readonly oidcSigningKeys: OidcSigningKeyStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /**
@@ -52,7 +54,8 @@ export interface Storage {
    * Deletes the sessions and pending sign-ins that are over (the SQL tables;
    * Redis expires its own keys), and the other rows that only live a while:
    * OpenID Connect sessions, ended rate-limit windows, test sign-ins a day
-   * after their trace expired. Where several instances share a database
+   * after their trace expired, the OpenID Provider's retired signing keys
+   * no longer published. Where several instances share a database
    * (PostgreSQL), only one sweeps at a time: the others skip and report
    * undefined.
    */
@@ -436,6 +439,37 @@ export interface OidcClientStore {
   replaceSecretHash(clientId: string, secretHash: string, at: number): Promise<boolean>;
   /** False when the client is unknown. */
   delete(clientId: string): Promise<boolean>;
+}
+
+/** One of the OpenID Provider's signing keys. */
+export interface SigningKeyRecord {
+  readonly kid: string;
+  /** The public key as a JWK (with kid, alg and use). */
+  readonly publicJwk: Readonly<Record<string, JsonValue>>;
+  /** The private key as a JWK: opened from its seal when read. */
+  readonly privateJwk: Readonly<Record<string, JsonValue>>;
+  readonly createdAt: number;
+  /** When a newer key took over; null for a key still signing. */
+  readonly retiredAt: number | null;
+  /** Until when a retired key stays published: the expiry of the last token it signed. */
+  readonly publishedUntil: number | null;
+}
+
+export interface OidcSigningKeyStore {
+  /**
+   * The keys to publish at `now`: those still signing, and those retired
+   * whose tokens may not have expired: those still signing first, each
+   * group newest first (created_at, then kid).
+   */
+  published(now: number): Promise<SigningKeyRecord[]>;
+  add(key: SigningKeyRecord): Promise<void>;
+  /**
+   * Retires every key still signing but `kid`, in one statement: each stays
+   * published until `publishedUntil`. Resolves how many were retired.
+   */
+  retireAllBut(kid: string, at: number, publishedUntil: number): Promise<number>;
+  /** Deletes the retired keys no longer published. */
+  deleteUnpublished(now: number): Promise<number>;
 }
 
 /** Every kind of audit event, for the store's reading and the admin API's schemas alike. */

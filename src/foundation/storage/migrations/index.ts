@@ -17,6 +17,7 @@ import { accessTokenRevalidationMigration } from './0012-access-token-revalidati
 import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 import { hostSessionsMigration } from './0015-host-sessions.js';
 import { oidcClientsMigration } from './0016-oidc-clients.js';
+import { oidcSigningKeysMigration } from './0017-oidc-signing-keys.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -41,6 +42,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0014_api_token_owner': apiTokenOwnerMigration,
     '0015_host_sessions': hostSessionsMigration,
     '0016_oidc_clients': oidcClientsMigration,
+    '0017_oidc_signing_keys': oidcSigningKeysMigration,
   };
 }
 

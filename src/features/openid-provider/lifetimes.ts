@@ -1,0 +1,19 @@
+/**
+ * How long what the OpenID Provider issues lasts
+ * (docs/openid-provider.md#lifetimes).
+ */
+
+/** An id_token and an access token. */
+const tokenLifetimeMs = 60 * 60_000;
+
+/** Clocks of relying parties may run this much behind or ahead. */
+const clockSkewMs = 5 * 60_000;
+
+/**
+ * How long a retired signing key stays published: until the last token it
+ * signed has expired, even on a relying party whose clock is behind.
+ */
+export const retiredKeyPublishedMs = tokenLifetimeMs + clockSkewMs;
+
+/** A signing key is replaced by a new one when it is this old. */
+export const signingKeyRotationMs = 90 * 24 * 60 * 60_000;
