@@ -3,8 +3,11 @@
  * (docs/openid-provider.md#lifetimes).
  */
 
+/** An authorization code: single use, and short (RFC 6749 §4.1.2 advises ten minutes at most). */
+export const codeLifetimeMs = 60_000;
+
 /** An id_token and an access token. */
-const tokenLifetimeMs = 60 * 60_000;
+export const tokenLifetimeMs = 60 * 60_000;
 
 /** Clocks of relying parties may run this much behind or ahead. */
 const clockSkewMs = 5 * 60_000;

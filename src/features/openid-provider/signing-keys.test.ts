@@ -10,7 +10,7 @@ import { openStorage } from '../../app/open-storage.js';
 import { withApi } from '../admin-api/test-support/api-fixtures.js';
 import { everyStoredText } from '../../test-support/database-text.js';
 import { retiredKeyPublishedMs, signingKeyRotationMs } from './lifetimes.js';
-import { jwksPath } from './routes.js';
+import { providerPaths } from './endpoints.js';
 import { rotateSigningKey, signJwt } from './signing-keys.js';
 
 /**
@@ -32,7 +32,7 @@ async function withApiOnFile(run: Parameters<typeof withApi>[0]): Promise<void> 
 describe('OpenID Provider: signing keys', () => {
   test('one RS256 key made on first use, published with Cache-Control, its private half sealed', async () => {
     await withApiOnFile(async (api) => {
-      const response = await api.inject({ method: 'GET', url: jwksPath });
+      const response = await api.inject({ method: 'GET', url: providerPaths.jwks });
       assert.equal(response.statusCode, 200);
       assert.equal(response.headers['cache-control'], 'public, max-age=300');
       assert.match(String(response.headers['content-type']), /^application\/jwk-set\+json/);
@@ -67,7 +67,7 @@ describe('OpenID Provider: signing keys', () => {
   test('rotation keeps the old public key published until its tokens have expired', async () => {
     await withApi(async (api) => {
       const jwks = async () =>
-        (await api.inject({ method: 'GET', url: jwksPath })).json<JSONWebKeySet>();
+        (await api.inject({ method: 'GET', url: providerPaths.jwks })).json<JSONWebKeySet>();
       const oldToken = await signJwt(api.storage, api.gateway.clock(), { sub: 'alice' });
       const oldKid = decodeProtectedHeader(oldToken).kid;
 

@@ -12,6 +12,7 @@ import { createSqlRateLimitStore } from './sql-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createOidcClientStore } from './oidc-client-store.js';
+import { createOidcGrantStore } from './oidc-grant-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
 import { createOidcSigningKeyStore } from './oidc-signing-key-store.js';
 import type { Database, SqlDialect } from './schema.js';
@@ -54,6 +55,7 @@ export async function createKyselyStorage(
     testSignIns: createTrialSignInStore(db, secretBox),
     oidcClients: createOidcClientStore(db),
     oidcSigningKeys: createOidcSigningKeyStore(db, secretBox),
+    oidcGrants: createOidcGrantStore(db),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -109,6 +111,7 @@ async function sweepExpired(
     await createSqlRateLimitStore(trx).deleteEnded(now);
     await createTrialSignInStore(trx, secretBox).deleteExpired(now);
     await createOidcSigningKeyStore(trx, secretBox).deleteUnpublished(now);
+    await createOidcGrantStore(trx).deleteExpired(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),

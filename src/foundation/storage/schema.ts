@@ -172,6 +172,31 @@ interface OidcSigningKeysTable {
   published_until: NullableMillis;
 }
 
+interface OidcCodesTable {
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  redirect_uri: string;
+  /** The PKCE S256 challenge; null when the client sent none. */
+  code_challenge: string | null;
+  nonce: string | null;
+  scope: string;
+  user_row_id: number;
+  entry_id: string | null;
+  auth_time: Millis;
+  expires_at: Millis;
+  used_at: NullableMillis;
+}
+
+interface OidcAccessTokensTable {
+  token_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_row_id: number;
+  scope: string;
+  expires_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -186,6 +211,8 @@ export interface Database {
   test_sign_ins: TestSignInsTable;
   oidc_clients: OidcClientsTable;
   oidc_signing_keys: OidcSigningKeysTable;
+  oidc_codes: OidcCodesTable;
+  oidc_access_tokens: OidcAccessTokensTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

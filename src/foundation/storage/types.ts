@@ -25,6 +25,8 @@ export interface Storage {
   readonly oidcClients: OidcClientStore;
   /** The OpenID Provider's signing keys, the private ones sealed (oidc-signing-key-store.ts). */
   readonly oidcSigningKeys: OidcSigningKeyStore;
+  /** The OpenID Provider's authorization codes and access tokens, stored hashed (oidc-grant-store.ts). */
+  readonly oidcGrants: OidcGrantStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /**
@@ -470,6 +472,59 @@ export interface OidcSigningKeyStore {
   retireAllBut(kid: string, at: number, publishedUntil: number): Promise<number>;
   /** Deletes the retired keys no longer published. */
   deleteUnpublished(now: number): Promise<number>;
+}
+
+/** An authorization code of the OpenID Provider, as stored. */
+export interface OidcCodeRecord {
+  /** SHA-256 of the code, base64url. */
+  readonly codeHash: string;
+  /** Shared by the code and every token exchanged for it. */
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  /** The PKCE S256 challenge; null when the client sent none. */
+  readonly codeChallenge: string | null;
+  readonly nonce: string | null;
+  readonly scope: string;
+  readonly userRowId: number;
+  /** The entry of the gateway sign-in; null for a local account. */
+  readonly entryId: string | null;
+  /** When the user signed in at the gateway. */
+  readonly authTime: number;
+  readonly expiresAt: number;
+}
+
+interface OidcAccessTokenRecord {
+  readonly tokenHash: string;
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly userRowId: number;
+  readonly scope: string;
+  readonly expiresAt: number;
+}
+
+/** What presenting a code did: exchanged it, or found it used before, or nothing of this client's. */
+type CodeRedemption =
+  | { readonly outcome: 'redeemed'; readonly code: OidcCodeRecord }
+  | { readonly outcome: 'replayed'; readonly code: OidcCodeRecord }
+  | { readonly outcome: 'unknown' };
+
+export interface OidcGrantStore {
+  addCode(code: OidcCodeRecord): Promise<void>;
+  /**
+   * Marks the client's unexpired code used, in one statement (UPDATE ...
+   * WHERE used_at IS NULL RETURNING), so of two presentations at once one
+   * alone redeems it. A code already used is `replayed`; one unknown,
+   * expired or issued to another client is `unknown` (and stays as it was).
+   */
+  redeemCode(codeHash: string, clientId: string, now: number): Promise<CodeRedemption>;
+  addAccessToken(token: OidcAccessTokenRecord): Promise<void>;
+  /** The unexpired access token with this hash. */
+  accessToken(tokenHash: string, now: number): Promise<OidcAccessTokenRecord | undefined>;
+  /** Deletes every token of the grant; resolves how many. */
+  revokeGrant(grantId: string): Promise<number>;
+  /** Deletes the tokens and codes that are over (a used code is kept until then, to see a replay). */
+  deleteExpired(now: number): Promise<void>;
 }
 
 /** Every kind of audit event, for the store's reading and the admin API's schemas alike. */

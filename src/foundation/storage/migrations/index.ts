@@ -18,6 +18,7 @@ import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 import { hostSessionsMigration } from './0015-host-sessions.js';
 import { oidcClientsMigration } from './0016-oidc-clients.js';
 import { oidcSigningKeysMigration } from './0017-oidc-signing-keys.js';
+import { oidcGrantsMigration } from './0018-oidc-grants.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -43,6 +44,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0015_host_sessions': hostSessionsMigration,
     '0016_oidc_clients': oidcClientsMigration,
     '0017_oidc_signing_keys': oidcSigningKeysMigration,
+    '0018_oidc_grants': oidcGrantsMigration,
   };
 }
 
