@@ -21,7 +21,7 @@ describe('OpenID Provider: refusals', () => {
   let now = Date.now();
   let browser: TestBrowser;
   before(async () => {
-    gw = await startProviderGateway(() => now);
+    gw = await startProviderGateway({ clock: () => now });
     await registerClient(gw, 'app');
     await registerClient(gw, 'other');
     await registerClient(gw, 'spa', { secretHash: null });

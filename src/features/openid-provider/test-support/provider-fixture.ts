@@ -11,11 +11,13 @@ export const clientSecret = 'ssgc_test-secret-0123456789abcdefghijklmnopqrstu';
 export const redirectUri = 'http://127.0.0.1:9/callback';
 
 /** A gateway whose default entry signs in at the example server in its `errcode` envelope style. */
-export async function startProviderGateway(clock?: () => number): Promise<TestGateway> {
+export async function startProviderGateway(
+  options: { clock?: () => number; env?: Record<string, string> } = {},
+): Promise<TestGateway> {
   return startTestGateway({
     entries: (presets) => [{ ...presets.jsonStyle, id: 'corp', isDefault: true }],
     usernames: ['alice', 'bob'],
-    ...(clock === undefined ? {} : { clock }),
+    ...options,
   });
 }
 
@@ -53,17 +55,21 @@ export async function followTo(
   browser: TestBrowser,
   url: string,
   target = redirectUri,
-): Promise<{ arrived?: URL; status: number; body: string }> {
+): Promise<{ arrived?: URL; status: number; body: string; visited: string[] }> {
   let current = url;
+  const visited: string[] = [];
   for (let hop = 0; hop < 12; hop++) {
+    visited.push(current);
     const response = await browser.exchange('GET', current);
     const location = response.headers.get('location');
     if (response.status < 300 || response.status > 399 || location === null) {
-      return { status: response.status, body: await response.text() };
+      return { status: response.status, body: await response.text(), visited };
     }
     await response.arrayBuffer();
     const next = new URL(location, current);
-    if (next.href.startsWith(target)) return { arrived: next, status: response.status, body: '' };
+    if (next.href.startsWith(target)) {
+      return { arrived: next, status: response.status, body: '', visited };
+    }
     current = next.href;
   }
   throw new Error(`more than 12 redirects from ${url}`);
