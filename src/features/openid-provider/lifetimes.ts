@@ -9,6 +9,9 @@ export const codeLifetimeMs = 60_000;
 /** An id_token and an access token. */
 export const tokenLifetimeMs = 60 * 60_000;
 
+/** A refresh token, for clients that have them; each use replaces it. */
+export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60_000;
+
 /** Clocks of relying parties may run this much behind or ahead. */
 const clockSkewMs = 5 * 60_000;
 

@@ -1,11 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import type { OidcCodeRecord, UserRecord } from '../../foundation/storage/types.js';
+import type {
+  OidcClientRecord,
+  OidcCodeRecord,
+  OidcGrantStore,
+  UserRecord,
+} from '../../foundation/storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import { authenticatedClient } from './client-authentication.js';
 import { issuerOf } from './endpoints.js';
-import { tokenLifetimeMs } from './lifetimes.js';
+import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import { oauthError } from './oauth-answers.js';
 import { signJwt } from './signing-keys.js';
 
@@ -69,23 +74,20 @@ export async function exchangeCode(
     }
     return oauthError(reply, 401, 'invalid_client', 'the client did not authenticate');
   }
+  if (body.grant_type === 'refresh_token') return refresh(gateway, request, reply, client, body);
   if (body.grant_type !== 'authorization_code') {
     return oauthError(
       reply,
       400,
       'unsupported_grant_type',
-      'grant_type must be authorization_code',
+      'grant_type must be authorization_code or refresh_token',
     );
   }
   if (typeof body.code !== 'string') return oauthError(reply, 400, 'invalid_request', 'no code');
   const grants = gateway.storage.oidcGrants;
   const redemption = await grants.redeemCode(sha256Base64url(body.code), client.clientId, now);
   if (redemption.outcome === 'replayed') {
-    const revoked = await grants.revokeGrant(redemption.code.grantId);
-    request.log.warn(
-      { code: 'oidc_code_replayed', clientId: client.clientId, tokensRevoked: revoked },
-      'an authorization code was presented again; what it was exchanged for is revoked',
-    );
+    await revokeReplayed(request, grants, redemption.code.grantId, client.clientId, 'code');
   }
   if (redemption.outcome !== 'redeemed') {
     return oauthError(reply, 400, 'invalid_grant', 'the code is unknown, expired or used');
@@ -97,19 +99,105 @@ export async function exchangeCode(
   if (!pkceHolds(code, body.code_verifier)) {
     return oauthError(reply, 400, 'invalid_grant', 'the code_verifier does not match');
   }
-  const user = await gateway.storage.users.get(code.userRowId);
+  return issueTokens(gateway, reply, client, code);
+}
+
+/** What tokens are issued for: a redeemed code, or a refresh token. */
+type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' | 'authTime'> & {
+  readonly nonce?: string | null;
+};
+
+async function revokeReplayed(
+  request: FastifyRequest,
+  grants: OidcGrantStore,
+  grantId: string,
+  clientId: string,
+  what: 'code' | 'refresh token',
+): Promise<void> {
+  const revoked = await grants.revokeGrant(grantId);
+  request.log.warn(
+    { code: 'oidc_grant_replayed', clientId, tokensRevoked: revoked },
+    `a used ${what} was presented again; what it was exchanged for is revoked`,
+  );
+}
+
+/**
+ * The refresh token grant (RFC 6749 §6), for clients that have refresh
+ * tokens: each is used once and replaced by a new one; one presented again
+ * revokes the whole grant, as the OAuth 2.0 Security BCP (RFC 9700 §4.14.2)
+ * advises for rotation.
+ */
+async function refresh(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: OidcClientRecord,
+  body: Readonly<Record<string, unknown>>,
+): Promise<FastifyReply> {
+  if (!client.refreshTokens) {
+    return oauthError(reply, 400, 'unauthorized_client', 'the client has no refresh tokens');
+  }
+  if (typeof body.refresh_token !== 'string') {
+    return oauthError(reply, 400, 'invalid_request', 'no refresh_token');
+  }
+  const grants = gateway.storage.oidcGrants;
+  const redemption = await grants.redeemRefreshToken(
+    sha256Base64url(body.refresh_token),
+    client.clientId,
+    gateway.clock(),
+  );
+  if (redemption.outcome === 'replayed') {
+    await revokeReplayed(
+      request,
+      grants,
+      redemption.token.grantId,
+      client.clientId,
+      'refresh token',
+    );
+  }
+  if (redemption.outcome !== 'redeemed') {
+    return oauthError(reply, 400, 'invalid_grant', 'the refresh token is unknown, expired or used');
+  }
+  return issueTokens(gateway, reply, client, redemption.token);
+}
+
+/** An access token, an id_token and, for a client that has them, a new refresh token. */
+async function issueTokens(
+  gateway: Gateway,
+  reply: FastifyReply,
+  client: OidcClientRecord,
+  grant: Grant,
+): Promise<FastifyReply> {
+  const now = gateway.clock();
+  const grants = gateway.storage.oidcGrants;
+  const user = await gateway.storage.users.get(grant.userRowId);
   if (user?.enabled !== true) {
     return oauthError(reply, 400, 'invalid_grant', 'the user is no longer enabled');
   }
-  const accessToken = Buffer.from(gateway.random(32)).toString('base64url');
+  const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
+  const accessToken = newToken();
   await grants.addAccessToken({
     tokenHash: sha256Base64url(accessToken),
-    grantId: code.grantId,
+    grantId: grant.grantId,
     clientId: client.clientId,
     userRowId: user.id,
-    scope: code.scope,
+    scope: grant.scope,
     expiresAt: now + tokenLifetimeMs,
   });
+  let refreshToken: string | undefined;
+  if (client.refreshTokens) {
+    refreshToken = newToken();
+    await grants.addRefreshToken({
+      tokenHash: sha256Base64url(refreshToken),
+      grantId: grant.grantId,
+      clientId: client.clientId,
+      userRowId: user.id,
+      scope: grant.scope,
+      entryId: grant.entryId,
+      authTime: grant.authTime,
+      expiresAt: now + refreshTokenLifetimeMs,
+    });
+  }
   const seconds = (ms: number) => Math.floor(ms / 1000);
   const idToken = await signJwt(gateway.storage, now, {
     iss: issuerOf(gateway),
@@ -117,9 +205,9 @@ export async function exchangeCode(
     azp: client.clientId,
     iat: seconds(now),
     exp: seconds(now + tokenLifetimeMs),
-    auth_time: seconds(code.authTime),
-    ...(code.nonce === null ? {} : { nonce: code.nonce }),
-    acr: code.entryId ?? 'local',
+    auth_time: seconds(grant.authTime),
+    ...(grant.nonce === null || grant.nonce === undefined ? {} : { nonce: grant.nonce }),
+    acr: grant.entryId ?? 'local',
     ...userClaims(user),
   });
   return reply
@@ -130,6 +218,7 @@ export async function exchangeCode(
       token_type: 'Bearer',
       expires_in: seconds(tokenLifetimeMs),
       id_token: idToken,
-      scope: code.scope,
+      ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
+      scope: grant.scope,
     });
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { toMillis } from './columns.js';
 import type { Database } from './schema.js';
-import type { OidcCodeRecord, OidcGrantStore } from './types.js';
+import type { OidcCodeRecord, OidcGrantStore, OidcRefreshTokenRecord } from './types.js';
 
 /**
  * How long a used code is kept after its expiry: as long as a token it was
@@ -19,6 +19,19 @@ function toCode(row: Selectable<Database['oidc_codes']>): OidcCodeRecord {
     nonce: row.nonce,
     scope: row.scope,
     userRowId: row.user_row_id,
+    entryId: row.entry_id,
+    authTime: toMillis(row.auth_time),
+    expiresAt: toMillis(row.expires_at),
+  };
+}
+
+function toRefreshToken(row: Selectable<Database['oidc_refresh_tokens']>): OidcRefreshTokenRecord {
+  return {
+    tokenHash: row.token_hash,
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    userRowId: row.user_row_id,
+    scope: row.scope,
     entryId: row.entry_id,
     authTime: toMillis(row.auth_time),
     expiresAt: toMillis(row.expires_at),
@@ -99,15 +112,58 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         expiresAt: toMillis(row.expires_at),
       };
     },
+    async addRefreshToken(token) {
+      await db
+        .insertInto('oidc_refresh_tokens')
+        .values({
+          token_hash: token.tokenHash,
+          grant_id: token.grantId,
+          client_id: token.clientId,
+          user_row_id: token.userRowId,
+          scope: token.scope,
+          entry_id: token.entryId,
+          auth_time: token.authTime,
+          expires_at: token.expiresAt,
+          used_at: null,
+        })
+        .execute();
+    },
+    async redeemRefreshToken(tokenHash, clientId, now) {
+      const redeemed = await db
+        .updateTable('oidc_refresh_tokens')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('client_id', '=', clientId)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returningAll()
+        .executeTakeFirst();
+      if (redeemed !== undefined) return { outcome: 'redeemed', token: toRefreshToken(redeemed) };
+      const used = await db
+        .selectFrom('oidc_refresh_tokens')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .where('client_id', '=', clientId)
+        .where('used_at', 'is not', null)
+        .executeTakeFirst();
+      return used === undefined
+        ? { outcome: 'unknown' }
+        : { outcome: 'replayed', token: toRefreshToken(used) };
+    },
     async revokeGrant(grantId) {
-      const result = await db
+      const access = await db
         .deleteFrom('oidc_access_tokens')
         .where('grant_id', '=', grantId)
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      const refresh = await db
+        .deleteFrom('oidc_refresh_tokens')
+        .where('grant_id', '=', grantId)
+        .executeTakeFirst();
+      return Number(access.numDeletedRows) + Number(refresh.numDeletedRows);
     },
     async deleteExpired(now) {
       await db.deleteFrom('oidc_access_tokens').where('expires_at', '<=', now).execute();
+      await db.deleteFrom('oidc_refresh_tokens').where('expires_at', '<=', now).execute();
       await db
         .deleteFrom('oidc_codes')
         .where('expires_at', '<=', now - usedCodeKeptMs)

@@ -197,6 +197,18 @@ interface OidcAccessTokensTable {
   expires_at: Millis;
 }
 
+interface OidcRefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_row_id: number;
+  scope: string;
+  entry_id: string | null;
+  auth_time: Millis;
+  expires_at: Millis;
+  used_at: NullableMillis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -213,6 +225,7 @@ export interface Database {
   oidc_signing_keys: OidcSigningKeysTable;
   oidc_codes: OidcCodesTable;
   oidc_access_tokens: OidcAccessTokensTable;
+  oidc_refresh_tokens: OidcRefreshTokensTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

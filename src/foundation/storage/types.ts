@@ -503,6 +503,24 @@ interface OidcAccessTokenRecord {
   readonly expiresAt: number;
 }
 
+/** A refresh token of the OpenID Provider, as stored. */
+export interface OidcRefreshTokenRecord {
+  readonly tokenHash: string;
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly userRowId: number;
+  readonly scope: string;
+  readonly entryId: string | null;
+  readonly authTime: number;
+  readonly expiresAt: number;
+}
+
+/** What presenting a refresh token did, as for a code. */
+type RefreshRedemption =
+  | { readonly outcome: 'redeemed'; readonly token: OidcRefreshTokenRecord }
+  | { readonly outcome: 'replayed'; readonly token: OidcRefreshTokenRecord }
+  | { readonly outcome: 'unknown' };
+
 /** What presenting a code did: exchanged it, or found it used before, or nothing of this client's. */
 type CodeRedemption =
   | { readonly outcome: 'redeemed'; readonly code: OidcCodeRecord }
@@ -521,7 +539,10 @@ export interface OidcGrantStore {
   addAccessToken(token: OidcAccessTokenRecord): Promise<void>;
   /** The unexpired access token with this hash. */
   accessToken(tokenHash: string, now: number): Promise<OidcAccessTokenRecord | undefined>;
-  /** Deletes every token of the grant; resolves how many. */
+  addRefreshToken(token: OidcRefreshTokenRecord): Promise<void>;
+  /** As redeemCode, for a refresh token: used once, in one statement. */
+  redeemRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshRedemption>;
+  /** Deletes every access and refresh token of the grant; resolves how many. */
   revokeGrant(grantId: string): Promise<number>;
   /** Deletes the tokens and codes that are over (a used code is kept until then, to see a replay). */
   deleteExpired(now: number): Promise<void>;

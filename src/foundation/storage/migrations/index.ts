@@ -19,6 +19,7 @@ import { hostSessionsMigration } from './0015-host-sessions.js';
 import { oidcClientsMigration } from './0016-oidc-clients.js';
 import { oidcSigningKeysMigration } from './0017-oidc-signing-keys.js';
 import { oidcGrantsMigration } from './0018-oidc-grants.js';
+import { oidcRefreshTokensMigration } from './0019-oidc-refresh-tokens.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -45,6 +46,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0016_oidc_clients': oidcClientsMigration,
     '0017_oidc_signing_keys': oidcSigningKeysMigration,
     '0018_oidc_grants': oidcGrantsMigration,
+    '0019_oidc_refresh_tokens': oidcRefreshTokensMigration,
   };
 }
 
