@@ -137,6 +137,7 @@ const layers: readonly (readonly string[])[] = [
     'features/admin-api/',
     'features/forward-auth/',
     'features/reverse-proxy/',
+    'features/openid-provider/',
   ],
   ['app/'],
   ['main.ts', 'cli/', 'demo/'],

@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../features/admin-api/routes.js';
+import { openIdProviderRoutes } from '../features/openid-provider/routes.js';
 import { adminConsoleRoutes } from '../features/admin-console/routes.js';
 import { withForwardAuthFastPath } from '../features/forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../features/forward-auth/routes.js';
@@ -125,6 +126,7 @@ export async function buildApp(
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);
   adminApiRoutes(app, gateway);
+  openIdProviderRoutes(app, gateway);
   adminConsoleRoutes(
     app,
     gateway,

@@ -544,6 +544,7 @@ export const en = {
       entry_change: 'Entry change',
       user_change: 'User change',
       token_change: 'API token change',
+      client_change: 'OpenID client change',
       test_sign_in: 'Test sign-in',
       handoff: 'Handoff to a host',
     },

@@ -500,6 +500,7 @@ export const zhCN: ConsoleMessages = {
       entry_change: '登录方式更改',
       user_change: '用户更改',
       token_change: 'API 令牌更改',
+      client_change: 'OpenID 客户端更改',
       test_sign_in: '测试登录',
       handoff: '登录交接到主机',
     },

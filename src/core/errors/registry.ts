@@ -348,6 +348,26 @@ export const errorRegistry = {
     status: 409,
     summary: 'An unrevoked API token has this name already.',
   },
+  oidc_client_unknown: { status: 404, summary: 'No OpenID client has this client id.' },
+  oidc_client_exists: { status: 409, summary: 'An OpenID client has this client id already.' },
+  oidc_client_public: {
+    status: 409,
+    summary: 'A public OpenID client has no secret to rotate.',
+  },
+  oidc_authorization_invalid: {
+    status: 400,
+    summary:
+      'The authorization request names no known client, or a redirect URI the client does not list.',
+  },
+  oidc_user_refused: {
+    status: 403,
+    summary: 'The application does not accept this user, or sign-ins through this entry.',
+  },
+  oidc_logout_invalid: {
+    status: 400,
+    summary:
+      'The sign-out request has no valid id_token_hint, or a post-logout URI the client does not list.',
+  },
   test_sign_in_unknown: { status: 404, summary: 'No test sign-in has this id.' },
   test_sign_in_expired: {
     status: 410,

@@ -28,7 +28,7 @@ interface ApiRouteSpec<
   readonly url: string;
   readonly summary: string;
   readonly description?: string;
-  readonly tag: 'entries' | 'users' | 'audit' | 'tokens' | 'meta';
+  readonly tag: 'entries' | 'users' | 'audit' | 'tokens' | 'clients' | 'meta';
   readonly params?: P;
   readonly query?: Q;
   /** The JSON body, parsed by the router before the action runs. */

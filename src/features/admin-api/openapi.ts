@@ -112,6 +112,10 @@ export function buildOpenApiDocument(
       { name: 'users', description: 'the user table' },
       { name: 'audit', description: 'sign-in and configuration events' },
       { name: 'tokens', description: 'API tokens' },
+      {
+        name: 'clients',
+        description: "applications signing in through the gateway's OpenID Provider",
+      },
       { name: 'meta', description: 'this document' },
     ],
     paths,

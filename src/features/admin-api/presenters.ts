@@ -5,6 +5,7 @@ import type {
   ApiTokenRecord,
   AuditEvent,
   EntryRecord,
+  OidcClientRecord,
   UserRecord,
 } from '../../foundation/storage/types.js';
 
@@ -107,5 +108,23 @@ export function presentApiToken(token: ApiTokenRecord): Record<string, JsonValue
     lastUsedAt: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
     revokedAt: token.revokedAt === null ? null : iso(token.revokedAt),
     expiresAt: token.expiresAt === null ? null : iso(token.expiresAt),
+  };
+}
+
+/** An OpenID client's settings and times; never its secret or the secret's hash. */
+export function presentOidcClient(client: OidcClientRecord): Record<string, JsonValue> {
+  return {
+    clientId: client.clientId,
+    name: client.name,
+    public: client.secretHash === null,
+    redirectUris: [...client.redirectUris],
+    postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+    backchannelLogoutUri: client.backchannelLogoutUri,
+    allowedEntries: [...client.allowedEntries],
+    allowedUsers: [...client.allowedUsers],
+    allowedGroups: [...client.allowedGroups],
+    refreshTokens: client.refreshTokens,
+    createdAt: iso(client.createdAt),
+    updatedAt: iso(client.updatedAt),
   };
 }

@@ -279,3 +279,35 @@ export const entryModelAnswer = z.looseObject({
   attributes: z.array(z.string()),
   functions: z.array(z.string()),
 });
+
+const oidcClientSchema = named(
+  'OidcClient',
+  z.looseObject({
+    clientId: z.string(),
+    name: z.string(),
+    public: z
+      .boolean()
+      .describe('true: no secret, PKCE proves the client; false: it authenticates with its secret'),
+    redirectUris: z.array(z.string()),
+    postLogoutRedirectUris: z.array(z.string()),
+    backchannelLogoutUri: z.string().nullable(),
+    allowedEntries: z.array(z.string()).describe('empty: every entry'),
+    allowedUsers: z.array(z.string()),
+    allowedGroups: z
+      .array(z.string())
+      .describe('with allowedUsers: both empty, everyone; else a user listed or in a group listed'),
+    refreshTokens: z.boolean(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  }),
+);
+
+export const oidcClientAnswer = z.looseObject({ client: oidcClientSchema });
+export const oidcClientListAnswer = z.looseObject({ clients: z.array(oidcClientSchema) });
+export const oidcClientSecretAnswer = z.looseObject({
+  client: oidcClientSchema,
+  secret: z
+    .string()
+    .nullable()
+    .describe('the client secret, shown once; only its hash is stored; null for a public client'),
+});

@@ -8,6 +8,7 @@ import { auditRoutes } from './audit-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { entryStateRoutes } from './entry-state-routes.js';
 import { entryToolRoutes } from './entry-tool-routes.js';
+import { oidcClientRoutes } from './oidc-client-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { passwordRoutes } from './password-routes.js';
 import { presetRoutes } from './preset-routes.js';
@@ -34,6 +35,7 @@ export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
   passwordRoutes(api);
   auditRoutes(api);
   tokenRoutes(api);
+  oidcClientRoutes(api);
   extensionCheckRoute(api);
   openApiRoute(app, api);
 

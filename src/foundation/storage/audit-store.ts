@@ -2,8 +2,8 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { parseNullableJsonObject, toMillis } from './columns.js';
 import type { AuditEventsTable, Database } from './schema.js';
-import type { AuditEvent, AuditKind, AuditStore } from './types.js';
 import { auditKinds } from './types.js';
+import type { AuditEvent, AuditKind, AuditStore } from './types.js';
 
 const kinds: ReadonlySet<string> = new Set<AuditKind>(auditKinds);
 

@@ -11,7 +11,10 @@ import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { createSqlRateLimitStore } from './sql-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
+import { createOidcClientStore } from './oidc-client-store.js';
+import { createOidcGrantStore } from './oidc-grant-store.js';
 import { createOidcSessionStore } from './oidc-session-store.js';
+import { createOidcSigningKeyStore } from './oidc-signing-key-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
 import { createTrialSignInStore } from './trial-sign-in-store.js';
@@ -50,6 +53,9 @@ export async function createKyselyStorage(
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
     testSignIns: createTrialSignInStore(db, secretBox),
+    oidcClients: createOidcClientStore(db),
+    oidcSigningKeys: createOidcSigningKeyStore(db, secretBox),
+    oidcGrants: createOidcGrantStore(db),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -104,6 +110,8 @@ async function sweepExpired(
     await createOidcSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
     await createTrialSignInStore(trx, secretBox).deleteExpired(now);
+    await createOidcSigningKeyStore(trx, secretBox).deleteUnpublished(now);
+    await createOidcGrantStore(trx).deleteExpired(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),

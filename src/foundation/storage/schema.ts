@@ -153,6 +153,64 @@ export interface TestSignInsTable {
   expires_at: Millis;
 }
 
+interface OidcClientsTable {
+  client_id: string;
+  /** SHA-256 of the client secret, base64url; null for a public client. */
+  secret_hash: string | null;
+  /** A JSON object: OidcClientSettings (types.ts). */
+  settings: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+interface OidcSigningKeysTable {
+  kid: string;
+  /** The public key, a JWK as JSON. */
+  public_jwk: string;
+  /** The private key, a JWK as JSON, sealed. */
+  private_sealed: string;
+  created_at: Millis;
+  retired_at: NullableMillis;
+  published_until: NullableMillis;
+}
+
+interface OidcCodesTable {
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  redirect_uri: string;
+  /** The PKCE S256 challenge; null when the client sent none. */
+  code_challenge: string | null;
+  nonce: string | null;
+  scope: string;
+  user_row_id: number;
+  entry_id: string | null;
+  auth_time: Millis;
+  expires_at: Millis;
+  used_at: NullableMillis;
+}
+
+interface OidcAccessTokensTable {
+  token_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_row_id: number;
+  scope: string;
+  expires_at: Millis;
+}
+
+interface OidcRefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_row_id: number;
+  scope: string;
+  entry_id: string | null;
+  auth_time: Millis;
+  expires_at: Millis;
+  used_at: NullableMillis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -165,6 +223,11 @@ export interface Database {
   app_tokens: AppTokensTable;
   rate_windows: RateWindowsTable;
   test_sign_ins: TestSignInsTable;
+  oidc_clients: OidcClientsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
+  oidc_codes: OidcCodesTable;
+  oidc_access_tokens: OidcAccessTokensTable;
+  oidc_refresh_tokens: OidcRefreshTokensTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -21,6 +21,12 @@ export interface Storage {
   readonly appTokens: AppTokenStore;
   /** Administrators' test sign-ins and their traces (docs/admin-api.md#test-sign-in). */
   readonly testSignIns: TestSignInStore;
+  /** The applications signing in through the gateway as an OpenID Provider (oidc-client-store.ts). */
+  readonly oidcClients: OidcClientStore;
+  /** The OpenID Provider's signing keys, the private ones sealed (oidc-signing-key-store.ts). */
+  readonly oidcSigningKeys: OidcSigningKeyStore;
+  /** The OpenID Provider's authorization codes and access tokens, stored hashed (oidc-grant-store.ts). */
+  readonly oidcGrants: OidcGrantStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /**
@@ -50,7 +56,8 @@ export interface Storage {
    * Deletes the sessions and pending sign-ins that are over (the SQL tables;
    * Redis expires its own keys), and the other rows that only live a while:
    * OpenID Connect sessions, ended rate-limit windows, test sign-ins a day
-   * after their trace expired. Where several instances share a database
+   * after their trace expired, the OpenID Provider's retired signing keys
+   * no longer published. Where several instances share a database
    * (PostgreSQL), only one sweeps at a time: the others skip and report
    * undefined.
    */
@@ -393,6 +400,161 @@ export interface RateLimitStore {
 
 // ------------------------------------------------------------------ audit
 
+/**
+ * What an administrator sets for an application that signs in through the
+ * gateway as an OpenID Provider (docs/openid-provider.md#clients).
+ */
+export interface OidcClientSettings {
+  /** A name for people: the console and the audit log. */
+  readonly name: string;
+  /** Where codes may be sent: compared as exact strings, never by prefix. */
+  readonly redirectUris: readonly string[];
+  /** Where a sign-out may return the browser, compared the same way. */
+  readonly postLogoutRedirectUris: readonly string[];
+  /** Where logout tokens are POSTed when a gateway session ends; null for none. */
+  readonly backchannelLogoutUri: string | null;
+  /** The entries whose sign-ins it accepts; empty for every entry. */
+  readonly allowedEntries: readonly string[];
+  /**
+   * The users (userIds) and groups it accepts; both empty for everyone, else
+   * a user listed or in a group listed.
+   */
+  readonly allowedUsers: readonly string[];
+  readonly allowedGroups: readonly string[];
+  /** Whether it is given refresh tokens. */
+  readonly refreshTokens: boolean;
+}
+
+export interface OidcClientRecord extends OidcClientSettings {
+  readonly clientId: string;
+  /** SHA-256 of the secret, base64url; null for a public client, which proves itself with PKCE. */
+  readonly secretHash: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface OidcClientStore {
+  /** False when the client id is taken already (INSERT ... ON CONFLICT DO NOTHING). */
+  create(record: OidcClientRecord): Promise<boolean>;
+  get(clientId: string): Promise<OidcClientRecord | undefined>;
+  /** Every client, by client id. */
+  list(): Promise<OidcClientRecord[]>;
+  /** Replaces the settings; false when the client is unknown. */
+  update(clientId: string, settings: OidcClientSettings, at: number): Promise<boolean>;
+  /**
+   * Replaces a confidential client's secret hash in one statement, so the old
+   * secret stops working at once; false when the client is unknown or public.
+   */
+  replaceSecretHash(clientId: string, secretHash: string, at: number): Promise<boolean>;
+  /** False when the client is unknown. */
+  delete(clientId: string): Promise<boolean>;
+}
+
+/** One of the OpenID Provider's signing keys. */
+export interface SigningKeyRecord {
+  readonly kid: string;
+  /** The public key as a JWK (with kid, alg and use). */
+  readonly publicJwk: Readonly<Record<string, JsonValue>>;
+  /** The private key as a JWK: opened from its seal when read. */
+  readonly privateJwk: Readonly<Record<string, JsonValue>>;
+  readonly createdAt: number;
+  /** When a newer key took over; null for a key still signing. */
+  readonly retiredAt: number | null;
+  /** Until when a retired key stays published: the expiry of the last token it signed. */
+  readonly publishedUntil: number | null;
+}
+
+export interface OidcSigningKeyStore {
+  /**
+   * The keys to publish at `now`: those still signing, and those retired
+   * whose tokens may not have expired: those still signing first, each
+   * group newest first (created_at, then kid).
+   */
+  published(now: number): Promise<SigningKeyRecord[]>;
+  add(key: SigningKeyRecord): Promise<void>;
+  /**
+   * Retires every key still signing but `kid`, in one statement: each stays
+   * published until `publishedUntil`. Resolves how many were retired.
+   */
+  retireAllBut(kid: string, at: number, publishedUntil: number): Promise<number>;
+  /** Deletes the retired keys no longer published. */
+  deleteUnpublished(now: number): Promise<number>;
+}
+
+/** An authorization code of the OpenID Provider, as stored. */
+export interface OidcCodeRecord {
+  /** SHA-256 of the code, base64url. */
+  readonly codeHash: string;
+  /** Shared by the code and every token exchanged for it. */
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  /** The PKCE S256 challenge; null when the client sent none. */
+  readonly codeChallenge: string | null;
+  readonly nonce: string | null;
+  readonly scope: string;
+  readonly userRowId: number;
+  /** The entry of the gateway sign-in; null for a local account. */
+  readonly entryId: string | null;
+  /** When the user signed in at the gateway. */
+  readonly authTime: number;
+  readonly expiresAt: number;
+}
+
+interface OidcAccessTokenRecord {
+  readonly tokenHash: string;
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly userRowId: number;
+  readonly scope: string;
+  readonly expiresAt: number;
+}
+
+/** A refresh token of the OpenID Provider, as stored. */
+export interface OidcRefreshTokenRecord {
+  readonly tokenHash: string;
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly userRowId: number;
+  readonly scope: string;
+  readonly entryId: string | null;
+  readonly authTime: number;
+  readonly expiresAt: number;
+}
+
+/** What presenting a refresh token did, as for a code. */
+type RefreshRedemption =
+  | { readonly outcome: 'redeemed'; readonly token: OidcRefreshTokenRecord }
+  | { readonly outcome: 'replayed'; readonly token: OidcRefreshTokenRecord }
+  | { readonly outcome: 'unknown' };
+
+/** What presenting a code did: exchanged it, or found it used before, or nothing of this client's. */
+type CodeRedemption =
+  | { readonly outcome: 'redeemed'; readonly code: OidcCodeRecord }
+  | { readonly outcome: 'replayed'; readonly code: OidcCodeRecord }
+  | { readonly outcome: 'unknown' };
+
+export interface OidcGrantStore {
+  addCode(code: OidcCodeRecord): Promise<void>;
+  /**
+   * Marks the client's unexpired code used, in one statement (UPDATE ...
+   * WHERE used_at IS NULL RETURNING), so of two presentations at once one
+   * alone redeems it. A code already used is `replayed`; one unknown,
+   * expired or issued to another client is `unknown` (and stays as it was).
+   */
+  redeemCode(codeHash: string, clientId: string, now: number): Promise<CodeRedemption>;
+  addAccessToken(token: OidcAccessTokenRecord): Promise<void>;
+  /** The unexpired access token with this hash. */
+  accessToken(tokenHash: string, now: number): Promise<OidcAccessTokenRecord | undefined>;
+  addRefreshToken(token: OidcRefreshTokenRecord): Promise<void>;
+  /** As redeemCode, for a refresh token: used once, in one statement. */
+  redeemRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshRedemption>;
+  /** Deletes every access and refresh token of the grant; resolves how many. */
+  revokeGrant(grantId: string): Promise<number>;
+  /** Deletes the tokens and codes that are over (a used code is kept until then, to see a replay). */
+  deleteExpired(now: number): Promise<void>;
+}
+
 /** Every kind of audit event; the admin API's schemas and the store read this one list. */
 export const auditKinds = [
   'sign_in',
@@ -402,6 +564,7 @@ export const auditKinds = [
   'token_change',
   'test_sign_in',
   'handoff',
+  'client_change',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

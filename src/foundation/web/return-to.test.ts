@@ -106,6 +106,9 @@ describe('safeReturnTo: the gateway prefix', () => {
     '/_sso/admin%2F..%2Flogout',
     '/_sso/administrator',
     '/x/../_sso/logout',
+    '/_sso/oidc/token',
+    '/_sso/oidc/authorize/more',
+    '/_SSO/oidc/authorize',
   ]) {
     test(`${path} becomes /`, () => {
       assert.equal(safeReturnTo(path), '/');
@@ -115,6 +118,12 @@ describe('safeReturnTo: the gateway prefix', () => {
   test('the admin console and below are allowed', () => {
     assert.equal(safeReturnTo('/_sso/admin'), '/_sso/admin');
     assert.equal(safeReturnTo('/_sso/admin/entries?id=1'), '/_sso/admin/entries?id=1');
+  });
+
+  test("the OpenID Provider's authorization endpoint is allowed, its query kept", () => {
+    const request =
+      '/_sso/oidc/authorize?client_id=app&redirect_uri=https%3A%2F%2Fapp.example%2Fcb';
+    assert.equal(safeReturnTo(request), request);
   });
 
   test('paths that merely start alike are not reserved', () => {

@@ -81,11 +81,14 @@ function normalisePath(path: string): string {
 /**
  * Under `/_sso` (any case) but not the admin console, nor the forward-auth
  * return hop or the handoff of a sign-in to another host, which check their
- * own target against the listed hosts.
+ * own target against the listed hosts, nor the OpenID Provider's
+ * authorization endpoint, which a sign-in returns to so that it issues the
+ * application its code (it checks its client and redirect URI itself).
  */
 function isReservedPath(pathname: string): boolean {
   const path = pathname.toLowerCase();
   if (path !== '/_sso' && !path.startsWith('/_sso/')) return false;
   if (path === '/_sso/auth/return' || path === '/_sso/handoff') return false;
+  if (pathname === '/_sso/oidc/authorize') return false;
   return !(path === '/_sso/admin' || path.startsWith('/_sso/admin/'));
 }

@@ -17,6 +17,10 @@ import { accessTokenRevalidationMigration } from './0012-access-token-revalidati
 import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 import { hostSessionsMigration } from './0015-host-sessions.js';
 import { sessionHostMigration } from './0016-session-host.js';
+import { oidcClientsMigration } from './0017-oidc-clients.js';
+import { oidcSigningKeysMigration } from './0018-oidc-signing-keys.js';
+import { oidcGrantsMigration } from './0019-oidc-grants.js';
+import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -41,6 +45,10 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0014_api_token_owner': apiTokenOwnerMigration,
     '0015_host_sessions': hostSessionsMigration,
     '0016_session_host': sessionHostMigration,
+    '0017_oidc_clients': oidcClientsMigration,
+    '0018_oidc_signing_keys': oidcSigningKeysMigration,
+    '0019_oidc_grants': oidcGrantsMigration,
+    '0020_oidc_refresh_tokens': oidcRefreshTokensMigration,
   };
 }
 

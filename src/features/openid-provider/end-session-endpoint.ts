@@ -1,0 +1,83 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { compactVerify, createLocalJWKSet, decodeJwt } from 'jose';
+import { SsogateError } from '../../core/index.js';
+import { audit } from '../../foundation/http/audit.js';
+import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { sendFailure } from '../../foundation/http/respond.js';
+import { sessionOf } from '../sessions/request-session.js';
+import { endSession } from '../sessions/session-service.js';
+import { issuerOf } from './endpoints.js';
+import { publishedKeySet } from './signing-keys.js';
+
+/** The subject and client of an id_token this provider signed; expired ones too (a hint, not a credential). */
+async function hintedBy(
+  gateway: Gateway,
+  idTokenHint: unknown,
+): Promise<{ subject: string; clientId: string } | undefined> {
+  if (typeof idTokenHint !== 'string') return undefined;
+  try {
+    const keys = createLocalJWKSet(await publishedKeySet(gateway.storage, gateway.clock()));
+    await compactVerify(idTokenHint, keys, { algorithms: ['RS256'] });
+    const claims = decodeJwt(idTokenHint);
+    if (claims.iss !== issuerOf(gateway) || typeof claims.sub !== 'string') return undefined;
+    if (typeof claims.aud !== 'string') return undefined;
+    return { subject: claims.sub, clientId: claims.aud };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): with an
+ * id_token_hint this provider signed, the gateway's session of that user
+ * ends here, and the browser goes to the client's post_logout_redirect_uri
+ * if it is one of the client's, exactly, or to the signed-out page. Without
+ * a valid hint nothing ends, so no other site can sign a user out.
+ */
+export async function endSessionAtClient(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  void reply.header('cache-control', 'no-store');
+  const parameters = { ...(request.query as Record<string, unknown>) };
+  const fail = (why: string) => {
+    sendFailure(gateway, request, reply, new SsogateError('oidc_logout_invalid', why), {
+      as: 'page',
+    });
+    return reply;
+  };
+  const hint = await hintedBy(gateway, parameters.id_token_hint);
+  if (hint === undefined) return fail('no valid id_token_hint');
+  if (parameters.client_id !== undefined && parameters.client_id !== hint.clientId) {
+    return fail('the client_id is not the id_token_hint audience');
+  }
+  const client = await gateway.storage.oidcClients.get(hint.clientId);
+  const target = parameters.post_logout_redirect_uri;
+  if (target !== undefined) {
+    if (typeof target !== 'string' || client?.postLogoutRedirectUris.includes(target) !== true) {
+      return fail("the post_logout_redirect_uri is not one of the client's, exactly");
+    }
+  }
+  // Only the hinted user's session ends: the hint does not speak for another's.
+  const current = await sessionOf(gateway, request);
+  const ended =
+    current?.user.userId === hint.subject
+      ? await endSession(gateway.sessions, current.id)
+      : undefined;
+  if (ended !== undefined) {
+    clearSessionCookie(gateway, reply);
+    await audit(gateway, request, {
+      kind: 'sign_out',
+      outcome: 'success',
+      entryId: ended.session.entryId,
+      userId: ended.user.userId,
+      detail: { scope: 'here', client: hint.clientId },
+    });
+  }
+  if (typeof target !== 'string') return reply.redirect('/_sso/signed-out?scope=here', 302);
+  const url = new URL(target);
+  if (typeof parameters.state === 'string') url.searchParams.append('state', parameters.state);
+  return reply.redirect(url.href, 302);
+}

@@ -1,0 +1,57 @@
+import type { Gateway } from '../../foundation/http/gateway.js';
+
+/** The provider's endpoints, under /_sso on the public URL; the discovery document names each. */
+export const providerPaths = {
+  discovery: '/.well-known/openid-configuration',
+  authorize: '/_sso/oidc/authorize',
+  token: '/_sso/oidc/token',
+  userinfo: '/_sso/oidc/userinfo',
+  jwks: '/_sso/oidc/jwks',
+  endSession: '/_sso/oidc/logout',
+} as const;
+
+/** The issuer: the public URL as configured, without a trailing slash (OpenID Connect Discovery §3). */
+export function issuerOf(gateway: Gateway): string {
+  return gateway.config.publicUrl.replace(/\/+$/, '');
+}
+
+/** The claims an id_token and userinfo carry, for the discovery document. */
+const claims = [
+  'sub',
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'acr',
+  'name',
+  'email',
+  'groups',
+];
+
+/** The discovery document (OpenID Connect Discovery 1.0 §3). */
+export function discoveryDocument(gateway: Gateway): Record<string, unknown> {
+  const issuer = issuerOf(gateway);
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}${providerPaths.authorize}`,
+    token_endpoint: `${issuer}${providerPaths.token}`,
+    userinfo_endpoint: `${issuer}${providerPaths.userinfo}`,
+    jwks_uri: `${issuer}${providerPaths.jwks}`,
+    end_session_endpoint: `${issuer}${providerPaths.endSession}`,
+    scopes_supported: ['openid', 'profile', 'email', 'groups'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: claims,
+    prompt_values_supported: ['none', 'login'],
+    authorization_response_iss_parameter_supported: true,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+  };
+}

@@ -1,0 +1,100 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as client from 'openid-client';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import { signInAtExample } from '../../test-support/gateway-fixture.js';
+import {
+  clientSecret,
+  followTo,
+  redirectUri,
+  registerClient,
+  startProviderGateway,
+} from './test-support/provider-fixture.js';
+
+/**
+ * The gateway as an OpenID Provider, driven by a relying party nobody here
+ * wrote (npm's openid-client): discovery, code with PKCE, the id_token
+ * checked by it, userinfo; the user signs in through an entry whose server
+ * answers in `errcode` envelopes.
+ */
+describe('OpenID Provider: a real relying party', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startProviderGateway();
+    await registerClient(gw, 'grafana');
+    await registerClient(gw, 'spa', { secretHash: null });
+  });
+  after(() => gw.close());
+
+  async function signInThrough(config: client.Configuration, browser = gw.browser()) {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    const { arrived } = await followTo(browser, url.href);
+    assert.ok(arrived !== undefined, 'the browser comes back to the client');
+    const tokens = await client.authorizationCodeGrant(config, arrived, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
+    return { tokens, nonce };
+  }
+
+  const discover = (clientId: string, auth: client.ClientAuth) =>
+    client.discovery(new URL(gw.url), clientId, undefined, auth, {
+      // The gateway of the test listens on plain HTTP on loopback.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- only for a loopback test
+      execute: [client.allowInsecureRequests],
+    });
+
+  test('a confidential client: discovery, sign-in at the entry, id_token, userinfo', async () => {
+    const config = await discover('grafana', client.ClientSecretBasic(clientSecret));
+    assert.equal(config.serverMetadata().issuer, gw.url);
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    const { tokens, nonce } = await signInThrough(config, browser);
+    const claims = tokens.claims();
+    assert.ok(claims !== undefined);
+    assert.deepEqual(
+      [claims.iss, claims.aud, claims.sub, claims.nonce, claims.acr, claims.name, claims.email],
+      [gw.url, 'grafana', 'alice', nonce, 'corp', 'Alice Example', 'alice@example.test'],
+    );
+    assert.equal(typeof claims.auth_time, 'number');
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    assert.deepEqual([info.sub, info.email], ['alice', 'alice@example.test']);
+
+    // Signed in at the gateway now: a second client gets its code with no page at all.
+    const spa = await discover('spa', client.None());
+    const again = await signInThrough(spa, browser);
+    assert.equal(again.tokens.claims()?.aud, 'spa');
+  });
+
+  test('client_secret_post, and a public client with PKCE alone', async () => {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url, 'bob');
+    const post = await discover('grafana', client.ClientSecretPost(clientSecret));
+    assert.equal((await signInThrough(post, browser)).tokens.claims()?.sub, 'bob');
+    const spa = await discover('spa', client.None());
+    assert.equal((await signInThrough(spa, browser)).tokens.claims()?.sub, 'bob');
+  });
+
+  test('a wrong secret is refused with a Basic challenge', async () => {
+    const config = await discover('grafana', client.ClientSecretBasic('ssgc_wrong'));
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    await assert.rejects(signInThrough(config, browser), (error: Error) => {
+      // 401 with the Basic challenge RFC 6749 §5.2 asks for, which the client reports as such.
+      assert.equal(error.name, 'WWWAuthenticateChallengeError');
+      assert.deepEqual(error.cause, [{ scheme: 'basic', parameters: { realm: 'ssogate' } }]);
+      return true;
+    });
+  });
+});

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { authorize } from './authorization-endpoint.js';
+import { discoveryDocument, providerPaths } from './endpoints.js';
+import { endSessionAtClient } from './end-session-endpoint.js';
+import { publishedKeySet } from './signing-keys.js';
+import { exchangeCode } from './token-endpoint.js';
+import { userInfo } from './userinfo-endpoint.js';
+
+/**
+ * The gateway as an OpenID Provider (docs/openid-provider.md): its discovery
+ * document, keys, and the authorization, token, userinfo and end-session
+ * endpoints.
+ */
+export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): void {
+  app.get(providerPaths.discovery, async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').send(discoveryDocument(gateway)),
+  );
+  app.get(providerPaths.jwks, async (_request, reply) => {
+    const keySet = await publishedKeySet(gateway.storage, gateway.clock());
+    // Short enough that a relying party sees a new key within minutes; a
+    // token signed with a kid it has not seen makes it fetch again anyway.
+    return reply
+      .header('cache-control', 'public, max-age=300')
+      .type('application/jwk-set+json')
+      .send(keySet);
+  });
+  app.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
+  app.post(providerPaths.token, (request, reply) => exchangeCode(gateway, request, reply));
+  app.get(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
+  app.post(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
+  app.get(providerPaths.endSession, (request, reply) =>
+    endSessionAtClient(gateway, request, reply),
+  );
+}

@@ -1,0 +1,210 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import * as client from 'openid-client';
+import { SignJWT, decodeProtectedHeader, generateKeyPair } from 'jose';
+import { buildApp } from '../../app/build-app.js';
+import { createGateway } from '../../app/create-gateway.js';
+import { openStorage } from '../../app/open-storage.js';
+import type { Storage } from '../../foundation/storage/types.js';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import { signInAtExample } from '../../test-support/gateway-fixture.js';
+import { capturingLogger } from '../../test-support/log-capture.js';
+import { testBackendName } from '../../test-support/test-backend.js';
+import { rotateSigningKey } from './signing-keys.js';
+import {
+  clientSecret,
+  followTo,
+  redirectUri,
+  registerClient,
+  startProviderGateway,
+} from './test-support/provider-fixture.js';
+
+const signedOutUri = 'http://127.0.0.1:9/signed-out';
+
+describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', () => {
+  let gw: TestGateway;
+  let dir: string;
+  before(async () => {
+    // On SQLite, a file a second gateway can open too.
+    dir = await mkdtemp(join(tmpdir(), 'ssogate-op-'));
+    const env: Record<string, string> = testBackendName().startsWith('sqlite')
+      ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
+      : {};
+    gw = await startProviderGateway({ env });
+    await registerClient(gw, 'app');
+  });
+  after(async () => {
+    await gw.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const discover = (issuer = gw.url) =>
+    client.discovery(new URL(issuer), 'app', undefined, client.ClientSecretBasic(clientSecret), {
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- a loopback test over plain HTTP
+      execute: [client.allowInsecureRequests],
+    });
+
+  async function signIn(
+    config: client.Configuration,
+    browser: ReturnType<TestGateway['browser']>,
+    extra: Record<string, string> = {},
+  ) {
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      state,
+      ...extra,
+    });
+    const { arrived, visited } = await followTo(browser, url.href);
+    assert.ok(arrived !== undefined, 'back at the client');
+    const tokens = await client.authorizationCodeGrant(config, arrived, { expectedState: state });
+    return { tokens, visited };
+  }
+
+  const throughEntry = (visited: readonly string[]) =>
+    visited.some((url) => url.startsWith(gw.example.url));
+
+  test('prompt=login and an exceeded max_age sign in again; otherwise no sign-in', async () => {
+    const config = await discover();
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    const first = await signIn(config, browser);
+    assert.ok(throughEntry(first.visited));
+    const quiet = await signIn(config, browser);
+    assert.ok(!throughEntry(quiet.visited), 'a session answers with no sign-in');
+    const forced = await signIn(config, browser, { prompt: 'login' });
+    assert.ok(throughEntry(forced.visited), 'prompt=login signs in again');
+    const aged = await signIn(config, browser, { max_age: '0' });
+    assert.ok(throughEntry(aged.visited), 'max_age=0 signs in again, and comes back');
+    const authTime = aged.tokens.claims()?.auth_time ?? 0;
+    assert.ok(authTime >= (first.tokens.claims()?.auth_time ?? Infinity));
+  });
+
+  test('RP-initiated logout ends the session and returns to an exact post-logout URI', async () => {
+    const config = await discover();
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    const { tokens } = await signIn(config, browser);
+    const idToken = tokens.id_token ?? '';
+    const logout = (parameters: Record<string, string>) =>
+      `${gw.url}/_sso/oidc/logout?${new URLSearchParams(parameters).toString()}`;
+
+    const refusals = [
+      {},
+      { id_token_hint: idToken, post_logout_redirect_uri: `${signedOutUri}/x` },
+      { id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example/' },
+      { id_token_hint: await foreignIdToken(gw.url), post_logout_redirect_uri: signedOutUri },
+    ];
+    for (const parameters of refusals) {
+      const answer = await followTo(browser, logout(parameters), signedOutUri);
+      assert.equal(answer.arrived, undefined);
+      assert.equal(answer.status, 400);
+      assert.match(answer.body, /oidc_logout_invalid/);
+    }
+    // Nothing ended: still signed in.
+    assert.ok(!throughEntry((await signIn(config, browser, { prompt: 'none' })).visited));
+
+    const url = client.buildEndSessionUrl(config, {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: signedOutUri,
+      state: 'bye',
+    });
+    const { arrived } = await followTo(browser, url.href, signedOutUri);
+    assert.equal(arrived?.searchParams.get('state'), 'bye');
+    const silent = await followTo(
+      browser,
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        prompt: 'none',
+      }).href,
+    );
+    assert.equal(silent.arrived?.searchParams.get('error'), 'login_required');
+  });
+
+  test('after a key rotation the relying party still checks id_tokens', async () => {
+    const config = await discover();
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    const before = await signIn(config, browser);
+    await rotateSigningKey(gw.storage, gw.gateway.clock());
+    const after = await signIn(config, browser);
+    assert.equal(after.tokens.claims()?.sub, before.tokens.claims()?.sub);
+  });
+
+  test('two gateways on one database share clients, codes and keys', async () => {
+    const other = await secondGateway(gw);
+    try {
+      const browser = gw.browser();
+      await signInAtExample(browser, gw.example.url);
+      const config = await discover();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state: 'two',
+      });
+      const { arrived } = await followTo(browser, url.href);
+      const code = arrived?.searchParams.get('code') ?? '';
+      // The code issued by the first is redeemed at the second.
+      const response = await fetch(`${other.url}/_sso/oidc/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`app:${clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+        }).toString(),
+      });
+      assert.equal(response.status, 200);
+      const { id_token: idToken } = (await response.json()) as { id_token: string };
+      const { kid } = decodeProtectedHeader(idToken);
+      const keysHere = (await (await fetch(`${gw.url}/_sso/oidc/jwks`)).json()) as {
+        keys: { kid: string }[];
+      };
+      assert.ok(
+        keysHere.keys.some((key) => key.kid === kid),
+        'signed with the shared key',
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+/** An id_token of the right issuer, signed by a key that is not the provider's. */
+async function foreignIdToken(issuer: string): Promise<string> {
+  const { privateKey } = await generateKeyPair('RS256');
+  return new SignJWT({ sub: 'alice', aud: 'app', iss: issuer })
+    .setProtectedHeader({ alg: 'RS256', kid: 'foreign' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(privateKey);
+}
+
+/** A second gateway over the first one's database and configuration, on a port of its own. */
+async function secondGateway(
+  first: TestGateway,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const storage: Storage = await openStorage(first.gateway.config);
+  const app: FastifyInstance = await buildApp(createGateway(first.gateway.config, storage), {
+    logger: capturingLogger().logger,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await storage.close();
+    },
+  };
+}

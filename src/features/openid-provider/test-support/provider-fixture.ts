@@ -1,0 +1,76 @@
+import { sha256Base64url } from '../../../foundation/crypto/hash.js';
+import type { OidcClientRecord } from '../../../foundation/storage/types.js';
+import type { TestBrowser } from '../../../test-support/browser.js';
+import type { TestGateway } from '../../../test-support/gateway-fixture.js';
+import { startTestGateway } from '../../../test-support/gateway-fixture.js';
+
+/** The client secret of every confidential test client. */
+export const clientSecret = 'ssgc_test-secret-0123456789abcdefghijklmnopqrstu';
+
+/** A relying party's callback on loopback: nothing listens there; the browser stops before it. */
+export const redirectUri = 'http://127.0.0.1:9/callback';
+
+/** A gateway whose default entry signs in at the example server in its `errcode` envelope style. */
+export async function startProviderGateway(
+  options: { clock?: () => number; env?: Record<string, string> } = {},
+): Promise<TestGateway> {
+  return startTestGateway({
+    entries: (presets) => [{ ...presets.jsonStyle, id: 'corp', isDefault: true }],
+    usernames: ['alice', 'bob'],
+    ...options,
+  });
+}
+
+/** Registers a client straight in storage (the admin API has its own tests). */
+export async function registerClient(
+  gw: TestGateway,
+  clientId: string,
+  settings: Partial<OidcClientRecord> = {},
+): Promise<OidcClientRecord> {
+  const client: OidcClientRecord = {
+    clientId,
+    secretHash: sha256Base64url(clientSecret),
+    name: clientId,
+    redirectUris: [redirectUri],
+    postLogoutRedirectUris: ['http://127.0.0.1:9/signed-out'],
+    backchannelLogoutUri: null,
+    allowedEntries: [],
+    allowedUsers: [],
+    allowedGroups: [],
+    refreshTokens: false,
+    createdAt: 0,
+    updatedAt: 0,
+    ...settings,
+  };
+  await gw.storage.oidcClients.create(client);
+  return client;
+}
+
+/**
+ * Follows the browser from an authorization URL through the gateway (and
+ * its sign-in) until it is sent to `target`; resolves that URL, or the
+ * last answer when it stops elsewhere.
+ */
+export async function followTo(
+  browser: TestBrowser,
+  url: string,
+  target = redirectUri,
+): Promise<{ arrived?: URL; status: number; body: string; visited: string[] }> {
+  let current = url;
+  const visited: string[] = [];
+  for (let hop = 0; hop < 12; hop++) {
+    visited.push(current);
+    const response = await browser.exchange('GET', current);
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || location === null) {
+      return { status: response.status, body: await response.text(), visited };
+    }
+    await response.arrayBuffer();
+    const next = new URL(location, current);
+    if (next.href.startsWith(target)) {
+      return { arrived: next, status: response.status, body: '', visited };
+    }
+    current = next.href;
+  }
+  throw new Error(`more than 12 redirects from ${url}`);
+}

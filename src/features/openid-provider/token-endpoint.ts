@@ -1,0 +1,224 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import type {
+  OidcClientRecord,
+  OidcCodeRecord,
+  OidcGrantStore,
+  UserRecord,
+} from '../../foundation/storage/types.js';
+import { clientKey } from '../rate-limit/client-key.js';
+import { authenticatedClient } from './client-authentication.js';
+import { issuerOf } from './endpoints.js';
+import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
+import { oauthError } from './oauth-answers.js';
+import { signJwt } from './signing-keys.js';
+
+/** A PKCE code verifier (RFC 7636 §4.1). */
+const codeVerifierForm = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** Token requests per client address per minute: plenty for applications, little for guessing. */
+const tokenRequestsPerMinute = 120;
+
+/** Whether the verifier proves the code's PKCE challenge, or neither is there. */
+function pkceHolds(code: OidcCodeRecord, verifier: unknown): boolean {
+  if (code.codeChallenge === null) return verifier === undefined;
+  return (
+    typeof verifier === 'string' &&
+    codeVerifierForm.test(verifier) &&
+    sha256Base64url(verifier) === code.codeChallenge
+  );
+}
+
+/** The user's claims, for the id_token and userinfo alike. */
+export function userClaims(user: UserRecord): Record<string, unknown> {
+  return {
+    sub: user.userId,
+    name: user.userName ?? user.userId,
+    ...(user.email === null ? {} : { email: user.email }),
+    groups: [...user.groups],
+  };
+}
+
+/**
+ * The token endpoint (OpenID Connect Core §3.1.3): authorization_code only.
+ * The code is redeemed at most once; presented again, what it was exchanged
+ * for is revoked (RFC 6749 §4.1.2). The access token is opaque, stored as
+ * its hash, so revoking it holds at once on every instance.
+ */
+export async function exchangeCode(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const now = gateway.clock();
+  const hits = await gateway.storage.rateLimits.hit(
+    `oidc-token:${clientKey(request.ip)}`,
+    now,
+    60_000,
+  );
+  if (hits.count > tokenRequestsPerMinute) {
+    void reply.header('retry-after', String(Math.ceil((hits.endsAt - now) / 1000)));
+    return oauthError(reply, 429, 'invalid_request', 'too many token requests; try again later');
+  }
+  const body = (
+    typeof request.body === 'object' && request.body !== null ? request.body : {}
+  ) as Record<string, unknown>;
+  if (Object.values(body).some((value) => typeof value !== 'string')) {
+    return oauthError(reply, 400, 'invalid_request', 'a parameter is repeated');
+  }
+  const client = await authenticatedClient(gateway, request.headers.authorization, body);
+  if (client === undefined) {
+    if (request.headers.authorization !== undefined) {
+      void reply.header('www-authenticate', 'Basic realm="ssogate"');
+    }
+    return oauthError(reply, 401, 'invalid_client', 'the client did not authenticate');
+  }
+  if (body.grant_type === 'refresh_token') return refresh(gateway, request, reply, client, body);
+  if (body.grant_type !== 'authorization_code') {
+    return oauthError(
+      reply,
+      400,
+      'unsupported_grant_type',
+      'grant_type must be authorization_code or refresh_token',
+    );
+  }
+  if (typeof body.code !== 'string') return oauthError(reply, 400, 'invalid_request', 'no code');
+  const grants = gateway.storage.oidcGrants;
+  const redemption = await grants.redeemCode(sha256Base64url(body.code), client.clientId, now);
+  if (redemption.outcome === 'replayed') {
+    await revokeReplayed(request, grants, redemption.code.grantId, client.clientId, 'code');
+  }
+  if (redemption.outcome !== 'redeemed') {
+    return oauthError(reply, 400, 'invalid_grant', 'the code is unknown, expired or used');
+  }
+  const { code } = redemption;
+  if (body.redirect_uri !== code.redirectUri) {
+    return oauthError(reply, 400, 'invalid_grant', 'the redirect_uri is not the one of the code');
+  }
+  if (!pkceHolds(code, body.code_verifier)) {
+    return oauthError(reply, 400, 'invalid_grant', 'the code_verifier does not match');
+  }
+  return issueTokens(gateway, reply, client, code);
+}
+
+/** What tokens are issued for: a redeemed code, or a refresh token. */
+type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' | 'authTime'> & {
+  readonly nonce?: string | null;
+};
+
+async function revokeReplayed(
+  request: FastifyRequest,
+  grants: OidcGrantStore,
+  grantId: string,
+  clientId: string,
+  what: 'code' | 'refresh token',
+): Promise<void> {
+  const revoked = await grants.revokeGrant(grantId);
+  request.log.warn(
+    { code: 'oidc_grant_replayed', clientId, tokensRevoked: revoked },
+    `a used ${what} was presented again; what it was exchanged for is revoked`,
+  );
+}
+
+/**
+ * The refresh token grant (RFC 6749 §6), for clients that have refresh
+ * tokens: each is used once and replaced by a new one; one presented again
+ * revokes the whole grant, as the OAuth 2.0 Security BCP (RFC 9700 §4.14.2)
+ * advises for rotation.
+ */
+async function refresh(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: OidcClientRecord,
+  body: Readonly<Record<string, unknown>>,
+): Promise<FastifyReply> {
+  if (!client.refreshTokens) {
+    return oauthError(reply, 400, 'unauthorized_client', 'the client has no refresh tokens');
+  }
+  if (typeof body.refresh_token !== 'string') {
+    return oauthError(reply, 400, 'invalid_request', 'no refresh_token');
+  }
+  const grants = gateway.storage.oidcGrants;
+  const redemption = await grants.redeemRefreshToken(
+    sha256Base64url(body.refresh_token),
+    client.clientId,
+    gateway.clock(),
+  );
+  if (redemption.outcome === 'replayed') {
+    await revokeReplayed(
+      request,
+      grants,
+      redemption.token.grantId,
+      client.clientId,
+      'refresh token',
+    );
+  }
+  if (redemption.outcome !== 'redeemed') {
+    return oauthError(reply, 400, 'invalid_grant', 'the refresh token is unknown, expired or used');
+  }
+  return issueTokens(gateway, reply, client, redemption.token);
+}
+
+/** An access token, an id_token and, for a client that has them, a new refresh token. */
+async function issueTokens(
+  gateway: Gateway,
+  reply: FastifyReply,
+  client: OidcClientRecord,
+  grant: Grant,
+): Promise<FastifyReply> {
+  const now = gateway.clock();
+  const grants = gateway.storage.oidcGrants;
+  const user = await gateway.storage.users.get(grant.userRowId);
+  if (user?.enabled !== true) {
+    return oauthError(reply, 400, 'invalid_grant', 'the user is no longer enabled');
+  }
+  const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
+  const accessToken = newToken();
+  await grants.addAccessToken({
+    tokenHash: sha256Base64url(accessToken),
+    grantId: grant.grantId,
+    clientId: client.clientId,
+    userRowId: user.id,
+    scope: grant.scope,
+    expiresAt: now + tokenLifetimeMs,
+  });
+  let refreshToken: string | undefined;
+  if (client.refreshTokens) {
+    refreshToken = newToken();
+    await grants.addRefreshToken({
+      tokenHash: sha256Base64url(refreshToken),
+      grantId: grant.grantId,
+      clientId: client.clientId,
+      userRowId: user.id,
+      scope: grant.scope,
+      entryId: grant.entryId,
+      authTime: grant.authTime,
+      expiresAt: now + refreshTokenLifetimeMs,
+    });
+  }
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  const idToken = await signJwt(gateway.storage, now, {
+    iss: issuerOf(gateway),
+    aud: client.clientId,
+    azp: client.clientId,
+    iat: seconds(now),
+    exp: seconds(now + tokenLifetimeMs),
+    auth_time: seconds(grant.authTime),
+    ...(grant.nonce === null || grant.nonce === undefined ? {} : { nonce: grant.nonce }),
+    acr: grant.entryId ?? 'local',
+    ...userClaims(user),
+  });
+  return reply
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .send({
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: seconds(tokenLifetimeMs),
+      id_token: idToken,
+      ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
+      scope: grant.scope,
+    });
+}

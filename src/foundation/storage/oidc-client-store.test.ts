@@ -1,0 +1,59 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import type { OidcClientRecord } from './types.js';
+
+const grafana: OidcClientRecord = {
+  clientId: 'grafana',
+  secretHash: 'hash-one',
+  name: 'Grafana',
+  redirectUris: ['https://grafana.example.com/login/generic_oauth'],
+  postLogoutRedirectUris: ['https://grafana.example.com/login'],
+  backchannelLogoutUri: null,
+  allowedEntries: [],
+  allowedUsers: [],
+  allowedGroups: ['ops'],
+  refreshTokens: false,
+  createdAt: 10,
+  updatedAt: 10,
+};
+
+describe('OidcClientStore', () => {
+  test('create, get, list, update, replace the secret, delete', async () => {
+    await withTestStorage(async ({ oidcClients }) => {
+      assert.equal(await oidcClients.create(grafana), true);
+      assert.equal(await oidcClients.create({ ...grafana, name: 'again' }), false);
+      const spa = { ...grafana, clientId: 'spa', secretHash: null, name: 'SPA' };
+      assert.equal(await oidcClients.create(spa), true);
+      assert.deepEqual(await oidcClients.get('grafana'), grafana);
+      assert.equal(await oidcClients.get('nobody'), undefined);
+      assert.deepEqual(
+        (await oidcClients.list()).map((client) => client.clientId),
+        ['grafana', 'spa'],
+      );
+
+      const settings = { ...grafana, allowedUsers: ['alice'], refreshTokens: true };
+      assert.equal(await oidcClients.update('grafana', settings, 20), true);
+      assert.equal(await oidcClients.update('nobody', settings, 20), false);
+      assert.deepEqual(await oidcClients.get('grafana'), { ...settings, updatedAt: 20 });
+
+      assert.equal(await oidcClients.replaceSecretHash('grafana', 'hash-two', 30), true);
+      assert.equal((await oidcClients.get('grafana'))?.secretHash, 'hash-two');
+      // A public client has no secret to replace: it stays public.
+      assert.equal(await oidcClients.replaceSecretHash('spa', 'hash-three', 30), false);
+      assert.equal((await oidcClients.get('spa'))?.secretHash, null);
+
+      assert.equal(await oidcClients.delete('spa'), true);
+      assert.equal(await oidcClients.delete('spa'), false);
+      assert.equal(await oidcClients.get('spa'), undefined);
+    });
+  });
+
+  test('stores the known settings only, whatever else the object carries', async () => {
+    await withTestStorage(async ({ oidcClients }) => {
+      const extra = { ...grafana, extra: 'not a setting' } as OidcClientRecord;
+      await oidcClients.create(extra);
+      assert.deepEqual(await oidcClients.get('grafana'), grafana);
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { parseJsonObject, toMillis, toNullableMillis } from './columns.js';
+import type { Database } from './schema.js';
+import type { OidcSigningKeyStore, SigningKeyRecord } from './types.js';
+
+type KeyRow = Selectable<Database['oidc_signing_keys']>;
+
+/** The signing keys in the database; a private key is sealed with the secrets' key. */
+export function createOidcSigningKeyStore(
+  db: Kysely<Database>,
+  secretBox: SecretBox,
+): OidcSigningKeyStore {
+  const toRecord = (row: KeyRow): SigningKeyRecord => ({
+    kid: row.kid,
+    publicJwk: parseJsonObject(row.public_jwk, 'public_jwk'),
+    privateJwk: parseJsonObject(secretBox.open(row.private_sealed), 'private_sealed'),
+    createdAt: toMillis(row.created_at),
+    retiredAt: toNullableMillis(row.retired_at),
+    publishedUntil: toNullableMillis(row.published_until),
+  });
+  return {
+    async published(now) {
+      const rows = await db
+        .selectFrom('oidc_signing_keys')
+        .selectAll()
+        .where((eb) => eb.or([eb('retired_at', 'is', null), eb('published_until', '>', now)]))
+        .orderBy('created_at', 'desc')
+        .orderBy('kid', 'desc')
+        .execute();
+      // Those still signing first: a key made in the very millisecond of the
+      // one it replaced must still come before it.
+      const records = rows.map(toRecord);
+      return [
+        ...records.filter((key) => key.retiredAt === null),
+        ...records.filter((key) => key.retiredAt !== null),
+      ];
+    },
+    async add(key) {
+      await db
+        .insertInto('oidc_signing_keys')
+        .values({
+          kid: key.kid,
+          public_jwk: JSON.stringify(key.publicJwk),
+          private_sealed: secretBox.seal(JSON.stringify(key.privateJwk)),
+          created_at: key.createdAt,
+          retired_at: key.retiredAt,
+          published_until: key.publishedUntil,
+        })
+        .execute();
+    },
+    async retireAllBut(kid, at, publishedUntil) {
+      const result = await db
+        .updateTable('oidc_signing_keys')
+        .set({ retired_at: at, published_until: publishedUntil })
+        .where('kid', '!=', kid)
+        .where('retired_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+    async deleteUnpublished(now) {
+      const result = await db
+        .deleteFrom('oidc_signing_keys')
+        .where('retired_at', 'is not', null)
+        .where('published_until', '<=', now)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
