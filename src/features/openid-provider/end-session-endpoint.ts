@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { compactVerify, createLocalJWKSet, decodeJwt } from 'jose';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
@@ -17,6 +16,7 @@ async function hintedBy(
 ): Promise<{ subject: string; clientId: string } | undefined> {
   if (typeof idTokenHint !== 'string') return undefined;
   try {
+    const { compactVerify, createLocalJWKSet, decodeJwt } = await import('jose');
     const keys = createLocalJWKSet(await publishedKeySet(gateway.storage, gateway.clock()));
     await compactVerify(idTokenHint, keys, { algorithms: ['RS256'] });
     const claims = decodeJwt(idTokenHint);

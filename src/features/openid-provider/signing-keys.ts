@@ -1,4 +1,3 @@
-import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { JsonValue } from '../../core/index.js';
 import type { SigningKeyRecord, Storage } from '../../foundation/storage/types.js';
@@ -18,6 +17,8 @@ export async function rotateSigningKey(
   storage: KeyStorage,
   now: number,
 ): Promise<SigningKeyRecord> {
+  // jose is loaded when the provider is first used, not with every gateway.
+  const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await import('jose');
   const { publicKey, privateKey } = await generateKeyPair(algorithm, {
     modulusLength: 2048,
     extractable: true,
@@ -59,6 +60,7 @@ export async function signJwt(
   typ = 'JWT',
 ): Promise<string> {
   const key = await currentSigningKey(storage, now);
+  const { SignJWT, importJWK } = await import('jose');
   const privateKey = await importJWK(key.privateJwk, algorithm);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: algorithm, kid: key.kid, typ })

@@ -85,6 +85,12 @@ describe('ApiTokenStore', () => {
         // The database as migration 0013 left it, holding a token.
         await executeStatements(config.database, [
           // Later migrations first, undone in turn.
+          "delete from kysely_migration where name >= '0017'",
+          'drop table oidc_refresh_tokens',
+          'drop table oidc_access_tokens',
+          'drop table oidc_codes',
+          'drop table oidc_signing_keys',
+          'drop table oidc_clients',
           "delete from kysely_migration where name = '0016_session_host'",
           'alter table sessions drop column host',
           "delete from kysely_migration where name = '0015_host_sessions'",
