@@ -1,3 +1,4 @@
+import type { JSONWebKeySet } from 'jose';
 import { compactVerify, createLocalJWKSet, errors } from 'jose';
 import type { Claims, OidcDiscovery } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
@@ -5,6 +6,24 @@ import type { ProviderMetadata } from './provider-metadata.js';
 
 /** The signature algorithms accepted on provider tokens; `none` and HMAC never. */
 const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
+
+/**
+ * jose's resolver of each key set in use. The resolver keeps each key it has
+ * imported (JWK to CryptoKey, the costly part), so a key is imported once
+ * per key set, not once per token. Keyed by the key set object, which
+ * ProviderMetadata replaces whole at every fetch: a fetched set gets a new
+ * resolver, and one no longer in use is dropped with it.
+ */
+const resolvers = new WeakMap<JSONWebKeySet, ReturnType<typeof createLocalJWKSet>>();
+
+function resolverOf(keys: JSONWebKeySet): ReturnType<typeof createLocalJWKSet> {
+  let resolver = resolvers.get(keys);
+  if (resolver === undefined) {
+    resolver = createLocalJWKSet(keys);
+    resolvers.set(keys, resolver);
+  }
+  return resolver;
+}
 
 /**
  * Verifies a provider-signed JWT's signature with the provider's key set and
@@ -22,8 +41,8 @@ export async function verifyProviderJwt(
   token: string,
   refuse: 'id_token_invalid_signature' | 'logout_token_invalid',
 ): Promise<Claims> {
-  const attempt = async (keys: Awaited<ReturnType<ProviderMetadata['keySet']>>) =>
-    compactVerify(token, createLocalJWKSet(keys), { algorithms: allowedAlgorithms });
+  const attempt = async (keys: JSONWebKeySet) =>
+    compactVerify(token, resolverOf(keys), { algorithms: allowedAlgorithms });
   let verified;
   try {
     try {
