@@ -98,12 +98,13 @@ export function signInRoutes(
           },
         );
         await keepProviderSession(gateway, result.sessionId, result);
-        if (result.oidc === undefined && result.access === undefined) {
-          // Committed: the page the browser goes to next, and the first
-          // forward-auth check, find it without reading it back. The cache
-          // keeps it only if no revocation came since the callback began.
-          gateway.sessionCache.remember(result.sessionId, result.started, generationBefore);
-        }
+        // Committed, with what the provider's session keeps: the page the
+        // browser goes to next, and the first forward-auth check, find it
+        // without reading it back. A re-validation due now would pass (the
+        // provider vouched for it this instant), so nothing is skipped. The
+        // cache keeps it only if no revocation (a back-channel logout
+        // included) came since the callback began.
+        gateway.sessionCache.remember(result.sessionId, result.started, generationBefore);
         setSessionCookie(gateway, reply, result.sessionId);
         gateway.telemetry.signInFinished(result.entry.id, 'success');
         return await reply.redirect(result.returnTo, 302);
