@@ -25,6 +25,11 @@
 # `npm ci` first) and bench/sign-in-floor.ts (build it with
 # `npm run build:test`), the least any Node.js server does for a sign-in.
 #
+# OIDC=1 (`auth` and `sign-in` modes) runs every build against the peer
+# benchmark's OpenID Provider emulation instead (modoidc/idp-oidc.mjs, its
+# folder needs `npm ci` first): each sign-in verifies an RS256 id_token, its
+# nonce and the user info's subject.
+#
 # `mixed` mode prints rates, not CPU time: each build's checks a second
 # (wrk, as in `auth`) alone, then beside sign-ins started at RATE a second
 # (75, an open loop: bench/paced-sign-ins.ts, built by `npm run build:test`),
@@ -48,7 +53,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-taskset -c 0 node "$PB/idp.mjs" $IDP >/dev/null 2>&1 &
+IDP_SCRIPT=$PB/idp.mjs
+ENTRIES=$PB/ssogate-entries.json
+if [[ ${OIDC:-0} == 1 ]]; then
+  IDP_SCRIPT=$PB/modoidc/idp-oidc.mjs
+  ENTRIES=$PB/modoidc/ssogate-entries.json
+fi
+taskset -c 0 node "$IDP_SCRIPT" $IDP >/dev/null 2>&1 &
 PIDS+=($!)
 # The upstream in proxy mode shares the load's core, as the identity provider does.
 [[ $mode == proxy ]] && ceiling_core=0 || ceiling_core=1
@@ -98,7 +109,7 @@ for dist in "$@"; do
   port=$((BASE + i))
   data=$work/gateway-$i
   mkdir -p "$data"
-  sed -e "s#@IDP@#http://$H:$IDP#g" -e "s/@ENTRY@/bench/g" "$PB/ssogate-entries.json" >"$data/entries.json"
+  sed -e "s#@IDP@#http://$H:$IDP#g" -e "s/@ENTRY@/bench/g" "$ENTRIES" >"$data/entries.json"
   env SSOGATE_PORT=$port SSOGATE_HOST=$H SSOGATE_PUBLIC_URL=http://$H:$port \
     SSOGATE_DATABASE_URL="${DBURL:-sqlite:$data/ssogate.db}" SSOGATE_ENTRIES_FILE="$data/entries.json" \
     SSOGATE_ADMIN_PASSWORD=bench-admin-password SSOGATE_OUTBOUND_ALLOW=127.0.0.1 \
