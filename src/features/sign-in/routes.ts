@@ -87,6 +87,7 @@ export function signInRoutes(
                 startedAt,
               },
               stores.audit,
+              'request',
             );
             const started = await startSession(
               { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
@@ -114,16 +115,22 @@ export function signInRoutes(
           tryAgainHref: `/_sso/login/${encodeURIComponent(request.params.id)}`,
         });
         gateway.telemetry.signInFinished(knownEntryOf(error), code);
-        await audit(gateway, request, {
-          kind: 'sign_in',
-          outcome: 'failure',
-          entryId: error instanceof SignInError ? error.entryId : request.params.id,
-          userId: error instanceof SignInError ? error.userId : null,
-          code,
-          reference,
-          startedAt,
-          ...(isSsogateError(error) && error.facts !== undefined ? { detail: error.facts } : {}),
-        });
+        await audit(
+          gateway,
+          request,
+          {
+            kind: 'sign_in',
+            outcome: 'failure',
+            entryId: error instanceof SignInError ? error.entryId : request.params.id,
+            userId: error instanceof SignInError ? error.userId : null,
+            code,
+            reference,
+            startedAt,
+            ...(isSsogateError(error) && error.facts !== undefined ? { detail: error.facts } : {}),
+          },
+          undefined,
+          'request',
+        );
         return reply;
       }
     }),
