@@ -18,7 +18,8 @@
 # The figure is the process's utime + stime (/proc/PID/stat) over a turn,
 # divided by the requests or flows it completed. PEER_BENCH names the peer
 # benchmark's folder. Knobs: ROUNDS (6), SECS (3), DBURL (a PostgreSQL URL
-# instead of a fresh SQLite file per build).
+# instead of a fresh SQLite file per build), REDIS (a Redis URL, with DBURL:
+# sessions and pending sign-ins there, each build under a prefix of its own).
 #
 # In `sign-in` mode, PEERS=1 adds two turns to each round: the peer
 # benchmark's Express + Passport stack (its baseline-passport/ folder needs
@@ -89,7 +90,7 @@ fi
 PEER_NAMES=()
 PEER_PORTS=()
 PEER_PIDS=()
-wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.2; done; return 1; }
+wait_for() { for _ in $(seq 300); do curl -s -o /dev/null "$1" && return 0; sleep 0.2; done; return 1; }
 if [[ $mode == sign-in && ${PEERS:-0} == 1 ]]; then
   PORT=$((BASE + 40)) IDP_URL=http://$H:$IDP taskset -c 1 node "$PB/baseline-passport/server.mjs" \
     >"$work/passport.log" 2>&1 &
@@ -114,6 +115,7 @@ for dist in "$@"; do
     SSOGATE_DATABASE_URL="${DBURL:-sqlite:$data/ssogate.db}" SSOGATE_ENTRIES_FILE="$data/entries.json" \
     SSOGATE_ADMIN_PASSWORD=bench-admin-password SSOGATE_OUTBOUND_ALLOW=127.0.0.1 \
     SSOGATE_SIGN_INS_PER_MINUTE=100000 SSOGATE_PENDING_SIGN_INS_MAX=10000000 \
+    ${REDIS:+SSOGATE_REDIS_URL=$REDIS SSOGATE_REDIS_PREFIX=bench$i:} \
     ${UPSTREAM:+SSOGATE_UPSTREAM=$UPSTREAM} taskset -c 1 node "$dist/main.js" >"$data/log" 2>&1 &
   GATEWAY_PIDS[i]=$!
   PIDS+=($!)
