@@ -18,7 +18,8 @@
 # The figure is the process's utime + stime (/proc/PID/stat) over a turn,
 # divided by the requests or flows it completed. PEER_BENCH names the peer
 # benchmark's folder. Knobs: ROUNDS (6), SECS (3), DBURL (a PostgreSQL URL
-# instead of a fresh SQLite file per build), REDIS (a Redis URL, with DBURL:
+# instead of a fresh SQLite file per build: an empty database, which the
+# builds share with a secret key made for the run), REDIS (a Redis URL, with DBURL:
 # sessions and pending sign-ins there, each build under a prefix of its own).
 #
 # In `sign-in` mode, PEERS=1 adds two turns to each round: the peer
@@ -104,6 +105,8 @@ if [[ $mode == sign-in && ${PEERS:-0} == 1 ]]; then
   wait_for "http://$H:$((BASE + 41))/_sso/healthz" || { echo "the floor did not start" >&2; exit 1; }
 fi
 
+# Builds sharing a PostgreSQL database must open each other's sealed secrets.
+run_key=$(node -p "require('node:crypto').randomBytes(32).toString('base64')")
 declare -a GATEWAY_PIDS COOKIES
 i=0
 for dist in "$@"; do
@@ -115,7 +118,7 @@ for dist in "$@"; do
     SSOGATE_DATABASE_URL="${DBURL:-sqlite:$data/ssogate.db}" SSOGATE_ENTRIES_FILE="$data/entries.json" \
     SSOGATE_ADMIN_PASSWORD=bench-admin-password SSOGATE_OUTBOUND_ALLOW=127.0.0.1 \
     SSOGATE_SIGN_INS_PER_MINUTE=100000 SSOGATE_PENDING_SIGN_INS_MAX=10000000 \
-    ${REDIS:+SSOGATE_REDIS_URL=$REDIS SSOGATE_REDIS_PREFIX=bench$i:} \
+    ${DBURL:+SSOGATE_SECRET_KEY=$run_key} ${REDIS:+SSOGATE_REDIS_URL=$REDIS SSOGATE_REDIS_PREFIX=bench$i:} \
     ${UPSTREAM:+SSOGATE_UPSTREAM=$UPSTREAM} taskset -c 1 node "$dist/main.js" >"$data/log" 2>&1 &
   GATEWAY_PIDS[i]=$!
   PIDS+=($!)
