@@ -18,12 +18,19 @@
 # The figure is the process's utime + stime (/proc/PID/stat) over a turn,
 # divided by the requests or flows it completed. PEER_BENCH names the peer
 # benchmark's folder. Knobs: ROUNDS (6), SECS (3), DBURL (a PostgreSQL URL
-# instead of a fresh SQLite file per build).
+# instead of a fresh SQLite file per build: an empty database, which the
+# builds share with a secret key made for the run), REDIS (a Redis URL, with DBURL:
+# sessions and pending sign-ins there, each build under a prefix of its own).
 #
 # In `sign-in` mode, PEERS=1 adds two turns to each round: the peer
 # benchmark's Express + Passport stack (its baseline-passport/ folder needs
 # `npm ci` first) and bench/sign-in-floor.ts (build it with
 # `npm run build:test`), the least any Node.js server does for a sign-in.
+#
+# OIDC=1 (`auth` and `sign-in` modes) runs every build against the peer
+# benchmark's OpenID Provider emulation instead (modoidc/idp-oidc.mjs, its
+# folder needs `npm ci` first): each sign-in verifies an RS256 id_token, its
+# nonce and the user info's subject.
 #
 # `mixed` mode prints rates, not CPU time: each build's checks a second
 # (wrk, as in `auth`) alone, then beside sign-ins started at RATE a second
@@ -48,7 +55,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-taskset -c 0 node "$PB/idp.mjs" $IDP >/dev/null 2>&1 &
+IDP_SCRIPT=$PB/idp.mjs
+ENTRIES=$PB/ssogate-entries.json
+if [[ ${OIDC:-0} == 1 ]]; then
+  IDP_SCRIPT=$PB/modoidc/idp-oidc.mjs
+  ENTRIES=$PB/modoidc/ssogate-entries.json
+fi
+taskset -c 0 node "$IDP_SCRIPT" $IDP >/dev/null 2>&1 &
 PIDS+=($!)
 # The upstream in proxy mode shares the load's core, as the identity provider does.
 [[ $mode == proxy ]] && ceiling_core=0 || ceiling_core=1
@@ -78,7 +91,7 @@ fi
 PEER_NAMES=()
 PEER_PORTS=()
 PEER_PIDS=()
-wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.2; done; return 1; }
+wait_for() { for _ in $(seq 300); do curl -s -o /dev/null "$1" && return 0; sleep 0.2; done; return 1; }
 if [[ $mode == sign-in && ${PEERS:-0} == 1 ]]; then
   PORT=$((BASE + 40)) IDP_URL=http://$H:$IDP taskset -c 1 node "$PB/baseline-passport/server.mjs" \
     >"$work/passport.log" 2>&1 &
@@ -92,17 +105,20 @@ if [[ $mode == sign-in && ${PEERS:-0} == 1 ]]; then
   wait_for "http://$H:$((BASE + 41))/_sso/healthz" || { echo "the floor did not start" >&2; exit 1; }
 fi
 
+# Builds sharing a PostgreSQL database must open each other's sealed secrets.
+run_key=$(node -p "require('node:crypto').randomBytes(32).toString('base64')")
 declare -a GATEWAY_PIDS COOKIES
 i=0
 for dist in "$@"; do
   port=$((BASE + i))
   data=$work/gateway-$i
   mkdir -p "$data"
-  sed -e "s#@IDP@#http://$H:$IDP#g" -e "s/@ENTRY@/bench/g" "$PB/ssogate-entries.json" >"$data/entries.json"
+  sed -e "s#@IDP@#http://$H:$IDP#g" -e "s/@ENTRY@/bench/g" "$ENTRIES" >"$data/entries.json"
   env SSOGATE_PORT=$port SSOGATE_HOST=$H SSOGATE_PUBLIC_URL=http://$H:$port \
     SSOGATE_DATABASE_URL="${DBURL:-sqlite:$data/ssogate.db}" SSOGATE_ENTRIES_FILE="$data/entries.json" \
     SSOGATE_ADMIN_PASSWORD=bench-admin-password SSOGATE_OUTBOUND_ALLOW=127.0.0.1 \
     SSOGATE_SIGN_INS_PER_MINUTE=100000 SSOGATE_PENDING_SIGN_INS_MAX=10000000 \
+    ${DBURL:+SSOGATE_SECRET_KEY=$run_key} ${REDIS:+SSOGATE_REDIS_URL=$REDIS SSOGATE_REDIS_PREFIX=bench$i:} \
     ${UPSTREAM:+SSOGATE_UPSTREAM=$UPSTREAM} taskset -c 1 node "$dist/main.js" >"$data/log" 2>&1 &
   GATEWAY_PIDS[i]=$!
   PIDS+=($!)

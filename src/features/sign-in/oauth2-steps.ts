@@ -26,7 +26,6 @@ import type { Telemetry } from '../../foundation/observability/telemetry.js';
 import type { VerifiedIdToken } from '../../foundation/oidc/id-token.js';
 import { verifyIdTokenResponse } from '../../foundation/oidc/id-token.js';
 import type { OidcSignIn } from '../../foundation/oidc/oidc-sign-in.js';
-import { refreshTokenOf } from '../../foundation/oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
 import type { PendingSignIn, UserInfoAccess } from '../../foundation/storage/types.js';
 import type { AppTokenDeps } from '../../foundation/entries/app-token.js';
@@ -120,7 +119,6 @@ export async function readSignedInUser(
   };
   let tokenValues: Readonly<Record<string, string>> | undefined;
   let idToken: VerifiedIdToken | undefined;
-  let tokenResponse: ThirdPartyResponse | undefined;
   if (entry.shapes.tokenExchange) {
     const response = await run('token', '', () =>
       deps.send(
@@ -132,7 +130,6 @@ export async function readSignedInUser(
         }),
       ),
     );
-    tokenResponse = response;
     idToken = await verifiedIdTokenOf(deps, entry, response, pending, secrets);
     const verified = idToken?.asVerified;
     // Reading the answer is not timed again: its call was.
@@ -190,13 +187,9 @@ export async function readSignedInUser(
       ? {}
       : { access: { accessToken, values: tokenValues ?? {} } }),
     oidc:
-      idToken === undefined || tokenResponse === undefined
+      idToken === undefined
         ? undefined
-        : {
-            idToken: idToken.token,
-            claims: idToken.claims,
-            refreshToken: refreshTokenOf(tokenResponse),
-          },
+        : { idToken: idToken.token, claims: idToken.claims, refreshToken: idToken.refreshToken },
   };
 }
 

@@ -93,6 +93,7 @@ export function signInRoutes(
                 startedAt,
               },
               stores.audit,
+              'request',
             );
             const started = await startSession(
               { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
@@ -104,12 +105,13 @@ export function signInRoutes(
           },
         );
         await keepProviderSession(gateway, result.sessionId, result);
-        if (result.oidc === undefined && result.access === undefined) {
-          // Committed: the page the browser goes to next, and the first
-          // forward-auth check, find it without reading it back. The cache
-          // keeps it only if no revocation came since the callback began.
-          gateway.sessionCache.remember(result.sessionId, result.started, generationBefore);
-        }
+        // Committed, with what the provider's session keeps: the page the
+        // browser goes to next, and the first forward-auth check, find it
+        // without reading it back. A re-validation due now would pass (the
+        // provider vouched for it this instant), so nothing is skipped. The
+        // cache keeps it only if no revocation (a back-channel logout
+        // included) came since the callback began.
+        gateway.sessionCache.remember(result.sessionId, result.started, generationBefore);
         setSessionCookie(gateway, reply, result.sessionId);
         gateway.telemetry.signInFinished(result.entry.id, 'success');
         return await reply.redirect(result.returnTo, 302);
@@ -119,16 +121,22 @@ export function signInRoutes(
           tryAgainHref: `/_sso/login/${encodeURIComponent(request.params.id)}`,
         });
         gateway.telemetry.signInFinished(knownEntryOf(error), code);
-        await audit(gateway, request, {
-          kind: 'sign_in',
-          outcome: 'failure',
-          entryId: error instanceof SignInError ? error.entryId : request.params.id,
-          userId: error instanceof SignInError ? error.userId : null,
-          code,
-          reference,
-          startedAt,
-          ...(isSsogateError(error) && error.facts !== undefined ? { detail: error.facts } : {}),
-        });
+        await audit(
+          gateway,
+          request,
+          {
+            kind: 'sign_in',
+            outcome: 'failure',
+            entryId: error instanceof SignInError ? error.entryId : request.params.id,
+            userId: error instanceof SignInError ? error.userId : null,
+            code,
+            reference,
+            startedAt,
+            ...(isSsogateError(error) && error.facts !== undefined ? { detail: error.facts } : {}),
+          },
+          undefined,
+          'request',
+        );
         return reply;
       }
     }),

@@ -48,6 +48,32 @@ describe('signing in', () => {
     });
   });
 
+  test('a sign-in logs one line for its callback, the request line holding the audit event', async () => {
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url, 'alice');
+    const before = gw.logLines.length;
+    const page = await browser.open(`${gw.url}/_sso/login/example-get?return_to=/logged`);
+    assert.equal(page.url, `${gw.url}/logged`);
+    const written = gw.logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audited = written.filter((line) => line.audit !== undefined);
+    assert.equal(audited.length, 1, JSON.stringify(written));
+    const line = audited[0];
+    assert.ok(line);
+    assert.equal(line.msg, 'request completed');
+    assert.match((line.req as { url: string }).url, /^\/_sso\/callback\/example-get\?/);
+    assert.deepEqual((line.res as { statusCode: number }).statusCode, 302);
+    const audit = line.audit as Record<string, unknown>;
+    assert.equal(audit.kind, 'sign_in');
+    assert.equal(audit.outcome, 'success');
+    assert.equal(audit.userId, 'alice');
+    const callbackLines = written.filter((entry) =>
+      JSON.stringify(entry).includes('/_sso/callback/'),
+    );
+    assert.equal(callbackLines.length, 1, JSON.stringify(callbackLines));
+  });
+
   test('a first visit shows the server login form, then lands on the page', async () => {
     const browser = gw.browser();
     const form = await browser.open(`${gw.url}/start`);

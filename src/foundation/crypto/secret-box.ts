@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 
 /** Encrypts app secrets at rest, so a copied database file does not leak them. */
 export interface SecretBox {
@@ -20,8 +20,9 @@ export function createSecretBox(key: Uint8Array): SecretBox {
   if (key.length !== KEY_BYTES) {
     throw new Error(`The secret key must be ${KEY_BYTES} bytes, got ${key.length}.`);
   }
-  // A private copy: the caller may reuse or wipe its buffer.
-  const ownKey = Buffer.from(key);
+  // A private copy (the caller may reuse or wipe its buffer), made a key
+  // object once: a raw buffer would be turned into one at every call.
+  const ownKey = createSecretKey(Buffer.from(key));
 
   return {
     seal(plaintext) {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { addToRequestLine } from '../logging/request-log.js';
 import type { AuditKind, AuditStore, NewAuditEvent } from '../storage/types.js';
 import type { Gateway } from './gateway.js';
 
@@ -14,8 +15,13 @@ interface AuditFacts {
   readonly detail?: NewAuditEvent['detail'];
 }
 
+/** Where the event's facts are logged: a line of their own, or the request's line. */
+type AuditLogLine = 'own' | 'request';
+
 /**
- * Appends an audit event and logs the same facts. An audit write that fails
+ * Appends an audit event and logs the same facts: on a line of their own,
+ * or, with `logOn` 'request', on the request's own line when its answer is
+ * sent (a sign-in's callback: one line per sign-in). An audit write that fails
  * (database down) is logged, never turned into the user's error; except
  * when `inTransaction` is given: the event is then part of that unit of work
  * (Storage.writeTogether), and its failure fails the whole of it, so a
@@ -26,6 +32,7 @@ export async function audit(
   request: FastifyRequest,
   facts: AuditFacts,
   inTransaction?: AuditStore,
+  logOn: AuditLogLine = 'own',
 ): Promise<void> {
   const at = gateway.clock();
   const event: NewAuditEvent = {
@@ -40,10 +47,13 @@ export async function audit(
     durationMs: facts.startedAt === undefined ? null : at - facts.startedAt,
     detail: facts.detail ?? null,
   };
-  request.log.info(
-    { audit: { ...event, detail: undefined } },
-    `${event.kind} ${event.outcome}${event.code === null ? '' : ` ${event.code}`}`,
-  );
+  if (logOn === 'request') addToRequestLine(request, { audit: { ...event, detail: undefined } });
+  else {
+    request.log.info(
+      { audit: { ...event, detail: undefined } },
+      `${event.kind} ${event.outcome}${event.code === null ? '' : ` ${event.code}`}`,
+    );
+  }
   if (inTransaction !== undefined) {
     await inTransaction.append(event);
     return;

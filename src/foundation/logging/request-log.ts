@@ -2,6 +2,19 @@ import { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
+ * Facts a route asks to have written on its request's line rather than on a
+ * line of their own (a sign-in's audit event: src/foundation/http/audit.ts),
+ * by request. Written once the answer is sent, so they also say the work
+ * behind them was committed.
+ */
+const requestLineFacts = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/** Adds facts to the line `request completed` (or `request errored`) of this request. */
+export function addToRequestLine(request: object, facts: Readonly<Record<string, unknown>>): void {
+  requestLineFacts.set(request, { ...requestLineFacts.get(request), ...facts });
+}
+
+/**
  * One log line per request, written when its answer is sent, instead of
  * Fastify's two (one on arrival, one on completion): the completed line
  * carries the request too (method, masked path and query, address; see
@@ -18,10 +31,11 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    const facts = requestLineFacts.get(request);
     if (error) {
-      const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+      const line = { ...facts, req: request, res: reply, responseTime: reply.elapsedTime };
       reply.log.error({ ...line, err: error }, 'request errored');
-    } else logRequestCompleted(reply.log, request, reply, reply.elapsedTime);
+    } else logRequestCompleted(reply.log, request, reply, reply.elapsedTime, facts);
   }
 }
 
@@ -36,6 +50,7 @@ export function logRequestCompleted(
   request: { readonly method: string; readonly url: string; readonly ip?: string | undefined },
   reply: { readonly statusCode: number },
   responseTime: number,
+  facts?: Readonly<Record<string, unknown>>,
 ): void {
-  log.info({ req: request, res: reply, responseTime }, 'request completed');
+  log.info({ ...facts, req: request, res: reply, responseTime }, 'request completed');
 }

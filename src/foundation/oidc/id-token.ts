@@ -14,6 +14,8 @@ export interface VerifiedIdToken {
   readonly claims: Claims;
   /** For JWT_CLAIMS in the entry's expressions. */
   readonly asVerified: ReadonlyMap<string, JsonValue>;
+  /** The same response's refresh_token (RFC 6749 §5.1), read from the one parse of its body. */
+  readonly refreshToken: string | undefined;
 }
 
 /**
@@ -38,13 +40,7 @@ export async function verifyIdTokenResponse(
   } catch {
     throw new SsogateError('id_token_missing', 'the token response is not JSON');
   }
-  const token =
-    body !== null &&
-    typeof body === 'object' &&
-    !Array.isArray(body) &&
-    Object.hasOwn(body, 'id_token')
-      ? (body as Record<string, JsonValue>).id_token
-      : undefined;
+  const token = ownField(body, 'id_token');
   if (typeof token !== 'string' || token === '') {
     throw new SsogateError('id_token_missing', 'the token response carries no id_token');
   }
@@ -65,5 +61,22 @@ export async function verifyIdTokenResponse(
     now: expected.now,
     clockSkewSeconds: entry.oidc.clockSkewSeconds,
   });
-  return { token, claims, asVerified: new Map([[token, claims as JsonValue]]) };
+  const refreshToken = ownField(body, 'refresh_token');
+  return {
+    token,
+    claims,
+    asVerified: new Map([[token, claims as JsonValue]]),
+    refreshToken:
+      typeof refreshToken === 'string' && refreshToken !== '' ? refreshToken : undefined,
+  };
+}
+
+/** A top-level field of a JSON object, its own, never an inherited one. */
+function ownField(body: JsonValue, name: string): JsonValue | undefined {
+  return body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    Object.hasOwn(body, name)
+    ? (body as Record<string, JsonValue>)[name]
+    : undefined;
 }

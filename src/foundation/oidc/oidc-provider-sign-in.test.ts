@@ -64,6 +64,20 @@ describe('OpenID Connect sign-in at a real provider', () => {
     const line = gw.logLines.find((text) => text.includes('callback_issuer_mismatch'));
     assert.ok(line !== undefined);
   });
+
+  test('the callback remembers the new session, so the page after it reads nothing back', async () => {
+    const { gw, provider } = setup;
+    const browser = gw.browser();
+    const start = await redirectTarget(browser, `${gw.url}/_sso/login/oidc`, provider.issuer);
+    const callback = await signInWithoutCallback(setup, browser, start.location);
+    const rememberedBefore = gw.gateway.sessionCache.size;
+    const answer = await browser.open(callback, { maxHops: 0 });
+    assert.equal(answer.status, 302, answer.body);
+    // Only the callback ran: no page has looked the session up yet.
+    assert.equal(gw.gateway.sessionCache.size, rememberedBefore + 1);
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    assert.equal((JSON.parse(me.body) as Record<string, unknown>).userId, 'alice');
+  });
 });
 
 /**

@@ -1,10 +1,33 @@
-import type { errors as JoseErrors } from 'jose';
+import type { JSONWebKeySet, createLocalJWKSet, errors as JoseErrors } from 'jose';
 import type { Claims, OidcDiscovery } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 
 /** The signature algorithms accepted on provider tokens; `none` and HMAC never. */
 const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
+
+type KeyResolver = ReturnType<typeof createLocalJWKSet>;
+
+/**
+ * jose's resolver of each key set in use. The resolver keeps each key it has
+ * imported (JWK to CryptoKey, the costly part), so a key is imported once
+ * per key set, not once per token. Keyed by the key set object, which
+ * ProviderMetadata replaces whole at every fetch: a fetched set gets a new
+ * resolver, and one no longer in use is dropped with it.
+ */
+const resolvers = new WeakMap<JSONWebKeySet, KeyResolver>();
+
+function resolverOf(
+  keys: JSONWebKeySet,
+  makeResolver: (keys: JSONWebKeySet) => KeyResolver,
+): KeyResolver {
+  let resolver = resolvers.get(keys);
+  if (resolver === undefined) {
+    resolver = makeResolver(keys);
+    resolvers.set(keys, resolver);
+  }
+  return resolver;
+}
 
 /**
  * Verifies a provider-signed JWT's signature with the provider's key set and
@@ -24,8 +47,8 @@ export async function verifyProviderJwt(
 ): Promise<Claims> {
   // jose is loaded with the first OpenID Connect token, not with the gateway.
   const { compactVerify, createLocalJWKSet, errors } = await import('jose');
-  const attempt = async (keys: Awaited<ReturnType<ProviderMetadata['keySet']>>) =>
-    compactVerify(token, createLocalJWKSet(keys), { algorithms: allowedAlgorithms });
+  const attempt = async (keys: JSONWebKeySet) =>
+    compactVerify(token, resolverOf(keys, createLocalJWKSet), { algorithms: allowedAlgorithms });
   let verified;
   try {
     try {
