@@ -5,6 +5,7 @@ import {
   consoleStory,
   screenshot,
   signInToConsole,
+  waitUntilHolds,
 } from '../../test-support/console-in-chromium.js';
 import { storySteps } from '../../test-support/story-steps.js';
 
@@ -27,7 +28,7 @@ describe('the entry form’s entrance, in headless Chromium', { skip: consoleSki
     await page.getByRole('link', { name: 'New entry' }).click();
     await page.locator('#start-from').selectOption('github');
     const id = page.getByLabel('Id (required)');
-    await page.waitForFunction("document.querySelector('#field-id')?.value !== ''");
+    await waitUntilHolds(async () => (await id.inputValue()) !== '', 'the suggested id');
     assert.equal(await id.inputValue(), 'github-2');
     await page
       .locator('.preset-callback')
