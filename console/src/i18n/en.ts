@@ -545,6 +545,7 @@ export const en = {
       user_change: 'User change',
       token_change: 'API token change',
       client_change: 'OpenID client change',
+      key_change: 'OpenID signing key change',
       test_sign_in: 'Test sign-in',
       handoff: 'Handoff to a host',
     },
@@ -567,6 +568,7 @@ export const en = {
         revoke_admin: 'Administrator rights revoked',
         start: 'Started',
         finish: 'Finished',
+        rotate: 'Replaced',
       },
       facts: {
         sessionsEnded: 'Sessions ended',

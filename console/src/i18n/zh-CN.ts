@@ -501,6 +501,7 @@ export const zhCN: ConsoleMessages = {
       user_change: '用户更改',
       token_change: 'API 令牌更改',
       client_change: 'OpenID 客户端更改',
+      key_change: 'OpenID 签名密钥更改',
       test_sign_in: '测试登录',
       handoff: '登录交接到主机',
     },
@@ -522,6 +523,7 @@ export const zhCN: ConsoleMessages = {
         revoke_admin: '已撤销管理员权限',
         start: '已开始',
         finish: '已完成',
+        rotate: '已更换',
       },
       facts: {
         sessionsEnded: '结束的会话数',

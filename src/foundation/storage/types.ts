@@ -565,6 +565,7 @@ export const auditKinds = [
   'test_sign_in',
   'handoff',
   'client_change',
+  'key_change',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

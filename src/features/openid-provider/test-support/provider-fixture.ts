@@ -46,6 +46,23 @@ export async function registerClient(
   return client;
 }
 
+/** A request to the token endpoint, the client authenticated with HTTP Basic. */
+export function postToTokenEndpoint(
+  gw: TestGateway,
+  fields: Record<string, string>,
+  clientId = 'app',
+  secret = clientSecret,
+): Promise<Response> {
+  return fetch(`${gw.url}/_sso/oidc/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
 /**
  * Follows the browser from an authorization URL through the gateway (and
  * its sign-in) until it is sent to `target`; resolves that URL, or the
