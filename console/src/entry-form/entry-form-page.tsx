@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { ApiError, api, describeFailure } from '../api';
 import { setFlash, takeFlash } from '../flash';
@@ -11,6 +11,7 @@ import { navigate } from '../navigation';
 import { setLeaveGuard } from '../navigation';
 import type { EntryAnswer, EntryList, EntryModel, EntryView, Problem } from '../types';
 import { useLoad } from '../use-load';
+import { useUnsavedGuard } from '../use-unsaved-guard';
 import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
@@ -116,20 +117,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         );
   const problems = shownProblems ?? [];
 
-  // Unsaved changes are not lost to a reload or a closed tab without a warning.
-  useEffect(() => {
-    if (!dirty) return undefined;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    // A link within the console, and Back or Forward, ask too: they load no page to warn about.
-    setLeaveGuard(() => window.confirm(words.unsaved));
-    return () => {
-      window.removeEventListener('beforeunload', warn);
-      setLeaveGuard(undefined);
-    };
-  }, [dirty, words]);
+  useUnsavedGuard(dirty, words.unsaved);
 
   const change = (update: Partial<EntryDraft>) => {
     setDraft((current) => ({ ...current, ...update }));

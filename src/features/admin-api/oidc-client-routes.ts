@@ -40,7 +40,8 @@ const clientUri = z
 
 const names = z.array(z.string().min(1).max(200)).max(1000);
 
-const clientSettings = z.strictObject({
+/** A client's settings, as PUT replaces them (the console's form sends this shape: console/src/types.ts). */
+export const clientSettings = z.strictObject({
   name: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   redirectUris: z.array(clientUri).min(1, 'must list at least one URI').max(20),
   postLogoutRedirectUris: z.array(clientUri).max(20).default([]),
@@ -59,7 +60,7 @@ const clientIdRule =
   'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 const clientId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, clientIdRule);
 
-const clientCreateBody = z.strictObject({
+export const clientCreateBody = z.strictObject({
   ...clientSettings.shape,
   clientId,
   public: z
