@@ -3,7 +3,7 @@ import { api } from '../api';
 import { setFlash } from '../flash';
 import { useI18n } from '../i18n/language';
 import { StatusLine } from '../layout/status-line';
-import { navigate } from '../navigation';
+import { navigate, setLeaveGuard } from '../navigation';
 import type { ApplicationSecretAnswer, ApplicationView } from '../types';
 import { useAction } from '../use-action';
 
@@ -39,6 +39,8 @@ export function DangerZone({ client, onRotated }: DangerZoneProps) {
       () => api('DELETE', path),
       () => {
         setFlash({ kind: 'success', text: words.deleted(client.name) });
+        // Deleted: edits left in its form are no loss.
+        setLeaveGuard(undefined);
         navigate('/applications');
         return words.deleted(client.name);
       },
