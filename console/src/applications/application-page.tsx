@@ -4,10 +4,9 @@ import { ApiError, api, describeFailure } from '../api';
 import { setFlash, takeFlash } from '../flash';
 import { FieldProblems } from '../entry-form/field-problems';
 import { useI18n } from '../i18n/language';
+import { FormActions } from '../layout/form-actions';
 import { Page } from '../layout/page';
 import type { Status } from '../layout/status-line';
-import { StatusLine } from '../layout/status-line';
-import { Link } from '../link';
 import { navigate, setLeaveGuard } from '../navigation';
 import { NewTokenSecret } from '../tokens/new-token-secret';
 import type {
@@ -174,15 +173,13 @@ function ApplicationForm({ stored, entries }: ApplicationFormProps) {
           problems={shown}
           onChange={change}
         />
-        <div className="form-actions">
-          <button type="submit" className="button" disabled={saving}>
-            {saving ? words.saving : stored === undefined ? words.create : words.save}
-          </button>
-          <Link to="/applications" className="button secondary">
-            {t.shell.cancel}
-          </Link>
-          <StatusLine status={status} />
-        </div>
+        <FormActions
+          saving={saving}
+          submit={stored === undefined ? words.create : words.save}
+          savingLabel={words.saving}
+          cancelTo="/applications"
+          status={status}
+        />
         <FieldProblems id="application-problems" problems={strayProblems(shown)} />
       </form>
       {stored === undefined ? null : (

@@ -19,8 +19,7 @@ interface DangerZoneProps {
  * stops working at once), and its deletion (its codes and tokens too).
  */
 export function DangerZone({ client, onRotated }: DangerZoneProps) {
-  const { t } = useI18n();
-  const words = t.applications;
+  const words = useI18n().t.applications;
   const [asking, setAsking] = useState<'rotate' | 'delete' | undefined>();
   const { busy, status, run } = useAction();
   const path = `/oidc-clients/${encodeURIComponent(client.clientId)}`;
@@ -46,30 +45,15 @@ export function DangerZone({ client, onRotated }: DangerZoneProps) {
       },
     );
 
-  const confirm = (question: string, yes: string, act: () => Promise<void>) => (
-    <div className="row-actions" role="group" aria-label={question}>
-      <span>{question}</span>
-      <button
-        type="button"
-        className="button danger small"
-        disabled={busy}
-        onClick={() => {
-          setAsking(undefined);
-          void act();
-        }}
-      >
-        {yes}
-      </button>
-      <button
-        type="button"
-        className="button secondary small"
-        onClick={() => {
-          setAsking(undefined);
-        }}
-      >
-        {t.shell.cancel}
-      </button>
-    </div>
+  const asked = (action: 'rotate' | 'delete', props: AskedTwiceProps) => (
+    <AskedTwice
+      {...props}
+      asking={asking === action}
+      busy={busy}
+      onAsk={(ask) => {
+        setAsking(ask ? action : undefined);
+      }}
+    />
   );
 
   return (
@@ -78,38 +62,82 @@ export function DangerZone({ client, onRotated }: DangerZoneProps) {
         <>
           <h2 id="secret-heading">{words.secret}</h2>
           <p className="hint">{words.secretKept}</p>
-          {asking === 'rotate' ? (
-            confirm(words.rotateQuestion, words.yesRotate, rotate)
-          ) : (
-            <button
-              type="button"
-              className="button secondary"
-              disabled={busy}
-              onClick={() => {
-                setAsking('rotate');
-              }}
-            >
-              {words.rotate}
-            </button>
-          )}
+          {asked('rotate', {
+            label: words.rotate,
+            className: 'button secondary',
+            question: words.rotateQuestion,
+            yes: words.yesRotate,
+            onYes: rotate,
+          })}
         </>
       )}
       <h2 id="danger-heading">{words.danger}</h2>
-      {asking === 'delete' ? (
-        confirm(words.deleteQuestion(client.name), words.yesDelete, remove)
-      ) : (
-        <button
-          type="button"
-          className="button danger-outline"
-          disabled={busy}
-          onClick={() => {
-            setAsking('delete');
-          }}
-        >
-          {words.delete}
-        </button>
-      )}
+      {asked('delete', {
+        label: words.delete,
+        className: 'button danger-outline',
+        question: words.deleteQuestion(client.name),
+        yes: words.yesDelete,
+        onYes: remove,
+      })}
       <StatusLine status={status} />
     </section>
+  );
+}
+
+interface AskedTwiceProps {
+  readonly label: string;
+  readonly className: string;
+  readonly question: string;
+  readonly yes: string;
+  readonly onYes: () => Promise<void>;
+}
+
+/** A button that asks its question first: Yes acts, Cancel goes back to the button. */
+function AskedTwice(
+  props: AskedTwiceProps & {
+    readonly asking: boolean;
+    readonly busy: boolean;
+    readonly onAsk: (asking: boolean) => void;
+  },
+) {
+  const { t } = useI18n();
+  if (!props.asking) {
+    return (
+      <button
+        type="button"
+        className={props.className}
+        disabled={props.busy}
+        onClick={() => {
+          props.onAsk(true);
+        }}
+      >
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <div className="row-actions" role="group" aria-label={props.question}>
+      <span>{props.question}</span>
+      <button
+        type="button"
+        className="button danger small"
+        disabled={props.busy}
+        onClick={() => {
+          props.onAsk(false);
+          void props.onYes();
+        }}
+      >
+        {props.yes}
+      </button>
+      <button
+        type="button"
+        className="button secondary small"
+        onClick={() => {
+          props.onAsk(false);
+        }}
+      >
+        {t.shell.cancel}
+      </button>
+    </div>
   );
 }

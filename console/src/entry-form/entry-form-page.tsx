@@ -3,10 +3,9 @@ import type { SyntheticEvent } from 'react';
 import { ApiError, api, describeFailure } from '../api';
 import { setFlash, takeFlash } from '../flash';
 import { useI18n } from '../i18n/language';
+import { FormActions } from '../layout/form-actions';
 import { Page } from '../layout/page';
 import type { Status } from '../layout/status-line';
-import { StatusLine } from '../layout/status-line';
-import { Link } from '../link';
 import { navigate } from '../navigation';
 import { setLeaveGuard } from '../navigation';
 import type { EntryAnswer, EntryList, EntryModel, EntryView, Problem } from '../types';
@@ -229,15 +228,13 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
               />
             </>
           )}
-          <div className="form-actions">
-            <button type="submit" className="button" disabled={saving}>
-              {saving ? words.saving : stored === undefined ? words.create : words.save}
-            </button>
-            <Link to="/" className="button secondary">
-              {t.shell.cancel}
-            </Link>
-            <StatusLine status={status} />
-          </div>
+          <FormActions
+            saving={saving}
+            submit={stored === undefined ? words.create : words.save}
+            savingLabel={words.saving}
+            cancelTo="/"
+            status={status}
+          />
         </form>
         {/* Beside the form on a wide screen, in view while scrolling: a test's
           answer is read next to the fields it blames, and links to them. */}
