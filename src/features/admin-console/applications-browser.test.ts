@@ -134,6 +134,48 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
     assert.equal(refreshed.claims()?.sub, 'alice');
   });
 
+  step('a rotated secret is shown once; the old one stops working, the new one works', async () => {
+    const { page, gateway } = story();
+    await page.getByRole('link', { name: 'Wiki' }).click();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Yes, make a new secret' }).click();
+    await page.getByText('Wiki has a new secret; the old one no longer works.').waitFor();
+    const rotated = await page.locator('#new-token-secret').inputValue();
+    assert.match(rotated, /^ssgc_/);
+    assert.notEqual(rotated, secret);
+    const signIn = async (withSecret: string) => {
+      const config = await discoverProvider(
+        gateway.url,
+        'wiki',
+        client.ClientSecretBasic(withSecret),
+      );
+      const browser = gateway.browser();
+      await signInAtExample(browser, gateway.example.url);
+      return signInThroughProvider(config, browser);
+    };
+    await assert.rejects(signIn(secret), { name: 'WWWAuthenticateChallengeError' });
+    assert.equal((await signIn(rotated)).tokens.claims()?.aud, 'wiki');
+    secret = rotated;
+  });
+
+  step('leaving an edited application asks first; what was not saved stays unsaved', async () => {
+    const { page } = story();
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+    });
+    await page.getByLabel('Name (required)').fill('Wiki renamed');
+    await page
+      .getByRole('navigation', { name: 'System Settings' })
+      .getByRole('link', { name: 'Applications' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    assert.deepEqual(asked, [
+      'This application has unsaved changes. Leave the page and lose them?',
+    ]);
+    await page.locator('table.applications-table').getByRole('link', { name: 'Wiki' }).waitFor();
+  });
+
   step(
     'in Chinese: the list, the form and its refused URI; then the application is deleted',
     async () => {
