@@ -53,7 +53,11 @@ interface Loaded {
   readonly entries: readonly EntryView[];
 }
 
-const trailOf = (label: string) => [{ label, to: '/applications' }];
+/** Single Sign-On › Applications, before the application's own name. */
+const trailOf = (nav: { readonly entries: string; readonly applications: string }) => [
+  { label: nav.entries, to: '/' },
+  { label: nav.applications, to: '/applications' },
+];
 
 /**
  * System Settings › Security › Single Sign-On › Applications › one: a new
@@ -80,7 +84,7 @@ export function ApplicationPage({ id }: { readonly id?: string }) {
   const words = t.applications;
   if (data === undefined) {
     return (
-      <Page title={id ?? words.newApplication} trail={trailOf(t.nav.applications)}>
+      <Page title={id ?? words.newApplication} trail={trailOf(t.nav)}>
         {error === undefined ? (
           <p>{words.loading}</p>
         ) : (
@@ -155,7 +159,7 @@ function ApplicationForm({ stored, entries }: ApplicationFormProps) {
   }));
   const title = stored === undefined ? words.newApplication : stored.name;
   return (
-    <Page title={title} trail={trailOf(t.nav.applications)}>
+    <Page title={title} trail={trailOf(t.nav)}>
       {revealed === undefined ? null : (
         <NewTokenSecret
           name={revealed.name}

@@ -74,7 +74,7 @@ export const en = {
     movedDown: (name: string) => `${name} moved down.`,
   },
   applications: {
-    lead: 'Applications that speak OpenID Connect sign their users in through the gateway: it is their OpenID Provider, and the entries above sign the users in behind it. Each application is registered here with the addresses it may send users back to.',
+    lead: 'Applications that speak OpenID Connect sign their users in through the gateway: it is their OpenID Provider, and the entries of Single Sign-On sign the users in behind it. Each application is registered here with the addresses it may send users back to.',
     newApplication: 'New application',
     loading: 'Loading applications…',
     emptyTitle: 'No applications yet',

@@ -70,7 +70,7 @@ export const zhCN: ConsoleMessages = {
     movedDown: (name) => `已将 ${name} 下移。`,
   },
   applications: {
-    lead: '使用 OpenID Connect 的应用可以通过网关让用户登录：网关是它们的 OpenID 提供方，其后由上面的登录方式完成用户登录。每个接入应用在此登记，并列出允许把用户送回的地址。',
+    lead: '使用 OpenID Connect 的应用可以通过网关让用户登录：网关是它们的 OpenID 提供方，其后由单点登录中的登录方式完成用户登录。每个接入应用在此登记，并列出允许把用户送回的地址。',
     newApplication: '登记接入应用',
     loading: '正在加载接入应用…',
     emptyTitle: '还没有接入应用',

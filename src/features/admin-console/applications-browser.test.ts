@@ -4,6 +4,7 @@ import * as client from 'openid-client';
 import {
   consoleSkip,
   consoleStory,
+  screenshot,
   signInToConsole,
   waitUntilHolds,
 } from '../../test-support/console-in-chromium.js';
@@ -55,6 +56,8 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
     await page.getByRole('button', { name: 'Register application' }).click();
     await page.waitForURL(`${gateway.url}/_sso/admin/applications/wiki`);
     await page.getByText('Wiki is registered.').waitFor();
+    const trail = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link');
+    assert.deepEqual(await trail.allInnerTexts(), ['Single Sign-On', 'Applications']);
     secret = await page.locator('#new-token-secret').inputValue();
     assert.match(secret, /^ssgc_[A-Za-z0-9_-]{43}$/);
     await page.getByRole('button', { name: 'I have stored it' }).click();
@@ -102,6 +105,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
       await page.getByLabel('Redirect URI 1', { exact: true }).getAttribute('aria-invalid'),
       null,
     );
+    await screenshot(page, 'application-problem');
     assert.match(await page.locator('.application-form [role=status]').innerText(), /not saved/);
     await second.fill('https://wiki.example.com/callback');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -115,6 +119,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
     await waitUntilHolds(async () => (await row.count()) === 1, 'one application listed');
     const cells = await row.locator('th, td').allInnerTexts();
     assert.deepEqual(cells.slice(0, 6), ['Wiki', 'wiki', 'Confidential', '2', 'corp', 'On']);
+    await screenshot(page, 'applications-list');
   });
 
   step('a relying party signs in with the client id and secret saved', async () => {
