@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import * as client from 'openid-client';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
 import type { OidcClientRecord } from '../../../foundation/storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
@@ -90,4 +92,47 @@ export async function followTo(
     current = next.href;
   }
   throw new Error(`more than 12 redirects from ${url}`);
+}
+
+/** A relying party (npm's openid-client) that found the gateway at `issuer` through its discovery. */
+export function discoverProvider(
+  issuer: string,
+  clientId: string,
+  auth: client.ClientAuth,
+): Promise<client.Configuration> {
+  return client.discovery(new URL(issuer), clientId, undefined, auth, {
+    // The gateway of a test listens on plain HTTP on loopback.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- only for a loopback test
+    execute: [client.allowInsecureRequests],
+  });
+}
+
+/**
+ * The relying party's sign-in: an authorization request with PKCE, state
+ * and nonce, the browser followed back to `redirectUri`, and the code
+ * exchanged, the id_token checked by openid-client.
+ */
+export async function signInThroughProvider(
+  config: client.Configuration,
+  browser: TestBrowser,
+): Promise<{ tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>; nonce: string }> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid profile email',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
+  const { arrived } = await followTo(browser, url.href);
+  assert.ok(arrived !== undefined, 'the browser comes back to the client');
+  const tokens = await client.authorizationCodeGrant(config, arrived, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+    expectedNonce: nonce,
+  });
+  return { tokens, nonce };
 }
