@@ -15,6 +15,11 @@ interface ExpirySweepOptions {
   readonly intervalMs?: number;
   /** Audit events past this go too, in small batches; absent: kept. */
   readonly auditRetention?: AuditRetention;
+  /**
+   * Ends the OpenID Provider's grants of sign-ins that are over, and tells
+   * their clients (openid-provider/sign-in-grants.ts); resolves how many ended.
+   */
+  readonly endOverGrants?: () => Promise<number>;
 }
 
 interface ExpirySweep {
@@ -33,7 +38,9 @@ interface ExpirySweep {
  * unref'd (it never keeps the process alive); a failed sweep is logged and
  * the next one tries again. Instances sharing PostgreSQL take turns
  * (Storage.sweepExpired, Storage.pruneAudit). With `auditRetention`, each
- * sweep also prunes the audit log (audit-retention.ts).
+ * sweep also prunes the audit log (audit-retention.ts). The OpenID
+ * Provider's grants of sign-ins over end at each sweep too, and this
+ * instance sends their logout tokens.
  */
 export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
   const { storage, clock, idleMs, log } = options;
@@ -53,6 +60,16 @@ export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
         }
       } catch (error) {
         log.warn({ err: error }, 'the expiry sweep failed; the next one tries again');
+      }
+      try {
+        const ended = (await options.endOverGrants?.()) ?? 0;
+        if (ended > 0)
+          log.info({ grantsEnded: ended }, 'ended the grants of sign-ins that are over');
+      } catch (error) {
+        log.warn(
+          { err: error },
+          'ending the grants of sign-ins over failed; the next sweep tries again',
+        );
       }
       if (options.auditRetention === undefined) return;
       try {
