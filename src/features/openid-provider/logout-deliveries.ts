@@ -12,7 +12,7 @@ const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logo
 /** A logout token is good for two minutes: long enough for the retries below, no more. */
 const logoutTokenLifetimeSeconds = 120;
 
-/** When each attempt starts, from the sign-in's end: the first at once, two retries after. */
+/** The wait before each attempt: none before the first; a retry waits after the attempt before failed. */
 const attemptDelaysMs = [0, 2_000, 10_000] as const;
 
 /** Each attempt's deadline, and how much of the client's answer is read. */
