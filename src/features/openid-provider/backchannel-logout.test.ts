@@ -1,27 +1,26 @@
 import { after, before, describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as client from 'openid-client';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { buildApp } from '../../app/build-app.js';
-import { createGateway } from '../../app/create-gateway.js';
-import { openStorage } from '../../app/open-storage.js';
+import { parseExposition, sample } from '../../foundation/observability/test-support/exposition.js';
 import type { TestServer } from '../../foundation/outbound/test-support/http-fixture.js';
 import { startTestServer } from '../../foundation/outbound/test-support/http-fixture.js';
+import { waitForAuditEvent } from '../../test-support/audit-events.js';
 import type { TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, storedApiToken } from '../../test-support/gateway-fixture.js';
-import { capturingLogger } from '../../test-support/log-capture.js';
 import { signOut } from '../../test-support/sign-out.js';
 import { testBackendName } from '../../test-support/test-backend.js';
 import { endGrantsOfOverSignIns } from './sign-in-grants.js';
 import {
-  clientSecret,
-  followTo,
-  redirectUri,
+  codeFlow,
+  discoverClient,
   registerClient,
+  secondGateway,
   startProviderGateway,
 } from './test-support/provider-fixture.js';
 
@@ -54,9 +53,13 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
   before(async () => {
     // On SQLite, a file a second gateway can open too.
     dir = await mkdtemp(join(tmpdir(), 'ssogate-bcl-'));
-    const env: Record<string, string> = testBackendName().startsWith('sqlite')
-      ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
-      : {};
+    const env: Record<string, string> = {
+      // Metrics on, to read the count of attempts.
+      SSOGATE_METRICS_TOKEN: randomBytes(24).toString('base64url'),
+      ...(testBackendName().startsWith('sqlite')
+        ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
+        : {}),
+    };
     now = () => clock;
     gw = await startProviderGateway({ env, clock: () => now() });
     receiver = await startTestServer((_request, response) => response.writeHead(200).end());
@@ -87,29 +90,10 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     await rm(dir, { recursive: true, force: true });
   });
 
-  const discover = (clientId: string, issuer = gw.url) =>
-    client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretBasic(clientSecret), {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- a loopback test over plain HTTP
-      execute: [client.allowInsecureRequests],
-    });
-
-  /** Signs the browser in through the client (at the gateway named); its config, tokens and sid. */
-  async function tokensFor(clientId: string, browser: TestBrowser, issuer = gw.url) {
-    const config = await discover(clientId, issuer);
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      state,
-      nonce,
-    });
-    const { arrived } = await followTo(browser, url.href);
-    assert.ok(arrived !== undefined, 'back at the client');
-    const tokens = await client.authorizationCodeGrant(config, arrived, {
-      expectedState: state,
-      expectedNonce: nonce,
-    });
+  /** Signs the browser in through the client; its config, tokens and the sid of its id_token. */
+  async function tokensFor(clientId: string, browser: TestBrowser) {
+    const config = await discoverClient(gw.url, clientId);
+    const { tokens } = await codeFlow(config, browser);
     const sid = tokens.claims()?.sid;
     assert.equal(typeof sid, 'string', 'the id_token names the sign-in');
     return { config, tokens, sid: sid as string };
@@ -127,6 +111,12 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
         headers: { authorization: `Bearer ${accessToken}` },
       })
     ).status;
+
+  /** The attempts counted with this outcome. */
+  const attempts = async (outcome: string) => {
+    const text = (await gw.gateway.telemetry.metrics?.registry.metrics()) ?? '';
+    return sample(parseExposition(text), 'ssogate_backchannel_logouts_total', { outcome }) ?? 0;
+  };
 
   /** What a client's endpoint received after `from`, each logout token checked as a client must. */
   async function logoutTokens(server: TestServer, from: number) {
@@ -166,6 +156,7 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     assert.equal(discovery.backchannel_logout_session_supported, true);
 
     const from = receiver.received.length;
+    const delivered = await attempts('success');
     assert.equal((await signOut(browser, gw.url)).status, 200);
     await eventually(() => receiver.received.length > from);
     const [logout, ...more] = await logoutTokens(receiver, from);
@@ -181,11 +172,13 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
       );
       assert.equal(await userinfoStatus(ended.tokens.access_token), 401);
     }
+    await waitForAuditEvent(gw.storage.audit, { kind: 'backchannel_logout' });
     const events = await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 10 });
     assert.deepEqual(
       events.map((event) => [event.outcome, event.userId, event.detail?.client]),
       [['success', 'alice', 'app']],
     );
+    assert.equal(await attempts('success'), delivered + 1);
   });
 
   test('locking a user, or ending their sessions, through the admin API does the same', async () => {
@@ -217,6 +210,7 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     const stuck = await tokensFor('hanging', browser);
     const refused = await tokensFor('failing', browser);
     const from = failing.received.length;
+    const refusedBefore = await attempts('backchannel_logout_refused');
     const started = performance.now();
     assert.equal((await signOut(browser, gw.url)).status, 200);
     const took = performance.now() - started;
@@ -232,6 +226,11 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
       assert.equal(await userinfoStatus(ended.tokens.access_token), 401);
     }
     await eventually(() => failing.received.length >= from + 2, 6000);
+    await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'backchannel_logout', outcome: 'failure', limit: 50 },
+      (event) => event.detail?.client === 'failing' && event.detail.attempt === 2,
+    );
     const tokens = await logoutTokens(failing, from);
     assert.equal(tokens[0]?.jti, tokens[1]?.jti, 'a retry sends the same token');
     const failures = (
@@ -241,6 +240,7 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
       ['backchannel_logout_refused', 500],
       ['backchannel_logout_refused', 500],
     ]);
+    assert.ok((await attempts('backchannel_logout_refused')) >= refusedBefore + 2);
   });
 
   test('a sign-in seen over by the sweep ends its grants, and this instance tells the client', async () => {
@@ -288,23 +288,3 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     }
   });
 });
-
-/** A second gateway over the first one's database (and Redis) and configuration, on a port of its own. */
-async function secondGateway(
-  first: TestGateway,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const storage = await openStorage(first.gateway.config);
-  const app = await buildApp(createGateway(first.gateway.config, storage), {
-    logger: capturingLogger().logger,
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      await app.close();
-      await storage.close();
-    },
-  };
-}

@@ -1,8 +1,14 @@
+import assert from 'node:assert/strict';
+import * as client from 'openid-client';
+import { buildApp } from '../../../app/build-app.js';
+import { createGateway } from '../../../app/create-gateway.js';
+import { openStorage } from '../../../app/open-storage.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
 import type { OidcClientRecord } from '../../../foundation/storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../../test-support/gateway-fixture.js';
+import { capturingLogger } from '../../../test-support/log-capture.js';
 
 /** The client secret of every confidential test client. */
 export const clientSecret = 'ssgc_test-secret-0123456789abcdefghijklmnopqrstu';
@@ -73,4 +79,67 @@ export async function followTo(
     current = next.href;
   }
   throw new Error(`more than 12 redirects from ${url}`);
+}
+
+/** A confidential client's configuration, read from the discovery document of `issuer`. */
+export function discoverClient(issuer: string, clientId: string): Promise<client.Configuration> {
+  return client.discovery(
+    new URL(issuer),
+    clientId,
+    undefined,
+    client.ClientSecretBasic(clientSecret),
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a loopback test over plain HTTP
+    { execute: [client.allowInsecureRequests] },
+  );
+}
+
+/**
+ * The code flow as the relying party runs it: to the authorization
+ * endpoint (with `extra` parameters), through the gateway, and the code
+ * exchanged, state and nonce checked by openid-client.
+ */
+export async function codeFlow(
+  config: client.Configuration,
+  browser: TestBrowser,
+  extra: Record<string, string> = {},
+): Promise<{
+  tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
+  visited: string[];
+}> {
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    state,
+    nonce,
+    ...extra,
+  });
+  const { arrived, visited } = await followTo(browser, url.href);
+  assert.ok(arrived !== undefined, 'back at the client');
+  const tokens = await client.authorizationCodeGrant(config, arrived, {
+    expectedState: state,
+    expectedNonce: nonce,
+  });
+  return { tokens, visited };
+}
+
+/** A second gateway over the first one's database (and Redis) and configuration, on a port of its own. */
+export async function secondGateway(
+  first: TestGateway,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const storage = await openStorage(first.gateway.config);
+  const app = await buildApp(createGateway(first.gateway.config, storage), {
+    logger: capturingLogger().logger,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await storage.close();
+    },
+  };
 }
