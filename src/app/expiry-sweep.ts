@@ -22,6 +22,19 @@ interface ExpirySweepOptions {
   readonly endOverGrants?: () => Promise<number>;
 }
 
+/** The OpenID Provider's part of a sweep; a failure is logged, and the next sweep tries again. */
+async function endOverGrants(options: ExpirySweepOptions, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const ended = (await options.endOverGrants?.()) ?? 0;
+    if (ended > 0) log.info({ grantsEnded: ended }, 'ended the grants of sign-ins that are over');
+  } catch (error) {
+    log.warn(
+      { err: error },
+      'ending the grants of sign-ins over failed; the next sweep tries again',
+    );
+  }
+}
+
 interface ExpirySweep {
   /** The sweep under way, or the last one; it never rejects. */
   settled(): Promise<void>;
@@ -39,8 +52,8 @@ interface ExpirySweep {
  * the next one tries again. Instances sharing PostgreSQL take turns
  * (Storage.sweepExpired, Storage.pruneAudit). With `auditRetention`, each
  * sweep also prunes the audit log (audit-retention.ts). The OpenID
- * Provider's grants of sign-ins over end at each sweep too, and this
- * instance sends their logout tokens.
+ * Provider's grants of sign-ins over end at each sweep too, in the instance
+ * whose turn it was, which sends their logout tokens.
  */
 export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
   const { storage, clock, idleMs, log } = options;
@@ -53,24 +66,18 @@ export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
     current = current.then(async () => {
       if (stopped) return;
       const now = clock();
+      let swept = false;
       try {
         const counts = await storage.sweepExpired(now, now - idleMs);
+        swept = counts !== undefined;
         if (counts !== undefined && counts.sessions + counts.pendingSignIns > 0) {
           log.info({ swept: counts }, 'deleted expired sessions and pending sign-ins');
         }
       } catch (error) {
         log.warn({ err: error }, 'the expiry sweep failed; the next one tries again');
       }
-      try {
-        const ended = (await options.endOverGrants?.()) ?? 0;
-        if (ended > 0)
-          log.info({ grantsEnded: ended }, 'ended the grants of sign-ins that are over');
-      } catch (error) {
-        log.warn(
-          { err: error },
-          'ending the grants of sign-ins over failed; the next sweep tries again',
-        );
-      }
+      // Only the instance whose turn it was: one reads the sign-ins, one sends.
+      if (swept) await endOverGrants(options, log);
       if (options.auditRetention === undefined) return;
       try {
         const pruned = await pruneAuditLog(storage, options.auditRetention, now, {
