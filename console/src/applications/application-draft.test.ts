@@ -37,7 +37,10 @@ const stored = presentOidcClient({
 }) as unknown as ApplicationView;
 
 /** The problems the admin API would answer for `body`, as the console receives them. */
-function apiProblems(schema: typeof oidcClientSettings | typeof oidcClientCreateBody, body: unknown) {
+function apiProblems(
+  schema: typeof oidcClientSettings | typeof oidcClientCreateBody,
+  body: unknown,
+) {
   const result = schema.safeParse(body);
   if (result.success) assert.fail('the body passes');
   return result.error.issues.map((issue) => issue.message);

@@ -657,6 +657,7 @@ export const en = {
       key_change: 'OpenID signing key change',
       test_sign_in: 'Test sign-in',
       handoff: 'Handoff to a host',
+      backchannel_logout: 'Logout token to an OpenID client',
     },
     /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */
     detail: {

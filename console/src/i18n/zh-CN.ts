@@ -603,6 +603,7 @@ export const zhCN: ConsoleMessages = {
       key_change: 'OpenID 签名密钥更改',
       test_sign_in: '测试登录',
       handoff: '登录交接到主机',
+      backchannel_logout: '发给 OpenID 客户端的注销令牌',
     },
     detail: {
       actions: {

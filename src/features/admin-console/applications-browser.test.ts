@@ -13,7 +13,7 @@ import { storySteps } from '../../test-support/story-steps.js';
 import {
   discoverProvider,
   redirectUri,
-  signInThroughProvider,
+  codeFlow,
 } from '../openid-provider/test-support/provider-fixture.js';
 
 /** The admin API's sentence for a URI it refuses (src/features/admin-api/oidc-clients.ts). */
@@ -127,7 +127,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
     const config = await discoverProvider(gateway.url, 'wiki', client.ClientSecretBasic(secret));
     const browser = gateway.browser();
     await signInAtExample(browser, gateway.example.url);
-    const { tokens, nonce } = await signInThroughProvider(config, browser);
+    const { tokens, nonce } = await codeFlow(config, browser);
     const claims = tokens.claims();
     assert.deepEqual(
       [claims?.aud, claims?.sub, claims?.acr, claims?.nonce],
@@ -156,7 +156,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
       );
       const browser = gateway.browser();
       await signInAtExample(browser, gateway.example.url);
-      return signInThroughProvider(config, browser);
+      return codeFlow(config, browser);
     };
     await assert.rejects(signIn(secret), { name: 'WWWAuthenticateChallengeError' });
     assert.equal((await signIn(rotated)).tokens.claims()?.aud, 'wiki');

@@ -10,6 +10,7 @@ import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import { clientAccepts } from './client-rules.js';
 import { issuerOf } from './endpoints.js';
 import { codeLifetimeMs } from './lifetimes.js';
+import { sidOf, signInHashOf } from './sign-in-grants.js';
 
 /**
  * Set on the return-to of a sign-in the request asked to be fresh
@@ -119,9 +120,22 @@ export async function authorize(
     return reply;
   }
   const code = Buffer.from(gateway.random(32)).toString('base64url');
+  const grantId = Buffer.from(gateway.random(16)).toString('hex');
+  // The grant lives by the gateway sign-in it comes from (sign-in-grants.ts).
+  const signInHash = signInHashOf(active.session);
+  await gateway.storage.oidcGrants.addGrant({
+    grantId,
+    clientId: client.clientId,
+    userRowId: active.user.id,
+    subject: active.user.userId,
+    entryId: active.session.entryId,
+    signInHash,
+    sid: sidOf(signInHash),
+    createdAt: now,
+  });
   await gateway.storage.oidcGrants.addCode({
     codeHash: sha256Base64url(code),
-    grantId: Buffer.from(gateway.random(16)).toString('hex'),
+    grantId,
     clientId: client.clientId,
     redirectUri,
     codeChallenge: parameters.code_challenge ?? null,

@@ -7,7 +7,7 @@ import {
   clientSecret,
   discoverProvider,
   registerClient,
-  signInThroughProvider,
+  codeFlow,
   startProviderGateway,
 } from './test-support/provider-fixture.js';
 
@@ -27,7 +27,7 @@ describe('OpenID Provider: a real relying party', () => {
   after(() => gw.close());
 
   const signInThrough = (config: client.Configuration, browser = gw.browser()) =>
-    signInThroughProvider(config, browser);
+    codeFlow(config, browser);
 
   const discover = (clientId: string, auth: client.ClientAuth) =>
     discoverProvider(gw.url, clientId, auth);

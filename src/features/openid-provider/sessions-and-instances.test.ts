@@ -3,23 +3,20 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { SignJWT, decodeProtectedHeader, generateKeyPair } from 'jose';
-import { buildApp } from '../../app/build-app.js';
-import { createGateway } from '../../app/create-gateway.js';
-import { openStorage } from '../../app/open-storage.js';
-import type { Storage } from '../../foundation/storage/types.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
-import { capturingLogger } from '../../test-support/log-capture.js';
 import { testBackendName } from '../../test-support/test-backend.js';
 import { rotateSigningKey } from './signing-keys.js';
 import {
   clientSecret,
+  codeFlow,
+  discoverProvider,
   followTo,
   redirectUri,
   registerClient,
+  secondGateway,
   startProviderGateway,
 } from './test-support/provider-fixture.js';
 
@@ -42,29 +39,8 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
     await rm(dir, { recursive: true, force: true });
   });
 
-  const discover = (issuer = gw.url) =>
-    client.discovery(new URL(issuer), 'app', undefined, client.ClientSecretBasic(clientSecret), {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- a loopback test over plain HTTP
-      execute: [client.allowInsecureRequests],
-    });
-
-  async function signIn(
-    config: client.Configuration,
-    browser: ReturnType<TestGateway['browser']>,
-    extra: Record<string, string> = {},
-  ) {
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      state,
-      ...extra,
-    });
-    const { arrived, visited } = await followTo(browser, url.href);
-    assert.ok(arrived !== undefined, 'back at the client');
-    const tokens = await client.authorizationCodeGrant(config, arrived, { expectedState: state });
-    return { tokens, visited };
-  }
+  const discover = (issuer = gw.url) => discoverProvider(issuer, 'app');
+  const signIn = codeFlow;
 
   const throughEntry = (visited: readonly string[]) =>
     visited.some((url) => url.startsWith(gw.example.url));
@@ -187,24 +163,4 @@ async function foreignIdToken(issuer: string): Promise<string> {
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(privateKey);
-}
-
-/** A second gateway over the first one's database and configuration, on a port of its own. */
-async function secondGateway(
-  first: TestGateway,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const storage: Storage = await openStorage(first.gateway.config);
-  const app: FastifyInstance = await buildApp(createGateway(first.gateway.config, storage), {
-    logger: capturingLogger().logger,
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      await app.close();
-      await storage.close();
-    },
-  };
 }

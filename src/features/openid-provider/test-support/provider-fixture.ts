@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import * as client from 'openid-client';
+import { buildApp } from '../../../app/build-app.js';
+import { createGateway } from '../../../app/create-gateway.js';
+import { openStorage } from '../../../app/open-storage.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
 import type { OidcClientRecord } from '../../../foundation/storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../../test-support/gateway-fixture.js';
+import { capturingLogger } from '../../../test-support/log-capture.js';
 
 /** The client secret of every confidential test client. */
 export const clientSecret = 'ssgc_test-secret-0123456789abcdefghijklmnopqrstu';
@@ -94,11 +98,15 @@ export async function followTo(
   throw new Error(`more than 12 redirects from ${url}`);
 }
 
-/** A relying party (npm's openid-client) that found the gateway at `issuer` through its discovery. */
+/**
+ * A relying party (npm's openid-client) that found the gateway at `issuer`
+ * through its discovery; a confidential client with the test secret unless
+ * `auth` says otherwise.
+ */
 export function discoverProvider(
   issuer: string,
   clientId: string,
-  auth: client.ClientAuth,
+  auth: client.ClientAuth = client.ClientSecretBasic(clientSecret),
 ): Promise<client.Configuration> {
   return client.discovery(new URL(issuer), clientId, undefined, auth, {
     // The gateway of a test listens on plain HTTP on loopback.
@@ -109,13 +117,19 @@ export function discoverProvider(
 
 /**
  * The relying party's sign-in: an authorization request with PKCE, state
- * and nonce, the browser followed back to `redirectUri`, and the code
- * exchanged, the id_token checked by openid-client.
+ * and nonce (and `extra` parameters), the browser followed through the
+ * gateway back to `redirectUri`, and the code exchanged, the id_token
+ * checked by openid-client.
  */
-export async function signInThroughProvider(
+export async function codeFlow(
   config: client.Configuration,
   browser: TestBrowser,
-): Promise<{ tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>; nonce: string }> {
+  extra: Record<string, string> = {},
+): Promise<{
+  tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
+  nonce: string;
+  visited: string[];
+}> {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -126,13 +140,34 @@ export async function signInThroughProvider(
     code_challenge_method: 'S256',
     state,
     nonce,
+    ...extra,
   });
-  const { arrived } = await followTo(browser, url.href);
+  const { arrived, visited } = await followTo(browser, url.href);
   assert.ok(arrived !== undefined, 'the browser comes back to the client');
   const tokens = await client.authorizationCodeGrant(config, arrived, {
     pkceCodeVerifier: verifier,
     expectedState: state,
     expectedNonce: nonce,
   });
-  return { tokens, nonce };
+  return { tokens, nonce, visited };
+}
+
+/** A second gateway over the first one's database (and Redis) and configuration, on a port of its own. */
+export async function secondGateway(
+  first: TestGateway,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const storage = await openStorage(first.gateway.config);
+  const app = await buildApp(createGateway(first.gateway.config, storage), {
+    logger: capturingLogger().logger,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await storage.close();
+    },
+  };
 }
