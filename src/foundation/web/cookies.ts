@@ -8,15 +8,15 @@
  */
 
 /** Session cookie name over plain http (no prefix: __Host- requires Secure). */
-export const SESSION_COOKIE = 'ssogate_session';
+const SESSION_COOKIE = 'ssogate_session';
 /** Session cookie name over https: __Host- pins it to this host, Path=/ and Secure. */
-export const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
+const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
 /**
  * Session cookie name over https with SSOGATE_COOKIE_DOMAIN: __Host- forbids
  * a Domain attribute, so __Secure- (RFC 6265bis §4.1.3), which still makes
  * the browser refuse it from a page that is not https.
  */
-export const SECURE_DOMAIN_SESSION_COOKIE = '__Secure-ssogate_session';
+const SECURE_DOMAIN_SESSION_COOKIE = '__Secure-ssogate_session';
 /** Browser-binding cookie of a pending sign-in (docs/design.md#single-use-and-browser-binding). */
 export const BINDING_COOKIE = 'ssogate_binding';
 export const SECURE_BINDING_COOKIE = '__Host-ssogate_binding';
