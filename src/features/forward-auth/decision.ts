@@ -10,7 +10,12 @@ import { sessionServes } from '../sessions/request-session.js';
 import { handsOffHere } from '../sign-in/handoff-start.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
-import { forwarded, forwardedAccess, forwardedHost } from './forwarded-request.js';
+import {
+  forwarded,
+  forwardedAccess,
+  forwardedHost,
+  forwardedHostsDisagree,
+} from './forwarded-request.js';
 import { identityHeaders } from './identity-headers.js';
 import { returnHop } from '../sign-in/auth-host-sign-in.js';
 
@@ -45,6 +50,13 @@ export function forwardAuthDecision(
   headers: IncomingHttpHeaders,
   active: RememberedSession | undefined,
 ): ForwardAuthAnswer {
+  if (forwardedHostsDisagree(headers)) {
+    const error = new SsogateError(
+      'request_invalid',
+      'X-Forwarded-Host and X-Original-URL name different hosts',
+    );
+    return { kind: 'failure', error, options: asJson };
+  }
   if (active !== undefined && sessionServes(gateway, active.session, forwardedHost(headers))) {
     return accessAnswer(gateway, headers, active.user);
   }

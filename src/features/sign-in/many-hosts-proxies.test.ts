@@ -123,6 +123,8 @@ function threeHostStories(
     assert.equal(authorizations(), once, 'the second host needed no provider');
   });
 
+  replayedCookieStory(name, () => hosts, browser);
+
   test(`${name}: a client's own identity headers never reach the application`, async () => {
     const { at, apps } = hosts;
     const forged = { 'x-auth-request-user': 'root', 'x-auth-request-email': 'root@corp.test' };
@@ -152,6 +154,35 @@ function threeHostStories(
       await stranger.close();
     }
     assert.equal(apps.wiki.seen.length, before);
+  });
+}
+
+/**
+ * A test of the stories: one host's session cookie, replayed to the other
+ * host with headers that name the first, must not reach the application.
+ */
+function replayedCookieStory(name: string, hosts: () => ProxiedHosts, browser: TestBrowser): void {
+  test(`${name}: a host's cookie replayed to another host, whatever the headers claim, is no session`, async () => {
+    const { at, apps } = hosts();
+    const wikiCookie = browser.cookies(at('wiki', '/')).get('ssogate_session');
+    assert.ok(wikiCookie !== undefined, 'the wiki has its own session');
+    const thief = new TestBrowser({ connectTo: '127.0.0.1' });
+    try {
+      thief.setCookie(at('grafana', '/'), 'ssogate_session', wikiCookie);
+      const before = apps.grafana.seen.length;
+      for (const claims of [
+        {},
+        { 'x-forwarded-host': new URL(at('wiki', '/')).host },
+        { 'x-original-url': at('wiki', '/replayed') },
+        { 'x-forwarded-host': new URL(at('wiki', '/')).host, 'x-original-url': at('wiki', '/x') },
+      ]) {
+        const answer = await fetchWith(thief, at('grafana', '/replayed'), claims);
+        assert.notEqual(answer.status, 200, JSON.stringify(claims));
+      }
+      assert.equal(apps.grafana.seen.length, before, 'the application was never reached');
+    } finally {
+      await thief.close();
+    }
   });
 }
 
