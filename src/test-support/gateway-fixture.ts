@@ -39,6 +39,8 @@ export interface TestGatewayOptions {
   readonly client?: { readonly appid: string; readonly secret: string };
   /** Put before every code and access token the example server issues, to find them later. */
   readonly issuedPrefix?: string;
+  /** What the gateway uses of the storage opened for it (a wrapper that counts calls). */
+  readonly wrapStorage?: (storage: Storage) => Storage;
 }
 
 export interface TestGateway {
@@ -102,7 +104,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     await storage.entries.create(compileEntry(input).input, index);
   }
   const { logger, lines } = capturingLogger();
-  const gateway = createGateway(config, storage, {
+  const gateway = createGateway(config, options.wrapStorage?.(storage) ?? storage, {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.upgradeRecheckMs === undefined
       ? {}
