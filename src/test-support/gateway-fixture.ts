@@ -130,6 +130,26 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
 }
 
+/**
+ * The example server's JSON-style entry, default, mapping no e-mail
+ * address: forward-auth's check then answers without X-Auth-Request-Email,
+ * which a proxy must not fill in from anywhere else.
+ */
+export function defaultEntryWithoutEmail(
+  presets: ExampleEntries,
+): readonly Record<string, unknown>[] {
+  return [
+    {
+      ...presets.jsonStyle,
+      isDefault: true,
+      userInfoParse: [
+        "userId = JSON_PATH($response, 'data.id')",
+        "userName = JSON_PATH($response, 'data.name')",
+      ].join('\n'),
+    },
+  ];
+}
+
 /** Signs the browser in at the example server itself, so later authorizations are silent. */
 export async function signInAtExample(
   browser: TestBrowser,

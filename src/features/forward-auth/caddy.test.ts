@@ -4,7 +4,11 @@ import { caddySkip, startCaddy } from '../../test-support/caddy.js';
 import { proxyDocSnippet } from '../../test-support/proxy-doc.js';
 import type { RunningProxy } from '../../test-support/proxy-process.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
-import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
+import {
+  defaultEntryWithoutEmail,
+  signInAtExample,
+  startTestGateway,
+} from '../../test-support/gateway-fixture.js';
 import { freePort } from '../../test-support/free-port.js';
 import type { EchoUpstream, Seen } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
@@ -33,16 +37,7 @@ describe('Caddy forward_auth with the documented Caddyfile', { skip: caddySkip }
     url = `http://127.0.0.1:${port}`;
     gw = await startTestGateway({
       // This entry's mapping gives no e-mail address: the header must then be absent.
-      entries: ({ jsonStyle }) => [
-        {
-          ...jsonStyle,
-          isDefault: true,
-          userInfoParse: [
-            "userId = JSON_PATH($response, 'data.id')",
-            "userName = JSON_PATH($response, 'data.name')",
-          ].join('\n'),
-        },
-      ],
+      entries: defaultEntryWithoutEmail,
       env: { SSOGATE_PUBLIC_URL: url },
     });
     caddy = await startCaddy(

@@ -10,6 +10,11 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { RunningNginx } from '../../test-support/nginx.js';
 import { forwardAuthConf, nginxSkip, startNginx } from '../../test-support/nginx.js';
+import {
+  echoedRequest,
+  framesVisited,
+  navigationsRequested,
+} from '../../test-support/page-navigations.js';
 import { storySteps } from '../../test-support/story-steps.js';
 
 /**
@@ -41,39 +46,7 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
   const calls = (endpoint: string) =>
     gw.example.requests.filter(({ path }) => path.endsWith(endpoint)).length;
   let authorizedOnce = 0;
-  /** The main frame's addresses while `run` runs. */
-  async function visited(run: () => Promise<unknown>): Promise<string[]> {
-    const urls: string[] = [];
-    const record = (frame: { url(): string; parentFrame(): unknown }) => {
-      if (frame.parentFrame() === null) urls.push(frame.url());
-    };
-    page.on('framenavigated', record);
-    try {
-      await run();
-    } finally {
-      page.off('framenavigated', record);
-    }
-    return urls;
-  }
-  /** The navigation requests the browser made while `run` ran. */
-  async function requested(run: () => Promise<unknown>): Promise<string[]> {
-    const urls: string[] = [];
-    const record = (request: { url(): string; isNavigationRequest(): boolean }) => {
-      if (request.isNavigationRequest()) urls.push(request.url());
-    };
-    page.on('request', record);
-    try {
-      await run();
-    } finally {
-      page.off('request', record);
-    }
-    return urls;
-  }
-  const echoed = async () =>
-    JSON.parse((await page.locator('body').innerText()) || '{}') as {
-      url?: string;
-      headers?: Record<string, string>;
-    };
+  const echoed = () => echoedRequest(page);
   const sessionCookie = async () =>
     (await context.cookies(at('sso', '/'))).find(({ name }) => name === 'ssogate_session');
 
@@ -112,7 +85,7 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
   });
 
   step('the wiki: one sign-in at the provider, the cookie set for the domain', async () => {
-    const urls = await requested(async () => {
+    const urls = await navigationsRequested(page, async () => {
       await page.goto(at('wiki', '/page?x=1'));
       await page.getByLabel('Username').fill('alice');
       await page.getByLabel('Password').fill('alice-password');
@@ -139,7 +112,7 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
       ['git', '/repo/tree?ref=main'],
       ['grafana', '/d/home?from=now'],
     ] as const) {
-      const urls = await visited(() => page.goto(at(host, path)));
+      const urls = await framesVisited(page, () => page.goto(at(host, path)));
       assert.deepEqual(urls, [at(host, path)], `${host}: nothing shown on the way`);
       const seen = await echoed();
       assert.equal(seen.url, path);
@@ -216,7 +189,7 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
       assert.match(answer, new RegExp(`^\\w+ 302 ${at('sso', '/_sso/login/')}`), answer);
     // In the browser, the next page load signs in again at the provider
     // (silently: the provider's own session is still there).
-    const urls = await requested(() => page.goto(at('grafana', '/again')));
+    const urls = await navigationsRequested(page, () => page.goto(at('grafana', '/again')));
     assert.ok(urls[1]?.startsWith(at('sso', '/_sso/login/')), urls.join(' '));
     assert.equal(page.url(), at('grafana', '/again'));
     assert.equal(calls('/token'), 2);

@@ -5,7 +5,11 @@ import { TestBrowser } from '../../test-support/browser.js';
 import { caddySkip, startCaddy } from '../../test-support/caddy.js';
 import { freePort } from '../../test-support/free-port.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
-import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
+import {
+  defaultEntryWithoutEmail,
+  signInAtExample,
+  startTestGateway,
+} from '../../test-support/gateway-fixture.js';
 import { nginxPreamble, nginxSkip, nginxTempPaths, startNginx } from '../../test-support/nginx.js';
 import { proxyDocSnippet } from '../../test-support/proxy-doc.js';
 import type { RunningProxy } from '../../test-support/proxy-process.js';
@@ -41,16 +45,7 @@ async function proxiedHosts(
   let gatewayPort = 0;
   const gw = await startTestGateway({
     // No e-mail address in this entry's mapping: the check answers without one.
-    entries: ({ jsonStyle }) => [
-      {
-        ...jsonStyle,
-        isDefault: true,
-        userInfoParse: [
-          "userId = JSON_PATH($response, 'data.id')",
-          "userName = JSON_PATH($response, 'data.name')",
-        ].join('\n'),
-      },
-    ],
+    entries: defaultEntryWithoutEmail,
     envOfPort: (port) => {
       gatewayPort = port;
       return {
