@@ -1,4 +1,5 @@
 import { isRandomToken, randomToken } from '../../core/index.js';
+import { domainBinding } from '../../foundation/config/served-hosts.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { SessionDeps } from '../../foundation/http/gateway.js';
 import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
@@ -57,6 +58,8 @@ export async function startSession(
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + deps.lifetimeMs,
+    // Its cookie is the domain's: it serves every host under it, and no other.
+    ...(deps.cookieDomain === undefined ? {} : { host: domainBinding(deps.cookieDomain) }),
   };
   await deps.sessions.create(session);
   await deps.users.recordSignIn(user.id, now);

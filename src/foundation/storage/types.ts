@@ -243,8 +243,10 @@ export interface SessionRecord {
   /**
    * For a host's session: the host it was handed to, normalised
    * (config/proxy-settings.ts normaliseHost); it is valid there only
-   * (config/served-hosts.ts sessionServesHost). Absent for a sign-in's own
-   * session, which serves the auth host.
+   * (config/served-hosts.ts sessionServesHost). For a sign-in's own
+   * session made under SSOGATE_COOKIE_DOMAIN: that domain with a leading dot
+   * (served-hosts.ts domainBinding), valid on every host under it; absent
+   * otherwise, the session serving the auth host.
    */
   readonly host?: string;
 }
