@@ -36,7 +36,7 @@ export function servedHosts(
   publicUrl: string,
   upstreams: readonly Upstream[],
   forwardAuthHosts: readonly string[],
-  cookieDomain: string | undefined = undefined,
+  cookieDomain?: string,
 ): ServedHosts {
   const auth = normaliseHost(new URL(publicUrl).host);
   const others = new Set<string>();
