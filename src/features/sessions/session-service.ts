@@ -41,12 +41,18 @@ interface StartedSession {
   readonly active: ActiveSession;
 }
 
-/** createSession, also giving the records as they were written (for the session cache). */
+/**
+ * createSession, also giving the records as they were written (for the
+ * session cache). `signInRecorded`: the caller has already written the
+ * user's last sign-in in the same transaction (provision-user.ts reads the
+ * row and writes it in one statement), so it is not written twice.
+ */
 export async function startSession(
   deps: SessionDeps,
   user: UserRecord,
   entryId: string | null,
   previousId: string | undefined,
+  { signInRecorded = false }: { readonly signInRecorded?: boolean } = {},
 ): Promise<StartedSession> {
   if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
   const id = randomToken(deps.random);
@@ -62,6 +68,7 @@ export async function startSession(
     ...(deps.cookieDomain === undefined ? {} : { host: domainBinding(deps.cookieDomain) }),
   };
   await deps.sessions.create(session);
+  if (signInRecorded) return { id, active: { session, user } };
   await deps.users.recordSignIn(user.id, now);
   return { id, active: { session, user: { ...user, lastSignInAt: now } } };
 }

@@ -101,6 +101,7 @@ export function signInRoutes(
               success.user,
               success.entry.id,
               sessionIdOf(gateway, request),
+              { signInRecorded: true },
             );
             return { ...success, sessionId: started.id, started: started.active };
           },
