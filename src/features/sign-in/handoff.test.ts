@@ -299,7 +299,7 @@ describe('the handoff of a sign-in to another host', () => {
       codeVerifier: null,
       createdAt: now,
       expiresAt: now + 60_000,
-      handoff: { host: `evil.localhost:${port}`, signInHash: 'none' },
+      handoff: { host: `evil.localhost:${port}`, signInHash: 'none', userId: null },
     });
     const back = await browser.open(at('evil', `/_sso/handoff/finish?code=${code}`));
     assert.equal(back.status, 400);

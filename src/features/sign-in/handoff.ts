@@ -106,7 +106,11 @@ export async function issueHandoff(
     codeVerifier: null,
     createdAt: now,
     expiresAt: now + handoffLifetimeMs,
-    handoff: { host: target, signInHash: active.session.signInHash ?? active.session.idHash },
+    handoff: {
+      host: target,
+      signInHash: active.session.signInHash ?? active.session.idHash,
+      userId: active.user.userId,
+    },
   });
   await recordHandoff(gateway, request, 'start', {
     host: target,
@@ -147,10 +151,9 @@ export async function finishHandoff(
   if (signIn === undefined) return reply.redirect(returnTo, 302);
   const id = await startHostSession(gateway.sessions, signIn, handoff.host);
   setSessionCookie(gateway, reply, id);
-  const user = await gateway.storage.users.get(signIn.userRowId);
   await recordHandoff(gateway, request, 'finish', {
     host: handoff.host,
-    userId: user?.userId ?? null,
+    userId: handoff.userId ?? (await gateway.storage.users.get(signIn.userRowId))?.userId ?? null,
     entryId: signIn.entryId,
   });
   return reply.redirect(returnTo, 302);
