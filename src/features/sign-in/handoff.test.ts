@@ -198,6 +198,20 @@ describe('the handoff of a sign-in to another host', () => {
     assert.match(replayed.body, /handoff_replayed/);
   });
 
+  test('a sign-out at the auth host between the two steps is honoured: the finish makes no session', async () => {
+    const browser = await signedInBrowser();
+    const finish = await finishUrlFor(browser, at('wiki', '/between'));
+    // The auth host's step remembered the sign-in; its sign-out forgets it.
+    await signOut(browser, at('sso', ''));
+    const answer = await browser.exchange('GET', finish);
+    await answer.arrayBuffer();
+    assert.equal(answer.status, 302);
+    assert.equal(answer.headers.get('location'), '/between');
+    assert.equal(browser.cookies(at('wiki', '/')).get('ssogate_session'), undefined);
+    const page = await browser.open(at('wiki', '/between'), { accept: 'application/json' });
+    assert.equal(page.status, 401, page.body);
+  });
+
   test('a code older than 60 seconds is refused', async () => {
     const browser = await signedInBrowser();
     const finish = await finishUrlFor(browser, at('wiki', '/late'));
@@ -299,7 +313,7 @@ describe('the handoff of a sign-in to another host', () => {
       codeVerifier: null,
       createdAt: now,
       expiresAt: now + 60_000,
-      handoff: { host: `evil.localhost:${port}`, signInHash: 'none' },
+      handoff: { host: `evil.localhost:${port}`, signInHash: 'none', userId: null },
     });
     const back = await browser.open(at('evil', `/_sso/handoff/finish?code=${code}`));
     assert.equal(back.status, 400);

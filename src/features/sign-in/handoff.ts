@@ -10,7 +10,11 @@ import {
   handoffNonceHash,
   readHandoffNonce,
 } from '../../foundation/http/handoff-cookie.js';
-import type { HandoffTarget, PendingSignIn } from '../../foundation/storage/types.js';
+import type {
+  HandoffTarget,
+  PendingSignIn,
+  SessionRecord,
+} from '../../foundation/storage/types.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { startHostSession } from '../sessions/session-service.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
@@ -106,7 +110,11 @@ export async function issueHandoff(
     codeVerifier: null,
     createdAt: now,
     expiresAt: now + handoffLifetimeMs,
-    handoff: { host: target, signInHash: active.session.signInHash ?? active.session.idHash },
+    handoff: {
+      host: target,
+      signInHash: active.session.signInHash ?? active.session.idHash,
+      userId: active.user.userId,
+    },
   });
   await recordHandoff(gateway, request, 'start', {
     host: target,
@@ -142,18 +150,33 @@ export async function finishHandoff(
     return refuseHandoff(gateway, request, reply, 'finish', checked, request.headers.host);
   const { handoff, returnTo } = checked;
   clearHandoffNonce(gateway, reply);
-  const signIn = await gateway.storage.sessions.get(handoff.signInHash);
+  const signIn = await signInSessionOf(gateway, handoff.signInHash);
   // Signed out in the moment between: the page asked for starts over.
   if (signIn === undefined) return reply.redirect(returnTo, 302);
   const id = await startHostSession(gateway.sessions, signIn, handoff.host);
   setSessionCookie(gateway, reply, id);
-  const user = await gateway.storage.users.get(signIn.userRowId);
   await recordHandoff(gateway, request, 'finish', {
     host: handoff.host,
-    userId: user?.userId ?? null,
+    userId: handoff.userId ?? (await gateway.storage.users.get(signIn.userRowId))?.userId ?? null,
     entryId: signIn.entryId,
   });
   return reply.redirect(returnTo, 302);
+}
+
+/**
+ * The session a handoff hands on: from the session cache when this instance
+ * remembers it — as it does when the auth host's step ran here, whose check
+ * remembered it — else read from storage. The cache is as true as storage
+ * for this: a sign-out, on any instance, reaches it through the revocations
+ * (http/session-cache.ts), caught up with before the answer, so a sign-in
+ * ended between the two steps is found by neither.
+ */
+async function signInSessionOf(
+  gateway: Gateway,
+  signInHash: string,
+): Promise<SessionRecord | undefined> {
+  const remembered = gateway.sessionCache.rememberedByHash(signInHash);
+  return remembered?.session ?? (await gateway.storage.sessions.get(signInHash));
 }
 
 /**

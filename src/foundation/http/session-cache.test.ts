@@ -111,4 +111,15 @@ describe('SessionCache bounds', () => {
     cache.forget({ scope: 'session', idHash: 'hash-b' });
     assert.equal(cache.remembered('b'), undefined);
   });
+
+  test('a session is found by its id hash as by its id, and forgotten with it', () => {
+    cache.forget({ scope: 'all' });
+    cache.remember('d', active('d', clock.now), cache.currentGeneration());
+    const found = cache.rememberedByHash('hash-d');
+    assert.equal(found?.session.idHash, 'hash-d');
+    assert.equal(found, cache.remembered('d'));
+    assert.equal(cache.rememberedByHash('hash-none'), undefined);
+    cache.forget({ scope: 'session', idHash: 'hash-d' });
+    assert.equal(cache.rememberedByHash('hash-d'), undefined);
+  });
 });

@@ -88,6 +88,16 @@ export class SessionCache {
   }
 
   /**
+   * remembered(), by the session's id hash: for a step that knows a session
+   * by its hash only, as a handoff's finish knows its sign-in's
+   * (src/features/sign-in/handoff.ts). Kept as true as remembered() by the
+   * same revocations.
+   */
+  rememberedByHash(idHash: string): RememberedSession | undefined {
+    return this.remembered(this.idsByHash.get(idHash));
+  }
+
+  /**
    * Remembers a session found valid, unless a revocation arrived since
    * `generationBefore` was read (the lookup may have read what it revoked) or
    * revocations could be missed now.

@@ -92,6 +92,7 @@ describe('ApiTokenStore', () => {
           'drop table oidc_codes',
           'drop table oidc_signing_keys',
           'drop table oidc_clients',
+          'alter table pending_sign_ins drop column handoff_user',
           "delete from kysely_migration where name = '0016_session_host'",
           'alter table sessions drop column host',
           "delete from kysely_migration where name = '0015_host_sessions'",

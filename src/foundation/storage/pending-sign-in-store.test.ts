@@ -33,6 +33,19 @@ describe('PendingSignInStore', () => {
     });
   });
 
+  test("a handoff's record keeps its host, sign-in and user id; one stored without a user id has null", async () => {
+    await withTestStorage(async ({ pendingSignIns }) => {
+      const handoff = { host: 'wiki.example', signInHash: 'sign-in', userId: 'alice' };
+      await pendingSignIns.save({ ...pending('h1'), handoff });
+      assert.deepEqual((await pendingSignIns.consume('h1'))?.handoff, handoff);
+      await pendingSignIns.save({ ...pending('h2'), handoff: { ...handoff, userId: null } });
+      assert.deepEqual((await pendingSignIns.consume('h2'))?.handoff, {
+        ...handoff,
+        userId: null,
+      });
+    });
+  });
+
   test('saving a pending sign-in under a key in use replaces it', async () => {
     await withTestStorage(async ({ pendingSignIns }) => {
       await pendingSignIns.save(pending('browser-key'));

@@ -17,7 +17,13 @@ function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
     ...(row.nonce === null ? {} : { nonce: row.nonce }),
     ...(row.handoff_host === null || row.handoff_sign_in === null
       ? {}
-      : { handoff: { host: row.handoff_host, signInHash: row.handoff_sign_in } }),
+      : {
+          handoff: {
+            host: row.handoff_host,
+            signInHash: row.handoff_sign_in,
+            userId: row.handoff_user,
+          },
+        }),
   };
 }
 
@@ -33,6 +39,7 @@ const pendingColumns = [
   'nonce',
   'handoff_host',
   'handoff_sign_in',
+  'handoff_user',
 ] as const;
 
 /** The queries of every sign-in start and callback, compiled once (compile-once.ts). */
@@ -52,6 +59,7 @@ const hotQueries = oncePerDatabase((db) => ({
       nonce: row.nonce,
       handoff_host: row.handoff_host,
       handoff_sign_in: row.handoff_sign_in,
+      handoff_user: row.handoff_user,
     };
     return db
       .insertInto('pending_sign_ins')
@@ -122,6 +130,7 @@ export function createPendingSignInStore(
       nonce: pending.nonce ?? null,
       handoff_host: pending.handoff?.host ?? null,
       handoff_sign_in: pending.handoff?.signInHash ?? null,
+      handoff_user: pending.handoff?.userId ?? null,
     });
     if (perBrowser === undefined) return;
     const others = Math.max(0, perBrowser - 1);

@@ -75,6 +75,8 @@ export interface PendingSignInsTable {
   /** A handoff's host and the sign-in it hands on (migration 0015); null for a sign-in. */
   handoff_host: string | null;
   handoff_sign_in: string | null;
+  /** The user id a handoff's finish step audits (migration 0022); null for a sign-in. */
+  handoff_user: string | null;
 }
 
 interface OidcSessionsTable {

@@ -359,6 +359,12 @@ export interface PendingSignIn {
 export interface HandoffTarget {
   readonly host: string;
   readonly signInHash: string;
+  /**
+   * The user's id (UserRecord.userId), for the finish step's audit event,
+   * which then reads no user; null in a record stored before it was kept
+   * (migration 0022).
+   */
+  readonly userId: string | null;
 }
 
 export interface PendingSignInStore {

@@ -22,6 +22,7 @@ import { oidcSigningKeysMigration } from './0018-oidc-signing-keys.js';
 import { oidcGrantsMigration } from './0019-oidc-grants.js';
 import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
 import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
+import { handoffUserMigration } from './0022-handoff-user.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -51,6 +52,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0019_oidc_grants': oidcGrantsMigration,
     '0020_oidc_refresh_tokens': oidcRefreshTokensMigration,
     '0021_oidc_grant_sign_ins': oidcGrantSignInsMigration,
+    '0022_handoff_user': handoffUserMigration,
   };
 }
 

@@ -95,4 +95,20 @@ describe('parsePending', () => {
     delete missing.returnTo;
     assert.equal(parsePending('s', JSON.stringify(missing)), undefined);
   });
+
+  test("a handoff's user id: kept, null when stored before it was, refused when not text", () => {
+    const valid = pending('s');
+    const handoff = { host: 'wiki.example', signInHash: 'sign-in', userId: 'alice' };
+    const read = (value: unknown) =>
+      parsePending('s', JSON.stringify({ ...valid, handoff: value }))?.handoff;
+    assert.deepEqual(read(handoff), handoff);
+    assert.deepEqual(read({ host: 'wiki.example', signInHash: 'sign-in' }), {
+      ...handoff,
+      userId: null,
+    });
+    assert.equal(
+      parsePending('s', JSON.stringify({ ...valid, handoff: { ...handoff, userId: 7 } })),
+      undefined,
+    );
+  });
 });

@@ -124,5 +124,11 @@ function handoffOf(value: unknown): HandoffTarget | undefined | null {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) return null;
   const { host, signInHash } = value as Record<string, unknown>;
-  return typeof host === 'string' && typeof signInHash === 'string' ? { host, signInHash } : null;
+  // Absent in values stored before the user id was kept (a handoff lives 60 s).
+  const userId = (value as Record<string, unknown>).userId ?? null;
+  return typeof host === 'string' &&
+    typeof signInHash === 'string' &&
+    (typeof userId === 'string' || userId === null)
+    ? { host, signInHash, userId }
+    : null;
 }
