@@ -547,6 +547,8 @@ export const en = {
       client_change: 'OpenID client change',
       test_sign_in: 'Test sign-in',
       handoff: 'Handoff to a host',
+      oidc_code: 'OpenID code issued',
+      oidc_token: 'OpenID token exchange',
     },
     /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */
     detail: {
@@ -589,6 +591,11 @@ export const en = {
         call: 'Call',
         network: 'Network error',
         host: 'Host',
+        clientId: 'OpenID client',
+        grantType: 'Grant type',
+        scope: 'Scopes',
+        refreshToken: 'Refresh token issued',
+        denied: 'Denied by the user',
       },
       yes: 'yes',
       no: 'no',

@@ -503,6 +503,8 @@ export const zhCN: ConsoleMessages = {
       client_change: 'OpenID 客户端更改',
       test_sign_in: '测试登录',
       handoff: '登录交接到主机',
+      oidc_code: '签发 OpenID 授权码',
+      oidc_token: 'OpenID 令牌兑换',
     },
     detail: {
       actions: {
@@ -544,6 +546,11 @@ export const zhCN: ConsoleMessages = {
         call: '调用',
         network: '网络错误',
         host: '主机',
+        clientId: 'OpenID 客户端',
+        grantType: '授权类型',
+        scope: '范围',
+        refreshToken: '已签发刷新令牌',
+        denied: '用户已拒绝',
       },
       yes: '是',
       no: '否',

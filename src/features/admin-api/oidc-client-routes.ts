@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SsogateError, entryIdPattern } from '../../core/index.js';
+import { SsogateError, entryIdPattern, pairwiseSector } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { OidcClientRecord, OidcClientSettings } from '../../foundation/storage/types.js';
@@ -53,6 +53,16 @@ const clientSettings = z.strictObject({
   allowedUsers: names.default([]).describe('userIds; with allowedGroups both empty: everyone'),
   allowedGroups: names.default([]),
   refreshTokens: z.boolean().default(false),
+  subjectType: z
+    .enum(['public', 'pairwise'])
+    .default('public')
+    .describe(
+      "the sub it is given: the user's id (public), or its own per user, not to be matched across hosts (pairwise); pairwise needs redirect URIs on one host",
+    ),
+  consent: z
+    .boolean()
+    .default(false)
+    .describe('true: the user allows or denies the application before a code is issued'),
 });
 
 const clientIdRule =
@@ -94,8 +104,23 @@ export function oidcClientRoutes(api: ApiRouter): void {
       detail,
     });
 
-  /** The entries named must exist when the client is saved; one deleted later simply matches no sign-in. */
-  async function checkEntries(settings: OidcClientSettings): Promise<void> {
+  /**
+   * The entries named must exist when the client is saved; one deleted later
+   * simply matches no sign-in. A pairwise client's redirect URIs must share
+   * one host, its sector (OpenID Connect Core §8.1): no sector_identifier_uri
+   * is fetched to join several.
+   */
+  async function checkSettings(settings: OidcClientSettings): Promise<void> {
+    if (
+      settings.subjectType === 'pairwise' &&
+      pairwiseSector(settings.redirectUris) === undefined
+    ) {
+      throw new SsogateError(
+        'oidc_client_sector_ambiguous',
+        'a pairwise client needs redirect URIs that all share one host',
+        { field: 'body.redirectUris' },
+      );
+    }
     for (const [index, entryId] of settings.allowedEntries.entries()) {
       if ((await gateway.storage.entries.get(entryId)) === undefined) {
         throw invalidField(`body.allowedEntries[${index}]`, `no entry has the id "${entryId}"`);
@@ -134,7 +159,7 @@ export function oidcClientRoutes(api: ApiRouter): void {
     },
     async (call) => {
       const { clientId: id, public: isPublic, ...settings } = call.body;
-      await checkEntries(settings);
+      await checkSettings(settings);
       const secret = isPublic ? null : newSecret(gateway.random);
       const now = gateway.clock();
       const record: OidcClientRecord = {
@@ -183,7 +208,7 @@ export function oidcClientRoutes(api: ApiRouter): void {
     },
     async (call) => {
       const id = call.params.clientId;
-      await checkEntries(call.body);
+      await checkSettings(call.body);
       if (!(await clients.update(id, call.body, gateway.clock()))) await existing(id);
       await recorded(call, { action: 'update', clientId: id, name: call.body.name });
       return { body: { client: presentOidcClient(await existing(id)) } };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { authorize } from './authorization-endpoint.js';
+import { decideConsent } from './consent.js';
 import { discoveryDocument, providerPaths } from './endpoints.js';
 import { endSessionAtClient } from './end-session-endpoint.js';
 import { publishedKeySet } from './signing-keys.js';
@@ -9,8 +10,8 @@ import { userInfo } from './userinfo-endpoint.js';
 
 /**
  * The gateway as an OpenID Provider (docs/openid-provider.md): its discovery
- * document, keys, and the authorization, token, userinfo and end-session
- * endpoints.
+ * document, keys, and the authorization (with its consent form), token,
+ * userinfo and end-session endpoints.
  */
 export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get(providerPaths.discovery, async (_request, reply) =>
@@ -26,6 +27,7 @@ export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): vo
       .send(keySet);
   });
   app.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
+  app.post(providerPaths.consent, (request, reply) => decideConsent(gateway, request, reply));
   app.post(providerPaths.token, (request, reply) => exchangeCode(gateway, request, reply));
   app.get(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
   app.post(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));

@@ -1,46 +1,29 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { SignJWT, decodeProtectedHeader, generateKeyPair } from 'jose';
-import { buildApp } from '../../app/build-app.js';
-import { createGateway } from '../../app/create-gateway.js';
-import { openStorage } from '../../app/open-storage.js';
-import type { Storage } from '../../foundation/storage/types.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
-import { capturingLogger } from '../../test-support/log-capture.js';
-import { testBackendName } from '../../test-support/test-backend.js';
 import { rotateSigningKey } from './signing-keys.js';
 import {
   clientSecret,
   followTo,
   redirectUri,
   registerClient,
-  startProviderGateway,
+  secondGateway,
+  startSharedProviderGateway,
+  tokenRequest,
 } from './test-support/provider-fixture.js';
 
 const signedOutUri = 'http://127.0.0.1:9/signed-out';
 
 describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', () => {
   let gw: TestGateway;
-  let dir: string;
   before(async () => {
-    // On SQLite, a file a second gateway can open too.
-    dir = await mkdtemp(join(tmpdir(), 'ssogate-op-'));
-    const env: Record<string, string> = testBackendName().startsWith('sqlite')
-      ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
-      : {};
-    gw = await startProviderGateway({ env });
+    gw = await startSharedProviderGateway();
     await registerClient(gw, 'app');
   });
-  after(async () => {
-    await gw.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => gw.close());
 
   const discover = (issuer = gw.url) =>
     client.discovery(new URL(issuer), 'app', undefined, client.ClientSecretBasic(clientSecret), {
@@ -151,17 +134,10 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
       const { arrived } = await followTo(browser, url.href);
       const code = arrived?.searchParams.get('code') ?? '';
       // The code issued by the first is redeemed at the second.
-      const response = await fetch(`${other.url}/_sso/oidc/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`app:${clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: redirectUri,
-        }).toString(),
+      const response = await tokenRequest(other.url, 'app', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
       });
       assert.equal(response.status, 200);
       const { id_token: idToken } = (await response.json()) as { id_token: string };
@@ -187,24 +163,4 @@ async function foreignIdToken(issuer: string): Promise<string> {
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(privateKey);
-}
-
-/** A second gateway over the first one's database and configuration, on a port of its own. */
-async function secondGateway(
-  first: TestGateway,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const storage: Storage = await openStorage(first.gateway.config);
-  const app: FastifyInstance = await buildApp(createGateway(first.gateway.config, storage), {
-    logger: capturingLogger().logger,
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      await app.close();
-      await storage.close();
-    },
-  };
 }

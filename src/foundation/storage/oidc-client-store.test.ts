@@ -14,6 +14,8 @@ const grafana: OidcClientRecord = {
   allowedUsers: [],
   allowedGroups: ['ops'],
   refreshTokens: false,
+  subjectType: 'public',
+  consent: false,
   createdAt: 10,
   updatedAt: 10,
 };
@@ -32,7 +34,13 @@ describe('OidcClientStore', () => {
         ['grafana', 'spa'],
       );
 
-      const settings = { ...grafana, allowedUsers: ['alice'], refreshTokens: true };
+      const settings: OidcClientRecord = {
+        ...grafana,
+        allowedUsers: ['alice'],
+        refreshTokens: true,
+        subjectType: 'pairwise',
+        consent: true,
+      };
       assert.equal(await oidcClients.update('grafana', settings, 20), true);
       assert.equal(await oidcClients.update('nobody', settings, 20), false);
       assert.deepEqual(await oidcClients.get('grafana'), { ...settings, updatedAt: 20 });

@@ -30,6 +30,9 @@ function settingsOf(text: string): OidcClientSettings {
     allowedUsers: texts(value.allowedUsers, 'allowedUsers'),
     allowedGroups: texts(value.allowedGroups, 'allowedGroups'),
     refreshTokens: value.refreshTokens === true,
+    // Clients saved before these settings existed keep what they had: public, no page.
+    subjectType: value.subjectType === 'pairwise' ? 'pairwise' : 'public',
+    consent: value.consent === true,
   };
 }
 
@@ -44,6 +47,8 @@ function settingsText(settings: OidcClientSettings): string {
     allowedUsers: settings.allowedUsers,
     allowedGroups: settings.allowedGroups,
     refreshTokens: settings.refreshTokens,
+    subjectType: settings.subjectType,
+    consent: settings.consent,
   };
   return JSON.stringify(known);
 }

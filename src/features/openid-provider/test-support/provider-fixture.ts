@@ -1,8 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../app/build-app.js';
+import { createGateway } from '../../../app/create-gateway.js';
+import { openStorage } from '../../../app/open-storage.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
-import type { OidcClientRecord } from '../../../foundation/storage/types.js';
+import type { OidcClientRecord, Storage } from '../../../foundation/storage/types.js';
+import { capturingLogger } from '../../../test-support/log-capture.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../../test-support/gateway-fixture.js';
+import { testBackendName } from '../../../test-support/test-backend.js';
 
 /** The client secret of every confidential test client. */
 export const clientSecret = 'ssgc_test-secret-0123456789abcdefghijklmnopqrstu';
@@ -12,12 +21,55 @@ export const redirectUri = 'http://127.0.0.1:9/callback';
 
 /** A gateway whose default entry signs in at the example server in its `errcode` envelope style. */
 export async function startProviderGateway(
-  options: { clock?: () => number; env?: Record<string, string> } = {},
+  options: {
+    clock?: () => number;
+    env?: Record<string, string>;
+    usernames?: readonly string[];
+  } = {},
 ): Promise<TestGateway> {
   return startTestGateway({
     entries: (presets) => [{ ...presets.jsonStyle, id: 'corp', isDefault: true }],
     usernames: ['alice', 'bob'],
     ...options,
+  });
+}
+
+/**
+ * A provider gateway whose database a second one (secondGateway) can open
+ * too: on SQLite a file rather than memory. `close` removes the file.
+ */
+export async function startSharedProviderGateway(): Promise<TestGateway> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-op-'));
+  const env: Record<string, string> = testBackendName().startsWith('sqlite')
+    ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
+    : {};
+  const gw = await startProviderGateway({ env });
+  return {
+    ...gw,
+    browser: () => gw.browser(),
+    async close() {
+      await gw.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A POST to the token endpoint of the gateway at `gatewayUrl`, the client
+ * authenticating with HTTP Basic and the test secret.
+ */
+export function tokenRequest(
+  gatewayUrl: string,
+  clientId: string,
+  fields: Record<string, string>,
+): Promise<Response> {
+  return fetch(`${gatewayUrl}/_sso/oidc/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(fields).toString(),
   });
 }
 
@@ -38,6 +90,8 @@ export async function registerClient(
     allowedUsers: [],
     allowedGroups: [],
     refreshTokens: false,
+    subjectType: 'public',
+    consent: false,
     createdAt: 0,
     updatedAt: 0,
     ...settings,
@@ -73,4 +127,28 @@ export async function followTo(
     current = next.href;
   }
   throw new Error(`more than 12 redirects from ${url}`);
+}
+
+/**
+ * A second gateway over the first one's database and configuration (its
+ * secret key too), on a port of its own. On SQLite the first must use a
+ * database file, not memory.
+ */
+export async function secondGateway(
+  first: TestGateway,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const storage: Storage = await openStorage(first.gateway.config);
+  const app: FastifyInstance = await buildApp(createGateway(first.gateway.config, storage), {
+    logger: capturingLogger().logger,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await storage.close();
+    },
+  };
 }
