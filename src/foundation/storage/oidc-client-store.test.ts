@@ -57,6 +57,42 @@ describe('OidcClientStore', () => {
     });
   });
 
+  test("a client deleted takes its codes and tokens along, and no other client's", async () => {
+    await withTestStorage(async ({ oidcClients, oidcGrants }) => {
+      const grant = (clientId: string, grantId: string) => ({
+        grantId,
+        clientId,
+        userRowId: 1,
+        scope: 'openid',
+        entryId: null,
+        authTime: 10,
+        expiresAt: 1_000,
+      });
+      for (const clientId of ['grafana', 'spa']) {
+        await oidcClients.create({ ...grafana, clientId });
+        const held = grant(clientId, `grant-${clientId}`);
+        await oidcGrants.addCode({
+          ...held,
+          codeHash: `code-${clientId}`,
+          redirectUri: grafana.redirectUris[0] ?? '',
+          codeChallenge: null,
+          nonce: null,
+        });
+        await oidcGrants.addAccessToken({ ...held, tokenHash: `access-${clientId}` });
+        await oidcGrants.addRefreshToken({ ...held, tokenHash: `refresh-${clientId}` });
+      }
+      assert.equal(await oidcClients.delete('grafana'), true);
+      await oidcClients.create(grafana);
+      assert.deepEqual(await oidcGrants.liveScopes('grafana', 1, 20), []);
+      assert.equal(await oidcGrants.accessToken('access-grafana', 20), undefined);
+      const redeemed = await oidcGrants.redeemCode('code-grafana', 'grafana', 20);
+      assert.equal(redeemed.outcome, 'unknown');
+      const refreshed = await oidcGrants.redeemRefreshToken('refresh-grafana', 'grafana', 20);
+      assert.equal(refreshed.outcome, 'unknown');
+      assert.deepEqual(await oidcGrants.liveScopes('spa', 1, 20), ['openid']);
+    });
+  });
+
   test('stores the known settings only, whatever else the object carries', async () => {
     await withTestStorage(async ({ oidcClients }) => {
       const extra = { ...grafana, extra: 'not a setting' } as OidcClientRecord;

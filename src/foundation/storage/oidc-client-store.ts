@@ -110,11 +110,18 @@ export function createOidcClientStore(db: Kysely<Database>): OidcClientStore {
       return touched(result);
     },
     async delete(clientId) {
-      const result = await db
-        .deleteFrom('oidc_clients')
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
-      return touched(result);
+      // Its codes and tokens go with it, so a client made again under the
+      // same id inherits no grant, refresh token or remembered consent.
+      return db.transaction().execute(async (trx) => {
+        for (const table of ['oidc_codes', 'oidc_access_tokens', 'oidc_refresh_tokens'] as const) {
+          await trx.deleteFrom(table).where('client_id', '=', clientId).execute();
+        }
+        const result = await trx
+          .deleteFrom('oidc_clients')
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
+        return touched(result);
+      });
     },
   };
 }

@@ -454,7 +454,7 @@ export interface OidcClientStore {
    * secret stops working at once; false when the client is unknown or public.
    */
   replaceSecretHash(clientId: string, secretHash: string, at: number): Promise<boolean>;
-  /** False when the client is unknown. */
+  /** Deletes the client with its codes and tokens, in one transaction; false when it is unknown. */
   delete(clientId: string): Promise<boolean>;
 }
 
