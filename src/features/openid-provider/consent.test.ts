@@ -94,6 +94,8 @@ describe('OpenID Provider: the consent page', () => {
     const code = back.searchParams.get('code');
     assert.ok(code !== null);
     assert.equal((await exchange(code)).status, 200);
+    const log = gw.logLines.join('\n');
+    assert.ok(!log.includes(token) && !log.includes(code), 'no form token or code in the log');
   });
 
   test("the page's CSP lets its form's redirect reach the client", async () => {

@@ -22,6 +22,7 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
   before(async () => {
     gw = await startSharedProviderGateway();
     await registerClient(gw, 'app');
+    await registerClient(gw, 'asks', { consent: true });
   });
   after(() => gw.close());
 
@@ -149,6 +150,40 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
         keysHere.keys.some((key) => key.kid === kid),
         'signed with the shared key',
       );
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a consent page shown by one gateway is answered by another, once', async () => {
+    const other = await secondGateway(gw);
+    try {
+      const browser = gw.browser();
+      await signInAtExample(browser, gw.example.url);
+      const url = `${gw.url}/_sso/oidc/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: 'asks',
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state: 'across',
+      }).toString()}`;
+      const page = await followTo(browser, url);
+      const token = /name="consent" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      // The same browser at the second gateway: its cookies go there too.
+      for (const [name, value] of browser.cookies(gw.url))
+        browser.setCookie(other.url, name, value);
+      const post = () =>
+        browser.exchange('POST', `${other.url}/_sso/oidc/consent`, {
+          consent: token,
+          decision: 'allow',
+        });
+      const allowed = await post();
+      assert.equal(allowed.status, 303);
+      const back = new URL(allowed.headers.get('location') ?? '');
+      assert.equal(back.searchParams.get('state'), 'across');
+      assert.ok(back.searchParams.get('code'));
+      const replayed = await post();
+      assert.equal(replayed.status, 400);
     } finally {
       await other.close();
     }
