@@ -48,7 +48,9 @@ export function consentPage(input: ConsentPageInput): string {
       <form method="post" action="${input.action}">
         <input type="hidden" name="consent" value="${input.formToken}" />
         <button type="submit" name="decision" value="allow">${t.consent.allow}</button>
-        <button type="submit" name="decision" value="deny">${t.consent.deny}</button>
+        <button type="submit" class="secondary" name="decision" value="deny">
+          ${t.consent.deny}
+        </button>
         <p class="meta">${t.consent.denyMeans}</p>
       </form>`,
   );
