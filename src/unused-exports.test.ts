@@ -51,8 +51,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('cli/doctor/findings', ['doctorCodes']),
   ...exportsOf('features/forward-auth/identity-headers', ['identityHeaderNames']),
   ...exportsOf('foundation/http/fast-answer', ['allowedLineEvery']),
-  // Rotation is automatic by age; tests rotate at a time of their choosing.
-  ...exportsOf('features/openid-provider/signing-keys', ['rotateSigningKey']),
   // A pure function tested on its own, with inputs its callers cannot easily give.
   ...exportsOf('features/access-rules/access-rules', ['canonicalHost']),
   ...exportsOf('features/admin-api/password-routes', ['weakPasswordReason']),

@@ -1,4 +1,6 @@
 import { PasswordPage } from './account/password-page';
+import { ApplicationPage } from './applications/application-page';
+import { ApplicationsPage } from './applications/applications-page';
 import { AuditPage } from './audit/audit-page';
 import { EntriesPage } from './entries/entries-page';
 import { EntryFormPage } from './entry-form/entry-form-page';
@@ -41,6 +43,12 @@ function PageFor({ route }: { readonly route: Route }) {
       return <EntryFormPage />;
     case 'entry':
       return <EntryFormPage id={route.id} />;
+    case 'applications':
+      return <ApplicationsPage />;
+    case 'new-application':
+      return <ApplicationPage />;
+    case 'application':
+      return <ApplicationPage id={route.id} />;
     case 'users':
       return <UsersPage />;
     case 'audit':

@@ -10,6 +10,9 @@ describe('the page of a console path', () => {
       [`${BASE}/entries`, { page: 'entries' }],
       [`${BASE}/entries/new`, { page: 'new-entry' }],
       [`${BASE}/entries/corp-sso`, { page: 'entry', id: 'corp-sso' }],
+      [`${BASE}/applications`, { page: 'applications' }],
+      [`${BASE}/applications/new`, { page: 'new-application' }],
+      [`${BASE}/applications/grafana`, { page: 'application', id: 'grafana' }],
       [`${BASE}/users`, { page: 'users' }],
       [`${BASE}/audit/`, { page: 'audit' }],
       [`${BASE}/tokens`, { page: 'tokens' }],
@@ -35,6 +38,8 @@ describe('the page of a console path', () => {
       // A malformed percent-encoding is a page that does not exist, not a crash.
       `${BASE}/entries/%E0`,
       `${BASE}/entries/%`,
+      `${BASE}/applications/grafana/secret`,
+      `${BASE}/applications/%E0`,
     ]) {
       assert.deepEqual(routeOf(path), { page: 'unknown' }, path);
     }

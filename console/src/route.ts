@@ -10,6 +10,9 @@ export type Route =
   | { readonly page: 'entries' }
   | { readonly page: 'new-entry' }
   | { readonly page: 'entry'; readonly id: string }
+  | { readonly page: 'applications' }
+  | { readonly page: 'new-application' }
+  | { readonly page: 'application'; readonly id: string }
   | { readonly page: 'users' }
   | { readonly page: 'audit' }
   | { readonly page: 'tokens' }
@@ -27,6 +30,15 @@ export function routeOf(pathname: string): Route {
   if (first === 'entries' && second !== undefined && parts.length === 2) {
     const id = decoded(second);
     return id === undefined ? { page: 'unknown' } : { page: 'entry', id };
+  }
+  // The OpenID Provider's clients, under Single Sign-On (docs/openid-provider.md).
+  if (first === 'applications' && parts.length === 1) return { page: 'applications' };
+  if (first === 'applications' && second === 'new' && parts.length === 2) {
+    return { page: 'new-application' };
+  }
+  if (first === 'applications' && second !== undefined && parts.length === 2) {
+    const id = decoded(second);
+    return id === undefined ? { page: 'unknown' } : { page: 'application', id };
   }
   if (
     parts.length === 1 &&

@@ -10,6 +10,9 @@ import type {
   entryTestAnswer,
   entryValidationAnswer,
   extensionCheckAnswer,
+  oidcClientAnswer,
+  oidcClientListAnswer,
+  oidcClientSecretAnswer,
   problemSchema,
   sessionsEndedAnswer,
   tokenCreatedAnswer,
@@ -17,6 +20,10 @@ import type {
   userPageAnswer,
   userSchema,
 } from '../../src/features/admin-api/response-schemas.js';
+import type {
+  oidcClientCreateBody,
+  oidcClientSettings,
+} from '../../src/features/admin-api/oidc-clients.js';
 import type { auditQuery, entryReplaceBody } from '../../src/features/admin-api/schemas.js';
 
 /**
@@ -90,6 +97,16 @@ export type AuditQuery = z.input<typeof auditQuery>;
 export type ApiTokenView = z.infer<typeof apiTokenSchema>;
 export type TokenList = z.infer<typeof tokenListAnswer>;
 export type TokenCreated = z.infer<typeof tokenCreatedAnswer>;
+
+/** An application of the gateway's OpenID Provider (an OpenID client), as the API shows it. */
+export type ApplicationView = OidcClientAnswer['client'];
+type OidcClientAnswer = z.infer<typeof oidcClientAnswer>;
+export type ApplicationList = z.infer<typeof oidcClientListAnswer>;
+/** The answer that made an application or rotated its secret: the secret, this once. */
+export type ApplicationSecretAnswer = z.infer<typeof oidcClientSecretAnswer>;
+/** An application's settings as PUT replaces them, and as POST makes one with its id and kind. */
+export type ApplicationSettingsBody = z.input<typeof oidcClientSettings>;
+export type ApplicationCreateBody = z.input<typeof oidcClientCreateBody>;
 
 /**
  * GET /_sso/me, the signed-in user's name for the top bar. Kept here: it is

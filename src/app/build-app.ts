@@ -25,6 +25,7 @@ import { serverLimits, withBodyDeadline } from '../foundation/http/connection-li
 import { dropUnusableForwardedFor } from '../foundation/http/forwarded-for.js';
 import { clientError, readEmptyJsonAsNoBody } from '../foundation/http/request-bodies.js';
 import { startExpirySweep } from './expiry-sweep.js';
+import { endGrantsOfOverSignIns } from '../features/openid-provider/sign-in-grants.js';
 import { serveTelemetry } from './gateway-telemetry.js';
 import type { Gateway } from '../foundation/http/gateway.js';
 import { sendFailure } from '../foundation/http/respond.js';
@@ -144,6 +145,7 @@ export async function buildApp(
       idleMs: gateway.config.sessionIdleMs,
       log: app.log,
       auditRetention: gateway.config.auditRetention,
+      endOverGrants: () => endGrantsOfOverSignIns(gateway),
     });
     app.addHook('onClose', () => sweep.stop());
   }

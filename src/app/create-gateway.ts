@@ -15,6 +15,7 @@ import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
 import { revalidateSession } from '../features/sessions/revalidate-session.js';
+import { sessionStoreEndingGrants } from '../features/openid-provider/sign-in-grants.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
 
 export interface GatewayOptions {
@@ -28,9 +29,16 @@ export interface GatewayOptions {
 /** Wires the gateway's parts; tests override the clock, randomness or client. */
 export function createGateway(
   config: Config,
-  storage: Storage,
+  givenStorage: Storage,
   options: GatewayOptions = {},
 ): Gateway {
+  // Every ending of sessions ends the OpenID Provider's grants of them and
+  // tells their clients (openid-provider/sign-in-grants.ts); the gateway is
+  // asked for only once sessions end, long after it exists.
+  const storage: Storage = {
+    ...givenStorage,
+    sessions: sessionStoreEndingGrants(givenStorage.sessions, () => gateway),
+  };
   const clock = options.clock ?? Date.now;
   const random = options.random ?? pooledRandomBytes();
   // Metrics and traces start with the app, as configured (gateway-telemetry.ts).

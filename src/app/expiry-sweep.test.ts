@@ -185,6 +185,35 @@ describe('the expiry sweep', () => {
     });
   });
 
+  test("the OpenID Provider's grants end in the sweep whose turn it was, not in one that skipped", async () => {
+    await withSqlStorage(async (storage) => {
+      let ended = 0;
+      const endOverGrants = () => Promise.resolve(++ended);
+      const ours = startExpirySweep({
+        storage,
+        clock: Date.now,
+        idleMs,
+        log: silent,
+        endOverGrants,
+      });
+      await ours.settled();
+      await ours.stop();
+      assert.equal(ended, 1);
+      // Another instance sweeping now: this one skips the round, grants included.
+      const skipped = { ...storage, sweepExpired: () => Promise.resolve(undefined) };
+      const theirs = startExpirySweep({
+        storage: skipped,
+        clock: Date.now,
+        idleMs,
+        log: silent,
+        endOverGrants,
+      });
+      await theirs.settled();
+      await theirs.stop();
+      assert.equal(ended, 1);
+    });
+  });
+
   test('test sign-ins go a day after their trace expired, not before', async () => {
     await withSqlStorage(async (storage) => {
       const now = Date.UTC(2030, 0, 1);

@@ -15,6 +15,24 @@ interface ExpirySweepOptions {
   readonly intervalMs?: number;
   /** Audit events past this go too, in small batches; absent: kept. */
   readonly auditRetention?: AuditRetention;
+  /**
+   * Ends the OpenID Provider's grants of sign-ins that are over, and tells
+   * their clients (openid-provider/sign-in-grants.ts); resolves how many ended.
+   */
+  readonly endOverGrants?: () => Promise<number>;
+}
+
+/** The OpenID Provider's part of a sweep; a failure is logged, and the next sweep tries again. */
+async function endOverGrants(options: ExpirySweepOptions, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const ended = (await options.endOverGrants?.()) ?? 0;
+    if (ended > 0) log.info({ grantsEnded: ended }, 'ended the grants of sign-ins that are over');
+  } catch (error) {
+    log.warn(
+      { err: error },
+      'ending the grants of sign-ins over failed; the next sweep tries again',
+    );
+  }
 }
 
 interface ExpirySweep {
@@ -33,7 +51,9 @@ interface ExpirySweep {
  * unref'd (it never keeps the process alive); a failed sweep is logged and
  * the next one tries again. Instances sharing PostgreSQL take turns
  * (Storage.sweepExpired, Storage.pruneAudit). With `auditRetention`, each
- * sweep also prunes the audit log (audit-retention.ts).
+ * sweep also prunes the audit log (audit-retention.ts). The OpenID
+ * Provider's grants of sign-ins over end at each sweep too, in the instance
+ * whose turn it was, which sends their logout tokens.
  */
 export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
   const { storage, clock, idleMs, log } = options;
@@ -46,14 +66,18 @@ export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
     current = current.then(async () => {
       if (stopped) return;
       const now = clock();
+      let swept = false;
       try {
         const counts = await storage.sweepExpired(now, now - idleMs);
+        swept = counts !== undefined;
         if (counts !== undefined && counts.sessions + counts.pendingSignIns > 0) {
           log.info({ swept: counts }, 'deleted expired sessions and pending sign-ins');
         }
       } catch (error) {
         log.warn({ err: error }, 'the expiry sweep failed; the next one tries again');
       }
+      // Only the instance whose turn it was: one reads the sign-ins, one sends.
+      if (swept) await endOverGrants(options, log);
       if (options.auditRetention === undefined) return;
       try {
         const pruned = await pruneAuditLog(storage, options.auditRetention, now, {

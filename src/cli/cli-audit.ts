@@ -9,7 +9,10 @@ import type { CommandContext } from './token-commands.js';
 export async function recordCliChange(
   context: CommandContext,
   at: number,
-  kind: Extract<AuditKind, 'entry_change' | 'token_change' | 'user_change'>,
+  kind: Extract<
+    AuditKind,
+    'entry_change' | 'token_change' | 'user_change' | 'client_change' | 'key_change'
+  >,
   entryId: string | null,
   detail: Readonly<Record<string, JsonValue>>,
   userId: string | null = null,

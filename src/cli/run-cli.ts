@@ -13,6 +13,19 @@ import { runDoctor } from './doctor/run-doctor.js';
 import { addFromPreset } from './preset-command.js';
 import { createToken, listTokens, revokeToken } from './token-commands.js';
 import type { CommandContext } from './token-commands.js';
+import { UsageError } from './usage-error.js';
+import type { ClientOptionValues } from './client-commands.js';
+import {
+  clientOptionSpec,
+  createClient,
+  deleteClient,
+  listClients,
+  rotateClientSecret,
+  settingsFromOptions,
+  showClient,
+  updateClient,
+} from './client-commands.js';
+import { rotateSigningKey } from './oidc-commands.js';
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
@@ -49,14 +62,28 @@ const usage = `Usage:
   ssogate entries add --preset PRESET --id ID --appid APPID
       [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...]
                                      create an entry from a provider preset (docs/providers.md)
+  ssogate client list                list the OpenID clients (never a secret)
+  ssogate client show CLIENT_ID      print a client's settings as JSON
+  ssogate client create CLIENT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...]
+      [--post-logout-redirect-uri URI ...] [--backchannel-logout-uri URI]
+      [--entry ID ...] [--user ID ...] [--group NAME ...] [--refresh-tokens]
+      [--subject-type public|pairwise] [--consent]
+      [--public]                     register an OpenID client; its secret is printed once
+                                     (a --public one has none and uses PKCE)
+  ssogate client update CLIENT_ID [the options of create but --public]
+      [--no-refresh-tokens] [--no-consent] [--clear OPTION ...]
+                                     change the settings given (a repeated option: the whole
+                                     list), or empty a list (--clear entry, user, group, ...)
+  ssogate client rotate-secret CLIENT_ID
+                                     print a new secret once; the old one stops working
+  ssogate client delete CLIENT_ID    delete a client; its codes and tokens stop working
+  ssogate oidc rotate-key            sign with a new key from now on; the old one stays
+                                     published until the tokens it signed have expired
   ssogate doctor [--json]            check the configuration, database, data folder, public
                                      URL and every enabled entry's servers (docs/doctor.md)
   ssogate --version, -V              print the version and exit
   ssogate --help, -h                 print this and the settings, and exit
 `;
-
-/** Thrown for a command line that does not parse: exit code 2 with the usage. */
-class UsageError extends Error {}
 
 /**
  * The `ssogate` command. Returns the exit code: 0 done, 1 failed (the
@@ -128,15 +155,24 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
       appid: { type: 'string' },
       'appsecret-file': { type: 'string' },
       param: { type: 'string', multiple: true },
+      ...clientOptionSpec,
     },
     allowPositionals: true,
     strict: true,
   });
   const [given, action, ...rest] = positionals;
-  // `tokens` reads as naturally as `token`: both are accepted.
-  const group = given === 'tokens' ? 'token' : given;
+  // `tokens` and `clients` read as naturally as `token` and `client`: both are accepted.
+  const group = given === 'tokens' ? 'token' : given === 'clients' ? 'client' : given;
+  const optionsGiven = Object.keys(values).filter(
+    (option) => values[option as keyof typeof values] !== undefined,
+  );
+  if (group === 'client') return clientCommand(action, rest, values, optionsGiven);
+  if (group === 'oidc') return oidcCommand(action, rest, optionsGiven);
   if (group !== 'token' && group !== 'entries' && group !== 'admin')
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
+  const misplacedClientOption = optionsGiven.find((option) => option in clientOptionSpec);
+  if (misplacedClientOption !== undefined)
+    throw new UsageError(`--${misplacedClientOption} belongs to client create and update only`);
   if (group === 'admin') return adminCommand(action, rest, values);
   for (const option of ['username', 'password-file'] as const) {
     if (values[option] !== undefined)
@@ -237,6 +273,62 @@ function entriesCommand(
   }
   const withSecrets = values['with-secrets'] === true;
   return (context) => exportEntries(context, file, withSecrets);
+}
+
+/** The options each `client` command takes. */
+const clientCommandOptions: Readonly<Record<string, readonly string[]>> = {
+  list: [],
+  show: [],
+  delete: [],
+  'rotate-secret': [],
+  create: ['name', ...Object.keys(clientOptionSpec).filter((option) => option !== 'clear')],
+  update: ['name', ...Object.keys(clientOptionSpec).filter((option) => option !== 'public')],
+};
+
+function clientCommand(
+  action: string | undefined,
+  rest: readonly string[],
+  values: ClientOptionValues,
+  optionsGiven: readonly string[],
+): (context: CommandContext) => Promise<void> {
+  const accepted = action === undefined ? undefined : clientCommandOptions[action];
+  const clientId = rest[0];
+  if (accepted === undefined || rest.length !== (action === 'list' ? 0 : 1)) {
+    throw new UsageError(
+      `unknown or incomplete command "client${action === undefined ? '' : ` ${action}`}"`,
+    );
+  }
+  const misplaced = optionsGiven.find((option) => !accepted.includes(option));
+  if (misplaced !== undefined)
+    throw new UsageError(`--${misplaced} does not belong to client ${action ?? ''}`);
+  if (action === 'list' || clientId === undefined) return listClients;
+  if (action === 'show') return (context) => showClient(context, clientId);
+  if (action === 'delete') return (context) => deleteClient(context, clientId);
+  if (action === 'rotate-secret') return (context) => rotateClientSecret(context, clientId);
+  const settings = settingsFromOptions(values);
+  if (action === 'update') {
+    if (optionsGiven.length === 0) throw new UsageError('client update needs an option to change');
+    return (context) => updateClient(context, clientId, settings);
+  }
+  if (values.name === undefined || values['redirect-uri'] === undefined)
+    throw new UsageError('client create needs --name NAME and --redirect-uri URI');
+  return (context) => createClient(context, clientId, settings);
+}
+
+function oidcCommand(
+  action: string | undefined,
+  rest: readonly string[],
+  optionsGiven: readonly string[],
+): (context: CommandContext) => Promise<void> {
+  if (action !== 'rotate-key' || rest.length > 0) {
+    throw new UsageError(
+      `unknown or incomplete command "oidc${action === undefined ? '' : ` ${action}`}"`,
+    );
+  }
+  const [misplaced] = optionsGiven;
+  if (misplaced !== undefined)
+    throw new UsageError(`--${misplaced} does not belong to oidc rotate-key`);
+  return rotateSigningKey;
 }
 
 /** Opens the configured storage as the server does, unless one is given. */

@@ -8,6 +8,7 @@ import {
 import type { AddressPolicy } from '../foundation/outbound/address-policy.js';
 import type { ApiTokenRecord, Storage } from '../foundation/storage/types.js';
 import { recordCliChange } from './cli-audit.js';
+import { printTable } from './table.js';
 
 export interface CommandContext {
   readonly storage: Storage;
@@ -63,17 +64,7 @@ export async function createToken(context: CommandContext, request: TokenRequest
 export async function listTokens(context: CommandContext): Promise<void> {
   const rows = (await context.storage.apiTokens.list()).map(describe);
   const header = ['ID', 'NAME', 'OWNER', 'CREATED', 'LAST USED', 'REVOKED', 'EXPIRES'];
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)),
-  );
-  for (const row of [header, ...rows]) {
-    context.out(
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    );
-  }
+  printTable(context.out, header, rows);
 }
 
 export async function revokeToken(context: CommandContext, id: string): Promise<void> {

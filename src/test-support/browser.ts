@@ -1,4 +1,5 @@
 import { Agent, fetch as undiciFetch } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /**
  * A minimal browser for end-to-end tests over real HTTP: it keeps cookies per
@@ -35,34 +36,61 @@ export interface TestBrowserOptions {
    * workers sharing a listener, each may land on another worker.
    */
   readonly freshConnections?: boolean;
+  /**
+   * Page loads (an Accept naming text/html) carry what a browser's navigation
+   * carries, `Sec-Fetch-Mode: navigate` and `Sec-Fetch-Dest: document`, where
+   * fetch itself says `cors`: some relying parties (mod_auth_openidc) answer
+   * anything but a navigation with 401 instead of sending it to sign in.
+   */
+  readonly navigation?: boolean;
+}
+
+/** A dispatcher whose page loads say they are navigations (TestBrowserOptions.navigation). */
+function navigatingAgent(): Dispatcher {
+  return new Agent().compose((dispatch) => (options, handler) => {
+    const headers = options.headers as Record<string, string> | null | undefined;
+    const page = typeof headers?.accept === 'string' && headers.accept.includes('text/html');
+    return dispatch(
+      page
+        ? {
+            ...options,
+            headers: { ...headers, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+          }
+        : options,
+      handler,
+    );
+  });
+}
+
+/** The dispatcher `options` ask for; none (fetch's own) when they ask nothing. */
+function dispatcherFor(options: TestBrowserOptions): Dispatcher | undefined {
+  const { connectTo } = options;
+  if (options.navigation === true) return navigatingAgent();
+  if (connectTo !== undefined) {
+    return new Agent({
+      connect: {
+        lookup: (_hostname, lookupOptions, callback) => {
+          if ((lookupOptions as { all?: boolean }).all === true)
+            (callback as (error: null, all: { address: string; family: number }[]) => void)(null, [
+              { address: connectTo, family: 4 },
+            ]);
+          else callback(null, connectTo, 4);
+        },
+      },
+    });
+  }
+  return options.freshConnections === true ? new Agent({ pipelining: 0 }) : undefined;
 }
 
 export class TestBrowser {
   private readonly jars = new Map<string, Map<string, string>>();
-  private readonly dispatcher: Agent | undefined;
+  private readonly dispatcher: Dispatcher | undefined;
 
   constructor(options: TestBrowserOptions = {}) {
-    const { connectTo } = options;
-    this.dispatcher =
-      connectTo === undefined
-        ? options.freshConnections === true
-          ? new Agent({ pipelining: 0 })
-          : undefined
-        : new Agent({
-            connect: {
-              lookup: (_hostname, lookupOptions, callback) => {
-                if ((lookupOptions as { all?: boolean }).all === true)
-                  (callback as (error: null, all: { address: string; family: number }[]) => void)(
-                    null,
-                    [{ address: connectTo, family: 4 }],
-                  );
-                else callback(null, connectTo, 4);
-              },
-            },
-          });
+    this.dispatcher = dispatcherFor(options);
   }
 
-  /** Closes the connections of a browser made with `connectTo`. */
+  /** Closes the connections of a browser made with a dispatcher of its own. */
   async close(): Promise<void> {
     await this.dispatcher?.close();
   }

@@ -1,16 +1,16 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { SyntheticEvent } from 'react';
 import { ApiError, api, describeFailure } from '../api';
 import { setFlash, takeFlash } from '../flash';
 import { useI18n } from '../i18n/language';
+import { FormActions } from '../layout/form-actions';
 import { Page } from '../layout/page';
 import type { Status } from '../layout/status-line';
-import { StatusLine } from '../layout/status-line';
-import { Link } from '../link';
 import { navigate } from '../navigation';
 import { setLeaveGuard } from '../navigation';
 import type { EntryAnswer, EntryList, EntryModel, EntryView, Problem } from '../types';
 import { useLoad } from '../use-load';
+import { useUnsavedGuard } from '../use-unsaved-guard';
 import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
@@ -116,20 +116,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         );
   const problems = shownProblems ?? [];
 
-  // Unsaved changes are not lost to a reload or a closed tab without a warning.
-  useEffect(() => {
-    if (!dirty) return undefined;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    // A link within the console, and Back or Forward, ask too: they load no page to warn about.
-    setLeaveGuard(() => window.confirm(words.unsaved));
-    return () => {
-      window.removeEventListener('beforeunload', warn);
-      setLeaveGuard(undefined);
-    };
-  }, [dirty, words]);
+  useUnsavedGuard(dirty, words.unsaved);
 
   const change = (update: Partial<EntryDraft>) => {
     setDraft((current) => ({ ...current, ...update }));
@@ -241,15 +228,13 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
               />
             </>
           )}
-          <div className="form-actions">
-            <button type="submit" className="button" disabled={saving}>
-              {saving ? words.saving : stored === undefined ? words.create : words.save}
-            </button>
-            <Link to="/" className="button secondary">
-              {t.shell.cancel}
-            </Link>
-            <StatusLine status={status} />
-          </div>
+          <FormActions
+            saving={saving}
+            submit={stored === undefined ? words.create : words.save}
+            savingLabel={words.saving}
+            cancelTo="/"
+            status={status}
+          />
         </form>
         {/* Beside the form on a wide screen, in view while scrolling: a test's
           answer is read next to the fields it blames, and links to them. */}

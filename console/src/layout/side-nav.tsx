@@ -4,6 +4,11 @@ import type { Route } from '../route';
 
 const links = [
   { to: '/', label: 'entries', pages: ['entries', 'new-entry', 'entry'] },
+  {
+    to: '/applications',
+    label: 'applications',
+    pages: ['applications', 'new-application', 'application'],
+  },
   { to: '/users', label: 'users', pages: ['users'] },
   { to: '/audit', label: 'audit', pages: ['audit'] },
   { to: '/tokens', label: 'tokens', pages: ['tokens'] },

@@ -377,6 +377,11 @@ export const errorRegistry = {
     summary:
       'The sign-out request has no valid id_token_hint, or a post-logout URI the client does not list.',
   },
+  backchannel_logout_refused: {
+    status: 502,
+    summary:
+      "An OpenID client's back-channel logout endpoint did not answer 200 to a logout token.",
+  },
   test_sign_in_unknown: { status: 404, summary: 'No test sign-in has this id.' },
   test_sign_in_expired: {
     status: 410,

@@ -8,6 +8,8 @@ import type { OidcClientRecord } from '../../foundation/storage/types.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
 import { codeLifetimeMs } from './lifetimes.js';
+import { sidOf, signInHashOf } from './sign-in-grants.js';
+import { subjectFor } from './subjects.js';
 
 type Parameters = Readonly<Record<string, string | undefined>>;
 
@@ -115,9 +117,24 @@ export async function issueCode(
   const now = gateway.clock();
   const code = Buffer.from(gateway.random(32)).toString('base64url');
   const scope = parameters.scope ?? 'openid';
+  const grantId = Buffer.from(gateway.random(16)).toString('hex');
+  // The grant lives by the gateway sign-in it comes from (sign-in-grants.ts);
+  // its subject is the one the client is given, pairwise or not, so a logout
+  // token names the user as the id_token did.
+  const signInHash = signInHashOf(active.session);
+  await gateway.storage.oidcGrants.addGrant({
+    grantId,
+    clientId: client.clientId,
+    userRowId: active.user.id,
+    subject: subjectFor(gateway, client, active.user),
+    entryId: active.session.entryId,
+    signInHash,
+    sid: sidOf(signInHash),
+    createdAt: now,
+  });
   await gateway.storage.oidcGrants.addCode({
     codeHash: sha256Base64url(code),
-    grantId: Buffer.from(gateway.random(16)).toString('hex'),
+    grantId,
     clientId: client.clientId,
     redirectUri: matched.redirectUri,
     codeChallenge: parameters.code_challenge ?? null,

@@ -26,6 +26,7 @@ const claims = [
   'auth_time',
   'nonce',
   'acr',
+  'sid',
   'name',
   'email',
   'groups',
@@ -54,5 +55,8 @@ export function discoveryDocument(gateway: Gateway): Record<string, unknown> {
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
+    // OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens name the sign-in by `sid`.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }

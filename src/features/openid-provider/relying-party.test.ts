@@ -5,9 +5,9 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
 import {
   clientSecret,
-  followTo,
-  redirectUri,
+  discoverProvider,
   registerClient,
+  codeFlow,
   startProviderGateway,
 } from './test-support/provider-fixture.js';
 
@@ -26,34 +26,11 @@ describe('OpenID Provider: a real relying party', () => {
   });
   after(() => gw.close());
 
-  async function signInThrough(config: client.Configuration, browser = gw.browser()) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid profile email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-    });
-    const { arrived } = await followTo(browser, url.href);
-    assert.ok(arrived !== undefined, 'the browser comes back to the client');
-    const tokens = await client.authorizationCodeGrant(config, arrived, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-      expectedNonce: nonce,
-    });
-    return { tokens, nonce };
-  }
+  const signInThrough = (config: client.Configuration, browser = gw.browser()) =>
+    codeFlow(config, browser);
 
   const discover = (clientId: string, auth: client.ClientAuth) =>
-    client.discovery(new URL(gw.url), clientId, undefined, auth, {
-      // The gateway of the test listens on plain HTTP on loopback.
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- only for a loopback test
-      execute: [client.allowInsecureRequests],
-    });
+    discoverProvider(gw.url, clientId, auth);
 
   test('a confidential client: discovery, sign-in at the entry, id_token, userinfo', async () => {
     const config = await discover('grafana', client.ClientSecretBasic(clientSecret));

@@ -4,6 +4,7 @@ import { authorize } from './authorization-endpoint.js';
 import { decideConsent } from './consent.js';
 import { discoveryDocument, providerPaths } from './endpoints.js';
 import { endSessionAtClient } from './end-session-endpoint.js';
+import { startLogoutDeliveries } from './logout-deliveries.js';
 import { publishedKeySet } from './signing-keys.js';
 import { exchangeCode } from './token-endpoint.js';
 import { userInfo } from './userinfo-endpoint.js';
@@ -11,9 +12,12 @@ import { userInfo } from './userinfo-endpoint.js';
 /**
  * The gateway as an OpenID Provider (docs/openid-provider.md): its discovery
  * document, keys, and the authorization (with its consent form), token,
- * userinfo and end-session endpoints.
+ * userinfo and end-session endpoints; and its logout tokens to clients,
+ * stopped when the app closes.
  */
 export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): void {
+  const stopDeliveries = startLogoutDeliveries(gateway, app.log);
+  app.addHook('onClose', stopDeliveries);
   app.get(providerPaths.discovery, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(discoveryDocument(gateway)),
   );

@@ -6,7 +6,8 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
 import { rotateSigningKey } from './signing-keys.js';
 import {
-  clientSecret,
+  codeFlow,
+  discoverProvider,
   followTo,
   redirectUri,
   registerClient,
@@ -26,29 +27,8 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
   });
   after(() => gw.close());
 
-  const discover = (issuer = gw.url) =>
-    client.discovery(new URL(issuer), 'app', undefined, client.ClientSecretBasic(clientSecret), {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- a loopback test over plain HTTP
-      execute: [client.allowInsecureRequests],
-    });
-
-  async function signIn(
-    config: client.Configuration,
-    browser: ReturnType<TestGateway['browser']>,
-    extra: Record<string, string> = {},
-  ) {
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      state,
-      ...extra,
-    });
-    const { arrived, visited } = await followTo(browser, url.href);
-    assert.ok(arrived !== undefined, 'back at the client');
-    const tokens = await client.authorizationCodeGrant(config, arrived, { expectedState: state });
-    return { tokens, visited };
-  }
+  const discover = (issuer = gw.url) => discoverProvider(issuer, 'app');
+  const signIn = codeFlow;
 
   const throughEntry = (visited: readonly string[]) =>
     visited.some((url) => url.startsWith(gw.example.url));

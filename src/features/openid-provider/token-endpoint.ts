@@ -13,6 +13,7 @@ import { authenticatedClient } from './client-authentication.js';
 import { issuerOf } from './endpoints.js';
 import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import { oauthError } from './oauth-answers.js';
+import { liveGrant } from './sign-in-grants.js';
 import { signJwt } from './signing-keys.js';
 import { subjectFor } from './subjects.js';
 
@@ -105,15 +106,28 @@ export async function exchangeCode(
   if (!pkceHolds(code, body.code_verifier)) {
     return oauthError(reply, 400, 'invalid_grant', 'the code_verifier does not match');
   }
-  return issueTokens(gateway, request, reply, client, { ...code, exchanged: 'authorization_code' });
+  const signedIn = await liveGrant(gateway, code.grantId);
+  if (signedIn === undefined) return signInEnded(reply);
+  return issueTokens(gateway, request, reply, client, {
+    ...code,
+    sid: signedIn.sid,
+    exchanged: 'authorization_code',
+  });
 }
 
-/** What tokens are issued for: a redeemed code, or a refresh token. */
+/** What tokens are issued for: a redeemed code, or a refresh token, of a sign-in still on. */
 type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' | 'authTime'> & {
   readonly nonce?: string | null;
   /** The grant type presented, for the audit trail. */
   readonly exchanged: 'authorization_code' | 'refresh_token';
+  /** The gateway sign-in's `sid` (sign-in-grants.ts). */
+  readonly sid: string;
 };
+
+/** A code or refresh token lives no longer than the gateway sign-in it came from. */
+function signInEnded(reply: FastifyReply): FastifyReply {
+  return oauthError(reply, 400, 'invalid_grant', 'the gateway sign-in of this grant has ended');
+}
 
 async function revokeReplayed(
   request: FastifyRequest,
@@ -133,7 +147,7 @@ async function revokeReplayed(
  * The refresh token grant (RFC 6749 §6), for clients that have refresh
  * tokens: each is used once and replaced by a new one; one presented again
  * revokes the whole grant, as the OAuth 2.0 Security BCP (RFC 9700 §4.14.2)
- * advises for rotation.
+ * advises for rotation. None outlives the gateway sign-in it came from.
  */
 async function refresh(
   gateway: Gateway,
@@ -166,8 +180,11 @@ async function refresh(
   if (redemption.outcome !== 'redeemed') {
     return oauthError(reply, 400, 'invalid_grant', 'the refresh token is unknown, expired or used');
   }
+  const signedIn = await liveGrant(gateway, redemption.token.grantId);
+  if (signedIn === undefined) return signInEnded(reply);
   return issueTokens(gateway, request, reply, client, {
     ...redemption.token,
+    sid: signedIn.sid,
     exchanged: 'refresh_token',
   });
 }
@@ -224,6 +241,7 @@ async function issueTokens(
     auth_time: seconds(grant.authTime),
     ...(grant.nonce === null || grant.nonce === undefined ? {} : { nonce: grant.nonce }),
     acr: grant.entryId ?? 'local',
+    sid: grant.sid,
     ...userClaims(gateway, client, user),
   });
   await audit(gateway, request, {

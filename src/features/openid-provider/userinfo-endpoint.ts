@@ -2,13 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { oauthError } from './oauth-answers.js';
+import { liveGrant } from './sign-in-grants.js';
 import { userClaims } from './token-endpoint.js';
 
 /**
  * The userinfo endpoint (OpenID Connect Core §5.3), for a Bearer access
  * token in the Authorization header (RFC 6750 §2.1). A token unknown,
- * expired or revoked, or of a client since deleted or of a user since
- * disabled, is refused with `invalid_token`.
+ * expired or revoked, of a gateway sign-in that has ended, of a client
+ * since deleted or of a user since disabled, is refused with `invalid_token`.
  */
 export async function userInfo(
   gateway: Gateway,
@@ -35,7 +36,10 @@ export async function userInfo(
     sha256Base64url(match[1] ?? ''),
     gateway.clock(),
   );
-  if (token === undefined) return refuse();
+  // The gateway sign-in it came from must still be on (sign-in-grants.ts).
+  if (token === undefined || (await liveGrant(gateway, token.grantId)) === undefined) {
+    return refuse();
+  }
   const client = await gateway.storage.oidcClients.get(token.clientId);
   if (client === undefined) return refuse();
   const user = await gateway.storage.users.get(token.userRowId);

@@ -112,6 +112,12 @@ export class GatewayMetrics {
     ['step', 'outcome'],
   );
 
+  readonly backchannelLogouts = new CounterFamily(
+    'ssogate_backchannel_logouts_total',
+    'Logout tokens posted to OpenID clients, by attempt outcome (success or the error code).',
+    ['outcome'],
+  );
+
   /** Bound once: the forward-auth children, by decision. */
   readonly forwardAuthChildren: Readonly<
     Record<ForwardAuthDecision, { count: CounterChild; duration: HistogramChild }>
@@ -148,6 +154,7 @@ export class GatewayMetrics {
       this.storageErrors,
       this.rateLimitRefusals,
       this.handoffs,
+      this.backchannelLogouts,
     ]) {
       this.registry.registerMetric(family as unknown as Metric);
     }

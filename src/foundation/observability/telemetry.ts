@@ -130,6 +130,11 @@ export class Telemetry {
     this.metrics?.handoffs.child(step, outcome).inc();
   }
 
+  /** An attempt to post a logout token to an OpenID client ended: `success`, or the error code. */
+  backchannelLogout(outcome: string): void {
+    this.metrics?.backchannelLogouts.child(outcome).inc();
+  }
+
   /** Times one outbound step of a sign-in, in a span of its own. */
   async step<T>(entryId: string, step: OutboundStep, run: () => Promise<T>): Promise<T> {
     const startedAt = performance.now();

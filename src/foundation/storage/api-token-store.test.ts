@@ -86,6 +86,7 @@ describe('ApiTokenStore', () => {
         await executeStatements(config.database, [
           // Later migrations first, undone in turn.
           "delete from kysely_migration where name >= '0017'",
+          'drop table oidc_grants',
           'drop table oidc_refresh_tokens',
           'drop table oidc_access_tokens',
           'drop table oidc_codes',

@@ -57,7 +57,7 @@ describe('OidcClientStore', () => {
     });
   });
 
-  test("a client deleted takes its codes and tokens along, and no other client's", async () => {
+  test("a client deleted takes its grants, codes and tokens along, and no other client's", async () => {
     await withTestStorage(async ({ oidcClients, oidcGrants }) => {
       const grant = (clientId: string, grantId: string) => ({
         grantId,
@@ -71,6 +71,16 @@ describe('OidcClientStore', () => {
       for (const clientId of ['grafana', 'spa']) {
         await oidcClients.create({ ...grafana, clientId });
         const held = grant(clientId, `grant-${clientId}`);
+        await oidcGrants.addGrant({
+          grantId: held.grantId,
+          clientId,
+          userRowId: 1,
+          subject: 'alice',
+          entryId: null,
+          signInHash: `sign-in-${clientId}`,
+          sid: `sid-${clientId}`,
+          createdAt: 10,
+        });
         await oidcGrants.addCode({
           ...held,
           codeHash: `code-${clientId}`,
@@ -90,6 +100,8 @@ describe('OidcClientStore', () => {
       const refreshed = await oidcGrants.redeemRefreshToken('refresh-grafana', 'grafana', 20);
       assert.equal(refreshed.outcome, 'unknown');
       assert.deepEqual(await oidcGrants.liveScopes('spa', 1, 20), ['openid']);
+      assert.equal(await oidcGrants.grant('grant-grafana'), undefined);
+      assert.equal((await oidcGrants.grant('grant-spa'))?.clientId, 'spa');
     });
   });
 

@@ -110,10 +110,18 @@ export function createOidcClientStore(db: Kysely<Database>): OidcClientStore {
       return touched(result);
     },
     async delete(clientId) {
-      // Its codes and tokens go with it, so a client made again under the
-      // same id inherits no grant, refresh token or remembered consent.
+      // Its grants, codes and tokens go with it, so a client made again under
+      // the same id inherits no grant, refresh token or remembered consent.
+      // Its grants end without a logout token: the client is gone, and with
+      // it the URI one would go to.
+      const tables = [
+        'oidc_grants',
+        'oidc_codes',
+        'oidc_access_tokens',
+        'oidc_refresh_tokens',
+      ] as const;
       return db.transaction().execute(async (trx) => {
-        for (const table of ['oidc_codes', 'oidc_access_tokens', 'oidc_refresh_tokens'] as const) {
+        for (const table of tables) {
           await trx.deleteFrom(table).where('client_id', '=', clientId).execute();
         }
         const result = await trx

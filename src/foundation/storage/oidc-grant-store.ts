@@ -1,7 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import { toMillis } from './columns.js';
 import type { Database } from './schema.js';
-import type { OidcCodeRecord, OidcGrantStore, OidcRefreshTokenRecord } from './types.js';
+import type {
+  OidcCodeRecord,
+  OidcGrantRecord,
+  OidcGrantStore,
+  OidcGrantsMatch,
+  OidcRefreshTokenRecord,
+} from './types.js';
 
 /**
  * How long a used code is kept after its expiry: as long as a token it was
@@ -38,7 +44,85 @@ function toRefreshToken(row: Selectable<Database['oidc_refresh_tokens']>): OidcR
   };
 }
 
-/** The OpenID Provider's codes and access tokens in the database, shared by every instance. */
+function toGrant(row: Selectable<Database['oidc_grants']>): OidcGrantRecord {
+  return {
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    userRowId: row.user_row_id,
+    subject: row.subject,
+    entryId: row.entry_id,
+    signInHash: row.sign_in_hash,
+    sid: row.sid,
+    createdAt: toMillis(row.created_at),
+  };
+}
+
+/** The column and value a match of grants is on. */
+function matchedBy(
+  match: OidcGrantsMatch,
+): ['sign_in_hash', string] | ['user_row_id', number] | ['entry_id', string] {
+  if ('signInHash' in match) return ['sign_in_hash', match.signInHash];
+  if ('userRowId' in match) return ['user_row_id', match.userRowId];
+  return ['entry_id', match.entryId];
+}
+
+/** The tables of what is used once: a code, a refresh token; and the column of each one's hash. */
+const singleUseKeys = { oidc_codes: 'code_hash', oidc_refresh_tokens: 'token_hash' } as const;
+type SingleUseTable = keyof typeof singleUseKeys;
+type SingleUseColumns = Pick<
+  Database['oidc_codes'],
+  'code_hash' | 'client_id' | 'used_at' | 'expires_at'
+>;
+
+/**
+ * Presents a code or refresh token of a client: marks it used if it is
+ * unused and unexpired, in one statement (UPDATE ... WHERE used_at IS NULL
+ * RETURNING), so that of two presentations at once one alone redeems it;
+ * else finds it used before (a replay), or nothing of this client's.
+ */
+async function redeemOnce<T extends SingleUseTable>(
+  db: Kysely<Database>,
+  table: T,
+  hash: string,
+  clientId: string,
+  now: number,
+): Promise<
+  | { readonly outcome: 'redeemed' | 'replayed'; readonly row: Selectable<Database[T]> }
+  | { readonly outcome: 'unknown' }
+> {
+  // Both tables have these columns alike; the builder is told of one shape,
+  // whichever table is named, and the rows read back are that table's.
+  const single = db as unknown as Kysely<{ oidc_codes: SingleUseColumns }>;
+  const name = table as 'oidc_codes';
+  const key = singleUseKeys[table] as 'code_hash';
+  const redeemed = await single
+    .updateTable(name)
+    .set({ used_at: now })
+    .where(key, '=', hash)
+    .where('client_id', '=', clientId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  if (redeemed !== undefined) {
+    return { outcome: 'redeemed', row: redeemed as unknown as Selectable<Database[T]> };
+  }
+  const used = await single
+    .selectFrom(name)
+    .selectAll()
+    .where(key, '=', hash)
+    .where('client_id', '=', clientId)
+    .where('used_at', 'is not', null)
+    .executeTakeFirst();
+  return used === undefined
+    ? { outcome: 'unknown' }
+    : { outcome: 'replayed', row: used as unknown as Selectable<Database[T]> };
+}
+
+/**
+ * The OpenID Provider's codes, tokens and grants in the database, shared by
+ * every instance.
+ */
 export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
   return {
     async addCode(code) {
@@ -61,26 +145,10 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         .execute();
     },
     async redeemCode(codeHash, clientId, now) {
-      const redeemed = await db
-        .updateTable('oidc_codes')
-        .set({ used_at: now })
-        .where('code_hash', '=', codeHash)
-        .where('client_id', '=', clientId)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returningAll()
-        .executeTakeFirst();
-      if (redeemed !== undefined) return { outcome: 'redeemed', code: toCode(redeemed) };
-      const used = await db
-        .selectFrom('oidc_codes')
-        .selectAll()
-        .where('code_hash', '=', codeHash)
-        .where('client_id', '=', clientId)
-        .where('used_at', 'is not', null)
-        .executeTakeFirst();
-      return used === undefined
-        ? { outcome: 'unknown' }
-        : { outcome: 'replayed', code: toCode(used) };
+      const found = await redeemOnce(db, 'oidc_codes', codeHash, clientId, now);
+      return found.outcome === 'unknown'
+        ? found
+        : { outcome: found.outcome, code: toCode(found.row) };
     },
     async addAccessToken(token) {
       await db
@@ -145,26 +213,10 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         .execute();
     },
     async redeemRefreshToken(tokenHash, clientId, now) {
-      const redeemed = await db
-        .updateTable('oidc_refresh_tokens')
-        .set({ used_at: now })
-        .where('token_hash', '=', tokenHash)
-        .where('client_id', '=', clientId)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returningAll()
-        .executeTakeFirst();
-      if (redeemed !== undefined) return { outcome: 'redeemed', token: toRefreshToken(redeemed) };
-      const used = await db
-        .selectFrom('oidc_refresh_tokens')
-        .selectAll()
-        .where('token_hash', '=', tokenHash)
-        .where('client_id', '=', clientId)
-        .where('used_at', 'is not', null)
-        .executeTakeFirst();
-      return used === undefined
-        ? { outcome: 'unknown' }
-        : { outcome: 'replayed', token: toRefreshToken(used) };
+      const found = await redeemOnce(db, 'oidc_refresh_tokens', tokenHash, clientId, now);
+      return found.outcome === 'unknown'
+        ? found
+        : { outcome: found.outcome, token: toRefreshToken(found.row) };
     },
     async revokeGrant(grantId) {
       const access = await db
@@ -176,6 +228,54 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         .where('grant_id', '=', grantId)
         .executeTakeFirst();
       return Number(access.numDeletedRows) + Number(refresh.numDeletedRows);
+    },
+    async addGrant(grant) {
+      await db
+        .insertInto('oidc_grants')
+        .values({
+          grant_id: grant.grantId,
+          client_id: grant.clientId,
+          user_row_id: grant.userRowId,
+          subject: grant.subject,
+          entry_id: grant.entryId,
+          sign_in_hash: grant.signInHash,
+          sid: grant.sid,
+          created_at: grant.createdAt,
+        })
+        .execute();
+    },
+    async grant(grantId) {
+      const row = await db
+        .selectFrom('oidc_grants')
+        .selectAll()
+        .where('grant_id', '=', grantId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toGrant(row);
+    },
+    async endGrants(match) {
+      const [column, value] = matchedBy(match);
+      // The claim: whoever deletes a grant's row is the one that tells its client.
+      const ended = await db
+        .deleteFrom('oidc_grants')
+        .where(column, '=', value)
+        .returningAll()
+        .execute();
+      if (ended.length === 0) return [];
+      const grantIds = ended.map((row) => row.grant_id);
+      await db.deleteFrom('oidc_access_tokens').where('grant_id', 'in', grantIds).execute();
+      await db.deleteFrom('oidc_refresh_tokens').where('grant_id', 'in', grantIds).execute();
+      return ended.map(toGrant);
+    },
+    async signInsWithGrants(after, limit) {
+      const rows = await db
+        .selectFrom('oidc_grants')
+        .select('sign_in_hash')
+        .distinct()
+        .where('sign_in_hash', '>', after)
+        .orderBy('sign_in_hash')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.sign_in_hash);
     },
     async deleteExpired(now) {
       await db.deleteFrom('oidc_access_tokens').where('expires_at', '<=', now).execute();

@@ -211,6 +211,17 @@ interface OidcRefreshTokensTable {
   used_at: NullableMillis;
 }
 
+interface OidcGrantsTable {
+  grant_id: string;
+  client_id: string;
+  user_row_id: number;
+  subject: string;
+  entry_id: string | null;
+  sign_in_hash: string;
+  sid: string;
+  created_at: Millis;
+}
+
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -228,6 +239,7 @@ export interface Database {
   oidc_codes: OidcCodesTable;
   oidc_access_tokens: OidcAccessTokensTable;
   oidc_refresh_tokens: OidcRefreshTokensTable;
+  oidc_grants: OidcGrantsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -536,6 +536,29 @@ export interface OidcRefreshTokenRecord {
   readonly expiresAt: number;
 }
 
+/**
+ * A grant of the OpenID Provider: what a code and every token exchanged for
+ * it share, tied to the gateway sign-in it came from.
+ */
+export interface OidcGrantRecord {
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly userRowId: number;
+  /** The user's userId when the grant was made: the `sub` of its tokens and of a logout token. */
+  readonly subject: string;
+  /** The entry of the gateway sign-in; null for a local account. */
+  readonly entryId: string | null;
+  /** The idHash of the gateway sign-in's session (a host session's signInHash). */
+  readonly signInHash: string;
+  /** The `sid` of its id_tokens and logout tokens (OpenID Connect Back-Channel Logout 1.0 §2.1). */
+  readonly sid: string;
+  readonly createdAt: number;
+}
+
+/** The grants of one sign-in, of one user's sign-ins, or of an entry's. */
+export type OidcGrantsMatch =
+  { readonly signInHash: string } | { readonly userRowId: number } | { readonly entryId: string };
+
 /** What presenting a refresh token did, as for a code. */
 type RefreshRedemption =
   | { readonly outcome: 'redeemed'; readonly token: OidcRefreshTokenRecord }
@@ -571,6 +594,21 @@ export interface OidcGrantStore {
   redeemRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshRedemption>;
   /** Deletes every access and refresh token of the grant; resolves how many. */
   revokeGrant(grantId: string): Promise<number>;
+  addGrant(grant: OidcGrantRecord): Promise<void>;
+  /** The grant, while the sign-in it came from has not been seen to end. */
+  grant(grantId: string): Promise<OidcGrantRecord | undefined>;
+  /**
+   * Ends the grants matched: deletes them in one statement (DELETE ...
+   * RETURNING), then their access and refresh tokens, and resolves the
+   * grants deleted. Of two callers at once, each grant goes to one alone:
+   * the one that tells its client.
+   */
+  endGrants(match: OidcGrantsMatch): Promise<readonly OidcGrantRecord[]>;
+  /**
+   * The sign-ins (their session hashes) that have grants, in order, up to
+   * `limit` of those after `after`: the sweep checks them a page at a time.
+   */
+  signInsWithGrants(after: string, limit: number): Promise<readonly string[]>;
   /** Deletes the tokens and codes that are over (a used code is kept until then, to see a replay). */
   deleteExpired(now: number): Promise<void>;
 }
@@ -587,6 +625,8 @@ export const auditKinds = [
   'client_change',
   'oidc_code',
   'oidc_token',
+  'key_change',
+  'backchannel_logout',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

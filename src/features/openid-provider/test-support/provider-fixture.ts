@@ -1,16 +1,17 @@
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import * as client from 'openid-client';
 import { buildApp } from '../../../app/build-app.js';
 import { createGateway } from '../../../app/create-gateway.js';
 import { openStorage } from '../../../app/open-storage.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
-import type { OidcClientRecord, Storage } from '../../../foundation/storage/types.js';
-import { capturingLogger } from '../../../test-support/log-capture.js';
+import type { OidcClientRecord } from '../../../foundation/storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../../test-support/gateway-fixture.js';
+import { capturingLogger } from '../../../test-support/log-capture.js';
 import { testBackendName } from '../../../test-support/test-backend.js';
 
 /** The client secret of every confidential test client. */
@@ -55,18 +56,19 @@ export async function startSharedProviderGateway(): Promise<TestGateway> {
 }
 
 /**
- * A POST to the token endpoint of the gateway at `gatewayUrl`, the client
- * authenticating with HTTP Basic and the test secret.
+ * A POST to the token endpoint of the gateway at `gatewayUrl` (any instance),
+ * the client authenticating with HTTP Basic, the test secret unless given.
  */
 export function tokenRequest(
   gatewayUrl: string,
   clientId: string,
   fields: Record<string, string>,
+  secret = clientSecret,
 ): Promise<Response> {
   return fetch(`${gatewayUrl}/_sso/oidc/token`, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
       'content-type': 'application/x-www-form-urlencoded',
     },
     body: new URLSearchParams(fields).toString(),
@@ -100,6 +102,16 @@ export async function registerClient(
   return client;
 }
 
+/** A request to the token endpoint, the client authenticated with HTTP Basic. */
+export function postToTokenEndpoint(
+  gw: TestGateway,
+  fields: Record<string, string>,
+  clientId = 'app',
+  secret = clientSecret,
+): Promise<Response> {
+  return tokenRequest(gw.url, clientId, fields, secret);
+}
+
 /**
  * Follows the browser from an authorization URL through the gateway (and
  * its sign-in) until it is sent to `target`; resolves that URL, or the
@@ -130,15 +142,65 @@ export async function followTo(
 }
 
 /**
- * A second gateway over the first one's database and configuration (its
- * secret key too), on a port of its own. On SQLite the first must use a
- * database file, not memory.
+ * A relying party (npm's openid-client) that found the gateway at `issuer`
+ * through its discovery; a confidential client with the test secret unless
+ * `auth` says otherwise.
  */
+export function discoverProvider(
+  issuer: string,
+  clientId: string,
+  auth: client.ClientAuth = client.ClientSecretBasic(clientSecret),
+): Promise<client.Configuration> {
+  return client.discovery(new URL(issuer), clientId, undefined, auth, {
+    // The gateway of a test listens on plain HTTP on loopback.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- only for a loopback test
+    execute: [client.allowInsecureRequests],
+  });
+}
+
+/**
+ * The relying party's sign-in: an authorization request with PKCE, state
+ * and nonce (and `extra` parameters), the browser followed through the
+ * gateway back to `redirectUri`, and the code exchanged, the id_token
+ * checked by openid-client.
+ */
+export async function codeFlow(
+  config: client.Configuration,
+  browser: TestBrowser,
+  extra: Record<string, string> = {},
+): Promise<{
+  tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
+  nonce: string;
+  visited: string[];
+}> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid profile email',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  const { arrived, visited } = await followTo(browser, url.href);
+  assert.ok(arrived !== undefined, 'the browser comes back to the client');
+  const tokens = await client.authorizationCodeGrant(config, arrived, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+    expectedNonce: nonce,
+  });
+  return { tokens, nonce, visited };
+}
+
+/** A second gateway over the first one's database (and Redis) and configuration, on a port of its own. */
 export async function secondGateway(
   first: TestGateway,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const storage: Storage = await openStorage(first.gateway.config);
-  const app: FastifyInstance = await buildApp(createGateway(first.gateway.config, storage), {
+  const storage = await openStorage(first.gateway.config);
+  const app = await buildApp(createGateway(first.gateway.config, storage), {
     logger: capturingLogger().logger,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

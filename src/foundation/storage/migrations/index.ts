@@ -21,6 +21,7 @@ import { oidcClientsMigration } from './0017-oidc-clients.js';
 import { oidcSigningKeysMigration } from './0018-oidc-signing-keys.js';
 import { oidcGrantsMigration } from './0019-oidc-grants.js';
 import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
+import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -49,6 +50,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0018_oidc_signing_keys': oidcSigningKeysMigration,
     '0019_oidc_grants': oidcGrantsMigration,
     '0020_oidc_refresh_tokens': oidcRefreshTokensMigration,
+    '0021_oidc_grant_sign_ins': oidcGrantSignInsMigration,
   };
 }
 
