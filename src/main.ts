@@ -6,13 +6,28 @@
  * above 1 this process is the primary of that many workers, and each worker
  * runs this file again (app/worker-pool.ts).
  */
-import cluster from 'node:cluster';
-import { exitOnStop } from './app/graceful-stop.js';
-import { forkedByPrimary, runPrimary, runWorker } from './app/worker-pool.js';
-import { startGateway } from './app/start-gateway.js';
-import { serverCommand } from './foundation/config/command-line.js';
-import { ConfigError, loadConfig } from './foundation/config/load-config.js';
-import { isSsogateError } from './core/index.js';
+// The only static import: it may start the process again with a smaller
+// young generation, before the gateway's modules are read (the rest is
+// imported below, so they are read once, by the process that runs).
+import './app/young-generation.js';
+
+const [
+  { default: cluster },
+  { exitOnStop },
+  { forkedByPrimary, runPrimary, runWorker },
+  { startGateway },
+  { serverCommand },
+  { ConfigError, loadConfig },
+  { isSsogateError },
+] = await Promise.all([
+  import('node:cluster'),
+  import('./app/graceful-stop.js'),
+  import('./app/worker-pool.js'),
+  import('./app/start-gateway.js'),
+  import('./foundation/config/command-line.js'),
+  import('./foundation/config/load-config.js'),
+  import('./core/errors/ssogate-error.js'),
+]);
 
 async function main(): Promise<void> {
   const command = serverCommand(process.argv.slice(2));

@@ -111,6 +111,9 @@ export function createGateway(
       random,
       idleMs: config.sessionIdleMs,
       lifetimeMs: config.sessionLifetimeMs,
+      ...(config.hosts.cookieDomain === undefined
+        ? {}
+        : { cookieDomain: config.hosts.cookieDomain }),
       revalidate: (session) =>
         revalidateSession(
           {

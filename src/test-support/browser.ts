@@ -159,16 +159,18 @@ export class TestBrowser {
   /**
    * One request with the cookies of its host, and nothing followed: the
    * answer as it came (a redirect included), its cookies kept. A form is
-   * sent as application/x-www-form-urlencoded.
+   * sent as application/x-www-form-urlencoded; `extra` headers are added
+   * as a client of its own making would send them.
    */
   async exchange(
     method: string,
     url: string,
     form?: string | Record<string, string>,
     accept = 'text/html,application/xhtml+xml',
+    extra: Readonly<Record<string, string>> = {},
   ): Promise<Response> {
     const target = new URL(url);
-    const headers: Record<string, string> = { accept };
+    const headers: Record<string, string> = { ...extra, accept };
     const cookie = [...this.jar(target.host)].map(([name, value]) => `${name}=${value}`).join('; ');
     if (cookie !== '') headers.cookie = cookie;
     const body =

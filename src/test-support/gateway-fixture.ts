@@ -39,6 +39,8 @@ export interface TestGatewayOptions {
   readonly client?: { readonly appid: string; readonly secret: string };
   /** Put before every code and access token the example server issues, to find them later. */
   readonly issuedPrefix?: string;
+  /** What the gateway uses of the storage opened for it (a wrapper that counts calls). */
+  readonly wrapStorage?: (storage: Storage) => Storage;
 }
 
 export interface TestGateway {
@@ -102,7 +104,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     await storage.entries.create(compileEntry(input).input, index);
   }
   const { logger, lines } = capturingLogger();
-  const gateway = createGateway(config, storage, {
+  const gateway = createGateway(config, options.wrapStorage?.(storage) ?? storage, {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.upgradeRecheckMs === undefined
       ? {}
@@ -126,6 +128,26 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The example server's JSON-style entry, default, mapping no e-mail
+ * address: forward-auth's check then answers without X-Auth-Request-Email,
+ * which a proxy must not fill in from anywhere else.
+ */
+export function defaultEntryWithoutEmail(
+  presets: ExampleEntries,
+): readonly Record<string, unknown>[] {
+  return [
+    {
+      ...presets.jsonStyle,
+      isDefault: true,
+      userInfoParse: [
+        "userId = JSON_PATH($response, 'data.id')",
+        "userName = JSON_PATH($response, 'data.name')",
+      ].join('\n'),
+    },
+  ];
 }
 
 /** Signs the browser in at the example server itself, so later authorizations are silent. */

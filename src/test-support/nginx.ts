@@ -1,18 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { RunningProxy } from './proxy-process.js';
+import { findBinary, proxySkip, startProxy } from './proxy-process.js';
 
-export const nginxBinary = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(
-  (path) => spawnSync(path, ['-v']).status === 0,
-);
+const nginxBinary = findBinary(['/usr/sbin/nginx', '/usr/bin/nginx'], ['-v']);
 
-// CI installs Debian's nginx (.ci/run); elsewhere the test says it is skipped.
-export const nginxSkip: string | false =
-  nginxBinary === undefined && process.env.CI !== 'true'
-    ? 'no nginx (apt-get install nginx)'
-    : false;
+export const nginxSkip = proxySkip(nginxBinary, 'no nginx (apt-get install nginx)');
 
 /** The head of a test configuration: one worker (as root when run as root). */
 export function nginxPreamble(): string {
@@ -33,10 +24,7 @@ export function nginxTempPaths(dir: string): string {
 `;
 }
 
-export interface RunningNginx {
-  readonly dir: string;
-  stop(): Promise<void>;
-}
+export type RunningNginx = RunningProxy;
 
 /**
  * nginx with the configuration `conf` makes for its own temporary
@@ -46,42 +34,22 @@ export async function startNginx(
   conf: (dir: string) => string,
   readyUrl: string,
 ): Promise<RunningNginx> {
-  const dir = await mkdtemp(join(tmpdir(), 'ssogate-nginx-'));
-  await writeFile(join(dir, 'nginx.conf'), conf(dir));
-  const nginx: ChildProcess = spawn(
-    nginxBinary ?? 'nginx',
-    [
+  return startProxy({
+    name: 'nginx',
+    binary: nginxBinary ?? 'nginx',
+    config: { file: 'nginx.conf', text: conf },
+    args: (dir) => [
       '-p',
       dir,
       '-c',
       'nginx.conf',
       '-e',
-      join(dir, 'error.log'),
+      `${dir}/error.log`,
       '-g',
       `daemon off; pid ${dir}/nginx.pid;`,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  nginx.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await fetch(readyUrl);
-      break;
-    } catch {
-      if (attempt > 100 || nginx.exitCode !== null)
-        throw new Error(`nginx did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    dir,
-    async stop() {
-      nginx.kill('SIGTERM');
-      if (nginx.exitCode === null) await new Promise((resolve) => nginx.once('exit', resolve));
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+    readyUrl,
+  });
 }
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { SESSION_COOKIE, SECURE_SESSION_COOKIE } from '../../foundation/web/index.js';
 import type { AnyApiRouteSpec } from './api-router.js';
 import { errorSchema } from './response-schemas.js';
 
@@ -26,7 +25,7 @@ const errorAnswers: Readonly<Record<number, string>> = {
  */
 export function buildOpenApiDocument(
   routes: readonly AnyApiRouteSpec[],
-  options: { readonly version: string; readonly secureCookies: boolean },
+  options: { readonly version: string; readonly sessionCookie: string },
 ): OpenApiDocument {
   const components: Record<string, JsonSchema> = {};
   const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema =>
@@ -130,7 +129,7 @@ export function buildOpenApiDocument(
         sessionCookie: {
           type: 'apiKey',
           in: 'cookie',
-          name: options.secureCookies ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
+          name: options.sessionCookie,
           description: "an administrator's session, from signing in at /_sso/login",
         },
         csrfHeader: {

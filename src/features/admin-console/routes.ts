@@ -5,7 +5,7 @@ import { NoSessionError, sendFailure, sendPage, wantsPage } from '../../foundati
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
-import { chooserHref } from '../sign-in/send-to-sign-in.js';
+import { chooserHref } from '../sign-in/auth-host-sign-in.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { ConsoleFiles, defaultConsoleDir } from './console-files.js';
 import { consoleContentSecurityPolicy, withBootData, withLanguage } from './console-page.js';

@@ -5,16 +5,19 @@ import { SsogateError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { FailureOptions } from '../../foundation/http/respond.js';
 import { NoSessionError } from '../../foundation/http/respond.js';
-import { entryHref } from '../../foundation/pages/index.js';
 import type { RememberedSession } from '../../foundation/http/session-cache.js';
 import { sessionServes } from '../sessions/request-session.js';
 import { handsOffHere } from '../sign-in/handoff-start.js';
-import { chooserHref } from '../sign-in/send-to-sign-in.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
-import { forwarded, forwardedAccess, forwardedHost } from './forwarded-request.js';
+import {
+  forwarded,
+  forwardedAccess,
+  forwardedHost,
+  forwardedHostsDisagree,
+} from './forwarded-request.js';
 import { identityHeaders } from './identity-headers.js';
-import { returnHop } from './return-hop.js';
+import { returnHop } from '../sign-in/auth-host-sign-in.js';
 
 /** Which of the two checks: nginx's (401 without a session) or the redirecting one. */
 export type ForwardAuthCheck = 'check' | 'redirect';
@@ -47,6 +50,13 @@ export function forwardAuthDecision(
   headers: IncomingHttpHeaders,
   active: RememberedSession | undefined,
 ): ForwardAuthAnswer {
+  if (forwardedHostsDisagree(headers)) {
+    const error = new SsogateError(
+      'request_invalid',
+      'X-Forwarded-Host and X-Original-URL name different hosts',
+    );
+    return { kind: 'failure', error, options: asJson };
+  }
   if (active !== undefined && sessionServes(gateway, active.session, forwardedHost(headers))) {
     return accessAnswer(gateway, headers, active.user);
   }
@@ -75,14 +85,6 @@ export function forwardAuthDecision(
       ? safeReturnTo(original.pathname + original.search)
       : returnHop(original.href);
   return { kind: 'sign-in', returnTo };
-}
-
-/** Where the sign-in answer sends the browser: the default entry's sign-in, or the chooser. */
-export async function forwardAuthSignInUrl(gateway: Gateway, returnTo: string): Promise<string> {
-  const defaultEntry = await gateway.entries.defaultEntry();
-  const signIn =
-    defaultEntry === undefined ? chooserHref(returnTo) : entryHref(defaultEntry.id, returnTo);
-  return `${gateway.config.publicUrl}${signIn}`;
 }
 
 function accessAnswer(

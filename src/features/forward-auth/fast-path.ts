@@ -3,7 +3,8 @@ import type { FastAnswers } from '../../foundation/http/fast-answer.js';
 import { securityHeaders } from '../../foundation/web/index.js';
 import { rememberedSessionOf, sessionIdOf } from '../sessions/request-session.js';
 import type { ForwardAuthCheck } from './decision.js';
-import { forwardAuthDecision, forwardAuthSignInUrl } from './decision.js';
+import { authHostSignInUrl } from '../sign-in/auth-host-sign-in.js';
+import { forwardAuthDecision } from './decision.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -60,7 +61,7 @@ export function withForwardAuthFastPath(answers: FastAnswers, handler: Handler):
       // The handoff sets the browser's nonce cookie: the route answers it.
       handler(request, response);
     } else {
-      void forwardAuthSignInUrl(gateway, answer.returnTo)
+      void authHostSignInUrl(gateway, answer.returnTo)
         .then((location) => {
           response.writeHead(302, { ...pageHeaders, location, 'content-length': 0 });
           response.end();

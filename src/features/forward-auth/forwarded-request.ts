@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AccessDecision } from '../access-rules/access-rules.js';
 import { accessDecision } from '../access-rules/access-rules.js';
 import { SsogateError } from '../../core/index.js';
+import { normaliseHost, withoutPort } from '../../foundation/config/proxy-settings.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 
@@ -18,8 +19,10 @@ export function forwarded(headers: IncomingHttpHeaders, name: string): string | 
  * instead.
  */
 export function forwardedHost(headers: IncomingHttpHeaders): string | undefined {
-  const host = forwarded(headers, 'x-forwarded-host');
-  if (host !== undefined) return host;
+  return forwarded(headers, 'x-forwarded-host') ?? originalUrlHost(headers);
+}
+
+function originalUrlHost(headers: IncomingHttpHeaders): string | undefined {
   const original = forwarded(headers, 'x-original-url');
   if (original === undefined || original.length > 4096) return undefined;
   try {
@@ -27,6 +30,26 @@ export function forwardedHost(headers: IncomingHttpHeaders): string | undefined 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether X-Forwarded-Host and the host of X-Original-URL both name a host,
+ * and not the same one (compared by name, as sessions are). Each proxy sets
+ * one of the two itself and passes the other on as the client sent it:
+ * ingress-nginx's auth-url check adds X-Original-URL and passes the client's
+ * own X-Forwarded-Host; nginx with the documented snippet, Caddy and Traefik
+ * set X-Forwarded-Host and pass a client's X-Original-URL. Two that disagree
+ * mean a client wrote one, perhaps to have a cookie of another host judged
+ * there: the check is refused rather than one of them believed.
+ */
+export function forwardedHostsDisagree(headers: IncomingHttpHeaders): boolean {
+  const host = forwarded(headers, 'x-forwarded-host');
+  if (host === undefined || headers['x-original-url'] === undefined) return false;
+  const original = originalUrlHost(headers);
+  return (
+    original !== undefined &&
+    withoutPort(normaliseHost(host)) !== withoutPort(normaliseHost(original))
+  );
 }
 
 /** The access decision, or a check that does not say which path the proxy will serve. */

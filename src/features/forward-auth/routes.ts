@@ -4,9 +4,9 @@ import { sendFailure } from '../../foundation/http/respond.js';
 import { hostListed } from '../../foundation/config/served-hosts.js';
 import { sendToHandoff } from '../sign-in/handoff-start.js';
 import { sessionOf } from '../sessions/request-session.js';
-import { forwardAuthDecision, forwardAuthSignInUrl, parseAbsolute } from './decision.js';
+import { authHostSignInUrl, returnHopPath } from '../sign-in/auth-host-sign-in.js';
+import { forwardAuthDecision, parseAbsolute } from './decision.js';
 import { forwardedHost } from './forwarded-request.js';
-import { returnHopPath } from './return-hop.js';
 
 /**
  * Forward-auth: the check a proxy in front of an application makes before
@@ -47,7 +47,7 @@ export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void 
       }
       if (answer.kind === 'handoff')
         return sendToHandoff(gateway, request, reply, answer.host, answer.returnTo);
-      return reply.redirect(await forwardAuthSignInUrl(gateway, answer.returnTo), 302);
+      return reply.redirect(await authHostSignInUrl(gateway, answer.returnTo), 302);
     });
   }
 

@@ -25,15 +25,26 @@ interface StartLimits {
  */
 export async function countSignInStart(limits: StartLimits, address: string): Promise<void> {
   const now = limits.clock();
-  const mine = await limits.store.hit(`sign-in-start:${clientKey(address)}`, now, 60_000);
-  if (mine.count > limits.perAddressPerMinute) {
+  // In turn, in one step: the global count must not count a start the
+  // address's limit refused, or one address could spend everyone's starts.
+  const [mine, all] = await limits.store.hitInTurn(
+    [
+      {
+        key: `sign-in-start:${clientKey(address)}`,
+        windowMs: 60_000,
+        limit: limits.perAddressPerMinute,
+      },
+      { key: 'sign-in-start', windowMs: limits.lifetimeMs, limit: limits.allPerLifetime },
+    ],
+    now,
+  );
+  if (mine !== undefined && mine.count > limits.perAddressPerMinute) {
     throw new RateLimitedError(
       `more than ${limits.perAddressPerMinute} sign-in starts in a minute from ${address}`,
       mine.endsAt - now,
     );
   }
-  const all = await limits.store.hit('sign-in-start', now, limits.lifetimeMs);
-  if (all.count > limits.allPerLifetime) {
+  if (all !== undefined && all.count > limits.allPerLifetime) {
     throw new RateLimitedError(
       `more than ${limits.allPerLifetime} sign-ins started within one pending lifetime`,
       all.endsAt - now,

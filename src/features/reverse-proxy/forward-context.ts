@@ -53,13 +53,15 @@ export function parsedUrl(gateway: Gateway, configured: string): URL {
   return url;
 }
 
-// Both spellings of every cookie, whatever this gateway's scheme: an old
-// cookie of the other spelling is the gateway's too.
+// Every spelling of every cookie, whatever this gateway's scheme and cookie
+// domain: an old cookie of another spelling is the gateway's too.
 export const gatewayCookies: ReadonlySet<string> = new Set([
-  ...[true, false].flatMap((secure) => {
-    const names = cookieNames(secure);
-    return [names.session, names.binding];
-  }),
+  ...[true, false].flatMap((secure) =>
+    [true, false].flatMap((domainWide) => {
+      const names = cookieNames(secure, domainWide);
+      return [names.session, names.binding];
+    }),
+  ),
   HANDOFF_COOKIE,
   SECURE_HANDOFF_COOKIE,
 ]);

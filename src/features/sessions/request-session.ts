@@ -39,7 +39,8 @@ export function sessionIdOf(gateway: Gateway, request: RequestWithHeaders): stri
 
 /**
  * Whether `session` may be used by a request for `host`: a host's session
- * on the host it was handed to only, a sign-in's own on the auth host only
+ * on the host it was handed to only, a sign-in's own on the auth host only,
+ * or, made under SSOGATE_COOKIE_DOMAIN, on every host under that domain
  * (config/served-hosts.ts sessionServesHost). A host's session stored
  * without its host (made before hosts were recorded) serves none, and the
  * next visit hands the sign-in off again. The host is read with the
@@ -50,7 +51,8 @@ export function sessionServes(
   session: SessionRecord,
   host: string | undefined,
 ): boolean {
-  const boundTo = session.signInHash === undefined ? undefined : (session.host ?? '');
+  // A sign-in's own session records a host only when bound to a cookie domain.
+  const boundTo = session.signInHash === undefined ? session.host : (session.host ?? '');
   return sessionServesHost(gateway.config.hosts, boundTo, host);
 }
 

@@ -1,4 +1,5 @@
 import { isRandomToken, randomToken } from '../../core/index.js';
+import { domainBinding } from '../../foundation/config/served-hosts.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { SessionDeps } from '../../foundation/http/gateway.js';
 import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
@@ -40,12 +41,18 @@ interface StartedSession {
   readonly active: ActiveSession;
 }
 
-/** createSession, also giving the records as they were written (for the session cache). */
+/**
+ * createSession, also giving the records as they were written (for the
+ * session cache). `signInRecorded`: the caller has already written the
+ * user's last sign-in in the same transaction (provision-user.ts reads the
+ * row and writes it in one statement), so it is not written twice.
+ */
 export async function startSession(
   deps: SessionDeps,
   user: UserRecord,
   entryId: string | null,
   previousId: string | undefined,
+  { signInRecorded = false }: { readonly signInRecorded?: boolean } = {},
 ): Promise<StartedSession> {
   if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
   const id = randomToken(deps.random);
@@ -57,8 +64,11 @@ export async function startSession(
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + deps.lifetimeMs,
+    // Its cookie is the domain's: it serves every host under it, and no other.
+    ...(deps.cookieDomain === undefined ? {} : { host: domainBinding(deps.cookieDomain) }),
   };
   await deps.sessions.create(session);
+  if (signInRecorded) return { id, active: { session, user } };
   await deps.users.recordSignIn(user.id, now);
   return { id, active: { session, user: { ...user, lastSignInAt: now } } };
 }

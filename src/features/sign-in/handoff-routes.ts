@@ -3,16 +3,23 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { finishHandoff, handoffFinishPath, handoffPath, issueHandoff } from './handoff.js';
 import { handoffStartPath, startHandoffFromProxy } from './handoff-start.js';
 
-/** The handoff of a sign-in to another host (handoff.ts): its two steps at the gateway. */
+/**
+ * The handoff of a sign-in to another host (handoff.ts): its two steps at
+ * the gateway, and the start a proxy may name. Under SSOGATE_COOKIE_DOMAIN
+ * every host shares the sign-in's cookie, so there are no steps to take;
+ * the start stays, sending the browser to sign in at the auth host.
+ */
 export function handoffRoutes(app: FastifyInstance, gateway: Gateway): void {
-  if (!gateway.config.hosts.several) return;
+  const { hosts } = gateway.config;
+  if (!hosts.several) return;
+  app.get<{ Querystring: Record<string, unknown> }>(handoffStartPath, (request, reply) =>
+    startHandoffFromProxy(gateway, request, reply),
+  );
+  if (hosts.cookieDomain !== undefined) return;
   app.get<{ Querystring: Record<string, unknown> }>(handoffPath, (request, reply) =>
     issueHandoff(gateway, request, reply),
   );
   app.get<{ Querystring: Record<string, unknown> }>(handoffFinishPath, (request, reply) =>
     finishHandoff(gateway, request, reply),
-  );
-  app.get<{ Querystring: Record<string, unknown> }>(handoffStartPath, (request, reply) =>
-    startHandoffFromProxy(gateway, request, reply),
   );
 }

@@ -4,6 +4,7 @@ import { applicationHost } from '../../foundation/config/served-hosts.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { ensureHandoffNonce, handoffNonceHash } from '../../foundation/http/handoff-cookie.js';
 import { SsogateError } from '../../core/index.js';
+import { authHostSignInUrl, returnHop } from './auth-host-sign-in.js';
 import { refuseHandoff } from './handoff-audit.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 
@@ -20,15 +21,24 @@ export function handsOffHere(gateway: Gateway, host: string | undefined): host i
 
 /**
  * Step 1: sends a browser without a session on `host` (an application host)
- * to the auth host, to come back to `returnTo` (a path on `host`).
+ * to the auth host, to come back to `returnTo` (a path on `host`). Under
+ * SSOGATE_COOKIE_DOMAIN there is no handoff: the sign-in's own cookie is
+ * the domain's, so the browser signs in at the auth host and goes back to
+ * the page through the return hop, which checks the host is listed.
  */
-export function sendToHandoff(
+export async function sendToHandoff(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
   host: string,
   returnTo: string,
-): FastifyReply {
+): Promise<FastifyReply> {
+  if (gateway.config.hosts.cookieDomain !== undefined) {
+    // The public URL's scheme: the cookie (Secure under https) is the same on every host.
+    const scheme = new URL(gateway.config.publicUrl).protocol;
+    const page = new URL(safeReturnTo(returnTo), `${scheme}//${normaliseHost(host)}`);
+    return reply.redirect(await authHostSignInUrl(gateway, returnHop(page.href)), 302);
+  }
   const nonce = ensureHandoffNonce(gateway, request, reply);
   const url = new URL(handoffPath, gateway.config.publicUrl);
   url.searchParams.set('host', normaliseHost(host));

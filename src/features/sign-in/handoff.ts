@@ -87,7 +87,9 @@ export async function issueHandoff(
     );
     return refuseHandoff(gateway, request, reply, 'start', error, host);
   }
-  const active = await sessionOf(gateway, request);
+  // Through the session cache, as forward-auth's checks: a browser just
+  // signed in, or handed off before, costs no read of storage here.
+  const active = await sessionOf(gateway, request, { remembered: true });
   if (active === undefined) {
     // Signed in first, the browser comes back to this very handoff.
     return sendToSignIn(gateway, request, reply, safeReturnTo(request.url));

@@ -9,6 +9,11 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { RunningNginx } from '../../test-support/nginx.js';
 import { forwardAuthConf, nginxSkip, startNginx } from '../../test-support/nginx.js';
+import {
+  echoedRequest,
+  framesVisited,
+  navigationsRequested,
+} from '../../test-support/page-navigations.js';
 import { storySteps } from '../../test-support/story-steps.js';
 
 /**
@@ -36,25 +41,7 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
   /** The provider's authorization requests after the first sign-in (its login form asks twice). */
   let authorizedOnce = 0;
   const authorizations = () => calls('/authorize');
-  /** The main frame's addresses while `run` runs. */
-  async function visited(run: () => Promise<unknown>): Promise<string[]> {
-    const urls: string[] = [];
-    const record = (frame: { url(): string; parentFrame(): unknown }) => {
-      if (frame.parentFrame() === null) urls.push(frame.url());
-    };
-    page.on('framenavigated', record);
-    try {
-      await run();
-    } finally {
-      page.off('framenavigated', record);
-    }
-    return urls;
-  }
-  const echoed = async () =>
-    JSON.parse((await page.locator('body').innerText()) || '{}') as {
-      url?: string;
-      headers?: Record<string, string>;
-    };
+  const echoed = () => echoedRequest(page);
 
   before(async () => {
     wiki = await startEchoUpstream();
@@ -102,7 +89,7 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
   });
 
   step('git: no page of the provider or the gateway, landing on the page asked for', async () => {
-    const urls = await visited(() => page.goto(at('git', '/repo/tree?ref=main')));
+    const urls = await framesVisited(page, () => page.goto(at('git', '/repo/tree?ref=main')));
     assert.equal(page.url(), at('git', '/repo/tree?ref=main'));
     assert.deepEqual(urls, [at('git', '/repo/tree?ref=main')], 'nothing shown on the way');
     assert.equal((await echoed()).headers?.['x-auth-request-user'], 'alice');
@@ -110,7 +97,7 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
   });
 
   step('grafana behind nginx auth_request: the same', async () => {
-    const urls = await visited(() => page.goto(at('grafana', '/d/home?from=now')));
+    const urls = await framesVisited(page, () => page.goto(at('grafana', '/d/home?from=now')));
     assert.equal(page.url(), at('grafana', '/d/home?from=now'));
     assert.deepEqual(urls, [at('grafana', '/d/home?from=now')]);
     const seen = await echoed();
@@ -144,16 +131,7 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
     // Each host's next page load finds no session there: it is sent to the
     // auth host for a handoff, which a live session never is.
     for (const host of ['wiki', 'grafana', 'git']) {
-      const requested: string[] = [];
-      const record = (request: { url(): string; isNavigationRequest(): boolean }) => {
-        if (request.isNavigationRequest()) requested.push(request.url());
-      };
-      page.on('request', record);
-      try {
-        await page.goto(at(host, '/again'));
-      } finally {
-        page.off('request', record);
-      }
+      const requested = await navigationsRequested(page, () => page.goto(at(host, '/again')));
       assert.equal(page.url(), at(host, '/again'));
       assert.equal(requested[0], at(host, '/again'));
       assert.ok(requested[1]?.startsWith(at('sso', '/_sso/handoff?')), `${host}: ${requested[1]}`);

@@ -5,7 +5,8 @@ import type { ProvisioningRefusal } from './provisioning-decision.js';
 import { decideProvisioning } from './provisioning-decision.js';
 
 /**
- * Turns the mapped user into a row under the entry's policy, as
+ * Turns the mapped user into a row, its sign-in recorded at `now` (the
+ * session's start need not write it again), under the entry's policy, as
  * decideProvisioning (src/features/sign-in/provisioning-decision.ts) decides: create
  * [yes], update at every sign-in [yes], adopt a user from elsewhere [no]. An
  * entry with userIdScope "entry" finds and makes its users under
@@ -21,11 +22,13 @@ export async function provisionUser(
 ): Promise<UserRecord> {
   const userId = scopedUserId(entry.provisioning.userIdScope, entry.id, mapped.userId);
   // A user the server says is disabled, or an id reserved for another entry's
-  // users, is refused before any row is read.
+  // users, is refused before any row is read. The row is read with its sign-in
+  // recorded, in one statement: the caller's transaction takes it back if
+  // the sign-in is refused.
   let user =
     mapped.enabled === false || reservedBy !== undefined
       ? undefined
-      : await users.findByUserId(userId);
+      : await users.findForSignIn(userId, now);
   let decision = decideProvisioning(entry, mapped, user, reservedBy);
   let created = false;
   if (decision.action === 'create') {
@@ -35,6 +38,8 @@ export async function provisionUser(
       { userId, sourceEntryId: entry.id, ...attributesOf(mapped), ...rolesOf(entry, mapped) },
       now,
     ));
+    await users.recordSignIn(user.id, now);
+    user = { ...user, lastSignInAt: now };
     if (!created) decision = decideProvisioning(entry, mapped, user, reservedBy);
   }
   const refused = (code: ProvisioningRefusal, message: string) =>

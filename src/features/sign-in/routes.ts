@@ -11,7 +11,8 @@ import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { keepProviderSession } from './keep-provider-session.js';
 import { handsOffHere, sendToHandoff } from './handoff-start.js';
-import { chooserHref, redirectToEntry } from './send-to-sign-in.js';
+import { chooserHref } from './auth-host-sign-in.js';
+import { redirectToEntry } from './send-to-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
 
 interface EntryParams {
@@ -100,6 +101,7 @@ export function signInRoutes(
               success.user,
               success.entry.id,
               sessionIdOf(gateway, request),
+              { signInRecorded: true },
             );
             return { ...success, sessionId: started.id, started: started.active };
           },

@@ -6,6 +6,7 @@ import { NoSessionError, sendFailure, wantsPage } from '../../foundation/http/re
 import { countSignInStart } from '../rate-limit/start-limit.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { handsOffHere, sendToHandoff } from './handoff-start.js';
+import { chooserHref } from './auth-host-sign-in.js';
 import { startSignIn } from './start-sign-in.js';
 
 /**
@@ -50,10 +51,6 @@ export async function redirectToEntry(
     binding,
   );
   return reply.redirect(url, 302);
-}
-
-export function chooserHref(returnTo: string): string {
-  return returnTo === '/' ? '/_sso/login' : `/_sso/login?return_to=${encodeURIComponent(returnTo)}`;
 }
 
 /**

@@ -64,6 +64,10 @@ export const settings = {
     env: 'SSOGATE_FORWARD_AUTH_HOSTS',
     help: 'comma-separated hosts forward-auth may send users back to, such as app.corp.example,*.corp.example',
   },
+  cookieDomain: {
+    env: 'SSOGATE_COOKIE_DOMAIN',
+    help: "a parent domain of the public URL's host and of every listed host, such as .corp.example, whose hosts all share the session cookie",
+  },
   accessRules: {
     env: 'SSOGATE_ACCESS_RULES',
     help: 'a JSON list of access rules, or the path of a JSON or YAML file holding one',
@@ -201,6 +205,8 @@ export const configSchema = z.object({
   shutdownTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(30),
   workers: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(256)]).default(1),
   forwardAuthHosts: z.union([z.string().min(1), z.array(z.string())]).optional(),
+  // Checked further, against the public URL and the listed hosts, by cookie-domain.ts.
+  cookieDomain: z.string().min(1).max(253).optional(),
   accessRules: z.union([z.string().min(1), z.array(z.unknown())]).optional(),
   entriesFile: z.string().min(1).optional(),
   sessionIdleMinutes: minutes(10_080).default(120),

@@ -229,6 +229,91 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('SSOGATE_COOKIE_DOMAIN: the domain of every listed host, without its dots', () => {
+    const config = loadConfig({
+      SSOGATE_PUBLIC_URL: 'https://sso.corp.example',
+      SSOGATE_COOKIE_DOMAIN: '.Corp.Example.',
+      SSOGATE_UPSTREAM: 'wiki.corp.example=http://127.0.0.1:3000',
+      SSOGATE_FORWARD_AUTH_HOSTS: '*.apps.corp.example,grafana.corp.example:8443',
+    });
+    assert.equal(config.hosts.cookieDomain, 'corp.example');
+    assert.ok(config.hosts.several);
+    // The public URL's own host may be the domain.
+    const apex = {
+      SSOGATE_PUBLIC_URL: 'https://corp.example',
+      SSOGATE_COOKIE_DOMAIN: 'corp.example',
+    };
+    assert.equal(loadConfig(apex).hosts.cookieDomain, 'corp.example');
+    assert.equal(loadConfig({}).hosts.cookieDomain, undefined);
+  });
+
+  test('SSOGATE_COOKIE_DOMAIN is refused at start, with the other problems, for each wrong domain', () => {
+    const refusal = (domain: string, more: NodeJS.ProcessEnv = {}) =>
+      problemsOf({
+        SSOGATE_PUBLIC_URL: 'https://sso.corp.example',
+        SSOGATE_COOKIE_DOMAIN: domain,
+        ...more,
+      });
+    const cases: [string, NodeJS.ProcessEnv, RegExp][] = [
+      [
+        '.example.org',
+        {},
+        /example\.org is neither the public URL's host \(sso\.corp\.example\) nor a parent of it/,
+      ],
+      ['.wiki.corp.example', {}, /wiki\.corp\.example is neither the public URL's host/],
+      ['ple.corp.example', {}, /is neither the public URL's host/],
+      ['.com', { SSOGATE_PUBLIC_URL: 'https://sso.example.com' }, /'\.com' is a single label/],
+      [
+        'herokuapp.com',
+        { SSOGATE_PUBLIC_URL: 'https://corp.herokuapp.com' },
+        /'herokuapp\.com' is a public suffix/,
+      ],
+      ['co.uk', { SSOGATE_PUBLIC_URL: 'https://sso.corp.co.uk' }, /'co\.uk' is a public suffix/],
+      [
+        'github.io',
+        { SSOGATE_PUBLIC_URL: 'https://corp.github.io' },
+        /'github\.io' is a public suffix/,
+      ],
+      [
+        '127.0.0.1',
+        { SSOGATE_PUBLIC_URL: 'http://127.0.0.1:8080' },
+        /'127\.0\.0\.1' is an IP address/,
+      ],
+      ['[::1]', { SSOGATE_PUBLIC_URL: 'http://[::1]:8080' }, /'\[::1\]' is an IP address/],
+      ['.example', {}, /'\.example' is a single label/],
+      [
+        'localhost',
+        { SSOGATE_PUBLIC_URL: 'http://localhost:8080' },
+        /'localhost' is a single label/,
+      ],
+      ['corp.example:443', {}, /is not a domain name/],
+      ['*.corp.example', {}, /is not a domain name/],
+      [
+        '.corp.example',
+        { SSOGATE_UPSTREAM: 'wiki.other.example=http://127.0.0.1:3000' },
+        /the listed host wiki\.other\.example is outside corp\.example/,
+      ],
+      [
+        '.corp.example',
+        { SSOGATE_FORWARD_AUTH_HOSTS: 'grafana.corp.example,*.example' },
+        /the listed host \*\.example is outside corp\.example/,
+      ],
+    ];
+    for (const [domain, more, expected] of cases) {
+      const problems = refusal(domain, more);
+      assert.equal(problems.length, 1, `${domain}: ${problems.join('; ')}`);
+      assert.match(problems[0] ?? '', /^SSOGATE_COOKIE_DOMAIN: /);
+      assert.match(problems[0] ?? '', expected);
+    }
+    // Listed with every other problem of the start.
+    const together = problemsOf({
+      SSOGATE_PORT: 'eighty',
+      SSOGATE_PUBLIC_URL: 'https://sso.corp.example',
+      SSOGATE_COOKIE_DOMAIN: 'com',
+    });
+    assert.equal(together.length, 2);
+  });
+
   test('SSOGATE_CA_FILE is read once at start; an unreadable or damaged file is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ssogate-config-'));
     assert.equal(loadConfig({}, dir).caCertificates, undefined);

@@ -11,6 +11,7 @@ import { configSchema, settings } from './config-schema.js';
 import type { AccessRule, Upstream } from './proxy-settings.js';
 import { parseAccessRules, parseHosts, parseUpstreams } from './proxy-settings.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
+import { parseCookieDomain } from './cookie-domain.js';
 import type { OrganizationLogo } from './organization-logo.js';
 import { readOrganizationLogo } from './organization-logo.js';
 import type { ServedHosts } from './served-hosts.js';
@@ -155,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   const dataDir = resolve(cwd, value.dataDir);
   const database = databaseFrom(value.databaseUrl, dataDir, cwd);
-  const publicUrl = value.publicUrl ?? `http://localhost:${value.port === 0 ? 8080 : value.port}`;
+  const publicUrl = publicUrlOf(value);
   return Object.freeze({
     port: value.port,
     host: value.host,
@@ -175,7 +176,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownTimeoutMs: value.shutdownTimeoutSeconds * 1000,
     workers: workerCount(value.workers),
     forwardAuthHosts: [...further.forwardAuthHosts, new URL(publicUrl).host],
-    hosts: servedHosts(publicUrl, further.upstreams, further.forwardAuthHosts),
+    hosts: servedHosts(
+      publicUrl,
+      further.upstreams,
+      further.forwardAuthHosts,
+      further.cookieDomain,
+    ),
     accessRules: further.accessRules,
     entriesFile: value.entriesFile === undefined ? undefined : resolve(cwd, value.entriesFile),
     sessionIdleMs: value.sessionIdleMinutes * minute,
@@ -206,6 +212,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
 type SettingValues = z.output<typeof configSchema>;
 
+/** SSOGATE_PUBLIC_URL, or the gateway's own port on localhost without one. */
+function publicUrlOf(value: Partial<SettingValues>): string {
+  const port = value.port ?? 8080;
+  return value.publicUrl ?? `http://localhost:${port === 0 ? 8080 : port}`;
+}
+
 /** The settings the schema accepts one by one, when it refuses some of the others. */
 function acceptedSettings(raw: Readonly<Record<string, unknown>>): Partial<SettingValues> {
   const accepted: Record<string, unknown> = {};
@@ -227,6 +239,13 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
   const forwardAuthHosts = parseHosts(
     value.forwardAuthHosts,
     settings.forwardAuthHosts.env,
+    problems,
+  );
+  const cookieDomain = parseCookieDomain(
+    value.cookieDomain,
+    publicUrlOf(value),
+    [...upstreams.flatMap(({ host }) => (host === undefined ? [] : [host])), ...forwardAuthHosts],
+    settings.cookieDomain.env,
     problems,
   );
   const accessRules = parseAccessRules(value.accessRules, settings.accessRules.env, cwd, problems);
@@ -268,6 +287,7 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
   return {
     upstreams,
     forwardAuthHosts,
+    cookieDomain,
     accessRules,
     trustedProxies,
     outboundAllow,

@@ -144,6 +144,14 @@ export function normaliseHost(raw: string): string {
   return port === ':80' || port === ':443' ? bare : bare + port;
 }
 
+/**
+ * A host without its port. Browsers keep cookies per host name, not per
+ * port (RFC 6265 §8.5): hosts that differ by their port alone share cookies.
+ */
+export function withoutPort(host: string): string {
+  return host.replace(/:\d+$/, '');
+}
+
 /** Comma-separated host[:port] names, lower-cased; `*.corp.example` matches its subdomains. */
 export function parseHosts(raw: unknown, variable: string, problems: string[]): readonly string[] {
   if (raw === undefined) return [];

@@ -1,7 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseHosts, parseUpstreams } from './proxy-settings.js';
-import { applicationHost, hostListed, onAuthHost, servedHosts } from './served-hosts.js';
+import {
+  applicationHost,
+  domainBinding,
+  hostListed,
+  onAuthHost,
+  servedHosts,
+  sessionServesHost,
+} from './served-hosts.js';
 
 function hostsOf(upstream: string | undefined, forwardAuth: string | undefined) {
   const problems: string[] = [];
@@ -54,5 +61,38 @@ describe('the hosts the gateway serves', () => {
       assert.ok(onAuthHost(hosts, 'anything.example'));
       assert.ok(onAuthHost(hosts, undefined));
     }
+  });
+
+  test('with a cookie domain, a sign-in bound to it serves every host under it and no other', () => {
+    const problems: string[] = [];
+    const withDomain = (domain: string) =>
+      servedHosts(
+        'https://sso.corp.example',
+        [],
+        parseHosts('grafana.corp.example', 'SSOGATE_FORWARD_AUTH_HOSTS', problems),
+        domain,
+      );
+    const hosts = withDomain('corp.example');
+    const bound = domainBinding('corp.example');
+    assert.equal(bound, '.corp.example');
+    for (const host of [
+      'sso.corp.example',
+      'grafana.corp.example',
+      'Wiki.Corp.Example.',
+      'corp.example',
+      'a.b.corp.example:8443',
+    ])
+      assert.ok(sessionServesHost(hosts, bound, host), host);
+    for (const host of [undefined, 'corp.example.evil', 'xcorp.example', 'evil.example', ''])
+      assert.ok(!sessionServesHost(hosts, bound, host), String(host));
+    // Bound to another domain, or the gateway no longer setting it: no session anywhere.
+    assert.ok(!sessionServesHost(withDomain('sso.corp.example'), bound, 'sso.corp.example'));
+    assert.ok(!sessionServesHost(hostsOf(undefined, undefined), bound, 'sso.corp.example'));
+    // The console stays on the auth host, even with no other host listed.
+    const alone = servedHosts('https://sso.corp.example', [], [], 'corp.example');
+    assert.ok(alone.several);
+    assert.ok(!onAuthHost(alone, 'other.corp.example'));
+    assert.ok(onAuthHost(alone, 'sso.corp.example'));
+    assert.deepEqual(problems, []);
   });
 });

@@ -1,5 +1,6 @@
 import type { Upstream } from './proxy-settings.js';
-import { hostAllowed, normaliseHost } from './proxy-settings.js';
+import { underDomain } from './cookie-domain.js';
+import { hostAllowed, normaliseHost, withoutPort } from './proxy-settings.js';
 
 /**
  * The hosts the gateway serves or vouches for (docs/proxy.md#many-hosts):
@@ -17,15 +18,25 @@ export interface ServedHosts {
   /**
    * Whether any listed host is not the auth host: then each host gets its
    * own session by a handoff from the auth host, and the console and admin
-   * API answer on the auth host only. False keeps the single-host layout.
+   * API answer on the auth host only; always true with a cookie domain,
+   * whose cookie reaches hosts the gateway does not list. False keeps the
+   * single-host layout.
    */
   readonly several: boolean;
+  /**
+   * SSOGATE_COOKIE_DOMAIN, without its dots (`corp.example`): the session
+   * cookie is set for it, every listed host is under it (cookie-domain.ts),
+   * and a browser signed in on one host is signed in on all of them, with
+   * no handoff. Undefined: each host's session is its own, by a handoff.
+   */
+  readonly cookieDomain: string | undefined;
 }
 
 export function servedHosts(
   publicUrl: string,
   upstreams: readonly Upstream[],
   forwardAuthHosts: readonly string[],
+  cookieDomain?: string,
 ): ServedHosts {
   const auth = normaliseHost(new URL(publicUrl).host);
   const others = new Set<string>();
@@ -36,17 +47,10 @@ export function servedHosts(
   return {
     auth,
     others: [...others],
-    several: [...others].some((host) => withoutPort(host) !== authName),
+    several:
+      cookieDomain !== undefined || [...others].some((host) => withoutPort(host) !== authName),
+    cookieDomain,
   };
-}
-
-/**
- * A host without its port. Browsers keep cookies per host name, not per
- * port (RFC 6265 §8.5): a listed host that differs from the auth host by
- * its port alone shares the auth host's cookies, so it needs no handoff.
- */
-function withoutPort(host: string): string {
-  return host.replace(/:\d+$/, '');
 }
 
 /** Whether `host` (as a browser sends it) is the auth host or a listed one. */
@@ -78,8 +82,20 @@ export function onAuthHost(hosts: ServedHosts, host: string | undefined): boolea
 }
 
 /**
+ * The value of a session's host (SessionRecord.host) that binds it to a
+ * cookie domain rather than one host: the domain with a leading dot, as
+ * RFC 2109 wrote a Domain attribute, which no host name starts with.
+ */
+export function domainBinding(domain: string): string {
+  return `.${domain}`;
+}
+
+/**
  * Whether a session bound to `boundTo` may be used by a request for
- * `requestHost` (docs/design.md#one-sign-in-many-hosts). A host's session
+ * `requestHost` (docs/design.md#one-sign-in-many-hosts). A session bound to
+ * a cookie domain (domainBinding) serves every host under it while the
+ * gateway sets its cookie for that domain, and nothing else: not another
+ * domain, not a request that names no host. A host's session
  * serves the host it was handed to only, compared by name as the browser
  * keeps cookies (RFC 6265 §8.5). A sign-in's own session (`boundTo`
  * undefined) serves the auth host and any host that is no application host
@@ -93,6 +109,13 @@ export function sessionServesHost(
   boundTo: string | undefined,
   requestHost: string | undefined,
 ): boolean {
+  if (boundTo?.startsWith('.') === true)
+    return (
+      requestHost !== undefined &&
+      hosts.cookieDomain !== undefined &&
+      boundTo === domainBinding(hosts.cookieDomain) &&
+      underDomain(withoutPort(normaliseHost(requestHost)), hosts.cookieDomain)
+    );
   if (!hosts.several) return true;
   if (boundTo === undefined)
     return requestHost === undefined || !applicationHost(hosts, requestHost);

@@ -19,9 +19,28 @@ export function readCookie(
   request: { readonly headers: IncomingHttpHeaders },
   which: 'session' | 'binding',
 ): string | undefined {
-  return parsedCookies(gateway, request.headers.cookie).get(
-    cookieNames(gateway.config.secureCookies)[which],
-  );
+  return parsedCookies(gateway, request.headers.cookie).get(namesOf(gateway)[which]);
+}
+
+/** The session cookie's name, as this gateway sets it (the admin API's OpenAPI document names it). */
+export function sessionCookieName(gateway: Gateway): string {
+  return namesOf(gateway).session;
+}
+
+/** This gateway's cookie names: its scheme's, and the session's a domain's when it has one. */
+function namesOf(gateway: Gateway): ReturnType<typeof cookieNames> {
+  const { secureCookies, hosts } = gateway.config;
+  return cookieNames(secureCookies, hosts.cookieDomain !== undefined);
+}
+
+/**
+ * The session cookie's Domain attribute: SSOGATE_COOKIE_DOMAIN, so every
+ * host under it receives the cookie (docs/proxy.md#one-cookie-for-a-whole-domain);
+ * none otherwise, the cookie staying on its host.
+ */
+function sessionDomain(gateway: Gateway): { readonly domain?: string } {
+  const domain = gateway.config.hosts.cookieDomain;
+  return domain === undefined ? {} : { domain };
 }
 
 /** Headers longer than this are parsed every time rather than remembered. */
@@ -53,18 +72,22 @@ export function setSessionCookie(gateway: Gateway, reply: FastifyReply, sessionI
   const { secureCookies, sessionLifetimeMs } = gateway.config;
   appendCookie(
     reply,
-    serializeCookie(cookieNames(secureCookies).session, sessionId, {
+    serializeCookie(namesOf(gateway).session, sessionId, {
       httpOnly: true,
       secure: secureCookies,
       sameSite: 'Lax',
       maxAgeSeconds: Math.floor(sessionLifetimeMs / 1000),
+      ...sessionDomain(gateway),
     }),
   );
 }
 
 export function clearSessionCookie(gateway: Gateway, reply: FastifyReply): void {
   const secure = gateway.config.secureCookies;
-  appendCookie(reply, clearCookie(cookieNames(secure).session, { secure, sameSite: 'Lax' }));
+  appendCookie(
+    reply,
+    clearCookie(namesOf(gateway).session, { secure, sameSite: 'Lax', ...sessionDomain(gateway) }),
+  );
 }
 
 /** The browser's binding value, set now if the browser has none (or a malformed one). */

@@ -49,6 +49,11 @@ export interface SessionDeps {
   readonly idleMs: number;
   readonly lifetimeMs: number;
   /**
+   * SSOGATE_COOKIE_DOMAIN (config/served-hosts.ts cookieDomain): a sign-in's
+   * session is then bound to the domain, whose every host its cookie reaches.
+   */
+  readonly cookieDomain?: string;
+  /**
    * Re-checks a session with its OpenID Provider when due (an entry's
    * `oidc.revalidateMinutes`, sessions/revalidate-session.ts); false ends it.
    */

@@ -1,3 +1,4 @@
+import { hitOneByOne } from './hit-in-turn.js';
 import type { RateLimitStore, RateWindow } from './types.js';
 
 /** Keys held at most; an attacker choosing keys cannot grow the map further. */
@@ -30,7 +31,7 @@ export function createMemoryRateLimitStore(maxKeys = defaultMaxKeys): RateLimitS
     }
   };
 
-  return {
+  const store: RateLimitStore = {
     hit(key, now, windowMs) {
       const current = open(key, now);
       if (current === undefined) makeRoom(now);
@@ -45,9 +46,13 @@ export function createMemoryRateLimitStore(maxKeys = defaultMaxKeys): RateLimitS
     peek(key, now) {
       return Promise.resolve(open(key, now));
     },
+    hitInTurn(hits, now) {
+      return hitOneByOne(store, hits, now);
+    },
     reset(key) {
       windows.delete(key);
       return Promise.resolve();
     },
   };
+  return store;
 }

@@ -35,6 +35,24 @@ async function checkContract(store: RateLimitStore): Promise<void> {
     counts.map(({ count }) => count).sort((a, b) => a - b),
     Array.from({ length: 20 }, (_, index) => index + 1),
   );
+  // In turn: a count over its limit counts nothing after it.
+  const turn = (first: number) => [
+    { key: 'first', windowMs: 60_000, limit: first },
+    { key: 'second', windowMs: 1000, limit: 5 },
+  ];
+  assert.deepEqual(await store.hitInTurn(turn(1), t), [
+    { count: 1, endsAt: t + 60_000, lastAt: t },
+    { count: 1, endsAt: t + 1000, lastAt: t },
+  ]);
+  assert.deepEqual(await store.hitInTurn(turn(1), t + 1), [
+    { count: 2, endsAt: t + 60_000, lastAt: t + 1 },
+  ]);
+  assert.equal((await store.peek('second', t + 2))?.count, 1, 'the refused turn left it alone');
+  assert.deepEqual(
+    (await store.hitInTurn(turn(10), t + 3)).map(({ count }) => count),
+    [3, 2],
+  );
+  assert.deepEqual(await store.hitInTurn([], t), []);
 }
 
 describe('RateLimitStore', () => {

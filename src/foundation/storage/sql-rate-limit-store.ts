@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { hitOneByOne } from './hit-in-turn.js';
 import type { Database } from './schema.js';
 import type { RateLimitStore } from './types.js';
 
@@ -28,6 +29,10 @@ export function createSqlRateLimitStore(db: Kysely<Database>) {
         .returning(['count', 'ends_at'])
         .executeTakeFirstOrThrow();
       return { count: row.count, endsAt: Number(row.ends_at), lastAt: now };
+    },
+
+    hitInTurn(hits, now) {
+      return hitOneByOne(store, hits, now);
     },
 
     async peek(key, now) {

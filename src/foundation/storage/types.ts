@@ -196,6 +196,13 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   findByUserId(userId: string): Promise<UserRecord | undefined>;
   /**
+   * The user with this userId, its last sign-in set to `at` by the same
+   * statement (one round trip where a read and recordSignIn take two);
+   * undefined when there is none. For a sign-in's transaction, whose
+   * rollback takes the time back when the sign-in is refused.
+   */
+  findForSignIn(userId: string, at: number): Promise<UserRecord | undefined>;
+  /**
    * Inserts the user unless one with that userId exists, atomically (a unique
    * key and INSERT ... ON CONFLICT DO NOTHING), and returns the row either
    * way: two first sign-ins of one new user at the same moment make one row.
@@ -243,8 +250,10 @@ export interface SessionRecord {
   /**
    * For a host's session: the host it was handed to, normalised
    * (config/proxy-settings.ts normaliseHost); it is valid there only
-   * (config/served-hosts.ts sessionServesHost). Absent for a sign-in's own
-   * session, which serves the auth host.
+   * (config/served-hosts.ts sessionServesHost). For a sign-in's own
+   * session made under SSOGATE_COOKIE_DOMAIN: that domain with a leading dot
+   * (served-hosts.ts domainBinding), valid on every host under it; absent
+   * otherwise, the session serving the auth host.
    */
   readonly host?: string;
 }
@@ -381,6 +390,13 @@ export interface RateWindow {
   readonly lastAt: number;
 }
 
+/** One count of RateLimitStore.hitInTurn: its key, its window and the most it may reach. */
+export interface LimitedHit {
+  readonly key: string;
+  readonly windowMs: number;
+  readonly limit: number;
+}
+
 /**
  * Fixed-window counters, the one mechanism behind every rate limit (sign-in
  * starts, local sign-in failures). A window opens at a key's first event, or
@@ -392,6 +408,13 @@ export interface RateLimitStore {
    * concurrent hits, on any instance sharing the store, each count once.
    */
   hit(key: string, now: number, windowMs: number): Promise<RateWindow>;
+  /**
+   * Counts the hits in turn, each only while every one before it stayed
+   * within its limit: a count over a limit counts nothing after it. Resolves
+   * the windows counted, in order, so the last is the one over its limit if
+   * any is. Redis does it in one script, one round trip for them all.
+   */
+  hitInTurn(hits: readonly LimitedHit[], now: number): Promise<RateWindow[]>;
   /** The key's open window, without counting; undefined when none is open. */
   peek(key: string, now: number): Promise<RateWindow | undefined>;
   /** Forgets the key. */

@@ -130,6 +130,27 @@ describe('UserStore', () => {
     });
   });
 
+  test('findForSignIn reads the row with its sign-in written; a rollback takes the time back', async () => {
+    await withTestStorage(async (storage) => {
+      const { users } = storage;
+      const { user, created } = await users.insertIfAbsent({ userId: 'f', sourceEntryId: 'e' }, 1);
+      assert.equal(created, true);
+      assert.deepEqual(await users.get(user.id), user, 'the inserted row as the insert gave it');
+      const found = await users.findForSignIn('f', 7);
+      assert.deepEqual(found, { ...user, lastSignInAt: 7 });
+      assert.deepEqual(await users.get(user.id), found);
+      assert.equal(await users.findForSignIn('F', 8), undefined);
+      await assert.rejects(
+        storage.writeTogether(async (stores) => {
+          assert.equal((await stores.users.findForSignIn('f', 9))?.lastSignInAt, 9);
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+      assert.equal((await users.get(user.id))?.lastSignInAt, 7);
+    });
+  });
+
   test('recordSignIn, setEnabled, setAdmin', async () => {
     await withTestStorage(async ({ users }) => {
       const { user } = await users.insertIfAbsent({ userId: 'd', sourceEntryId: 'e' }, 1);

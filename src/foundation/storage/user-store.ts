@@ -105,11 +105,18 @@ const hotQueries = oncePerDatabase((db) => ({
         updated_at: row.updated_at,
       })
       .onConflict((oc) => oc.column('user_id').doNothing())
-      .returning('id'),
+      .returning(userColumns),
   ),
   // Not an attribute change, so updated_at stays.
   recordSignIn: compileOnce((values: { id: number; at: number }) =>
     db.updateTable('users').set({ last_sign_in_at: values.at }).where('id', '=', values.id),
+  ),
+  findForSignIn: compileOnce((values: { userId: string; at: number }) =>
+    db
+      .updateTable('users')
+      .set({ last_sign_in_at: values.at })
+      .where('user_id', '=', values.userId)
+      .returning(userColumns),
   ),
 }));
 
@@ -130,6 +137,11 @@ export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): User
   return {
     get: (id) => findBy('id', id),
     findByUserId: (userId) => findBy('user_id', userId),
+    async findForSignIn(userId, at) {
+      const { rows } = await queries.findForSignIn.execute(db, { userId, at });
+      const row = rows[0];
+      return row === undefined ? undefined : toRecord(row);
+    },
 
     async insertIfAbsent(user, at) {
       const inserted = await queries.insertIfAbsent.execute(db, {
@@ -147,9 +159,13 @@ export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): User
         created_at: at,
         updated_at: at,
       });
+      // The row as inserted, read back by the insert itself; a row another
+      // sign-in made first is read after.
+      const row = inserted.rows[0];
+      if (row !== undefined) return { user: toRecord(row), created: true };
       const record = await findBy('user_id', user.userId);
       if (record === undefined) throw new Error(`User "${user.userId}" vanished after insert.`);
-      return { user: record, created: inserted.rows.length > 0 };
+      return { user: record, created: false };
     },
 
     async updateAttributes(id, attributes, at) {

@@ -3,8 +3,6 @@ import { describe, test } from 'node:test';
 import {
   BINDING_COOKIE,
   SECURE_BINDING_COOKIE,
-  SECURE_SESSION_COOKIE,
-  SESSION_COOKIE,
   clearCookie,
   cookieNames,
   parseCookieHeader,
@@ -191,13 +189,45 @@ describe('clearCookie', () => {
 describe('cookieNames', () => {
   test('uses the __Host- prefix only over https', () => {
     assert.deepEqual(cookieNames(true), {
-      session: SECURE_SESSION_COOKIE,
+      session: '__Host-ssogate_session',
       binding: SECURE_BINDING_COOKIE,
     });
-    assert.deepEqual(cookieNames(false), { session: SESSION_COOKIE, binding: BINDING_COOKIE });
-    assert.equal(SESSION_COOKIE, 'ssogate_session');
-    assert.equal(SECURE_SESSION_COOKIE, '__Host-ssogate_session');
+    assert.deepEqual(cookieNames(false), { session: 'ssogate_session', binding: BINDING_COOKIE });
     assert.equal(BINDING_COOKIE, 'ssogate_binding');
     assert.equal(SECURE_BINDING_COOKIE, '__Host-ssogate_binding');
+  });
+
+  test('a session cookie for a domain is __Secure- over https (__Host- forbids Domain), plain over http', () => {
+    assert.deepEqual(cookieNames(true, true), {
+      session: '__Secure-ssogate_session',
+      binding: SECURE_BINDING_COOKIE,
+    });
+    assert.deepEqual(cookieNames(false, true), cookieNames(false));
+  });
+});
+
+describe('a cookie for a domain', () => {
+  const options = {
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Lax',
+    domain: 'corp.example',
+  } as const;
+
+  test('carries Domain, and clearing it names the same domain', () => {
+    assert.equal(
+      serializeCookie('__Secure-s', 'v', options),
+      '__Secure-s=v; Domain=corp.example; Path=/; HttpOnly; Secure; SameSite=Lax',
+    );
+    assert.match(
+      clearCookie('__Secure-s', { secure: true, sameSite: 'Lax', domain: 'corp.example' }),
+      /; Domain=corp\.example; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+  });
+
+  test('is refused with the __Host- prefix, or a domain a browser would misread', () => {
+    assert.throws(() => serializeCookie('__Host-s', 'v', options), /no Domain for its prefix/);
+    for (const domain of ['.corp.example', 'corp.example;x=1', 'Corp.Example', ''])
+      assert.throws(() => serializeCookie('s', 'v', { ...options, domain }), /domain is invalid/);
   });
 });

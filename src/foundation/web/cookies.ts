@@ -8,9 +8,15 @@
  */
 
 /** Session cookie name over plain http (no prefix: __Host- requires Secure). */
-export const SESSION_COOKIE = 'ssogate_session';
+const SESSION_COOKIE = 'ssogate_session';
 /** Session cookie name over https: __Host- pins it to this host, Path=/ and Secure. */
-export const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
+const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
+/**
+ * Session cookie name over https with SSOGATE_COOKIE_DOMAIN: __Host- forbids
+ * a Domain attribute, so __Secure- (RFC 6265bis §4.1.3), which still makes
+ * the browser refuse it from a page that is not https.
+ */
+const SECURE_DOMAIN_SESSION_COOKIE = '__Secure-ssogate_session';
 /** Browser-binding cookie of a pending sign-in (docs/design.md#single-use-and-browser-binding). */
 export const BINDING_COOKIE = 'ssogate_binding';
 export const SECURE_BINDING_COOKIE = '__Host-ssogate_binding';
@@ -23,11 +29,17 @@ interface CookieNames {
   readonly binding: string;
 }
 
-/** The gateway's cookie names; `secure` is true when the public URL is https. */
-export function cookieNames(secure: boolean): CookieNames {
-  return secure
-    ? { session: SECURE_SESSION_COOKIE, binding: SECURE_BINDING_COOKIE }
-    : { session: SESSION_COOKIE, binding: BINDING_COOKIE };
+/**
+ * The gateway's cookie names; `secure` is true when the public URL is https,
+ * `domainWide` when the session cookie is set for a domain
+ * (SSOGATE_COOKIE_DOMAIN). The binding cookie is always the auth host's own.
+ */
+export function cookieNames(secure: boolean, domainWide = false): CookieNames {
+  if (!secure) return { session: SESSION_COOKIE, binding: BINDING_COOKIE };
+  return {
+    session: domainWide ? SECURE_DOMAIN_SESSION_COOKIE : SECURE_SESSION_COOKIE,
+    binding: SECURE_BINDING_COOKIE,
+  };
 }
 
 const MAX_COOKIES = 50;
@@ -40,6 +52,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // RFC 6265 §4.1.1 cookie-octet: visible ASCII minus DQUOTE, comma, semicolon, backslash.
 const COOKIE_VALUE = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/;
 const PATH_VALUE = /^\/[\x20-\x3A\x3C-\x7E]*$/;
+const DOMAIN_VALUE = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
 
 /**
  * All cookies of a Cookie header. Malformed pairs are ignored; values are
@@ -99,6 +112,11 @@ interface CookieOptions {
   readonly sameSite: 'Lax' | 'Strict';
   /** Defaults to '/'. */
   readonly path?: string;
+  /**
+   * A Domain attribute (a name without its leading dot): the cookie then
+   * reaches every host under it. Absent: the cookie is host-only.
+   */
+  readonly domain?: string;
 }
 
 /**
@@ -106,7 +124,8 @@ interface CookieOptions {
  * misread (rather than encoding it: the gateway's values are base64url and a
  * surprise here is a bug), and on a __Host-/__Secure- name without the
  * attributes its prefix demands (RFC 6265bis §4.1.3), which browsers would drop.
- * Never sets Domain: the cookie stays on the gateway's own host.
+ * Sets Domain only when asked: otherwise the cookie stays on the gateway's
+ * own host.
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions): string {
   if (!TOKEN.test(name)) throw new TypeError('cookie name has invalid characters');
@@ -117,8 +136,11 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if ((lower.startsWith('__secure-') || lower.startsWith('__host-')) && !options.secure) {
     throw new TypeError(`cookie ${name} needs Secure for its prefix`);
   }
-  if (lower.startsWith('__host-') && path !== '/') {
-    throw new TypeError(`cookie ${name} needs Path=/ for its prefix`);
+  if (lower.startsWith('__host-') && (path !== '/' || options.domain !== undefined)) {
+    throw new TypeError(`cookie ${name} needs Path=/ and no Domain for its prefix`);
+  }
+  if (options.domain !== undefined && !DOMAIN_VALUE.test(options.domain)) {
+    throw new TypeError(`cookie ${name} domain is invalid`);
   }
   const parts = [`${name}=${value}`];
   if (options.maxAgeSeconds !== undefined) {
@@ -132,6 +154,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
       throw new RangeError(`cookie ${name} Expires is invalid`);
     parts.push(`Expires=${options.expires.toUTCString()}`);
   }
+  if (options.domain !== undefined) parts.push(`Domain=${options.domain}`);
   parts.push(`Path=${path}`);
   if (options.httpOnly) parts.push('HttpOnly');
   if (options.secure) parts.push('Secure');
@@ -145,6 +168,7 @@ interface ClearCookieOptions {
   readonly secure: boolean;
   readonly sameSite: 'Lax' | 'Strict';
   readonly path?: string;
+  readonly domain?: string;
 }
 
 /**
@@ -160,5 +184,6 @@ export function clearCookie(name: string, options: ClearCookieOptions): string {
     secure: options.secure,
     sameSite: options.sameSite,
     ...(options.path === undefined ? {} : { path: options.path }),
+    ...(options.domain === undefined ? {} : { domain: options.domain }),
   });
 }

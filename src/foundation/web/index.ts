@@ -3,8 +3,6 @@ export {
   HANDOFF_COOKIE,
   SECURE_BINDING_COOKIE,
   SECURE_HANDOFF_COOKIE,
-  SECURE_SESSION_COOKIE,
-  SESSION_COOKIE,
   clearCookie,
   cookieNames,
   parseCookieHeader,

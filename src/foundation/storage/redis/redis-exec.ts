@@ -1,4 +1,5 @@
-import type { ChainableCommander } from 'ioredis';
+import { createHash } from 'node:crypto';
+import type { ChainableCommander, Redis } from 'ioredis';
 
 /**
  * Runs a MULTI and returns each command's reply. ioredis reports a failed
@@ -12,4 +13,25 @@ export async function execOrThrow(multi: ChainableCommander): Promise<unknown[]>
     if (error !== null) throw error;
     return reply;
   });
+}
+
+/** Runs a Lua script: its keys, then its arguments. */
+type RedisScript = (keys: readonly string[], args: readonly string[]) => Promise<unknown>;
+
+/**
+ * A Lua script sent by its SHA-1 (EVALSHA), its text only when this Redis
+ * does not hold it yet (after a restart, a SCRIPT FLUSH, a fail-over): the
+ * text of a script is a few hundred bytes that EVAL would send, and Redis
+ * hash, at every call.
+ */
+export function redisScript(redis: Redis, text: string): RedisScript {
+  const sha = createHash('sha1').update(text).digest('hex');
+  return async (keys, args) => {
+    try {
+      return await redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(text, keys.length, ...keys, ...args);
+    }
+  };
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { HandoffTarget, PendingSignIn, PendingSignInStore } from '../types.js';
+import { redisScript } from './redis-exec.js';
 
 // Saves the pending sign-in and keeps at most ARGV[5] of its browser's, this
 // one included, in one atomic step. The browser's sorted set (score: createdAt)
@@ -36,6 +37,7 @@ export function createRedisPendingSignInStore(redis: Redis, prefix: string): Pen
   const pendingPrefix = `${prefix}pending:`;
   const pendingKey = (stateHash: string) => `${pendingPrefix}${stateHash}`;
   const browserKey = (bindingHash: string) => `${prefix}pending-browser:${bindingHash}`;
+  const saveCapped = redisScript(redis, saveCappedScript);
 
   return {
     async save(pending, perBrowser) {
@@ -47,17 +49,16 @@ export function createRedisPendingSignInStore(redis: Redis, prefix: string): Pen
         await redis.set(pendingKey(pending.stateHash), record, 'PX', ttl);
         return;
       }
-      await redis.eval(
-        saveCappedScript,
-        2,
-        pendingKey(pending.stateHash),
-        browserKey(pending.bindingHash),
-        record,
-        String(ttl),
-        String(pending.createdAt),
-        pending.stateHash,
-        String(perBrowser),
-        pendingPrefix,
+      await saveCapped(
+        [pendingKey(pending.stateHash), browserKey(pending.bindingHash)],
+        [
+          record,
+          String(ttl),
+          String(pending.createdAt),
+          pending.stateHash,
+          String(perBrowser),
+          pendingPrefix,
+        ],
       );
     },
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { SessionRecord, SessionStore } from '../types.js';
-import { execOrThrow } from './redis-exec.js';
+import { execOrThrow, redisScript } from './redis-exec.js';
 
 // Writes lastSeenAt only while the session exists: a plain HSET on a key that
 // has just expired would recreate it without a TTL, a session that never ends.
@@ -25,6 +25,7 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
   const sessionKey = (idHash: string) => `${prefix}session:${idHash}`;
   const userKey = (userRowId: number | string) => `${prefix}user-sessions:${userRowId}`;
   const entryKey = (entryId: string) => `${prefix}entry-sessions:${entryId}`;
+  const touchSession = redisScript(redis, touchScript);
 
   /** Deletes these sessions and takes them out of `set`; resolves how many existed. */
   const deleteListed = async (set: string, idHashes: readonly string[]): Promise<number> => {
@@ -73,7 +74,7 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
     },
 
     async touch(idHash, lastSeenAt) {
-      await redis.eval(touchScript, 1, sessionKey(idHash), String(lastSeenAt));
+      await touchSession([sessionKey(idHash)], [String(lastSeenAt)]);
     },
 
     async delete(idHash) {

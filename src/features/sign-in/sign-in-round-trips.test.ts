@@ -1,0 +1,110 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
+import type { RoundTrip, RoundTripLog } from '../../test-support/round-trips.js';
+import { recordRoundTrips } from '../../test-support/round-trips.js';
+import { needsPostgresAndRedis } from '../../test-support/test-backend.js';
+
+/** A sign-in's three requests, each with the round trips it made. */
+interface SignInTrips {
+  readonly start: readonly string[];
+  readonly callback: readonly string[];
+  readonly landing: readonly string[];
+}
+
+/**
+ * The round trips to PostgreSQL and Redis of one sign-in of a known user
+ * (docs/benchmarks.md#round-trips-of-a-sign-in): each is a wait, and the
+ * driver's work around it, that a sign-in pays in latency and CPU. Counted,
+ * not timed, so that one more cannot creep in unseen. Several sign-ins, and
+ * the one with the fewest trips: the gateway's own timers (the expiry sweep,
+ * the subscriber's heartbeat) may fall into any one of them.
+ */
+describe(
+  'the round trips of a sign-in on PostgreSQL and Redis',
+  { skip: needsPostgresAndRedis },
+  () => {
+    let gw: TestGateway;
+    let trips: RoundTripLog;
+    before(async () => {
+      // Before the gateway opens its pool: a connection's query is bound when it connects.
+      trips = recordRoundTrips(
+        Number(new URL(process.env.SSOGATE_TEST_REDIS_URL ?? '').port || 6379),
+      );
+      gw = await startTestGateway({ entries: ({ standard }) => [standard] });
+    });
+    after(async () => {
+      trips.stop();
+      await gw.close();
+    });
+
+    const signIn = async (): Promise<SignInTrips> => {
+      const browser = gw.browser();
+      await signInAtExample(browser, gw.example.url);
+      trips.take();
+      const start = await browser.exchange(
+        'GET',
+        `${gw.url}/_sso/login/example-standard?return_to=/landing`,
+      );
+      assert.equal(start.status, 302);
+      const atStart = trips.take();
+      const authorize = await browser.exchange('GET', start.headers.get('location') ?? '');
+      trips.take();
+      const callback = await browser.exchange('GET', authorize.headers.get('location') ?? '');
+      assert.equal(callback.status, 302);
+      const atCallback = trips.take();
+      const landing = await browser.exchange(
+        'GET',
+        new URL(callback.headers.get('location') ?? '', gw.url).href,
+      );
+      assert.equal(landing.status, 200);
+      return { start: named(atStart), callback: named(atCallback), landing: named(trips.take()) };
+    };
+
+    test('a start is two, a callback six, the first page none', async () => {
+      await signIn(); // the first: the user's row is made, the entries read
+      const rounds: SignInTrips[] = [];
+      for (let round = 0; round < 5; round++) rounds.push(await signIn());
+      const fewest = (phase: keyof SignInTrips) =>
+        rounds.map((round) => round[phase]).sort((a, b) => a.length - b.length)[0];
+      assert.deepEqual(fewest('start'), [
+        // Both start limits, in turn, in one script (start-limit.ts).
+        'redis evalsha',
+        // The pending sign-in, with its browser's cap.
+        'redis evalsha',
+      ]);
+      assert.deepEqual(fewest('callback'), [
+        // The pending sign-in consumed, committed before the calls out.
+        'redis getdel',
+        'postgres begin',
+        // The user read with the sign-in's time written (provision-user.ts).
+        'postgres update users',
+        'postgres insert audit_events',
+        // The session, last.
+        'redis multi hset pexpire sadd pexpire pexpire sadd pexpire pexpire exec',
+        'postgres commit',
+      ]);
+      // The page after the callback finds the session in the gateway's memory.
+      assert.deepEqual(fewest('landing'), []);
+    });
+  },
+);
+
+/** Each trip as its server and what it did: the SQL's verb and table, or the Redis commands. */
+function named(list: readonly RoundTrip[]): string[] {
+  return list.map((trip) => {
+    if (trip.server === 'redis') return `redis ${trip.what}`;
+    const words = trip.what.replaceAll('"', '').split(/\s+/);
+    const verb = (words[0] ?? '').toLowerCase();
+    const table =
+      verb === 'insert' || verb === 'delete'
+        ? words[2]
+        : verb === 'update'
+          ? words[1]
+          : verb === 'select'
+            ? words[words.findIndex((word) => word.toLowerCase() === 'from') + 1]
+            : undefined;
+    return table === undefined ? `postgres ${verb}` : `postgres ${verb} ${table}`;
+  });
+}
