@@ -214,6 +214,48 @@ describe('ssogate client', () => {
     assert.equal((await gw.storage.oidcClients.get('grafana'))?.allowedEntries.length, 1);
   });
 
+  test('the subject type and consent from the command line; pairwise on two hosts is refused', async () => {
+    const pairwise = await run([
+      'client',
+      'update',
+      'grafana',
+      '--subject-type',
+      'pairwise',
+      '--consent',
+    ]);
+    assert.equal(pairwise.code, 0, pairwise.err);
+    const stored = await gw.storage.oidcClients.get('grafana');
+    assert.deepEqual([stored?.subjectType, stored?.consent], ['pairwise', true]);
+    const twoHosts = await run([
+      'client',
+      'update',
+      'grafana',
+      '--redirect-uri',
+      'https://grafana.example.com/cb',
+      '--redirect-uri',
+      'https://other.example.com/cb',
+    ]);
+    assert.equal(twoHosts.code, 1);
+    assert.match(twoHosts.err, /a pairwise client needs redirect URIs that all share one host/);
+    const unknown = await run(['client', 'update', 'grafana', '--subject-type', 'secret']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /\n {2}--subject-type "secret": /);
+    const back = await run([
+      'client',
+      'update',
+      'grafana',
+      '--subject-type',
+      'public',
+      '--no-consent',
+    ]);
+    assert.equal(back.code, 0, back.err);
+    const after = await gw.storage.oidcClients.get('grafana');
+    assert.deepEqual(
+      [after?.subjectType, after?.consent, after?.redirectUris],
+      ['public', false, ['https://grafana.example.com/login/generic_oauth']],
+    );
+  });
+
   test('delete ends the client: its secret is refused at the token endpoint', async () => {
     const rotated = await run(['client', 'rotate-secret', 'grafana']);
     const secret = rotated.out.trim();
@@ -243,6 +285,7 @@ describe('ssogate client', () => {
       ['client', 'update', 'a', '--clear', 'name'],
       ['client', 'update', 'a', '--user', 'u', '--clear', 'user'],
       ['client', 'update', 'a', '--refresh-tokens', '--no-refresh-tokens'],
+      ['client', 'update', 'a', '--consent', '--no-consent'],
       ['client', 'show', 'a', '--name', 'A'],
       ['client', 'delete', 'a', '--with-secrets'],
       ['token', 'list', '--redirect-uri', 'https://a.example.com/cb'],

@@ -35,6 +35,9 @@ export const clientOptionSpec = {
   group: { type: 'string', multiple: true },
   'refresh-tokens': { type: 'boolean' },
   'no-refresh-tokens': { type: 'boolean' },
+  'subject-type': { type: 'string' },
+  consent: { type: 'boolean' },
+  'no-consent': { type: 'boolean' },
   public: { type: 'boolean' },
   clear: { type: 'string', multiple: true },
 } as const;
@@ -50,6 +53,9 @@ export interface ClientOptionValues {
   readonly group?: string[] | undefined;
   readonly 'refresh-tokens'?: boolean | undefined;
   readonly 'no-refresh-tokens'?: boolean | undefined;
+  readonly 'subject-type'?: string | undefined;
+  readonly consent?: boolean | undefined;
+  readonly 'no-consent'?: boolean | undefined;
   readonly public?: boolean | undefined;
   readonly clear?: string[] | undefined;
 }
@@ -62,6 +68,17 @@ const clearable: Readonly<Record<string, [field: string, empty: JsonValue]>> = {
   user: ['allowedUsers', []],
   group: ['allowedGroups', []],
 };
+
+/** A setting turned on by `--OPTION` and off by `--no-OPTION`; undefined when neither is given. */
+function onOrOff(
+  values: ClientOptionValues,
+  option: 'refresh-tokens' | 'consent',
+): boolean | undefined {
+  const on = values[option] === true;
+  const off = values[`no-${option}`] === true;
+  if (on && off) throw new UsageError(`--${option} and --no-${option} cannot be given together`);
+  return on ? true : off ? false : undefined;
+}
 
 /** The settings the options give, by the API's field names; a wrong use of them is a UsageError. */
 export function settingsFromOptions(values: ClientOptionValues): ClientSettingsGiven {
@@ -77,10 +94,9 @@ export function settingsFromOptions(values: ClientOptionValues): ClientSettingsG
   set('allowedUsers', values.user);
   set('allowedGroups', values.group);
   set('public', values.public);
-  if (values['refresh-tokens'] === true && values['no-refresh-tokens'] === true)
-    throw new UsageError('--refresh-tokens and --no-refresh-tokens cannot be given together');
-  if (values['refresh-tokens'] === true) given.refreshTokens = true;
-  if (values['no-refresh-tokens'] === true) given.refreshTokens = false;
+  set('subjectType', values['subject-type']);
+  set('refreshTokens', onOrOff(values, 'refresh-tokens'));
+  set('consent', onOrOff(values, 'consent'));
   for (const option of values.clear ?? []) {
     const cleared = clearable[option];
     if (cleared === undefined) {
@@ -107,6 +123,8 @@ const optionOfField: Readonly<Record<string, string>> = {
   allowedUsers: '--user',
   allowedGroups: '--group',
   refreshTokens: '--refresh-tokens',
+  subjectType: '--subject-type',
+  consent: '--consent',
   public: '--public',
 };
 
@@ -203,7 +221,7 @@ export async function rotateClientSecret(context: CommandContext, clientId: stri
   printSecret(context, change, 'Rotated the secret of');
 }
 
-/** `ssogate client delete CLIENT_ID`: its codes and tokens stop working at once. */
+/** `ssogate client delete CLIENT_ID`: its grants, codes and tokens stop working at once. */
 export async function deleteClient(context: CommandContext, clientId: string): Promise<void> {
   await recordChange(context, await deleteOidcClient(context, clientId));
   context.out(`deleted ${clientId}`);

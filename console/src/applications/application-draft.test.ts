@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  createOidcClient,
   oidcClientCreateBody,
   oidcClientSettings,
 } from '../../../src/features/admin-api/oidc-clients.js';
@@ -32,6 +33,8 @@ const stored = presentOidcClient({
   allowedUsers: ['alice', 'bob'],
   allowedGroups: ['ops'],
   refreshTokens: true,
+  subjectType: 'pairwise',
+  consent: true,
   createdAt: 0,
   updatedAt: 0,
 }) as unknown as ApplicationView;
@@ -58,6 +61,8 @@ describe("an application's form", () => {
       allowedUsers: stored.allowedUsers,
       allowedGroups: stored.allowedGroups,
       refreshTokens: stored.refreshTokens,
+      subjectType: stored.subjectType,
+      consent: stored.consent,
     };
     assert.deepEqual(body, settings);
     assert.deepEqual(oidcClientSettings.parse(body), settings);
@@ -84,6 +89,8 @@ describe("an application's form", () => {
       allowedUsers: ['alice'],
       allowedGroups: [],
       refreshTokens: false,
+      subjectType: 'public',
+      consent: false,
     });
     assert.equal(oidcClientCreateBody.safeParse(body).success, true);
     assert.deepEqual(linesOf('a\r\n b \n'), ['a', 'b']);
@@ -110,15 +117,20 @@ describe("an application's form", () => {
       { field: 'clientId', code: 'oidc_client_exists', message: '' },
     ]);
     assert.deepEqual(
+      formProblems('oidc_client_sector_ambiguous', []).map((problem) => problem.field),
+      ['redirectUris'],
+    );
+    assert.deepEqual(
       strayProblems([
         { field: 'redirectUris[1]', message: 'x' },
         { field: 'subjectType', message: 'z' },
+        { field: 'scopes', message: 'w' },
       ]).map((problem) => problem.field),
-      ['subjectType'],
+      ['scopes'],
     );
   });
 
-  test("every sentence the API says of an application's settings is in both catalogs", () => {
+  test("every sentence the API says of an application's settings is in both catalogs", async () => {
     const said = [
       ...apiProblems(oidcClientSettings, { ...toSettingsBody(emptyApplicationDraft), name: '' }),
       ...apiProblems(oidcClientSettings, { name: 'A', redirectUris: [] }),
@@ -129,10 +141,32 @@ describe("an application's form", () => {
         clientId: '-',
       }),
     ];
+    // The one refusal of settings that is not the schema's: checked before
+    // storage is read, so no storage is needed to hear it.
+    const sector = await createOidcClient(
+      { storage: {} as never, clock: () => 0, random: (size) => new Uint8Array(size) },
+      oidcClientCreateBody.parse({
+        name: 'A',
+        clientId: 'a',
+        subjectType: 'pairwise',
+        redirectUris: ['https://a.test/', 'https://b.test/'],
+      }),
+    ).then(
+      () => assert.fail('a pairwise client on two hosts is saved'),
+      (error: unknown) => (error as Error).message,
+    );
+    said.push(sector);
     const english = en.applications.problems;
     assert.deepEqual(
       said.sort(),
-      [english.clientId, english.uri, english.uri, english.notEmpty, english.oneUri].sort(),
+      [
+        english.clientId,
+        english.uri,
+        english.uri,
+        english.notEmpty,
+        english.oneUri,
+        english.sectorAmbiguous,
+      ].sort(),
     );
     for (const message of said) {
       const chinese = problemSentence({ field: 'x', message }, zhCN.applications.problems);

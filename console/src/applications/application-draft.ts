@@ -12,7 +12,7 @@ import type {
  * docs/openid-provider.md#clients) as its form holds it, and back to what
  * the admin API takes. Plain code, no DOM (tested under Node.js).
  *
- * The form has a place for each setting of `clientSettings`
+ * The form has a place for each setting of `oidcClientSettings`
  * (src/features/admin-api/oidc-clients.ts); a setting the API gains
  * is added here, to the draft, to both conversions and to the form.
  */
@@ -37,6 +37,9 @@ export interface ApplicationDraft {
   /** One group per line. */
   readonly allowedGroups: string;
   readonly refreshTokens: boolean;
+  readonly subjectType: 'public' | 'pairwise';
+  /** The consent page before a code is issued (docs/openid-provider.md#consent). */
+  readonly consent: boolean;
 }
 
 /** A new application: confidential, one redirect URI to fill in, everyone allowed. */
@@ -51,6 +54,8 @@ export const emptyApplicationDraft: ApplicationDraft = {
   allowedUsers: '',
   allowedGroups: '',
   refreshTokens: false,
+  subjectType: 'public',
+  consent: false,
 };
 
 export function draftFromApplication(client: ApplicationView): ApplicationDraft {
@@ -65,6 +70,8 @@ export function draftFromApplication(client: ApplicationView): ApplicationDraft 
     allowedUsers: client.allowedUsers.join('\n'),
     allowedGroups: client.allowedGroups.join('\n'),
     refreshTokens: client.refreshTokens,
+    subjectType: client.subjectType,
+    consent: client.consent,
   };
 }
 
@@ -88,6 +95,8 @@ export function toSettingsBody(draft: ApplicationDraft): ApplicationSettingsBody
     allowedUsers: linesOf(draft.allowedUsers),
     allowedGroups: linesOf(draft.allowedGroups),
     refreshTokens: draft.refreshTokens,
+    subjectType: draft.subjectType,
+    consent: draft.consent,
   };
 }
 
@@ -100,11 +109,17 @@ export function toCreateBody(draft: ApplicationDraft): ApplicationCreateBody {
  * The admin API's problems named by the form's fields: a request's problems
  * are named from the part of the request (`body.redirectUris[0]`), the form
  * knows only the body. A taken client id comes without a field, and belongs
- * to the client id's field.
+ * to the client id's field; redirect URIs a pairwise client cannot have, to
+ * theirs.
  */
 export function formProblems(code: string, problems: readonly Problem[]): Problem[] {
   if (code === 'oidc_client_exists' && problems.length === 0) {
     return [{ field: 'clientId', code, message: '' }];
+  }
+  // A pairwise client's redirect URIs on several hosts: refused as a whole
+  // (src/features/admin-api/oidc-clients.ts), shown under the URIs.
+  if (code === 'oidc_client_sector_ambiguous' && problems.length === 0) {
+    return [{ field: 'redirectUris', code, message: en.applications.problems.sectorAmbiguous }];
   }
   return problems.map((problem) => ({
     ...problem,
@@ -124,6 +139,8 @@ const formFields = new Set([
   'allowedUsers',
   'allowedGroups',
   'refreshTokens',
+  'subjectType',
+  'consent',
 ]);
 
 /** The problems no field of the form shows (a setting it does not know yet): shown by the save button. */
@@ -147,6 +164,7 @@ export function problemSentence(problem: Problem, words: ProblemWords): string {
     [english.clientId]: words.clientId,
     [english.oneUri]: words.oneUri,
     [english.notEmpty]: words.notEmpty,
+    [english.sectorAmbiguous]: words.sectorAmbiguous,
   };
   const known = exact[problem.message];
   if (known !== undefined) return known;

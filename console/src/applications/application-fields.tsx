@@ -16,7 +16,7 @@ interface ApplicationFieldsProps {
 }
 
 /**
- * Every setting of an application (`clientSettings` in
+ * Every setting of an application (`oidcClientSettings` in
  * src/features/admin-api/oidc-clients.ts), with the client id and the
  * kind when it is registered. Each input's id is `field-` and the API field,
  * so a problem the API names lands under its input.
@@ -159,25 +159,70 @@ export function ApplicationFields({
       </fieldset>
       <fieldset className="section">
         <legend>{words.tokens}</legend>
-        <label className="inline">
-          <input
-            type="checkbox"
-            id={fieldId('refreshTokens')}
-            checked={draft.refreshTokens}
-            onChange={(event) => {
-              onChange({ refreshTokens: event.target.checked });
-            }}
-          />{' '}
-          {words.refreshTokensChoice}
-        </label>
-        <FieldProblems
-          id={`${fieldId('refreshTokens')}-problems`}
-          problems={problemsOf(problems, 'refreshTokens')}
+        <OnOffField
+          field="refreshTokens"
+          label={words.refreshTokensChoice}
+          draft={draft}
+          problems={problems}
+          onChange={onChange}
         />
-        {/* The place of `subjectType` (public or pairwise) and `consent` once
-          the API's clientSettings has them; until then the form says so. */}
-        <p className="hint">{words.pendingSettings}</p>
+        <fieldset className="choice" id={fieldId('subjectType')} tabIndex={-1}>
+          <legend>{words.subjectLegend}</legend>
+          {(['public', 'pairwise'] as const).map((subjectType) => (
+            <label className="inline" key={subjectType}>
+              <input
+                type="radio"
+                name="application-subject-type"
+                value={subjectType}
+                checked={draft.subjectType === subjectType}
+                onChange={() => {
+                  onChange({ subjectType });
+                }}
+              />{' '}
+              {subjectType === 'public' ? words.publicSubjectChoice : words.pairwiseSubjectChoice}
+            </label>
+          ))}
+          <FieldProblems
+            id={`${fieldId('subjectType')}-problems`}
+            problems={problemsOf(problems, 'subjectType')}
+          />
+        </fieldset>
+        <OnOffField
+          field="consent"
+          label={words.consentChoice}
+          draft={draft}
+          problems={problems}
+          onChange={onChange}
+        />
       </fieldset>
+    </>
+  );
+}
+
+interface OnOffFieldProps {
+  readonly field: 'refreshTokens' | 'consent';
+  readonly label: string;
+  readonly draft: ApplicationDraft;
+  readonly problems: readonly Problem[];
+  readonly onChange: (change: Partial<ApplicationDraft>) => void;
+}
+
+/** A setting that is on or off: a box, and the problems the API names for it. */
+function OnOffField({ field, label, draft, problems, onChange }: OnOffFieldProps) {
+  return (
+    <>
+      <label className="inline">
+        <input
+          type="checkbox"
+          id={fieldId(field)}
+          checked={draft[field]}
+          onChange={(event) => {
+            onChange({ [field]: event.target.checked });
+          }}
+        />{' '}
+        {label}
+      </label>
+      <FieldProblems id={`${fieldId(field)}-problems`} problems={problemsOf(problems, field)} />
     </>
   );
 }

@@ -139,8 +139,11 @@ export const en = {
       'One group per line. Both lists empty: everyone; otherwise a user listed, or a member of a group listed.',
     tokens: 'Tokens',
     refreshTokensChoice: 'Give the application refresh tokens (used once each, 30 days)',
-    pendingSettings:
-      'The subject type and asking for consent are not settings of this gateway yet.',
+    subjectLegend: 'The user id the application is given (sub)',
+    publicSubjectChoice: "Public: the user's id at the gateway",
+    pairwiseSubjectChoice:
+      'Pairwise: an id of its own per user, which applications on other hosts cannot match (the redirect URIs must share one host)',
+    consentChoice: 'Ask the user to allow the application before it signs them in',
     connection: 'What to paste into the application',
     connectionLead:
       'Most applications need the discovery URL or the issuer, the client id and, for a confidential application, its secret.',
@@ -179,6 +182,7 @@ export const en = {
       notEmpty: 'must not be empty',
       takenId: 'Another application has this client id already.',
       noEntry: (id: string) => `no entry has the id "${id}"`,
+      sectorAmbiguous: 'a pairwise client needs redirect URIs that all share one host',
     },
   },
   entryForm: {
@@ -657,6 +661,8 @@ export const en = {
       key_change: 'OpenID signing key change',
       test_sign_in: 'Test sign-in',
       handoff: 'Handoff to a host',
+      oidc_code: 'OpenID code issued',
+      oidc_token: 'OpenID token exchange',
       backchannel_logout: 'Logout token to an OpenID client',
     },
     /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */
@@ -701,6 +707,11 @@ export const en = {
         call: 'Call',
         network: 'Network error',
         host: 'Host',
+        clientId: 'OpenID client',
+        grantType: 'Grant type',
+        scope: 'Scopes',
+        refreshToken: 'Refresh token issued',
+        denied: 'Denied by the user',
       },
       yes: 'yes',
       no: 'no',

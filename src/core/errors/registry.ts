@@ -354,6 +354,10 @@ export const errorRegistry = {
     status: 409,
     summary: 'A public OpenID client has no secret to rotate.',
   },
+  oidc_client_sector_ambiguous: {
+    status: 400,
+    summary: "A pairwise client's redirect URIs must all share one host, its sector.",
+  },
   oidc_authorization_invalid: {
     status: 400,
     summary:
@@ -362,6 +366,11 @@ export const errorRegistry = {
   oidc_user_refused: {
     status: 403,
     summary: 'The application does not accept this user, or sign-ins through this entry.',
+  },
+  oidc_consent_invalid: {
+    status: 400,
+    summary:
+      'The consent form is unknown, used already, expired, or from another browser or sign-in.',
   },
   oidc_logout_invalid: {
     status: 400,

@@ -7,3 +7,4 @@ export type { UserInfoSource } from './oidc-input.js';
 export { oidcInput } from './oidc-input.js';
 export { checkCallbackIssuer } from './callback-issuer.js';
 export { checkLogoutTokenClaims } from './logout-token.js';
+export { pairwiseSector } from './pairwise-sector.js';

@@ -37,8 +37,10 @@ describe('admin API: OpenID clients', () => {
           client.postLogoutRedirectUris,
           client.backchannelLogoutUri,
           client.refreshTokens,
+          client.subjectType,
+          client.consent,
         ],
-        [false, [], null, false],
+        [false, [], null, false, 'public', false],
       );
       assert.equal(
         (await api.storage.oidcClients.get('grafana'))?.secretHash,
@@ -121,6 +123,59 @@ describe('admin API: OpenID clients', () => {
         assert.doesNotMatch(everything, new RegExp(value));
       }
       assert.doesNotMatch(JSON.stringify(events), new RegExp(`${secret ?? ''}|${newSecret}`));
+    });
+  });
+
+  test('pairwise subjects and consent: saved and shown; pairwise needs redirect URIs on one host', async () => {
+    await withApi(async (api) => {
+      const twoHosts = [...grafana.redirectUris, 'https://grafana.other.example/callback'];
+      const refused = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/oidc-clients',
+        headers: api.token,
+        payload: { ...grafana, subjectType: 'pairwise', redirectUris: twoHosts },
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.equal(json<ErrorBody>(refused).error.code, 'oidc_client_sector_ambiguous');
+      assert.equal(await api.storage.oidcClients.get('grafana'), undefined);
+
+      const oneHost = [...grafana.redirectUris, 'https://grafana.example.com:8443/other'];
+      const created = await api.inject({
+        method: 'POST',
+        url: '/_sso/api/oidc-clients',
+        headers: api.token,
+        payload: { ...grafana, subjectType: 'pairwise', consent: true, redirectUris: oneHost },
+      });
+      assert.equal(created.statusCode, 201);
+      const { client } = oidcClientSecretAnswer.parse(json(created));
+      assert.deepEqual([client.subjectType, client.consent], ['pairwise', true]);
+
+      const settings = { ...grafana, clientId: undefined, subjectType: 'pairwise', consent: true };
+      const spread = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/oidc-clients/grafana',
+        headers: api.token,
+        payload: { ...settings, redirectUris: twoHosts },
+      });
+      assert.equal(json<ErrorBody>(spread).error.code, 'oidc_client_sector_ambiguous');
+      const unknownType = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/oidc-clients/grafana',
+        headers: api.token,
+        payload: { ...settings, subjectType: 'secret' },
+      });
+      assert.equal(unknownType.statusCode, 400);
+      assert.equal(json<ErrorBody>(unknownType).error.problems?.[0]?.field, 'body.subjectType');
+      // Back to public, the two hosts are fine.
+      const publicAgain = await api.inject({
+        method: 'PUT',
+        url: '/_sso/api/oidc-clients/grafana',
+        headers: api.token,
+        payload: { ...settings, subjectType: 'public', consent: false, redirectUris: twoHosts },
+      });
+      assert.equal(publicAgain.statusCode, 200);
+      const stored = await api.storage.oidcClients.get('grafana');
+      assert.deepEqual([stored?.subjectType, stored?.consent], ['public', false]);
     });
   });
 

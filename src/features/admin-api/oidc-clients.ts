@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SsogateError, entryIdPattern } from '../../core/index.js';
+import { SsogateError, entryIdPattern, pairwiseSector } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type {
   OidcClientRecord,
@@ -49,6 +49,16 @@ export const oidcClientSettings = z.strictObject({
   allowedUsers: names.default([]).describe('userIds; with allowedGroups both empty: everyone'),
   allowedGroups: names.default([]),
   refreshTokens: z.boolean().default(false),
+  subjectType: z
+    .enum(['public', 'pairwise'])
+    .default('public')
+    .describe(
+      "the sub it is given: the user's id (public), or its own per user, not to be matched across hosts (pairwise); pairwise needs redirect URIs on one host",
+    ),
+  consent: z
+    .boolean()
+    .default(false)
+    .describe('true: the user allows or denies the application before a code is issued'),
 });
 
 const clientIdRule =
@@ -99,11 +109,23 @@ export async function existingOidcClient(
   return client;
 }
 
-/** The entries named must exist when the client is saved; one deleted later simply matches no sign-in. */
-async function checkEntries(
+/**
+ * The entries named must exist when the client is saved; one deleted later
+ * simply matches no sign-in. A pairwise client's redirect URIs must share
+ * one host, its sector (OpenID Connect Core §8.1): no sector_identifier_uri
+ * is fetched to join several.
+ */
+async function checkSettings(
   context: ClientChangeContext,
   settings: OidcClientSettings,
 ): Promise<void> {
+  if (settings.subjectType === 'pairwise' && pairwiseSector(settings.redirectUris) === undefined) {
+    throw new SsogateError(
+      'oidc_client_sector_ambiguous',
+      'a pairwise client needs redirect URIs that all share one host',
+      { field: 'body.redirectUris' },
+    );
+  }
   for (const [index, entryId] of settings.allowedEntries.entries()) {
     if ((await context.storage.entries.get(entryId)) === undefined) {
       throw invalidField(`body.allowedEntries[${index}]`, `no entry has the id "${entryId}"`);
@@ -117,7 +139,7 @@ export async function createOidcClient(
   body: z.output<typeof oidcClientCreateBody>,
 ): Promise<ClientChange> {
   const { clientId: id, public: isPublic, ...settings } = body;
-  await checkEntries(context, settings);
+  await checkSettings(context, settings);
   const secret = isPublic ? null : newSecret(context.random);
   const now = context.clock();
   const client: OidcClientRecord = {
@@ -140,7 +162,7 @@ export async function updateOidcClient(
   id: string,
   settings: OidcClientSettings,
 ): Promise<ClientChange> {
-  await checkEntries(context, settings);
+  await checkSettings(context, settings);
   if (!(await context.storage.oidcClients.update(id, settings, context.clock()))) {
     await existingOidcClient(context, id);
   }
@@ -165,7 +187,7 @@ export async function rotateOidcClientSecret(
   return { client, secret, detail: { action: 'rotate_secret', clientId: id } };
 }
 
-/** Deletes a client: its codes and tokens stop working at once. */
+/** Deletes a client: its grants, codes and tokens stop working at once (oidc-client-store.ts). */
 export async function deleteOidcClient(
   context: ClientChangeContext,
   id: string,

@@ -124,6 +124,8 @@ export function presentOidcClient(client: OidcClientRecord): Record<string, Json
     allowedUsers: [...client.allowedUsers],
     allowedGroups: [...client.allowedGroups],
     refreshTokens: client.refreshTokens,
+    subjectType: client.subjectType,
+    consent: client.consent,
     createdAt: iso(client.createdAt),
     updatedAt: iso(client.updatedAt),
   };

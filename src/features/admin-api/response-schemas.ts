@@ -297,6 +297,10 @@ const oidcClientSchema = named(
       .array(z.string())
       .describe('with allowedUsers: both empty, everyone; else a user listed or in a group listed'),
     refreshTokens: z.boolean(),
+    subjectType: z
+      .enum(['public', 'pairwise'])
+      .describe("public: the sub is the user's id; pairwise: one of the client's own per user"),
+    consent: z.boolean().describe('true: the user is asked before a code is issued'),
     createdAt: isoTime,
     updatedAt: isoTime,
   }),

@@ -163,6 +163,34 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
     secret = rotated;
   });
 
+  step(
+    'pairwise with redirect URIs on two hosts is refused under them; consent is saved',
+    async () => {
+      const { page, gateway } = story();
+      await page.getByLabel('Pairwise:', { exact: false }).check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const problems = page.locator('#field-redirectUris-problems');
+      await problems
+        .getByText('a pairwise client needs redirect URIs that all share one host')
+        .waitFor();
+      assert.match(await problems.innerText(), /oidc_client_sector_ambiguous/);
+      await page.getByLabel("Public: the user's id", { exact: false }).check();
+      await page.getByLabel('Ask the user to allow the application', { exact: false }).check();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Wiki is saved.').waitFor();
+      const saved = await gateway.storage.oidcClients.get('wiki');
+      assert.deepEqual([saved?.subjectType, saved?.consent], ['public', true]);
+      await page.getByRole('link', { name: 'Wiki' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Wiki' }).waitFor();
+      assert.equal(
+        await page
+          .getByLabel('Ask the user to allow the application', { exact: false })
+          .isChecked(),
+        true,
+      );
+    },
+  );
+
   step('leaving an edited application asks first; what was not saved stays unsaved', async () => {
     const { page } = story();
     const asked: string[] = [];

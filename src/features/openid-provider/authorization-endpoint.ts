@@ -1,16 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
-import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import type { OidcClientRecord } from '../../foundation/storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
+import { answerClient, issueCode, matchedRequest, refuseUser } from './authorization-request.js';
 import { clientAccepts } from './client-rules.js';
-import { issuerOf } from './endpoints.js';
-import { codeLifetimeMs } from './lifetimes.js';
-import { sidOf, signInHashOf } from './sign-in-grants.js';
+import { askConsent, consentNeeded } from './consent.js';
 
 /**
  * Set on the return-to of a sign-in the request asked to be fresh
@@ -24,14 +22,9 @@ const s256Challenge = /^[A-Za-z0-9_-]{43}$/;
 
 type Parameters = Readonly<Record<string, string | undefined>>;
 
-/** The query's parameters; a repeated one is refused (RFC 6749 §3.1). */
-function parametersOf(query: unknown): Parameters | 'repeated' {
-  const parameters: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (typeof value !== 'string') return 'repeated';
-    parameters[name] = value;
-  }
-  return parameters;
+/** The words of `prompt` (OpenID Connect Core §3.1.2.1). */
+function promptsOf(parameters: Parameters): string[] {
+  return (parameters.prompt ?? '').split(' ').filter((word) => word !== '');
 }
 
 /**
@@ -39,7 +32,8 @@ function parametersOf(query: unknown): Parameters | 'repeated' {
  * code only. Until the client and its redirect URI are known to match, a
  * failure is a page of ours; after, it goes back to the client as
  * `error=` (RFC 6749 §4.1.2.1). The sign-in is the gateway's own: with a
- * session the code goes straight back; without, the browser signs in and
+ * session the code goes straight back, or after the consent page when the
+ * client asks for it (consent.ts); without, the browser signs in and
  * returns here.
  */
 export async function authorize(
@@ -48,41 +42,19 @@ export async function authorize(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   void reply.header('cache-control', 'no-store');
-  const parameters = parametersOf(request.query);
-  const named = (name: string) => (parameters === 'repeated' ? undefined : parameters[name]);
-  const clientId = named('client_id');
-  const redirectUri = named('redirect_uri');
-  const client =
-    clientId === undefined ? undefined : await gateway.storage.oidcClients.get(clientId);
-  if (
-    client === undefined ||
-    redirectUri === undefined ||
-    !client.redirectUris.includes(redirectUri)
-  ) {
-    const why =
-      client === undefined
-        ? 'the authorization request names no known client'
-        : "the redirect_uri is not one of the client's, exactly";
-    sendFailure(gateway, request, reply, new SsogateError('oidc_authorization_invalid', why), {
-      as: 'page',
-    });
+  const matched = await matchedRequest(gateway, request.query);
+  if (matched instanceof SsogateError) {
+    sendFailure(gateway, request, reply, matched, { as: 'page' });
     return reply;
   }
-  const back = (answer: Record<string, string>) => {
-    const url = new URL(redirectUri);
-    for (const [name, value] of Object.entries(answer)) url.searchParams.append(name, value);
-    const state = named('state');
-    if (state !== undefined) url.searchParams.append('state', state);
-    url.searchParams.append('iss', issuerOf(gateway));
-    return reply.redirect(url.href, 302);
-  };
   const refuse = (error: string, description: string) =>
-    back({ error, error_description: description });
+    answerClient(gateway, reply, matched, { error, error_description: description });
+  const { client, parameters } = matched;
   if (parameters === 'repeated') return refuse('invalid_request', 'a parameter is repeated');
   const problem = requestProblem(parameters, client);
   if (problem !== undefined) return refuse(problem.error, problem.description);
 
-  const prompts = (parameters.prompt ?? '').split(' ').filter((word) => word !== '');
+  const prompts = promptsOf(parameters);
   const silent = prompts.includes('none');
   const active = await sessionOf(gateway, request);
   const now = gateway.clock();
@@ -94,59 +66,45 @@ export async function authorize(
       ? active.session.createdAt >= signedInAfter
       : !prompts.includes('login') &&
         (maxAge === undefined || now - active.session.createdAt <= maxAge * 1000));
+  const returnTo = requestPath(request.url, fresh ? undefined : now, prompts, maxAge);
   if (!fresh) {
     if (silent) return refuse('login_required', 'no signed-in session at the gateway');
-    const url = new URL(request.url, 'http://gateway.invalid');
-    if (prompts.includes('login') || maxAge !== undefined) {
-      url.searchParams.set(signedInAfterParameter, String(now));
-    }
-    const returnTo = url.pathname + url.search;
-    if (safeReturnTo(returnTo) !== returnTo) {
+    if (returnTo === undefined) {
       return refuse('invalid_request', 'the authorization request is too long to come back to');
     }
     return sendToSignIn(gateway, request, reply, returnTo);
   }
-  if (!clientAccepts(client, active)) {
-    sendFailure(
-      gateway,
-      request,
-      reply,
-      new SsogateError(
-        'oidc_user_refused',
-        `the client ${client.clientId} does not accept ${active.user.userId}`,
-      ),
-      { as: 'page' },
-    );
-    return reply;
+  if (!clientAccepts(client, active)) return refuseUser(gateway, request, reply, client, active);
+  const checked = { client, redirectUri: matched.redirectUri, parameters };
+  if (await consentNeeded(gateway, checked, active, prompts.includes('consent'))) {
+    if (silent) return refuse('consent_required', 'the user has not allowed the application yet');
+    if (returnTo === undefined) {
+      return refuse('invalid_request', 'the authorization request is too long to come back to');
+    }
+    return askConsent(gateway, request, reply, checked, active, returnTo);
   }
-  const code = Buffer.from(gateway.random(32)).toString('base64url');
-  const grantId = Buffer.from(gateway.random(16)).toString('hex');
-  // The grant lives by the gateway sign-in it comes from (sign-in-grants.ts).
-  const signInHash = signInHashOf(active.session);
-  await gateway.storage.oidcGrants.addGrant({
-    grantId,
-    clientId: client.clientId,
-    userRowId: active.user.id,
-    subject: active.user.userId,
-    entryId: active.session.entryId,
-    signInHash,
-    sid: sidOf(signInHash),
-    createdAt: now,
-  });
-  await gateway.storage.oidcGrants.addCode({
-    codeHash: sha256Base64url(code),
-    grantId,
-    clientId: client.clientId,
-    redirectUri,
-    codeChallenge: parameters.code_challenge ?? null,
-    nonce: parameters.nonce ?? null,
-    scope: parameters.scope ?? 'openid',
-    userRowId: active.user.id,
-    entryId: active.session.entryId,
-    authTime: active.session.createdAt,
-    expiresAt: now + codeLifetimeMs,
-  });
-  return back({ code });
+  return issueCode(gateway, request, reply, checked, active);
+}
+
+/**
+ * The path and query of this request, to come back to after a sign-in or a
+ * consent; when a fresh sign-in is asked for (prompt=login, max_age), marked
+ * with the time it is sent at, so that coming back signed in since, the
+ * request is answered rather than sent to sign in again. Undefined when too
+ * long to come back to.
+ */
+function requestPath(
+  url: string,
+  sentAt: number | undefined,
+  prompts: readonly string[],
+  maxAge: number | undefined,
+): string | undefined {
+  const path = new URL(url, 'http://gateway.invalid');
+  if (sentAt !== undefined && (prompts.includes('login') || maxAge !== undefined)) {
+    path.searchParams.set(signedInAfterParameter, String(sentAt));
+  }
+  const returnTo = path.pathname + path.search;
+  return safeReturnTo(returnTo) === returnTo ? returnTo : undefined;
 }
 
 /** What is wrong with a request whose client and redirect URI are right, as RFC 6749 §4.1.2.1 names it. */
@@ -178,9 +136,9 @@ function requestProblem(
   } else if (parameters.code_challenge_method !== 'S256' || !s256Challenge.test(challenge)) {
     return problem('invalid_request', 'the code_challenge must be S256');
   }
-  const prompts = (parameters.prompt ?? '').split(' ').filter((word) => word !== '');
-  if (prompts.some((prompt) => prompt !== 'none' && prompt !== 'login')) {
-    return problem('invalid_request', 'prompt may be none or login');
+  const prompts = promptsOf(parameters);
+  if (prompts.some((prompt) => !['none', 'login', 'consent'].includes(prompt))) {
+    return problem('invalid_request', 'prompt may be none, login or consent');
   }
   if (prompts.includes('none') && prompts.length > 1) {
     return problem('invalid_request', 'prompt=none cannot be combined');

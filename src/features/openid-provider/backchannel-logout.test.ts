@@ -181,6 +181,30 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     assert.equal(await attempts('success'), delivered + 1);
   });
 
+  test("a pairwise client's logout token names the user by the pairwise sub of its id_token", async () => {
+    await registerClient(gw, 'paired', {
+      subjectType: 'pairwise',
+      backchannelLogoutUri: `${receiver.url}/backchannel`,
+    });
+    const browser = await signedIn();
+    const paired = await tokensFor('paired', browser);
+    const sub = paired.tokens.claims()?.sub;
+    assert.ok(sub !== undefined && sub !== 'alice', 'a pairwise sub, not the user id');
+    const from = receiver.received.length;
+    assert.equal((await signOut(browser, gw.url)).status, 200);
+    await eventually(() => receiver.received.length > from);
+    const [logout] = await logoutTokens(receiver, from);
+    assert.deepEqual([logout?.aud, logout?.sub, logout?.sid], ['paired', sub, paired.sid]);
+    // The audit trail names the user by the gateway's own id.
+    const event = await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'backchannel_logout', limit: 10 },
+      (found) => found.detail?.client === 'paired',
+    );
+    assert.equal(event.userId, 'alice');
+    await gw.storage.oidcClients.delete('paired');
+  });
+
   test('locking a user, or ending their sessions, through the admin API does the same', async () => {
     const admin = (path: string) =>
       fetch(`${gw.url}/_sso/api/users/${path}`, {

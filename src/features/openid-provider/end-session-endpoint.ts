@@ -8,6 +8,7 @@ import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
 import { publishedKeySet } from './signing-keys.js';
+import { subjectFor } from './subjects.js';
 
 /** The subject and client of an id_token this provider signed; expired ones too (a hint, not a credential). */
 async function hintedBy(
@@ -61,11 +62,14 @@ export async function endSessionAtClient(
     }
   }
   // Only the hinted user's session ends: the hint does not speak for another's.
+  // Its sub is the one its client was given (subjects.ts), pairwise or not.
   const current = await sessionOf(gateway, request);
-  const ended =
-    current?.user.userId === hint.subject
-      ? await endSession(gateway.sessions, current.id)
-      : undefined;
+  // A client deleted since gave out public subjects as far as anyone can tell.
+  const hinted =
+    current !== undefined &&
+    (client === undefined ? current.user.userId : subjectFor(gateway, client, current.user)) ===
+      hint.subject;
+  const ended = hinted ? await endSession(gateway.sessions, current.id) : undefined;
   if (ended !== undefined) {
     clearSessionCookie(gateway, reply);
     await audit(gateway, request, {

@@ -23,3 +23,6 @@ export const retiredKeyPublishedMs = tokenLifetimeMs + clockSkewMs;
 
 /** A signing key is replaced by a new one when it is this old. */
 export const signingKeyRotationMs = 90 * 24 * 60 * 60_000;
+
+/** A consent page's form: long enough to read the page, short enough to leave no stale form. */
+export const consentLifetimeMs = 10 * 60_000;

@@ -23,7 +23,10 @@ const answerBytes = 16 * 1024;
 interface LogoutNotice {
   readonly clientId: string;
   readonly uri: string;
+  /** The `sub` the client was given (subjects.ts): pairwise for a pairwise client. */
   readonly subject: string;
+  /** The user's own id, for the audit trail; null when the user is gone. */
+  readonly userId: string | null;
   readonly sid: string;
   readonly entryId: string | null;
   readonly reason: GrantsEndReason;
@@ -75,10 +78,12 @@ class LogoutDeliveries {
       const client = await this.gateway.storage.oidcClients.get(grant.clientId);
       const uri = client?.backchannelLogoutUri ?? null;
       if (uri === null) continue;
+      const user = await this.gateway.storage.users.get(grant.userRowId);
       notices.set(key, {
         clientId: grant.clientId,
         uri,
         subject: grant.subject,
+        userId: user?.userId ?? null,
         sid: grant.sid,
         entryId: grant.entryId,
         reason,
@@ -177,7 +182,7 @@ class LogoutDeliveries {
         kind: 'backchannel_logout',
         outcome: success ? 'success' : 'failure',
         entryId: notice.entryId,
-        userId: notice.subject,
+        userId: notice.userId,
         actor: null,
         code: success ? null : outcome,
         reference: null,

@@ -11,6 +11,7 @@ import {
   redirectUri,
   registerClient,
   startProviderGateway,
+  tokenRequest,
 } from './test-support/provider-fixture.js';
 
 const verifier = 'a-pkce-code-verifier-of-enough-length-0123456789';
@@ -50,17 +51,10 @@ describe('OpenID Provider: refusals', () => {
   }
 
   async function exchange(fields: Record<string, string>, clientId = 'app') {
-    const response = await fetch(`${gw.url}/_sso/oidc/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        redirect_uri: redirectUri,
-        ...fields,
-      }).toString(),
+    const response = await tokenRequest(gw.url, clientId, {
+      grant_type: 'authorization_code',
+      redirect_uri: redirectUri,
+      ...fields,
     });
     return {
       status: response.status,
@@ -108,7 +102,8 @@ describe('OpenID Provider: refusals', () => {
       [{ scope: 'profile' }, 'invalid_scope'],
       [{ client_id: 'spa' }, 'invalid_request'],
       [{ code_challenge: challenge, code_challenge_method: 'plain' }, 'invalid_request'],
-      [{ prompt: 'consent' }, 'invalid_request'],
+      [{ prompt: 'select_account' }, 'invalid_request'],
+      [{ prompt: 'none consent' }, 'invalid_request'],
       [{ request: 'eyJ' }, 'request_not_supported'],
     ];
     for (const [parameters, error] of cases) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { authorize } from './authorization-endpoint.js';
+import { decideConsent } from './consent.js';
 import { discoveryDocument, providerPaths } from './endpoints.js';
 import { endSessionAtClient } from './end-session-endpoint.js';
 import { startLogoutDeliveries } from './logout-deliveries.js';
@@ -10,8 +11,9 @@ import { userInfo } from './userinfo-endpoint.js';
 
 /**
  * The gateway as an OpenID Provider (docs/openid-provider.md): its discovery
- * document, keys, and the authorization, token, userinfo and end-session
- * endpoints; and its logout tokens to clients, stopped when the app closes.
+ * document, keys, and the authorization (with its consent form), token,
+ * userinfo and end-session endpoints; and its logout tokens to clients,
+ * stopped when the app closes.
  */
 export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): void {
   const stopDeliveries = startLogoutDeliveries(gateway, app.log);
@@ -29,6 +31,7 @@ export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): vo
       .send(keySet);
   });
   app.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
+  app.post(providerPaths.consent, (request, reply) => decideConsent(gateway, request, reply));
   app.post(providerPaths.token, (request, reply) => exchangeCode(gateway, request, reply));
   app.get(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
   app.post(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));

@@ -1,43 +1,31 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as client from 'openid-client';
 import { SignJWT, decodeProtectedHeader, generateKeyPair } from 'jose';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
-import { testBackendName } from '../../test-support/test-backend.js';
 import { rotateSigningKey } from './signing-keys.js';
 import {
-  clientSecret,
   codeFlow,
   discoverProvider,
   followTo,
   redirectUri,
   registerClient,
   secondGateway,
-  startProviderGateway,
+  startSharedProviderGateway,
+  tokenRequest,
 } from './test-support/provider-fixture.js';
 
 const signedOutUri = 'http://127.0.0.1:9/signed-out';
 
 describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', () => {
   let gw: TestGateway;
-  let dir: string;
   before(async () => {
-    // On SQLite, a file a second gateway can open too.
-    dir = await mkdtemp(join(tmpdir(), 'ssogate-op-'));
-    const env: Record<string, string> = testBackendName().startsWith('sqlite')
-      ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
-      : {};
-    gw = await startProviderGateway({ env });
+    gw = await startSharedProviderGateway();
     await registerClient(gw, 'app');
+    await registerClient(gw, 'asks', { consent: true });
   });
-  after(async () => {
-    await gw.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => gw.close());
 
   const discover = (issuer = gw.url) => discoverProvider(issuer, 'app');
   const signIn = codeFlow;
@@ -127,17 +115,10 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
       const { arrived } = await followTo(browser, url.href);
       const code = arrived?.searchParams.get('code') ?? '';
       // The code issued by the first is redeemed at the second.
-      const response = await fetch(`${other.url}/_sso/oidc/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`app:${clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: redirectUri,
-        }).toString(),
+      const response = await tokenRequest(other.url, 'app', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
       });
       assert.equal(response.status, 200);
       const { id_token: idToken } = (await response.json()) as { id_token: string };
@@ -149,6 +130,40 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
         keysHere.keys.some((key) => key.kid === kid),
         'signed with the shared key',
       );
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a consent page shown by one gateway is answered by another, once', async () => {
+    const other = await secondGateway(gw);
+    try {
+      const browser = gw.browser();
+      await signInAtExample(browser, gw.example.url);
+      const url = `${gw.url}/_sso/oidc/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: 'asks',
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state: 'across',
+      }).toString()}`;
+      const page = await followTo(browser, url);
+      const token = /name="consent" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      // The same browser at the second gateway: its cookies go there too.
+      for (const [name, value] of browser.cookies(gw.url))
+        browser.setCookie(other.url, name, value);
+      const post = () =>
+        browser.exchange('POST', `${other.url}/_sso/oidc/consent`, {
+          consent: token,
+          decision: 'allow',
+        });
+      const allowed = await post();
+      assert.equal(allowed.status, 303);
+      const back = new URL(allowed.headers.get('location') ?? '');
+      assert.equal(back.searchParams.get('state'), 'across');
+      assert.ok(back.searchParams.get('code'));
+      const replayed = await post();
+      assert.equal(replayed.status, 400);
     } finally {
       await other.close();
     }

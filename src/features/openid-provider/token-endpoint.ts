@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type {
   OidcClientRecord,
@@ -14,6 +15,7 @@ import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import { oauthError } from './oauth-answers.js';
 import { liveGrant } from './sign-in-grants.js';
 import { signJwt } from './signing-keys.js';
+import { subjectFor } from './subjects.js';
 
 /** A PKCE code verifier (RFC 7636 §4.1). */
 const codeVerifierForm = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -31,10 +33,14 @@ function pkceHolds(code: OidcCodeRecord, verifier: unknown): boolean {
   );
 }
 
-/** The user's claims, for the id_token and userinfo alike. */
-export function userClaims(user: UserRecord): Record<string, unknown> {
+/** The user's claims as the client is given them, for the id_token and userinfo alike. */
+export function userClaims(
+  gateway: Gateway,
+  client: OidcClientRecord,
+  user: UserRecord,
+): Record<string, unknown> {
   return {
-    sub: user.userId,
+    sub: subjectFor(gateway, client, user),
     name: user.userName ?? user.userId,
     ...(user.email === null ? {} : { email: user.email }),
     groups: [...user.groups],
@@ -102,12 +108,18 @@ export async function exchangeCode(
   }
   const signedIn = await liveGrant(gateway, code.grantId);
   if (signedIn === undefined) return signInEnded(reply);
-  return issueTokens(gateway, reply, client, { ...code, sid: signedIn.sid });
+  return issueTokens(gateway, request, reply, client, {
+    ...code,
+    sid: signedIn.sid,
+    exchanged: 'authorization_code',
+  });
 }
 
 /** What tokens are issued for: a redeemed code, or a refresh token, of a sign-in still on. */
 type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' | 'authTime'> & {
   readonly nonce?: string | null;
+  /** The grant type presented, for the audit trail. */
+  readonly exchanged: 'authorization_code' | 'refresh_token';
   /** The gateway sign-in's `sid` (sign-in-grants.ts). */
   readonly sid: string;
 };
@@ -170,12 +182,21 @@ async function refresh(
   }
   const signedIn = await liveGrant(gateway, redemption.token.grantId);
   if (signedIn === undefined) return signInEnded(reply);
-  return issueTokens(gateway, reply, client, { ...redemption.token, sid: signedIn.sid });
+  return issueTokens(gateway, request, reply, client, {
+    ...redemption.token,
+    sid: signedIn.sid,
+    exchanged: 'refresh_token',
+  });
 }
 
-/** An access token, an id_token and, for a client that has them, a new refresh token. */
+/**
+ * An access token, an id_token and, for a client that has them, a new
+ * refresh token; audited as `oidc_token` with the client, the user, the
+ * entry and the grant type, never a token or code.
+ */
 async function issueTokens(
   gateway: Gateway,
+  request: FastifyRequest,
   reply: FastifyReply,
   client: OidcClientRecord,
   grant: Grant,
@@ -221,7 +242,19 @@ async function issueTokens(
     ...(grant.nonce === null || grant.nonce === undefined ? {} : { nonce: grant.nonce }),
     acr: grant.entryId ?? 'local',
     sid: grant.sid,
-    ...userClaims(user),
+    ...userClaims(gateway, client, user),
+  });
+  await audit(gateway, request, {
+    kind: 'oidc_token',
+    outcome: 'success',
+    entryId: grant.entryId,
+    userId: user.userId,
+    detail: {
+      clientId: client.clientId,
+      grantType: grant.exchanged,
+      scope: grant.scope,
+      refreshToken: refreshToken !== undefined,
+    },
   });
   return reply
     .header('cache-control', 'no-store')

@@ -40,8 +40,9 @@ export async function userInfo(
   if (token === undefined || (await liveGrant(gateway, token.grantId)) === undefined) {
     return refuse();
   }
-  if ((await gateway.storage.oidcClients.get(token.clientId)) === undefined) return refuse();
+  const client = await gateway.storage.oidcClients.get(token.clientId);
+  if (client === undefined) return refuse();
   const user = await gateway.storage.users.get(token.userRowId);
   if (user?.enabled !== true) return refuse();
-  return reply.header('cache-control', 'no-store').send(userClaims(user));
+  return reply.header('cache-control', 'no-store').send(userClaims(gateway, client, user));
 }

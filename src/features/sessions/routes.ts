@@ -3,6 +3,7 @@ import { SsogateError, buildLogoutRequest } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { providerLogoutUrl } from './provider-logout.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
+import { fromAnotherSite } from '../../foundation/http/fetch-metadata.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
@@ -68,17 +69,6 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
       }),
     ),
   );
-}
-
-/**
- * Fetch Metadata: a browser says where a request comes from. Only the
- * gateway's own pages post a sign-out; a browser that sends no such header
- * is held to the form token alone. (Origin cannot serve here: under the
- * pages' Referrer-Policy: no-referrer a same-origin form posts "null".)
- */
-function fromAnotherSite(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  return site !== undefined && site !== 'same-origin' && site !== 'none';
 }
 
 /**

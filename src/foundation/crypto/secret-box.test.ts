@@ -22,6 +22,16 @@ describe('createSecretBox', () => {
     assert.ok(!Buffer.from(sealed.slice(3), 'base64url').toString('latin1').includes('plain'));
   });
 
+  test('a derived key: the same from the same secret key, another for another purpose or key', () => {
+    const secret = key();
+    const derived = createSecretBox(secret).derive('a purpose');
+    assert.equal(derived.length, 32);
+    assert.deepEqual(createSecretBox(new Uint8Array(secret)).derive('a purpose'), derived);
+    assert.notDeepEqual(createSecretBox(secret).derive('another purpose'), derived);
+    assert.notDeepEqual(createSecretBox(key()).derive('a purpose'), derived);
+    assert.notDeepEqual(derived, secret);
+  });
+
   test('a wrong key cannot open it', () => {
     const sealed = createSecretBox(key()).seal('secret');
     assert.throws(() => createSecretBox(key()).open(sealed), /wrong secret key/);

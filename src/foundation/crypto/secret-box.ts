@@ -1,9 +1,22 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
 
 /** Encrypts app secrets at rest, so a copied database file does not leak them. */
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * A key of its own for one purpose, derived from the secret key with
+   * HKDF-SHA-256 (RFC 5869), the purpose as its info: never stored, the same
+   * in every process that holds the secret key, and telling nothing of the
+   * secret key or of another purpose's key.
+   */
+  derive(purpose: string): Uint8Array;
 }
 
 const VERSION = 'v1';
@@ -25,6 +38,10 @@ export function createSecretBox(key: Uint8Array): SecretBox {
   const ownKey = createSecretKey(Buffer.from(key));
 
   return {
+    derive(purpose) {
+      return new Uint8Array(hkdfSync('sha256', ownKey, new Uint8Array(0), purpose, KEY_BYTES));
+    },
+
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', ownKey, iv);

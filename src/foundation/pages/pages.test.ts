@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { errorCodes } from '../../core/index.js';
 import * as chooser from './chooser-page.js';
+import * as consent from './consent-page.js';
 import * as error from './error-page.js';
 import * as portal from './portal-page.js';
 import * as signOut from './sign-out-page.js';
@@ -23,6 +24,15 @@ const portalPage = (input: portal.PortalPageInput): string => flat(portal.portal
 const signedOutPage = (scope: signedOut.SignOutScope = 'everywhere'): string =>
   flat(signedOut.signedOutPage({ scope }));
 const signOutPage = (input: signOut.SignOutPageInput): string => flat(signOut.signOutPage(input));
+const consentPage = (input: Parameters<typeof consent.consentPage>[0]): string =>
+  flat(consent.consentPage(input));
+const consentInput = {
+  application: 'Team wiki',
+  user: { userId: 'u1', userName: 'Ann', email: 'ann@example.com' },
+  groups: ['ops', 'dev'],
+  action: '/_sso/oidc/consent',
+  formToken: 'token1',
+};
 
 const EVIL = `<script>alert(1)</script>"'`;
 const EVIL_ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;';
@@ -65,6 +75,8 @@ function samplePages(): Record<string, string> {
     portalMinimal: portalPage({ user: { userId: 'u1', isAdmin: false }, signOutCsrf: 'csrf1' }),
     signedOut: signedOutPage(),
     signOut: signOutPage({ user: { userId: 'u1', userName: 'Ann' }, signOutCsrf: 'csrf1' }),
+    consent: consentPage(consentInput),
+    consentMinimal: consentPage({ ...consentInput, user: { userId: 'u1' }, groups: [] }),
   };
 }
 
@@ -484,6 +496,44 @@ describe('signOutPage', () => {
     const page = signOutPage({ user: { userId: EVIL, email: EVIL }, signOutCsrf: EVIL });
     assert.doesNotMatch(page, /<script/);
     assert.equal(page.split(EVIL_ESCAPED).length - 1, 2);
+  });
+});
+
+describe('consentPage', () => {
+  test('names the application and each claim with its value; Allow and Deny post the token', () => {
+    const page = consentPage(consentInput);
+    assert.match(page, /<h1>Allow this application to know who you are\?<\/h1>/);
+    assert.match(page, /<strong class="application">Team wiki<\/strong>/);
+    assert.match(page, /Signed in as <strong>Ann<\/strong> \(u1\)/);
+    assert.match(page, /<li>your name: <strong>Ann<\/strong><\/li>/);
+    assert.match(page, /<li>your e-mail address: <strong>ann@example.com<\/strong><\/li>/);
+    assert.match(page, /<li>your groups: <strong>ops, dev<\/strong><\/li>/);
+    assert.match(page, /<form method="post" action="\/_sso\/oidc\/consent">/);
+    assert.match(page, /<input type="hidden" name="consent" value="token1">/);
+    assert.match(page, /<button type="submit" name="decision" value="allow">Allow<\/button>/);
+    assert.match(
+      page,
+      /<button type="submit" class="secondary" name="decision" value="deny"> ?Deny ?<\/button>/,
+    );
+  });
+
+  test('without an e-mail address or groups, says what there is', () => {
+    const page = consentPage({ ...consentInput, user: { userId: 'u1' }, groups: [] });
+    assert.match(page, /<li>your name: <strong>u1<\/strong><\/li>/);
+    assert.doesNotMatch(page, /e-mail/);
+    assert.match(page, /<li>your groups \(you are in none\)<\/li>/);
+  });
+
+  test('escapes every field', () => {
+    const page = consentPage({
+      application: EVIL,
+      user: { userId: EVIL, userName: EVIL, email: EVIL },
+      groups: [EVIL],
+      action: '/_sso/oidc/consent',
+      formToken: EVIL,
+    });
+    assert.doesNotMatch(page, /<script/);
+    assert.ok(page.split(EVIL_ESCAPED).length - 1 >= 5);
   });
 });
 

@@ -14,6 +14,8 @@ const grafana: OidcClientRecord = {
   allowedUsers: [],
   allowedGroups: ['ops'],
   refreshTokens: false,
+  subjectType: 'public',
+  consent: false,
   createdAt: 10,
   updatedAt: 10,
 };
@@ -32,7 +34,13 @@ describe('OidcClientStore', () => {
         ['grafana', 'spa'],
       );
 
-      const settings = { ...grafana, allowedUsers: ['alice'], refreshTokens: true };
+      const settings: OidcClientRecord = {
+        ...grafana,
+        allowedUsers: ['alice'],
+        refreshTokens: true,
+        subjectType: 'pairwise',
+        consent: true,
+      };
       assert.equal(await oidcClients.update('grafana', settings, 20), true);
       assert.equal(await oidcClients.update('nobody', settings, 20), false);
       assert.deepEqual(await oidcClients.get('grafana'), { ...settings, updatedAt: 20 });
@@ -46,6 +54,54 @@ describe('OidcClientStore', () => {
       assert.equal(await oidcClients.delete('spa'), true);
       assert.equal(await oidcClients.delete('spa'), false);
       assert.equal(await oidcClients.get('spa'), undefined);
+    });
+  });
+
+  test("a client deleted takes its grants, codes and tokens along, and no other client's", async () => {
+    await withTestStorage(async ({ oidcClients, oidcGrants }) => {
+      const grant = (clientId: string, grantId: string) => ({
+        grantId,
+        clientId,
+        userRowId: 1,
+        scope: 'openid',
+        entryId: null,
+        authTime: 10,
+        expiresAt: 1_000,
+      });
+      for (const clientId of ['grafana', 'spa']) {
+        await oidcClients.create({ ...grafana, clientId });
+        const held = grant(clientId, `grant-${clientId}`);
+        await oidcGrants.addGrant({
+          grantId: held.grantId,
+          clientId,
+          userRowId: 1,
+          subject: 'alice',
+          entryId: null,
+          signInHash: `sign-in-${clientId}`,
+          sid: `sid-${clientId}`,
+          createdAt: 10,
+        });
+        await oidcGrants.addCode({
+          ...held,
+          codeHash: `code-${clientId}`,
+          redirectUri: grafana.redirectUris[0] ?? '',
+          codeChallenge: null,
+          nonce: null,
+        });
+        await oidcGrants.addAccessToken({ ...held, tokenHash: `access-${clientId}` });
+        await oidcGrants.addRefreshToken({ ...held, tokenHash: `refresh-${clientId}` });
+      }
+      assert.equal(await oidcClients.delete('grafana'), true);
+      await oidcClients.create(grafana);
+      assert.deepEqual(await oidcGrants.liveScopes('grafana', 1, 20), []);
+      assert.equal(await oidcGrants.accessToken('access-grafana', 20), undefined);
+      const redeemed = await oidcGrants.redeemCode('code-grafana', 'grafana', 20);
+      assert.equal(redeemed.outcome, 'unknown');
+      const refreshed = await oidcGrants.redeemRefreshToken('refresh-grafana', 'grafana', 20);
+      assert.equal(refreshed.outcome, 'unknown');
+      assert.deepEqual(await oidcGrants.liveScopes('spa', 1, 20), ['openid']);
+      assert.equal(await oidcGrants.grant('grant-grafana'), undefined);
+      assert.equal((await oidcGrants.grant('grant-spa'))?.clientId, 'spa');
     });
   });
 

@@ -30,6 +30,9 @@ function settingsOf(text: string): OidcClientSettings {
     allowedUsers: texts(value.allowedUsers, 'allowedUsers'),
     allowedGroups: texts(value.allowedGroups, 'allowedGroups'),
     refreshTokens: value.refreshTokens === true,
+    // Clients saved before these settings existed keep what they had: public, no page.
+    subjectType: value.subjectType === 'pairwise' ? 'pairwise' : 'public',
+    consent: value.consent === true,
   };
 }
 
@@ -44,6 +47,8 @@ function settingsText(settings: OidcClientSettings): string {
     allowedUsers: settings.allowedUsers,
     allowedGroups: settings.allowedGroups,
     refreshTokens: settings.refreshTokens,
+    subjectType: settings.subjectType,
+    consent: settings.consent,
   };
   return JSON.stringify(known);
 }
@@ -105,11 +110,26 @@ export function createOidcClientStore(db: Kysely<Database>): OidcClientStore {
       return touched(result);
     },
     async delete(clientId) {
-      const result = await db
-        .deleteFrom('oidc_clients')
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
-      return touched(result);
+      // Its grants, codes and tokens go with it, so a client made again under
+      // the same id inherits no grant, refresh token or remembered consent.
+      // Its grants end without a logout token: the client is gone, and with
+      // it the URI one would go to.
+      const tables = [
+        'oidc_grants',
+        'oidc_codes',
+        'oidc_access_tokens',
+        'oidc_refresh_tokens',
+      ] as const;
+      return db.transaction().execute(async (trx) => {
+        for (const table of tables) {
+          await trx.deleteFrom(table).where('client_id', '=', clientId).execute();
+        }
+        const result = await trx
+          .deleteFrom('oidc_clients')
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
+        return touched(result);
+      });
     },
   };
 }

@@ -180,6 +180,22 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         expiresAt: toMillis(row.expires_at),
       };
     },
+    async liveScopes(clientId, userRowId, now) {
+      const scopesIn = (table: 'oidc_access_tokens' | 'oidc_refresh_tokens') =>
+        db
+          .selectFrom(table)
+          .select('scope')
+          .distinct()
+          .where('client_id', '=', clientId)
+          .where('user_row_id', '=', userRowId)
+          .where('expires_at', '>', now);
+      const [access, refresh] = await Promise.all([
+        scopesIn('oidc_access_tokens').execute(),
+        // A refresh token used is spent: its successor, if any, is unused.
+        scopesIn('oidc_refresh_tokens').where('used_at', 'is', null).execute(),
+      ]);
+      return [...new Set([...access, ...refresh].map((row) => row.scope))];
+    },
     async addRefreshToken(token) {
       await db
         .insertInto('oidc_refresh_tokens')

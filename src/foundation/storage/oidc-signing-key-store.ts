@@ -6,7 +6,10 @@ import type { OidcSigningKeyStore, SigningKeyRecord } from './types.js';
 
 type KeyRow = Selectable<Database['oidc_signing_keys']>;
 
-/** The signing keys in the database; a private key is sealed with the secrets' key. */
+/**
+ * The signing keys in the database, a private key sealed with the secrets'
+ * key; and the key of pairwise subjects, derived from that key.
+ */
 export function createOidcSigningKeyStore(
   db: Kysely<Database>,
   secretBox: SecretBox,
@@ -19,7 +22,11 @@ export function createOidcSigningKeyStore(
     retiredAt: toNullableMillis(row.retired_at),
     publishedUntil: toNullableMillis(row.published_until),
   });
+  // Derived once: the same on every instance that shares the secret key,
+  // with nothing stored that two instances could race to make.
+  const subjectKey = secretBox.derive('ssogate oidc pairwise subjects v1');
   return {
+    subjectKey: () => subjectKey,
     async published(now) {
       const rows = await db
         .selectFrom('oidc_signing_keys')

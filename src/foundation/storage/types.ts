@@ -452,6 +452,14 @@ export interface OidcClientSettings {
   readonly allowedGroups: readonly string[];
   /** Whether it is given refresh tokens. */
   readonly refreshTokens: boolean;
+  /**
+   * The `sub` it is given: the user's id (`public`), or one of its own per
+   * user that no other client's can be matched with (`pairwise`, OpenID
+   * Connect Core §8.1; openid-provider/subjects.ts).
+   */
+  readonly subjectType: 'public' | 'pairwise';
+  /** Whether the user is asked before a code is issued (openid-provider/consent.ts). */
+  readonly consent: boolean;
 }
 
 export interface OidcClientRecord extends OidcClientSettings {
@@ -475,7 +483,7 @@ export interface OidcClientStore {
    * secret stops working at once; false when the client is unknown or public.
    */
   replaceSecretHash(clientId: string, secretHash: string, at: number): Promise<boolean>;
-  /** False when the client is unknown. */
+  /** Deletes the client with its codes and tokens, in one transaction; false when it is unknown. */
   delete(clientId: string): Promise<boolean>;
 }
 
@@ -494,6 +502,12 @@ export interface SigningKeyRecord {
 }
 
 export interface OidcSigningKeyStore {
+  /**
+   * The key of pairwise subjects (docs/openid-provider.md#pairwise-subjects):
+   * derived from the secret key (crypto/secret-box.ts derive), never stored,
+   * so every instance sharing the secret key computes the same subjects.
+   */
+  subjectKey(): Uint8Array;
   /**
    * The keys to publish at `now`: those still signing, and those retired
    * whose tokens may not have expired: those still signing first, each
@@ -598,6 +612,12 @@ export interface OidcGrantStore {
   addAccessToken(token: OidcAccessTokenRecord): Promise<void>;
   /** The unexpired access token with this hash. */
   accessToken(tokenHash: string, now: number): Promise<OidcAccessTokenRecord | undefined>;
+  /**
+   * The scopes of the client's unexpired access tokens and unused refresh
+   * tokens for the user: what the user has allowed it and it still holds
+   * (openid-provider/consent.ts remembers a consent by them).
+   */
+  liveScopes(clientId: string, userRowId: number, now: number): Promise<string[]>;
   addRefreshToken(token: OidcRefreshTokenRecord): Promise<void>;
   /** As redeemCode, for a refresh token: used once, in one statement. */
   redeemRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshRedemption>;
@@ -632,6 +652,8 @@ export const auditKinds = [
   'test_sign_in',
   'handoff',
   'client_change',
+  'oidc_code',
+  'oidc_token',
   'key_change',
   'backchannel_logout',
 ] as const;

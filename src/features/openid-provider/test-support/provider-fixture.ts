@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as client from 'openid-client';
 import { buildApp } from '../../../app/build-app.js';
 import { createGateway } from '../../../app/create-gateway.js';
@@ -9,6 +12,7 @@ import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../../test-support/gateway-fixture.js';
 import { capturingLogger } from '../../../test-support/log-capture.js';
+import { testBackendName } from '../../../test-support/test-backend.js';
 
 /** The client secret of every confidential test client. */
 export const clientSecret = 'ssgc_test-secret-0123456789abcdefghijklmnopqrstu';
@@ -18,12 +22,56 @@ export const redirectUri = 'http://127.0.0.1:9/callback';
 
 /** A gateway whose default entry signs in at the example server in its `errcode` envelope style. */
 export async function startProviderGateway(
-  options: { clock?: () => number; env?: Record<string, string> } = {},
+  options: {
+    clock?: () => number;
+    env?: Record<string, string>;
+    usernames?: readonly string[];
+  } = {},
 ): Promise<TestGateway> {
   return startTestGateway({
     entries: (presets) => [{ ...presets.jsonStyle, id: 'corp', isDefault: true }],
     usernames: ['alice', 'bob'],
     ...options,
+  });
+}
+
+/**
+ * A provider gateway whose database a second one (secondGateway) can open
+ * too: on SQLite a file rather than memory. `close` removes the file.
+ */
+export async function startSharedProviderGateway(): Promise<TestGateway> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-op-'));
+  const env: Record<string, string> = testBackendName().startsWith('sqlite')
+    ? { SSOGATE_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` }
+    : {};
+  const gw = await startProviderGateway({ env });
+  return {
+    ...gw,
+    browser: () => gw.browser(),
+    async close() {
+      await gw.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A POST to the token endpoint of the gateway at `gatewayUrl` (any instance),
+ * the client authenticating with HTTP Basic, the test secret unless given.
+ */
+export function tokenRequest(
+  gatewayUrl: string,
+  clientId: string,
+  fields: Record<string, string>,
+  secret = clientSecret,
+): Promise<Response> {
+  return fetch(`${gatewayUrl}/_sso/oidc/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(fields).toString(),
   });
 }
 
@@ -44,6 +92,8 @@ export async function registerClient(
     allowedUsers: [],
     allowedGroups: [],
     refreshTokens: false,
+    subjectType: 'public',
+    consent: false,
     createdAt: 0,
     updatedAt: 0,
     ...settings,
@@ -59,14 +109,7 @@ export function postToTokenEndpoint(
   clientId = 'app',
   secret = clientSecret,
 ): Promise<Response> {
-  return fetch(`${gw.url}/_sso/oidc/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
+  return tokenRequest(gw.url, clientId, fields, secret);
 }
 
 /**

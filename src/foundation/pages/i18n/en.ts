@@ -34,6 +34,21 @@ export const en = {
     everywhereMeans:
       'Also signs you out at the sign-in service you used, where it allows it: the next sign-in asks for your password again.',
   },
+  consent: {
+    title: 'Allow access',
+    /** Followed by the application's name, in bold. */
+    heading: 'Allow this application to know who you are?',
+    application: 'Application:',
+    receives: 'If you allow it, it receives:',
+    identifier: 'an identifier for you, the same each time you sign in to it',
+    name: 'your name:',
+    email: 'your e-mail address:',
+    groups: 'your groups:',
+    noGroups: 'your groups (you are in none)',
+    allow: 'Allow',
+    deny: 'Deny',
+    denyMeans: 'Deny sends you back to the application without signing you in.',
+  },
   testSignIn: {
     title: 'Test sign-in finished',
     wouldSucceed: 'The sign-in would succeed.',
@@ -78,6 +93,8 @@ export const en = {
     code_invalid:
       'The sign-in service sent an answer the gateway cannot accept. Please start again.',
     state_invalid: 'This sign-in link has expired or was already used. Please start again.',
+    oidc_consent_invalid:
+      'This form has expired, was already used, or was opened in another browser. Please go back to the application and sign in again.',
     entry_unknown: 'This sign-in method does not exist. Please choose another one.',
     entry_disabled: 'This sign-in method is turned off. Please choose another one.',
     token_request_failed:

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chooserPage } from '../chooser-page.js';
+import { consentPage } from '../consent-page.js';
 import { errorPage, flowErrorSentences } from '../error-page.js';
 import type { PageContext } from '../layout.js';
 import { portalPage } from '../portal-page.js';
@@ -115,6 +116,22 @@ function zhPages(): Record<string, string> {
     chooserEmpty: chooserPage({ entries: [], returnTo: '/', localForm: undefined, page: zh }),
     portal: portalPage({ user: { ...user, isAdmin: true }, signOutCsrf: 'c', page: zh }),
     signOut: signOutPage({ user, signOutCsrf: 'c', page: zh }),
+    consent: consentPage({
+      application: 'Wiki',
+      user,
+      groups: ['ops'],
+      action: '/_sso/oidc/consent',
+      formToken: 't',
+      page: zh,
+    }),
+    consentWithoutGroups: consentPage({
+      application: 'Wiki',
+      user: { userId: 'u1' },
+      groups: [],
+      action: '/_sso/oidc/consent',
+      formToken: 't',
+      page: zh,
+    }),
     signedOutHere: signedOutPage({ scope: 'here', page: zh }),
     signedOutEverywhere: signedOutPage({ scope: 'everywhere', page: zh }),
     ...Object.fromEntries(

@@ -1,0 +1,156 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SsogateError } from '../../core/index.js';
+import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { audit } from '../../foundation/http/audit.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { sendFailure } from '../../foundation/http/respond.js';
+import type { OidcClientRecord } from '../../foundation/storage/types.js';
+import type { ActiveSession } from '../sessions/session-service.js';
+import { issuerOf } from './endpoints.js';
+import { codeLifetimeMs } from './lifetimes.js';
+import { sidOf, signInHashOf } from './sign-in-grants.js';
+import { subjectFor } from './subjects.js';
+
+type Parameters = Readonly<Record<string, string | undefined>>;
+
+/**
+ * An authorization request whose client and redirect URI are known to match
+ * (a registered client, one of its redirect URIs exactly): from here on its
+ * errors go back to the client. Its parameters are 'repeated' when one is
+ * given twice (RFC 6749 §3.1), which the client is then told.
+ */
+export interface MatchedRequest {
+  readonly client: OidcClientRecord;
+  readonly redirectUri: string;
+  readonly parameters: Parameters | 'repeated';
+}
+
+/** The query's parameters; a repeated one is refused (RFC 6749 §3.1). */
+function parametersOf(query: unknown): Parameters | 'repeated' {
+  const parameters: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== 'string') return 'repeated';
+    parameters[name] = value;
+  }
+  return parameters;
+}
+
+/**
+ * The request's client and redirect URI, or, when they do not match, the
+ * coded error of a page of ours: the browser is then sent nowhere.
+ */
+export async function matchedRequest(
+  gateway: Gateway,
+  query: unknown,
+): Promise<MatchedRequest | SsogateError> {
+  const parameters = parametersOf(query);
+  const named = (name: string) => (parameters === 'repeated' ? undefined : parameters[name]);
+  const clientId = named('client_id');
+  const redirectUri = named('redirect_uri');
+  const client =
+    clientId === undefined ? undefined : await gateway.storage.oidcClients.get(clientId);
+  if (client === undefined) {
+    return new SsogateError(
+      'oidc_authorization_invalid',
+      'the authorization request names no known client',
+    );
+  }
+  if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) {
+    return new SsogateError(
+      'oidc_authorization_invalid',
+      "the redirect_uri is not one of the client's, exactly",
+    );
+  }
+  return { client, redirectUri, parameters };
+}
+
+/**
+ * Sends the browser back to the client with the answer, the request's
+ * `state` and the issuer (RFC 6749 §4.1.2, RFC 9207): 302 from the
+ * authorization endpoint, 303 after a form's POST (RFC 9700 §4.12).
+ */
+export function answerClient(
+  gateway: Gateway,
+  reply: FastifyReply,
+  request: MatchedRequest,
+  answer: Readonly<Record<string, string>>,
+  status: 302 | 303 = 302,
+): FastifyReply {
+  const url = new URL(request.redirectUri);
+  for (const [name, value] of Object.entries(answer)) url.searchParams.append(name, value);
+  const state = request.parameters === 'repeated' ? undefined : request.parameters.state;
+  if (state !== undefined) url.searchParams.append('state', state);
+  url.searchParams.append('iss', issuerOf(gateway));
+  return reply.redirect(url.href, status);
+}
+
+/** The page `403 oidc_user_refused`: the client's rules do not accept this sign-in. */
+export function refuseUser(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: OidcClientRecord,
+  active: ActiveSession,
+): FastifyReply {
+  const why = `the client ${client.clientId} does not accept ${active.user.userId}`;
+  sendFailure(gateway, request, reply, new SsogateError('oidc_user_refused', why), {
+    as: 'page',
+  });
+  return reply;
+}
+
+/**
+ * Issues a code for the signed-in user and sends it back to the client:
+ * stored as its hash only, for one minute and one use, with the request's
+ * PKCE challenge, nonce and scope; audited as `oidc_code` with the client,
+ * the user and the entry, never the code.
+ */
+export async function issueCode(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  matched: MatchedRequest & { readonly parameters: Parameters },
+  active: ActiveSession,
+  status: 302 | 303 = 302,
+): Promise<FastifyReply> {
+  const { client, parameters } = matched;
+  const now = gateway.clock();
+  const code = Buffer.from(gateway.random(32)).toString('base64url');
+  const scope = parameters.scope ?? 'openid';
+  const grantId = Buffer.from(gateway.random(16)).toString('hex');
+  // The grant lives by the gateway sign-in it comes from (sign-in-grants.ts);
+  // its subject is the one the client is given, pairwise or not, so a logout
+  // token names the user as the id_token did.
+  const signInHash = signInHashOf(active.session);
+  await gateway.storage.oidcGrants.addGrant({
+    grantId,
+    clientId: client.clientId,
+    userRowId: active.user.id,
+    subject: subjectFor(gateway, client, active.user),
+    entryId: active.session.entryId,
+    signInHash,
+    sid: sidOf(signInHash),
+    createdAt: now,
+  });
+  await gateway.storage.oidcGrants.addCode({
+    codeHash: sha256Base64url(code),
+    grantId,
+    clientId: client.clientId,
+    redirectUri: matched.redirectUri,
+    codeChallenge: parameters.code_challenge ?? null,
+    nonce: parameters.nonce ?? null,
+    scope,
+    userRowId: active.user.id,
+    entryId: active.session.entryId,
+    authTime: active.session.createdAt,
+    expiresAt: now + codeLifetimeMs,
+  });
+  await audit(gateway, request, {
+    kind: 'oidc_code',
+    outcome: 'success',
+    entryId: active.session.entryId,
+    userId: active.user.userId,
+    detail: { clientId: client.clientId, scope },
+  });
+  return answerClient(gateway, reply, matched, { code }, status);
+}

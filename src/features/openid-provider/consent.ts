@@ -1,0 +1,202 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SsogateError, isRandomToken, randomToken } from '../../core/index.js';
+import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { audit } from '../../foundation/http/audit.js';
+import { fromAnotherSite } from '../../foundation/http/fetch-metadata.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { pageContext } from '../../foundation/http/page-context.js';
+import { sendFailure, sendPage } from '../../foundation/http/respond.js';
+import { consentPage } from '../../foundation/pages/index.js';
+import { securityHeaders } from '../../foundation/web/index.js';
+import { sessionOf } from '../sessions/request-session.js';
+import type { ActiveSession } from '../sessions/session-service.js';
+import { shownUser } from '../sessions/sign-out-form.js';
+import type { MatchedRequest } from './authorization-request.js';
+import { answerClient, issueCode, matchedRequest, refuseUser } from './authorization-request.js';
+import { clientAccepts } from './client-rules.js';
+import { providerPaths } from './endpoints.js';
+import { consentLifetimeMs } from './lifetimes.js';
+
+/**
+ * The consent page of a client registered with `"consent": true`
+ * (docs/openid-provider.md#consent), and for `prompt=consent`.
+ *
+ * The page's form carries a random 256-bit token. What it stands for is
+ * kept as a pending sign-in (storage/types.ts PendingSignIn) keyed by the
+ * token's hash, of a kind no sign-in or handoff key has: the authorization
+ * request to answer, for ten minutes, bound to the gateway session that was
+ * shown the page (so to this browser and this sign-in). Posted, the record
+ * is consumed in one atomic step before any check, so a form is good once,
+ * whoever posts it; a form of another browser, an expired or a replayed one
+ * gets the page `400 oidc_consent_invalid`, and the client nothing. Deny
+ * answers the client `access_denied` (RFC 6749 §4.1.2.1); Allow issues the
+ * code.
+ */
+
+type Parameters = Readonly<Record<string, string | undefined>>;
+type Answerable = MatchedRequest & { readonly parameters: Parameters };
+
+/** The key of a consent form's record: the token's hash, of a kind of its own. */
+function consentKey(token: string): string {
+  return sha256Base64url(`consent:${token}`);
+}
+
+/** What binds a consent form to the gateway session it was shown in. */
+function consentBinding(active: ActiveSession): string {
+  return sha256Base64url(`consent:${active.session.idHash}`);
+}
+
+/** A scope as a set of words, in one order, to compare two. */
+function scopeWords(scope: string): string {
+  return [...new Set(scope.split(' ').filter((word) => word !== ''))].sort().join(' ');
+}
+
+/**
+ * Whether the user is to be asked: always for `prompt=consent`; for a
+ * client with `consent`, unless the user allowed it these scopes already and
+ * it still holds a token of that grant (an access token, an hour; a refresh
+ * token, thirty days): a consent is remembered as long as its grant lives.
+ */
+export async function consentNeeded(
+  gateway: Gateway,
+  request: Answerable,
+  active: ActiveSession,
+  prompted: boolean,
+): Promise<boolean> {
+  if (prompted) return true;
+  if (!request.client.consent) return false;
+  const asked = scopeWords(request.parameters.scope ?? 'openid');
+  const held = await gateway.storage.oidcGrants.liveScopes(
+    request.client.clientId,
+    active.user.id,
+    gateway.clock(),
+  );
+  return !held.some((scope) => scopeWords(scope) === asked);
+}
+
+/**
+ * Browsers apply CSP form-action to the redirects that follow a form post:
+ * the consent form, whose POST redirects to the client, needs the client's
+ * origin allowed, or Allow and Deny would stop at the gateway.
+ */
+function allowRedirectTo(gateway: Gateway, reply: FastifyReply, redirectUri: string): void {
+  const { protocol, origin } = new URL(redirectUri);
+  if (protocol !== 'https:' && protocol !== 'http:') return;
+  const policy = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: [origin],
+  })['Content-Security-Policy'];
+  if (policy !== undefined) void reply.header('content-security-policy', policy);
+}
+
+/** Shows the consent page for an authorization request, `returnTo` its path and query. */
+export async function askConsent(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answerable: Answerable,
+  active: ActiveSession,
+  returnTo: string,
+): Promise<FastifyReply> {
+  const token = randomToken(gateway.random);
+  const now = gateway.clock();
+  await gateway.storage.pendingSignIns.save({
+    stateHash: consentKey(token),
+    entryId: answerable.client.clientId,
+    returnTo,
+    bindingHash: consentBinding(active),
+    redirectUri: answerable.redirectUri,
+    codeVerifier: null,
+    createdAt: now,
+    expiresAt: now + consentLifetimeMs,
+  });
+  allowRedirectTo(gateway, reply, answerable.redirectUri);
+  return sendPage(
+    reply,
+    200,
+    consentPage({
+      application: answerable.client.name,
+      user: shownUser(active.user),
+      groups: active.user.groups,
+      action: providerPaths.consent,
+      formToken: token,
+      page: pageContext(gateway, request),
+    }),
+  );
+}
+
+/** The query of a path as Fastify gives it: a value, or the values of a repeated name. */
+function queryOf(path: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null) as Record<
+    string,
+    string | string[]
+  >;
+  const search = new URL(path, 'http://gateway.invalid').searchParams;
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    query[name] = values.length === 1 ? (values[0] ?? '') : values;
+  }
+  return query;
+}
+
+/** POST /_sso/oidc/consent: the user's Allow or Deny. */
+export async function decideConsent(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  void reply.header('cache-control', 'no-store');
+  const fail = (why: string) => {
+    sendFailure(gateway, request, reply, new SsogateError('oidc_consent_invalid', why), {
+      as: 'page',
+    });
+    return reply;
+  };
+  if (fromAnotherSite(request)) return fail('the consent was posted from another site');
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as {
+    consent?: unknown;
+    decision?: unknown;
+  };
+  const { consent: token, decision } = body;
+  if (typeof token !== 'string' || !isRandomToken(token)) return fail('no consent form token');
+  // Consumed before any other check: a form is good for one post, whoever sends it.
+  const pending = await gateway.storage.pendingSignIns.consume(consentKey(token));
+  if (pending === undefined || pending.handoff !== undefined) {
+    return fail('the consent form is unknown or was used already');
+  }
+  if (pending.expiresAt <= gateway.clock()) return fail('the consent form expired');
+  const active = await sessionOf(gateway, request);
+  if (active === undefined || pending.bindingHash !== consentBinding(active)) {
+    return fail('the consent form was shown to another browser or sign-in');
+  }
+  const matched = await matchedRequest(gateway, queryOf(pending.returnTo));
+  if (
+    matched instanceof SsogateError ||
+    matched.parameters === 'repeated' ||
+    matched.client.clientId !== pending.entryId
+  ) {
+    return fail('the authorization request no longer matches its client');
+  }
+  const answerable = { ...matched, parameters: matched.parameters };
+  if (decision === 'deny') {
+    await audit(gateway, request, {
+      kind: 'oidc_code',
+      outcome: 'failure',
+      entryId: active.session.entryId,
+      userId: active.user.userId,
+      detail: { clientId: matched.client.clientId, denied: true },
+    });
+    return answerClient(
+      gateway,
+      reply,
+      answerable,
+      { error: 'access_denied', error_description: 'the user denied the request' },
+      303,
+    );
+  }
+  if (decision !== 'allow') return fail('the decision is neither allow nor deny');
+  if (!clientAccepts(matched.client, active)) {
+    return refuseUser(gateway, request, reply, matched.client, active);
+  }
+  return issueCode(gateway, request, reply, answerable, active, 303);
+}
