@@ -34,11 +34,15 @@ function freshGet(url: string, headers: Record<string, string> = {}): Promise<nu
   });
 }
 
-/** The gateway's JSON log lines so far (the primary's and every worker's). */
+/**
+ * The gateway's JSON log lines so far (the primary's and every worker's):
+ * whole lines only, as the pipe may have brought half of the last one.
+ */
 function logLines(gateway: GatewayProcess): Record<string, unknown>[] {
   return gateway.output
     .join('')
     .split('\n')
+    .slice(0, -1)
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }

@@ -91,8 +91,11 @@ export async function startGatewayProcess(
       reject(new Error(`gateway on ${port} exited with ${String(code)}:\n${output.join('')}`));
     });
   });
+  // A process ended by a signal has no exit code, only a signal code: either
+  // means it has exited, and its 'exit' event will not come again.
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   const exited = new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
+    if (hasExited()) resolve(child.exitCode);
     else
       child.once('exit', (code) => {
         resolve(code);
@@ -108,7 +111,7 @@ export async function startGatewayProcess(
     },
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) {
+        if (hasExited()) {
           resolve();
           return;
         }
