@@ -6,6 +6,7 @@ import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
 import type { AddressPolicy } from './address-policy.js';
 import { addressPolicy } from './address-policy.js';
+import { loadUndici } from './lazy-module.js';
 import { describeCall } from './outbound-error.js';
 import { sendOutbound } from './send-outbound.js';
 
@@ -121,7 +122,7 @@ export class OutboundClient {
   private async agentFor(timeoutMs: number): Promise<Agent> {
     const existing = this.agents.get(timeoutMs);
     if (existing !== undefined) return existing;
-    const undici = await import('undici');
+    const undici = await loadUndici();
     // Another call may have made it while undici loaded.
     let agent = this.agents.get(timeoutMs);
     if (agent === undefined) {

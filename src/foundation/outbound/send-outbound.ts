@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
+import { loadUndici } from './lazy-module.js';
 import { defaultUserAgent } from './user-agent.js';
 import { describeCall, toOutboundError } from './outbound-error.js';
 import { readCappedBody, tooLarge } from './read-body.js';
@@ -33,7 +34,7 @@ export async function sendOutbound(
   const call = describeCall(outbound.method, outbound.url);
   // undici is loaded with the first call, not with the gateway, and before
   // the deadline starts: the call's time-out is the exchange's alone.
-  const { request } = await import('undici');
+  const { request } = await loadUndici();
   const deadline = options.deadline ?? AbortSignal.timeout(outbound.timeoutMs);
   const exchange = exchangeWith(request, outbound, call, deadline, options.dispatcher);
   const settled = (): void => options.onSettled?.();
