@@ -68,7 +68,7 @@ export class OutboundClient {
 
   readonly send = async (outbound: OutboundRequest): Promise<ThirdPartyResponse> => {
     const url = new URL(outbound.url);
-    const call = describeCall(outbound.method, outbound.url);
+    const call = describeCall(outbound.method, url);
     const refusal = this.policy.hostRefusal(url.hostname);
     if (refusal !== undefined) throw refused(call, refusal);
     // Before the deadline starts: the first call loads undici.
@@ -77,6 +77,7 @@ export class OutboundClient {
     const gate = this.gateFor(url.origin);
     await gate.enter(deadline, call, this.maxPerOrigin);
     return sendOutbound(outbound, {
+      call,
       dispatcher,
       deadline,
       onSettled: () => {
