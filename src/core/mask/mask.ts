@@ -109,15 +109,19 @@ function maskJsonValue(value: unknown, depth: number): unknown {
 export function maskSecrets(text: string, secrets: readonly string[] = []): string {
   let out = maskExactSecrets(text, secrets);
   const document = maskJsonDocument(out);
+  // Each pattern runs only where it could match: a query string or a form
+  // body (every request's log line) has no quote, and rarely a JWT.
   if (document !== undefined) {
     out = document;
   } else {
-    out = out.replace(JSON_DOUBLE, maskQuotedValue('"'));
-    out = out.replace(JSON_SINGLE, maskQuotedValue("'"));
+    if (out.includes('"')) out = out.replace(JSON_DOUBLE, maskQuotedValue('"'));
+    if (out.includes("'")) out = out.replace(JSON_SINGLE, maskQuotedValue("'"));
   }
-  out = out.replace(FORM, (match: string, lead: string, key: string, value: string) =>
-    value !== '' && isSensitiveKey(safeDecode(key)) ? `${lead}${key}=${MASK}` : match,
-  );
+  if (out.includes('=')) {
+    out = out.replace(FORM, (match: string, lead: string, key: string, value: string) =>
+      value !== '' && isSensitiveKey(safeDecode(key)) ? `${lead}${key}=${MASK}` : match,
+    );
+  }
   out = out.replace(AUTH_SCHEME, `$1$2${MASK}`);
-  return out.replace(JWT, MASK);
+  return out.includes('eyJ') ? out.replace(JWT, MASK) : out;
 }

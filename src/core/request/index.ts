@@ -6,7 +6,7 @@ export type { OutboundRequest, ThirdPartyResponse } from './outbound-request.js'
 export { maxResponseBytes } from './outbound-request.js';
 export { createPkcePair, pkceChallenge } from './pkce.js';
 export type { RandomSource } from './random.js';
-export { base64url, isRandomToken, randomToken } from './random.js';
+export { isRandomToken, randomToken } from './random.js';
 export { buildTokenRequest } from './token-request.js';
 export type { ResponseOptions } from './token-response.js';
 export { processTokenResponse } from './token-response.js';

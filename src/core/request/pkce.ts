@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RandomSource } from './random.js';
-import { base64url, randomToken } from './random.js';
+import { randomToken } from './random.js';
 
 interface PkcePair {
   /** Kept server-side with the pending sign-in; sent only to the token endpoint. */
@@ -19,5 +19,5 @@ export function createPkcePair(random: RandomSource): PkcePair {
 }
 
 export function pkceChallenge(verifier: string): string {
-  return base64url(createHash('sha256').update(verifier, 'ascii').digest());
+  return hash('sha256', Buffer.from(verifier, 'ascii'), 'base64url');
 }

@@ -4,7 +4,7 @@
  */
 export type RandomSource = (size: number) => Uint8Array;
 
-export function base64url(bytes: Uint8Array): string {
+function base64url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64url');
 }
 

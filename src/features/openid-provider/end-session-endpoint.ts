@@ -4,6 +4,7 @@ import { audit } from '../../foundation/http/audit.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
+import { loadJose } from '../../foundation/oidc/jose.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
@@ -17,7 +18,7 @@ async function hintedBy(
 ): Promise<{ subject: string; clientId: string } | undefined> {
   if (typeof idTokenHint !== 'string') return undefined;
   try {
-    const { compactVerify, createLocalJWKSet, decodeJwt } = await import('jose');
+    const { compactVerify, createLocalJWKSet, decodeJwt } = await loadJose();
     const keys = createLocalJWKSet(await publishedKeySet(gateway.storage, gateway.clock()));
     await compactVerify(idTokenHint, keys, { algorithms: ['RS256'] });
     const claims = decodeJwt(idTokenHint);

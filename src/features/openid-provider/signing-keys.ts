@@ -1,5 +1,6 @@
 import type { JWTPayload } from 'jose';
 import type { JsonValue } from '../../core/index.js';
+import { loadJose } from '../../foundation/oidc/jose.js';
 import type { SigningKeyRecord, Storage } from '../../foundation/storage/types.js';
 import { retiredKeyPublishedMs, signingKeyRotationMs } from './lifetimes.js';
 
@@ -18,7 +19,7 @@ export async function rotateSigningKey(
   now: number,
 ): Promise<SigningKeyRecord> {
   // jose is loaded when the provider is first used, not with every gateway.
-  const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await import('jose');
+  const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await loadJose();
   const { publicKey, privateKey } = await generateKeyPair(algorithm, {
     modulusLength: 2048,
     extractable: true,
@@ -60,7 +61,7 @@ export async function signJwt(
   typ = 'JWT',
 ): Promise<string> {
   const key = await currentSigningKey(storage, now);
-  const { SignJWT, importJWK } = await import('jose');
+  const { SignJWT, importJWK } = await loadJose();
   const privateKey = await importJWK(key.privateJwk, algorithm);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: algorithm, kid: key.kid, typ })

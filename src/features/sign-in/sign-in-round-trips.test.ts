@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { RoundTrip, RoundTripLog } from '../../test-support/round-trips.js';
-import { recordRoundTrips } from '../../test-support/round-trips.js';
-import { needsPostgresAndRedis } from '../../test-support/test-backend.js';
+import { recordRoundTrips, recordSqliteStatements } from '../../test-support/round-trips.js';
+import { needsPostgresAndRedis, testBackendName } from '../../test-support/test-backend.js';
 
 /** A sign-in's three requests, each with the round trips it made. */
 interface SignInTrips {
@@ -13,13 +13,50 @@ interface SignInTrips {
   readonly landing: readonly string[];
 }
 
+/** One sign-in of a known user, each of its three requests with what `trips` recorded. */
+async function signInTrips(gw: TestGateway, trips: RoundTripLog): Promise<SignInTrips> {
+  const browser = gw.browser();
+  await signInAtExample(browser, gw.example.url);
+  trips.take();
+  const start = await browser.exchange(
+    'GET',
+    `${gw.url}/_sso/login/example-standard?return_to=/landing`,
+  );
+  assert.equal(start.status, 302);
+  const atStart = trips.take();
+  const authorize = await browser.exchange('GET', start.headers.get('location') ?? '');
+  trips.take();
+  const callback = await browser.exchange('GET', authorize.headers.get('location') ?? '');
+  assert.equal(callback.status, 302);
+  const atCallback = trips.take();
+  const landing = await browser.exchange(
+    'GET',
+    new URL(callback.headers.get('location') ?? '', gw.url).href,
+  );
+  assert.equal(landing.status, 200);
+  return { start: named(atStart), callback: named(atCallback), landing: named(trips.take()) };
+}
+
+/**
+ * Several sign-ins after a first (which makes the user's row and reads the
+ * entries), and of each request the run with the fewest trips: the
+ * gateway's own timers (the expiry sweep, the subscriber's heartbeat) may
+ * fall into any one of them.
+ */
+async function fewestTrips(gw: TestGateway, trips: RoundTripLog): Promise<SignInTrips> {
+  await signInTrips(gw, trips);
+  const rounds: SignInTrips[] = [];
+  for (let round = 0; round < 5; round++) rounds.push(await signInTrips(gw, trips));
+  const fewest = (phase: keyof SignInTrips) =>
+    rounds.map((round) => round[phase]).sort((a, b) => a.length - b.length)[0] ?? [];
+  return { start: fewest('start'), callback: fewest('callback'), landing: fewest('landing') };
+}
+
 /**
  * The round trips to PostgreSQL and Redis of one sign-in of a known user
  * (docs/benchmarks.md#round-trips-of-a-sign-in): each is a wait, and the
  * driver's work around it, that a sign-in pays in latency and CPU. Counted,
- * not timed, so that one more cannot creep in unseen. Several sign-ins, and
- * the one with the fewest trips: the gateway's own timers (the expiry sweep,
- * the subscriber's heartbeat) may fall into any one of them.
+ * not timed, so that one more cannot creep in unseen.
  */
 describe(
   'the round trips of a sign-in on PostgreSQL and Redis',
@@ -39,42 +76,15 @@ describe(
       await gw.close();
     });
 
-    const signIn = async (): Promise<SignInTrips> => {
-      const browser = gw.browser();
-      await signInAtExample(browser, gw.example.url);
-      trips.take();
-      const start = await browser.exchange(
-        'GET',
-        `${gw.url}/_sso/login/example-standard?return_to=/landing`,
-      );
-      assert.equal(start.status, 302);
-      const atStart = trips.take();
-      const authorize = await browser.exchange('GET', start.headers.get('location') ?? '');
-      trips.take();
-      const callback = await browser.exchange('GET', authorize.headers.get('location') ?? '');
-      assert.equal(callback.status, 302);
-      const atCallback = trips.take();
-      const landing = await browser.exchange(
-        'GET',
-        new URL(callback.headers.get('location') ?? '', gw.url).href,
-      );
-      assert.equal(landing.status, 200);
-      return { start: named(atStart), callback: named(atCallback), landing: named(trips.take()) };
-    };
-
     test('a start is two, a callback six, the first page none', async () => {
-      await signIn(); // the first: the user's row is made, the entries read
-      const rounds: SignInTrips[] = [];
-      for (let round = 0; round < 5; round++) rounds.push(await signIn());
-      const fewest = (phase: keyof SignInTrips) =>
-        rounds.map((round) => round[phase]).sort((a, b) => a.length - b.length)[0];
-      assert.deepEqual(fewest('start'), [
+      const fewest = await fewestTrips(gw, trips);
+      assert.deepEqual(fewest.start, [
         // Both start limits, in turn, in one script (start-limit.ts).
         'redis evalsha',
         // The pending sign-in, with its browser's cap.
         'redis evalsha',
       ]);
-      assert.deepEqual(fewest('callback'), [
+      assert.deepEqual(fewest.callback, [
         // The pending sign-in consumed, committed before the calls out.
         'redis getdel',
         'postgres begin',
@@ -86,7 +96,49 @@ describe(
         'postgres commit',
       ]);
       // The page after the callback finds the session in the gateway's memory.
-      assert.deepEqual(fewest('landing'), []);
+      assert.deepEqual(fewest.landing, []);
+    });
+  },
+);
+
+/**
+ * The statements SQLite runs for one sign-in of a known user: none waits,
+ * but each costs the event loop the driver's and the database's work, and
+ * a COMMIT its write to the log. Counted, never timed.
+ */
+describe(
+  'the statements of a sign-in on SQLite',
+  { skip: testBackendName() === 'sqlite' ? false : 'runs on SQLite alone' },
+  () => {
+    let gw: TestGateway;
+    let statements: RoundTripLog;
+    before(async () => {
+      statements = recordSqliteStatements();
+      gw = await startTestGateway({ entries: ({ standard }) => [standard] });
+    });
+    after(async () => {
+      statements.stop();
+      await gw.close();
+    });
+
+    test('a start is two, a callback six, the first page none', async () => {
+      const fewest = await fewestTrips(gw, statements);
+      assert.deepEqual(fewest.start, [
+        // The pending sign-in, committed alone: the count beside it writes nothing.
+        'sqlite insert pending_sign_ins',
+        // The browser's others, for its cap (none to prune).
+        'sqlite select pending_sign_ins',
+      ]);
+      assert.deepEqual(fewest.callback, [
+        // The pending sign-in consumed, committed before the calls out.
+        'sqlite delete pending_sign_ins',
+        'sqlite begin',
+        'sqlite update users',
+        'sqlite insert audit_events',
+        'sqlite insert sessions',
+        'sqlite commit',
+      ]);
+      assert.deepEqual(fewest.landing, []);
     });
   },
 );
@@ -105,6 +157,6 @@ function named(list: readonly RoundTrip[]): string[] {
           : verb === 'select'
             ? words[words.findIndex((word) => word.toLowerCase() === 'from') + 1]
             : undefined;
-    return table === undefined ? `postgres ${verb}` : `postgres ${verb} ${table}`;
+    return table === undefined ? `${trip.server} ${verb}` : `${trip.server} ${verb} ${table}`;
   });
 }

@@ -42,3 +42,24 @@ test('a request is one log line, with its masked query, status and time, written
     await app.close();
   }
 });
+
+test('a request line carries no header: neither the cookie and credentials sent nor the cookie set', async () => {
+  const { logger, lines } = capturingLogger();
+  const app = Fastify({ loggerInstance: logger, logController: new OneLinePerRequest() });
+  app.get('/page', async (_request, reply) =>
+    reply.header('set-cookie', 'ssogate_session=SET-COOKIE-SECRET; HttpOnly').send('ok'),
+  );
+  try {
+    await app.inject({
+      url: '/page',
+      headers: { cookie: 'ssogate_session=COOKIE-SECRET', authorization: 'Bearer AUTH-SECRET' },
+    });
+    // Whatever a line is given as its request or answer, it writes what the serializers pick.
+    logger.info({ req: { method: 'GET', url: '/x', headers: { cookie: 'RAW-SECRET' } } }, 'raw');
+    logger.info({ res: { statusCode: 200, headers: { 'set-cookie': 'RAW-SET-SECRET' } } }, 'raw');
+    assert.equal(lines.length, 3);
+    assert.doesNotMatch(lines.join(''), /SECRET|headers/);
+  } finally {
+    await app.close();
+  }
+});

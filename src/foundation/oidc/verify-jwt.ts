@@ -1,6 +1,7 @@
 import type { JSONWebKeySet, createLocalJWKSet, errors as JoseErrors } from 'jose';
 import type { Claims, OidcDiscovery } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
+import { loadJose } from './jose.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 
 /** The signature algorithms accepted on provider tokens; `none` and HMAC never. */
@@ -46,7 +47,7 @@ export async function verifyProviderJwt(
   refuse: 'id_token_invalid_signature' | 'logout_token_invalid',
 ): Promise<Claims> {
   // jose is loaded with the first OpenID Connect token, not with the gateway.
-  const { compactVerify, createLocalJWKSet, errors } = await import('jose');
+  const { compactVerify, createLocalJWKSet, errors } = await loadJose();
   const attempt = async (keys: JSONWebKeySet) =>
     compactVerify(token, resolverOf(keys, createLocalJWKSet), { algorithms: allowedAlgorithms });
   let verified;

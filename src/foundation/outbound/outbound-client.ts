@@ -6,6 +6,7 @@ import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
 import type { AddressPolicy } from './address-policy.js';
 import { addressPolicy } from './address-policy.js';
+import { loadUndici } from './lazy-module.js';
 import { describeCall } from './outbound-error.js';
 import { sendOutbound } from './send-outbound.js';
 
@@ -67,7 +68,7 @@ export class OutboundClient {
 
   readonly send = async (outbound: OutboundRequest): Promise<ThirdPartyResponse> => {
     const url = new URL(outbound.url);
-    const call = describeCall(outbound.method, outbound.url);
+    const call = describeCall(outbound.method, url);
     const refusal = this.policy.hostRefusal(url.hostname);
     if (refusal !== undefined) throw refused(call, refusal);
     // Before the deadline starts: the first call loads undici.
@@ -76,6 +77,7 @@ export class OutboundClient {
     const gate = this.gateFor(url.origin);
     await gate.enter(deadline, call, this.maxPerOrigin);
     return sendOutbound(outbound, {
+      call,
       dispatcher,
       deadline,
       onSettled: () => {
@@ -121,7 +123,7 @@ export class OutboundClient {
   private async agentFor(timeoutMs: number): Promise<Agent> {
     const existing = this.agents.get(timeoutMs);
     if (existing !== undefined) return existing;
-    const undici = await import('undici');
+    const undici = await loadUndici();
     // Another call may have made it while undici loaded.
     let agent = this.agents.get(timeoutMs);
     if (agent === undefined) {

@@ -4,10 +4,10 @@ import { SsogateError, isSsogateError } from '../../core/index.js';
  * Names a call by its method and host only: the URL's query can hold the app
  * secret or the code, and the body can hold both, so neither is ever quoted.
  */
-export function describeCall(method: string, url: string): string {
+export function describeCall(method: string, url: string | URL): string {
   let host: string;
   try {
-    host = new URL(url).host;
+    host = (typeof url === 'string' ? new URL(url) : url).host;
   } catch {
     host = '(unparsable URL)';
   }

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { OutboundRequest, ThirdPartyResponse } from '../../core/index.js';
+import { loadUndici } from './lazy-module.js';
 import { defaultUserAgent } from './user-agent.js';
 import { describeCall, toOutboundError } from './outbound-error.js';
 import { readCappedBody, tooLarge } from './read-body.js';
@@ -15,6 +16,8 @@ interface SendOptions {
    * fell ends only at the Agent's connect time-out.
    */
   readonly onSettled?: () => void;
+  /** How errors name the call (describeCall), when the caller has it already. */
+  readonly call?: string;
 }
 
 /**
@@ -30,10 +33,10 @@ export async function sendOutbound(
   outbound: OutboundRequest,
   options: SendOptions = {},
 ): Promise<ThirdPartyResponse> {
-  const call = describeCall(outbound.method, outbound.url);
+  const call = options.call ?? describeCall(outbound.method, outbound.url);
   // undici is loaded with the first call, not with the gateway, and before
   // the deadline starts: the call's time-out is the exchange's alone.
-  const { request } = await import('undici');
+  const { request } = await loadUndici();
   const deadline = options.deadline ?? AbortSignal.timeout(outbound.timeoutMs);
   const exchange = exchangeWith(request, outbound, call, deadline, options.dispatcher);
   const settled = (): void => options.onSettled?.();
@@ -55,7 +58,7 @@ async function exchangeWith(
 ): Promise<ThirdPartyResponse> {
   const response = await request(outbound.url, {
     method: outbound.method,
-    headers: withUserAgent(withoutAcceptEncoding(outbound.headers)),
+    headers: sentHeaders(outbound.headers),
     body: outbound.body ?? null,
     signal: deadline,
     ...(dispatcher === undefined ? {} : { dispatcher }),
@@ -84,17 +87,22 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Asking for compression would invite a body far larger than the bytes counted. */
-function withoutAcceptEncoding(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'accept-encoding'),
-  );
-}
-
-/** The default User-Agent unless the call names one (user-agent.ts). */
-function withUserAgent(headers: Record<string, string>): Record<string, string> {
-  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
-  return named ? headers : { ...headers, 'user-agent': defaultUserAgent };
+/**
+ * The call's headers as sent: never Accept-Encoding, since asking for
+ * compression would invite a body far larger than the bytes counted; and
+ * the default User-Agent unless the call names one (user-agent.ts).
+ */
+function sentHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const sent: Record<string, string> = {};
+  let userAgentNamed = false;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'accept-encoding') continue;
+    if (lower === 'user-agent') userAgentNamed = true;
+    sent[name] = value;
+  }
+  if (!userAgentNamed) sent['user-agent'] = defaultUserAgent;
+  return sent;
 }
 
 /** undici gives a repeated header as an array; joined as RFC 9110 §5.3 allows. */

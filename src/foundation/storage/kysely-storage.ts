@@ -47,7 +47,7 @@ export async function createKyselyStorage(
     entries: createEntryStore(db, secretBox),
     users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
-    pendingSignIns: createPendingSignInStore(db, dialect),
+    pendingSignIns: createPendingSignInStore(db),
     oidcSessions: createOidcSessionStore(db, secretBox),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
@@ -114,7 +114,7 @@ async function sweepExpired(
     await createOidcGrantStore(trx).deleteExpired(now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
-      pendingSignIns: await createPendingSignInStore(trx, dialect).deleteExpired(now),
+      pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),
     };
   });
 }

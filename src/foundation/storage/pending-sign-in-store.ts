@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import { toMillis } from './columns.js';
-import type { Database, PendingSignInsTable, SqlDialect } from './schema.js';
+import type { Database, PendingSignInsTable } from './schema.js';
 import type { PendingSignIn, PendingSignInStore } from './types.js';
 
 function toRecord(row: Selectable<PendingSignInsTable>): PendingSignIn {
@@ -104,51 +104,39 @@ const hotQueries = oncePerDatabase((db) => ({
 }));
 
 /**
- * `dialect` decides how a save and its pruning are written: on SQLite, in one
- * transaction, so the file takes one commit rather than two; on PostgreSQL as
- * two statements, where a transaction would add two round trips.
+ * A save is its insert, then, with a cap, a count of the browser's others,
+ * each a statement of its own: the insert is the one write a start commits
+ * (a transaction around it and the count would add its BEGIN and COMMIT,
+ * and commit no less), and the pruning, when the count calls for it, is a
+ * second.
  */
-export function createPendingSignInStore(
-  db: Kysely<Database>,
-  dialect: SqlDialect,
-): PendingSignInStore {
+export function createPendingSignInStore(db: Kysely<Database>): PendingSignInStore {
   const queries = hotQueries(db);
-  const saveAndPrune = async (
-    runner: Kysely<Database>,
-    pending: PendingSignIn,
-    perBrowser: number | undefined,
-  ) => {
-    await queries.save.execute(runner, {
-      state_hash: pending.stateHash,
-      entry_id: pending.entryId,
-      return_to: pending.returnTo,
-      binding_hash: pending.bindingHash,
-      redirect_uri: pending.redirectUri,
-      code_verifier: pending.codeVerifier,
-      created_at: pending.createdAt,
-      expires_at: pending.expiresAt,
-      nonce: pending.nonce ?? null,
-      handoff_host: pending.handoff?.host ?? null,
-      handoff_sign_in: pending.handoff?.signInHash ?? null,
-      handoff_user: pending.handoff?.userId ?? null,
-    });
-    if (perBrowser === undefined) return;
-    const others = Math.max(0, perBrowser - 1);
-    const browser = { binding: pending.bindingHash, kept: pending.stateHash };
-    // Nearly every start finds the browser under its limit (a first sign-in
-    // has no other at all): counting first spares the pruning's sorted
-    // subquery, which cost more than the insert.
-    const { rows } = await queries.countOthers.execute(runner, browser);
-    if (Number(rows[0]?.others ?? 0) <= others) return;
-    await queries.keepNewest.execute(runner, { ...browser, others });
-  };
   return {
     async save(pending, perBrowser) {
-      if (perBrowser === undefined || dialect !== 'sqlite') {
-        await saveAndPrune(db, pending, perBrowser);
-        return;
-      }
-      await db.transaction().execute((trx) => saveAndPrune(trx, pending, perBrowser));
+      await queries.save.execute(db, {
+        state_hash: pending.stateHash,
+        entry_id: pending.entryId,
+        return_to: pending.returnTo,
+        binding_hash: pending.bindingHash,
+        redirect_uri: pending.redirectUri,
+        code_verifier: pending.codeVerifier,
+        created_at: pending.createdAt,
+        expires_at: pending.expiresAt,
+        nonce: pending.nonce ?? null,
+        handoff_host: pending.handoff?.host ?? null,
+        handoff_sign_in: pending.handoff?.signInHash ?? null,
+        handoff_user: pending.handoff?.userId ?? null,
+      });
+      if (perBrowser === undefined) return;
+      const others = Math.max(0, perBrowser - 1);
+      const browser = { binding: pending.bindingHash, kept: pending.stateHash };
+      // Nearly every start finds the browser under its limit (a first sign-in
+      // has no other at all): counting first spares the pruning's sorted
+      // subquery, which cost more than the insert.
+      const { rows } = await queries.countOthers.execute(db, browser);
+      if (Number(rows[0]?.others ?? 0) <= others) return;
+      await queries.keepNewest.execute(db, { ...browser, others });
     },
 
     async consume(stateHash) {
