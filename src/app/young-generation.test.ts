@@ -27,11 +27,11 @@ const skip =
   typeof process.execve === 'function' ? false : 'process.execve needs Node.js 22.15 or 23.11';
 
 test(
-  'the gateway starts itself again with a young generation of 1 MiB a semi-space',
+  'the gateway starts itself again with a young generation of 4 MiB a semi-space',
   { skip },
   async () => {
     const { flags, help, reports } = await ended([]);
-    assert.equal(flags[0], '--max-semi-space-size=1');
+    assert.equal(flags[0], '--max-semi-space-size=4');
     assert.ok(flags.includes('--import'), 'the flags it was given are kept');
     assert.equal(reports, 1, 'replaced, not run twice: only one process ended');
     assert.match(help, /ssogate/);
