@@ -19,6 +19,7 @@ const [
   { serverCommand },
   { ConfigError, loadConfig },
   { isSsogateError },
+  { saveHeapMemory },
 ] = await Promise.all([
   import('node:cluster'),
   import('./app/graceful-stop.js'),
@@ -27,6 +28,7 @@ const [
   import('./foundation/config/command-line.js'),
   import('./foundation/config/load-config.js'),
   import('./core/errors/ssogate-error.js'),
+  import('./app/memory-saver.js'),
 ]);
 
 async function main(): Promise<void> {
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
     process.exitCode = command.kind === 'print' ? 0 : 2;
     return;
   }
+  // Before the gateway's first allocations, in the primary and every worker.
+  saveHeapMemory();
   const config = loadConfig();
   if (forkedByPrimary()) {
     await runWorker(config);

@@ -30,6 +30,7 @@ import { serveTelemetry } from './gateway-telemetry.js';
 import type { Gateway } from '../foundation/http/gateway.js';
 import { sendFailure } from '../foundation/http/respond.js';
 import { FastAnswers } from '../foundation/http/fast-answer.js';
+import { lazySchemaCompilers } from '../foundation/http/lazy-schema-compilers.js';
 
 export interface AppOptions {
   /** A logger to use instead of the configured one (tests capture lines). */
@@ -70,6 +71,8 @@ export async function buildApp(
     requestIdHeader: false,
     genReqId: requestId,
     logController: new OneLinePerRequest(),
+    // No route gives Fastify a schema: its compilers load only if one does.
+    schemaController: { compilersFactory: lazySchemaCompilers() },
     // Forward-auth checks with a known answer skip the framework (fast-path.ts).
     // Time-outs on heads, bodies and idle connections: connection-limits.ts.
     serverFactory: (handler) => {
