@@ -19,7 +19,6 @@ const [
   { serverCommand },
   { ConfigError, loadConfig },
   { isSsogateError },
-  { saveHeapMemory },
 ] = await Promise.all([
   import('node:cluster'),
   import('./app/graceful-stop.js'),
@@ -28,7 +27,6 @@ const [
   import('./foundation/config/command-line.js'),
   import('./foundation/config/load-config.js'),
   import('./core/errors/ssogate-error.js'),
-  import('./app/memory-saver.js'),
 ]);
 
 async function main(): Promise<void> {
@@ -39,8 +37,6 @@ async function main(): Promise<void> {
     process.exitCode = command.kind === 'print' ? 0 : 2;
     return;
   }
-  // Before the gateway's first allocations, in the primary and every worker.
-  saveHeapMemory();
   const config = loadConfig();
   if (forkedByPrimary()) {
     await runWorker(config);
