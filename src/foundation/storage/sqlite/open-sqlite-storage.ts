@@ -10,6 +10,7 @@ import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
+import { switchToWalMode } from './wal-mode.js';
 import { sqliteRevocationFeed } from './sqlite-revocation-feed.js';
 
 interface SqliteStorageOptions {
@@ -35,7 +36,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   const database = new BetterSqlite3(options.filename);
   try {
     // WAL lets readers go on while one write commits; a memory database has no journal file.
-    if (!isMemory(options.filename)) database.pragma('journal_mode = WAL');
+    if (!isMemory(options.filename)) await switchToWalMode(database);
     // In WAL mode NORMAL syncs the log at checkpoints, not at every commit: a
     // commit cannot be half-applied or corrupt the file, but one made just
     // before the machine (not the process) loses power may be rolled back
