@@ -50,7 +50,7 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('foundation/outbound/user-agent', ['ssogateVersion']),
   ...exportsOf('cli/doctor/findings', ['doctorCodes']),
   ...exportsOf('features/forward-auth/identity-headers', ['identityHeaderNames']),
-  ...exportsOf('foundation/http/fast-answer', ['allowedLineEvery']),
+  ...exportsOf('foundation/logging/routine-lines', ['routineLineEvery']),
   // A pure function tested on its own, with inputs its callers cannot easily give.
   ...exportsOf('features/access-rules/access-rules', ['canonicalHost']),
   ...exportsOf('features/admin-api/password-routes', ['weakPasswordReason']),

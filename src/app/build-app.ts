@@ -13,6 +13,7 @@ import { forwardAuthRoutes } from '../features/forward-auth/routes.js';
 import { localSignInRoutes } from '../features/local-accounts/routes.js';
 import { logDestination, loggerOptions } from '../foundation/logging/logger.js';
 import { OneLinePerRequest } from '../foundation/logging/request-log.js';
+import { RoutineLines } from '../foundation/logging/routine-lines.js';
 import { portalRoutes } from '../features/portal/routes.js';
 import { withProxyFastPath } from '../features/reverse-proxy/fast-path.js';
 import { internalResourceRoutes } from '../features/reverse-proxy/routes.js';
@@ -57,7 +58,9 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   // One sequence of request ids for the routes and the fast paths' lines.
   const requestId = requestIds();
-  const fastAnswers = new FastAnswers(gateway, () => app.log, requestId);
+  // One count of routine requests for the routes and the fast paths.
+  const routineLines = new RoutineLines(gateway.config.requestLog);
+  const fastAnswers = new FastAnswers(gateway, () => app.log, requestId, routineLines);
   const app: FastifyInstance = Fastify({
     ...(options.logger === undefined
       ? { logger: { ...loggerOptions(gateway.config.logLevel), stream: logDestination() } }
@@ -70,7 +73,7 @@ export async function buildApp(
       gateway.config.trustedProxies.length > 0 ? [...gateway.config.trustedProxies] : false,
     requestIdHeader: false,
     genReqId: requestId,
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(routineLines),
     // No route gives Fastify a schema: its compilers load only if one does.
     schemaController: { compilersFactory: lazySchemaCompilers() },
     // Forward-auth checks with a known answer skip the framework (fast-path.ts).

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withForwardAuthFastPath } from '../features/forward-auth/fast-path.js';
+import { RoutineLines } from '../foundation/logging/routine-lines.js';
 import { FastAnswers } from '../foundation/http/fast-answer.js';
 import { withProxyFastPath } from '../features/reverse-proxy/fast-path.js';
 import type { TestGateway } from './gateway-fixture.js';
@@ -27,6 +28,7 @@ export async function startFastPathServer(gw: TestGateway): Promise<FastPathServ
     gateway,
     () => app.log,
     () => `fast-${(id += 1)}`,
+    new RoutineLines(gateway.config.requestLog),
   );
   const server: Server = createServer(
     withForwardAuthFastPath(

@@ -4,6 +4,7 @@ import { ensureBinding } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { NoSessionError, sendFailure, wantsPage } from '../../foundation/http/respond.js';
 import { countSignInStart } from '../rate-limit/start-limit.js';
+import { markRoutine } from '../../foundation/logging/request-log.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { handsOffHere, sendToHandoff } from './handoff-start.js';
 import { chooserHref } from './auth-host-sign-in.js';
@@ -50,6 +51,8 @@ export async function redirectToEntry(
     returnTo,
     binding,
   );
+  // A start sent on is routine: its callback's line says how the sign-in ended.
+  markRoutine(request);
   return reply.redirect(url, 302);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../pages/i18n/languages.js';
+import { REQUEST_LOG_MODES } from '../logging/routine-lines.js';
 
 /**
  * Every setting of the gateway, with its environment variable, default and
@@ -157,6 +158,10 @@ export const settings = {
     env: 'SSOGATE_LOG_LEVEL',
     help: 'one of fatal, error, warn, info, debug, trace, silent',
   },
+  requestLog: {
+    env: 'SSOGATE_REQUEST_LOG',
+    help: 'sampled (one routine request in 64 writes its line) or all',
+  },
 } as const;
 
 export type SettingName = keyof typeof settings;
@@ -252,4 +257,5 @@ export const configSchema = z.object({
     .optional(),
   organizationLogoFile: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  requestLog: z.enum(REQUEST_LOG_MODES).default('sampled'),
 });

@@ -18,6 +18,7 @@ import type { ServedHosts } from './served-hosts.js';
 import { servedHosts } from './served-hosts.js';
 import type { Language } from '../pages/i18n/languages.js';
 import { parseYaml } from './parse-yaml.js';
+import type { RequestLogMode } from '../logging/routine-lines.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
 export interface Config {
@@ -80,6 +81,8 @@ export interface Config {
   /** PEM certificates of SSOGATE_CA_FILE, trusted besides Node's bundled roots. */
   readonly caCertificates: readonly string[] | undefined;
   readonly logLevel: string;
+  /** Whether routine requests write every line or one in 64 (src/foundation/logging/routine-lines.ts). */
+  readonly requestLog: RequestLogMode;
   /** The bearer token /_sso/metrics asks for; without it and an address, no metrics. */
   readonly metricsToken: string | undefined;
   /** A listener of the metrics' own (docs/metrics.md). */
@@ -201,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     outboundMaxConnections: value.outboundMaxConnections,
     caCertificates: further.caCertificates,
     logLevel: value.logLevel,
+    requestLog: value.requestLog,
     metricsToken: value.metricsToken,
     metricsAddress: value.metricsAddress,
     otlpEndpoint: value.otlpEndpoint,

@@ -2,18 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
 import { logRequestCompleted } from '../logging/request-log.js';
+import type { RoutineLines } from '../logging/routine-lines.js';
 import type { FailureAnswer, FailureOptions } from './respond.js';
 import { writeFailure } from './respond.js';
 import { usableClient } from './forwarded-for.js';
 import type { Gateway } from './gateway.js';
-
-/**
- * Of the requests a fast path lets through (a 204 check, a proxied request),
- * one in this many writes its request line: a line costs about as much CPU
- * as the rest of such an answer (docs/benchmarks.md). Every other fast answer
- * (a refusal, a failure) writes its line.
- */
-export const allowedLineEvery = 64;
 
 /**
  * What the fast paths (src/features/forward-auth/fast-path.ts,
@@ -22,7 +15,6 @@ export const allowedLineEvery = 64;
  * failure answer as its routes. One per app (src/app/build-app.ts).
  */
 export class FastAnswers {
-  private allowedSinceLine = 0;
   private readonly trusted: ((address: string, hop: number) => boolean) | undefined;
 
   constructor(
@@ -31,6 +23,8 @@ export class FastAnswers {
     readonly log: () => FastifyBaseLogger,
     /** The framework's request id sequence (its genReqId). */
     private readonly requestId: () => string,
+    /** Which of the requests let through write their line, as the routes' routine requests do. */
+    private readonly routineLines: RoutineLines,
   ) {
     const proxies = gateway.config.trustedProxies;
     this.trusted = proxies.length > 0 ? proxyAddr.compile([...proxies]) : undefined;
@@ -42,14 +36,13 @@ export class FastAnswers {
   }
 
   /**
-   * A request let through was answered (or passed on): its line, one in
-   * allowedLineEvery, written once the response is over, as the
-   * framework's is.
+   * A request let through was answered (or passed on): a routine request,
+   * whose line (when RoutineLines says it writes one) is written once the
+   * response is over, as the framework's is. Every other fast answer (a
+   * refusal, a failure) writes its line.
    */
   allowed(request: IncomingMessage, response: ServerResponse, startedAt: number): void {
-    this.allowedSinceLine += 1;
-    if (this.allowedSinceLine < allowedLineEvery) return;
-    this.allowedSinceLine = 0;
+    if (!this.routineLines.writesNext()) return;
     const log = this.requestLog();
     response.once('close', () => {
       this.completed(log, request, response.statusCode, startedAt);

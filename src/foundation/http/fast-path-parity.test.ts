@@ -15,7 +15,7 @@ import { startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { FastPathServer } from '../../test-support/fast-path-server.js';
 import { startFastPathServer } from '../../test-support/fast-path-server.js';
 import { freePort } from '../../test-support/free-port.js';
-import { allowedLineEvery } from './fast-answer.js';
+import { routineLineEvery } from '../logging/routine-lines.js';
 
 /**
  * Every decision the fast paths (src/features/forward-auth/fast-path.ts,
@@ -497,7 +497,7 @@ for (const variant of variants) {
       }
     });
 
-    test(`allowed fast answers write the route's request line, one in ${allowedLineEvery}`, async (t) => {
+    test(`allowed fast answers write the route's request line, one in ${routineLineEvery}`, async (t) => {
       if (!gw.gateway.sessionCache.enabled) {
         t.skip('sessions are not remembered on this backend');
         return;
@@ -513,7 +513,7 @@ for (const variant of variants) {
       const route = await logged(() => sendCase(portOf(routesOnly), one, cookie));
       const routeLine = requestLine(route.lines);
       const fast = await logged(async () => {
-        for (let sent = 0; sent < allowedLineEvery; sent += 1) {
+        for (let sent = 0; sent < routineLineEvery; sent += 1) {
           await sendCase(fastPort(), one, cookie);
         }
       });

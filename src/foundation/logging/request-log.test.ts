@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { capturingLogger } from '../../test-support/log-capture.js';
-import { OneLinePerRequest } from './request-log.js';
+import { markRoutine, OneLinePerRequest } from './request-log.js';
+import { RoutineLines, routineLineEvery } from './routine-lines.js';
 
 test('a request is one log line, with its masked query, status and time, written when answered', async () => {
   const { logger, lines } = capturingLogger();
@@ -61,5 +62,49 @@ test('a request line carries no header: neither the cookie and credentials sent 
     assert.doesNotMatch(lines.join(''), /SECRET|headers/);
   } finally {
     await app.close();
+  }
+});
+
+test('a routine request writes its line one time in routineLineEvery, unless it fails or all are asked for', async () => {
+  const sampledLog = capturingLogger();
+  const allLog = capturingLogger();
+  const apps = [
+    Fastify({
+      loggerInstance: sampledLog.logger,
+      logController: new OneLinePerRequest(new RoutineLines('sampled')),
+    }),
+    Fastify({
+      loggerInstance: allLog.logger,
+      logController: new OneLinePerRequest(new RoutineLines('all')),
+    }),
+  ];
+  for (const app of apps) {
+    app.get('/routine', async (request, reply) => {
+      markRoutine(request);
+      return reply.redirect('https://idp.example/authorize', 302);
+    });
+    app.get('/routine-refused', async (request, reply) => {
+      markRoutine(request);
+      return reply.code(429).send('later');
+    });
+  }
+  const [sampledApp, allApp] = apps;
+  assert.ok(sampledApp && allApp);
+  try {
+    for (let sent = 0; sent < routineLineEvery * 3; sent += 1) {
+      await sampledApp.inject({ url: '/routine' });
+      await allApp.inject({ url: '/routine' });
+    }
+    assert.equal(sampledLog.lines.length, 3);
+    assert.equal(allLog.lines.length, routineLineEvery * 3);
+
+    sampledLog.lines.length = 0;
+    for (let sent = 0; sent < 5; sent += 1) await sampledApp.inject({ url: '/routine-refused' });
+    const refused = sampledLog.lines.map(
+      (line) => (JSON.parse(line) as { res: { statusCode: number } }).res.statusCode,
+    );
+    assert.deepEqual(refused, [429, 429, 429, 429, 429]);
+  } finally {
+    await Promise.all(apps.map((app) => app.close()));
   }
 });
