@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import BetterSqlite3 from 'better-sqlite3';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import type { RoundTrip, RoundTripLog } from '../../test-support/round-trips.js';
@@ -139,6 +143,57 @@ describe(
         'sqlite commit',
       ]);
       assert.deepEqual(fewest.landing, []);
+    });
+  },
+);
+
+/**
+ * The pages one sign-in of a known user writes to SQLite's log: each
+ * commit appends every b-tree page it changed, a table's and each of its
+ * indexes' (migrations/0023-without-rowid.ts), and a checkpoint copies them
+ * all into the file again. Counted as the log's frames after a checkpoint
+ * that emptied it (a log this small starts no checkpoint thread:
+ * sqlite/background-checkpoints.ts), never timed; the fewest of several
+ * sign-ins, since the gateway's timers may write during any one.
+ */
+describe(
+  'the pages a sign-in writes on SQLite',
+  { skip: testBackendName() === 'sqlite' ? false : 'runs on SQLite alone' },
+  () => {
+    let dir: string;
+    let gw: TestGateway;
+    let file: BetterSqlite3.Database;
+    const checkpoint = (mode: 'TRUNCATE' | 'PASSIVE') => {
+      const [result] = file.pragma(`wal_checkpoint(${mode})`) as { busy: number; log: number }[];
+      assert.equal(result?.busy, 0);
+      return result.log;
+    };
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'ssogate-pages-'));
+      const filename = join(dir, 'gateway.db');
+      gw = await startTestGateway({
+        entries: ({ standard }) => [standard],
+        env: { SSOGATE_DATABASE_URL: `sqlite:${filename}` },
+      });
+      file = new BetterSqlite3(filename);
+      file.pragma('busy_timeout = 5000');
+    });
+    after(async () => {
+      file.close();
+      await gw.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    test('a sign-in writes 18 pages', async () => {
+      const unrecorded: RoundTripLog = { take: () => [], stop: () => undefined };
+      await signInTrips(gw, unrecorded);
+      const pages: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        checkpoint('TRUNCATE');
+        await signInTrips(gw, unrecorded);
+        pages.push(checkpoint('PASSIVE'));
+      }
+      assert.equal(Math.min(...pages), 18, `pages of each sign-in: ${pages.join(', ')}`);
     });
   },
 );

@@ -23,6 +23,7 @@ import { oidcGrantsMigration } from './0019-oidc-grants.js';
 import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
 import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
 import { handoffUserMigration } from './0022-handoff-user.js';
+import { withoutRowidMigration } from './0023-without-rowid.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -53,6 +54,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0020_oidc_refresh_tokens': oidcRefreshTokensMigration,
     '0021_oidc_grant_sign_ins': oidcGrantSignInsMigration,
     '0022_handoff_user': handoffUserMigration,
+    '0023_without_rowid': withoutRowidMigration(dialect),
   };
 }
 

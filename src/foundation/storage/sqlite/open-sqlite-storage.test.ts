@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrations } from '../migrations/index.js';
 import { newSecretBox, withTempDir } from '../../../test-support/storage-fixtures.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
@@ -20,6 +21,16 @@ function rawQuery(filename: string, query: string): unknown[] {
 }
 
 const run = promisify(execFile);
+
+/** The schema's tables, indexes and triggers as stored, by name. */
+function schemaOf(raw: BetterSqlite3.Database): Record<string, string> {
+  const rows = raw
+    .prepare(
+      "select name, sql from sqlite_master where sql is not null and name not like 'sqlite_%'",
+    )
+    .all() as { name: string; sql: string }[];
+  return Object.fromEntries(rows.map((row) => [row.name, row.sql]));
+}
 
 /**
  * Opens (and closes) the file from its own process, as a gateway starting
@@ -165,6 +176,86 @@ describe('openSqliteStorage', () => {
         plan.join('\n'),
       );
       assert.ok(!plan.some((step) => /^SCAN audit_events\b/.test(step)), plan.join('\n'));
+    });
+  });
+
+  test('migration 0023 keeps the rows, indexes, trigger and cascade of sessions and pending sign-ins', async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      const raw = new BetterSqlite3(filename);
+      raw.pragma('foreign_keys = ON');
+      const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: raw }) });
+      const provider = { getMigrations: () => Promise.resolve(migrations('sqlite')) };
+      let before: Record<string, string>;
+      try {
+        assert.equal(
+          (await new Migrator({ db, provider }).migrateTo('0022_handoff_user')).error,
+          undefined,
+        );
+        before = schemaOf(raw);
+        raw.exec(`
+          insert into users (user_id, created_at, updated_at) values ('alice', 1, 1), ('bob', 1, 1);
+          insert into sessions (id_hash, user_row_id, entry_id, created_at, last_seen_at, expires_at)
+            values ('alice-session', 1, 'corp', 1, 2, 10000), ('bob-session', 2, null, 1, 2, 10000);
+          insert into pending_sign_ins
+            (state_hash, entry_id, return_to, binding_hash, redirect_uri, created_at, expires_at)
+            values ('state', 'corp', '/here', 'binding', 'https://sso.example.test/cb', 1, 10000);
+        `);
+      } finally {
+        await db.destroy();
+      }
+
+      const storage = await openSqliteStorage({ filename, secretBox: newSecretBox() });
+      try {
+        assert.deepEqual(await storage.sessions.get('alice-session'), {
+          idHash: 'alice-session',
+          userRowId: 1,
+          entryId: 'corp',
+          createdAt: 1,
+          lastSeenAt: 2,
+          expiresAt: 10000,
+        });
+        assert.equal((await storage.pendingSignIns.consume('state'))?.returnTo, '/here');
+        await storage.sessions.delete('alice-session');
+      } finally {
+        await storage.close();
+      }
+
+      const after = new BetterSqlite3(filename);
+      after.pragma('foreign_keys = ON');
+      const migrated = new Kysely<unknown>({ dialect: new SqliteDialect({ database: after }) });
+      try {
+        const schema = schemaOf(after);
+        for (const table of ['pending_sign_ins', 'sessions']) {
+          assert.equal(schema[table], `${before[table] ?? ''} WITHOUT ROWID`);
+        }
+        // The same indexes and trigger, word for word, and no automatic index for the key.
+        const { pending_sign_ins: pending, sessions } = before;
+        assert.deepEqual({ ...schema, pending_sign_ins: pending, sessions }, before);
+        assert.deepEqual(
+          after
+            .prepare(
+              "select name from sqlite_master where sql is null and tbl_name in ('sessions', 'pending_sign_ins')",
+            )
+            .all(),
+          [],
+        );
+        after.exec("delete from users where user_id = 'bob'");
+        assert.deepEqual(after.prepare('select id_hash from sessions').all(), []);
+        // The trigger logs each deleted session, the cascade's too; the rebuild logged none.
+        assert.deepEqual(
+          after.prepare('select scope, subject from session_revocations order by id').all(),
+          [
+            { scope: 'session', subject: 'alice-session' },
+            { scope: 'session', subject: 'bob-session' },
+            { scope: 'user', subject: '2' },
+          ],
+        );
+        await migrations('sqlite')['0023_without_rowid']?.down?.(migrated);
+        assert.deepEqual(schemaOf(after), before);
+      } finally {
+        await migrated.destroy();
+      }
     });
   });
 
