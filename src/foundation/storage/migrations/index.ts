@@ -24,6 +24,7 @@ import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
 import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
 import { handoffUserMigration } from './0022-handoff-user.js';
 import { withoutRowidMigration } from './0023-without-rowid.js';
+import { auditReferencePartialIndexMigration } from './0024-audit-reference-partial-index.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -55,6 +56,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0021_oidc_grant_sign_ins': oidcGrantSignInsMigration,
     '0022_handoff_user': handoffUserMigration,
     '0023_without_rowid': withoutRowidMigration(dialect),
+    '0024_audit_reference_partial_index': auditReferencePartialIndexMigration,
   };
 }
 

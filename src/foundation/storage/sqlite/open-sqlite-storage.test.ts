@@ -229,9 +229,14 @@ describe('openSqliteStorage', () => {
         for (const table of ['pending_sign_ins', 'sessions']) {
           assert.equal(schema[table], `${before[table] ?? ''} WITHOUT ROWID`);
         }
-        // The same indexes and trigger, word for word, and no automatic index for the key.
-        const { pending_sign_ins: pending, sessions } = before;
-        assert.deepEqual({ ...schema, pending_sign_ins: pending, sessions }, before);
+        // The same indexes and trigger, word for word, and no automatic index for
+        // the key (the reference index is 0024's, made partial).
+        const { pending_sign_ins: pending, sessions, audit_events_reference: reference } = before;
+        assert.match(schema.audit_events_reference ?? '', /where reference is not null$/);
+        assert.deepEqual(
+          { ...schema, pending_sign_ins: pending, sessions, audit_events_reference: reference },
+          before,
+        );
         assert.deepEqual(
           after
             .prepare(
@@ -251,6 +256,8 @@ describe('openSqliteStorage', () => {
             { scope: 'user', subject: '2' },
           ],
         );
+        // Undone in turn, the later migrations and then 0023 give back 0022's schema.
+        await migrations('sqlite')['0024_audit_reference_partial_index']?.down?.(migrated);
         await migrations('sqlite')['0023_without_rowid']?.down?.(migrated);
         assert.deepEqual(schemaOf(after), before);
       } finally {
