@@ -19,22 +19,39 @@
  * sign-ins against 171). 4 MiB costs an idle gateway 2 to 3 MiB more than
  * 1 MiB; 8 and 16 MiB cost 10 and 16 MiB more and saved nothing measured.
  *
- * Nothing is done when the command line or NODE_OPTIONS already sets the
- * size (an operator's own choice, and every worker of SSOGATE_WORKERS,
- * which inherits the primary's flags), or when process.execve is missing.
+ * The same start also gives the C library's allocator at most
+ * `mallocArenas` arenas (`MALLOC_ARENA_MAX`, read by glibc when a process
+ * starts; ignored elsewhere). By default glibc gives each thread that
+ * allocates an arena of its own, up to eight per core: libuv's thread
+ * pool, V8's helper threads and SQLite's checkpoint thread each hold pages
+ * of one that are seldom given back, 62 MiB more after 100,000 sign-ins
+ * than with two (docs/benchmarks.md#the-c-librarys-arenas). The event loop
+ * allocates nearly everything, so two arenas leave it nothing to wait for.
+ *
+ * Nothing is done for a setting the command line, NODE_OPTIONS or the
+ * environment already gives (an operator's own choice, and every worker of
+ * SSOGATE_WORKERS, which inherits the primary's flags and environment), or
+ * when process.execve is missing.
  */
 const semiSpaceMiB = 4;
 const flag = '--max-semi-space-size';
+const mallocArenas = '2';
 
-const alreadySet =
+const semiSpaceSet =
   process.execArgv.some((argument) => argument.startsWith(flag)) ||
   (process.env.NODE_OPTIONS ?? '').includes(flag);
+const arenasSet = process.env.MALLOC_ARENA_MAX !== undefined;
 
-if (!alreadySet && typeof process.execve === 'function') {
+if ((!semiSpaceSet || !arenasSet) && typeof process.execve === 'function') {
   process.execve(
     process.execPath,
-    [process.execPath, `${flag}=${semiSpaceMiB}`, ...process.execArgv, ...process.argv.slice(1)],
-    process.env,
+    [
+      process.execPath,
+      ...(semiSpaceSet ? [] : [`${flag}=${semiSpaceMiB}`]),
+      ...process.execArgv,
+      ...process.argv.slice(1),
+    ],
+    arenasSet ? process.env : { ...process.env, MALLOC_ARENA_MAX: mallocArenas },
   );
 }
 
