@@ -210,22 +210,25 @@ export function createUserStore(db: Kysely<Database>, dialect: SqlDialect): User
 
     removeAdminAccess(id, change, at) {
       return db.transaction().execute(async (trx) => {
-        const admins = trx
+        // The enabled administrators and the user to change, together, locked
+        // on PostgreSQL: a concurrent call waits here, then sees this one's
+        // change. Locked in the order of their ids, the same in every call,
+        // and the user to change among them, so no call goes on to lock a row
+        // after holding others: two calls never each hold a row the other
+        // waits for (a deadlock, seen under load when the user to change had
+        // just stopped being an administrator and was updated unlocked).
+        // SQLite runs one transaction at a time anyway (and has no FOR UPDATE).
+        const involved = trx
           .selectFrom('users')
-          .select('id')
-          .where('is_admin', '=', 1)
-          .where('enabled', '=', 1);
-        // PostgreSQL: a concurrent transaction waits here, then sees this
-        // one's change. SQLite runs one transaction at a time anyway (and has
-        // no FOR UPDATE).
-        const rows = await (dialect === 'postgres' ? admins.forUpdate() : admins).execute();
-        const target = await trx
-          .selectFrom('users')
-          .select('id')
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (target === undefined) return 'not_found';
-        if (rows.some((row) => row.id === id) && rows.length === 1) return 'last_admin';
+          .select(['id', 'is_admin', 'enabled'])
+          .where((eb) =>
+            eb.or([eb.and([eb('is_admin', '=', 1), eb('enabled', '=', 1)]), eb('id', '=', id)]),
+          )
+          .orderBy('id');
+        const rows = await (dialect === 'postgres' ? involved.forUpdate() : involved).execute();
+        if (!rows.some((row) => row.id === id)) return 'not_found';
+        const admins = rows.filter((row) => fromFlag(row.is_admin) && fromFlag(row.enabled));
+        if (admins.some((row) => row.id === id) && admins.length === 1) return 'last_admin';
         await trx
           .updateTable('users')
           .set(
