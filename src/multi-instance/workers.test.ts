@@ -116,8 +116,10 @@ function twoWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>): vo
       SSOGATE_PUBLIC_URL: url,
       SSOGATE_WORKERS: '2',
       SSOGATE_METRICS_ADDRESS: `127.0.0.1:${metricsPort}`,
-      // Request lines name the worker (pid) that answered.
+      // Request lines name the worker (pid) that answered; every request
+      // writes one, a sign-in's start too (routine ones are otherwise sampled).
       SSOGATE_LOG_LEVEL: 'info',
+      SSOGATE_REQUEST_LOG: 'all',
     });
   });
 
