@@ -1,7 +1,8 @@
 /**
  * Imported first by main.ts, before any other module loads: starts this
  * process again, in its place, with V8's young generation capped at
- * `semiSpaceMiB` per semi-space (docs/benchmarks.md#the-young-generation).
+ * `semiSpaceMiB` per semi-space (docs/benchmarks.md#the-young-generation)
+ * and the C library's allocator at `mallocArenas` arenas (below).
  *
  * V8 sizes its young generation when the process starts and lets it grow
  * (to 64 MiB a semi-space on Node.js 24); the gateway's start-up allocations
