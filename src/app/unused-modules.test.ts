@@ -68,7 +68,7 @@ test('a gateway with the default settings loads no module for what it is not con
       '@opentelemetry/api', // traces: the OTLP endpoint
       '@opentelemetry/sdk-trace-base',
       'undici', // calls to third-party servers: the first sign-in
-      'jose', // OpenID Connect tokens: the first one
+      'jose', // the gateway's own OpenID Provider: its first signing key or token
       'yaml', // a configuration, rules or entries file
       // A route with a Fastify schema: none has one. (Fastify's error
       // serializer loads a file of fast-json-stringify whatever the routes.)

@@ -1,4 +1,4 @@
-import type { JSONWebKeySet } from 'jose';
+import type { JsonWebKeySet } from './jws.js';
 import type { OidcDiscovery, OutboundRequest } from '../../core/index.js';
 import { SsogateError, discoveryUrl, isSsogateError, parseDiscovery } from '../../core/index.js';
 import type { AddressPolicy } from '../outbound/address-policy.js';
@@ -48,9 +48,9 @@ interface DiscoverySlot extends FetchSlot<OidcDiscovery> {
   fetchedAt: number;
 }
 
-interface KeySetSlot extends FetchSlot<JSONWebKeySet> {
+interface KeySetSlot extends FetchSlot<JsonWebKeySet> {
   /** The last key set fetched, replaced whole by the next: never merged. */
-  keys: JSONWebKeySet | undefined;
+  keys: JsonWebKeySet | undefined;
   /** When `keys` stops being used (keySetLifetimeMs after its fetch). */
   expiresAt: number;
   /** When a token the key set did not verify last fetched it again. */
@@ -146,7 +146,7 @@ export class ProviderMetadata {
    * lifetime, otherwise fetched anew. An expired copy is never used, even
    * when the fetch fails (a failure is remembered for 30 s).
    */
-  async keySet(discovery: OidcDiscovery): Promise<JSONWebKeySet> {
+  async keySet(discovery: OidcDiscovery): Promise<JsonWebKeySet> {
     const slot = this.keySetSlot(discovery.jwksUri);
     const now = this.clock();
     if (slot.keys !== undefined && now < slot.expiresAt) return slot.keys;
@@ -163,7 +163,7 @@ export class ProviderMetadata {
    * token fetched it again less than a minute ago, so a stream of forged
    * tokens cannot make the gateway hammer the provider.
    */
-  async refetchKeySet(discovery: OidcDiscovery): Promise<JSONWebKeySet | undefined> {
+  async refetchKeySet(discovery: OidcDiscovery): Promise<JsonWebKeySet | undefined> {
     const slot = this.keySetSlot(discovery.jwksUri);
     const now = this.clock();
     if (slot.refetchedAt !== undefined && now - slot.refetchedAt < keySetRefetchMs) {
@@ -188,7 +188,7 @@ export class ProviderMetadata {
     return slot;
   }
 
-  private fetchKeySet(jwksUri: string, slot: KeySetSlot): Promise<JSONWebKeySet> {
+  private fetchKeySet(jwksUri: string, slot: KeySetSlot): Promise<JsonWebKeySet> {
     return this.shared(slot, async () => {
       const { body, headers } = await this.fetchJson(jwksUri, keySetStep);
       const keys = JSON.parse(body) as unknown;
@@ -349,7 +349,7 @@ function refuseInternalEndpoints(document: OidcDiscovery, policy: AddressPolicy)
   }
 }
 
-function isKeySet(value: unknown): value is JSONWebKeySet {
+function isKeySet(value: unknown): value is JsonWebKeySet {
   if (value === null || typeof value !== 'object') return false;
   const keys = (value as { keys?: unknown }).keys;
   return Array.isArray(keys) && keys.every((key) => key !== null && typeof key === 'object');

@@ -1,34 +1,10 @@
-import type { JSONWebKeySet, createLocalJWKSet, errors as JoseErrors } from 'jose';
 import type { Claims, OidcDiscovery } from '../../core/index.js';
 import { SsogateError } from '../../core/index.js';
-import { loadJose } from './jose.js';
+import { JwsRefusal, verifyCompactJws, type JsonWebKeySet } from './jws.js';
 import type { ProviderMetadata } from './provider-metadata.js';
 
 /** The signature algorithms accepted on provider tokens; `none` and HMAC never. */
 const allowedAlgorithms = ['RS256', 'ES256', 'EdDSA'];
-
-type KeyResolver = ReturnType<typeof createLocalJWKSet>;
-
-/**
- * jose's resolver of each key set in use. The resolver keeps each key it has
- * imported (JWK to CryptoKey, the costly part), so a key is imported once
- * per key set, not once per token. Keyed by the key set object, which
- * ProviderMetadata replaces whole at every fetch: a fetched set gets a new
- * resolver, and one no longer in use is dropped with it.
- */
-const resolvers = new WeakMap<JSONWebKeySet, KeyResolver>();
-
-function resolverOf(
-  keys: JSONWebKeySet,
-  makeResolver: (keys: JSONWebKeySet) => KeyResolver,
-): KeyResolver {
-  let resolver = resolvers.get(keys);
-  if (resolver === undefined) {
-    resolver = makeResolver(keys);
-    resolvers.set(keys, resolver);
-  }
-  return resolver;
-}
 
 /**
  * Verifies a provider-signed JWT's signature with the provider's key set and
@@ -46,42 +22,37 @@ export async function verifyProviderJwt(
   token: string,
   refuse: 'id_token_invalid_signature' | 'logout_token_invalid',
 ): Promise<Claims> {
-  // jose is loaded with the first OpenID Connect token, not with the gateway.
-  const { compactVerify, createLocalJWKSet, errors } = await loadJose();
-  const attempt = async (keys: JSONWebKeySet) =>
-    compactVerify(token, resolverOf(keys, createLocalJWKSet), { algorithms: allowedAlgorithms });
-  let verified;
+  const attempt = (keys: JsonWebKeySet) => verifyCompactJws(token, keys, allowedAlgorithms);
+  let payload: Uint8Array;
   try {
     try {
-      verified = await attempt(await metadata.keySet(discovery));
+      payload = attempt(await metadata.keySet(discovery));
     } catch (error) {
-      if (!mayBeRotated(errors, error)) throw error;
+      if (!mayBeRotated(error)) throw error;
       // Rate-limited: undefined when the key set was fetched within the minute.
       const fresh = await metadata.refetchKeySet(discovery);
       if (fresh === undefined) throw error;
       try {
-        verified = await attempt(fresh);
+        payload = attempt(fresh);
       } catch (again) {
-        if (!(again instanceof errors.JWKSNoMatchingKey)) throw again;
+        if (!(again instanceof JwsRefusal && again.reason === 'no_matching_key')) throw again;
         // The provider may have moved its key set: its discovery says where.
         const moved = await metadata.rediscover(discovery.issuer);
         if (moved.jwksUri === discovery.jwksUri) throw again;
-        verified = await attempt(await metadata.keySet(moved));
+        payload = attempt(await metadata.keySet(moved));
       }
     }
   } catch (error) {
     if (error instanceof SsogateError) throw error;
     throw new SsogateError(
       refuse,
-      `the token's signature does not verify (${describeJoseError(errors, error)})`,
-      {
-        cause: error,
-      },
+      `the token's signature does not verify (${describeRefusal(error)})`,
+      { cause: error },
     );
   }
   let claims: unknown;
   try {
-    claims = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(verified.payload));
+    claims = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
   } catch {
     throw new SsogateError(refuse, 'the token payload is not JSON');
   }
@@ -92,15 +63,15 @@ export async function verifyProviderJwt(
 }
 
 /** A refusal a newer copy of the key set could turn into a success. */
-function mayBeRotated(errors: typeof JoseErrors, error: unknown): boolean {
+function mayBeRotated(error: unknown): boolean {
   return (
-    error instanceof errors.JWKSNoMatchingKey ||
-    error instanceof errors.JWSSignatureVerificationFailed
+    error instanceof JwsRefusal &&
+    (error.reason === 'no_matching_key' || error.reason === 'signature_invalid')
   );
 }
 
-/** jose's error code, never the token: its messages do not quote it, but codes suffice. */
-function describeJoseError(errors: typeof JoseErrors, error: unknown): string {
-  if (error instanceof errors.JOSEError) return error.code;
+/** Why the token was refused, in words that never quote it. */
+function describeRefusal(error: unknown): string {
+  if (error instanceof JwsRefusal) return `${error.reason}: ${error.message}`;
   return error instanceof Error ? error.name : 'unknown';
 }
