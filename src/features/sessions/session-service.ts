@@ -41,20 +41,35 @@ interface StartedSession {
   readonly active: ActiveSession;
 }
 
+interface StartOptions {
+  /**
+   * The caller has already written the user's last sign-in in the same
+   * transaction (provision-user.ts reads the row and writes it in one
+   * statement), so it is not written twice.
+   */
+  readonly signInRecorded?: boolean;
+  /**
+   * Writes what the session keeps beside it (keep-provider-session.ts),
+   * given the record about to be created. It runs before any session is
+   * ended or made: sessions held in Redis are written at once, outside the
+   * transaction, and a failure after them would roll the record back but
+   * leave a session no provider's logout can find (and the browser's
+   * earlier one ended for nothing).
+   */
+  readonly beside?: (session: SessionRecord) => Promise<void>;
+}
+
 /**
  * createSession, also giving the records as they were written (for the
- * session cache). `signInRecorded`: the caller has already written the
- * user's last sign-in in the same transaction (provision-user.ts reads the
- * row and writes it in one statement), so it is not written twice.
+ * session cache).
  */
 export async function startSession(
   deps: SessionDeps,
   user: UserRecord,
   entryId: string | null,
   previousId: string | undefined,
-  { signInRecorded = false }: { readonly signInRecorded?: boolean } = {},
+  { signInRecorded = false, beside }: StartOptions = {},
 ): Promise<StartedSession> {
-  if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
   const id = randomToken(deps.random);
   const now = deps.clock();
   const session: SessionRecord = {
@@ -67,6 +82,8 @@ export async function startSession(
     // Its cookie is the domain's: it serves every host under it, and no other.
     ...(deps.cookieDomain === undefined ? {} : { host: domainBinding(deps.cookieDomain) }),
   };
+  await beside?.(session);
+  if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
   await deps.sessions.create(session);
   if (signInRecorded) return { id, active: { session, user } };
   await deps.users.recordSignIn(user.id, now);

@@ -1,5 +1,4 @@
-import type { Gateway } from '../../foundation/http/gateway.js';
-import { sessionHash } from '../sessions/session-service.js';
+import type { OidcSessionStore, SessionRecord } from '../../foundation/storage/types.js';
 import type { SignInSuccess } from './complete-sign-in.js';
 
 /**
@@ -8,17 +7,20 @@ import type { SignInSuccess } from './complete-sign-in.js';
  * token (re-validation) and the provider's sid and sub (back-channel
  * logout); and, for an entry that re-checks sessions by calling user info
  * again, the access token. Nothing is kept for other sign-ins.
+ *
+ * `store` is the sign-in's transaction's (routes.ts): the record commits
+ * with the session or not at all, so no session outlives a logout that
+ * could not find it. Vouched for as the session starts, it ends with it.
  */
 export async function keepProviderSession(
-  gateway: Gateway,
-  sessionId: string,
+  store: OidcSessionStore,
+  session: Pick<SessionRecord, 'idHash' | 'createdAt' | 'expiresAt'>,
   success: Pick<SignInSuccess, 'entry' | 'user' | 'oidc' | 'access'>,
 ): Promise<void> {
   const { oidc, access } = success;
   if (oidc === undefined && access === undefined) return;
-  const now = gateway.clock();
-  await gateway.storage.oidcSessions.save({
-    sessionHash: sessionHash(sessionId),
+  await store.save({
+    sessionHash: session.idHash,
     entryId: success.entry.id,
     subject:
       oidc === undefined
@@ -30,7 +32,7 @@ export async function keepProviderSession(
     idToken: oidc?.idToken ?? '',
     refreshToken: oidc?.refreshToken ?? null,
     userInfoAccess: access ?? null,
-    checkedAt: now,
-    expiresAt: now + gateway.config.sessionLifetimeMs,
+    checkedAt: session.createdAt,
+    expiresAt: session.expiresAt,
   });
 }

@@ -81,8 +81,10 @@ export function signInRoutes(
           callbackQuery(request.url),
           readCookie(gateway, request, 'binding'),
           async (stores, success) => {
-            // The event first, then the session: a session is the last thing
-            // written, so a failure anywhere leaves no session behind either.
+            // The event first, then what the provider's session keeps, then
+            // the session: a session is the last thing written, so a failure
+            // anywhere leaves no session behind either, and none commits
+            // without the record a provider's logout finds it by.
             await audit(
               gateway,
               request,
@@ -101,12 +103,14 @@ export function signInRoutes(
               success.user,
               success.entry.id,
               sessionIdOf(gateway, request),
-              { signInRecorded: true },
+              {
+                signInRecorded: true,
+                beside: (session) => keepProviderSession(stores.oidcSessions, session, success),
+              },
             );
             return { ...success, sessionId: started.id, started: started.active };
           },
         );
-        await keepProviderSession(gateway, result.sessionId, result);
         // Committed, with what the provider's session keeps: the page the
         // browser goes to next, and the first forward-auth check, find it
         // without reading it back. A re-validation due now would pass (the

@@ -8,6 +8,12 @@ import pg from 'pg';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { testBackendName } from '../../test-support/test-backend.js';
+import type { TestBrowser } from '../../test-support/browser.js';
+import { sessionCookieName } from '../../foundation/http/browser-cookies.js';
+import type { OidcSessionStore, Storage } from '../../foundation/storage/types.js';
+import type { OidcTestSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
+import { startOidcSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
+import { signInAtProvider } from '../../foundation/oidc/test-support/openid-provider.js';
 
 /**
  * A callback's writes (the user, its sign-in event, the session) are one
@@ -113,5 +119,79 @@ describe('a sign-in that fails mid-way', () => {
     const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
     assert.equal(me.status, 200, me.body);
     await allowCarolsEvent();
+  });
+});
+
+/**
+ * An OpenID Connect sign-in keeps the provider's side of its session (the
+ * id_token, the provider's sid and sub) beside the session, for the
+ * provider's logouts to find it by. The database refuses that record, and
+ * the sign-in must leave no session such a logout could not end, nor any
+ * of its other writes.
+ */
+describe('an OpenID Connect sign-in whose provider session cannot be written', () => {
+  let setup: OidcTestSetup;
+  let refuse = false;
+  const refusing = (store: OidcSessionStore): OidcSessionStore => ({
+    ...store,
+    save: (record) =>
+      refuse ? Promise.reject(new Error('oidc_sessions refused')) : store.save(record),
+  });
+  before(async () => {
+    setup = await startOidcSetup(() => ({}), {
+      gateway: {
+        wrapStorage: (storage: Storage): Storage => ({
+          ...storage,
+          oidcSessions: refusing(storage.oidcSessions),
+          writeTogether: (work) =>
+            storage.writeTogether((stores) =>
+              work({ ...stores, oidcSessions: refusing(stores.oidcSessions) }),
+            ),
+        }),
+      },
+    });
+  });
+  after(async () => {
+    refuse = false;
+    await setup.close();
+  });
+
+  const successEvents = async (): Promise<number> =>
+    (await setup.gw.storage.audit.list({ kind: 'sign_in', outcome: 'success', limit: 50 })).length;
+  const activeSessions = (): Promise<number> =>
+    setup.gw.storage.sessions.countActive(Date.now(), 0);
+  const me = async (browser: TestBrowser): Promise<number> =>
+    (await browser.open(`${setup.gw.url}/_sso/me`, { accept: 'application/json' })).status;
+
+  test('a first sign-in leaves no user, no event, no session and no cookie', async () => {
+    refuse = true;
+    const browser = setup.gw.browser();
+    const page = await signInAtProvider(browser, `${setup.gw.url}/_sso/login/oidc`, 'alice');
+    assert.ok(page.status >= 500, `status ${page.status}`);
+    assert.equal(browser.cookies(setup.gw.url).has(sessionCookieName(setup.gw.gateway)), false);
+    assert.equal(await setup.gw.storage.users.findByUserId('alice'), undefined);
+    assert.equal(await successEvents(), 0);
+    assert.equal(await activeSessions(), 0);
+    assert.equal(await me(browser), 401);
+  });
+
+  test('a later sign-in changes nothing and keeps the session the browser had', async () => {
+    refuse = false;
+    const browser = setup.gw.browser();
+    const first = await signInAtProvider(browser, `${setup.gw.url}/_sso/login/oidc`, 'bob');
+    assert.equal(first.url, `${setup.gw.url}/`, first.body.slice(0, 300));
+    const before = await setup.gw.storage.users.findByUserId('bob');
+    assert.notEqual(before, undefined);
+    const events = await successEvents();
+    const sessions = await activeSessions();
+
+    refuse = true;
+    const again = await signInAtProvider(browser, `${setup.gw.url}/_sso/login/oidc`, 'bob');
+    assert.ok(again.status >= 500, `status ${again.status}`);
+    assert.deepEqual(await setup.gw.storage.users.findByUserId('bob'), before);
+    assert.equal(await successEvents(), events);
+    assert.equal(await activeSessions(), sessions);
+    // The earlier session was to end only with the new one made.
+    assert.equal(await me(browser), 200);
   });
 });

@@ -9,6 +9,9 @@ import { signInAtExample, startTestGateway } from '../../test-support/gateway-fi
 import type { RoundTrip, RoundTripLog } from '../../test-support/round-trips.js';
 import { recordRoundTrips, recordSqliteStatements } from '../../test-support/round-trips.js';
 import { needsPostgresAndRedis, testBackendName } from '../../test-support/test-backend.js';
+import type { OidcTestSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
+import { startOidcSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
+import { signInAtProvider } from '../../foundation/oidc/test-support/openid-provider.js';
 
 /** A sign-in's three requests, each with the round trips it made. */
 interface SignInTrips {
@@ -148,6 +151,61 @@ describe(
 );
 
 /**
+ * The commits of one OpenID Connect sign-in of a known user on SQLite, each
+ * a write to the log: what the provider's session keeps (its id_token, sid
+ * and sub) is written in the callback's transaction, with the user, the
+ * audit event and the session, not with a commit of its own after it
+ * (keep-provider-session.ts). Counted, never timed; the fewest of several
+ * sign-ins, since the gateway's timers may write during any one.
+ */
+describe(
+  'the commits of an OpenID Connect sign-in on SQLite',
+  { skip: testBackendName() === 'sqlite' ? false : 'runs on SQLite alone' },
+  () => {
+    let setup: OidcTestSetup;
+    let statements: RoundTripLog;
+    before(async () => {
+      statements = recordSqliteStatements();
+      setup = await startOidcSetup();
+    });
+    after(async () => {
+      statements.stop();
+      await setup.close();
+    });
+
+    const signIn = async (): Promise<string[][]> => {
+      statements.take();
+      const page = await signInAtProvider(
+        setup.gw.browser(),
+        `${setup.gw.url}/_sso/login/oidc`,
+        'alice',
+      );
+      assert.equal(page.url, `${setup.gw.url}/`, page.body.slice(0, 300));
+      return commitsOf(named(statements.take()));
+    };
+
+    test("a sign-in is three commits, the provider's session in the callback's", async () => {
+      await signIn();
+      const rounds: string[][][] = [];
+      for (let round = 0; round < 5; round++) rounds.push(await signIn());
+      const fewest = rounds.sort((a, b) => a.length - b.length)[0];
+      assert.deepEqual(fewest, [
+        // The start's pending sign-in.
+        ['sqlite insert pending_sign_ins'],
+        // The pending sign-in consumed, committed before the calls out.
+        ['sqlite delete pending_sign_ins'],
+        [
+          'sqlite update users',
+          'sqlite insert audit_events',
+          'sqlite insert oidc_sessions',
+          'sqlite insert sessions',
+        ],
+      ]);
+    });
+  },
+);
+
+/**
  * The pages one sign-in of a known user writes to SQLite's log: each
  * commit appends every b-tree page it changed, a table's and each of its
  * indexes' (migrations/0023-without-rowid.ts: a table keyed by text
@@ -216,4 +274,25 @@ function named(list: readonly RoundTrip[]): string[] {
             : undefined;
     return table === undefined ? `${trip.server} ${verb}` : `${trip.server} ${verb} ${table}`;
   });
+}
+
+/**
+ * The writes of a run of SQLite statements, by the commit that wrote them:
+ * those between BEGIN and COMMIT together, any other write alone (SQLite
+ * commits it by itself). Reads are left out.
+ */
+function commitsOf(list: readonly string[]): string[][] {
+  const commits: string[][] = [];
+  let open: string[] | undefined;
+  for (const statement of list) {
+    if (statement === 'sqlite begin') open = [];
+    else if (statement === 'sqlite commit') {
+      if (open !== undefined && open.length > 0) commits.push(open);
+      open = undefined;
+    } else if (/^sqlite (insert|update|delete)\b/.test(statement)) {
+      if (open === undefined) commits.push([statement]);
+      else open.push(statement);
+    }
+  }
+  return commits;
 }

@@ -69,6 +69,7 @@ export async function createKyselyStorage(
         work({
           users: createUserStore(trx, dialect),
           sessions: createSessionStore(trx),
+          oidcSessions: createOidcSessionStore(trx, secretBox),
           audit: createAuditStore(trx),
         }),
       ),

@@ -83,8 +83,11 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-/** The stores a `writeTogether` unit of work writes through. */
-export type TogetherStores = Pick<Storage, 'users' | 'sessions' | 'audit'>;
+/**
+ * The stores a `writeTogether` unit of work writes through: a sign-in's
+ * user, audit event, session and provider session (src/features/sign-in/routes.ts).
+ */
+export type TogetherStores = Pick<Storage, 'users' | 'sessions' | 'oidcSessions' | 'audit'>;
 
 /** What one batch of audit pruning deletes: events matching either rule, oldest first. */
 export interface AuditPruneBatch {
