@@ -1,8 +1,32 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { toMillis } from './columns.js';
-import type { Database } from './schema.js';
+import { compileOnce, oncePerDatabase } from './compile-once.js';
+import type { Database, OidcSessionsTable } from './schema.js';
 import type { OidcSessionRecord, OidcSessionStore, UserInfoAccess } from './types.js';
+
+/**
+ * The save of every OpenID Connect sign-in's callback, compiled once
+ * (compile-once.ts). A record already kept for the session is replaced.
+ */
+const saveQuery = oncePerDatabase((db) =>
+  compileOnce((row: Insertable<OidcSessionsTable>) => {
+    const replaced = {
+      entry_id: row.entry_id,
+      subject: row.subject,
+      provider_sid: row.provider_sid,
+      id_token_sealed: row.id_token_sealed,
+      refresh_token_sealed: row.refresh_token_sealed,
+      access_sealed: row.access_sealed,
+      checked_at: row.checked_at,
+      expires_at: row.expires_at,
+    };
+    return db
+      .insertInto('oidc_sessions')
+      .values({ session_hash: row.session_hash, ...replaced })
+      .onConflict((conflict) => conflict.column('session_hash').doUpdateSet(replaced));
+  }),
+);
 
 /**
  * What a provider's sign-in left for its session (an OpenID Connect sign-in's
@@ -17,7 +41,8 @@ export function createOidcSessionStore(
 ): OidcSessionStore {
   return {
     async save(record) {
-      const row = {
+      await saveQuery(db).execute(db, {
+        session_hash: record.sessionHash,
         entry_id: record.entryId,
         subject: record.subject,
         provider_sid: record.providerSid,
@@ -30,12 +55,7 @@ export function createOidcSessionStore(
             : secretBox.seal(JSON.stringify(record.userInfoAccess)),
         checked_at: record.checkedAt,
         expires_at: record.expiresAt,
-      };
-      await db
-        .insertInto('oidc_sessions')
-        .values({ session_hash: record.sessionHash, ...row })
-        .onConflict((conflict) => conflict.column('session_hash').doUpdateSet(row))
-        .execute();
+      });
     },
 
     async get(sessionHash) {

@@ -79,7 +79,7 @@ export interface PendingSignInsTable {
   handoff_user: string | null;
 }
 
-interface OidcSessionsTable {
+export interface OidcSessionsTable {
   session_hash: string;
   entry_id: string;
   subject: string;
