@@ -5,6 +5,7 @@ import { createSecretBox } from '../foundation/crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
 import { announcingUserStore } from '../foundation/storage/announcing-stores.js';
 import { openSqliteStorage } from '../foundation/storage/index.js';
+import type { HeldBackSessions } from '../foundation/storage/redis/redis-session-store.js';
 import type { Storage } from '../foundation/storage/types.js';
 
 /**
@@ -56,9 +57,23 @@ export async function openStorage(config: Config): Promise<Storage> {
     rateLimits: shared.rateLimits,
     failureCounts: shared.rateLimits,
     changes: shared.changes,
-    // Redis has no part in the SQL transaction: its session is written at once.
-    writeTogether: (work) =>
-      base.writeTogether((stores) => work({ ...stores, sessions: shared.sessions })),
+    // Redis has no part in the SQL transaction: the sessions of the unit are
+    // held back and written once it has committed, so a failed commit leaves
+    // no session in Redis and the browser's earlier one still there.
+    async writeTogether(work) {
+      let held: HeldBackSessions | undefined;
+      const result = await base.writeTogether((stores) => {
+        // Afresh for each run of `work`, in case a run is tried again.
+        held = shared.heldBackSessions();
+        return work({ ...stores, sessions: held.sessions });
+      });
+      // Should this write fail, the error still fails the sign-in (no
+      // cookie), with its committed rows (the sign-in time, the audit event)
+      // left without a session: the lesser harm than a session whose user
+      // row or provider's record was never committed.
+      await held?.apply();
+      return result;
+    },
     // Sessions live in Redis, shared with other instances: their revocations
     // (and those of users, announced above) travel through Redis.
     revocations: shared.revocations,

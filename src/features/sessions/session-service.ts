@@ -51,10 +51,9 @@ interface StartOptions {
   /**
    * Writes what the session keeps beside it (keep-provider-session.ts),
    * given the record about to be created. It runs before any session is
-   * ended or made: sessions held in Redis are written at once, outside the
-   * transaction, and a failure after them would roll the record back but
-   * leave a session no provider's logout can find (and the browser's
-   * earlier one ended for nothing).
+   * ended or made, so that in the caller's transaction a failure of it
+   * writes no session (with sessions in Redis, theirs are written only once
+   * the transaction has committed: src/app/open-storage.ts).
    */
   readonly beside?: (session: SessionRecord) => Promise<void>;
 }

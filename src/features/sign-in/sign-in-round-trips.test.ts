@@ -98,9 +98,9 @@ describe(
         // The user read with the sign-in's time written (provision-user.ts).
         'postgres update users',
         'postgres insert audit_events',
-        // The session, last.
-        'redis multi hset pexpire sadd pexpire pexpire sadd pexpire pexpire exec',
         'postgres commit',
+        // The session, once the rows it names have committed (app/open-storage.ts).
+        'redis multi hset pexpire sadd pexpire pexpire sadd pexpire pexpire exec',
       ]);
       // The page after the callback finds the session in the gateway's memory.
       assert.deepEqual(fewest.landing, []);

@@ -65,8 +65,9 @@ export interface Storage {
   /**
    * Runs `work` with stores whose writes commit together when it resolves,
    * and not at all when it throws: one transaction of the SQL database. A
-   * store held in Redis (sessions, with SSOGATE_REDIS_URL) is handed as it
-   * is and writes at once, outside the transaction. `work` must only use the
+   * store held in Redis (sessions, with SSOGATE_REDIS_URL) has no part in
+   * it: its writes are held back and made once the transaction has
+   * committed (src/app/open-storage.ts). `work` must only use the
    * stores it is given, and wait on nothing else: on SQLite every other query
    * waits until it ends.
    */

@@ -1,10 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withTestStorage } from '../../test-support/storage-fixtures.js';
-import { testBackendName } from '../../test-support/test-backend.js';
-import type { Storage, TogetherStores } from './types.js';
-
-const sessionsInRedis = testBackendName().endsWith('+redis');
+import type { SessionRecord, Storage, TogetherStores } from './types.js';
 
 const refused = new Error('the next step failed');
 
@@ -35,6 +32,24 @@ async function signInWrites(stores: TogetherStores, userId: string): Promise<num
   return user.id;
 }
 
+/** A new user, and a session of theirs made at `at`, not yet written. */
+async function userAndSession(
+  storage: Storage,
+  userId: string,
+  entryId: string | null,
+  at: number,
+): Promise<SessionRecord> {
+  const { user } = await storage.users.insertIfAbsent({ userId, sourceEntryId: null }, 1);
+  return {
+    idHash: `session-of-${userId}`,
+    userRowId: user.id,
+    entryId,
+    createdAt: at,
+    lastSeenAt: at,
+    expiresAt: 1_000,
+  };
+}
+
 async function auditedUsers(storage: Storage): Promise<(string | null)[]> {
   return (await storage.audit.list({ limit: 10 })).map((event) => event.userId);
 }
@@ -49,7 +64,7 @@ describe('Storage.writeTogether', () => {
     });
   });
 
-  test('a failure after the writes leaves none of the SQL ones written', async () => {
+  test('a failure after the writes leaves none of them written', async () => {
     await withTestStorage(async (storage) => {
       await assert.rejects(
         storage.writeTogether(async (stores) => {
@@ -60,11 +75,45 @@ describe('Storage.writeTogether', () => {
       );
       assert.equal(await storage.users.findByUserId('dropped'), undefined);
       assert.deepEqual(await auditedUsers(storage), []);
-      // With Redis, sessions are outside the SQL transaction: a caller writes
-      // the session last (sign-in/routes.ts), so only a failed commit can
-      // leave one, and it names a user that does not exist (refused at use).
-      if (sessionsInRedis) return;
+      // With Redis too: its writes wait for the SQL commit.
       assert.equal(await storage.sessions.get('session-of-dropped'), undefined);
+    });
+  });
+
+  test("a failure after a sign-in's session writes keeps the browser's earlier session", async () => {
+    await withTestStorage(async (storage) => {
+      const earlier = await userAndSession(storage, 'returning', null, 1);
+      await storage.sessions.create(earlier);
+      await assert.rejects(
+        storage.writeTogether(async (stores) => {
+          // What startSession does (session-service.ts): the earlier one ended, a new one made.
+          await stores.sessions.delete(earlier.idHash);
+          await stores.sessions.create({ ...earlier, idHash: 'replacing', createdAt: 10 });
+          await stores.users.recordSignIn(earlier.userRowId, 10);
+          throw refused;
+        }),
+        refused,
+      );
+      assert.deepEqual(await storage.sessions.get(earlier.idHash), earlier);
+      assert.equal(await storage.sessions.get('replacing'), undefined);
+      assert.equal((await storage.users.findByUserId('returning'))?.lastSignInAt, null);
+    });
+  });
+
+  test("a unit's reads of sessions see its own writes", async () => {
+    await withTestStorage(async (storage) => {
+      const session = await userAndSession(storage, 'reader', 'corp', 10);
+      await storage.sessions.create({ ...session, idHash: 'ended-within' });
+      await storage.writeTogether(async (stores) => {
+        await stores.sessions.create(session);
+        assert.deepEqual(await stores.sessions.get(session.idHash), session);
+        await stores.sessions.delete('ended-within');
+        assert.equal(await stores.sessions.get('ended-within'), undefined);
+      });
+      assert.deepEqual(await storage.sessions.get(session.idHash), session);
+      assert.equal(await storage.sessions.get('ended-within'), undefined);
+      // Ending the user's sessions finds the one made and not the one ended.
+      assert.equal(await storage.sessions.deleteForUser(session.userRowId), 1);
     });
   });
 

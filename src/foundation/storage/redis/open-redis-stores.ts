@@ -4,6 +4,7 @@ import { closeRedis, connectRedis } from './redis-connection.js';
 import { createRedisChangeNotifier } from './redis-change-notifier.js';
 import { createRedisPendingSignInStore } from './redis-pending-sign-in-store.js';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
+import type { HeldBackSessions } from './redis-session-store.js';
 import { createRedisSessionStore } from './redis-session-store.js';
 import type { RedisRevocationFeed } from './redis-revocation-feed.js';
 import { createRedisRevocationFeed } from './redis-revocation-feed.js';
@@ -11,6 +12,11 @@ import { announcingSessionStore } from '../announcing-stores.js';
 
 export interface RedisStores {
   readonly sessions: SessionStore;
+  /**
+   * Sessions for one SQL transaction, written once it has committed, their
+   * endings announced after (redis-session-store.ts `heldBack`).
+   */
+  heldBackSessions(): HeldBackSessions;
   readonly pendingSignIns: PendingSignInStore;
   readonly rateLimits: RateLimitStore;
   readonly changes: ChangeNotifier;
@@ -47,8 +53,20 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
   }
   const listener = subscriber;
   const feed = revocations;
+  const sessions = createRedisSessionStore(commands, options.prefix);
   return {
-    sessions: announcingSessionStore(createRedisSessionStore(commands, options.prefix), feed),
+    sessions: announcingSessionStore(sessions, feed),
+    heldBackSessions() {
+      const held = sessions.heldBack();
+      return {
+        sessions: held.sessions,
+        async apply() {
+          const ended = await held.apply();
+          for (const idHash of ended) await feed.announce({ scope: 'session', idHash });
+          return ended;
+        },
+      };
+    },
     pendingSignIns: createRedisPendingSignInStore(commands, options.prefix),
     rateLimits: createRedisRateLimitStore(commands, options.prefix),
     changes,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { SessionRecord, SessionStore } from '../types.js';
 import { execOrThrow, redisScript } from './redis-exec.js';
 
@@ -9,6 +9,29 @@ if redis.call('exists', KEYS[1]) == 1 then
   redis.call('hset', KEYS[1], 'lastSeenAt', ARGV[1])
 end
 return 0`;
+
+/** The Redis session store, and the writes of a unit of work held back until it commits. */
+interface RedisSessionStore extends SessionStore {
+  /**
+   * A session store for one SQL transaction (Storage.writeTogether): its
+   * `create` and `delete` write nothing yet, `apply` writes them, in order,
+   * in one MULTI once the transaction has committed. Redis has no part in
+   * the transaction, and a session written before a commit that then fails
+   * would outlive it (naming a user row that may not exist, the browser's
+   * earlier session ended for nothing).
+   */
+  heldBack(): HeldBackSessions;
+}
+
+export interface HeldBackSessions {
+  /**
+   * Reads see this unit's own writes first. Its other writes (touch and
+   * the bulk deletes), which no unit of work makes, are refused.
+   */
+  readonly sessions: SessionStore;
+  /** Writes what `sessions` held back; resolves the id hashes of the sessions it ended. */
+  apply(): Promise<readonly string[]>;
+}
 
 /**
  * Sessions in Redis: one hash per session, expiring at the session's absolute
@@ -21,7 +44,7 @@ return 0`;
  * rather than PEXPIREAT expiresAt: the same in production, but immune to
  * clock skew between instance and Redis and to an injected test clock.
  */
-export function createRedisSessionStore(redis: Redis, prefix: string): SessionStore {
+export function createRedisSessionStore(redis: Redis, prefix: string): RedisSessionStore {
   const sessionKey = (idHash: string) => `${prefix}session:${idHash}`;
   const userKey = (userRowId: number | string) => `${prefix}user-sessions:${userRowId}`;
   const entryKey = (entryId: string) => `${prefix}entry-sessions:${entryId}`;
@@ -41,31 +64,52 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
     return typeof deleted === 'number' ? deleted : 0;
   };
 
-  return {
+  /** Queues the writes of a new session on `write`. */
+  const queueCreate = (write: ChainableCommander, session: SessionRecord): void => {
+    const fields: Record<string, string> = {
+      userRowId: String(session.userRowId),
+      createdAt: String(session.createdAt),
+      lastSeenAt: String(session.lastSeenAt),
+      expiresAt: String(session.expiresAt),
+    };
+    // A null entryId (local sign-in) is stored as the field's absence.
+    if (session.entryId !== null) fields.entryId = session.entryId;
+    if (session.signInHash !== undefined) fields.signInHash = session.signInHash;
+    if (session.host !== undefined) fields.host = session.host;
+    // PEXPIRE 0 would be an error; an already ended session lasts 1 ms.
+    const ttl = Math.max(1, session.expiresAt - session.createdAt);
+    write.hset(sessionKey(session.idHash), fields).pexpire(sessionKey(session.idHash), ttl);
+    const sets = [userKey(session.userRowId)];
+    if (session.entryId !== null) sets.push(entryKey(session.entryId));
+    for (const set of sets) {
+      // A set lives as long as its longest session: NX gives a new set its
+      // first expiry, GT only ever extends it.
+      write.sadd(set, session.idHash).pexpire(set, ttl, 'NX').pexpire(set, ttl, 'GT');
+    }
+  };
+
+  /** A session's user and entry (never changed once written), for the sets that list it. */
+  interface Owner {
+    readonly userRowId?: number | string | null | undefined;
+    readonly entryId?: string | null | undefined;
+  }
+  const readOwner = async (idHash: string): Promise<Owner> => {
+    const [userRowId, entryId] = await redis.hmget(sessionKey(idHash), 'userRowId', 'entryId');
+    return { userRowId, entryId };
+  };
+
+  /** Queues the end of a session on `write`, and its removal from the sets that list it. */
+  const queueDelete = (write: ChainableCommander, idHash: string, owner: Owner): void => {
+    write.del(sessionKey(idHash));
+    if (owner.userRowId !== undefined && owner.userRowId !== null)
+      write.srem(userKey(owner.userRowId), idHash);
+    if (typeof owner.entryId === 'string') write.srem(entryKey(owner.entryId), idHash);
+  };
+
+  const store: SessionStore = {
     async create(session) {
-      const fields: Record<string, string> = {
-        userRowId: String(session.userRowId),
-        createdAt: String(session.createdAt),
-        lastSeenAt: String(session.lastSeenAt),
-        expiresAt: String(session.expiresAt),
-      };
-      // A null entryId (local sign-in) is stored as the field's absence.
-      if (session.entryId !== null) fields.entryId = session.entryId;
-      if (session.signInHash !== undefined) fields.signInHash = session.signInHash;
-      if (session.host !== undefined) fields.host = session.host;
-      // PEXPIRE 0 would be an error; an already ended session lasts 1 ms.
-      const ttl = Math.max(1, session.expiresAt - session.createdAt);
-      const write = redis
-        .multi()
-        .hset(sessionKey(session.idHash), fields)
-        .pexpire(sessionKey(session.idHash), ttl);
-      const sets = [userKey(session.userRowId)];
-      if (session.entryId !== null) sets.push(entryKey(session.entryId));
-      for (const set of sets) {
-        // A set lives as long as its longest session: NX gives a new set its
-        // first expiry, GT only ever extends it.
-        write.sadd(set, session.idHash).pexpire(set, ttl, 'NX').pexpire(set, ttl, 'GT');
-      }
+      const write = redis.multi();
+      queueCreate(write, session);
       await execOrThrow(write);
     },
 
@@ -78,11 +122,9 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
     },
 
     async delete(idHash) {
-      const key = sessionKey(idHash);
-      const [userRowId, entryId] = await redis.hmget(key, 'userRowId', 'entryId');
-      const write = redis.multi().del(key);
-      if (typeof userRowId === 'string') write.srem(userKey(userRowId), idHash);
-      if (typeof entryId === 'string') write.srem(entryKey(entryId), idHash);
+      const owner = await readOwner(idHash);
+      const write = redis.multi();
+      queueDelete(write, idHash, owner);
       await execOrThrow(write);
     },
 
@@ -115,6 +157,56 @@ export function createRedisSessionStore(redis: Redis, prefix: string): SessionSt
         cursor = next;
       } while (cursor !== '0');
       return count;
+    },
+  };
+
+  return {
+    ...store,
+    heldBack() {
+      const steps: ((write: ChainableCommander) => void)[] = [];
+      const ended: string[] = [];
+      // What this unit has written so far, by id hash: undefined once deleted.
+      const written = new Map<string, SessionRecord | undefined>();
+      const refused = (what: string) => () =>
+        Promise.reject(new Error(`sessions.${what} is not held back until a commit`));
+      return {
+        sessions: {
+          create(session) {
+            steps.push((write) => {
+              queueCreate(write, session);
+            });
+            written.set(session.idHash, session);
+            return Promise.resolve();
+          },
+          get(idHash) {
+            return written.has(idHash) ? Promise.resolve(written.get(idHash)) : store.get(idHash);
+          },
+          async delete(idHash) {
+            // The sets to leave are read now: a session's user and entry
+            // never change, and DEL and SREM of one ended meanwhile do nothing.
+            const owner = written.has(idHash)
+              ? (written.get(idHash) ?? {})
+              : await readOwner(idHash);
+            steps.push((write) => {
+              queueDelete(write, idHash, owner);
+            });
+            written.set(idHash, undefined);
+            ended.push(idHash);
+          },
+          touch: refused('touch'),
+          deleteForUser: refused('deleteForUser'),
+          deleteForEntry: refused('deleteForEntry'),
+          deleteExpired: refused('deleteExpired'),
+          countActive: refused('countActive'),
+        },
+        async apply() {
+          if (steps.length === 0) return [];
+          const write = redis.multi();
+          for (const step of steps) step(write);
+          await execOrThrow(write);
+          return ended;
+        },
+      };
     },
   };
 }
