@@ -25,6 +25,7 @@ import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
 import { handoffUserMigration } from './0022-handoff-user.js';
 import { withoutRowidMigration } from './0023-without-rowid.js';
 import { auditReferencePartialIndexMigration } from './0024-audit-reference-partial-index.js';
+import { oidcSidPartialIndexMigration } from './0025-oidc-sid-partial-index.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -57,6 +58,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0022_handoff_user': handoffUserMigration,
     '0023_without_rowid': withoutRowidMigration(dialect),
     '0024_audit_reference_partial_index': auditReferencePartialIndexMigration,
+    '0025_oidc_sid_partial_index': oidcSidPartialIndexMigration,
   };
 }
 

@@ -108,6 +108,35 @@ describe('openPostgresStorage', { skip }, () => {
     });
   });
 
+  test("a back-channel logout finds sessions by the provider's sid through its partial index", async () => {
+    await withTestBackend(async ({ env }) => {
+      const url = databaseUrlOf(env);
+      await (await openPostgresStorage({ url, secretBox: newSecretBox() })).close();
+      const indexes = await query(
+        url,
+        "select indexdef from pg_indexes where tablename = 'oidc_sessions' and indexname = 'oidc_sessions_entry_sid'",
+      );
+      assert.match(String(indexes[0]?.indexdef), /WHERE \(provider_sid IS NOT NULL\)/);
+      // Sessions with and without a sid, and statistics, so the planner has a choice.
+      await query(
+        url,
+        `insert into oidc_sessions (session_hash, entry_id, subject, provider_sid, id_token_sealed, checked_at, expires_at)
+         select 'h' || n, 'corp', 'u' || n, case when n % 2 = 0 then 'S' || n end, 'x', 1, 2
+           from generate_series(1, 5000) as n;
+         analyze oidc_sessions`,
+      );
+      const plan = (
+        await query(
+          url,
+          "explain select session_hash from oidc_sessions where entry_id = 'corp' and provider_sid = 'S42'",
+        )
+      )
+        .map((row) => String(row['QUERY PLAN']))
+        .join('\n');
+      assert.match(plan, /oidc_sessions_entry_sid/);
+    });
+  });
+
   test('an instance skips the expiry sweep while another is sweeping', async () => {
     await whileAnotherInstanceHolds(SWEEP_LOCK_KEY, async (storage, release) => {
       assert.equal(await storage.sweepExpired(Date.now(), 0), undefined);

@@ -230,11 +230,24 @@ describe('openSqliteStorage', () => {
           assert.equal(schema[table], `${before[table] ?? ''} WITHOUT ROWID`);
         }
         // The same indexes and trigger, word for word, and no automatic index for
-        // the key (the reference index is 0024's, made partial).
-        const { pending_sign_ins: pending, sessions, audit_events_reference: reference } = before;
+        // the key (the reference index is 0024's, made partial, and the sid
+        // index 0025's).
+        const {
+          pending_sign_ins: pending,
+          sessions,
+          audit_events_reference: reference,
+          oidc_sessions_entry_sid: sid,
+        } = before;
         assert.match(schema.audit_events_reference ?? '', /where reference is not null$/);
+        assert.match(schema.oidc_sessions_entry_sid ?? '', /where provider_sid is not null$/);
         assert.deepEqual(
-          { ...schema, pending_sign_ins: pending, sessions, audit_events_reference: reference },
+          {
+            ...schema,
+            pending_sign_ins: pending,
+            sessions,
+            audit_events_reference: reference,
+            oidc_sessions_entry_sid: sid,
+          },
           before,
         );
         assert.deepEqual(
@@ -257,12 +270,29 @@ describe('openSqliteStorage', () => {
           ],
         );
         // Undone in turn, the later migrations and then 0023 give back 0022's schema.
+        await migrations('sqlite')['0025_oidc_sid_partial_index']?.down?.(migrated);
         await migrations('sqlite')['0024_audit_reference_partial_index']?.down?.(migrated);
         await migrations('sqlite')['0023_without_rowid']?.down?.(migrated);
         assert.deepEqual(schemaOf(after), before);
       } finally {
         await migrated.destroy();
       }
+    });
+  });
+
+  test("a back-channel logout finds sessions by the provider's sid through its partial index", async () => {
+    await withTempDir(async (dir) => {
+      const filename = join(dir, 'gateway.db');
+      await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
+      // The shape of OidcSessionStore.sessionsOf(entry, { sid }).
+      const plan = rawQuery(
+        filename,
+        "explain query plan select session_hash from oidc_sessions where entry_id = 'corp' and provider_sid = 'S1'",
+      ).map((row) => (row as { detail: string }).detail);
+      assert.ok(
+        plan.some((step) => /USING (COVERING )?INDEX oidc_sessions_entry_sid/.test(step)),
+        plan.join('\n'),
+      );
     });
   });
 
