@@ -6,6 +6,7 @@ import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
 import { announcingUserStore } from '../foundation/storage/announcing-stores.js';
 import { openSqliteStorage } from '../foundation/storage/index.js';
 import type { HeldBackSessions } from '../foundation/storage/redis/redis-session-store.js';
+import type { Revocation } from '../foundation/storage/session-revocations.js';
 import type { Storage } from '../foundation/storage/types.js';
 
 /**
@@ -59,19 +60,34 @@ export async function openStorage(config: Config): Promise<Storage> {
     changes: shared.changes,
     // Redis has no part in the SQL transaction: the sessions of the unit are
     // held back and written once it has committed, so a failed commit leaves
-    // no session in Redis and the browser's earlier one still there.
+    // no session in Redis and the browser's earlier one still there. So are
+    // the announcements of its user changes (a sign-in's new attributes):
+    // sent before the commit, another instance could read the user again
+    // before it and remember the old row; not sent, it would go on using
+    // what it remembered until its next read.
     async writeTogether(work) {
       let held: HeldBackSessions | undefined;
+      let userChanges: Revocation[] = [];
       const result = await base.writeTogether((stores) => {
         // Afresh for each run of `work`, in case a run is tried again.
         held = shared.heldBackSessions();
-        return work({ ...stores, sessions: held.sessions });
+        userChanges = [];
+        const afterCommit = (change: Revocation) => {
+          userChanges.push(change);
+          return Promise.resolve();
+        };
+        return work({
+          ...stores,
+          sessions: held.sessions,
+          users: announcingUserStore(stores.users, { announce: afterCommit }),
+        });
       });
       // Should this write fail, the error still fails the sign-in (no
       // cookie), with its committed rows (the sign-in time, the audit event)
       // left without a session: the lesser harm than a session whose user
       // row or provider's record was never committed.
       await held?.apply();
+      for (const change of userChanges) await shared.revocations.announce(change);
       return result;
     },
     // Sessions live in Redis, shared with other instances: their revocations

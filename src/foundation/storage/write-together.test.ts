@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import type { Revocation } from './session-revocations.js';
 import type { SessionRecord, Storage, TogetherStores } from './types.js';
 
 const refused = new Error('the next step failed');
@@ -166,6 +167,28 @@ describe('Storage.writeTogether', () => {
       assert.deepEqual((await auditedUsers(storage)).sort(), ['a', 'b', 'c', 'd']);
       for (const userId of ['a', 'b', 'c', 'd'])
         assert.notEqual(await storage.sessions.get(`session-of-${userId}`), undefined);
+    });
+  });
+
+  test("a unit's change to a user reaches every instance's revocation feed once it commits", async () => {
+    await withTestStorage(async (storage) => {
+      const feed = storage.revocations;
+      assert.ok(feed, 'every backend has a revocation feed');
+      const seen: Revocation[] = [];
+      feed.listen((revocation) => seen.push(revocation));
+      const { user } = await storage.users.insertIfAbsent(
+        { userId: 'moved', sourceEntryId: null },
+        1,
+      );
+      // A sign-in that brings the provider's new attributes (provision-user.ts).
+      await storage.writeTogether((stores) =>
+        stores.users.updateAttributes(user.id, { department: 'support' }, 3),
+      );
+      feed.catchUp();
+      assert.deepEqual(
+        seen.filter((revocation) => revocation.scope === 'user'),
+        [{ scope: 'user', userRowId: user.id }],
+      );
     });
   });
 });
