@@ -5,9 +5,9 @@ import { createPublicKey, verify, type KeyObject, type VerifyKeyObjectInput } fr
  * Set (RFC 7517) with node:crypto, synchronously.
  *
  * Why not WebCrypto (jose's `compactVerify`): an RS256 verification there is
- * a job handed to libuv's thread pool and back, about 55 µs of CPU where the
- * same verification through `crypto.verify` costs about 17 µs (Node.js 24,
- * 2048-bit key), and a provider's token is verified at every OpenID Connect
+ * a job handed to libuv's thread pool and back, about 47 µs of CPU where the
+ * same verification through `crypto.verify` costs about 16 µs (Node.js 24,
+ * 2048-bit key: bench/jws-verify.ts), and a provider's token is verified at every OpenID Connect
  * sign-in (docs/benchmarks.md#openid-connect-sign-ins).
  *
  * What it accepts is deliberately narrow: the algorithms the caller allows
