@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
+import { markRoutine } from '../../foundation/logging/request-log.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { portalPage } from '../../foundation/pages/index.js';
 import { sessionOf } from '../sessions/request-session.js';
@@ -31,6 +32,9 @@ export async function internalResource(
     }
     const { user } = active;
     await allowSignOutRedirect(gateway, reply, active.session.entryId);
+    // Routine, like a proxied request let through: a signed-in user's page,
+    // whose sign-in its callback's line recorded (docs/configuration.md#logs).
+    markRoutine(request);
     return sendPage(
       reply,
       200,

@@ -19,8 +19,8 @@ export function addToRequestLine(request: object, facts: Readonly<Record<string,
 }
 
 /**
- * Marks a request as routine, a sign-in's start sent on to its provider:
- * answered below 400, its line is written as RoutineLines decides
+ * Marks a request as routine (a sign-in's start sent on to its provider,
+ * the portal page of a signed-in user): answered below 400, its line is written as RoutineLines decides
  * (routine-lines.ts); failed, always.
  */
 export function markRoutine(request: object): void {
