@@ -3,10 +3,9 @@ import type { Config } from '../foundation/config/load-config.js';
 import { privateDirectory } from '../foundation/crypto/private-files.js';
 import { createSecretBox } from '../foundation/crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
-import { announcingUserStore } from '../foundation/storage/announcing-stores.js';
+import { announcingUserStore, heldAnnouncements } from '../foundation/storage/announcing-stores.js';
 import { openSqliteStorage } from '../foundation/storage/index.js';
 import type { HeldBackSessions } from '../foundation/storage/redis/redis-session-store.js';
-import type { Revocation } from '../foundation/storage/session-revocations.js';
 import type { Storage } from '../foundation/storage/types.js';
 
 /**
@@ -67,19 +66,15 @@ export async function openStorage(config: Config): Promise<Storage> {
     // what it remembered until its next read.
     async writeTogether(work) {
       let held: HeldBackSessions | undefined;
-      let userChanges: Revocation[] = [];
+      let announcements = heldAnnouncements(shared.revocations);
       const result = await base.writeTogether((stores) => {
         // Afresh for each run of `work`, in case a run is tried again.
         held = shared.heldBackSessions();
-        userChanges = [];
-        const afterCommit = (change: Revocation) => {
-          userChanges.push(change);
-          return Promise.resolve();
-        };
+        announcements = heldAnnouncements(shared.revocations);
         return work({
           ...stores,
           sessions: held.sessions,
-          users: announcingUserStore(stores.users, { announce: afterCommit }),
+          users: announcingUserStore(stores.users, announcements.later),
         });
       });
       // Should this write fail, the error still fails the sign-in (no
@@ -87,7 +82,7 @@ export async function openStorage(config: Config): Promise<Storage> {
       // left without a session: the lesser harm than a session whose user
       // row or provider's record was never committed.
       await held?.apply();
-      for (const change of userChanges) await shared.revocations.announce(change);
+      await announcements.send();
       return result;
     },
     // Sessions live in Redis, shared with other instances: their revocations

@@ -1,5 +1,5 @@
 import type { SessionStore, UserStore } from './types.js';
-import type { AnnouncingRevocationFeed } from './session-revocations.js';
+import type { AnnouncingRevocationFeed, Revocation } from './session-revocations.js';
 
 /** What the stores below need of a feed. */
 type Announcer = Pick<AnnouncingRevocationFeed, 'announce'>;
@@ -60,6 +60,31 @@ export function announcingUserStore(users: UserStore, feed: Announcer): UserStor
       const outcome = await users.removeAdminAccess(id, change, at);
       if (outcome === 'done') await announce(id);
       return outcome;
+    },
+  };
+}
+
+/**
+ * Announcements held back until a transaction commits: `later` is the
+ * announcer its stores are given, and `send` announces what they queued, in
+ * order, once the commit has succeeded. Told before the commit, another
+ * instance could read the rows as they were and remember them again; a
+ * transaction that fails announces nothing.
+ */
+export function heldAnnouncements(feed: Announcer): {
+  readonly later: Announcer;
+  send(): Promise<void>;
+} {
+  const due: Revocation[] = [];
+  return {
+    later: {
+      announce(revocation) {
+        due.push(revocation);
+        return Promise.resolve();
+      },
+    },
+    async send() {
+      for (const revocation of due) await feed.announce(revocation);
     },
   };
 }

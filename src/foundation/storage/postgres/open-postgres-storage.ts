@@ -5,8 +5,12 @@ import { createKyselyStorage } from '../kysely-storage.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
 import type { Storage } from '../types.js';
-import { announcingSessionStore, announcingUserStore } from '../announcing-stores.js';
-import type { AnnouncingRevocationFeed, Revocation } from '../session-revocations.js';
+import {
+  announcingSessionStore,
+  announcingUserStore,
+  heldAnnouncements,
+} from '../announcing-stores.js';
+import type { AnnouncingRevocationFeed } from '../session-revocations.js';
 import { nameStatementsOf } from './named-statements.js';
 import { createPostgresRevocationFeed } from './postgres-revocation-feed.js';
 
@@ -100,24 +104,19 @@ function withAnnouncedRevocations(storage: Storage, feed: AnnouncingRevocationFe
     ...storage,
     sessions: announcingSessionStore(storage.sessions, feed),
     users: announcingUserStore(storage.users, feed),
-    // Announced once committed: an instance told earlier could read the
-    // rows as they were before the commit and remember them again.
+    // Announced once committed (announcing-stores.ts heldAnnouncements).
     async writeTogether(work) {
-      const due: Revocation[] = [];
-      const later = {
-        announce(revocation: Revocation) {
-          due.push(revocation);
-          return Promise.resolve();
-        },
-      };
-      const result = await storage.writeTogether((stores) =>
-        work({
+      let held = heldAnnouncements(feed);
+      const result = await storage.writeTogether((stores) => {
+        // Afresh for each run of `work`, in case a run is tried again.
+        held = heldAnnouncements(feed);
+        return work({
           ...stores,
-          sessions: announcingSessionStore(stores.sessions, later),
-          users: announcingUserStore(stores.users, later),
-        }),
-      );
-      for (const revocation of due) await feed.announce(revocation);
+          sessions: announcingSessionStore(stores.sessions, held.later),
+          users: announcingUserStore(stores.users, held.later),
+        });
+      });
+      await held.send();
       return result;
     },
     revocations: feed,
