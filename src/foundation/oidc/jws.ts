@@ -1,4 +1,10 @@
-import { createPublicKey, verify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
+import {
+  createPublicKey,
+  verify,
+  type JsonWebKey,
+  type KeyObject,
+  type VerifyKeyObjectInput,
+} from 'node:crypto';
 
 /**
  * Verifies a compact JWS (RFC 7515 §7.1) against a provider's JSON Web Key
@@ -214,7 +220,7 @@ function importKey(jwk: PublicJwk, algorithm: SignatureAlgorithm): KeyObject | J
   }
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: { ...jwk } as import('node:crypto').JsonWebKey, format: 'jwk' });
+    key = createPublicKey({ key: { ...jwk } as JsonWebKey, format: 'jwk' });
   } catch {
     return new JwsRefusal('key_unusable', 'a key of the key set cannot be imported');
   }
