@@ -1,5 +1,4 @@
 import { handoffRoutes } from '../features/sign-in/handoff-routes.js';
-import { keepConsoleOnAuthHost } from '../foundation/http/auth-host-only.js';
 import { createServer } from 'node:http';
 import formBody from '@fastify/formbody';
 import Fastify from 'fastify';
@@ -102,7 +101,6 @@ export async function buildApp(
       done();
     });
   }
-  keepConsoleOnAuthHost(app, gateway);
   await app.register(formBody, { bodyLimit: 64 * 1024 });
   readEmptyJsonAsNoBody(app);
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SsogateError } from '../../core/index.js';
+import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { extensionCheckRoute } from './check-route.js';
@@ -24,6 +25,12 @@ import { userRoutes } from './user-routes.js';
  * validate the requests and make the OpenAPI document.
  */
 export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
+  authHostOnly(app, gateway, (scope) => {
+    apiRoutes(scope, gateway);
+  });
+}
+
+function apiRoutes(app: FastifyInstance, gateway: Gateway): void {
   const api = createApiRouter(app, gateway);
   entryRoutes(api);
   entryStateRoutes(api);

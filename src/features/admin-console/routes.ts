@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
+import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { NoSessionError, sendFailure, sendPage, wantsPage } from '../../foundation/http/respond.js';
 import { sessionOf } from '../sessions/request-session.js';
@@ -33,8 +34,10 @@ export function adminConsoleRoutes(
   const files = new ConsoleFiles(options.dir ?? defaultConsoleDir());
   const handler = async (request: FastifyRequest, reply: FastifyReply) =>
     serveConsole(gateway, files, request, reply);
-  app.get(CONSOLE_PATH, handler);
-  app.get(`${CONSOLE_PATH}/*`, handler);
+  authHostOnly(app, gateway, (scope) => {
+    scope.get(CONSOLE_PATH, handler);
+    scope.get(`${CONSOLE_PATH}/*`, handler);
+  });
 }
 
 async function serveConsole(

@@ -7,6 +7,7 @@ import {
   readCookie,
   setSessionCookie,
 } from '../../foundation/http/browser-cookies.js';
+import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
@@ -41,6 +42,13 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
     return renderChooser(gateway, request, reply, returnTo, 200);
   });
 
+  // The post makes the sign-in's own session: on the auth host only.
+  authHostOnly(app, gateway, (scope) => {
+    localSignInPost(scope, gateway);
+  });
+}
+
+function localSignInPost(app: FastifyInstance, gateway: Gateway): void {
   app.post<{ Body: LocalSignInForm | undefined }>('/_sso/login/local', async (request, reply) => {
     const form = request.body ?? {};
     const returnTo = safeReturnTo(form.return_to);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { authorize } from './authorization-endpoint.js';
 import { decideConsent } from './consent.js';
@@ -30,12 +31,18 @@ export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): vo
       .type('application/jwk-set+json')
       .send(keySet);
   });
-  app.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
-  app.post(providerPaths.consent, (request, reply) => decideConsent(gateway, request, reply));
+  // Servers call these with a client's credentials or a token, never the
+  // browser's session: they answer on every host.
   app.post(providerPaths.token, (request, reply) => exchangeCode(gateway, request, reply));
   app.get(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
   app.post(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
-  app.get(providerPaths.endSession, (request, reply) =>
-    endSessionAtClient(gateway, request, reply),
-  );
+  // These turn the browser's session into a code, an id_token or a sign-out
+  // for any client: on the auth host only (foundation/http/auth-host-only.ts).
+  authHostOnly(app, gateway, (scope) => {
+    scope.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
+    scope.post(providerPaths.consent, (request, reply) => decideConsent(gateway, request, reply));
+    scope.get(providerPaths.endSession, (request, reply) =>
+      endSessionAtClient(gateway, request, reply),
+    );
+  });
 }

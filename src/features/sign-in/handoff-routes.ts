@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { finishHandoff, handoffFinishPath, handoffPath, issueHandoff } from './handoff.js';
 import { handoffStartPath, startHandoffFromProxy } from './handoff-start.js';
@@ -16,9 +17,12 @@ export function handoffRoutes(app: FastifyInstance, gateway: Gateway): void {
     startHandoffFromProxy(gateway, request, reply),
   );
   if (hosts.cookieDomain !== undefined) return;
-  app.get<{ Querystring: Record<string, unknown> }>(handoffPath, (request, reply) =>
-    issueHandoff(gateway, request, reply),
-  );
+  // The issuing step reads the sign-in's own session: the auth host's alone.
+  authHostOnly(app, gateway, (scope) => {
+    scope.get<{ Querystring: Record<string, unknown> }>(handoffPath, (request, reply) =>
+      issueHandoff(gateway, request, reply),
+    );
+  });
   app.get<{ Querystring: Record<string, unknown> }>(handoffFinishPath, (request, reply) =>
     finishHandoff(gateway, request, reply),
   );

@@ -157,18 +157,24 @@ describe('the handoff of a sign-in to another host', () => {
     }
   });
 
-  test('the console, the admin API and the local sign-in are 404 on application hosts', async () => {
+  test('the console, the admin API and the local sign-in answer on the auth host only', async () => {
     const browser = new TestBrowser({ connectTo: '127.0.0.1' });
     browsers.push(browser);
     for (const path of [
       '/_sso/admin',
-      '/_sso/admin/entries',
+      '/_sso/admin/entries?tab=1',
       '/_sso/api/entries',
       '/_sso/api/openapi.json',
+      '/_sso/handoff?host=git.localhost',
     ]) {
+      // A page load is sent to the same path on the auth host.
       const answer = await browser.open(at('wiki', path), { maxHops: 0 });
-      assert.equal(answer.status, 404, path);
+      assert.equal(answer.status, 302, path);
+      assert.equal(answer.headers.get('location'), at('sso', path));
     }
+    const deleted = await browser.exchange('DELETE', at('wiki', '/_sso/api/entries/x'));
+    assert.equal(deleted.status, 404);
+    await deleted.arrayBuffer();
     const post = await browser.submit(at('git', '/_sso/login/local'), { username: 'a' });
     assert.equal(post.status, 404);
     const onAuthHost = await browser.open(at('sso', '/_sso/api/openapi.json'), { maxHops: 0 });

@@ -15,12 +15,14 @@ import {
   navigationsRequested,
 } from '../../test-support/page-navigations.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { registerClient } from '../openid-provider/test-support/provider-fixture.js';
 
 /**
  * One sign-in across three hosts in Chromium: the auth host sso.localhost,
  * wiki.localhost and git.localhost proxied by the gateway, grafana.localhost
  * behind nginx (test-support/nginx.ts forwardAuthConf). The provider is asked once; every host lands on the page
- * asked for; signing out on one host refuses the others.
+ * asked for; the console and the OpenID Provider's authorization answer on
+ * the auth host only; signing out on one host refuses the others.
  */
 describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || nginxSkip }, () => {
   const step = storySteps();
@@ -111,11 +113,41 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
     assert.equal(calls('/token'), 1);
   });
 
-  step('the console is 404 on every application host, and answers on the auth host', async () => {
+  step(
+    "an application host's authorization request lands on the auth host, which answers it",
+    async () => {
+      const callback = at('wiki', '/cb');
+      await registerClient(gw, 'app', { redirectUris: [callback] });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'app',
+        redirect_uri: callback,
+        scope: 'openid',
+        state: 'the-state',
+      }).toString();
+      for (const host of ['git', 'grafana']) {
+        const urls = await navigationsRequested(page, () =>
+          page.goto(at(host, `/_sso/oidc/authorize?${query}`)),
+        );
+        assert.deepEqual(urls.slice(0, 2), [
+          at(host, `/_sso/oidc/authorize?${query}`),
+          at('sso', `/_sso/oidc/authorize?${query}`),
+        ]);
+        const arrived = new URL(page.url());
+        assert.equal(`${arrived.origin}${arrived.pathname}`, callback, host);
+        assert.ok(arrived.searchParams.get('code'), `${host}: a code from the auth host`);
+        assert.equal(arrived.searchParams.get('iss'), at('sso', ''));
+      }
+    },
+  );
+
+  step('the console answers on the auth host only: a page load elsewhere lands there', async () => {
     for (const host of ['wiki', 'git', 'grafana']) {
       for (const path of ['/_sso/admin', '/_sso/api/entries']) {
         const answer = await page.goto(at(host, path));
-        assert.equal(answer?.status(), 404, `${host}${path}`);
+        assert.equal(page.url(), at('sso', path), `${host}${path}`);
+        // Alice is no administrator, on the auth host as anywhere.
+        assert.equal(answer?.status(), 403, `${host}${path}`);
       }
     }
     const own = await page.goto(at('sso', '/_sso/api/openapi.json'));
