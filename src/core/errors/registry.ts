@@ -414,7 +414,8 @@ export const errorRegistry = {
   },
   forwarded_uri_conflict: {
     status: 400,
-    summary: 'A forward-auth check names two different paths (X-Forwarded-Uri, X-Original-URI).',
+    summary:
+      'A forward-auth check names two different paths (X-Original-URL, X-Forwarded-Uri, X-Original-URI).',
   },
   forwarded_uri_missing: {
     status: 400,

@@ -173,8 +173,8 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       "the auth host's session on an application host",
     );
     // Without X-Forwarded-Host, the host of X-Original-URL (ingress-nginx's
-    // auth-url) names the session's host: wiki's is taken (and judged by the
-    // rules, which refuse a check naming no host), on git it is none.
+    // auth-url) names the session's host and the rules' host: wiki's session
+    // is taken (and refused by wiki's rule), on git it is none.
     const wikiSession = await hostCookie('wiki.corp.example');
     for (const [original, status] of [
       ['https://wiki.corp.example/x', 403],
@@ -183,7 +183,7 @@ describe('forward-auth with access rules and the redirecting variant', () => {
       const answer = await check({
         cookie: wikiSession,
         'x-original-url': original,
-        'x-forwarded-uri': '/',
+        'x-forwarded-uri': '/x',
       });
       assert.equal(answer.status, status, original);
     }
@@ -232,6 +232,22 @@ describe('forward-auth with access rules and the redirecting variant', () => {
           [{ 'x-original-uri': '/docs', 'x-forwarded-uri': '/docs' }, '204 '],
           [{ 'x-original-uri': '/admin', 'x-forwarded-uri': '/admin' }, '403 access_denied'],
           [{ 'x-original-uri': '/docs' }, '204 '],
+          // ingress-nginx's auth-url check names the path in X-Original-URL
+          // alone, and passes on whatever URI header the client adds.
+          [{ 'x-original-url': `http://${appHost}/docs?x=1` }, '204 '],
+          [{ 'x-original-url': `http://${appHost}/admin` }, '403 access_denied'],
+          [{ 'x-original-url': `http://${appHost}/x/../admin` }, '403 access_denied'],
+          [
+            { 'x-original-url': `http://${appHost}/admin`, 'x-forwarded-uri': '/docs' },
+            '400 forwarded_uri_conflict',
+          ],
+          [
+            { 'x-original-url': `http://${appHost}/admin`, 'x-original-uri': '/' },
+            '400 forwarded_uri_conflict',
+          ],
+          [{ 'x-original-url': `http://${appHost}/docs`, 'x-forwarded-uri': '/docs' }, '204 '],
+          [{ 'x-original-url': `http://${appHost}\\admin` }, '400 request_invalid'],
+          [{ 'x-original-url': '/admin' }, '400 request_invalid'],
         ] as const) {
           assert.equal(await check(headers), expected, `${route} ${JSON.stringify(headers)}`);
         }

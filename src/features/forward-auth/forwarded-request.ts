@@ -58,8 +58,8 @@ type ForwardedDecision =
 
 /**
  * The access rules' decision on the request a proxy asks about, read from
- * X-Forwarded-Host and X-Forwarded-Uri (or X-Original-URI, nginx's habit):
- * the one reading of the full route and the fast path alike.
+ * its host (forwardedHost) and the path it names (forwardedTarget): the one
+ * reading of the full route and the fast path alike.
  */
 export function forwardedAccess(
   gateway: Gateway,
@@ -69,31 +69,65 @@ export function forwardedAccess(
   const { accessRules } = gateway.config;
   const target = forwardedTarget(headers, accessRules.length > 0);
   if (typeof target !== 'string') return { allowed: false, misforwarded: target };
-  return accessDecision(accessRules, forwarded(headers, 'x-forwarded-host'), target, user);
+  return accessDecision(accessRules, forwardedHost(headers), target, user);
 }
 
+/** The headers that name the path a proxy serves, each as the proxy or the client wrote it. */
+const uriHeaders = ['X-Original-URL', 'X-Forwarded-Uri', 'X-Original-URI'] as const;
+
 /**
- * The path the proxy will serve, as it named it. A proxy sets one of the
- * two headers and passes the client's other headers on as they came (nginx
- * does into auth_request), so two different values mean that one is the
- * client's, and no one can say which the proxy serves: refused, never
- * chosen. With access rules, a check naming no path is refused too rather
- * than judged as `/`; without rules the path decides nothing.
+ * The path the proxy will serve, as it named it: the path and query of
+ * X-Original-URL (ingress-nginx's auth-url check, which sets no other),
+ * X-Forwarded-Uri (the nginx snippet of docs/proxy.md, Traefik, Caddy) or
+ * X-Original-URI (nginx's other habit). A proxy sets one of them and passes
+ * the client's other headers on as they came (nginx does into auth_request,
+ * ingress-nginx too), so two that differ mean that one is the client's, and
+ * no one can say which the proxy serves: refused, never chosen. With access
+ * rules, a check naming no path is refused too rather than judged as `/`;
+ * without rules the path decides nothing.
  */
 function forwardedTarget(headers: IncomingHttpHeaders, judged: boolean): string | SsogateError {
-  const forwardedUri = forwarded(headers, 'x-forwarded-uri');
-  const originalUri = forwarded(headers, 'x-original-uri');
-  if (forwardedUri !== undefined && originalUri !== undefined && forwardedUri !== originalUri) {
+  const original = forwarded(headers, 'x-original-url');
+  const fromUrl = original === undefined ? undefined : requestTargetOf(original);
+  if (original !== undefined && fromUrl === undefined) {
     return new SsogateError(
-      'forwarded_uri_conflict',
-      'X-Forwarded-Uri and X-Original-URI name different paths; the proxy must set one and clear the other',
+      'request_invalid',
+      'X-Original-URL is not an http(s) URL whose path starts with /',
     );
   }
-  const target = forwardedUri ?? originalUri;
+  const named = [
+    fromUrl,
+    forwarded(headers, 'x-forwarded-uri'),
+    forwarded(headers, 'x-original-uri'),
+  ];
+  const [target, ...others] = named.filter((value) => value !== undefined);
+  if (target !== undefined && others.some((other) => other !== target)) {
+    const names = uriHeaders.filter((_, at) => named[at] !== undefined).join(', ');
+    return new SsogateError(
+      'forwarded_uri_conflict',
+      `${names} name different paths; the proxy must set one and clear the others`,
+    );
+  }
   if (target !== undefined) return target;
   if (!judged) return '/';
   return new SsogateError(
     'forwarded_uri_missing',
-    'neither X-Forwarded-Uri nor X-Original-URI names the path, and access rules are set',
+    'none of X-Original-URL, X-Forwarded-Uri and X-Original-URI names the path, and access rules are set',
   );
+}
+
+/**
+ * The request target of an absolute URL, as written after its authority:
+ * ingress-nginx sends `$scheme://$http_host$request_uri`, so this is the
+ * request URI the client sent. It is cut from the text rather than read by a
+ * URL parser, which would resolve dot segments and turn backslashes into
+ * slashes: the path is read once, by the access rules' own reading
+ * (src/features/access-rules/request-path.ts), as the other headers' are.
+ */
+function requestTargetOf(url: string): string | undefined {
+  if (url.length > 4096) return undefined;
+  const target = /^https?:\/\/[^/?#\\\s]*(.*)$/is.exec(url)?.[1];
+  if (target === undefined) return undefined;
+  if (target === '') return '/';
+  return target.startsWith('/') ? target : undefined;
 }

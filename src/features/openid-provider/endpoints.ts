@@ -1,8 +1,9 @@
 import type { Gateway } from '../../foundation/http/gateway.js';
+import { discoveryPath } from '../../foundation/http/well-known.js';
 
 /** The provider's endpoints, under /_sso on the public URL; the discovery document names each. */
 export const providerPaths = {
-  discovery: '/.well-known/openid-configuration',
+  discovery: discoveryPath,
   authorize: '/_sso/oidc/authorize',
   consent: '/_sso/oidc/consent',
   token: '/_sso/oidc/token',

@@ -84,6 +84,35 @@ describe('reverse proxy fast path', () => {
     assert.deepEqual(viaFastPath.headers, viaRoute.headers);
   });
 
+  test("the gateway's discovery document is the gateway's, with an upstream at /", async () => {
+    const discovery = '/.well-known/openid-configuration';
+    const seenBefore = upstream.seen.length;
+    const issuerOf = async (response: Response) => {
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { issuer: string }).issuer;
+    };
+    const json = { accept: 'application/json' };
+    // A relying party's fetch, without a cookie: the fast path leaves it to the route.
+    for (const base of [gw.url, fast.url]) {
+      assert.equal(await issuerOf(await fetch(`${base}${discovery}`, { headers: json })), gw.url);
+      assert.equal(await issuerOf(await fetch(`${base}${discovery}?x=1`)), gw.url);
+    }
+    // A signed-in browser, remembered or not: still the gateway's.
+    const { first, firstText, second, secondText, handled } = await twice(discovery, {
+      headers: { accept: 'text/html' },
+    });
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    assert.equal(handled, true, 'the route answers it, never the proxy');
+    assert.equal((JSON.parse(firstText) as { issuer: string }).issuer, gw.url);
+    assert.equal(secondText, firstText);
+    const unknown = await fetch(`${gw.url}${discovery}`, {
+      headers: { cookie: 'ssogate_session=unknown' },
+    });
+    assert.equal(await issuerOf(unknown), gw.url);
+    assert.equal(upstream.seen.length, seenBefore, 'the application was never asked');
+  });
+
   test('identities that HTTP would trim or split reach the upstream apart, either way', async (t) => {
     if (!remembered()) {
       t.skip('sessions are not remembered on this backend');

@@ -3,6 +3,7 @@ import type { RefusedTarget } from '../access-rules/request-path.js';
 import { normaliseTarget } from '../access-rules/request-path.js';
 import type { Upstream } from '../../foundation/config/proxy-settings.js';
 import { normaliseHost } from '../../foundation/config/proxy-settings.js';
+import { gatewayWellKnownPaths } from '../../foundation/http/well-known.js';
 
 interface ProxyTarget {
   /**
@@ -20,7 +21,8 @@ interface ProxyTarget {
  * Where a request target goes, or why it is refused (a coded 400). `host`
  * is the request's Host header: a host with upstreams of its own
  * (`wiki.corp.example=URL`) is served by those only, the longest matching
- * prefix winning; any other host by the path-only upstreams.
+ * prefix winning; any other host by the path-only upstreams. The gateway's
+ * own well-known URIs go to no upstream.
  */
 export function proxyTarget(
   upstreams: readonly Upstream[],
@@ -30,7 +32,9 @@ export function proxyTarget(
   const normalised = normaliseTarget(target);
   if ('refused' in normalised) return normalised;
   const { path } = normalised;
-  const upstream = upstreamFor(upstreams, host, path);
+  // An upstream at `/` would otherwise answer a relying party's discovery
+  // fetch with a 401, or a browser with the application's page.
+  const upstream = gatewayWellKnownPaths.has(path) ? undefined : upstreamFor(upstreams, host, path);
   return { path: normalised.wirePath + normalised.search, matchPath: path, upstream };
 }
 

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { parse } from 'yaml';
 import { TestBrowser } from '../../test-support/browser.js';
 import { caddySkip, startCaddy } from '../../test-support/caddy.js';
 import { freePort } from '../../test-support/free-port.js';
@@ -10,7 +10,13 @@ import {
   signInAtExample,
   startTestGateway,
 } from '../../test-support/gateway-fixture.js';
-import { nginxPreamble, nginxSkip, nginxTempPaths, startNginx } from '../../test-support/nginx.js';
+import {
+  ingressAuthOf,
+  ingressNginxConf,
+  ingressNginxServer,
+  setMiscSkip,
+} from '../../test-support/ingress-nginx.js';
+import { nginxSkip, startNginx } from '../../test-support/nginx.js';
 import { proxyDocSnippet } from '../../test-support/proxy-doc.js';
 import type { RunningProxy } from '../../test-support/proxy-process.js';
 import type { EchoUpstream, Seen } from '../reverse-proxy/test-support/upstream-fixture.js';
@@ -51,6 +57,8 @@ async function proxiedHosts(
       return {
         SSOGATE_PUBLIC_URL: `http://sso.corp.test:${port}`,
         SSOGATE_FORWARD_AUTH_HOSTS: `grafana.corp.test:${proxyPort},wiki.corp.test:${proxyPort}`,
+        // Judged on every check, so every check must name its path.
+        SSOGATE_ACCESS_RULES: JSON.stringify([{ path: '/admin', admins: true }]),
       };
     },
   });
@@ -119,6 +127,29 @@ function threeHostStories(
   });
 
   replayedCookieStory(name, () => hosts, browser);
+
+  test(`${name}: an access rule is judged on the path served, whatever URI header the client adds`, async () => {
+    const { at, apps } = hosts;
+    const before = apps.grafana.seen.length;
+    const status = async (path: string, headers: Record<string, string> = {}) =>
+      (await fetchWith(browser, at('grafana', path), headers)).status;
+    assert.equal(await status('/admin'), 403, 'alice is no administrator');
+    assert.equal(await status('/%61dmin/x'), 403);
+    // Each proxy names the path in one header and passes the client's
+    // others on: one that disagrees is refused (nginx turns the 400 into
+    // 500), or replaced by the proxy's own (Caddy's X-Forwarded-Uri).
+    for (const headers of [
+      { 'x-forwarded-uri': '/public' },
+      { 'x-original-uri': '/' },
+      { 'x-original-url': at('grafana', '/public') },
+    ]) {
+      const refused = await status('/admin', headers);
+      assert.ok([400, 403, 500].includes(refused), `${JSON.stringify(headers)}: ${refused}`);
+    }
+    assert.equal(apps.grafana.seen.length, before, 'the application never served /admin');
+    assert.equal(await status('/public'), 200);
+    assert.equal(apps.grafana.seen.at(-1)?.url, '/public');
+  });
 
   test(`${name}: a client's own identity headers never reach the application`, async () => {
     const { at, apps } = hosts;
@@ -210,97 +241,28 @@ describe('docs/proxy.md "Many hosts": Caddy', { skip: caddySkip }, () => {
 });
 
 /**
- * What ingress-nginx makes of an Ingress with the annotations of docs/proxy.md
- * (auth-url, auth-signin, auth-response-headers), reduced to what decides
- * the flow; its controller renders it from its nginx.tmpl:
- * - an internal location per protected path that proxies to auth-url
- *   without the body, passing the client's headers on and adding
- *   X-Original-URL (scheme, the Host header, the raw request URI),
- *   X-Original-Method and X-Auth-Request-Redirect (the request URI);
- * - in the protected location, `auth_request` to it, `auth_request_set` of
- *   each auth-response-header into a variable and `proxy_set_header` of it,
- *   so the application gets the check's value (or an empty one) whatever the
- *   client sent;
- * - `set_escape_uri` (the set-misc module, built into the controller) of the
- *   request URI, and `error_page 401 =` a location that redirects to
- *   auth-signin with `rd=$scheme://$http_host$escaped_request_uri` added.
- * The second Ingress routes /_sso/ to the gateway with the browser's Host.
- * The annotation's `https://$host` is written `$scheme://$http_host` here,
- * since the test's hosts have ports and no TLS.
+ * The configuration ingress-nginx renders for the application Ingress of
+ * docs/proxy.md "Many hosts" (its annotations read from the page), one
+ * server per application host.
  */
-function ingressNginxConf(
-  dir: string,
+async function ingressNginxOfDoc(
   port: number,
   gateway: string,
   apps: ProxiedHosts['apps'],
-): string {
-  const modules = '/usr/lib/nginx/modules';
-  const server = (name: 'grafana' | 'wiki') => `
-  server {
-    listen 127.0.0.1:${port};
-    server_name ${name}.corp.test;
-
-    location /_sso/ {
-      proxy_set_header Host $http_host;
-      proxy_pass ${gateway};
-    }
-
-    location = /_external-auth-Lw-Prefix {
-      internal;
-      proxy_pass_request_body off;
-      proxy_set_header Content-Length "";
-      proxy_set_header Host ${new URL(gateway).host};
-      proxy_set_header X-Original-URL $scheme://$http_host$request_uri;
-      proxy_set_header X-Original-Method $request_method;
-      proxy_set_header X-Sent-From "nginx-ingress-controller";
-      proxy_set_header X-Real-IP $remote_addr;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Auth-Request-Redirect $request_uri;
-      proxy_http_version 1.1;
-      proxy_pass_request_headers on;
-      set $target ${gateway}/_sso/auth;
-      proxy_pass $target;
-    }
-
-    location @64e1a1a2b7ea1a4c1d5f0a4b1c0e7d7e3c7d3c31 {
-      internal;
-      add_header Set-Cookie $auth_cookie;
-      return 302 $scheme://$http_host/_sso/handoff/start?rd=$scheme://$http_host$escaped_request_uri;
-    }
-
-    location / {
-      auth_request /_external-auth-Lw-Prefix;
-      auth_request_set $auth_cookie $upstream_http_set_cookie;
-      add_header Set-Cookie $auth_cookie;
-      auth_request_set $authHeader0 $upstream_http_x_auth_request_user;
-      proxy_set_header 'X-Auth-Request-User' $authHeader0;
-      auth_request_set $authHeader1 $upstream_http_x_auth_request_email;
-      proxy_set_header 'X-Auth-Request-Email' $authHeader1;
-      set_escape_uri $escaped_request_uri $request_uri;
-      error_page 401 = @64e1a1a2b7ea1a4c1d5f0a4b1c0e7d7e3c7d3c31;
-      proxy_set_header Host $http_host;
-      proxy_pass ${apps[name].url};
-    }
-  }`;
-  return `load_module ${modules}/ndk_http_module.so;
-load_module ${modules}/ngx_http_set_misc_module.so;
-${nginxPreamble()}http {
-${nginxTempPaths(dir)}
-  server {
-    listen 127.0.0.1:${port} default_server;
-    location = /healthz { return 200; }
-  }
-${server('grafana')}
-${server('wiki')}
+): Promise<(dir: string) => string> {
+  const ingress = parse(
+    await proxyDocSnippet("Kubernetes ingress-nginx: the application's Ingress for", 'yaml'),
+  ) as { metadata: { annotations: Record<string, string> } };
+  const auth = ingressAuthOf(ingress.metadata.annotations);
+  return (dir) =>
+    ingressNginxConf(
+      dir,
+      port,
+      (['grafana', 'wiki'] as const).map((name) =>
+        ingressNginxServer({ port, host: `${name}.corp.test`, auth, gateway, app: apps[name].url }),
+      ),
+    );
 }
-`;
-}
-
-// ingress-nginx's build has the set-misc module; CI installs Debian's (.ci/run).
-const setMiscSkip =
-  existsSync('/usr/lib/nginx/modules/ngx_http_set_misc_module.so') || process.env.CI === 'true'
-    ? false
-    : 'no set-misc module for nginx (apt-get install libnginx-mod-http-set-misc)';
 
 describe(
   'docs/proxy.md "Many hosts": ingress-nginx, as its controller renders it',
@@ -309,9 +271,9 @@ describe(
     threeHostStories(
       'ingress-nginx',
       () =>
-        proxiedHosts((port, gateway, apps) =>
+        proxiedHosts(async (port, gateway, apps) =>
           startNginx(
-            (dir) => ingressNginxConf(dir, port, gateway, apps),
+            await ingressNginxOfDoc(port, gateway, apps),
             `http://127.0.0.1:${port}/healthz`,
           ),
         ),
