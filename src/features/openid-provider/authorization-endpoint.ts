@@ -9,6 +9,7 @@ import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import { answerClient, issueCode, matchedRequest, refuseUser } from './authorization-request.js';
 import { clientAccepts } from './client-rules.js';
 import { askConsent, consentNeeded } from './consent.js';
+import { getRequestPath, providerPaths } from './endpoints.js';
 
 /**
  * Set on the return-to of a sign-in the request asked to be fresh
@@ -34,7 +35,8 @@ function promptsOf(parameters: Parameters): string[] {
  * `error=` (RFC 6749 §4.1.2.1). The sign-in is the gateway's own: with a
  * session the code goes straight back, or after the consent page when the
  * client asks for it (consent.ts); without, the browser signs in and
- * returns here.
+ * returns here. GET and POST alike (Core §3.1.2.1): a POST's form holds
+ * the parameters.
  */
 export async function authorize(
   gateway: Gateway,
@@ -42,7 +44,8 @@ export async function authorize(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   void reply.header('cache-control', 'no-store');
-  const matched = await matchedRequest(gateway, request.query);
+  const posted = request.method === 'POST';
+  const matched = await matchedRequest(gateway, posted ? request.body : request.query);
   if (matched instanceof SsogateError) {
     sendFailure(gateway, request, reply, matched, { as: 'page' });
     return reply;
@@ -66,7 +69,17 @@ export async function authorize(
       ? active.session.createdAt >= signedInAfter
       : !prompts.includes('login') &&
         (maxAge === undefined || now - active.session.createdAt <= maxAge * 1000));
-  const returnTo = requestPath(request.url, fresh ? undefined : now, prompts, maxAge);
+  const url = posted ? getRequestPath(providerPaths.authorize, parameters) : request.url;
+  if (posted && active === undefined) {
+    // A cross-site POST comes without the SameSite=Lax session cookie: the
+    // same request as a GET (a top-level navigation) brings it, if there is one.
+    const path = requestPath(url, undefined, [], undefined);
+    if (path === undefined) {
+      return refuse('invalid_request', 'the authorization request is too long to come back to');
+    }
+    return reply.redirect(path, 303);
+  }
+  const returnTo = requestPath(url, fresh ? undefined : now, prompts, maxAge);
   if (!fresh) {
     if (silent) return refuse('login_required', 'no signed-in session at the gateway');
     if (returnTo === undefined) {

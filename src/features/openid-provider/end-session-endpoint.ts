@@ -7,7 +7,7 @@ import { sendFailure } from '../../foundation/http/respond.js';
 import { loadJose } from '../../foundation/oidc/jose.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
-import { issuerOf } from './endpoints.js';
+import { getRequestPath, issuerOf, providerPaths } from './endpoints.js';
 import { publishedKeySet } from './signing-keys.js';
 import { subjectFor } from './subjects.js';
 
@@ -35,7 +35,8 @@ async function hintedBy(
  * id_token_hint this provider signed, the gateway's session of that user
  * ends here, and the browser goes to the client's post_logout_redirect_uri
  * if it is one of the client's, exactly, or to the signed-out page. Without
- * a valid hint nothing ends, so no other site can sign a user out.
+ * a valid hint nothing ends, so no other site can sign a user out. GET and
+ * POST alike (RP-Initiated Logout 1.0 §2): a POST's form holds the parameters.
  */
 export async function endSessionAtClient(
   gateway: Gateway,
@@ -43,7 +44,11 @@ export async function endSessionAtClient(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   void reply.header('cache-control', 'no-store');
-  const parameters = { ...(request.query as Record<string, unknown>) };
+  const posted = request.method === 'POST';
+  const parameters = { ...((posted ? request.body : request.query) ?? {}) } as Record<
+    string,
+    unknown
+  >;
   const fail = (why: string) => {
     sendFailure(gateway, request, reply, new SsogateError('oidc_logout_invalid', why), {
       as: 'page',
@@ -65,6 +70,11 @@ export async function endSessionAtClient(
   // Only the hinted user's session ends: the hint does not speak for another's.
   // Its sub is the one its client was given (subjects.ts), pairwise or not.
   const current = await sessionOf(gateway, request);
+  if (posted && current === undefined) {
+    // A cross-site POST comes without the SameSite=Lax session cookie: the
+    // same request as a GET (a top-level navigation) brings it, if there is one.
+    return reply.redirect(getRequestPath(providerPaths.endSession, stringsOf(parameters)), 303);
+  }
   // A client deleted since gave out public subjects as far as anyone can tell.
   const hinted =
     current !== undefined &&
@@ -85,4 +95,13 @@ export async function endSessionAtClient(
   const url = new URL(target);
   if (typeof parameters.state === 'string') url.searchParams.append('state', parameters.state);
   return reply.redirect(url.href, 302);
+}
+
+/** The parameters that are single strings (a repeated one is dropped: GET reads only those). */
+function stringsOf(parameters: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(parameters).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
 }

@@ -11,6 +11,23 @@ export const providerPaths = {
   endSession: '/_sso/oidc/logout',
 } as const;
 
+/**
+ * The path and query of an endpoint's GET request with these parameters: a
+ * POSTed request is answered with it (303) when the browser's SameSite=Lax
+ * session cookie did not come with the POST, as it does not with a
+ * cross-site POST, and does with the GET of a top-level navigation.
+ */
+export function getRequestPath(
+  path: string,
+  parameters: Readonly<Record<string, string | undefined>>,
+): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined) query.append(name, value);
+  }
+  return `${path}?${query.toString()}`;
+}
+
 /** The issuer: the public URL as configured, without a trailing slash (OpenID Connect Discovery §3). */
 export function issuerOf(gateway: Gateway): string {
   return gateway.config.publicUrl.replace(/\/+$/, '');

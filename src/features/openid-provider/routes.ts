@@ -31,11 +31,15 @@ export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): vo
       .send(keySet);
   });
   app.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
+  app.post(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
   app.post(providerPaths.consent, (request, reply) => decideConsent(gateway, request, reply));
   app.post(providerPaths.token, (request, reply) => exchangeCode(gateway, request, reply));
   app.get(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
   app.post(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
   app.get(providerPaths.endSession, (request, reply) =>
+    endSessionAtClient(gateway, request, reply),
+  );
+  app.post(providerPaths.endSession, (request, reply) =>
     endSessionAtClient(gateway, request, reply),
   );
 }
