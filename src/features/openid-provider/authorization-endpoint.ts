@@ -10,6 +10,7 @@ import { answerClient, issueCode, matchedRequest, refuseUser } from './authoriza
 import { clientAccepts } from './client-rules.js';
 import { askConsent, consentNeeded } from './consent.js';
 import { getRequestPath, providerPaths } from './endpoints.js';
+import { hintNames, hintedBy } from './id-token-hint.js';
 
 /**
  * Set on the return-to of a sign-in the request asked to be fresh
@@ -52,6 +53,8 @@ export async function authorize(
   }
   const refuse = (error: string, description: string) =>
     answerClient(gateway, reply, matched, { error, error_description: description });
+  const tooLong = () =>
+    refuse('invalid_request', 'the authorization request is too long to come back to');
   const { client, parameters } = matched;
   if (parameters === 'repeated') return refuse('invalid_request', 'a parameter is repeated');
   const problem = requestProblem(parameters, client);
@@ -75,7 +78,7 @@ export async function authorize(
     // same request as a GET (a top-level navigation) brings it, if there is one.
     const path = requestPath(url, undefined, [], undefined);
     if (path === undefined) {
-      return refuse('invalid_request', 'the authorization request is too long to come back to');
+      return tooLong();
     }
     return reply.redirect(path, 303);
   }
@@ -83,16 +86,24 @@ export async function authorize(
   if (!fresh) {
     if (silent) return refuse('login_required', 'no signed-in session at the gateway');
     if (returnTo === undefined) {
-      return refuse('invalid_request', 'the authorization request is too long to come back to');
+      return tooLong();
     }
     return sendToSignIn(gateway, request, reply, returnTo);
+  }
+  if (silent && parameters.id_token_hint !== undefined) {
+    // Core §3.1.2.1: the answer is for the user the hint names, or none;
+    // a hint not signed by this provider names no one.
+    const hint = await hintedBy(gateway, parameters.id_token_hint);
+    if (hint === undefined || !(await hintNames(gateway, hint, active))) {
+      return refuse('login_required', 'the id_token_hint does not name the signed-in user');
+    }
   }
   if (!clientAccepts(client, active)) return refuseUser(gateway, request, reply, client, active);
   const checked = { client, redirectUri: matched.redirectUri, parameters };
   if (await consentNeeded(gateway, checked, active, prompts.includes('consent'))) {
     if (silent) return refuse('consent_required', 'the user has not allowed the application yet');
     if (returnTo === undefined) {
-      return refuse('invalid_request', 'the authorization request is too long to come back to');
+      return tooLong();
     }
     return askConsent(gateway, request, reply, checked, active, returnTo);
   }

@@ -4,31 +4,10 @@ import { audit } from '../../foundation/http/audit.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
-import { loadJose } from '../../foundation/oidc/jose.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
-import { getRequestPath, issuerOf, providerPaths } from './endpoints.js';
-import { publishedKeySet } from './signing-keys.js';
-import { subjectFor } from './subjects.js';
-
-/** The subject and client of an id_token this provider signed; expired ones too (a hint, not a credential). */
-async function hintedBy(
-  gateway: Gateway,
-  idTokenHint: unknown,
-): Promise<{ subject: string; clientId: string } | undefined> {
-  if (typeof idTokenHint !== 'string') return undefined;
-  try {
-    const { compactVerify, createLocalJWKSet, decodeJwt } = await loadJose();
-    const keys = createLocalJWKSet(await publishedKeySet(gateway.storage, gateway.clock()));
-    await compactVerify(idTokenHint, keys, { algorithms: ['RS256'] });
-    const claims = decodeJwt(idTokenHint);
-    if (claims.iss !== issuerOf(gateway) || typeof claims.sub !== 'string') return undefined;
-    if (typeof claims.aud !== 'string') return undefined;
-    return { subject: claims.sub, clientId: claims.aud };
-  } catch {
-    return undefined;
-  }
-}
+import { getRequestPath, providerPaths } from './endpoints.js';
+import { hintNames, hintedBy } from './id-token-hint.js';
 
 /**
  * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): with an
@@ -68,18 +47,13 @@ export async function endSessionAtClient(
     }
   }
   // Only the hinted user's session ends: the hint does not speak for another's.
-  // Its sub is the one its client was given (subjects.ts), pairwise or not.
   const current = await sessionOf(gateway, request);
   if (posted && current === undefined) {
     // A cross-site POST comes without the SameSite=Lax session cookie: the
     // same request as a GET (a top-level navigation) brings it, if there is one.
     return reply.redirect(getRequestPath(providerPaths.endSession, stringsOf(parameters)), 303);
   }
-  // A client deleted since gave out public subjects as far as anyone can tell.
-  const hinted =
-    current !== undefined &&
-    (client === undefined ? current.user.userId : subjectFor(gateway, client, current.user)) ===
-      hint.subject;
+  const hinted = current !== undefined && (await hintNames(gateway, hint, current));
   const ended = hinted ? await endSession(gateway.sessions, current.id) : undefined;
   if (ended !== undefined) {
     clearSessionCookie(gateway, reply);
