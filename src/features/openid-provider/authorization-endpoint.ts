@@ -143,6 +143,10 @@ function requestProblem(
   if (parameters.request_uri !== undefined) {
     return problem('request_uri_not_supported', 'request_uri is not supported');
   }
+  if (![undefined, 'query', 'form_post'].includes(parameters.response_mode)) {
+    // A fragment carries the code in no request to the server; any other mode is unknown.
+    return problem('invalid_request', 'response_mode may be query or form_post');
+  }
   if (parameters.response_type !== 'code') {
     return problem('unsupported_response_type', 'response_type must be code');
   }

@@ -61,7 +61,7 @@ export function discoveryDocument(gateway: Gateway): Record<string, unknown> {
     end_session_endpoint: `${issuer}${providerPaths.endSession}`,
     scopes_supported: ['openid', 'profile', 'email', 'groups'],
     response_types_supported: ['code'],
-    response_modes_supported: ['query'],
+    response_modes_supported: ['query', 'form_post'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public', 'pairwise'],
     id_token_signing_alg_values_supported: ['RS256'],

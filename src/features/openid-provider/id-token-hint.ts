@@ -6,7 +6,7 @@ import { publishedKeySet } from './signing-keys.js';
 import { subjectFor } from './subjects.js';
 
 /** What an id_token_hint names: the subject its client was given, and that client. */
-export interface IdTokenHint {
+interface IdTokenHint {
   readonly subject: string;
   readonly clientId: string;
 }

@@ -5,6 +5,7 @@ import type { TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
 import {
+  authorizationRequest,
   discoverProvider,
   redirectUri,
   registerClient,
@@ -32,19 +33,8 @@ describe('OpenID Provider: POSTed authorization and end-session requests', () =>
     config: client.Configuration,
     extra: Record<string, string> = {},
   ) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-      ...extra,
-    });
-    return { form: Object.fromEntries(url.searchParams), verifier, state, nonce };
+    const { url, ...rest } = await authorizationRequest(config, extra);
+    return { form: Object.fromEntries(url.searchParams), ...rest };
   }
 
   /** Follows a POST's redirects with the browser until one leaves for `target`. */
