@@ -9,6 +9,8 @@ import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import { answerClient, issueCode, matchedRequest, refuseUser } from './authorization-request.js';
 import { clientAccepts } from './client-rules.js';
 import { askConsent, consentNeeded } from './consent.js';
+import { getRequestPath, providerPaths } from './endpoints.js';
+import { hintNames, hintedBy } from './id-token-hint.js';
 
 /**
  * Set on the return-to of a sign-in the request asked to be fresh
@@ -34,7 +36,8 @@ function promptsOf(parameters: Parameters): string[] {
  * `error=` (RFC 6749 §4.1.2.1). The sign-in is the gateway's own: with a
  * session the code goes straight back, or after the consent page when the
  * client asks for it (consent.ts); without, the browser signs in and
- * returns here.
+ * returns here. GET and POST alike (Core §3.1.2.1): a POST's form holds
+ * the parameters.
  */
 export async function authorize(
   gateway: Gateway,
@@ -42,13 +45,16 @@ export async function authorize(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   void reply.header('cache-control', 'no-store');
-  const matched = await matchedRequest(gateway, request.query);
+  const posted = request.method === 'POST';
+  const matched = await matchedRequest(gateway, posted ? request.body : request.query);
   if (matched instanceof SsogateError) {
     sendFailure(gateway, request, reply, matched, { as: 'page' });
     return reply;
   }
   const refuse = (error: string, description: string) =>
     answerClient(gateway, reply, matched, { error, error_description: description });
+  const tooLong = () =>
+    refuse('invalid_request', 'the authorization request is too long to come back to');
   const { client, parameters } = matched;
   if (parameters === 'repeated') return refuse('invalid_request', 'a parameter is repeated');
   const problem = requestProblem(parameters, client);
@@ -66,20 +72,38 @@ export async function authorize(
       ? active.session.createdAt >= signedInAfter
       : !prompts.includes('login') &&
         (maxAge === undefined || now - active.session.createdAt <= maxAge * 1000));
-  const returnTo = requestPath(request.url, fresh ? undefined : now, prompts, maxAge);
+  const url = posted ? getRequestPath(providerPaths.authorize, parameters) : request.url;
+  if (posted && active === undefined) {
+    // A cross-site POST comes without the SameSite=Lax session cookie: the
+    // same request as a GET (a top-level navigation) brings it, if there is one.
+    const path = requestPath(url, undefined, [], undefined);
+    if (path === undefined) {
+      return tooLong();
+    }
+    return reply.redirect(path, 303);
+  }
+  const returnTo = requestPath(url, fresh ? undefined : now, prompts, maxAge);
   if (!fresh) {
     if (silent) return refuse('login_required', 'no signed-in session at the gateway');
     if (returnTo === undefined) {
-      return refuse('invalid_request', 'the authorization request is too long to come back to');
+      return tooLong();
     }
     return sendToSignIn(gateway, request, reply, returnTo);
+  }
+  if (silent && parameters.id_token_hint !== undefined) {
+    // Core §3.1.2.1: the answer is for the user the hint names, or none;
+    // a hint not signed by this provider names no one.
+    const hint = await hintedBy(gateway, parameters.id_token_hint);
+    if (hint === undefined || !(await hintNames(gateway, hint, active))) {
+      return refuse('login_required', 'the id_token_hint does not name the signed-in user');
+    }
   }
   if (!clientAccepts(client, active)) return refuseUser(gateway, request, reply, client, active);
   const checked = { client, redirectUri: matched.redirectUri, parameters };
   if (await consentNeeded(gateway, checked, active, prompts.includes('consent'))) {
     if (silent) return refuse('consent_required', 'the user has not allowed the application yet');
     if (returnTo === undefined) {
-      return refuse('invalid_request', 'the authorization request is too long to come back to');
+      return tooLong();
     }
     return askConsent(gateway, request, reply, checked, active, returnTo);
   }
@@ -118,6 +142,10 @@ function requestProblem(
   }
   if (parameters.request_uri !== undefined) {
     return problem('request_uri_not_supported', 'request_uri is not supported');
+  }
+  if (![undefined, 'query', 'form_post'].includes(parameters.response_mode)) {
+    // A fragment carries the code in no request to the server; any other mode is unknown.
+    return problem('invalid_request', 'response_mode may be query or form_post');
   }
   if (parameters.response_type !== 'code') {
     return problem('unsupported_response_type', 'response_type must be code');

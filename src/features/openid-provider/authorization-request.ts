@@ -7,6 +7,7 @@ import { sendFailure } from '../../foundation/http/respond.js';
 import type { OidcClientRecord } from '../../foundation/storage/types.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
+import { sendFormPost } from './form-post-response.js';
 import { codeLifetimeMs } from './lifetimes.js';
 import { sidOf, signInHashOf } from './sign-in-grants.js';
 import { subjectFor } from './subjects.js';
@@ -67,7 +68,9 @@ export async function matchedRequest(
 /**
  * Sends the browser back to the client with the answer, the request's
  * `state` and the issuer (RFC 6749 §4.1.2, RFC 9207): 302 from the
- * authorization endpoint, 303 after a form's POST (RFC 9700 §4.12).
+ * authorization endpoint, 303 after a form's POST (RFC 9700 §4.12); or,
+ * when the request asked for response_mode=form_post, a page that posts
+ * them (OAuth 2.0 Form Post Response Mode).
  */
 export function answerClient(
   gateway: Gateway,
@@ -76,11 +79,15 @@ export function answerClient(
   answer: Readonly<Record<string, string>>,
   status: 302 | 303 = 302,
 ): FastifyReply {
+  const fields: [string, string][] = Object.entries(answer);
+  const parameters = request.parameters === 'repeated' ? undefined : request.parameters;
+  if (parameters?.state !== undefined) fields.push(['state', parameters.state]);
+  fields.push(['iss', issuerOf(gateway)]);
+  if (parameters?.response_mode === 'form_post') {
+    return sendFormPost(gateway, reply, request.redirectUri, fields);
+  }
   const url = new URL(request.redirectUri);
-  for (const [name, value] of Object.entries(answer)) url.searchParams.append(name, value);
-  const state = request.parameters === 'repeated' ? undefined : request.parameters.state;
-  if (state !== undefined) url.searchParams.append('state', state);
-  url.searchParams.append('iss', issuerOf(gateway));
+  for (const [name, value] of fields) url.searchParams.append(name, value);
   return reply.redirect(url.href, status);
 }
 

@@ -4,38 +4,18 @@ import { audit } from '../../foundation/http/audit.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
-import { loadJose } from '../../foundation/oidc/jose.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
-import { issuerOf } from './endpoints.js';
-import { publishedKeySet } from './signing-keys.js';
-import { subjectFor } from './subjects.js';
-
-/** The subject and client of an id_token this provider signed; expired ones too (a hint, not a credential). */
-async function hintedBy(
-  gateway: Gateway,
-  idTokenHint: unknown,
-): Promise<{ subject: string; clientId: string } | undefined> {
-  if (typeof idTokenHint !== 'string') return undefined;
-  try {
-    const { compactVerify, createLocalJWKSet, decodeJwt } = await loadJose();
-    const keys = createLocalJWKSet(await publishedKeySet(gateway.storage, gateway.clock()));
-    await compactVerify(idTokenHint, keys, { algorithms: ['RS256'] });
-    const claims = decodeJwt(idTokenHint);
-    if (claims.iss !== issuerOf(gateway) || typeof claims.sub !== 'string') return undefined;
-    if (typeof claims.aud !== 'string') return undefined;
-    return { subject: claims.sub, clientId: claims.aud };
-  } catch {
-    return undefined;
-  }
-}
+import { getRequestPath, providerPaths } from './endpoints.js';
+import { hintNames, hintedBy } from './id-token-hint.js';
 
 /**
  * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): with an
  * id_token_hint this provider signed, the gateway's session of that user
  * ends here, and the browser goes to the client's post_logout_redirect_uri
  * if it is one of the client's, exactly, or to the signed-out page. Without
- * a valid hint nothing ends, so no other site can sign a user out.
+ * a valid hint nothing ends, so no other site can sign a user out. GET and
+ * POST alike (RP-Initiated Logout 1.0 §2): a POST's form holds the parameters.
  */
 export async function endSessionAtClient(
   gateway: Gateway,
@@ -43,7 +23,11 @@ export async function endSessionAtClient(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   void reply.header('cache-control', 'no-store');
-  const parameters = { ...(request.query as Record<string, unknown>) };
+  const posted = request.method === 'POST';
+  const parameters = { ...((posted ? request.body : request.query) ?? {}) } as Record<
+    string,
+    unknown
+  >;
   const fail = (why: string) => {
     sendFailure(gateway, request, reply, new SsogateError('oidc_logout_invalid', why), {
       as: 'page',
@@ -63,13 +47,13 @@ export async function endSessionAtClient(
     }
   }
   // Only the hinted user's session ends: the hint does not speak for another's.
-  // Its sub is the one its client was given (subjects.ts), pairwise or not.
   const current = await sessionOf(gateway, request);
-  // A client deleted since gave out public subjects as far as anyone can tell.
-  const hinted =
-    current !== undefined &&
-    (client === undefined ? current.user.userId : subjectFor(gateway, client, current.user)) ===
-      hint.subject;
+  if (posted && current === undefined) {
+    // A cross-site POST comes without the SameSite=Lax session cookie: the
+    // same request as a GET (a top-level navigation) brings it, if there is one.
+    return reply.redirect(getRequestPath(providerPaths.endSession, stringsOf(parameters)), 303);
+  }
+  const hinted = current !== undefined && (await hintNames(gateway, hint, current));
   const ended = hinted ? await endSession(gateway.sessions, current.id) : undefined;
   if (ended !== undefined) {
     clearSessionCookie(gateway, reply);
@@ -85,4 +69,13 @@ export async function endSessionAtClient(
   const url = new URL(target);
   if (typeof parameters.state === 'string') url.searchParams.append('state', parameters.state);
   return reply.redirect(url.href, 302);
+}
+
+/** The parameters that are single strings (a repeated one is dropped: GET reads only those). */
+function stringsOf(parameters: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(parameters).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
 }

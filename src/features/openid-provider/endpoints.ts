@@ -12,6 +12,23 @@ export const providerPaths = {
   endSession: '/_sso/oidc/logout',
 } as const;
 
+/**
+ * The path and query of an endpoint's GET request with these parameters: a
+ * POSTed request is answered with it (303) when the browser's SameSite=Lax
+ * session cookie did not come with the POST, as it does not with a
+ * cross-site POST, and does with the GET of a top-level navigation.
+ */
+export function getRequestPath(
+  path: string,
+  parameters: Readonly<Record<string, string | undefined>>,
+): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined) query.append(name, value);
+  }
+  return `${path}?${query.toString()}`;
+}
+
 /** The issuer: the public URL as configured, without a trailing slash (OpenID Connect Discovery §3). */
 export function issuerOf(gateway: Gateway): string {
   return gateway.config.publicUrl.replace(/\/+$/, '');
@@ -45,7 +62,7 @@ export function discoveryDocument(gateway: Gateway): Record<string, unknown> {
     end_session_endpoint: `${issuer}${providerPaths.endSession}`,
     scopes_supported: ['openid', 'profile', 'email', 'groups'],
     response_types_supported: ['code'],
-    response_modes_supported: ['query'],
+    response_modes_supported: ['query', 'form_post'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public', 'pairwise'],
     id_token_signing_alg_values_supported: ['RS256'],

@@ -4,7 +4,7 @@ import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
-import { codeLifetimeMs } from './lifetimes.js';
+import { codeLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import {
   clientSecret,
   followTo,
@@ -126,6 +126,34 @@ describe('OpenID Provider: refusals', () => {
     assert.equal(before?.searchParams.get('error'), 'login_required');
     await codeFor({}, signedIn);
     assert.ok((await codeFor({ prompt: 'none' }, signedIn)).length >= 43);
+  });
+
+  test("prompt=none with an id_token_hint of another user, or not this provider's, is login_required", async () => {
+    const idTokenOf = async (as: TestBrowser) => {
+      const { body } = await exchange({ code: await codeFor({}, as) });
+      assert.ok(typeof body.id_token === 'string');
+      return body.id_token;
+    };
+    const bob = gw.browser();
+    await signInAtExample(bob, gw.example.url, 'bob');
+    const bobsHint = await idTokenOf(bob);
+    const alicesHint = await idTokenOf(browser);
+    const silently = (hint: string) =>
+      followTo(browser, authorizeUrl({ prompt: 'none', id_token_hint: hint }));
+    // Alice is signed in here: a hint naming Bob gets no code for Alice.
+    const other = await silently(bobsHint);
+    assert.equal(other.arrived?.searchParams.get('error'), 'login_required');
+    assert.equal(other.arrived.searchParams.get('code'), null);
+    assert.equal(other.arrived.searchParams.get('state'), 'the-state');
+    // Alice's own, expired (a hint, not a credential), answers with a code.
+    now += tokenLifetimeMs + 60_000;
+    const own = await silently(alicesHint);
+    assert.ok(own.arrived?.searchParams.get('code'), 'her own hint answers with a code');
+    // A hint naming Alice but not signed by this provider names no one.
+    const [header = '', payload = ''] = alicesHint.split('.');
+    const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
+    const refused = await silently(forged);
+    assert.equal(refused.arrived?.searchParams.get('error'), 'login_required');
   });
 
   test("a user or an entry the client's rules refuse gets a coded page, no code", async () => {

@@ -38,10 +38,16 @@ export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): vo
   app.post(providerPaths.userinfo, (request, reply) => userInfo(gateway, request, reply));
   // These turn the browser's session into a code, an id_token or a sign-out
   // for any client: on the auth host only (foundation/http/auth-host-only.ts).
+  // The authorization and end-session endpoints take GET and POST alike
+  // (OpenID Connect Core 1.0 §3.1.2.1, RP-Initiated Logout 1.0 §2).
   authHostOnly(app, gateway, (scope) => {
     scope.get(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
+    scope.post(providerPaths.authorize, (request, reply) => authorize(gateway, request, reply));
     scope.post(providerPaths.consent, (request, reply) => decideConsent(gateway, request, reply));
     scope.get(providerPaths.endSession, (request, reply) =>
+      endSessionAtClient(gateway, request, reply),
+    );
+    scope.post(providerPaths.endSession, (request, reply) =>
       endSessionAtClient(gateway, request, reply),
     );
   });

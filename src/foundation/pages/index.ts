@@ -1,6 +1,7 @@
 export { MARK_PATH, PRODUCT_NAME, markSvg } from './brand.js';
 export { chooserPage, entryHref } from './chooser-page.js';
 export { consentPage } from './consent-page.js';
+export { formPostPage } from './form-post-page.js';
 export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-page.js';
 export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences, retryCanHelp } from './error-page.js';
 export type { ErrorPageInput } from './error-page.js';

@@ -4,6 +4,7 @@ import { errorCodes } from '../../core/index.js';
 import * as chooser from './chooser-page.js';
 import * as consent from './consent-page.js';
 import * as error from './error-page.js';
+import * as formPost from './form-post-page.js';
 import * as portal from './portal-page.js';
 import * as signOut from './sign-out-page.js';
 import * as signedOut from './signed-out-page.js';
@@ -561,5 +562,29 @@ describe('stylesheet', () => {
     assert.doesNotMatch(stylesheet, /@import|url\(|https?:/i);
     assert.match(stylesheet, /:focus-visible\{outline:3px solid/);
     assert.doesNotMatch(stylesheet, /outline:\s*(none|0)/);
+  });
+});
+
+describe('formPostPage', () => {
+  test('hidden fields escaped, one script carrying its nonce, a button without script', () => {
+    const page = flat(
+      formPost.formPostPage({
+        action: 'https://app.example/callback',
+        fields: [
+          ['code', 'abc'],
+          ['state', '"><script>alert(1)</script>'],
+        ],
+        scriptNonce: 'nonce-0123456789abcdef',
+      }),
+    );
+    assert.match(page, /<form method="post" action="https:\/\/app\.example\/callback">/);
+    assert.match(page, /<input type="hidden" name="code" value="abc">/);
+    assert.match(page, /name="state" value="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/);
+    assert.equal([...page.matchAll(/<script/g)].length, 1);
+    assert.match(
+      page,
+      /<script nonce="nonce-0123456789abcdef"> document\.forms\[0\]\.submit\(\); <\/script>/,
+    );
+    assert.match(page, /<button type="submit">Continue<\/button>/);
   });
 });

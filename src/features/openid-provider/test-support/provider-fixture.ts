@@ -158,6 +158,26 @@ export function discoverProvider(
   });
 }
 
+/** The relying party's authorization request with PKCE, state and nonce (and `extra` parameters). */
+export async function authorizationRequest(
+  config: client.Configuration,
+  extra: Record<string, string> = {},
+): Promise<{ url: URL; verifier: string; state: string; nonce: string }> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid profile email',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  return { url, verifier, state, nonce };
+}
+
 /**
  * The relying party's sign-in: an authorization request with PKCE, state
  * and nonce (and `extra` parameters), the browser followed through the
@@ -173,18 +193,7 @@ export async function codeFlow(
   nonce: string;
   visited: string[];
 }> {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid profile email',
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-    ...extra,
-  });
+  const { url, verifier, state, nonce } = await authorizationRequest(config, extra);
   const { arrived, visited } = await followTo(browser, url.href);
   assert.ok(arrived !== undefined, 'the browser comes back to the client');
   const tokens = await client.authorizationCodeGrant(config, arrived, {

@@ -34,6 +34,11 @@ export const en = {
     everywhereMeans:
       'Also signs you out at the sign-in service you used, where it allows it: the next sign-in asks for your password again.',
   },
+  formPost: {
+    title: 'Signing in',
+    heading: 'Back to the application…',
+    continue: 'Continue',
+  },
   consent: {
     title: 'Allow access',
     /** Followed by the application's name, in bold. */

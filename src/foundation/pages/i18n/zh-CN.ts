@@ -31,6 +31,11 @@ export const zhCN: PageMessages = {
     everywhere: '全部退出',
     everywhereMeans: '同时在您所用的认证服务处退出（若该服务允许）：下次登录时需要重新输入密码。',
   },
+  formPost: {
+    title: '正在登录',
+    heading: '正在返回应用……',
+    continue: '继续',
+  },
   consent: {
     title: '允许访问',
     heading: '允许此应用知道您的身份吗？',
