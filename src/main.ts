@@ -6,10 +6,15 @@
  * above 1 this process is the primary of that many workers, and each worker
  * runs this file again (app/worker-pool.ts).
  */
-// The only static import: it may start the process again with a smaller
-// young generation, before the gateway's modules are read (the rest is
-// imported below, so they are read once, by the process that runs).
-import './app/young-generation.js';
+// The only static import: an older Node.js is told which versions to use,
+// before the SQLite addon could crash it without a word (app/node-support.ts).
+import { exitUnlessNodeSupported } from './app/node-support.js';
+
+exitUnlessNodeSupported();
+// It may start the process again with a smaller young generation, before the
+// gateway's modules are read (the rest is imported below, so they are read
+// once, by the process that runs).
+await import('./app/young-generation.js');
 
 const [
   { default: cluster },

@@ -54,6 +54,7 @@ const testedOnly: ReadonlySet<string> = new Set([
   // A pure function tested on its own, with inputs its callers cannot easily give.
   ...exportsOf('features/access-rules/access-rules', ['canonicalHost']),
   ...exportsOf('features/admin-api/password-routes', ['weakPasswordReason']),
+  ...exportsOf('app/node-support', ['isSupportedNode', 'unsupportedNodeMessage']),
   ...exportsOf('core/errors/registry', ['isErrorCode']),
   ...exportsOf('core/mask/excerpt', ['escapeControl']),
   ...exportsOf('core/request/pkce', ['pkceChallenge']),
@@ -72,7 +73,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('foundation/storage/redis/redis-pending-sign-in-store', ['parsePending']),
   // The type of what a module takes or gives, which tests build or read.
   ...exportsOf('app/build-app', ['AppOptions']),
-  ...exportsOf('cli/run-cli', ['CliIo']),
   ...exportsOf('demo/start-demo', ['Demo']),
   ...exportsOf('example-server/presets', ['ExampleEntries']),
   ...exportsOf('features/extension/example-extension', ['ExampleExtensionModule']),
