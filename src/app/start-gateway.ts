@@ -12,9 +12,14 @@ import { createGateway } from './create-gateway.js';
 import type { GatewayOptions } from './create-gateway.js';
 import { openStorage } from './open-storage.js';
 
-interface StartOptions extends GatewayOptions {
+export interface StartOptions extends GatewayOptions {
   /** Where start-up messages go (the generated admin password); default stdout. */
   readonly announce?: (line: string) => void;
+  /**
+   * A first administrator's password the caller sets itself (the demo's): a
+   * later start that ignores it says nothing, as nobody typed it.
+   */
+  readonly ownAdminPassword?: string;
   /** Entries to provision besides the entries file (the demo's). */
   readonly entries?: readonly unknown[];
   /** A logger to use instead of the configured one (tests read its lines). */
@@ -61,7 +66,8 @@ export async function startGateway(
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.worker === undefined ? {} : { worker: options.worker }),
     });
-    if (prepared.adminPasswordIgnored) warnAdminPasswordIgnored(app.log);
+    if (prepared.adminPasswordIgnored && config.adminPassword !== options.ownAdminPassword)
+      warnAdminPasswordIgnored(app.log);
     const address = await app.listen({ port: config.port, host: config.host });
     if (options.worker === undefined) {
       for (const line of startLines(await startFacts(config, storage, entries, address)))

@@ -5,43 +5,44 @@
  */
 import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
 import { defaultUsers } from '../example-server/index.js';
+import { demoBanner, unchangedAdminPassword } from './demo-banner.js';
+import { demoAdminPassword, demoEnvironment, demoStoredSettings } from './demo-environment.js';
 import { demoPorts } from './demo-ports.js';
 import { startDemo } from './start-demo.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig({
-    SSOGATE_DATA_DIR: './data-demo',
-    SSOGATE_ADMIN_PASSWORD: 'demo-admin-password',
-    // The example server (and extension) listen on loopback, which entries may not call unless allowed.
-    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
-    ...process.env,
-  });
+  const env = demoEnvironment(process.env);
+  const config = loadConfig(env);
   // `npm run demo -- --with-extension` (or SSOGATE_DEMO_EXTENSION=1) adds the example extension.
   const withExtension =
     process.argv.includes('--with-extension') || process.env.SSOGATE_DEMO_EXTENSION === '1';
   const ports = demoPorts(process.env);
   const demo = await startDemo(config, {
     providerPort: ports.provider,
+    settings: demoStoredSettings(env),
+    ownAdminPassword: demoAdminPassword,
     ...(withExtension
       ? { withExtension: { extensionPort: ports.extension, acmePort: ports.acme } }
       : {}),
   });
-  const alice = defaultUsers[0];
-  process.stdout.write(
-    [
-      '',
-      `  Example OAuth2 server: ${demo.example.url}`,
-      `  Open ${config.publicUrl}/ and sign in at the example server as ${alice?.username ?? 'alice'} / ${alice?.password ?? 'alice-password'}.`,
-      `  Local administrator: admin / demo-admin-password (chooser: ${config.publicUrl}/_sso/login).`,
-      ...(demo.extension === undefined
-        ? []
-        : [
-            `  Example extension: ${demo.extension.extension.url}, in front of the emulated Acme server ${demo.extension.acme.url}.`,
-            `  Sign in through it at ${config.publicUrl}/_sso/login/acme as alice / alice-password.`,
-          ]),
-      '',
-    ].join('\n'),
-  );
+  const alice = defaultUsers[0] ?? { username: 'alice', password: 'alice-password' };
+  const lines = demoBanner({
+    publicUrl: config.publicUrl,
+    dataDir: env.SSOGATE_DATA_DIR ?? './data-demo',
+    exampleUrl: demo.example.url,
+    exampleUser: alice,
+    adminPassword: await unchangedAdminPassword(demo.gateway.storage.users, config.adminPassword),
+    extension:
+      demo.extension === undefined
+        ? undefined
+        : {
+            extensionUrl: demo.extension.extension.url,
+            acmeUrl: demo.extension.acme.url,
+            entryId: 'acme',
+            user: { username: 'alice', password: 'alice-password' },
+          },
+  });
+  process.stdout.write(lines.join('\n'));
   const stop = () => {
     void demo.close().then(() => process.exit(0));
   };

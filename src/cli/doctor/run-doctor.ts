@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../foundation/config/load-config.js';
 import { ConfigError, loadConfig } from '../../foundation/config/load-config.js';
+import { demoSettingsFile, readDemoSettings } from '../../foundation/config/demo-settings.js';
 import { entryFindings } from './entry-checks.js';
 import type { Finding } from './findings.js';
 import { passed, problem } from './findings.js';
@@ -84,6 +86,19 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<Finding[]> {
     });
   }
   const findings: Finding[] = [passed('configuration', 'settings', 'valid')];
+  // The demo's folder: its entries are judged with the allowance the demo runs with.
+  const demo = await readDemoSettings(config.dataDir);
+  const added = Object.entries(demo ?? {}).filter(([name]) => env[name] === undefined);
+  if (added.length > 0) {
+    config = loadConfig({ ...Object.fromEntries(added), ...env });
+    findings.push(
+      passed(
+        'configuration',
+        join(config.dataDir, demoSettingsFile),
+        `the demo's own settings applied: ${added.map(([name, value]) => `${name}=${value}`).join(', ')}`,
+      ),
+    );
+  }
   findings.push(...publicUrlFindings(config, env));
   findings.push(...secretKeyFindings(config));
   // Before the database: opening it never changes the folder, but the gateway's start would tighten it.
