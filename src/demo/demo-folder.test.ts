@@ -17,7 +17,7 @@ import { startDemo } from './start-demo.js';
 
 /**
  * The demo's data folder across restarts and the commands the README runs
- * on it: `npm run demo` as src/demo/main.ts starts it, on loopback ports.
+ * on it: `npm run demo` as src/demo/run-demo.ts starts it, on loopback ports.
  */
 describe("the demo's data folder", () => {
   let folder: string;
