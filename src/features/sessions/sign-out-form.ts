@@ -16,7 +16,10 @@ export function shownUser(user: UserRecord): SignedInUser {
 /**
  * Browsers apply CSP form-action to the redirects that follow a form post, so
  * the sign-out form may post to the gateway only if the third-party logout
- * origin it redirects to is allowed too.
+ * origin it redirects to is allowed too, and the public URL's origin, where
+ * that server sends the browser back (the signed-out page of the auth
+ * host): on an application host it is not 'self', and the browser would
+ * stay on the form although every session had ended.
  */
 export async function allowSignOutRedirect(
   gateway: Gateway,
@@ -29,7 +32,7 @@ export async function allowSignOutRedirect(
   const origin = new URL(logout.source).origin;
   const policy = securityHeaders({
     https: gateway.config.secureCookies,
-    formActionOrigins: [origin],
+    formActionOrigins: [origin, new URL(gateway.config.publicUrl).origin],
   })['Content-Security-Policy'];
   if (policy !== undefined) void reply.header('content-security-policy', policy);
 }

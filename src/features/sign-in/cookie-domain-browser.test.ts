@@ -16,6 +16,7 @@ import {
   navigationsRequested,
 } from '../../test-support/page-navigations.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { clickSignOut, heldSessionCookies, meWithCookies } from '../../test-support/sign-out.js';
 
 /**
  * SSOGATE_COOKIE_DOMAIN in Chromium (docs/proxy.md#one-cookie-for-a-whole-domain):
@@ -179,11 +180,8 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
   step('signing out on git ends the sign-in on the wiki and grafana, cookie or not', async () => {
     const cookie = (await sessionCookie())?.value ?? '';
     assert.deepEqual(await replayed(cookie), ['wiki 200 ', 'grafana 200 ']);
-    await page.goto(at('git', '/_sso/logout'));
-    await Promise.all([
-      page.waitForURL(/\/_sso\/signed-out/),
-      page.getByRole('button', { name: 'Sign out here' }).click(),
-    ]);
+    const heading = await clickSignOut(page, at('git', '/_sso/logout'), 'Sign out here');
+    assert.equal(heading, 'You are signed out here.');
     assert.equal(await sessionCookie(), undefined, 'the domain cookie is cleared');
     // The ended session's cookie, sent again, is no session on any host.
     for (const answer of await replayed(cookie))
@@ -195,4 +193,26 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
     assert.equal(page.url(), at('grafana', '/again'));
     assert.equal(calls('/token'), 2);
   });
+
+  step(
+    "signing out everywhere on the wiki ends the sign-in on every host, and the provider's",
+    async () => {
+      const held = await heldSessionCookies(
+        context,
+        ['wiki', 'grafana', 'sso'].map((host) => at(host, '/')),
+      );
+      const answers = (status: number) => held.map(({ url }) => `${new URL(url).origin} ${status}`);
+      assert.deepEqual(await meWithCookies(held), answers(200));
+      // The entry's server sends the browser back to the auth host's page.
+      const heading = await clickSignOut(page, at('wiki', '/_sso/logout'), 'Sign out everywhere');
+      assert.equal(heading, 'You are signed out.');
+      assert.equal(page.url(), at('sso', '/_sso/signed-out'));
+      // Judged at the gateway: over http Chromium kept the domain's cookie
+      // after this answer (it carries Clear-Site-Data), naming no session now.
+      assert.deepEqual(await meWithCookies(held), answers(401));
+      // The server's own session ended too: the next page load asks for the password.
+      await page.goto(at('grafana', '/later'));
+      await page.getByLabel('Password').waitFor({ timeout: 10_000 });
+    },
+  );
 });

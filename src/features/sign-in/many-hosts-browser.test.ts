@@ -15,6 +15,7 @@ import {
   navigationsRequested,
 } from '../../test-support/page-navigations.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { clickSignOut, heldSessionCookies, meWithCookies } from '../../test-support/sign-out.js';
 import { registerClient } from '../openid-provider/test-support/provider-fixture.js';
 
 /**
@@ -155,11 +156,8 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
   });
 
   step('signing out on git refuses the wiki and grafana at their next request', async () => {
-    await page.goto(at('git', '/_sso/logout'));
-    await Promise.all([
-      page.waitForURL(/\/_sso\/signed-out/),
-      page.getByRole('button', { name: 'Sign out here' }).click(),
-    ]);
+    const heading = await clickSignOut(page, at('git', '/_sso/logout'), 'Sign out here');
+    assert.equal(heading, 'You are signed out here.');
     // Each host's next page load finds no session there: it is sent to the
     // auth host for a handoff, which a live session never is.
     for (const host of ['wiki', 'grafana', 'git']) {
@@ -173,4 +171,28 @@ describe('one sign-in across three hosts, in Chromium', { skip: chromiumSkip || 
     assert.equal(authorizations(), authorizedOnce + 1);
     assert.equal(calls('/token'), 2);
   });
+
+  step(
+    "signing out everywhere on grafana, behind nginx, ends every host's session and the provider's",
+    async () => {
+      const held = await heldSessionCookies(
+        context,
+        ['wiki', 'git', 'grafana', 'sso'].map((host) => at(host, '/')),
+      );
+      const answers = (status: number) => held.map(({ url }) => `${new URL(url).origin} ${status}`);
+      assert.deepEqual(await meWithCookies(held), answers(200));
+      // The entry's server sends the browser back to the auth host's page.
+      const heading = await clickSignOut(
+        page,
+        at('grafana', '/_sso/logout'),
+        'Sign out everywhere',
+      );
+      assert.equal(heading, 'You are signed out.');
+      assert.equal(page.url(), at('sso', '/_sso/signed-out'));
+      assert.deepEqual(await meWithCookies(held), answers(401));
+      // The server's own session ended too: the next page load asks for the password.
+      await page.goto(at('wiki', '/later'));
+      await page.getByLabel('Password').waitFor({ timeout: 10_000 });
+    },
+  );
 });
