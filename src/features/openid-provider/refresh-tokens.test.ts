@@ -4,23 +4,48 @@ import * as client from 'openid-client';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
 import {
+  assertRaceLeftNothing,
   clientSecret,
   followTo,
   redirectUri,
   registerClient,
   startProviderGateway,
+  tokenRequestsAtOnce,
+  userinfoStatus as userinfoStatusAt,
 } from './test-support/provider-fixture.js';
+
+/** Requests at once: enough that several land while the first is being answered. */
+const racers = 12;
 
 describe('OpenID Provider: refresh tokens, with rotation', () => {
   let gw: TestGateway;
+  /**
+   * While set, the token endpoint's read of the user (after a code or
+   * refresh token is redeemed, before tokens are added) waits for it: the
+   * winner of a race is held until the others have answered, the order in
+   * which several processes can answer.
+   */
+  let issuing: Promise<void> | undefined;
   before(async () => {
-    gw = await startProviderGateway();
+    gw = await startProviderGateway({
+      wrapStorage: (storage) => ({
+        ...storage,
+        users: {
+          ...storage.users,
+          async get(id) {
+            await issuing;
+            return storage.users.get(id);
+          },
+        },
+      }),
+    });
     await registerClient(gw, 'app', { refreshTokens: true });
     await registerClient(gw, 'plain');
   });
   after(() => gw.close());
 
-  async function tokensFor(clientId: string) {
+  /** Signs alice in and follows a code flow back to the client, the code not yet exchanged. */
+  async function arrivedFor(clientId: string) {
     const config = await client.discovery(
       new URL(gw.url),
       clientId,
@@ -39,16 +64,55 @@ describe('OpenID Provider: refresh tokens, with rotation', () => {
     });
     const { arrived } = await followTo(browser, url.href);
     assert.ok(arrived !== undefined);
+    return { config, arrived, state };
+  }
+
+  /**
+   * The same grant presented by `racers` token requests at once, the winner
+   * held until the others have answered: nothing works afterwards.
+   */
+  async function raceLeavesNothing(
+    fields: Record<string, string>,
+    before: readonly string[],
+  ): Promise<void> {
+    let othersAnswered = () => {};
+    issuing = new Promise<void>((resolve) => {
+      othersAnswered = resolve;
+    });
+    let answered = 0;
+    const answers = await tokenRequestsAtOnce(gw.url, 'app', fields, racers, () => {
+      answered += 1;
+      if (answered === racers - 1) othersAnswered();
+    }).finally(() => {
+      othersAnswered();
+      issuing = undefined;
+    });
+    await assertRaceLeftNothing(gw.url, 'app', fields, answers, before);
+  }
+
+  test('one refresh token presented many times at once: at most one new chain, and it is dead', async () => {
+    const { tokens } = await tokensFor('app');
+    await raceLeavesNothing(
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' },
+      [tokens.access_token],
+    );
+  });
+
+  test('one code presented many times at once: at most one answer, and its tokens are dead', async () => {
+    const code = (await arrivedFor('app')).arrived.searchParams.get('code') ?? '';
+    await raceLeavesNothing(
+      { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
+      [],
+    );
+  });
+
+  async function tokensFor(clientId: string) {
+    const { config, arrived, state } = await arrivedFor(clientId);
     const tokens = await client.authorizationCodeGrant(config, arrived, { expectedState: state });
     return { config, tokens };
   }
 
-  const userinfoStatus = async (accessToken: string) =>
-    (
-      await fetch(`${gw.url}/_sso/oidc/userinfo`, {
-        headers: { authorization: `Bearer ${accessToken}` },
-      })
-    ).status;
+  const userinfoStatus = (accessToken: string) => userinfoStatusAt(gw.url, accessToken);
 
   test('each refresh gives a new refresh token; the old one presented again revokes the grant', async () => {
     const { config, tokens } = await tokensFor('app');

@@ -5,7 +5,6 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import type {
   OidcClientRecord,
   OidcCodeRecord,
-  OidcGrantStore,
   UserRecord,
 } from '../../foundation/storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
@@ -49,9 +48,10 @@ export function userClaims(
 
 /**
  * The token endpoint (OpenID Connect Core §3.1.3): authorization_code only.
- * The code is redeemed at most once; presented again, what it was exchanged
- * for is revoked (RFC 6749 §4.1.2). The access token is opaque, stored as
- * its hash, so revoking it holds at once on every instance.
+ * The code is redeemed at most once; presented again, its grant is revoked
+ * for good, with what it was exchanged for (RFC 6749 §4.1.2). The access
+ * token is opaque, stored as its hash, so revoking it holds at once on
+ * every instance.
  */
 export async function exchangeCode(
   gateway: Gateway,
@@ -94,7 +94,7 @@ export async function exchangeCode(
   const grants = gateway.storage.oidcGrants;
   const redemption = await grants.redeemCode(sha256Base64url(body.code), client.clientId, now);
   if (redemption.outcome === 'replayed') {
-    await revokeReplayed(request, grants, redemption.code.grantId, client.clientId, 'code');
+    await revokeReplayed(gateway, request, redemption.code.grantId, client.clientId, 'code');
   }
   if (redemption.outcome !== 'redeemed') {
     return oauthError(reply, 400, 'invalid_grant', 'the code is unknown, expired or used');
@@ -130,13 +130,13 @@ function signInEnded(reply: FastifyReply): FastifyReply {
 }
 
 async function revokeReplayed(
+  gateway: Gateway,
   request: FastifyRequest,
-  grants: OidcGrantStore,
   grantId: string,
   clientId: string,
   what: 'code' | 'refresh token',
 ): Promise<void> {
-  const revoked = await grants.revokeGrant(grantId);
+  const revoked = await gateway.storage.oidcGrants.revokeGrant(grantId, gateway.clock());
   request.log.warn(
     { code: 'oidc_grant_replayed', clientId, tokensRevoked: revoked },
     `a used ${what} was presented again; what it was exchanged for is revoked`,
@@ -170,8 +170,8 @@ async function refresh(
   );
   if (redemption.outcome === 'replayed') {
     await revokeReplayed(
+      gateway,
       request,
-      grants,
       redemption.token.grantId,
       client.clientId,
       'refresh token',
@@ -209,28 +209,33 @@ async function issueTokens(
   }
   const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
   const accessToken = newToken();
-  await grants.addAccessToken({
-    tokenHash: sha256Base64url(accessToken),
-    grantId: grant.grantId,
-    clientId: client.clientId,
-    userRowId: user.id,
-    scope: grant.scope,
-    expiresAt: now + tokenLifetimeMs,
-  });
-  let refreshToken: string | undefined;
-  if (client.refreshTokens) {
-    refreshToken = newToken();
-    await grants.addRefreshToken({
-      tokenHash: sha256Base64url(refreshToken),
-      grantId: grant.grantId,
-      clientId: client.clientId,
-      userRowId: user.id,
-      scope: grant.scope,
-      entryId: grant.entryId,
-      authTime: grant.authTime,
-      expiresAt: now + refreshTokenLifetimeMs,
-    });
-  }
+  const refreshToken = client.refreshTokens ? newToken() : undefined;
+  const issuedTo = { clientId: client.clientId, userRowId: user.id, scope: grant.scope };
+  const added = await grants.addTokens(
+    grant.grantId,
+    {
+      access: {
+        ...issuedTo,
+        tokenHash: sha256Base64url(accessToken),
+        expiresAt: now + tokenLifetimeMs,
+      },
+      ...(refreshToken === undefined
+        ? {}
+        : {
+            refresh: {
+              ...issuedTo,
+              tokenHash: sha256Base64url(refreshToken),
+              entryId: grant.entryId,
+              authTime: grant.authTime,
+              expiresAt: now + refreshTokenLifetimeMs,
+            },
+          }),
+    },
+    now,
+  );
+  // RFC 9700 §4.14.2: a replay seen while this request was under way
+  // revoked the grant; it issues nothing more.
+  if (!added) return oauthError(reply, 400, 'invalid_grant', 'the grant has been revoked');
   const seconds = (ms: number) => Math.floor(ms / 1000);
   const idToken = await signJwt(gateway.storage, now, {
     iss: issuerOf(gateway),

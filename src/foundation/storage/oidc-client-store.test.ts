@@ -88,8 +88,14 @@ describe('OidcClientStore', () => {
           codeChallenge: null,
           nonce: null,
         });
-        await oidcGrants.addAccessToken({ ...held, tokenHash: `access-${clientId}` });
-        await oidcGrants.addRefreshToken({ ...held, tokenHash: `refresh-${clientId}` });
+        await oidcGrants.addTokens(
+          held.grantId,
+          {
+            access: { ...held, tokenHash: `access-${clientId}` },
+            refresh: { ...held, tokenHash: `refresh-${clientId}` },
+          },
+          10,
+        );
       }
       assert.equal(await oidcClients.delete('grafana'), true);
       await oidcClients.create(grafana);

@@ -23,14 +23,16 @@ function grant(grantId: string, overrides: Partial<OidcGrantRecord> = {}): OidcG
 async function issued(grants: OidcGrantStore, record: OidcGrantRecord): Promise<void> {
   await grants.addGrant(record);
   const { grantId, clientId, userRowId } = record;
-  const common = { grantId, clientId, userRowId, scope: 'openid', expiresAt: later };
-  await grants.addAccessToken({ ...common, tokenHash: `access-${grantId}` });
-  await grants.addRefreshToken({
-    ...common,
-    tokenHash: `refresh-${grantId}`,
-    entryId: record.entryId,
-    authTime: 1,
-  });
+  const common = { clientId, userRowId, scope: 'openid', expiresAt: later };
+  const added = await grants.addTokens(
+    grantId,
+    {
+      access: { ...common, tokenHash: `access-${grantId}` },
+      refresh: { ...common, tokenHash: `refresh-${grantId}`, entryId: record.entryId, authTime: 1 },
+    },
+    1,
+  );
+  assert.ok(added);
 }
 
 describe('OidcGrantStore: grants and the sign-ins they came from', () => {
@@ -73,6 +75,59 @@ describe('OidcGrantStore: grants and the sign-ins they came from', () => {
       ]);
       const taken = [...one, ...two].map((record) => record.grantId).sort();
       assert.deepEqual(taken, ['g1', 'g2', 'g3']);
+    });
+  });
+
+  test('a revoked grant stays revoked: no token is added to it, and its used ones stay as tombstones', async () => {
+    await withTestStorage(async ({ oidcGrants: grants }) => {
+      await issued(grants, grant('g1'));
+      assert.equal((await grants.redeemRefreshToken('refresh-g1', 'app', 2)).outcome, 'redeemed');
+      assert.equal(await grants.revokeGrant('g1', 3), 1, 'the access token');
+      assert.equal(await grants.grant('g1'), undefined);
+      assert.equal(await grants.accessToken('access-g1', 3), undefined);
+      const common = { clientId: 'app', userRowId: 1, scope: 'openid', expiresAt: later };
+      const refused = await grants.addTokens(
+        'g1',
+        {
+          access: { ...common, tokenHash: 'access-late' },
+          refresh: { ...common, tokenHash: 'refresh-late', entryId: 'corp', authTime: 1 },
+        },
+        4,
+      );
+      assert.equal(refused, false);
+      assert.equal(await grants.accessToken('access-late', 4), undefined);
+      assert.equal((await grants.redeemRefreshToken('refresh-late', 'app', 4)).outcome, 'unknown');
+      // Presented again later, the used token is still a replay, and the grant still revoked.
+      assert.equal((await grants.redeemRefreshToken('refresh-g1', 'app', 5)).outcome, 'replayed');
+      assert.equal(await grants.revokeGrant('g1', 5), 0);
+      await grants.deleteExpired(later - 1);
+      assert.equal((await grants.redeemRefreshToken('refresh-g1', 'app', 6)).outcome, 'replayed');
+      // Once its last refresh token has expired, the sweep removes the grant.
+      await grants.deleteExpired(later);
+      assert.deepEqual(await grants.signInsWithGrants('', 10), []);
+    });
+  });
+
+  test('tokens being added and a revocation at once: the tokens are refused, or revoked', async () => {
+    await withTestStorage(async ({ oidcGrants: grants }) => {
+      await grants.addGrant(grant('g1'));
+      const common = { clientId: 'app', userRowId: 1, scope: 'openid', expiresAt: later };
+      const adds = Array.from({ length: 6 }, (_, index) =>
+        grants.addTokens(
+          'g1',
+          {
+            access: { ...common, tokenHash: `access-${index}` },
+            refresh: { ...common, tokenHash: `refresh-${index}`, entryId: 'corp', authTime: 1 },
+          },
+          2,
+        ),
+      );
+      await Promise.all([...adds.slice(0, 3), grants.revokeGrant('g1', 2), ...adds.slice(3)]);
+      for (let index = 0; index < 6; index += 1) {
+        assert.equal(await grants.accessToken(`access-${index}`, 3), undefined);
+        const refresh = await grants.redeemRefreshToken(`refresh-${index}`, 'app', 3);
+        assert.notEqual(refresh.outcome, 'redeemed');
+      }
     });
   });
 

@@ -150,18 +150,48 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         ? found
         : { outcome: found.outcome, code: toCode(found.row) };
     },
-    async addAccessToken(token) {
-      await db
-        .insertInto('oidc_access_tokens')
-        .values({
-          token_hash: token.tokenHash,
-          grant_id: token.grantId,
-          client_id: token.clientId,
-          user_row_id: token.userRowId,
-          scope: token.scope,
-          expires_at: token.expiresAt,
-        })
-        .execute();
+    async addTokens(grantId, tokens, now) {
+      return db.transaction().execute(async (trx) => {
+        // The write first: it takes the grant's row (PostgreSQL's row lock,
+        // SQLite's one writer), so a revocation either came first and
+        // nothing is added, or waits for this commit and finds what it adds.
+        const taken = await trx
+          .updateTable('oidc_grants')
+          .set({ last_issued_at: now })
+          .where('grant_id', '=', grantId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (taken.numUpdatedRows === 0n) return false;
+        const { access, refresh } = tokens;
+        await trx
+          .insertInto('oidc_access_tokens')
+          .values({
+            token_hash: access.tokenHash,
+            grant_id: grantId,
+            client_id: access.clientId,
+            user_row_id: access.userRowId,
+            scope: access.scope,
+            expires_at: access.expiresAt,
+          })
+          .execute();
+        if (refresh !== undefined) {
+          await trx
+            .insertInto('oidc_refresh_tokens')
+            .values({
+              token_hash: refresh.tokenHash,
+              grant_id: grantId,
+              client_id: refresh.clientId,
+              user_row_id: refresh.userRowId,
+              scope: refresh.scope,
+              entry_id: refresh.entryId,
+              auth_time: refresh.authTime,
+              expires_at: refresh.expiresAt,
+              used_at: null,
+            })
+            .execute();
+        }
+        return true;
+      });
     },
     async accessToken(tokenHash, now) {
       const row = await db
@@ -196,38 +226,36 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
       ]);
       return [...new Set([...access, ...refresh].map((row) => row.scope))];
     },
-    async addRefreshToken(token) {
-      await db
-        .insertInto('oidc_refresh_tokens')
-        .values({
-          token_hash: token.tokenHash,
-          grant_id: token.grantId,
-          client_id: token.clientId,
-          user_row_id: token.userRowId,
-          scope: token.scope,
-          entry_id: token.entryId,
-          auth_time: token.authTime,
-          expires_at: token.expiresAt,
-          used_at: null,
-        })
-        .execute();
-    },
     async redeemRefreshToken(tokenHash, clientId, now) {
       const found = await redeemOnce(db, 'oidc_refresh_tokens', tokenHash, clientId, now);
       return found.outcome === 'unknown'
         ? found
         : { outcome: found.outcome, token: toRefreshToken(found.row) };
     },
-    async revokeGrant(grantId) {
-      const access = await db
-        .deleteFrom('oidc_access_tokens')
-        .where('grant_id', '=', grantId)
-        .executeTakeFirst();
-      const refresh = await db
-        .deleteFrom('oidc_refresh_tokens')
-        .where('grant_id', '=', grantId)
-        .executeTakeFirst();
-      return Number(access.numDeletedRows) + Number(refresh.numDeletedRows);
+    async revokeGrant(grantId, now) {
+      return db.transaction().execute(async (trx) => {
+        // The mark first: tokens being added at this moment (addTokens)
+        // either are in before it, and removed below, or are refused.
+        await trx
+          .updateTable('oidc_grants')
+          .set({ revoked_at: now })
+          .where('grant_id', '=', grantId)
+          .where('revoked_at', 'is', null)
+          .execute();
+        const access = await trx
+          .deleteFrom('oidc_access_tokens')
+          .where('grant_id', '=', grantId)
+          .executeTakeFirst();
+        // Spent, not deleted: each stays until it expires, so presenting it
+        // later is seen as the replay it is.
+        const refresh = await trx
+          .updateTable('oidc_refresh_tokens')
+          .set({ used_at: now })
+          .where('grant_id', '=', grantId)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        return Number(access.numDeletedRows) + Number(refresh.numUpdatedRows);
+      });
     },
     async addGrant(grant) {
       await db
@@ -241,6 +269,8 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
           sign_in_hash: grant.signInHash,
           sid: grant.sid,
           created_at: grant.createdAt,
+          revoked_at: null,
+          last_issued_at: null,
         })
         .execute();
     },
@@ -249,6 +279,7 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
         .selectFrom('oidc_grants')
         .selectAll()
         .where('grant_id', '=', grantId)
+        .where('revoked_at', 'is', null)
         .executeTakeFirst();
       return row === undefined ? undefined : toGrant(row);
     },
@@ -283,6 +314,32 @@ export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
       await db
         .deleteFrom('oidc_codes')
         .where('expires_at', '<=', now - usedCodeKeptMs)
+        .execute();
+      // A revoked grant goes once the last code and refresh token that could
+      // be presented again have: until then its mark refuses new tokens.
+      await db
+        .deleteFrom('oidc_grants')
+        .where('revoked_at', 'is not', null)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('oidc_refresh_tokens')
+                .select('token_hash')
+                .whereRef('oidc_refresh_tokens.grant_id', '=', 'oidc_grants.grant_id'),
+            ),
+          ),
+        )
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('oidc_codes')
+                .select('code_hash')
+                .whereRef('oidc_codes.grant_id', '=', 'oidc_grants.grant_id'),
+            ),
+          ),
+        )
         .execute();
     },
   };

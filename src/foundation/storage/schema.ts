@@ -222,6 +222,10 @@ interface OidcGrantsTable {
   sign_in_hash: string;
   sid: string;
   created_at: Millis;
+  /** Set once a code or refresh token of the grant is presented again; never cleared. */
+  revoked_at: NullableMillis;
+  /** When tokens were last added: the write that takes the row for adding them. */
+  last_issued_at: NullableMillis;
 }
 
 export interface Database {

@@ -613,7 +613,21 @@ export interface OidcGrantStore {
    * expired or issued to another client is `unknown` (and stays as it was).
    */
   redeemCode(codeHash: string, clientId: string, now: number): Promise<CodeRedemption>;
-  addAccessToken(token: OidcAccessTokenRecord): Promise<void>;
+  /**
+   * Adds an access token and, for a client that has them, a refresh token
+   * to the grant, in one transaction that first takes the grant's row while
+   * it is unrevoked; resolves false, adding nothing, when the grant is
+   * revoked or gone. Of this and a revokeGrant at once, either the tokens
+   * are refused or the revocation removes them.
+   */
+  addTokens(
+    grantId: string,
+    tokens: {
+      readonly access: Omit<OidcAccessTokenRecord, 'grantId'>;
+      readonly refresh?: Omit<OidcRefreshTokenRecord, 'grantId'>;
+    },
+    now: number,
+  ): Promise<boolean>;
   /** The unexpired access token with this hash. */
   accessToken(tokenHash: string, now: number): Promise<OidcAccessTokenRecord | undefined>;
   /**
@@ -622,13 +636,18 @@ export interface OidcGrantStore {
    * (openid-provider/consent.ts remembers a consent by them).
    */
   liveScopes(clientId: string, userRowId: number, now: number): Promise<string[]>;
-  addRefreshToken(token: OidcRefreshTokenRecord): Promise<void>;
   /** As redeemCode, for a refresh token: used once, in one statement. */
   redeemRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshRedemption>;
-  /** Deletes every access and refresh token of the grant; resolves how many. */
-  revokeGrant(grantId: string): Promise<number>;
+  /**
+   * Revokes the grant for good, in one transaction: marks it revoked (no
+   * token is added to it again, addTokens), deletes its access tokens and
+   * spends its unused refresh tokens. Used codes and refresh tokens stay
+   * until they expire, so a later replay is still seen as one. Resolves how
+   * many tokens it ended.
+   */
+  revokeGrant(grantId: string, now: number): Promise<number>;
   addGrant(grant: OidcGrantRecord): Promise<void>;
-  /** The grant, while the sign-in it came from has not been seen to end. */
+  /** The grant, unless revoked, while the sign-in it came from has not been seen to end. */
   grant(grantId: string): Promise<OidcGrantRecord | undefined>;
   /**
    * Ends the grants matched: deletes them in one statement (DELETE ...
@@ -642,7 +661,11 @@ export interface OidcGrantStore {
    * `limit` of those after `after`: the sweep checks them a page at a time.
    */
   signInsWithGrants(after: string, limit: number): Promise<readonly string[]>;
-  /** Deletes the tokens and codes that are over (a used code is kept until then, to see a replay). */
+  /**
+   * Deletes the tokens and codes that are over (a used code is kept until
+   * then, to see a replay), and the revoked grants none of whose codes or
+   * refresh tokens remain.
+   */
   deleteExpired(now: number): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import { buildApp } from '../../../app/build-app.js';
 import { createGateway } from '../../../app/create-gateway.js';
 import { openStorage } from '../../../app/open-storage.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
-import type { OidcClientRecord } from '../../../foundation/storage/types.js';
+import type { OidcClientRecord, Storage } from '../../../foundation/storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../../test-support/gateway-fixture.js';
@@ -26,6 +26,7 @@ export async function startProviderGateway(
     clock?: () => number;
     env?: Record<string, string>;
     usernames?: readonly string[];
+    wrapStorage?: (storage: Storage) => Storage;
   } = {},
 ): Promise<TestGateway> {
   return startTestGateway({
@@ -81,7 +82,17 @@ export async function registerClient(
   clientId: string,
   settings: Partial<OidcClientRecord> = {},
 ): Promise<OidcClientRecord> {
-  const client: OidcClientRecord = {
+  const client = testClient(clientId, settings);
+  await gw.storage.oidcClients.create(client);
+  return client;
+}
+
+/** A confidential client with the test secret, redirected to `redirectUri`. */
+export function testClient(
+  clientId: string,
+  settings: Partial<OidcClientRecord> = {},
+): OidcClientRecord {
+  return {
     clientId,
     secretHash: sha256Base64url(clientSecret),
     name: clientId,
@@ -98,8 +109,6 @@ export async function registerClient(
     updatedAt: 0,
     ...settings,
   };
-  await gw.storage.oidcClients.create(client);
-  return client;
 }
 
 /** A request to the token endpoint, the client authenticated with HTTP Basic. */
@@ -222,4 +231,80 @@ export async function secondGateway(
       await storage.close();
     },
   };
+}
+
+/** The status the userinfo endpoint of the gateway at `gatewayUrl` answers an access token. */
+export async function userinfoStatus(gatewayUrl: string, accessToken: string): Promise<number> {
+  const response = await fetch(`${gatewayUrl}/_sso/oidc/userinfo`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** A token endpoint's answer: its status and JSON body. */
+export interface TokenAnswer {
+  readonly status: number;
+  readonly body: Record<string, string>;
+}
+
+/**
+ * `count` token requests of the same grant at once (Promise.all), each on a
+ * connection of its own as `fetch` opens them; `answered` is told of each
+ * answer as it arrives.
+ */
+export function tokenRequestsAtOnce(
+  gatewayUrl: string,
+  clientId: string,
+  fields: Record<string, string>,
+  count: number,
+  answered: () => void = () => {},
+): Promise<TokenAnswer[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const response = await tokenRequest(gatewayUrl, clientId, fields);
+      answered();
+      return { status: response.status, body: (await response.json()) as Record<string, string> };
+    }),
+  );
+}
+
+/**
+ * What the race of tokenRequestsAtOnce left: at most one answer issued
+ * tokens, the others are invalid_grant; the replays among them revoked the
+ * grant (RFC 9700 §4.14.2), so what was issued is dead at once, and the
+ * access tokens issued `before` too. Presented again later, by the real
+ * client, the grant is refused and stays revoked.
+ */
+export async function assertRaceLeftNothing(
+  gatewayUrl: string,
+  clientId: string,
+  fields: Record<string, string>,
+  answers: readonly TokenAnswer[],
+  before: readonly string[],
+): Promise<void> {
+  const issued = answers.filter((answer) => answer.status === 200);
+  assert.ok(issued.length <= 1, JSON.stringify(answers));
+  for (const answer of answers.filter((each) => each.status !== 200)) {
+    assert.equal(answer.body.error, 'invalid_grant', JSON.stringify(answer));
+  }
+  const assertDead = async () => {
+    for (const { body } of issued) {
+      const next = await tokenRequest(gatewayUrl, clientId, {
+        grant_type: 'refresh_token',
+        refresh_token: body.refresh_token ?? '',
+      });
+      assert.equal(next.status, 400, 'the chain the race started is dead');
+      assert.equal(((await next.json()) as { error: string }).error, 'invalid_grant');
+      assert.equal(await userinfoStatus(gatewayUrl, body.access_token ?? ''), 401);
+    }
+    for (const accessToken of before) {
+      assert.equal(await userinfoStatus(gatewayUrl, accessToken), 401);
+    }
+  };
+  await assertDead();
+  const again = await tokenRequest(gatewayUrl, clientId, fields);
+  assert.equal(again.status, 400);
+  assert.equal(((await again.json()) as { error: string }).error, 'invalid_grant');
+  await assertDead();
 }

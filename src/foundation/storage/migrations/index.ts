@@ -26,6 +26,7 @@ import { handoffUserMigration } from './0022-handoff-user.js';
 import { withoutRowidMigration } from './0023-without-rowid.js';
 import { auditReferencePartialIndexMigration } from './0024-audit-reference-partial-index.js';
 import { oidcSidPartialIndexMigration } from './0025-oidc-sid-partial-index.js';
+import { oidcGrantRevocationMigration } from './0026-oidc-grant-revocation.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -59,6 +60,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0023_without_rowid': withoutRowidMigration(dialect),
     '0024_audit_reference_partial_index': auditReferencePartialIndexMigration,
     '0025_oidc_sid_partial_index': oidcSidPartialIndexMigration,
+    '0026_oidc_grant_revocation': oidcGrantRevocationMigration,
   };
 }
 
