@@ -1,13 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { connect } from 'node:net';
 import { parse } from 'yaml';
+import { freePort } from './test-support/free-port.js';
 import { knownSettingNames } from './test-support/known-settings.js';
 
 // Compiled to build/src/, so the repository is two levels up.
@@ -16,6 +19,8 @@ const nginxBinary = '/usr/sbin/nginx';
 const noNginx = existsSync(nginxBinary) ? false : `${nginxBinary} is not installed`;
 
 interface Service {
+  readonly command?: string[];
+  readonly healthcheck?: { test: string[] };
   readonly environment?: Record<string, string>;
   readonly networks?: Record<string, { ipv4_address?: string }> | string[];
   readonly read_only?: boolean;
@@ -47,7 +52,12 @@ test('deploy/compose.yaml sets only settings the gateway knows, and no secret', 
   assert.deepEqual(gateway.volumes, ['gateway-data:/data']);
   const environment = gateway.environment ?? {};
   assert.match(environment.SSOGATE_DATABASE_URL ?? '', /^postgres:\/\/.*@postgres:5432\//);
-  assert.equal(environment.SSOGATE_REDIS_URL, 'redis://redis:6379');
+  assert.match(
+    environment.SSOGATE_REDIS_URL ?? '',
+    /^redis:\/\/:\$\{REDIS_PASSWORD:\?[^}]+\}@redis:6379$/,
+    "the gateways send Redis's password",
+  );
+  assert.match(services.redis?.environment?.REDIS_PASSWORD ?? '', /^\$\{REDIS_PASSWORD:\?/);
   assert.match(environment.SSOGATE_PUBLIC_URL ?? '', /^https:\/\//);
   // The address whose X-Forwarded-For the gateways believe is nginx's.
   const nginxNetworks = services.nginx?.networks as Record<string, { ipv4_address?: string }>;
@@ -104,6 +114,75 @@ test(
       assert.match(stderr, /test is successful/);
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+const redisServer = '/usr/bin/redis-server';
+
+/** The first reply line of Redis on loopback `port` to `commands` (inline commands, RESP). */
+function redisReply(port: number, ...commands: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let replies = '';
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.end(commands.map((command) => `${command}\r\n`).join(''));
+    });
+    socket.on('data', (chunk: Buffer) => (replies += chunk.toString()));
+    socket.on('end', () => { resolve(replies.trim().split('\r\n').at(-1) ?? ''); });
+    socket.on('error', reject);
+  });
+}
+
+/** compose.yaml's Redis command on loopback `port`; resolves once it answers. */
+async function composeRedisOn(port: number, password: string): Promise<ChildProcess> {
+  const services = await composeServices();
+  const [shell = '', flag = '', script = ''] = services.redis?.command ?? [];
+  // Compose turns $$ into $ before the container's shell sees it.
+  const local = script
+    .replaceAll('$$', '$')
+    .replace('--appendonly no', `--appendonly no --port ${port} --bind 127.0.0.1`);
+  assert.match(local, /--port/, 'the command sets Redis options');
+  const redis = spawn(shell, [flag, local], {
+    env: { PATH: process.env.PATH ?? '', REDIS_PASSWORD: password },
+    stdio: 'ignore',
+  });
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    try {
+      await redisReply(port, 'QUIT');
+      return redis;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  redis.kill();
+  throw new Error('the compose Redis command did not start');
+}
+
+test(
+  "deploy/compose.yaml's Redis asks for the password the gateways send",
+  { skip: existsSync(redisServer) ? false : `${redisServer} is not installed` },
+  async () => {
+    const port = await freePort();
+    const password = 'c0ffee'.repeat(5);
+    const redis = await composeRedisOn(port, password);
+    try {
+      assert.match(await redisReply(port, 'PING'), /^-NOAUTH/);
+      const services = await composeServices();
+      const url = new URL(
+        (services['gateway-1']?.environment?.SSOGATE_REDIS_URL ?? '').replace(
+          /\$\{REDIS_PASSWORD:\?[^}]+\}/,
+          password,
+        ),
+      );
+      assert.equal(await redisReply(port, `AUTH ${url.password}`, 'PING'), '+PONG');
+      const check = (services.redis?.healthcheck?.test ?? []).slice(1).join(' ');
+      await promisify(execFile)(
+        'sh',
+        ['-c', check.replaceAll('$$', '$').replace('redis-cli', `redis-cli -p ${port}`)],
+        { env: { PATH: process.env.PATH ?? '', REDIS_PASSWORD: password } },
+      );
+    } finally {
+      redis.kill();
     }
   },
 );

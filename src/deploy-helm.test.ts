@@ -62,6 +62,11 @@ describe('the Helm chart deploy/helm/ssogate', () => {
         adminPassword: 'a long admin password',
         persistence: { existingClaim: 'ssogate-data' },
         settings: { SSOGATE_LOG_LEVEL: 'debug' },
+        trustedProxies: '10.244.0.0/16',
+        networkPolicy: {
+          enabled: true,
+          extraFrom: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } } }],
+        },
       },
       { podDisruptionBudget: { enabled: false }, existingSecret: 'mine', secretKey: '' },
     ];
@@ -99,6 +104,52 @@ describe('the Helm chart deploy/helm/ssogate', () => {
       required.secretKey,
     );
     assert.deepEqual(Object.keys(secret), ['SSOGATE_SECRET_KEY']);
+    const settings = byKind(manifests, 'ConfigMap')[0]?.data as Record<string, string>;
+    assert.equal(settings.SSOGATE_TRUSTED_PROXIES, undefined, 'no proxy is believed by default');
+  });
+
+  test('the NetworkPolicy admits only the ingress controller, and peers named in extraFrom', async () => {
+    const trusted = await render({ trustedProxies: '10.244.0.0/16' });
+    const settings = byKind(trusted, 'ConfigMap')[0]?.data as Record<string, string>;
+    assert.equal(settings.SSOGATE_TRUSTED_PROXIES, '10.244.0.0/16');
+    const prometheus = { podSelector: { matchLabels: { app: 'prometheus' } } };
+    const [policy, ...others] = byKind(
+      await render({ networkPolicy: { enabled: true, extraFrom: [prometheus] } }),
+      'NetworkPolicy',
+    );
+    assert.equal(others.length, 0);
+    assert.deepEqual(policy?.spec, {
+      podSelector: {
+        matchLabels: { 'app.kubernetes.io/name': 'ssogate', 'app.kubernetes.io/instance': 'sso' },
+      },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          from: [
+            {
+              namespaceSelector: {
+                matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+              },
+              podSelector: { matchLabels: { 'app.kubernetes.io/name': 'ingress-nginx' } },
+            },
+            prometheus,
+          ],
+          ports: [{ port: 'http', protocol: 'TCP' }],
+        },
+      ],
+    });
+    const deployment = byKind(await render(), 'Deployment')[0]?.spec as {
+      template: { metadata: { labels: Record<string, string> } };
+    };
+    for (const [label, value] of Object.entries(
+      (policy.spec as { podSelector: { matchLabels: Record<string, string> } }).podSelector
+        .matchLabels,
+    ))
+      assert.equal(
+        deployment.template.metadata.labels[label],
+        value,
+        'the policy selects the pods',
+      );
   });
 
   test('every setting the ConfigMap and Secret give is one the gateway knows', async () => {
