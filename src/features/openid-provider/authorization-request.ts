@@ -8,6 +8,7 @@ import type { OidcClientRecord } from '../../foundation/storage/types.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
 import { sendFormPost } from './form-post-response.js';
+import { isRedirectUriOf } from './redirect-uris.js';
 import { codeLifetimeMs } from './lifetimes.js';
 import { sidOf, signInHashOf } from './sign-in-grants.js';
 import { subjectFor } from './subjects.js';
@@ -16,7 +17,8 @@ type Parameters = Readonly<Record<string, string | undefined>>;
 
 /**
  * An authorization request whose client and redirect URI are known to match
- * (a registered client, one of its redirect URIs exactly): from here on its
+ * (a registered client, one of its redirect URIs exactly, or on another
+ * port for a public client's loopback IP one: redirect-uris.ts): from here on its
  * errors go back to the client. Its parameters are 'repeated' when one is
  * given twice (RFC 6749 §3.1), which the client is then told.
  */
@@ -56,7 +58,7 @@ export async function matchedRequest(
       'the authorization request names no known client',
     );
   }
-  if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) {
+  if (redirectUri === undefined || !isRedirectUriOf(client, redirectUri)) {
     return new SsogateError(
       'oidc_authorization_invalid',
       "the redirect_uri is not one of the client's, exactly",

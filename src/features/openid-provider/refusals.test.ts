@@ -26,6 +26,14 @@ describe('OpenID Provider: refusals', () => {
     await registerClient(gw, 'app');
     await registerClient(gw, 'other');
     await registerClient(gw, 'spa', { secretHash: null });
+    await registerClient(gw, 'native', {
+      secretHash: null,
+      redirectUris: [
+        'http://127.0.0.1/callback',
+        'http://[::1]:8080/cb?app=1',
+        'http://localhost:9/cb',
+      ],
+    });
     await registerClient(gw, 'bobs-only', { allowedUsers: ['bob'], allowedGroups: ['ops'] });
     await registerClient(gw, 'other-entry', { allowedEntries: ['elsewhere'] });
     browser = gw.browser();
@@ -91,6 +99,55 @@ describe('OpenID Provider: refusals', () => {
     }
     await assertErrorPage(
       `${authorizeUrl({})}&redirect_uri=${encodeURIComponent(redirectUri)}`,
+      400,
+      'oidc_authorization_invalid',
+    );
+  });
+
+  test("a public client's loopback IP redirect URI on any port; path, query and name exact", async () => {
+    const native = (uri: string) =>
+      authorizeUrl({
+        client_id: 'native',
+        redirect_uri: uri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+    for (const uri of [
+      'http://127.0.0.1:51234/callback',
+      'http://[::1]:1/cb?app=1',
+      'http://127.0.0.1/callback',
+    ]) {
+      const { arrived } = await followTo(browser, native(uri), uri);
+      const code = arrived?.searchParams.get('code');
+      assert.ok(typeof code === 'string', `a code at ${uri}`);
+      // Redeemed with the redirect URI it was sent to, port and all (RFC 6749 §4.1.3).
+      const redeemed = await fetch(`${gw.url}/_sso/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: uri,
+          client_id: 'native',
+          code_verifier: verifier,
+        }).toString(),
+      });
+      assert.equal(redeemed.status, 200, uri);
+    }
+    for (const near of [
+      'http://127.0.0.1:51234/callback/x',
+      'http://127.0.0.1:51234/Callback',
+      'http://[::1]:2/cb',
+      'http://localhost:1234/cb',
+      'https://127.0.0.1:51234/callback',
+      'http://127.0.0.1:0/callback',
+      'http://127.0.0.1:99999/callback',
+    ]) {
+      await assertErrorPage(native(near), 400, 'oidc_authorization_invalid');
+    }
+    // A confidential client's loopback redirect URI stays exact, port included.
+    await assertErrorPage(
+      authorizeUrl({ redirect_uri: redirectUri.replace(':9/', ':10/') }),
       400,
       'oidc_authorization_invalid',
     );
