@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteContext } from './context.js';
 import { field, httpUrl, signedInUser, withParameters } from './context.js';
 import { applyResponseFault, isResponseFault } from './faults.js';
-import { loginPage, messagePage } from './html.js';
+import { formPostPage, loginPage, messagePage } from './html.js';
 
 /** How a style names the authorization request's parameters. */
 interface AuthorizeStyle {
@@ -46,8 +46,15 @@ export async function authorize(
     return;
   }
   const state = field(query, 'state');
+  // A standard server answers by form_post when asked (OAuth 2.0 Form Post Response Mode).
+  const formPost = style.standard && field(query, 'response_mode') === 'form_post';
   const back = (parameters: Record<string, string | undefined>) =>
-    reply.redirect(withParameters(target, { ...parameters, state, iss: style.issuer }), 302);
+    formPost
+      ? reply
+          .type('text/html')
+          .header('cache-control', 'no-store')
+          .send(formPostPage(target.href, { ...parameters, state, iss: style.issuer }))
+      : reply.redirect(withParameters(target, { ...parameters, state, iss: style.issuer }), 302);
 
   const challenge = style.standard ? field(query, 'code_challenge') : undefined;
   if (style.standard && field(query, 'response_type') !== 'code') {

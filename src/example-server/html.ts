@@ -52,3 +52,26 @@ export function loginPage({ continueTo, clientName, error }: LoginPageOptions): 
 export function messagePage(title: string, message: string): string {
   return page(title, `<p>${escapeHtml(message)}</p>`);
 }
+
+/**
+ * OAuth 2.0 Form Post Response Mode §2: the authorization response as a
+ * form the browser posts to the redirect URI at once, as Apple's sign-in
+ * does; the button posts it without script.
+ */
+export function formPostPage(action: string, fields: Record<string, string | undefined>): string {
+  const inputs = Object.entries(fields)
+    .filter((pair): pair is [string, string] => pair[1] !== undefined)
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('\n');
+  return page(
+    'Returning to the application',
+    `<form method="post" action="${escapeHtml(action)}">
+${inputs}
+<p><button type="submit">Continue</button></p>
+</form>
+<script>document.forms[0].submit();</script>`,
+  );
+}

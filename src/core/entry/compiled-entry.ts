@@ -42,6 +42,11 @@ interface CompiledEntryBase {
   readonly appid: string | undefined;
   readonly appsecret: string | undefined;
   readonly timeoutMs: number;
+  /**
+   * `form_post`: the callback also takes a POST (docs/entries.md#the-callback-by-post);
+   * an oauth2 entry then asks for it with `response_mode=form_post`.
+   */
+  readonly responseMode: 'query' | 'form_post';
   readonly provisioning: ProvisioningPolicy;
   /** The validated input, normalised (blank optional fields removed). */
   readonly input: EntryInput;

@@ -60,6 +60,12 @@ const userInfoCallInput = z.strictObject({
 });
 
 export const shapesInput = {
+  /**
+   * How the server returns the code: `query` (the default, a redirect to
+   * the callback) or `form_post`, a form the browser posts to it (OAuth 2.0
+   * Form Post Response Mode; Sign in with Apple requires it).
+   */
+  responseMode: z.enum(['query', 'form_post']).optional(),
   /** The callback parameter that carries the code (DingTalk: `authCode`); `code` by default. */
   callbackCodeParameter: optionalText(64),
   /** A fragment the provider requires after the query (WeChat: `wechat_redirect`), without `#`. */

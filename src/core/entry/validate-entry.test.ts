@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SsogateError } from '../errors/ssogate-error.js';
 import { buildGetEntry, buildPostEntry, buildStandardEntry } from '../test-support/entries.js';
+import { buildAuthorizationRequest } from '../request/authorization-request.js';
 import { EntryInvalidError } from './entry-problems.js';
 import { compileOAuth2Entry, validateEntry } from './validate-entry.js';
 
@@ -35,6 +36,45 @@ describe('validateEntry', () => {
     });
     assert.deepEqual(entry.userInfoParse, []);
     assert.equal(entry.isDefault, false);
+  });
+
+  test('responseMode form_post is asked for once, and an authorizeUrl that names another mode is refused', () => {
+    const random = (size: number) => new Uint8Array(size).fill(7);
+    const posted = compileOAuth2Entry({ ...buildStandardEntry(), responseMode: 'form_post' });
+    assert.equal(posted.responseMode, 'form_post');
+    const url = new URL(
+      buildAuthorizationRequest(posted, { publicUrl: 'https://sso.example', random }).url,
+    );
+    assert.deepEqual(url.searchParams.getAll('response_mode'), ['form_post']);
+    const written = compileOAuth2Entry({
+      ...buildStandardEntry(),
+      responseMode: 'form_post',
+      authorizeUrl: `${String(buildStandardEntry().authorizeUrl)}&response_mode=form_post`,
+    });
+    const again = new URL(
+      buildAuthorizationRequest(written, { publicUrl: 'https://sso.example', random }).url,
+    );
+    assert.deepEqual(again.searchParams.getAll('response_mode'), ['form_post']);
+    assert.equal(compileOAuth2Entry(buildStandardEntry()).responseMode, 'query');
+    assert.deepEqual(
+      summary(
+        problemsOf({
+          ...buildStandardEntry(),
+          authorizeUrl: `${String(buildStandardEntry().authorizeUrl)}&response_mode=form_post`,
+        }),
+      ).map(({ field }) => field),
+      ['responseMode'],
+    );
+    assert.deepEqual(
+      summary(
+        problemsOf({
+          ...buildStandardEntry(),
+          responseMode: 'form_post',
+          authorizeUrl: `${String(buildStandardEntry().authorizeUrl)}&response_mode=fragment`,
+        }),
+      ).map(({ field }) => field),
+      ['authorizeUrl'],
+    );
   });
 
   test('the POST-JSON and the standard form-POST shapes compile', () => {

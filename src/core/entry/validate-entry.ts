@@ -74,7 +74,10 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
     'authorizeUrl',
     problems,
   );
-  if (authorize !== undefined) checkNoFragment(authorize, problems);
+  if (authorize !== undefined) {
+    checkNoFragment(authorize, problems);
+    checkResponseMode(authorize, raw.responseMode, problems);
+  }
   const logout = compileTemplateField(
     textField(raw, 'logoutUrl'),
     'logoutUrl',
@@ -216,6 +219,7 @@ function commonFields(entry: EntryInput) {
     appid: entry.appid,
     appsecret: entry.appsecret,
     timeoutMs: entry.timeoutMs ?? defaultTimeoutMs,
+    responseMode: entry.responseMode ?? 'query',
     provisioning: provisioningPolicy(entry.provisioning),
     input: entry,
   };
@@ -291,6 +295,32 @@ function checkNoFragment(authorize: CompiledOAuth2Entry['authorize'], problems: 
       'authorizeUrl',
       'must not contain a fragment (#...): RFC 6749 §3.1; a fragment the provider documents ' +
         '(#wechat_redirect) goes in authorizeFragment, which is kept last after the query',
+    );
+  }
+}
+
+/**
+ * An authorization URL that names its own `response_mode` must agree with
+ * `responseMode`: a server told `form_post` posts to a callback that would
+ * otherwise refuse the POST, and one told anything else never posts.
+ */
+function checkResponseMode(
+  authorize: CompiledOAuth2Entry['authorize'],
+  responseMode: unknown,
+  problems: ProblemList,
+): void {
+  const sample = Object.fromEntries([...authorize.placeholders].map((name) => [name, 'x']));
+  const written = new URL(renderUrl(authorize, sample)).searchParams.get('response_mode');
+  if (written === null) return;
+  if (written === 'form_post' && responseMode !== 'form_post') {
+    problems.field(
+      'responseMode',
+      'must be form_post: authorizeUrl asks the server for response_mode=form_post',
+    );
+  } else if (written !== 'form_post' && responseMode === 'form_post') {
+    problems.field(
+      'authorizeUrl',
+      `asks for response_mode=${written}, but responseMode is form_post (leave response_mode out: the gateway appends it)`,
     );
   }
 }

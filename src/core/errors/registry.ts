@@ -165,6 +165,15 @@ export const errorRegistry = {
     status: 400,
     summary: "The sign-in is unknown, expired, already used or not this browser's.",
   },
+  callback_post_refused: {
+    status: 405,
+    summary: 'The callback was posted, but the entry expects it in the query (responseMode).',
+  },
+  callback_body_invalid: {
+    status: 400,
+    summary:
+      'A posted callback is not an application/x-www-form-urlencoded form of at most 16 KiB.',
+  },
   entry_unknown: { status: 404, summary: 'No entry has this id.' },
   entry_disabled: { status: 403, summary: 'The entry is disabled.' },
   app_token_failed: {

@@ -29,6 +29,10 @@ export interface AuthorizationRequest {
   readonly nonce?: string | undefined;
 }
 
+function asksResponseMode(url: string): boolean {
+  return new URL(url).searchParams.has('response_mode');
+}
+
 /**
  * Renders the authorization URL (flow step 2). A state is generated even when
  * the template has no `${state}`: the pending sign-in is keyed by it and bound
@@ -46,7 +50,13 @@ export function buildAuthorizationRequest(
     redirect_uri: redirectUri,
   });
   const nonce = entry.oidc === undefined ? undefined : randomToken(random);
-  const withNonce = nonce === undefined ? rendered : appendQuery(rendered, [['nonce', nonce]]);
+  const withNonce = appendQuery(rendered, [
+    ...(nonce === undefined ? [] : [['nonce', nonce] as const]),
+    // OAuth 2.0 Form Post Response Mode §2, unless the template asks for it already.
+    ...(entry.responseMode === 'form_post' && !asksResponseMode(rendered)
+      ? [['response_mode', 'form_post'] as const]
+      : []),
+  ]);
   // A fragment the provider documents (#wechat_redirect) stays last, after
   // every query parameter, PKCE's included (docs/entries.md#shapes-beyond-the-basic-flow).
   const fragment = entry.shapes.authorizeFragment;

@@ -10,6 +10,7 @@ import { entryInput } from '../../core/index.js';
  */
 export function presentShapeFields(input: EntryInput): Record<string, unknown> {
   return {
+    responseMode: input.responseMode,
     callbackCodeParameter: input.callbackCodeParameter,
     authorizeFragment: input.authorizeFragment,
     appToken: input.appToken,
@@ -23,6 +24,7 @@ export function presentShapeFields(input: EntryInput): Record<string, unknown> {
 const shape = entryInput.shape;
 
 export const shapeFieldSchemas = {
+  responseMode: shape.responseMode,
   callbackCodeParameter: z.string().optional(),
   authorizeFragment: z.string().optional(),
   appToken: shape.appToken,

@@ -9,7 +9,15 @@ import type { CallbackQuery } from './complete-sign-in.js';
  * parameter becomes a list, as in the framework's query.
  */
 export function callbackQuery(requestUrl: string): CallbackQuery {
-  const search = requestUrl.includes('?') ? requestUrl.slice(requestUrl.indexOf('?') + 1) : '';
+  return formFields(requestUrl.includes('?') ? requestUrl.slice(requestUrl.indexOf('?') + 1) : '');
+}
+
+/**
+ * Fields in application/x-www-form-urlencoded text, a query's or a posted
+ * form's (OAuth 2.0 Form Post Response Mode §2 encodes the same way), read
+ * as callbackQuery says.
+ */
+export function formFields(search: string): CallbackQuery {
   // Values gathered per name first: copying a growing list at each repeat
   // made a query of many repeated names (a=&a=&...) cost quadratic time.
   const values = new Map<string, string[]>();

@@ -1,26 +1,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import { callbackQuery } from './callback-query.js';
+import type { CallbackQuery } from './complete-sign-in.js';
 import { pendingKey } from './pending-key.js';
 
 type CallbackRequest = FastifyRequest<{ Params: { readonly id: string } }>;
 
 /**
- * The callback route's handler, run as the `sign_in.callback` span of its
+ * The callback route's handler, given the callback's fields (`fieldsOf`), run as the `sign_in.callback` span of its
  * sign-in's trace: the trace is named by the pending sign-in's key, which
  * its start knew too (src/foundation/observability/tracing.ts signInParent). Without
  * tracing, the handler itself.
  */
 export function tracedCallback<R extends CallbackRequest>(
   gateway: Gateway,
-  handler: (request: R, reply: FastifyReply) => Promise<FastifyReply>,
+  fieldsOf: (request: R) => CallbackQuery,
+  handler: (request: R, reply: FastifyReply, query: CallbackQuery) => Promise<FastifyReply>,
 ): (request: R, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
-    if (gateway.telemetry.tracing === undefined) return handler(request, reply);
+    const query = fieldsOf(request);
+    if (gateway.telemetry.tracing === undefined) return handler(request, reply, query);
     const entryId = request.params.id;
     const entry = await gateway.entries.get(entryId);
-    const { state } = callbackQuery(request.url);
+    const { state } = query;
     const key =
       entry === undefined
         ? `unknown entry:${entryId}`
@@ -29,6 +31,8 @@ export function tracedCallback<R extends CallbackRequest>(
             typeof state === 'string' ? state : undefined,
             readCookie(gateway, request, 'binding') ?? '',
           );
-    return gateway.telemetry.signInCallback(key, entry?.id ?? '', () => handler(request, reply));
+    return gateway.telemetry.signInCallback(key, entry?.id ?? '', () =>
+      handler(request, reply, query),
+    );
   };
 }

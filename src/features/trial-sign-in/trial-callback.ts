@@ -4,7 +4,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendPage } from '../../foundation/http/respond.js';
 import { trialSignInPage } from '../../foundation/pages/index.js';
-import { callbackQuery } from '../sign-in/callback-query.js';
+import type { CallbackQuery } from '../sign-in/complete-sign-in.js';
 import { stateKey } from '../sign-in/pending-key.js';
 import { isTrialState } from './trial-state.js';
 import type { TestSignInRecord } from '../../foundation/storage/types.js';
@@ -22,8 +22,8 @@ export async function finishTrialSignIn(
   request: FastifyRequest,
   reply: FastifyReply,
   routeEntryId: string,
+  query: CallbackQuery,
 ): Promise<boolean> {
-  const query = callbackQuery(request.url);
   const state = query.state;
   // A sign-in's state never has a test's length: no lookup on that path.
   if (typeof state !== 'string' || !isTrialState(state)) return false;

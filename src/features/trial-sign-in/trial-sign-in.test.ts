@@ -223,6 +223,31 @@ describe('test sign-in', () => {
     });
   });
 
+  test('a draft whose server posts its callback (form_post) asks for it, and its posted callback is traced', async () => {
+    await withProvider(async (api, provider) => {
+      // The stored entry expects a query; the draft under test changes that.
+      await save(api, entryFor(provider, rightMapping));
+      const started = await start(api, '/_sso/api/entries/test-sign-in', {
+        entry: { ...entryFor(provider, rightMapping), responseMode: 'form_post' },
+        existingId: 'hub',
+      });
+      const authorize = new URL(started.url);
+      assert.equal(authorize.searchParams.get('response_mode'), 'form_post');
+      const state = authorize.searchParams.get('state') ?? '';
+      const page = await api.inject({
+        method: 'POST',
+        url: '/_sso/callback/hub',
+        headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ code: canaries.code, state }).toString(),
+      });
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /Nobody was signed in/);
+      const passed = await readTrace(api, started.id);
+      assert.equal(passed.trace.outcome, 'success', passed.text);
+      assert.equal(passed.trace.user?.userId, '4242');
+    });
+  });
+
   test('no canary of the secret, the code or the tokens in the trace or the log', async () => {
     await withProvider(async (api, provider, logs) => {
       const started = await start(api, '/_sso/api/entries/test-sign-in', {

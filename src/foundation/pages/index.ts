@@ -1,4 +1,5 @@
 export { MARK_PATH, PRODUCT_NAME, markSvg } from './brand.js';
+export { RELAYED_FIELD, RELAY_SCRIPT_SOURCE, callbackRelayPage } from './callback-relay-page.js';
 export { chooserPage, entryHref } from './chooser-page.js';
 export { consentPage } from './consent-page.js';
 export { formPostPage } from './form-post-page.js';

@@ -54,6 +54,10 @@ export const en = {
     deny: 'Deny',
     denyMeans: 'Deny sends you back to the application without signing you in.',
   },
+  callbackRelay: {
+    title: 'Signing in',
+    continue: 'Continue',
+  },
   testSignIn: {
     title: 'Test sign-in finished',
     wouldSucceed: 'The sign-in would succeed.',
@@ -98,6 +102,10 @@ export const en = {
     code_invalid:
       'The sign-in service sent an answer the gateway cannot accept. Please start again.',
     state_invalid: 'This sign-in link has expired or was already used. Please start again.',
+    callback_post_refused:
+      'The sign-in service answered in a way this sign-in method is not set up for. Ask your administrator.',
+    callback_body_invalid:
+      'The sign-in service sent an answer the gateway cannot accept. Please start again.',
     oidc_consent_invalid:
       'This form has expired, was already used, or was opened in another browser. Please go back to the application and sign in again.',
     entry_unknown: 'This sign-in method does not exist. Please choose another one.',

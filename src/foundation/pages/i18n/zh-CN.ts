@@ -50,6 +50,10 @@ export const zhCN: PageMessages = {
     deny: '拒绝',
     denyMeans: '选择拒绝将返回该应用，且不会为您登录。',
   },
+  callbackRelay: {
+    title: '正在登录',
+    continue: '继续',
+  },
   testSignIn: {
     title: '测试登录已完成',
     wouldSucceed: '此次登录将会成功。',
@@ -89,6 +93,8 @@ export const zhCN: PageMessages = {
     missing_code: '认证服务返回的应答不完整。请重新开始。',
     code_invalid: '认证服务返回的应答网关无法接受。请重新开始。',
     state_invalid: '此登录链接已过期或已被使用。请重新开始。',
+    callback_post_refused: '认证服务的应答方式与此登录方式的设置不符。请联系管理员。',
+    callback_body_invalid: '认证服务返回的应答无法被网关接受。请重新开始。',
     oidc_consent_invalid:
       '此表单已过期、已被使用，或是在另一个浏览器中打开的。请返回该应用重新登录。',
     entry_unknown: '此登录方式不存在。请选择其他登录方式。',
