@@ -8,37 +8,75 @@
 // The reporter is spec on every line (Node.js 22 writes TAP when the output is
 // not a terminal), so a run ends with the list of the tests that failed.
 // Other options (`--test-name-pattern=...`) are passed on to `node --test`.
+//
+// Of the files found under the folders (files named one by one always run):
+// - on PostgreSQL and Redis (SSOGATE_TEST_DATABASE_URL or
+//   SSOGATE_TEST_REDIS_URL set), only those that read these settings, alone
+//   or through their imports: the others run the same on every backend
+//   (scripts/test-selection.js). `--all-files` runs them all.
+// - with `--compat`, only those scripts/compat-tests.txt lists: the part of
+//   the suite the other supported Node.js lines run.
+// `--list` prints the files the run would start, one a line, and runs none.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { backendFiles, compatFiles, compatListFile, otherBackend } from './test-selection.js';
 
+const ownOptions = new Set(['--list', '--compat', '--all-files']);
 const args = process.argv.slice(2);
-const options = args.filter((arg) => arg.startsWith('-'));
+const options = args.filter((arg) => arg.startsWith('-') && !ownOptions.has(arg));
 const folders = args.filter((arg) => !arg.startsWith('-'));
 if (folders.length === 0) {
-  console.error('usage: node scripts/run-tests.js FOLDER|FILE.test.js... [node --test options]');
+  console.error(
+    'usage: node scripts/run-tests.js FOLDER|FILE.test.js... [--compat] [--all-files] [--list] [node --test options]',
+  );
   process.exit(2);
 }
 
-const files = [];
+const named = [];
+let found = [];
 for (const folder of folders) {
   if (folder.endsWith('.test.js')) {
-    files.push(folder);
+    named.push(folder);
     continue;
   }
   const entries = await readdir(folder, { withFileTypes: true, recursive: true });
   for (const entry of entries) {
     if (entry.isFile() && entry.name.endsWith('.test.js')) {
-      files.push(join(entry.parentPath, entry.name));
+      found.push(join(entry.parentPath, entry.name));
     }
   }
 }
-if (files.length === 0) {
+if (named.length + found.length === 0) {
   console.error(`no *.test.js file under ${folders.join(', ')}: build the tests first`);
   process.exit(1);
 }
-files.sort();
+if (args.includes('--compat')) {
+  const { chosen, missing } = compatFiles(found, folders);
+  if (missing.length > 0) {
+    console.error(`${compatListFile} lists files that are not built: ${missing.join(', ')}`);
+    process.exit(1);
+  }
+  found = chosen;
+}
+if (otherBackend(process.env) && !args.includes('--all-files')) {
+  const all = found.length;
+  found = backendFiles(found);
+  console.error(
+    `PostgreSQL/Redis: ${found.length} of ${all} test files read the backend settings and run; ` +
+      'the others run the same on every backend (scripts/test-selection.js; --all-files runs them all).',
+  );
+}
+const files = [...named, ...found].sort();
+if (args.includes('--list')) {
+  process.stdout.write(files.map((file) => `${file}\n`).join(''));
+  process.exit(0);
+}
+if (files.length === 0) {
+  console.error('no test file selected');
+  process.exit(1);
+}
 
 const concurrency = options.some((option) => option.startsWith('--test-concurrency'))
   ? []
