@@ -1,6 +1,8 @@
+import type { Stats } from 'node:fs';
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { SsogateError } from '../core/index.js';
 import type { Config } from '../foundation/config/load-config.js';
 import { privateDirectory, privateFile } from '../foundation/crypto/private-files.js';
 import { KEY_FILE } from '../foundation/crypto/secret-key.js';
@@ -29,14 +31,22 @@ function sqliteFile(config: Config): string {
   return filename;
 }
 
-async function exists(path: string): Promise<boolean> {
+/** What stat says of `path`, or undefined when nothing is there. */
+async function statOf(path: string): Promise<Stats | undefined> {
   try {
-    await stat(path);
-    return true;
+    return await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await statOf(path)) !== undefined;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await statOf(path))?.isDirectory() === true;
 }
 
 /** Where the key travels beside a backup file. */
@@ -57,6 +67,12 @@ async function backupPlaces(
   const database = sqliteFile(config);
   if (command === 'backup' && !(await exists(database)))
     throw new BackupError(`There is no database at ${database}.`);
+  // Else the copy would fail on the temporary file it writes first, naming that file.
+  if (command === 'backup' && !(await isFolder(dirname(file))))
+    throw new SsogateError(
+      'backup_folder_missing',
+      `There is no folder ${dirname(file)} to write ${basename(file)} in: create it first (mkdir -p ${dirname(file)}).`,
+    );
   if (command === 'restore' && !(await exists(file)))
     throw new BackupError(`There is no backup at ${file}.`);
   return { database, keyCopy: keyFileOf(file) };

@@ -164,6 +164,21 @@ describe('ssogate backup and restore (SQLite)', () => {
     assert.match(restore.err, /There is no backup at \S*absent\.db/);
   });
 
+  test('a backup into a missing folder names the folder, coded, and writes nothing', async () => {
+    const env = await envFor('folder-check');
+    await (await start(env)).close();
+    const folder = join(dir, 'not-made');
+    const result = await runCommand(['backup', join(folder, 'saved.db')], { env });
+    assert.equal(result.code, 1);
+    assert.match(
+      result.err,
+      new RegExp(
+        `ssogate: backup_folder_missing: There is no folder ${folder} to write saved\\.db in`,
+      ),
+    );
+    assert.doesNotMatch(result.err, /\.tmp/);
+  });
+
   test('backup and restore need exactly one FILE', async () => {
     const result = await runCommand(['backup'], { env: await envFor('other') });
     assert.equal(result.code, 2);

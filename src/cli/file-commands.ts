@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isSsogateError } from '../core/index.js';
 import { databaseLine } from '../foundation/config/command-line.js';
 import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
 import { BackupError, backupDatabase, restoreDatabase } from './backup-commands.js';
@@ -54,6 +55,8 @@ export async function runFileCommand(
       );
     } else if (error instanceof BackupError) {
       io.stderr.write(`ssogate: ${error.message}\n`);
+    } else if (isSsogateError(error)) {
+      io.stderr.write(`ssogate: ${error.code}: ${error.message}\n`);
     } else {
       io.stderr.write(`ssogate: ${command ?? ''} failed: ${String(error)}\n`);
     }

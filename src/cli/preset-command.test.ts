@@ -21,9 +21,18 @@ describe('ssogate entries add --preset', () => {
           },
         );
         assert.equal(added.code, 0, added.err);
-        assert.equal(added.out, 'created entry github from preset github\n');
+        // Disabled until tested, with the callback URL the provider must list.
+        assert.match(
+          added.out,
+          /^created entry github from preset github, disabled\ncallback URL to register at the provider: http:\/\/\S+\/_sso\/callback\/github\n$/,
+        );
+        assert.match(
+          added.err,
+          /Test sign-in .* then enable it there; --enable creates it enabled/,
+        );
         const stored = await storage.entries.get('github');
         assert.equal(stored?.input.appsecret, 'gh-s3cret');
+        assert.equal(stored.input.enabled, false);
         assert.equal(stored.input.name, 'GitHub');
         assert.match(
           stored.input.tokenUrl ?? '',
@@ -31,6 +40,15 @@ describe('ssogate entries add --preset', () => {
         );
         const [event] = await storage.audit.list({ kind: 'entry_change', limit: 1 });
         assert.equal(event?.detail?.via, 'preset');
+
+        const enabled = await runCommand(
+          ['entries', 'add', '--preset', 'github', '--id', 'gh2', '--appid', 'x', '--enable'],
+          { storage, env: { SSOGATE_PUBLIC_URL: 'https://sso.corp.example' } },
+        );
+        assert.equal(enabled.code, 0, enabled.err);
+        assert.match(enabled.out, /^created entry gh2 from preset github, enabled\n/);
+        assert.match(enabled.out, /https:\/\/sso\.corp\.example\/_sso\/callback\/gh2\n$/);
+        assert.equal((await storage.entries.get('gh2'))?.input.enabled, true);
 
         const again = await runCommand([...argv, '--appid', 'x'], { storage });
         assert.equal(again.code, 1);

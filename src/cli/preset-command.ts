@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { describeProblem } from '../core/index.js';
+import { callbackUrl, describeProblem } from '../core/index.js';
 import { changedFields } from '../features/admin-api/entry-changes.js';
 import { entryAddressProblems } from '../foundation/outbound/entry-addresses.js';
 import { entryFromPreset, findPreset, presets } from '../foundation/presets/presets.js';
@@ -15,12 +15,18 @@ interface PresetAddOptions {
   readonly appsecretFile: string | undefined;
   /** `key=value` for the preset's parameters. */
   readonly parameters: readonly string[];
+  /** Created enabled; otherwise disabled until a trial sign-in shows it works. */
+  readonly enable: boolean;
 }
 
 /**
  * `ssogate entries add --preset NAME`: a new entry from a preset
  * (docs/providers.md), validated and checked against the outbound address
- * policy as the API would; an existing id is refused, never replaced.
+ * policy as the API would; an existing id is refused, never replaced. It is
+ * disabled unless `--enable`: users would otherwise meet its sign-in button
+ * before its credentials and callback were ever tried (the console's Test
+ * sign-in tries a disabled entry as well). The callback URL to register at the
+ * provider is printed, as the provider refuses any other.
  */
 export async function addFromPreset(
   context: CommandContext,
@@ -61,7 +67,7 @@ export async function addFromPreset(
   if (!result.ok || problems.length > 0) {
     throw new Error(`the entry is invalid: ${problems.map(describeProblem).join('; ')}`);
   }
-  const input = result.entry.input;
+  const input = { ...result.entry.input, enabled: options.enable };
   const now = context.clock();
   if (!(await context.storage.entries.create(input, now))) {
     throw new Error(`an entry "${input.id}" exists already`);
@@ -72,5 +78,15 @@ export async function addFromPreset(
     via: 'preset',
   });
   await context.storage.changes.publish('entries');
-  context.out(`created entry ${input.id} from preset ${preset.preset}`);
+  context.out(
+    `created entry ${input.id} from preset ${preset.preset}, ${input.enabled ? 'enabled' : 'disabled'}`,
+  );
+  context.out(
+    `callback URL to register at the provider: ${callbackUrl(context.publicUrl, input.id)}`,
+  );
+  if (!input.enabled) {
+    context.note(
+      `Try it with Test sign-in on its page in the console (${context.publicUrl}/_sso/admin), then enable it there; --enable creates it enabled.`,
+    );
+  }
 }

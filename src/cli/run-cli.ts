@@ -60,8 +60,10 @@ const usage = `Usage:
   ssogate restore FILE [--force]     put a backup (and FILE.key) in place; stop the
                                      gateway first
   ssogate entries add --preset PRESET --id ID --appid APPID
-      [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...]
-                                     create an entry from a provider preset (docs/providers.md)
+      [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...] [--enable]
+                                     create an entry from a provider preset (docs/providers.md),
+                                     disabled until tested unless --enable; prints the
+                                     callback URL to register at the provider
   ssogate client list                list the OpenID clients (never a secret)
   ssogate client show CLIENT_ID      print a client's settings as JSON
   ssogate client create CLIENT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...]
@@ -122,6 +124,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         clock: io.clock ?? Date.now,
         random: io.random ?? ((size) => randomBytes(size)),
         tokenLifetimeMs: config.apiTokenLifetimeMs,
+        publicUrl: config.publicUrl,
         out: (line) => io.stdout.write(`${line}\n`),
         note: (line) => io.stderr.write(`${line}\n`),
       }),
@@ -155,6 +158,7 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
       appid: { type: 'string' },
       'appsecret-file': { type: 'string' },
       param: { type: 'string', multiple: true },
+      enable: { type: 'boolean' },
       ...clientOptionSpec,
     },
     allowPositionals: true,
@@ -178,7 +182,7 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
     if (values[option] !== undefined)
       throw new UsageError(`--${option} belongs to admin reset-password only`);
   }
-  const presetOptions = ['preset', 'id', 'appid', 'appsecret-file', 'param'] as const;
+  const presetOptions = ['preset', 'id', 'appid', 'appsecret-file', 'param', 'enable'] as const;
   if (group === 'entries' && action === 'add') return presetCommand(rest, values);
   const misplaced = presetOptions.find((option) => values[option] !== undefined);
   if (misplaced !== undefined) throw new UsageError(`--${misplaced} belongs to entries add only`);
@@ -357,6 +361,7 @@ function presetCommand(
     readonly appid?: string | undefined;
     readonly 'appsecret-file'?: string | undefined;
     readonly param?: string[] | undefined;
+    readonly enable?: boolean | undefined;
   },
 ): (context: CommandContext) => Promise<void> {
   if (rest.length > 0) throw new UsageError('entries add takes options only');
@@ -373,6 +378,7 @@ function presetCommand(
     name: values.name,
     appsecretFile: values['appsecret-file'],
     parameters: values.param ?? [],
+    enable: values.enable === true,
   };
   return (context) => addFromPreset(context, options);
 }

@@ -18,6 +18,8 @@ export interface CommandContext {
   readonly random: (size: number) => Uint8Array;
   /** How long a token lasts when `token create` gives no expiry (SSOGATE_API_TOKEN_DAYS). */
   readonly tokenLifetimeMs: number;
+  /** SSOGATE_PUBLIC_URL, for the addresses a command tells the operator to register. */
+  readonly publicUrl: string;
   readonly out: (line: string) => void;
   readonly note: (line: string) => void;
 }

@@ -317,6 +317,10 @@ export const errorRegistry = {
     status: 500,
     summary: 'The entries file is larger than 1 MiB and is not read.',
   },
+  backup_folder_missing: {
+    status: 500,
+    summary: 'The folder a backup is to be written in does not exist.',
+  },
 
   // The admin API's conflicts with the current state.
   entry_default_disabled: {
