@@ -4,7 +4,12 @@ import { ConfigError, loadConfig } from '../../foundation/config/load-config.js'
 import { entryFindings } from './entry-checks.js';
 import type { Finding } from './findings.js';
 import { passed, problem } from './findings.js';
-import { dataFolderFindings, publicUrlFindings, secretKeyFindings } from './local-checks.js';
+import {
+  dataFolderFindings,
+  publicUrlFindings,
+  secretKeyFindings,
+  servedHostFindings,
+} from './local-checks.js';
 import { findingsJson, findingsTable } from './report.js';
 import { databaseFindings, redisFindings } from './storage-checks.js';
 
@@ -85,6 +90,7 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<Finding[]> {
   }
   const findings: Finding[] = [passed('configuration', 'settings', 'valid')];
   findings.push(...publicUrlFindings(config, env));
+  findings.push(...servedHostFindings(config));
   findings.push(...secretKeyFindings(config));
   // Before the database: opening it never changes the folder, but the gateway's start would tighten it.
   findings.push(...(await dataFolderFindings(config)));
