@@ -95,6 +95,7 @@ describe('the lines of a start', () => {
         entriesFile: '/etc/ssogate/entries.yaml',
         provisioned: ['corp', 'github'],
         upstreams: [
+          { host: 'app1.localhost:8080', prefix: '/', origin: 'http://127.0.0.1:3001' },
           { prefix: '/wiki', origin: 'http://10.0.0.5:3000' },
           { prefix: '/', origin: 'http://10.0.0.6:8000' },
         ],
@@ -105,7 +106,7 @@ describe('the lines of a start', () => {
         'Admin console: https://sso.corp.example/_sso/admin (sign in as admin)',
         'ssogate listens on http://0.0.0.0:8080; users reach it at https://sso.corp.example/',
         'Entries provisioned from /etc/ssogate/entries.yaml: corp, github',
-        'Proxying: /wiki → http://10.0.0.5:3000, / → http://10.0.0.6:8000',
+        'Proxying: app1.localhost:8080/ → http://127.0.0.1:3001, /wiki → http://10.0.0.5:3000, / → http://10.0.0.6:8000',
         'Next: open https://sso.corp.example/ to sign in through the default entry, corp',
       ],
     );

@@ -192,7 +192,9 @@ export function startLines(facts: StartFacts): string[] {
     lines.push(`Entries provisioned${source}: ${facts.provisioned.join(', ')}`);
   }
   if (facts.upstreams.length > 0) {
-    const routes = facts.upstreams.map((upstream) => `${upstream.prefix} → ${upstream.origin}`);
+    const routes = facts.upstreams.map(
+      ({ host, prefix, origin }) => `${host ?? ''}${prefix} → ${origin}`,
+    );
     lines.push(`Proxying: ${routes.join(', ')}`);
   }
   if (facts.storedEntries === 0)

@@ -269,6 +269,31 @@ describe('ssogate doctor', () => {
     }
   });
 
+  test('a host listed without the port of the public URL is a warning, naming the port to write', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'ssogate-doctor-'));
+    try {
+      const { out } = await runCommand(['doctor', '--json'], {
+        env: {
+          SSOGATE_DATA_DIR: folder,
+          SSOGATE_DATABASE_URL: `sqlite:${join(folder, 'x.db')}`,
+          SSOGATE_PUBLIC_URL: 'http://sso.localhost:8080',
+          SSOGATE_UPSTREAM:
+            'app1.localhost=http://127.0.0.1:3001,app2.localhost:8080=http://127.0.0.1:3002',
+        },
+      });
+      const warned = (JSON.parse(out) as Report).findings.filter(
+        ({ code }) => code === 'host_port_missing',
+      );
+      assert.deepEqual(
+        warned.map(({ subject }) => subject),
+        ['app1.localhost'],
+      );
+      assert.match(warned[0]?.fix ?? '', /app1\.localhost:8080/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   test('--help says what is checked; a stray word is a usage error', async () => {
     const help = await runCommand(['doctor', '--help']);
     assert.equal(help.code, 0);

@@ -34,6 +34,7 @@ export const doctorCodes = {
   public_url_insecure: 'fail',
   public_url_http: 'warn',
   trusted_proxies_unset: 'warn',
+  host_port_missing: 'warn',
   entry_unreadable: 'fail',
   insecure_http_refused: 'fail',
   dns_unresolved: 'fail',

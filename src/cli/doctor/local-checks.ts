@@ -139,6 +139,28 @@ export function publicUrlFindings(config: Config, env: NodeJS.ProcessEnv): Findi
 }
 
 /**
+ * Hosts are compared with their port (docs/proxy.md#many-hosts): with the
+ * public URL on a port of its own, a host listed without one
+ * (`app1.localhost`) does not match what a browser on that port sends
+ * (`app1.localhost:8080`), and is served as an unlisted host.
+ */
+export function servedHostFindings(config: Config): Finding[] {
+  const { port } = new URL(config.publicUrl);
+  if (port === '') return [];
+  return config.hosts.others
+    .filter((host) => !/:\d+$/.test(host))
+    .map((host) =>
+      problem(
+        'host_port_missing',
+        'hosts',
+        host,
+        `listed without a port while the public URL is on port ${port}: a browser reaching it on that port sends ${host}:${port}, which is not this host, gets the auth host's pages and a sign-in that fails (state_invalid)`,
+        `list it with the port browsers send, such as ${host}:${port}, in SSOGATE_UPSTREAM or SSOGATE_FORWARD_AUTH_HOSTS`,
+      ),
+    );
+}
+
+/**
  * Instances sharing PostgreSQL must open each other's sealed secrets: with
  * no SSOGATE_SECRET_KEY each would generate a key of its own in its data folder.
  */

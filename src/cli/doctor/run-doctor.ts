@@ -6,7 +6,12 @@ import { demoSettingsFile, readDemoSettings } from '../../foundation/config/demo
 import { entryFindings } from './entry-checks.js';
 import type { Finding } from './findings.js';
 import { passed, problem } from './findings.js';
-import { dataFolderFindings, publicUrlFindings, secretKeyFindings } from './local-checks.js';
+import {
+  dataFolderFindings,
+  publicUrlFindings,
+  secretKeyFindings,
+  servedHostFindings,
+} from './local-checks.js';
 import { findingsJson, findingsTable } from './report.js';
 import { databaseFindings, redisFindings } from './storage-checks.js';
 
@@ -100,6 +105,7 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<Finding[]> {
     );
   }
   findings.push(...publicUrlFindings(config, env));
+  findings.push(...servedHostFindings(config));
   findings.push(...secretKeyFindings(config));
   // Before the database: opening it never changes the folder, but the gateway's start would tighten it.
   findings.push(...(await dataFolderFindings(config)));

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listedButForPort } from '../../foundation/config/served-hosts.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { SsogateError } from '../../core/index.js';
@@ -31,7 +32,9 @@ export async function internalResourceRoutes(
       done(null, undefined);
     });
 
+    const misported = misportedHostWarning(gateway);
     context.all('/*', async (request, reply) => {
+      misported(request);
       const target = proxyTarget(gateway.config.upstreams, request.url, request.headers.host);
       if ('refused' in target) {
         sendFailure(gateway, request, reply, new SsogateError('request_invalid', target.refused));
@@ -64,4 +67,23 @@ export async function internalResourceRoutes(
       socket.destroy();
     });
   });
+}
+
+/**
+ * Logs, once per listed host, a request whose Host names a listed host but
+ * for its port (served-hosts.ts listedButForPort): it is served as an
+ * unlisted host, and its sign-in fails. Kept per app, so two gateways in
+ * one process each say it.
+ */
+function misportedHostWarning(gateway: Gateway): (request: FastifyRequest) => void {
+  const told = new Set<string>();
+  return (request) => {
+    const listed = listedButForPort(gateway.config.hosts, request.headers.host);
+    if (listed === undefined || told.has(listed)) return;
+    told.add(listed);
+    request.log.warn(
+      { host: request.headers.host, listed },
+      `Host ${request.headers.host ?? ''} is ${listed} but for its port: hosts are compared with their port, so it is served as an unlisted host and its sign-in fails; list it with the port browsers send (docs/proxy.md#many-hosts)`,
+    );
+  };
 }

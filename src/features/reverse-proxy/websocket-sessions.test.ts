@@ -287,5 +287,26 @@ describe(
       assert.equal(answer.status, 200, await answer.text());
       await socket.closed;
     });
+
+    test('with the default 30 s between checks, a sign-out in the other process closes the socket here within a second', async () => {
+      const prompt = await startTestGateway({
+        env: { ...sharedFileSettings(dir), SSOGATE_UPSTREAM: upstream.url },
+      });
+      try {
+        const cookie = await signedInCookie(prompt.gateway, 'mia');
+        const socket = await openedSocket(prompt, upstream, cookie);
+        const token = await storedApiToken(prompt, 'shared-file-prompt');
+        const answer = await fetch(
+          `${there.url}/_sso/api/users/${await rowOf(prompt, 'mia')}/end-sessions`,
+          { method: 'POST', headers: { authorization: `Bearer ${token}` } },
+        );
+        assert.equal(answer.status, 200, await answer.text());
+        const startedAt = Date.now();
+        await socket.closed;
+        assert.ok(Date.now() - startedAt < 1000, `closed after ${Date.now() - startedAt} ms`);
+      } finally {
+        await prompt.close();
+      }
+    });
   },
 );

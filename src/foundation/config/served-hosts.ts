@@ -60,6 +60,21 @@ export function hostListed(hosts: ServedHosts, host: string): boolean {
 }
 
 /**
+ * The listed host that a request's Host header `host` names but for its
+ * port (`app1.localhost` listed, `app1.localhost:8080` asked), if any. Hosts
+ * are compared with their port, so such a request is served as an unlisted
+ * host would be (docs/proxy.md#many-hosts): the operator is told, since its
+ * sign-in otherwise ends in a puzzling `state_invalid`.
+ */
+export function listedButForPort(hosts: ServedHosts, host: string | undefined): string | undefined {
+  if (host === undefined || hosts.others.length === 0) return undefined;
+  const wanted = normaliseHost(host);
+  if (wanted === hosts.auth || hostAllowed(hosts.others, wanted)) return undefined;
+  const name = withoutPort(wanted);
+  return hosts.others.find((listed) => hostAllowed([withoutPort(listed)], name));
+}
+
+/**
  * Whether `host` is listed and does not share the auth host's cookies (its
  * name differs, not only its port): one a sign-in is handed to.
  */

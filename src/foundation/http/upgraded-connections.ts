@@ -37,6 +37,17 @@ interface UpgradedConnectionsOptions {
 }
 
 /**
+ * How often, while connections are open, the feed catches up with other
+ * processes' revocations. SQLite's log is read only at a catch-up
+ * (src/foundation/storage/sqlite/sqlite-revocation-feed.ts), which requests
+ * make; a worker whose sockets carry no request would otherwise hear a
+ * sibling worker's sign-out at its next periodic round, up to 30 seconds
+ * later. A catch-up with nothing new reads one pragma; the other feeds'
+ * cost nothing.
+ */
+const catchUpEveryMs = 250;
+
+/**
  * How often the sessions of open WebSockets are checked again by default:
  * every 30 seconds, or every touch interval if that is shorter
  * (src/features/sessions/session-service.ts), so that a socket ends at most that long
@@ -76,6 +87,7 @@ export class UpgradedConnections {
   private readonly due = new Map<UpgradedConnection, boolean>();
   private flushScheduled = false;
   private timer: NodeJS.Timeout | undefined;
+  private catchUpTimer: NodeJS.Timeout | undefined;
   private roundUnderWay = false;
   private closed = false;
   /** Moves at every revocation: a handshake that overlapped one is checked again. */
@@ -114,6 +126,11 @@ export class UpgradedConnections {
         void this.round();
       }, this.options.recheckEveryMs);
       this.timer.unref();
+      // A feed that is not live is the periodic round's to handle.
+      this.catchUpTimer = setInterval(() => {
+        this.options.revocations?.catchUp();
+      }, catchUpEveryMs);
+      this.catchUpTimer.unref();
     }
   }
 
@@ -206,6 +223,8 @@ export class UpgradedConnections {
 
   private stopTimer(): void {
     clearInterval(this.timer);
+    clearInterval(this.catchUpTimer);
     this.timer = undefined;
+    this.catchUpTimer = undefined;
   }
 }
