@@ -3,6 +3,7 @@ import { FieldLink } from '../entry-form/field-link';
 import { focusField } from '../entry-form/focus-field';
 import { fieldId } from '../entry-form/entry-draft';
 import { blamedByTraceStep } from './blamed-field';
+import { inWords, provisioningLine, stepName } from './trace-words';
 import { api, describeFailure } from '../api';
 import type { EntryBody } from '../types';
 import { useI18n } from '../i18n/language';
@@ -170,7 +171,9 @@ export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelPr
 }
 
 function TraceView({ trace }: { readonly trace: Trace }) {
-  const t = useI18n().t.testSignIn;
+  const { t: messages } = useI18n();
+  const t = messages.testSignIn;
+  const colon = messages.shell.colon;
   if (trace.status === 'waiting') return <p className="status">{t.waiting}</p>;
   if (trace.status === 'running') return <p className="status">{t.running}</p>;
   return (
@@ -179,13 +182,13 @@ function TraceView({ trace }: { readonly trace: Trace }) {
         <p className="status status-success">{t.success}</p>
       ) : (
         <p className="status status-error">
-          {t.failure(trace.error?.code ?? '', trace.error?.message ?? '')}
+          {t.failure(trace.error?.code ?? '', inWords(trace.error?.message ?? '', t))}
         </p>
       )}
       <ol className="trace-steps">
         {trace.steps.map((step, index) => (
           <li key={`${step.name}-${index}`} className={`trace-step trace-${step.outcome}`}>
-            <h3>{t.step(step.name, step.outcome)}</h3>
+            <h3>{t.step(stepName(step.name, t), step.outcome)}</h3>
             {step.calls.map((call, callIndex) => (
               <pre key={callIndex} className="code-block">
                 {[
@@ -203,7 +206,7 @@ function TraceView({ trace }: { readonly trace: Trace }) {
                   <li key={resultIndex} className={`trace-result trace-${result.outcome}`}>
                     <code>{result.label}</code> →{' '}
                     {result.error !== undefined
-                      ? `${result.error.code}: ${result.error.message}`
+                      ? `${result.error.code}${colon}${inWords(result.error.message, t)}`
                       : result.outcome === 'missing'
                         ? t.missing
                         : JSON.stringify(result.value ?? null)}
@@ -213,7 +216,9 @@ function TraceView({ trace }: { readonly trace: Trace }) {
             )}
             {step.error === undefined ? null : (
               <p className="status status-error">
-                {step.error.code}: {step.error.message}
+                {step.error.code}
+                {colon}
+                {inWords(step.error.message, t)}
               </p>
             )}
             <FieldLink field={blamedByTraceStep(step)} />
@@ -222,11 +227,13 @@ function TraceView({ trace }: { readonly trace: Trace }) {
       </ol>
       {trace.user === null ? null : (
         <p>
-          {t.mappedUser}: <code>{JSON.stringify(trace.user)}</code>
+          {t.mappedUser}
+          {colon}
+          <code>{JSON.stringify(trace.user)}</code>
         </p>
       )}
       {trace.provisioning === null ? null : (
-        <p>{t.provisioning(trace.provisioning.action, trace.provisioning.message)}</p>
+        <p>{t.provisioning(provisioningLine(trace.provisioning, trace.user?.userId, t))}</p>
       )}
       {trace.error?.code === 'account_conflict' ? <ConflictSettings /> : null}
     </div>
