@@ -526,6 +526,8 @@ export const en = {
     hint: 'Opens the provider in a new window and runs every call of the entry as the form holds it, with a real account. Nobody is signed in and no user is written; the trace appears here.',
     start: 'Test sign-in',
     starting: 'Starting…',
+    missingCredentials: (fields: string) =>
+      `Fill in ${fields} first: the test sign-in calls the provider with them.`,
     popupBlocked: (url: string) =>
       `The browser blocked the new window. Open this address yourself: ${url}`,
     waiting: 'Waiting for the provider: sign in in the new window.',

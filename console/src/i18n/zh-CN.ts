@@ -474,6 +474,7 @@ export const zhCN: ConsoleMessages = {
     hint: '在新窗口中打开提供方，用真实账号按表单中当前的登录方式运行它的每一次调用。不会让任何人登录，也不会写入用户；调用过程显示在这里。',
     start: '测试登录',
     starting: '正在启动…',
+    missingCredentials: (fields) => `请先填写${fields}：测试登录要用它们调用提供方。`,
     popupBlocked: (url) => `浏览器拦截了新窗口。请自行打开此地址：${url}`,
     waiting: '正在等待提供方：请在新窗口中登录。',
     running: '提供方已回调；正在运行各次调用…',

@@ -54,6 +54,8 @@ interface TestSignInPanelProps {
   readonly existingId: string | undefined;
   /** Whether the form holds changes not saved yet: an unedited stored entry is tested as itself. */
   readonly edited: boolean;
+  /** The credentials the test needs that the form leaves empty (missing-credentials.ts). */
+  readonly missing: readonly ('appid' | 'appsecret')[];
 }
 
 /**
@@ -61,8 +63,9 @@ interface TestSignInPanelProps {
  * form has it, opens the provider in a new window and shows the trace as
  * the gateway records it, asking once a second until it is done.
  */
-export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelProps) {
-  const t = useI18n().t.testSignIn;
+export function TestSignInPanel({ entry, existingId, edited, missing }: TestSignInPanelProps) {
+  const { t: messages } = useI18n();
+  const t = messages.testSignIn;
   const [testId, setTestId] = useState<string | undefined>();
   const [answer, setAnswer] = useState<TraceAnswer | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -90,6 +93,13 @@ export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelPr
   }, [testId]);
 
   const start = async () => {
+    if (missing.length > 0) {
+      // Named by their labels, and no window opened: the test could only fail.
+      const labels = missing.map((field) => messages.entryForm.fields[field]);
+      setAnswer(undefined);
+      setFailure(t.missingCredentials(labels.join(messages.entryForm.listSeparator)));
+      return;
+    }
     // Opened now, while the click counts as the user's: a window opened after
     // the answer would be blocked.
     const opened = window.open('', '_blank');
