@@ -84,4 +84,20 @@ describe('example entries', () => {
       assert.equal(user.email, 'alice@example.test');
     });
   }
+
+  test("docs/entries.md's by-hand entry for the demo's example server is the standard one, and valid", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const docs = await readFile(new URL('../../../docs/entries.md', import.meta.url), 'utf8');
+    const section = docs.split("### The demo's example server, by hand")[1] ?? '';
+    const block = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    assert.ok(block !== undefined, 'the section has a JSON block');
+    const written = JSON.parse(block) as Record<string, unknown>;
+    compile(written);
+    const { standard } = exampleEntries('http://127.0.0.1:9090');
+    for (const [field, value] of Object.entries(standard)) {
+      if (field === 'id' || field === 'name' || field === 'appsecret') continue;
+      assert.deepEqual(written[field], value, field);
+    }
+    assert.equal(written.appsecret, standard.appsecret);
+  });
 });

@@ -18,6 +18,10 @@ import { ExampleState } from './state.js';
 import { registerWecomStyle } from './wecom-style.js';
 import type { ExampleServer, ExampleServerOptions, RecordedRequest } from './types.js';
 
+/** The example server's icon: a grey key-shaped circle, small enough to inline. */
+const exampleIcon =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#4b5563"/><circle cx="16" cy="13" r="6" fill="none" stroke="#fff" stroke-width="3"/><path d="M16 19v8" stroke="#fff" stroke-width="3"/></svg>';
+
 /**
  * Starts the bundled example OAuth2 server: its own Fastify instance on its
  * own port, never part of the gateway. One server speaks the three shapes the
@@ -66,6 +70,10 @@ export async function startExampleServer(
     done();
   });
 
+  // Its pages are the demo's sign-in form: a browser's own request for the icon gets one, not a 404.
+  app.get('/favicon.ico', (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(exampleIcon),
+  );
   registerSessionRoutes(app, context);
   registerGetStyle(app, context);
   registerJsonStyle(app, context);

@@ -67,4 +67,17 @@ describe('an audit detail, readable', () => {
     );
     assert.equal(readableDetail({ action: 'create' }, zhCN).action, '已创建');
   });
+
+  test('a sign-out scope is said in words, in Chinese too', () => {
+    assert.deepEqual(readableDetail({ scope: 'everywhere' }, zhCN).facts, [
+      { name: '范围', value: '所有地方' },
+    ]);
+    assert.deepEqual(readableDetail({ scope: 'here' }, zhCN).facts, [
+      { name: '范围', value: '仅此处' },
+    ]);
+    // An OpenID scope is the client's word, shown as recorded.
+    assert.deepEqual(readableDetail({ scope: 'openid email' }, zhCN).facts, [
+      { name: '范围', value: 'openid email' },
+    ]);
+  });
 });

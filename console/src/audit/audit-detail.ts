@@ -49,11 +49,15 @@ export function readableDetail(
   if (detail === null) return { action: undefined, changes: [], facts: [] };
   const actions: Readonly<Record<string, string>> = words.audit.detail.actions;
   const factNames: Readonly<Record<string, string>> = words.audit.detail.facts;
+  const factValues: Readonly<Record<string, Readonly<Record<string, string>> | undefined>> =
+    words.audit.detail.factValues;
   const { action, changes, fields, ...rest } = detail;
   const recorded = Array.isArray(changes) ? changes.filter(isChange) : [];
   const facts = Object.entries(rest).map(([name, value]) => ({
     name: factNames[name] ?? name,
-    value: shownValue(value, words),
+    value:
+      (typeof value === 'string' ? factValues[name]?.[value] : undefined) ??
+      shownValue(value, words),
   }));
   // Older events name the fields without their values.
   if (recorded.length === 0 && Array.isArray(fields) && fields.length > 0) {

@@ -21,6 +21,7 @@ import { OidcFields } from './oidc-fields';
 import { UsersSection } from './provisioning-fields';
 import { TestPanel } from './samples-panel';
 import { TestSignInPanel } from '../trial-sign-in/trial-sign-in-panel';
+import { missingCredentials } from '../trial-sign-in/missing-credentials';
 import { PresetChooser } from '../presets/preset-chooser';
 import { useValidation } from './use-validation';
 import { ValidationSummary } from './validation-summary';
@@ -243,6 +244,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
             entry={toEntryBody(draft, storedDefault)}
             existingId={existingId}
             edited={dirty}
+            missing={missingCredentials(draft, JSON.stringify(toEntryBody(draft, storedDefault)))}
           />
           {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
         </aside>

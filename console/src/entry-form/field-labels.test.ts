@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labelOf, problemText } from './field-labels.js';
+import { labelOf, problemText, warningText } from './field-labels.js';
 import { en, zhCN } from '../i18n/catalogs.js';
 
 describe('the on-screen label of an API field', () => {
@@ -72,5 +72,29 @@ describe('a core problem in the language on screen', () => {
     };
     assert.equal(problemText(syntax, zhCN.entryForm), '表达式无法解析。');
     assert.equal(problemText(syntax, en.entryForm), syntax.message);
+  });
+
+  test('a misspelt function: the nearest known one named in Chinese too', async () => {
+    const { parseExpression } = await import('../../../src/core/index.js');
+    let message = '';
+    try {
+      parseExpression("JSON_GTE($response, 'id')");
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    assert.match(message, /did you mean JSON_GET\?/);
+    const problem = { code: 'expression_unknown_function', field: 'tokenParse', message };
+    assert.equal(
+      problemText(problem, zhCN.entryForm),
+      '表达式调用了不存在的函数。您是不是要写 JSON_GET？',
+    );
+    assert.equal(problemText(problem, en.entryForm), message);
+  });
+
+  test("the core's plain-http warning in Chinese, by its exact sentence", () => {
+    const warning =
+      'the entry uses plain http: codes and tokens would cross the network unencrypted';
+    assert.equal(warningText(warning, zhCN.entryForm), zhCN.entryForm.problemSays.plainHttp);
+    assert.equal(warningText(warning, en.entryForm), warning);
   });
 });

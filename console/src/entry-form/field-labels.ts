@@ -96,6 +96,11 @@ export function problemText(problem: Problem, words: FieldWords): string {
   if (problem.code === 'template_unknown_placeholder' && placeholder !== '') {
     return says.template_unknown_placeholder(placeholder, value('suggestion'), list('known'));
   }
+  if (problem.code === 'expression_unknown_function' && says !== en.entryForm.problemSays) {
+    // The core names the nearest known function only in its sentence (parser.ts).
+    const suggestion = /did you mean ([A-Z_]+)\?/.exec(problem.message)?.[1];
+    if (suggestion !== undefined) return says.unknownFunction(suggestion);
+  }
   const english = en.entryForm.problemSays;
   const exact: Readonly<Record<string, string>> = {
     [english.required]: says.required,
@@ -110,6 +115,13 @@ export function problemText(problem: Problem, words: FieldWords): string {
   // another language the code's sentence is what the administrator reads.
   const byCode = (says.codes as Readonly<Record<string, string>>)[problem.code ?? ''];
   return says === english || byCode === undefined ? screenWords(problem.message, words) : byCode;
+}
+
+/** A warning of the core's (validate-entry.ts) in the language on screen, by its exact sentence. */
+export function warningText(warning: string, words: FieldWords): string {
+  return warning === en.entryForm.problemSays.plainHttp
+    ? words.problemSays.plainHttp
+    : screenWords(warning, words);
 }
 
 /** A schema problem said from its kind and values (entry-problems.ts in the core). */

@@ -24,7 +24,9 @@ interface FieldProblemsProps {
 
 /** The problems of one field, under it; the input names this list in aria-describedby. */
 export function FieldProblems({ id, problems }: FieldProblemsProps) {
-  const words = useI18n().t.entryForm;
+  const { t } = useI18n();
+  const words = t.entryForm;
+  const colon = t.shell.colon;
   if (problems.length === 0) return null;
   return (
     <ul className="field-problems" id={id}>
@@ -32,7 +34,12 @@ export function FieldProblems({ id, problems }: FieldProblemsProps) {
         const position = positionOf(problem, words);
         return (
           <li key={index}>
-            {position === '' ? null : <span className="position">{position}: </span>}
+            {position === '' ? null : (
+              <span className="position">
+                {position}
+                {colon}
+              </span>
+            )}
             {problem.message}
             {problem.code === undefined ? null : (
               <code className="problem-code">{problem.code}</code>

@@ -25,7 +25,9 @@ function shown(value: unknown): string {
 
 /** The test's answer: the masked token and the user row, or where it failed and why. */
 export function TestResultView({ result }: { readonly result: TestResult }) {
-  const words = useI18n().t.entryForm;
+  const { t } = useI18n();
+  const words = t.entryForm;
+  const colon = t.shell.colon;
   const w = words.samples;
   if (!result.ok) {
     const position = positionOf(result.error, words);
@@ -55,7 +57,8 @@ export function TestResultView({ result }: { readonly result: TestResult }) {
             {result.problems.map((problem, index) => (
               <li key={index}>
                 {labelOf(problem.field, words)}
-                {positionOf(problem, words) === '' ? '' : ` (${positionOf(problem, words)})`}:{' '}
+                {positionOf(problem, words) === '' ? '' : ` (${positionOf(problem, words)})`}
+                {colon}
                 {problemText(problem, words)}
               </li>
             ))}

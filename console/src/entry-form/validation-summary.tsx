@@ -5,7 +5,7 @@ import type { Problem } from '../types';
 import { fieldId } from './entry-draft';
 import { positionOf } from './field-problems';
 import { focusField } from './focus-field';
-import { labelOf } from './field-labels';
+import { labelOf, warningText } from './field-labels';
 
 interface ValidationSummaryProps {
   readonly checking: boolean;
@@ -79,7 +79,7 @@ export function ValidationSummary({
       {warnings.length === 0 ? null : (
         <ul className="warnings" aria-label={v.warnings}>
           {warnings.map((warning) => (
-            <li key={warning}>{warning}</li>
+            <li key={warning}>{warningText(warning, words)}</li>
           ))}
         </ul>
       )}

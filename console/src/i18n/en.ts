@@ -23,6 +23,10 @@ export const en = {
     next: 'Next',
     range: (first: string, last: string, total: string) => `${first}–${last} of ${total}`,
     cancel: 'Cancel',
+    /** Between a label and what it labels. */
+    colon: ': ',
+    /** The first administrator's name as the gateway creates it (bootstrap-admin.ts), said in the language on screen. */
+    administrator: 'Administrator',
   },
   nav: {
     entries: 'Single Sign-On',
@@ -256,6 +260,11 @@ export const en = {
       required: 'is required',
       notEmpty: 'must not be empty',
       idForm: 'must be 1-64 lowercase letters, digits or inner hyphens (a URL-safe slug)',
+      /** expression_unknown_function with the known function the core found nearest. */
+      unknownFunction: (suggestion: string) =>
+        `The expression calls a function that does not exist. Did you mean ${suggestion}?`,
+      /** The core's warnings (validate-entry.ts), by their exact sentence. */
+      plainHttp: 'the entry uses plain http: codes and tokens would cross the network unencrypted',
       /**
        * A schema problem (field_invalid) by its kind and values (`params.issue`):
        * a bound, the type or values expected, the format, an unknown field.
@@ -517,6 +526,8 @@ export const en = {
     hint: 'Opens the provider in a new window and runs every call of the entry as the form holds it, with a real account. Nobody is signed in and no user is written; the trace appears here.',
     start: 'Test sign-in',
     starting: 'Starting…',
+    missingCredentials: (fields: string) =>
+      `Fill in ${fields} first: the test sign-in calls the provider with them.`,
     popupBlocked: (url: string) =>
       `The browser blocked the new window. Open this address yourself: ${url}`,
     waiting: 'Waiting for the provider: sign in in the new window.',
@@ -536,7 +547,46 @@ export const en = {
     status: (status: number, ms: number) => `status ${status} in ${ms} ms`,
     missing: '(missing)',
     mappedUser: 'Mapped user',
-    provisioning: (action: string, message: string) => `Provisioning would: ${action} — ${message}`,
+    provisioning: (said: string) => `Provisioning would: ${said}`,
+    /** The trace's step names (src/features/trial-sign-in/), as the list heads them. */
+    steps: {
+      callback: 'callback',
+      token: 'token',
+      'user info': 'user info',
+      'app token': 'app token',
+      extension: 'extension',
+      provisioning: 'provisioning',
+      discovery: 'discovery',
+    },
+    /** A further user-info call of the entry, by its name. */
+    callStep: (name: string) => `call ${name}`,
+    /** What provisioning would do, by its action, for the mapped user id. */
+    provisioningSays: {
+      create: (userId: string) => `create the new user ${userId}`,
+      update: (userId: string) => `update the existing user ${userId}'s mapped attributes`,
+      sign_in: (userId: string) => `sign in the existing user ${userId} unchanged`,
+      refuse: (userId: string) => `refuse the user ${userId}`,
+    },
+    /** A call to a third-party server that failed, said in words (src/foundation/outbound/outbound-error.ts). */
+    callFailed: (method: string, host: string, cause: string) =>
+      `${method} to ${host} failed: ${cause}`,
+    callTimedOut: (method: string, host: string, ms: string) =>
+      `${method} to ${host} timed out: no answer within ${ms} ms`,
+    /** Node's and undici's codes for a failed connection, in words. */
+    networkCauses: {
+      UND_ERR_SOCKET: 'the server closed the connection',
+      ECONNRESET: 'the server closed the connection',
+      ECONNREFUSED: 'the connection was refused (nothing listens on that port)',
+      ENOTFOUND: 'the host name was not found',
+      EAI_AGAIN: 'the host name could not be resolved now',
+      EHOSTUNREACH: 'the host is unreachable',
+      ENETUNREACH: 'the network is unreachable',
+      ETIMEDOUT: 'the connection timed out',
+      UND_ERR_HEADERS_TIMEOUT: 'the server sent no answer in time',
+      UND_ERR_BODY_TIMEOUT: 'the server stopped sending its answer',
+      UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+      UND_ERR_RES_EXCEEDED_MAX_SIZE: 'the answer was too large',
+    },
   },
   presets: {
     heading: 'Start from',
@@ -712,6 +762,10 @@ export const en = {
         scope: 'Scopes',
         refreshToken: 'Refresh token issued',
         denied: 'Denied by the user',
+      },
+      /** A fact's recorded value said in words, where it is a word of the gateway's. */
+      factValues: {
+        scope: { here: 'here only', everywhere: 'everywhere' },
       },
       yes: 'yes',
       no: 'no',

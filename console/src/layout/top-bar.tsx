@@ -3,6 +3,7 @@ import { csrfToken } from '../api';
 import { LANGUAGES, LANGUAGE_NAMES } from '../i18n/catalogs';
 import { useI18n } from '../i18n/language';
 import type { Me } from '../types';
+import { shownName } from '../users/shown-name';
 
 /** The product's mark, served by the gateway (src/foundation/pages/brand.ts). */
 const MARK = '/_sso/assets/mark.svg';
@@ -42,7 +43,8 @@ export function TopBar() {
         </select>
         {me === undefined ? null : (
           <span className="signed-in-as">
-            {t.shell.signedInAs} <strong>{me.userName ?? me.userId}</strong>
+            {t.shell.signedInAs}{' '}
+            <strong>{shownName(me, t.shell.administrator) ?? me.userId}</strong>
           </span>
         )}
         <form method="post" action="/_sso/logout">

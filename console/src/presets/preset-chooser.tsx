@@ -5,7 +5,7 @@ import type { EntryDraft } from '../entry-form/entry-draft';
 import { useI18n } from '../i18n/language';
 import { useLoad } from '../use-load';
 import type { PresetView } from './preset-draft';
-import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft';
+import { defaultParameters, draftFromPreset, presetName, scopesOf } from './preset-draft';
 
 interface PresetChooserProps {
   readonly draft: EntryDraft;
@@ -36,7 +36,7 @@ export function PresetChooser({ draft, takenIds, onApply, onChoose }: PresetChoo
   const presets = loaded.data?.presets ?? [];
   const apply = (preset: PresetView, values: Record<string, string>) => {
     setParameters(values);
-    onApply(draftFromPreset(preset, values, draft, takenIds));
+    onApply(draftFromPreset(preset, values, draft, takenIds, language));
   };
   const callbackUrl = draft.id === '' ? undefined : entryCallbackUrl(draft.id);
   const scopes = scopesOf(draft.authorizeUrl);
@@ -61,7 +61,7 @@ export function PresetChooser({ draft, takenIds, onApply, onChoose }: PresetChoo
           <option value="">{t.blank}</option>
           {presets.map((preset) => (
             <option key={preset.preset} value={preset.preset}>
-              {preset.name}
+              {presetName(preset, language)}
             </option>
           ))}
         </select>
@@ -94,11 +94,12 @@ export function PresetChooser({ draft, takenIds, onApply, onChoose }: PresetChoo
             <h3>{t.register}</h3>
             <p>
               <a href={chosen.setup} target="_blank" rel="noreferrer">
-                {t.setup(chosen.name)}
+                {t.setup(presetName(chosen, language))}
               </a>
             </p>
             <p>
-              {t.callback}:{' '}
+              {t.callback}
+              {messages.shell.colon}
               {callbackUrl === undefined ? (
                 t.callbackNeedsId
               ) : (
@@ -120,7 +121,9 @@ export function PresetChooser({ draft, takenIds, onApply, onChoose }: PresetChoo
               )}
             </p>
             <p>
-              {t.scopes}: {scopes.length === 0 ? t.noScopes : <code>{scopes.join(' ')}</code>}
+              {t.scopes}
+              {messages.shell.colon}
+              {scopes.length === 0 ? t.noScopes : <code>{scopes.join(' ')}</code>}
             </p>
             <p>{t.credentials}</p>
           </div>

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { emptyDraft, toEntryBody } from '../entry-form/entry-draft.js';
 import type { PresetView } from './preset-draft.js';
-import { defaultParameters, draftFromPreset, scopesOf } from './preset-draft.js';
+import { defaultParameters, draftFromPreset, presetName, scopesOf } from './preset-draft.js';
 
 // Compiled into build/console/src/presets/, so the repository is four levels up.
 const github = JSON.parse(
@@ -53,5 +53,20 @@ describe('a new entry from a preset', () => {
   test('the scopes to register are read from the authorization URL', () => {
     assert.deepEqual(scopesOf(String(github.entry.authorizeUrl)), ['read:user', 'user:email']);
     assert.deepEqual(scopesOf('https://x.example/auth?state=${state}'), []);
+  });
+
+  test("a new entry's default name is the preset's own name in the language on screen", async () => {
+    const wecom = JSON.parse(
+      await readFile(
+        new URL('../../../../src/foundation/presets/wecom.json', import.meta.url),
+        'utf8',
+      ),
+    ) as PresetView;
+    assert.equal(presetName(wecom, 'zh-CN'), '企业微信');
+    assert.equal(presetName(wecom, 'en'), 'WeCom');
+    const chinese = draftFromPreset(wecom, defaultParameters(wecom), emptyDraft, [], 'zh-CN');
+    assert.equal(chinese.name, '企业微信');
+    assert.equal(chinese.id, 'wecom');
+    assert.equal(draftFromPreset(wecom, defaultParameters(wecom), emptyDraft).name, 'WeCom');
   });
 });

@@ -7,6 +7,7 @@ import type { EntryView } from '../types.js';
 export interface PresetView {
   readonly preset: string;
   readonly name: string;
+  readonly 'zh-CN': { readonly name: string };
   readonly setup: string;
   readonly parameters: Readonly<
     Record<
@@ -20,6 +21,11 @@ export interface PresetView {
     >
   >;
   readonly entry: Readonly<Record<string, unknown>>;
+}
+
+/** The provider's name in the language on screen (the preset's own data). */
+export function presetName(preset: PresetView, language: string): string {
+  return language === 'zh-CN' ? preset['zh-CN'].name : preset.name;
 }
 
 /** The preset's parameters at their defaults (empty when it has none). */
@@ -61,6 +67,7 @@ export function draftFromPreset(
   parameters: Readonly<Record<string, string>>,
   current: EntryDraft,
   takenIds: readonly string[] = [],
+  language = 'en',
 ): EntryDraft {
   const filled = fillParameters(preset.entry, parameters) as Record<string, unknown>;
   const idIsSuggested = current.id === '' || current.id === idFromName(current.name);
@@ -68,7 +75,7 @@ export function draftFromPreset(
     ...filled,
     type: 'oauth2',
     id: idIsSuggested ? uniqueId(preset.preset, takenIds) : current.id,
-    name: current.name === '' ? preset.name : current.name,
+    name: current.name === '' ? presetName(preset, language) : current.name,
     enabled: current.enabled,
     isDefault: current.isDefault,
     appsecretSet: false,

@@ -33,6 +33,26 @@ describe('the field a failed test step blames', () => {
     );
   });
 
+  it('blames the parsing, not the URL, when the user could not be read from the answer', () => {
+    const failed = (code: string, message: string) => ({
+      ...step('user info', 'failed'),
+      error: { code, message },
+    });
+    assert.equal(
+      blamedByTraceStep(failed('userinfo_parse_failed', 'the mapping gave no userId')),
+      'userInfoParse',
+    );
+    assert.equal(
+      blamedByTraceStep(failed('sign_in_failed', 'userinfo_parse_failed: the answer is not JSON')),
+      'userInfoParse',
+    );
+    // The call itself failing still blames its template.
+    assert.equal(
+      blamedByTraceStep(failed('userinfo_request_failed', 'outbound_network: GET to h failed')),
+      'userInfoUrl',
+    );
+  });
+
   it('blames the calls JSON for the application token and the calls after user info', () => {
     assert.equal(blamedByTraceStep(step('app token', 'failed')), 'shapes.calls');
     assert.equal(blamedByTraceStep(step('call member', 'failed')), 'shapes.calls');

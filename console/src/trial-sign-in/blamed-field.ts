@@ -10,6 +10,25 @@ interface BlamedStep {
   readonly name: string;
   readonly outcome: 'ok' | 'failed';
   readonly results: readonly { readonly label: string; readonly outcome: string }[];
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/**
+ * The user-info step's failures of reading the answer, not of the call: the
+ * parsing blames them (docs/errors.md). A step's error reads `CODE: cause`
+ * when it wraps another (src/features/sign-in/oauth2-steps.ts).
+ */
+const parsingFailures = [
+  'userinfo_parse_failed',
+  'userinfo_no_user_object',
+  'user_attribute_invalid',
+];
+
+function failedReading(error: BlamedStep['error']): boolean {
+  if (error === undefined) return false;
+  return parsingFailures.some(
+    (code) => error.code === code || error.message.startsWith(`${code}:`),
+  );
 }
 
 /** The field a test sign-in's step blames, or undefined when the step went well. */
@@ -28,7 +47,7 @@ export function blamedByTraceStep(step: BlamedStep): string | undefined {
     case 'user info':
       if (label.startsWith('successCondition')) return 'userInfoRequest.successCondition';
       // A failed line of the parsing reads `attribute = expression`.
-      return label.includes(' = ') ? 'userInfoParse' : 'userInfoUrl';
+      return label.includes(' = ') || failedReading(step.error) ? 'userInfoParse' : 'userInfoUrl';
     case 'extension':
       return 'extensionUrl';
     default:

@@ -3,6 +3,7 @@ import { FieldLink } from '../entry-form/field-link';
 import { focusField } from '../entry-form/focus-field';
 import { fieldId } from '../entry-form/entry-draft';
 import { blamedByTraceStep } from './blamed-field';
+import { inWords, provisioningLine, stepName } from './trace-words';
 import { api, describeFailure } from '../api';
 import type { EntryBody } from '../types';
 import { useI18n } from '../i18n/language';
@@ -53,6 +54,8 @@ interface TestSignInPanelProps {
   readonly existingId: string | undefined;
   /** Whether the form holds changes not saved yet: an unedited stored entry is tested as itself. */
   readonly edited: boolean;
+  /** The credentials the test needs that the form leaves empty (missing-credentials.ts). */
+  readonly missing: readonly ('appid' | 'appsecret')[];
 }
 
 /**
@@ -60,8 +63,9 @@ interface TestSignInPanelProps {
  * form has it, opens the provider in a new window and shows the trace as
  * the gateway records it, asking once a second until it is done.
  */
-export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelProps) {
-  const t = useI18n().t.testSignIn;
+export function TestSignInPanel({ entry, existingId, edited, missing }: TestSignInPanelProps) {
+  const { t: messages } = useI18n();
+  const t = messages.testSignIn;
   const [testId, setTestId] = useState<string | undefined>();
   const [answer, setAnswer] = useState<TraceAnswer | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -89,6 +93,13 @@ export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelPr
   }, [testId]);
 
   const start = async () => {
+    if (missing.length > 0) {
+      // Named by their labels, and no window opened: the test could only fail.
+      const labels = missing.map((field) => messages.entryForm.fields[field]);
+      setAnswer(undefined);
+      setFailure(t.missingCredentials(labels.join(messages.entryForm.listSeparator)));
+      return;
+    }
     // Opened now, while the click counts as the user's: a window opened after
     // the answer would be blocked.
     const opened = window.open('', '_blank');
@@ -170,7 +181,9 @@ export function TestSignInPanel({ entry, existingId, edited }: TestSignInPanelPr
 }
 
 function TraceView({ trace }: { readonly trace: Trace }) {
-  const t = useI18n().t.testSignIn;
+  const { t: messages } = useI18n();
+  const t = messages.testSignIn;
+  const colon = messages.shell.colon;
   if (trace.status === 'waiting') return <p className="status">{t.waiting}</p>;
   if (trace.status === 'running') return <p className="status">{t.running}</p>;
   return (
@@ -179,13 +192,13 @@ function TraceView({ trace }: { readonly trace: Trace }) {
         <p className="status status-success">{t.success}</p>
       ) : (
         <p className="status status-error">
-          {t.failure(trace.error?.code ?? '', trace.error?.message ?? '')}
+          {t.failure(trace.error?.code ?? '', inWords(trace.error?.message ?? '', t))}
         </p>
       )}
       <ol className="trace-steps">
         {trace.steps.map((step, index) => (
           <li key={`${step.name}-${index}`} className={`trace-step trace-${step.outcome}`}>
-            <h3>{t.step(step.name, step.outcome)}</h3>
+            <h3>{t.step(stepName(step.name, t), step.outcome)}</h3>
             {step.calls.map((call, callIndex) => (
               <pre key={callIndex} className="code-block">
                 {[
@@ -203,7 +216,7 @@ function TraceView({ trace }: { readonly trace: Trace }) {
                   <li key={resultIndex} className={`trace-result trace-${result.outcome}`}>
                     <code>{result.label}</code> →{' '}
                     {result.error !== undefined
-                      ? `${result.error.code}: ${result.error.message}`
+                      ? `${result.error.code}${colon}${inWords(result.error.message, t)}`
                       : result.outcome === 'missing'
                         ? t.missing
                         : JSON.stringify(result.value ?? null)}
@@ -213,7 +226,9 @@ function TraceView({ trace }: { readonly trace: Trace }) {
             )}
             {step.error === undefined ? null : (
               <p className="status status-error">
-                {step.error.code}: {step.error.message}
+                {step.error.code}
+                {colon}
+                {inWords(step.error.message, t)}
               </p>
             )}
             <FieldLink field={blamedByTraceStep(step)} />
@@ -222,11 +237,13 @@ function TraceView({ trace }: { readonly trace: Trace }) {
       </ol>
       {trace.user === null ? null : (
         <p>
-          {t.mappedUser}: <code>{JSON.stringify(trace.user)}</code>
+          {t.mappedUser}
+          {colon}
+          <code>{JSON.stringify(trace.user)}</code>
         </p>
       )}
       {trace.provisioning === null ? null : (
-        <p>{t.provisioning(trace.provisioning.action, trace.provisioning.message)}</p>
+        <p>{t.provisioning(provisioningLine(trace.provisioning, trace.user?.userId, t))}</p>
       )}
       {trace.error?.code === 'account_conflict' ? <ConflictSettings /> : null}
     </div>

@@ -2,6 +2,7 @@ import { formatTime } from '../api';
 import { useI18n } from '../i18n/language';
 import type { UserView } from '../types';
 import type { UserAction } from './users-page';
+import { shownName } from './shown-name';
 
 interface UserRowProps {
   readonly user: UserView;
@@ -29,7 +30,9 @@ export function UserRow({ user, busy, onAction }: UserRowProps) {
     <tr>
       <th scope="row" data-label={words.user}>
         <span className="user-id">{user.userId}</span>
-        {user.userName === null ? null : <span className="user-name">{user.userName}</span>}
+        {user.userName === null ? null : (
+          <span className="user-name">{shownName(user, t.shell.administrator)}</span>
+        )}
       </th>
       <td data-label={words.email}>{user.email ?? '—'}</td>
       <td data-label={words.source}>{user.sourceEntryId ?? words.localAccount}</td>

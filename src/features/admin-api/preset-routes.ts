@@ -7,6 +7,9 @@ const presetAnswer = z.looseObject({
     z.looseObject({
       preset: z.string().describe('the name for `ssogate entries add --preset`'),
       name: z.string(),
+      'zh-CN': z
+        .looseObject({ name: z.string() })
+        .describe("the provider's name in Chinese, for a console in that language"),
       setup: z.string().describe("the provider's page on registering an application"),
       parameters: z.record(
         z.string(),

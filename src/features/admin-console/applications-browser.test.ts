@@ -130,7 +130,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
     const { tokens, nonce } = await codeFlow(config, browser);
     const claims = tokens.claims();
     assert.deepEqual(
-      [claims?.aud, claims?.sub, claims?.acr, claims?.nonce],
+      [claims?.aud, claims?.sub, claims?.ssogate_entry, claims?.nonce],
       ['wiki', 'alice', 'corp', nonce],
     );
     // Saved with refresh tokens on: the exchange gave one, and it works.

@@ -98,6 +98,31 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     await page.locator('#preset-apiBase').fill(`${gateway.example.url}/github/api`);
     await page.getByLabel('Id (required)').fill('hub');
     assert.equal(await page.getByLabel('Name (required)').inputValue(), 'GitHub');
+    // Before the credentials: the test names them by their labels and opens no window.
+    let opened = 0;
+    const countPopups = () => {
+      opened += 1;
+    };
+    page.on('popup', countPopups);
+    const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+    await page.getByRole('button', { name: 'Test sign-in', exact: true }).click();
+    await panel
+      .getByText('Fill in App id, App secret first: the test sign-in calls the provider with them.')
+      .waitFor();
+    page.off('popup', countPopups);
+    assert.equal(opened, 0, 'no window opened');
+    // A long callback URL wraps inside its card at 1280 px rather than overflow it.
+    await page.getByLabel('Id (required)').fill('github-enterprise-server-of-the-corporation');
+    for (const url of [page.locator('#callback-url'), page.locator('.preset-callback')]) {
+      const inner = await url.boundingBox();
+      const card = await url
+        .locator('xpath=ancestor::*[contains(concat(" ", @class, " "), " section ")][1]')
+        .boundingBox();
+      assert.ok(inner !== null && card !== null);
+      assert.ok(inner.x + inner.width <= card.x + card.width, 'the callback URL stays in its card');
+    }
+    await screenshot(page, 'callback-url-1280');
+    await page.getByLabel('Id (required)').fill('hub');
     await page.getByLabel('App id').fill('demo-app');
     await page.getByLabel('App secret').fill('demo-secret');
     // What to register at the provider: the callback URL and the scopes.
@@ -112,8 +137,10 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     );
 
     await runTrialSignIn();
-    const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
     await panel.getByText(/The sign-in would fail: userinfo_parse_failed/).waitFor();
+    // The user could not be read: the step links to the parsing, not to the URL.
+    await panel.locator('a.field-link[href="#field-userInfoParse"]').waitFor();
+    assert.equal(await panel.locator('a.field-link[href="#field-userInfoUrl"]').count(), 0);
     const failed = await panel.innerText();
     assert.match(failed, /^callback: ok$/m);
     assert.match(failed, /^token: ok$/m);

@@ -43,7 +43,7 @@ const claims = [
   'iat',
   'auth_time',
   'nonce',
-  'acr',
+  'ssogate_entry',
   'sid',
   'name',
   'email',

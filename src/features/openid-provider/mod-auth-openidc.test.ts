@@ -120,7 +120,7 @@ ${documented}
     assert.equal(seen.headers.oidc_claim_name, 'Alice Example');
     assert.equal(seen.headers.oidc_claim_iss, gw.url);
     assert.equal(seen.headers.oidc_claim_aud, 'apache');
-    assert.equal(seen.headers.oidc_claim_acr, 'corp');
+    assert.equal(seen.headers.oidc_claim_ssogate_entry, 'corp');
     // Apache redeemed the code, fetched the keys to check the id_token, and asked userinfo.
     const calls = requestsAt(gw);
     for (const call of [

@@ -41,9 +41,18 @@ describe('OpenID Provider: a real relying party', () => {
     const claims = tokens.claims();
     assert.ok(claims !== undefined);
     assert.deepEqual(
-      [claims.iss, claims.aud, claims.sub, claims.nonce, claims.acr, claims.name, claims.email],
+      [
+        claims.iss,
+        claims.aud,
+        claims.sub,
+        claims.nonce,
+        claims.ssogate_entry,
+        claims.name,
+        claims.email,
+      ],
       [gw.url, 'grafana', 'alice', nonce, 'corp', 'Alice Example', 'alice@example.test'],
     );
+    assert.equal(claims.acr, undefined, 'no acr: the gateway asserts no assurance level');
     assert.equal(typeof claims.auth_time, 'number');
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
     assert.deepEqual([info.sub, info.email], ['alice', 'alice@example.test']);

@@ -245,7 +245,8 @@ async function issueTokens(
     exp: seconds(now + tokenLifetimeMs),
     auth_time: seconds(grant.authTime),
     ...(grant.nonce === null || grant.nonce === undefined ? {} : { nonce: grant.nonce }),
-    acr: grant.entryId ?? 'local',
+    // The entry in a claim of its own: `acr` is an assurance level (Core §2), not an entry id.
+    ssogate_entry: grant.entryId ?? 'local',
     sid: grant.sid,
     ...userClaims(gateway, client, user),
   });

@@ -26,6 +26,8 @@ import wecom from './wecom.json' with { type: 'json' };
 const presetFile = z.strictObject({
   preset: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
   name: z.string().min(1),
+  /** The provider's name in Chinese: the console's list and a new entry's default name in that language. */
+  'zh-CN': z.strictObject({ name: z.string().min(1) }),
   /** The provider's page on registering an application. */
   setup: z.url(),
   parameters: z.record(
