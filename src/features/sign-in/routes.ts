@@ -6,6 +6,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { startSession } from '../sessions/session-service.js';
+import { startConsoleSession } from '../sessions/console-session.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { callbackQuery } from './callback-query.js';
 import { completeSignIn } from './complete-sign-in.js';
@@ -119,6 +120,7 @@ export function signInRoutes(
         // included) came since the callback began.
         gateway.sessionCache.remember(result.sessionId, result.started, generationBefore);
         setSessionCookie(gateway, reply, result.sessionId);
+        await startConsoleSession(gateway, reply, result.started.session);
         gateway.telemetry.signInFinished(result.entry.id, 'success');
         return await reply.redirect(result.returnTo, 302);
       } catch (error) {
