@@ -3,7 +3,7 @@ import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import { sessionOf } from '../sessions/request-session.js';
+import { consoleSessionOf } from '../sessions/console-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import type { ApiTokenOwner } from '../../foundation/storage/types.js';
 import { ownerRefusal } from './api-tokens.js';
@@ -27,7 +27,7 @@ const safeMethods: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 /**
  * Authenticates and authorizes an admin API call, before anything in the
  * request is looked at: an API token (`Authorization: Bearer`), or an
- * administrator's session cookie. A cookie is sent by the browser on its
+ * administrator's session cookie of the auth host (sessions/console-session.ts). A cookie is sent by the browser on its
  * own, so a changing call by cookie must also prove it came from our page
  * with the X-CSRF-Token header, which another origin cannot read or set.
  */
@@ -38,7 +38,7 @@ export async function authenticateAdmin(
   const authorization = request.headers.authorization;
   if (authorization !== undefined) return authenticateToken(gateway, request, authorization);
 
-  const active = await sessionOf(gateway, request);
+  const active = await consoleSessionOf(gateway, request);
   if (active === undefined) {
     throw new SsogateError('unauthenticated', 'no API token and no valid session');
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sessionCookieName } from '../../foundation/http/browser-cookies.js';
+import { adminApiCookieName } from '../../foundation/http/browser-cookies.js';
 import type { ApiRouter } from './api-router.js';
 import type { OpenApiDocument } from './openapi.js';
 import { buildOpenApiDocument, openApiPath } from './openapi.js';
@@ -20,7 +20,7 @@ export function openApiRoute(app: FastifyInstance, api: ApiRouter): void {
   app.get(openApiPath, async (_request, reply) => {
     document ??= buildOpenApiDocument(api.routes, {
       version: apiVersion,
-      sessionCookie: sessionCookieName(api.gateway),
+      sessionCookie: adminApiCookieName(api.gateway),
     });
     return reply.header('cache-control', 'no-cache').send(document);
   });

@@ -7,7 +7,7 @@ import {
   recordLocalSignInFailure,
   recordLocalSignInSuccess,
 } from '../rate-limit/failure-limit.js';
-import { sessionOf } from '../sessions/request-session.js';
+import { consoleSessionOf } from '../sessions/console-session.js';
 import type { ApiRouter } from './api-router.js';
 import { sessionsEndedAnswer } from './response-schemas.js';
 
@@ -79,7 +79,7 @@ export function passwordRoutes(api: ApiRouter): void {
       errors: [409, 429],
     },
     async ({ request, admin, body }) => {
-      const active = admin.via === 'session' ? await sessionOf(gateway, request) : undefined;
+      const active = admin.via === 'session' ? await consoleSessionOf(gateway, request) : undefined;
       const user = active?.user;
       if (active === undefined || user?.passwordHash == null || user.sourceEntryId !== null) {
         throw new SsogateError(
@@ -114,10 +114,15 @@ export function passwordRoutes(api: ApiRouter): void {
         gateway.clock(),
       );
       // The store ends a user's sessions all at once; the one making the change
-      // is written back as it was, so the console stays signed in with its token.
+      // is written back as it was, so the console stays signed in with its token,
+      // and with it the sign-in it belongs to under a cookie domain (console-session.ts).
+      const { signInHash } = active.session;
+      const signIn =
+        signInHash === undefined ? undefined : await gateway.storage.sessions.get(signInHash);
       const ended = await gateway.storage.sessions.deleteForUser(user.id);
-      await gateway.storage.sessions.create(active.session);
-      const sessionsEnded = Math.max(0, ended - 1);
+      const kept = signIn === undefined ? [active.session] : [signIn, active.session];
+      for (const session of kept) await gateway.storage.sessions.create(session);
+      const sessionsEnded = Math.max(0, ended - kept.length);
       await audit(gateway, request, {
         kind: 'user_change',
         outcome: 'success',

@@ -3,7 +3,7 @@ import { SsogateError } from '../../core/index.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { NoSessionError, sendFailure, sendPage, wantsPage } from '../../foundation/http/respond.js';
-import { sessionOf } from '../sessions/request-session.js';
+import { consoleSessionOf } from '../sessions/console-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
 import { chooserHref } from '../sign-in/auth-host-sign-in.js';
@@ -46,7 +46,7 @@ async function serveConsole(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const active = await sessionOf(gateway, request);
+  const active = await consoleSessionOf(gateway, request);
   if (active === undefined) {
     // The page asked for is where the administrator lands after signing in
     // (safeReturnTo lets /_sso/admin paths through and nothing else reserved).

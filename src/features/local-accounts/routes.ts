@@ -19,7 +19,8 @@ import {
 } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { handsOffHere, sendToHandoff } from '../sign-in/handoff-start.js';
-import { createSession } from '../sessions/session-service.js';
+import { startSession } from '../sessions/session-service.js';
+import { startConsoleSession } from '../sessions/console-session.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { decoyPasswordHash, verifyPassword } from './password-hash.js';
 
@@ -102,13 +103,9 @@ function localSignInPost(app: FastifyInstance, gateway: Gateway): void {
       return renderChooser(gateway, request, reply, returnTo, 401, username, true);
     }
     await recordLocalSignInSuccess(limits, request.ip, username);
-    const sessionId = await createSession(
-      gateway.sessions,
-      user,
-      null,
-      sessionIdOf(gateway, request),
-    );
-    setSessionCookie(gateway, reply, sessionId);
+    const started = await startSession(gateway.sessions, user, null, sessionIdOf(gateway, request));
+    setSessionCookie(gateway, reply, started.id);
+    await startConsoleSession(gateway, reply, started.active.session);
     await audit(gateway, request, { kind: 'sign_in', outcome: 'success', userId: user.userId });
     // 303: the browser follows with a GET and never re-posts the password (RFC 9700 §4.12).
     return reply.redirect(returnTo, 303);

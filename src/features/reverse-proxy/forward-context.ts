@@ -59,7 +59,7 @@ export const gatewayCookies: ReadonlySet<string> = new Set([
   ...[true, false].flatMap((secure) =>
     [true, false].flatMap((domainWide) => {
       const names = cookieNames(secure, domainWide);
-      return [names.session, names.binding];
+      return [names.session, names.binding, names.console];
     }),
   ),
   HANDOFF_COOKIE,

@@ -8,7 +8,7 @@ import type { ActiveSession } from './session-service.js';
 import { resolveSession } from './session-service.js';
 
 /** A request's valid session, with the id its cookie holds (for CSRF tokens). */
-interface RequestSession extends ActiveSession {
+export interface RequestSession extends ActiveSession {
   readonly id: string;
 }
 

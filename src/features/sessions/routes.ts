@@ -10,6 +10,7 @@ import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { signOutPage, signedOutPage } from '../../foundation/pages/index.js';
 import type { SignOutScope } from '../../foundation/pages/index.js';
 import { sessionIdOf, sessionOf } from './request-session.js';
+import { clearConsoleSession, consoleSessionIdOf } from './console-session.js';
 import { csrfTokenFor, endSession } from './session-service.js';
 import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
 
@@ -40,11 +41,14 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.post<{ Body: { csrf?: unknown; scope?: unknown } | undefined }>(
     '/_sso/logout',
     async (request, reply) => {
-      const sessionId = sessionIdOf(gateway, request);
       const token = request.body?.csrf ?? request.headers['x-csrf-token'];
+      // The console's form carries its own session's token (console-session.ts).
+      const ids = [sessionIdOf(gateway, request), consoleSessionIdOf(gateway, request)].filter(
+        (id) => id !== undefined,
+      );
       const refusal = fromAnotherSite(request)
         ? 'the sign-out was posted from another site'
-        : sessionId !== undefined && token !== csrfTokenFor(sessionId)
+        : ids.length > 0 && !ids.some((id) => token === csrfTokenFor(id))
           ? 'the sign-out form token does not match'
           : undefined;
       if (refusal !== undefined) {
@@ -87,8 +91,12 @@ async function signOut(
 ): Promise<FastifyReply> {
   // 303 after a POST, never 307/308 (RFC 9700 §4.12).
   const status = 303;
-  const ended = await endSession(gateway.sessions, sessionIdOf(gateway, request));
+  const ended =
+    (await endSession(gateway.sessions, sessionIdOf(gateway, request))) ??
+    (await endSession(gateway.sessions, consoleSessionIdOf(gateway, request)));
+  // The console's session is the same sign-in's, ended with it; its cookie goes too.
   clearSessionCookie(gateway, reply);
+  clearConsoleSession(gateway, reply);
   if (scope === 'here') {
     // No Clear-Site-Data here: browsers keep cookies per host, not per port,
     // and it would also drop the session of a server on the same host.

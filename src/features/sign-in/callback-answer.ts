@@ -6,6 +6,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { startSession } from '../sessions/session-service.js';
+import { startConsoleSession } from '../sessions/console-session.js';
 import type { CallbackQuery } from './complete-sign-in.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { keepProviderSession } from './keep-provider-session.js';
@@ -96,6 +97,7 @@ export async function completeCallback(
     // included) came since the callback began.
     gateway.sessionCache.remember(result.sessionId, result.started, start.generationBefore);
     setSessionCookie(gateway, reply, result.sessionId);
+    await startConsoleSession(gateway, reply, result.started.session);
     gateway.telemetry.signInFinished(result.entry.id, 'success');
     // 302 after a GET; after a posted callback 303, so the next request is a GET.
     return await reply.redirect(result.returnTo, request.method === 'POST' ? 303 : 302);

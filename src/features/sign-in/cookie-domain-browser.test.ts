@@ -16,6 +16,7 @@ import {
   navigationsRequested,
 } from '../../test-support/page-navigations.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { bootstrapAdmin } from '../local-accounts/bootstrap-admin.js';
 import { clickSignOut, heldSessionCookies, meWithCookies } from '../../test-support/sign-out.js';
 
 /**
@@ -159,6 +160,48 @@ describe('one cookie for a whole domain, in Chromium', { skip: chromiumSkip || n
     }
     assert.equal((await page.goto(at('sso', '/_sso/api/openapi.json')))?.status(), 200);
   });
+
+  step(
+    "an administrator's console session stays on the auth host: no application receives it",
+    async () => {
+      await bootstrapAdmin(gw.storage.users, 'console-admin-password', Date.now());
+      const admin = await browser.newContext();
+      try {
+        const adminPage = await admin.newPage();
+        await adminPage.goto(at('sso', '/_sso/login?return_to=/_sso/admin'));
+        await adminPage.getByLabel('Username').fill('admin');
+        await adminPage.getByLabel('Password').fill('console-admin-password');
+        await Promise.all([
+          adminPage.waitForURL(at('sso', '/_sso/admin')),
+          adminPage.getByRole('button', { name: 'Sign in' }).click(),
+        ]);
+        assert.equal((await adminPage.goto(at('sso', '/_sso/api/users')))?.status(), 200);
+        const cookies = await admin.cookies(at('sso', '/'));
+        const named = (name: string) => cookies.find((cookie) => cookie.name === name);
+        assert.equal(named('ssogate_console')?.domain, 'sso.corp.test', 'host-only');
+        assert.equal(named('ssogate_session')?.domain, '.corp.test');
+        // grafana's application sees the browser's Cookie header as nginx passes it on.
+        await adminPage.goto(at('grafana', '/d/home'));
+        const seen = (await echoedRequest(adminPage)).headers?.cookie ?? '';
+        assert.match(seen, /ssogate_session=/, 'the domain cookie, the trade-off');
+        assert.doesNotMatch(seen, /ssogate_console/);
+        // The domain cookie it saw, replayed at the auth host's admin API, is no administrator.
+        const replay = new TestBrowser({ connectTo: '127.0.0.1' });
+        try {
+          replay.setCookie(at('sso', ''), 'ssogate_session', named('ssogate_session')?.value ?? '');
+          const answer = await replay.open(at('sso', '/_sso/api/users'), {
+            accept: 'application/json',
+          });
+          assert.equal(answer.status, 401, answer.body);
+          assert.match(answer.body, /unauthenticated/);
+        } finally {
+          await replay.close();
+        }
+      } finally {
+        await admin.close();
+      }
+    },
+  );
 
   /** The answers of wiki and grafana to a page load carrying `cookie` alone, not followed. */
   async function replayed(cookie: string): Promise<string[]> {

@@ -9,7 +9,6 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { testBackendName } from '../../test-support/test-backend.js';
 import type { TestBrowser } from '../../test-support/browser.js';
-import { sessionCookieName } from '../../foundation/http/browser-cookies.js';
 import type { OidcSessionStore, Storage } from '../../foundation/storage/types.js';
 import type { OidcTestSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
 import { startOidcSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
@@ -168,7 +167,7 @@ describe('an OpenID Connect sign-in whose provider session cannot be written', (
     const browser = setup.gw.browser();
     const page = await signInAtProvider(browser, `${setup.gw.url}/_sso/login/oidc`, 'alice');
     assert.ok(page.status >= 500, `status ${page.status}`);
-    assert.equal(browser.cookies(setup.gw.url).has(sessionCookieName(setup.gw.gateway)), false);
+    assert.equal(browser.cookies(setup.gw.url).has('ssogate_session'), false);
     assert.equal(await setup.gw.storage.users.findByUserId('alice'), undefined);
     assert.equal(await successEvents(), 0);
     assert.equal(await activeSessions(), 0);

@@ -7,24 +7,31 @@ import { LANGUAGE_COOKIE } from '../pages/index.js';
 import type { Gateway } from './gateway.js';
 
 /**
- * The gateway's two cookies. Both are HttpOnly and SameSite=Lax (a Strict
+ * The gateway's cookies. All are HttpOnly and SameSite=Lax (a Strict
  * cookie would not come back on the top-level redirect from the third-party
  * server); with an https public URL they are Secure and __Host- prefixed.
  * - session: the signed-in browser's opaque session id;
  * - binding: a random value that ties pending sign-ins, and the local sign-in
- *   form, to this browser (docs/design.md#single-use-and-browser-binding).
+ *   form, to this browser (docs/design.md#single-use-and-browser-binding);
+ * - console: under SSOGATE_COOKIE_DOMAIN, the auth host's own session for the
+ *   console and the admin API (features/sessions/console-session.ts).
  */
 export function readCookie(
   gateway: Gateway,
   request: { readonly headers: IncomingHttpHeaders },
-  which: 'session' | 'binding',
+  which: 'session' | 'binding' | 'console',
 ): string | undefined {
   return parsedCookies(gateway, request.headers.cookie).get(namesOf(gateway)[which]);
 }
 
-/** The session cookie's name, as this gateway sets it (the admin API's OpenAPI document names it). */
-export function sessionCookieName(gateway: Gateway): string {
-  return namesOf(gateway).session;
+/**
+ * The cookie the admin API reads an administrator's session from (its
+ * OpenAPI document names it): the session cookie, or under a cookie domain
+ * the auth host's console cookie (features/sessions/console-session.ts).
+ */
+export function adminApiCookieName(gateway: Gateway): string {
+  const names = namesOf(gateway);
+  return gateway.config.hosts.cookieDomain === undefined ? names.session : names.console;
 }
 
 /** This gateway's cookie names: its scheme's, and the session's a domain's when it has one. */
@@ -69,25 +76,53 @@ function parsedCookies(gateway: Gateway, header: string | undefined): ReadonlyMa
 }
 
 export function setSessionCookie(gateway: Gateway, reply: FastifyReply, sessionId: string): void {
+  setSessionCookieNamed(gateway, reply, 'session', sessionId);
+}
+
+export function clearSessionCookie(gateway: Gateway, reply: FastifyReply): void {
+  clearSessionCookieNamed(gateway, reply, 'session');
+}
+
+/**
+ * The console's session cookie under SSOGATE_COOKIE_DOMAIN
+ * (features/sessions/console-session.ts): the auth host's alone, never
+ * the domain's.
+ */
+export function setConsoleCookie(gateway: Gateway, reply: FastifyReply, sessionId: string): void {
+  setSessionCookieNamed(gateway, reply, 'console', sessionId);
+}
+
+export function clearConsoleCookie(gateway: Gateway, reply: FastifyReply): void {
+  clearSessionCookieNamed(gateway, reply, 'console');
+}
+
+function setSessionCookieNamed(
+  gateway: Gateway,
+  reply: FastifyReply,
+  which: 'session' | 'console',
+  sessionId: string,
+): void {
   const { secureCookies, sessionLifetimeMs } = gateway.config;
   appendCookie(
     reply,
-    serializeCookie(namesOf(gateway).session, sessionId, {
+    serializeCookie(namesOf(gateway)[which], sessionId, {
       httpOnly: true,
       secure: secureCookies,
       sameSite: 'Lax',
       maxAgeSeconds: Math.floor(sessionLifetimeMs / 1000),
-      ...sessionDomain(gateway),
+      ...(which === 'session' ? sessionDomain(gateway) : {}),
     }),
   );
 }
 
-export function clearSessionCookie(gateway: Gateway, reply: FastifyReply): void {
+function clearSessionCookieNamed(
+  gateway: Gateway,
+  reply: FastifyReply,
+  which: 'session' | 'console',
+): void {
   const secure = gateway.config.secureCookies;
-  appendCookie(
-    reply,
-    clearCookie(namesOf(gateway).session, { secure, sameSite: 'Lax', ...sessionDomain(gateway) }),
-  );
+  const domain = which === 'session' ? sessionDomain(gateway) : {};
+  appendCookie(reply, clearCookie(namesOf(gateway)[which], { secure, sameSite: 'Lax', ...domain }));
 }
 
 /** The browser's binding value, set now if the browser has none (or a malformed one). */

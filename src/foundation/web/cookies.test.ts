@@ -191,8 +191,13 @@ describe('cookieNames', () => {
     assert.deepEqual(cookieNames(true), {
       session: '__Host-ssogate_session',
       binding: SECURE_BINDING_COOKIE,
+      console: '__Host-ssogate_console',
     });
-    assert.deepEqual(cookieNames(false), { session: 'ssogate_session', binding: BINDING_COOKIE });
+    assert.deepEqual(cookieNames(false), {
+      session: 'ssogate_session',
+      binding: BINDING_COOKIE,
+      console: 'ssogate_console',
+    });
     assert.equal(BINDING_COOKIE, 'ssogate_binding');
     assert.equal(SECURE_BINDING_COOKIE, '__Host-ssogate_binding');
   });
@@ -201,6 +206,8 @@ describe('cookieNames', () => {
     assert.deepEqual(cookieNames(true, true), {
       session: '__Secure-ssogate_session',
       binding: SECURE_BINDING_COOKIE,
+      // The console's cookie is the auth host's alone, whatever the session's domain.
+      console: '__Host-ssogate_console',
     });
     assert.deepEqual(cookieNames(false, true), cookieNames(false));
   });

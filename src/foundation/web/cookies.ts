@@ -17,6 +17,13 @@ const SECURE_SESSION_COOKIE = '__Host-ssogate_session';
  * the browser refuse it from a page that is not https.
  */
 const SECURE_DOMAIN_SESSION_COOKIE = '__Secure-ssogate_session';
+/**
+ * The console's and the admin API's session under SSOGATE_COOKIE_DOMAIN: the
+ * auth host's own (host-only, __Host- over https), so the domain's session
+ * cookie, which every host under the domain receives, never reaches them.
+ */
+const CONSOLE_COOKIE = 'ssogate_console';
+const SECURE_CONSOLE_COOKIE = '__Host-ssogate_console';
 /** Browser-binding cookie of a pending sign-in (docs/design.md#single-use-and-browser-binding). */
 export const BINDING_COOKIE = 'ssogate_binding';
 export const SECURE_BINDING_COOKIE = '__Host-ssogate_binding';
@@ -27,6 +34,7 @@ export const SECURE_HANDOFF_COOKIE = '__Host-ssogate_handoff';
 interface CookieNames {
   readonly session: string;
   readonly binding: string;
+  readonly console: string;
 }
 
 /**
@@ -35,10 +43,11 @@ interface CookieNames {
  * (SSOGATE_COOKIE_DOMAIN). The binding cookie is always the auth host's own.
  */
 export function cookieNames(secure: boolean, domainWide = false): CookieNames {
-  if (!secure) return { session: SESSION_COOKIE, binding: BINDING_COOKIE };
+  if (!secure) return { session: SESSION_COOKIE, binding: BINDING_COOKIE, console: CONSOLE_COOKIE };
   return {
     session: domainWide ? SECURE_DOMAIN_SESSION_COOKIE : SECURE_SESSION_COOKIE,
     binding: SECURE_BINDING_COOKIE,
+    console: SECURE_CONSOLE_COOKIE,
   };
 }
 
