@@ -1,6 +1,7 @@
 import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import { fieldId, problemsOf } from './entry-draft';
+import { FieldProblems } from './field-problems';
 import type { Disclosure } from './form-section';
 import { FormSection } from './form-section';
 import type { ShapesDraft } from './shapes-draft';
@@ -15,7 +16,7 @@ interface ShapeFieldsProps {
 }
 
 const callFields = ['appToken', 'userInfoValues', 'userInfoCalls', 'groupMapping'];
-const ownFields = ['callbackCodeParameter', 'authorizeFragment', 'codeInUserInfo'];
+const ownFields = ['callbackCodeParameter', 'authorizeFragment', 'codeInUserInfo', 'responseMode'];
 
 /** The shapes beyond the basic flow (docs/entries.md#shapes-beyond-the-basic-flow), each off unless set. */
 export function ShapeFields({ shapes, problems, onChange, disclosure }: ShapeFieldsProps) {
@@ -32,6 +33,7 @@ export function ShapeFields({ shapes, problems, onChange, disclosure }: ShapeFie
     shapes.callbackCodeParameter !== '' ||
     shapes.authorizeFragment !== '' ||
     shapes.codeInUserInfo ||
+    shapes.formPost ||
     shapes.calls.trim() !== '';
   return (
     <FormSection
@@ -76,6 +78,20 @@ export function ShapeFields({ shapes, problems, onChange, disclosure }: ShapeFie
         />{' '}
         {s.codeInUserInfo('${code}')}
       </label>
+      <label className="inline" id={fieldId('responseMode')}>
+        <input
+          type="checkbox"
+          checked={shapes.formPost}
+          onChange={(event) => {
+            change({ formPost: event.target.checked });
+          }}
+        />{' '}
+        {s.formPost('response_mode=form_post')}
+      </label>
+      <FieldProblems
+        id={`${fieldId('responseMode')}-problems`}
+        problems={problemsOf(problems, 'responseMode')}
+      />
       <TextField
         field="shapes.calls"
         label={s.calls}

@@ -19,12 +19,14 @@ describe('the shapes beyond the basic flow in the form', () => {
       callbackCodeParameter: 'authCode',
       authorizeFragment: 'wechat_redirect',
       codeInUserInfo: true,
+      responseMode: 'form_post',
       appToken,
     } as unknown as EntryView);
     assert.deepEqual(JSON.parse(JSON.stringify(shapesBody(draft))), {
       callbackCodeParameter: 'authCode',
       authorizeFragment: 'wechat_redirect',
       codeInUserInfo: true,
+      responseMode: 'form_post',
       appToken,
     });
   });

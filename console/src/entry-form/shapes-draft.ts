@@ -10,6 +10,8 @@ export interface ShapesDraft {
   readonly callbackCodeParameter: string;
   readonly authorizeFragment: string;
   readonly codeInUserInfo: boolean;
+  /** `responseMode: form_post`: the server posts its answer to the callback. */
+  readonly formPost: boolean;
   /** `{"appToken": …, "userInfoValues": […], "userInfoCalls": […], "groupMapping": …}`, or blank. */
   readonly calls: string;
 }
@@ -18,6 +20,7 @@ export const emptyShapes: ShapesDraft = {
   callbackCodeParameter: '',
   authorizeFragment: '',
   codeInUserInfo: false,
+  formPost: false,
   calls: '',
 };
 
@@ -31,6 +34,7 @@ export function shapesFromEntry(view: EntryView): ShapesDraft {
     callbackCodeParameter: view.callbackCodeParameter ?? '',
     authorizeFragment: view.authorizeFragment ?? '',
     codeInUserInfo: view.codeInUserInfo ?? false,
+    formPost: view.responseMode === 'form_post',
     calls: Object.keys(calls).length === 0 ? '' : JSON.stringify(calls, null, 2),
   };
 }
@@ -84,6 +88,7 @@ export function shapesBody(draft: ShapesDraft): Partial<EntryBody> {
     callbackCodeParameter: optional(draft.callbackCodeParameter),
     authorizeFragment: optional(draft.authorizeFragment),
     codeInUserInfo: draft.codeInUserInfo ? true : undefined,
+    responseMode: draft.formPost ? 'form_post' : undefined,
     ...(calls as Partial<EntryBody>),
   };
 }

@@ -450,6 +450,8 @@ export const en = {
         `Without ${hash}, kept last after the query (WeChat, WeCom: ${example}).`,
       codeInUserInfo: (placeholder: string) =>
         `Code in the user-info URL (${placeholder}); the token URL may then be left blank`,
+      formPost: (mode: string) =>
+        `The server posts its answer to the callback (${mode}; Sign in with Apple)`,
       calls: 'Application token, calls after user info and group mapping (JSON)',
       callsHint: (keys: string) =>
         `An object with ${keys}, as docs/entries.md describes them; blank for none.`,

@@ -405,6 +405,7 @@ export const zhCN: ConsoleMessages = {
         `不含 ${hash}，放在查询参数之后的最后（微信、企业微信：${example}）。`,
       codeInUserInfo: (placeholder) =>
         `授权码放在用户信息 URL 中（${placeholder}）；此时令牌 URL 可以留空`,
+      formPost: (mode) => `认证服务以表单 POST 方式把应答发回回调地址（${mode}；Apple 登录）`,
       calls: '应用令牌、用户信息之后的调用和组映射（JSON）',
       callsHint: (keys) => `一个包含 ${keys} 的对象，含义见 docs/entries.md；不需要时留空。`,
     },

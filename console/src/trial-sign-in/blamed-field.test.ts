@@ -26,6 +26,10 @@ describe('the field a failed test step blames', () => {
       'tokenRequest.successCondition',
     );
     assert.equal(blamedByTraceStep(step('token', 'failed', 'tokenParse: x')), 'tokenParse');
+    assert.equal(
+      blamedByTraceStep(step('token', 'failed', 'id_token checks: signature, iss')),
+      'oidc.issuer',
+    );
     // A mapping line fails while its step goes on: the line still blames the parsing.
     assert.equal(
       blamedByTraceStep(step('user info', 'ok', "email = JSON_GET($response, 'mail')")),

@@ -43,6 +43,8 @@ export function blamedByTraceStep(step: BlamedStep): string | undefined {
       if (label.startsWith('successCondition')) return 'tokenRequest.successCondition';
       if (label.startsWith('tokenParse')) return 'tokenParse';
       if (label.startsWith('tokenValues.')) return 'tokenValues';
+      // The id_token's issuer, keys and audience come from the issuer's discovery and appid.
+      if (label.startsWith('id_token checks')) return 'oidc.issuer';
       return 'tokenUrl';
     case 'user info':
       if (label.startsWith('successCondition')) return 'userInfoRequest.successCondition';

@@ -27,6 +27,7 @@ import type {
 import { planProvisioning } from '../sign-in/provisioning-plan.js';
 import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
 import type { TestTrace } from './trace.js';
+import { idTokenChecksResult } from './id-token-trace.js';
 import { TraceRecorder } from './trace-recorder.js';
 
 /** What a test keeps sealed until its callback (start-trial.ts). */
@@ -210,11 +211,21 @@ function checkedCode(entry: CompiledOAuth2Entry, query: Readonly<Record<string, 
   return code;
 }
 
-/** The token step's expressions, once it passed: the token and values show masked. */
+/**
+ * The token step's expressions, once it passed: the token and values show
+ * masked. Each is the one the entry ran, discovery's included where the
+ * stored entry left the field empty (src/core/oidc/discovered-templates.ts).
+ * An OpenID Connect entry's id_token checks are listed whether they passed
+ * or not.
+ */
 function reportToken(entry: CompiledOAuth2Entry, recorder: TraceRecorder): void {
+  if (!recorder.hasStep('token')) return;
+  const failedWith = recorder.failureCodeOf('token');
+  const idToken = entry.oidc === undefined ? undefined : idTokenChecksResult(failedWith);
+  if (idToken !== undefined) recorder.result(idToken, 'token');
   // A failed token step says why itself; its expressions gave nothing to show.
-  if (!recorder.hasStep('token') || recorder.failureOf('token') !== undefined) return;
-  const condition = entry.input.tokenRequest?.successCondition;
+  if (failedWith !== undefined) return;
+  const condition = entry.token?.successCondition?.source;
   if (condition !== undefined) {
     recorder.result(
       { label: `successCondition: ${condition}`, outcome: 'ok', value: true },
@@ -222,7 +233,7 @@ function reportToken(entry: CompiledOAuth2Entry, recorder: TraceRecorder): void 
     );
   }
   recorder.result(
-    { label: `tokenParse: ${entry.input.tokenParse ?? ''}`, outcome: 'ok', value: MASK },
+    { label: `tokenParse: ${entry.tokenParse?.source ?? ''}`, outcome: 'ok', value: MASK },
     'token',
   );
   for (const name of Object.keys(recorder.tokenValuesRead ?? {})) {
@@ -239,7 +250,7 @@ function reportMapping(entry: CompiledOAuth2Entry, recorder: TraceRecorder): voi
   const answer = recorder.answerOf('user info');
   if (answer === undefined || entry.oidc?.userInfo === 'claims') return;
   const secrets = recorder.allSecrets();
-  const condition = entry.input.userInfoRequest?.successCondition;
+  const condition = entry.userInfo.successCondition?.source;
   if (condition !== undefined && answer.status >= 200 && answer.status < 300) {
     recorder.result(
       { label: `successCondition: ${condition}`, outcome: 'ok', value: conditionHeld(recorder) },
@@ -270,19 +281,17 @@ function conditionHeld(recorder: TraceRecorder): boolean {
   return recorder.failureOf('user info')?.startsWith('success_condition_failed') !== true;
 }
 
-/** The expression as the administrator wrote it, in either form of userInfoParse. */
+/**
+ * The expression the entry ran for an attribute: its compiled mapping,
+ * which holds discovery's standard claims when userInfoParse was left empty
+ * (src/core/oidc/discovered-templates.ts), or a call's after user info.
+ */
 function mappingExpression(entry: CompiledOAuth2Entry, attribute: string): string {
-  const written = entry.input.userInfoParse;
-  if (Array.isArray(written)) {
-    return written.find((mapping) => mapping.attribute === attribute)?.expression ?? '';
-  }
-  for (const line of (written ?? '').split('\n')) {
-    const equals = line.indexOf('=');
-    if (equals > 0 && line.slice(0, equals).trim() === attribute) {
-      return line.slice(equals + 1).trim();
-    }
-  }
-  return '';
+  const mappings = [
+    ...entry.userInfoParse,
+    ...entry.shapes.userInfoCalls.flatMap((call) => call.mapping),
+  ];
+  return mappings.find((mapping) => mapping.attribute === attribute)?.expression.source ?? '';
 }
 
 /** The cached application token is used; a fresh one is not kept, a refused one not dropped. */

@@ -102,6 +102,11 @@ export class TraceRecorder implements StepObserver {
     return this.raw.find((step) => step.name === name)?.calls.at(-1)?.response;
   }
 
+  /** The code of the step's failure, if it failed. */
+  failureCodeOf(name: string): string | undefined {
+    return this.raw.find((step) => step.name === name)?.error?.code;
+  }
+
   /** The unmasked message of the step's failure, if it failed. */
   failureOf(name: string): string | undefined {
     return this.raw.find((step) => step.name === name)?.error?.message;
