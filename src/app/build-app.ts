@@ -18,6 +18,7 @@ import { withProxyFastPath } from '../features/reverse-proxy/fast-path.js';
 import { internalResourceRoutes } from '../features/reverse-proxy/routes.js';
 import { sessionRoutes } from '../features/sessions/routes.js';
 import { backchannelLogoutRoutes } from '../features/sessions/backchannel-logout.js';
+import { frontchannelLogoutRoutes } from '../features/sessions/frontchannel-logout.js';
 import { signInRoutes } from '../features/sign-in/routes.js';
 import { finishTrialSignIn } from '../features/trial-sign-in/trial-callback.js';
 import { securityHeaders } from '../foundation/web/index.js';
@@ -130,6 +131,7 @@ export async function buildApp(
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);
+  frontchannelLogoutRoutes(app, gateway);
   adminApiRoutes(app, gateway);
   openIdProviderRoutes(app, gateway);
   adminConsoleRoutes(

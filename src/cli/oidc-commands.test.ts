@@ -2,17 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
 import type { JSONWebKeySet } from 'jose';
-import { signInAtExample } from '../test-support/gateway-fixture.js';
 import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
 import {
-  followTo,
-  postToTokenEndpoint,
-  redirectUri,
+  idTokenOfAlice,
   registerClient,
   startProviderGateway,
 } from '../features/openid-provider/test-support/provider-fixture.js';
 import { runCommand } from './test-support/run-command.js';
+import { nextKeyLeadMs, signingKeyRotationMs } from '../features/openid-provider/lifetimes.js';
 
 /**
  * `ssogate oidc rotate-key` beside a running provider that shares its
@@ -35,28 +33,7 @@ describe('ssogate oidc rotate-key', () => {
   };
   const kids = async () => (await published()).keys.map((key) => key.kid);
 
-  /** An id_token for alice, through the authorization endpoint and the token endpoint. */
-  async function idToken(): Promise<string> {
-    const browser = gw.browser();
-    await signInAtExample(browser, gw.example.url);
-    const authorize = new URL(`${gw.url}/_sso/oidc/authorize`);
-    authorize.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: 'app',
-      redirect_uri: redirectUri,
-      scope: 'openid',
-    }).toString();
-    const { arrived } = await followTo(browser, authorize.href);
-    const code = arrived?.searchParams.get('code');
-    assert.ok(typeof code === 'string', 'a code comes back');
-    const response = await postToTokenEndpoint(gw, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: redirectUri,
-    });
-    assert.equal(response.status, 200);
-    return ((await response.json()) as { id_token: string }).id_token;
-  }
+  const idToken = () => idTokenOfAlice(gw);
 
   test('the next id_token is signed with the new key; the old one stays published until its tokens expire', async () => {
     const before = await idToken();
@@ -96,6 +73,44 @@ describe('ssogate oidc rotate-key', () => {
     now += 2000;
     assert.deepEqual(await kids(), [newKid]);
     await assert.rejects(compactVerify(before, createLocalJWKSet(await published())));
+  });
+
+  test('rotate-key promotes the next key published ahead; --revoke removes the old keys at once', async () => {
+    const before = await idToken();
+    const oldKid = decodeProtectedHeader(before).kid;
+    // Into the schedule's lead: the next key is published, not yet signing.
+    now += signingKeyRotationMs - nextKeyLeadMs;
+    const [nextKid] = await kids();
+    assert.notEqual(nextKid, oldKid);
+    const rotated = await runCommand(['oidc', 'rotate-key'], {
+      storage: gw.storage,
+      clock: () => now,
+    });
+    assert.equal(rotated.code, 0, rotated.err);
+    assert.equal(rotated.out.trim(), nextKid);
+    assert.match(
+      rotated.err,
+      new RegExp(`next key ${nextKid}, published already; ${oldKid} stays published`),
+    );
+    assert.equal(decodeProtectedHeader(await idToken()).kid, nextKid);
+    assert.deepEqual(await kids(), [nextKid, oldKid]);
+
+    const revoked = await runCommand(['oidc', 'rotate-key', '--revoke'], {
+      storage: gw.storage,
+      clock: () => now,
+    });
+    assert.equal(revoked.code, 0, revoked.err);
+    const newKid = revoked.out.trim();
+    assert.ok(![oldKid, nextKid].includes(newKid), 'a new key, not one that may have been seen');
+    assert.match(revoked.err, /removed from the key set at once/);
+    assert.deepEqual(await kids(), [newKid]);
+    const [event] = await gw.storage.audit.list({ kind: 'key_change', limit: 1 });
+    assert.equal(event?.detail?.action, 'revoke');
+    const refused = await runCommand(['token', 'list', '--revoke'], {
+      storage: gw.storage,
+      clock: () => now,
+    });
+    assert.notEqual(refused.code, 0);
   });
 
   test('with no key yet, it makes the first', async () => {

@@ -79,8 +79,10 @@ const usage = `Usage:
   ssogate client rotate-secret CLIENT_ID
                                      print a new secret once; the old one stops working
   ssogate client delete CLIENT_ID    delete a client; its codes and tokens stop working
-  ssogate oidc rotate-key            sign with a new key from now on; the old one stays
-                                     published until the tokens it signed have expired
+  ssogate oidc rotate-key [--revoke] sign with the next key (published ahead) or a new one
+                                     from now on; the old one stays published until the
+                                     tokens it signed have expired, or, with --revoke, is
+                                     removed from the key set at once
   ssogate doctor [--json]            check the configuration, database, data folder, public
                                      URL and every enabled entry's servers (docs/doctor.md)
   ssogate --version, -V              print the version and exit
@@ -150,6 +152,7 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
       'with-secrets': { type: 'boolean' },
       'expires-in': { type: 'string' },
       'never-expires': { type: 'boolean' },
+      revoke: { type: 'boolean' },
       owner: { type: 'string' },
       username: { type: 'string' },
       'password-file': { type: 'string' },
@@ -172,6 +175,7 @@ function parseCommand(argv: readonly string[]): (context: CommandContext) => Pro
   );
   if (group === 'client') return clientCommand(action, rest, values, optionsGiven);
   if (group === 'oidc') return oidcCommand(action, rest, optionsGiven);
+  if (values.revoke !== undefined) throw new UsageError('--revoke belongs to oidc rotate-key only');
   if (group !== 'token' && group !== 'entries' && group !== 'admin')
     throw new UsageError(group === undefined ? 'no command' : `unknown command "${group}"`);
   const misplacedClientOption = optionsGiven.find((option) => option in clientOptionSpec);
@@ -329,10 +333,10 @@ function oidcCommand(
       `unknown or incomplete command "oidc${action === undefined ? '' : ` ${action}`}"`,
     );
   }
-  const [misplaced] = optionsGiven;
+  const misplaced = optionsGiven.find((option) => option !== 'revoke');
   if (misplaced !== undefined)
     throw new UsageError(`--${misplaced} does not belong to oidc rotate-key`);
-  return rotateSigningKey;
+  return (context) => rotateSigningKey(context, { revoke: optionsGiven.includes('revoke') });
 }
 
 /** Opens the configured storage as the server does, unless one is given. */

@@ -249,6 +249,11 @@ export const errorRegistry = {
     status: 401,
     summary: "At a session's re-check the provider refused its refresh token or user-info call.",
   },
+  frontchannel_logout_invalid: {
+    status: 400,
+    summary:
+      "A front-channel logout request does not name the entry's issuer as iss and one provider session as sid.",
+  },
   logout_token_invalid: {
     status: 400,
     summary:

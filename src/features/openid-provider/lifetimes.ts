@@ -24,5 +24,12 @@ export const retiredKeyPublishedMs = tokenLifetimeMs + clockSkewMs;
 /** A signing key is replaced by a new one when it is this old. */
 export const signingKeyRotationMs = 90 * 24 * 60 * 60_000;
 
+/**
+ * The next signing key is published this long before it signs: longer than
+ * relying parties keep the key set (the gateway's Cache-Control says five
+ * minutes; jose keeps it ten, mod_auth_openidc an hour by default).
+ */
+export const nextKeyLeadMs = 2 * 60 * 60_000;
+
 /** A consent page's form: long enough to read the page, short enough to leave no stale form. */
 export const consentLifetimeMs = 10 * 60_000;

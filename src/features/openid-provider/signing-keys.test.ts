@@ -9,7 +9,7 @@ import { testBackendName } from '../../test-support/test-backend.js';
 import { openStorage } from '../../app/open-storage.js';
 import { withApi } from '../admin-api/test-support/api-fixtures.js';
 import { everyStoredText } from '../../test-support/database-text.js';
-import { retiredKeyPublishedMs, signingKeyRotationMs } from './lifetimes.js';
+import { nextKeyLeadMs, retiredKeyPublishedMs, signingKeyRotationMs } from './lifetimes.js';
 import { providerPaths } from './endpoints.js';
 import { rotateSigningKey, signJwt } from './signing-keys.js';
 
@@ -101,24 +101,53 @@ describe('OpenID Provider: signing keys', () => {
     });
   });
 
-  test('a key older than the rotation period is replaced at its next use', async () => {
+  test('the next key is published ahead of the rotation, and signs from its time', async () => {
     await withApi(async (api) => {
-      const first = decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid;
-      api.tick(signingKeyRotationMs - 1);
-      assert.equal(
-        decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid,
-        first,
-      );
+      const kidOf = async () =>
+        decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid;
+      const publishedKids = async () =>
+        (await api.inject({ method: 'GET', url: providerPaths.jwks }))
+          .json<JSONWebKeySet>()
+          .keys.map((key) => key.kid);
+      const first = await kidOf();
+      api.tick(signingKeyRotationMs - nextKeyLeadMs - 1);
+      assert.deepEqual(await publishedKids(), [first]);
       api.tick(1);
-      const second = decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid;
-      assert.notEqual(second, first);
+      // Published, not yet signing.
+      const [next, ...others] = await publishedKids();
+      assert.deepEqual(others, [first]);
+      assert.notEqual(next, first);
+      api.tick(nextKeyLeadMs - 1);
+      assert.equal(await kidOf(), first);
+      api.tick(1);
+      assert.equal(await kidOf(), next);
       const published = await api.storage.oidcSigningKeys.published(api.gateway.clock());
       assert.deepEqual(
         published.map((key) => [key.kid, key.retiredAt === null]),
         [
-          [second, true],
+          [next, true],
           [first, false],
         ],
+      );
+      // The key before stays published until its tokens have expired.
+      api.tick(retiredKeyPublishedMs);
+      assert.deepEqual(await publishedKids(), [next]);
+    });
+  });
+
+  test('a gateway idle through the lead still publishes the next key for the whole lead', async () => {
+    await withApi(async (api) => {
+      const first = decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid;
+      api.tick(signingKeyRotationMs + 1);
+      // Overdue: the next key is made now, and the old one signs until it has been published long enough.
+      assert.equal(
+        decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid,
+        first,
+      );
+      api.tick(nextKeyLeadMs);
+      assert.notEqual(
+        decodeProtectedHeader(await signJwt(api.storage, api.gateway.clock(), {})).kid,
+        first,
       );
     });
   });

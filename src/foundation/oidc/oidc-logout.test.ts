@@ -5,6 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestBrowser } from '../../test-support/browser.js';
 import { signOutForm } from '../../test-support/sign-out.js';
+import { sessionCookieName } from '../http/browser-cookies.js';
+import { sessionHash } from '../../features/sessions/session-service.js';
 import type { OidcTestSetup } from './test-support/oidc-gateway.js';
 import {
   sharedDatabaseEnv,
@@ -88,6 +90,31 @@ describe('OpenID Connect logout at a real provider', () => {
     } finally {
       await second.close();
     }
+  });
+
+  test("the provider's front-channel logout (iss and sid) ends the session; a wrong iss or no sid ends nothing", async () => {
+    const { gw, provider } = setup;
+    const browser = gw.browser();
+    await signIn(browser, 'alice');
+    const sessionId = browser.cookies(gw.url).get(sessionCookieName(gw.gateway)) ?? '';
+    const record = await gw.storage.oidcSessions.get(sessionHash(sessionId));
+    const sid = record?.providerSid;
+    assert.ok(typeof sid === 'string' && sid !== '', 'the id_token carried a sid');
+    // Loaded in the provider's iframe: no gateway cookie comes with it.
+    const frontChannel = (query: Record<string, string>) =>
+      fetch(`${gw.url}/_sso/frontchannel-logout/oidc?${new URLSearchParams(query).toString()}`);
+    for (const query of [{ iss: provider.issuer }, { iss: 'https://elsewhere.example', sid }]) {
+      const refused = await frontChannel(query);
+      assert.equal(refused.status, 400);
+      assert.match(await refused.text(), /frontchannel_logout_invalid/);
+    }
+    assert.equal(await me(browser), 200);
+    const done = await frontChannel({ iss: provider.issuer, sid });
+    assert.equal(done.status, 200);
+    assert.equal(done.headers.get('cache-control'), 'no-store');
+    const policy = done.headers.get('content-security-policy') ?? '';
+    assert.match(policy, new RegExp(`frame-ancestors ${new URL(provider.issuer).origin}(;|$)`));
+    assert.equal(await me(browser), 401);
   });
 
   test('a logout token that is forged, replayed or absent ends nothing', async () => {

@@ -56,14 +56,39 @@ export function createOidcSigningKeyStore(
         })
         .execute();
     },
-    async retireAllBut(kid, at, publishedUntil) {
-      const result = await db
+    async retireAllBut(kid, at, publishedUntil, options = {}) {
+      let update = db
         .updateTable('oidc_signing_keys')
         .set({ retired_at: at, published_until: publishedUntil })
         .where('kid', '!=', kid)
+        .where('retired_at', 'is', null);
+      if (options.signingAt !== undefined) {
+        update = update.where('created_at', '<=', options.signingAt);
+      }
+      const result = await update.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+    async unpublishAllBut(kid, now) {
+      const retired = await db
+        .updateTable('oidc_signing_keys')
+        .set({ retired_at: now, published_until: now })
+        .where('kid', '!=', kid)
         .where('retired_at', 'is', null)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      const published = await db
+        .updateTable('oidc_signing_keys')
+        .set({ published_until: now })
+        .where('kid', '!=', kid)
+        .where('published_until', '>', now)
+        .executeTakeFirst();
+      return Number(retired.numUpdatedRows) + Number(published.numUpdatedRows);
+    },
+    async signFrom(kid, at) {
+      await db
+        .updateTable('oidc_signing_keys')
+        .set({ created_at: at })
+        .where('kid', '=', kid)
+        .execute();
     },
     async deleteUnpublished(now) {
       const result = await db

@@ -498,8 +498,13 @@ export interface SigningKeyRecord {
   readonly publicJwk: Readonly<Record<string, JsonValue>>;
   /** The private key as a JWK: opened from its seal when read. */
   readonly privateJwk: Readonly<Record<string, JsonValue>>;
+  /**
+   * When it signs from: when it was made, or, for the next key made ahead
+   * (features/openid-provider/signing-keys.ts), a later time; it is
+   * published from when it is stored.
+   */
   readonly createdAt: number;
-  /** When a newer key took over; null for a key still signing. */
+  /** When a newer key took over; null for a key signing, or to sign. */
   readonly retiredAt: number | null;
   /** Until when a retired key stays published: the expiry of the last token it signed. */
   readonly publishedUntil: number | null;
@@ -520,10 +525,24 @@ export interface OidcSigningKeyStore {
   published(now: number): Promise<SigningKeyRecord[]>;
   add(key: SigningKeyRecord): Promise<void>;
   /**
-   * Retires every key still signing but `kid`, in one statement: each stays
-   * published until `publishedUntil`. Resolves how many were retired.
+   * Retires every key not yet retired but `kid` (only those signing at
+   * `signingAt`, created then or before, when given), in one statement:
+   * each stays published until `publishedUntil`. Resolves how many were
+   * retired.
    */
-  retireAllBut(kid: string, at: number, publishedUntil: number): Promise<number>;
+  retireAllBut(
+    kid: string,
+    at: number,
+    publishedUntil: number,
+    options?: { readonly signingAt?: number },
+  ): Promise<number>;
+  /**
+   * Takes every key but `kid` out of the key set at `now`, retired ones
+   * included (a revocation: their tokens stop verifying). Resolves how many.
+   */
+  unpublishAllBut(kid: string, now: number): Promise<number>;
+  /** Makes the key `kid` sign from `at` (its created_at): the next key, made signing now. */
+  signFrom(kid: string, at: number): Promise<void>;
   /** Deletes the retired keys no longer published. */
   deleteUnpublished(now: number): Promise<number>;
 }

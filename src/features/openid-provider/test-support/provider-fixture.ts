@@ -10,7 +10,7 @@ import { sha256Base64url } from '../../../foundation/crypto/hash.js';
 import type { OidcClientRecord, Storage } from '../../../foundation/storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
-import { startTestGateway } from '../../../test-support/gateway-fixture.js';
+import { signInAtExample, startTestGateway } from '../../../test-support/gateway-fixture.js';
 import { capturingLogger } from '../../../test-support/log-capture.js';
 import { testBackendName } from '../../../test-support/test-backend.js';
 
@@ -307,4 +307,27 @@ export async function assertRaceLeftNothing(
   assert.equal(again.status, 400);
   assert.equal(((await again.json()) as { error: string }).error, 'invalid_grant');
   await assertDead();
+}
+
+/** An id_token for alice of the client `app`, through the authorization and token endpoints. */
+export async function idTokenOfAlice(gw: TestGateway): Promise<string> {
+  const browser = gw.browser();
+  await signInAtExample(browser, gw.example.url);
+  const authorize = new URL(`${gw.url}/_sso/oidc/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: 'app',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+  }).toString();
+  const { arrived } = await followTo(browser, authorize.href);
+  const code = arrived?.searchParams.get('code');
+  assert.ok(typeof code === 'string', 'a code comes back');
+  const response = await postToTokenEndpoint(gw, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+  });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { id_token: string }).id_token;
 }
