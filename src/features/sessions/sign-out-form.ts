@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { CompiledEntry } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { SignedInUser } from '../../foundation/pages/index.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
@@ -15,11 +16,12 @@ export function shownUser(user: UserRecord): SignedInUser {
 
 /**
  * Browsers apply CSP form-action to the redirects that follow a form post, so
- * the sign-out form may post to the gateway only if the third-party logout
- * origin it redirects to is allowed too, and the public URL's origin, where
- * that server sends the browser back (the signed-out page of the auth
- * host): on an application host it is not 'self', and the browser would
- * stay on the form although every session had ended.
+ * the sign-out form may post to the gateway only if the third-party origin it
+ * redirects to is allowed too (the entry's logout URL, or its OpenID
+ * Provider's end_session_endpoint: provider-logout.ts), and the public URL's
+ * origin, where that server sends the browser back (the signed-out page of
+ * the auth host): on an application host it is not 'self', and the browser
+ * would stay on the form although every session had ended.
  */
 export async function allowSignOutRedirect(
   gateway: Gateway,
@@ -27,12 +29,25 @@ export async function allowSignOutRedirect(
   entryId: string | null,
 ): Promise<void> {
   const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
-  const logout = entry?.type === 'oauth2' ? entry.logout : undefined;
-  if (logout === undefined || logout.placeholders.has('app_secret')) return;
-  const origin = new URL(logout.source).origin;
+  const provider = signOutDestination(entry);
+  const origins = [new URL(gateway.config.publicUrl).origin];
+  if (provider !== undefined) origins.unshift(new URL(provider).origin);
   const policy = securityHeaders({
     https: gateway.config.secureCookies,
-    formActionOrigins: [origin, new URL(gateway.config.publicUrl).origin],
+    formActionOrigins: origins,
   })['Content-Security-Policy'];
   if (policy !== undefined) void reply.header('content-security-policy', policy);
+}
+
+/**
+ * Where the browser goes after the sign-out form, if not to the gateway: the
+ * entry's logout URL (unless the gateway calls it itself, holding the app
+ * secret), or else its provider's end_session_endpoint.
+ */
+function signOutDestination(entry: CompiledEntry | undefined): string | undefined {
+  if (entry?.type !== 'oauth2') return undefined;
+  if (entry.logout !== undefined) {
+    return entry.logout.placeholders.has('app_secret') ? undefined : entry.logout.source;
+  }
+  return entry.oidc?.discovery.endSessionEndpoint;
 }

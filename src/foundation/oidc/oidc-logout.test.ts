@@ -49,6 +49,12 @@ describe('OpenID Connect logout at a real provider', () => {
     const browser = gw.browser();
     await signIn(browser, 'alice');
     const confirm = await browser.open(`${gw.url}/_sso/logout`);
+    // Browsers hold a form's redirects to CSP form-action: the provider's
+    // end_session_endpoint must be allowed, or the browser stays on the form.
+    assert.match(
+      confirm.headers.get('content-security-policy') ?? '',
+      new RegExp(`form-action 'self' ${new URL(provider.issuer).origin}[ ;]`),
+    );
     const { action, csrf } = signOutForm(confirm.body);
     const atProvider = await browser.submit(`${gw.url}${action}`, { csrf });
     const toProvider = atProvider.hops.find((hop) => hop.location?.startsWith(provider.issuer));
