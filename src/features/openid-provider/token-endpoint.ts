@@ -38,9 +38,13 @@ export function userClaims(
   client: OidcClientRecord,
   user: UserRecord,
 ): Record<string, unknown> {
+  // Without a display name, a public client is named the user by their id,
+  // as its `sub`; a pairwise client gets no name rather than the id its
+  // pairwise `sub` keeps from it (OpenID Connect Core §8.1).
+  const name = user.userName ?? (client.subjectType === 'public' ? user.userId : undefined);
   return {
     sub: subjectFor(gateway, client, user),
-    name: user.userName ?? user.userId,
+    ...(name === undefined ? {} : { name }),
     ...(user.email === null ? {} : { email: user.email }),
     groups: [...user.groups],
   };
