@@ -9,6 +9,7 @@ import type {
 } from '../../foundation/storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import { authenticatedClient } from './client-authentication.js';
+import { clientAcceptsUser } from './client-rules.js';
 import { issuerOf } from './endpoints.js';
 import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import { oauthError } from './oauth-answers.js';
@@ -210,6 +211,18 @@ async function issueTokens(
   const user = await gateway.storage.users.get(grant.userRowId);
   if (user?.enabled !== true) {
     return oauthError(reply, 400, 'invalid_grant', 'the user is no longer enabled');
+  }
+  // The client's rules as they are now, not as they were when the grant began.
+  if (!clientAcceptsUser(client, grant.entryId, user)) {
+    await audit(gateway, request, {
+      kind: 'oidc_token',
+      outcome: 'failure',
+      entryId: grant.entryId,
+      userId: user.userId,
+      code: 'oidc_user_refused',
+      detail: { clientId: client.clientId, grantType: grant.exchanged },
+    });
+    return oauthError(reply, 400, 'invalid_grant', 'the client no longer accepts this user');
   }
   const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
   const accessToken = newToken();
