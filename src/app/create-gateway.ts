@@ -15,7 +15,8 @@ import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
 import { revalidateSession } from '../features/sessions/revalidate-session.js';
-import { sessionStoreEndingGrants } from '../features/openid-provider/sign-in-grants.js';
+import { endGrantsOfSignIns } from '../features/openid-provider/sign-in-grants.js';
+import { createSignInEnds, storageRaisingSignInEnds } from '../foundation/storage/sign-in-ends.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
 
 export interface GatewayOptions {
@@ -32,13 +33,13 @@ export function createGateway(
   givenStorage: Storage,
   options: GatewayOptions = {},
 ): Gateway {
-  // Every ending of sessions ends the OpenID Provider's grants of them and
-  // tells their clients (openid-provider/sign-in-grants.ts); the gateway is
-  // asked for only once sessions end, long after it exists.
-  const storage: Storage = {
-    ...givenStorage,
-    sessions: sessionStoreEndingGrants(givenStorage.sessions, () => gateway),
-  };
+  // Every ending of a sign-in, whatever the path, is one event
+  // (foundation/storage/sign-in-ends.ts); the OpenID Provider's grants of it
+  // end first and their clients are told (openid-provider/sign-in-grants.ts).
+  // Raised only once sessions end, long after the gateway exists.
+  const signInEnds = createSignInEnds();
+  signInEnds.listen((event) => endGrantsOfSignIns(gateway, event));
+  const storage: Storage = storageRaisingSignInEnds(givenStorage, signInEnds);
   const clock = options.clock ?? Date.now;
   const random = options.random ?? pooledRandomBytes();
   // Metrics and traces start with the app, as configured (gateway-telemetry.ts).
@@ -128,6 +129,7 @@ export function createGateway(
         ),
     },
     sessionCache,
+    signInEnds,
     memory: gatewayMemory(),
     upgradedConnections,
   };

@@ -17,7 +17,8 @@ interface ExpirySweepOptions {
   readonly auditRetention?: AuditRetention;
   /**
    * Ends the OpenID Provider's grants of sign-ins that are over, and tells
-   * their clients (openid-provider/sign-in-grants.ts); resolves how many ended.
+   * their clients (openid-provider/sign-in-grants.ts); resolves how many
+   * sign-ins were found over.
    */
   readonly endOverGrants?: () => Promise<number>;
 }
@@ -26,7 +27,7 @@ interface ExpirySweepOptions {
 async function endOverGrants(options: ExpirySweepOptions, log: FastifyBaseLogger): Promise<void> {
   try {
     const ended = (await options.endOverGrants?.()) ?? 0;
-    if (ended > 0) log.info({ grantsEnded: ended }, 'ended the grants of sign-ins that are over');
+    if (ended > 0) log.info({ signInsEnded: ended }, 'ended the grants of sign-ins that are over');
   } catch (error) {
     log.warn(
       { err: error },

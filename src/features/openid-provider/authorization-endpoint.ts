@@ -10,14 +10,12 @@ import { answerClient, issueCode, matchedRequest, refuseUser } from './authoriza
 import { clientAccepts } from './client-rules.js';
 import { askConsent, consentNeeded } from './consent.js';
 import { getRequestPath, providerPaths } from './endpoints.js';
+import {
+  signedInAfterMarker,
+  signedInAfterOf,
+  signedInAfterParameter,
+} from './fresh-sign-in-marker.js';
 import { hintNames, hintedBy } from './id-token-hint.js';
-
-/**
- * Set on the return-to of a sign-in the request asked to be fresh
- * (prompt=login, max_age): the time it was sent, so that coming back with a
- * session made since, the request is answered rather than sent again.
- */
-const signedInAfterParameter = 'ssogate_signed_in_after';
 
 /** An S256 code challenge: the base64url SHA-256 of the verifier (RFC 7636 §4.2). */
 const s256Challenge = /^[A-Za-z0-9_-]{43}$/;
@@ -64,7 +62,11 @@ export async function authorize(
   const silent = prompts.includes('none');
   const active = await sessionOf(gateway, request);
   const now = gateway.clock();
-  const signedInAfter = Number(parameters[signedInAfterParameter] ?? Number.NaN);
+  const signedInAfter = signedInAfterOf(
+    gateway,
+    client.clientId,
+    parameters[signedInAfterParameter],
+  );
   const maxAge = parameters.max_age === undefined ? undefined : Number(parameters.max_age);
   const fresh =
     active !== undefined &&
@@ -82,7 +84,12 @@ export async function authorize(
     }
     return reply.redirect(path, 303);
   }
-  const returnTo = requestPath(url, fresh ? undefined : now, prompts, maxAge);
+  const returnTo = requestPath(
+    url,
+    fresh ? undefined : signedInAfterMarker(gateway, client.clientId, now),
+    prompts,
+    maxAge,
+  );
   if (!fresh) {
     if (silent) return refuse('login_required', 'no signed-in session at the gateway');
     if (returnTo === undefined) {
@@ -119,13 +126,13 @@ export async function authorize(
  */
 function requestPath(
   url: string,
-  sentAt: number | undefined,
+  sentAt: string | undefined,
   prompts: readonly string[],
   maxAge: number | undefined,
 ): string | undefined {
   const path = new URL(url, 'http://gateway.invalid');
   if (sentAt !== undefined && (prompts.includes('login') || maxAge !== undefined)) {
-    path.searchParams.set(signedInAfterParameter, String(sentAt));
+    path.searchParams.set(signedInAfterParameter, sentAt);
   }
   const returnTo = path.pathname + path.search;
   return safeReturnTo(returnTo) === returnTo ? returnTo : undefined;

@@ -181,6 +181,40 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     assert.equal(await attempts('success'), delivered + 1);
   });
 
+  test('a new sign-in in the same browser ends the grants of the sign-in it replaces, and tells the client', async () => {
+    const browser = await signedIn();
+    const app = await tokensFor('app', browser);
+    assert.equal(await userinfoStatus(app.tokens.access_token), 200);
+    const from = receiver.received.length;
+    const auditedBefore = (await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 50 }))
+      .length;
+    // Signed in again at the gateway, the browser's earlier session is replaced.
+    const again = await browser.open(`${gw.url}/_sso/login/corp?return_to=/again`);
+    assert.equal(again.url, `${gw.url}/again`, again.body);
+    await eventually(() => receiver.received.length > from);
+    const [logout, ...more] = await logoutTokens(receiver, from);
+    assert.deepEqual(more, []);
+    assert.deepEqual([logout?.aud, logout?.sub, logout?.sid], ['app', 'alice', app.sid]);
+    await assert.rejects(client.refreshTokenGrant(app.config, app.tokens.refresh_token ?? ''), {
+      error: 'invalid_grant',
+    });
+    assert.equal(await userinfoStatus(app.tokens.access_token), 401);
+    // Audited once the attempt is over, which may be just after the client has the token.
+    let events = await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 50 });
+    for (let waited = 0; events.length === auditedBefore && waited < 5000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      events = await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 50 });
+    }
+    assert.equal(events[0]?.detail?.ended, 'sign_in_replaced');
+    // The new sign-in's grants are its own, and work.
+    const renewed = await tokensFor('app', browser);
+    assert.notEqual(renewed.sid, app.sid);
+    assert.equal(await userinfoStatus(renewed.tokens.access_token), 200);
+    const beforeSignOut = receiver.received.length;
+    assert.equal((await signOut(browser, gw.url)).status, 200);
+    await eventually(() => receiver.received.length > beforeSignOut);
+  });
+
   test("a pairwise client's logout token names the user by the pairwise sub of its id_token", async () => {
     await registerClient(gw, 'paired', {
       subjectType: 'pairwise',

@@ -12,6 +12,7 @@ import {
   startSharedProviderGateway,
   tokenRequest,
 } from './test-support/provider-fixture.js';
+import { userClaims } from './token-endpoint.js';
 
 /** Another host than redirectUri's (127.0.0.1): another sector. */
 const otherSectorUri = 'http://localhost:9/callback';
@@ -106,6 +107,20 @@ describe('OpenID Provider: pairwise subjects', () => {
     // Another user of the same client: another subject.
     const bob = await signIn(await signedIn('bob'), 'pairwise-one');
     assert.notEqual(bob.claims.sub, one.claims.sub);
+  });
+
+  test('a user without a display name: a pairwise client gets no name, not the user id', async () => {
+    await signIn(await signedIn(), 'public-app');
+    const alice = await gw.storage.users.findByUserId('alice');
+    assert.ok(alice !== undefined);
+    const nameless = { ...alice, userName: null };
+    const pairwise = await gw.storage.oidcClients.get('pairwise-one');
+    const open = await gw.storage.oidcClients.get('public-app');
+    assert.ok(pairwise !== undefined && open !== undefined);
+    const claims = userClaims(gw.gateway, pairwise, nameless);
+    assert.equal(claims.name, undefined);
+    assert.ok(!Object.values(claims).includes('alice'), JSON.stringify(claims));
+    assert.equal(userClaims(gw.gateway, open, nameless).name, 'alice');
   });
 
   test('one client gets one subject across sign-ins and on a second instance', async () => {

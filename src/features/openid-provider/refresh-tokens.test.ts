@@ -131,6 +131,29 @@ describe('OpenID Provider: refresh tokens, with rotation', () => {
     assert.equal(await userinfoStatus(tokens.access_token), 401);
   });
 
+  test("a client's rules changed reach its grants: code, refresh and userinfo refused", async () => {
+    const ruled = await registerClient(gw, 'ruled', {
+      refreshTokens: true,
+      allowedUsers: ['alice'],
+    });
+    const { config, tokens } = await tokensFor('ruled');
+    const pending = await arrivedFor('ruled');
+    // A record carries its settings; the store keeps the known ones only.
+    assert.ok(await gw.storage.oidcClients.update('ruled', { ...ruled, allowedUsers: ['bob'] }, 1));
+    await assert.rejects(client.refreshTokenGrant(config, tokens.refresh_token ?? ''), {
+      error: 'invalid_grant',
+    });
+    assert.equal(await userinfoStatus(tokens.access_token), 401);
+    await assert.rejects(
+      client.authorizationCodeGrant(pending.config, pending.arrived, {
+        expectedState: pending.state,
+      }),
+      { error: 'invalid_grant' },
+    );
+    const refused = await gw.storage.audit.list({ kind: 'oidc_token', limit: 5 });
+    assert.equal(refused[0]?.code, 'oidc_user_refused');
+  });
+
   test('a client without refresh tokens gets none, and may not refresh', async () => {
     const { config, tokens } = await tokensFor('plain');
     assert.equal(tokens.refresh_token, undefined);

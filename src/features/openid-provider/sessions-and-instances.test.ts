@@ -49,6 +49,22 @@ describe('OpenID Provider: fresh sign-ins, sign-out, rotation, two instances', (
     assert.ok(authTime >= (first.tokens.claims()?.auth_time ?? Infinity));
   });
 
+  test('a marker of a fresh sign-in written into the request by the client changes nothing', async () => {
+    const config = await discover();
+    const browser = gw.browser();
+    await signInAtExample(browser, gw.example.url);
+    await signIn(config, browser);
+    for (const marker of ['0', `0.${'A'.repeat(43)}`]) {
+      const forced = await signIn(config, browser, {
+        prompt: 'login',
+        ssogate_signed_in_after: marker,
+      });
+      assert.ok(throughEntry(forced.visited), `prompt=login signs in again (${marker})`);
+      const aged = await signIn(config, browser, { max_age: '0', ssogate_signed_in_after: marker });
+      assert.ok(throughEntry(aged.visited), `max_age=0 signs in again (${marker})`);
+    }
+  });
+
   test('RP-initiated logout ends the session and returns to an exact post-logout URI', async () => {
     const config = await discover();
     const browser = gw.browser();

@@ -1,16 +1,11 @@
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import type {
-  OidcGrantRecord,
-  OidcGrantsMatch,
-  SessionRecord,
-  SessionStore,
-} from '../../foundation/storage/types.js';
+import type { SignInEndReason, SignInEnded } from '../../foundation/storage/sign-in-ends.js';
+import type { OidcGrantRecord, SessionRecord } from '../../foundation/storage/types.js';
 import { logoutDeliveriesOf } from './logout-deliveries.js';
 
-/** Why grants end, for the audit trail of their logout tokens. */
-export type GrantsEndReason =
-  'sign_in_ended' | 'sign_in_over' | 'user_signed_out' | 'entry_sessions_ended';
+/** Why grants end, for the audit trail of their logout tokens: why their sign-in ended. */
+export type GrantsEndReason = SignInEndReason;
 
 /**
  * The `sid` of a gateway sign-in (OpenID Connect Back-Channel Logout 1.0
@@ -50,54 +45,27 @@ export async function liveGrant(
   const grant = await gateway.storage.oidcGrants.grant(grantId);
   if (grant === undefined) return undefined;
   if (stillSignedIn(gateway, await gateway.storage.sessions.get(grant.signInHash))) return grant;
-  await endGrants(gateway, { signInHash: grant.signInHash }, 'sign_in_over');
+  await gateway.signInEnds.raise({
+    ended: { signInHash: grant.signInHash },
+    reason: 'sign_in_over',
+  });
   return undefined;
 }
 
 /**
- * Ends the grants matched: their tokens stop working, and each client with
- * a back-channel logout URI is sent a logout token, off the request path
- * (logout-deliveries.ts). Only the caller that deleted a grant tells its
- * client (OidcGrantStore.endGrants), so of several instances one sends.
+ * The provider's part of every sign-in's end (foundation/storage/sign-in-ends.ts:
+ * a sign-out here or everywhere, a session replaced by a new sign-in in the
+ * same browser, ended by an administrator, by the upstream provider's
+ * back-channel logout or a failed re-validation, a user locked, an entry
+ * disabled, a sign-in found over): its grants end, their tokens stop
+ * working, and each client with a back-channel logout URI is sent a logout
+ * token, off the request path (logout-deliveries.ts). Only the caller that
+ * deleted a grant tells its client (OidcGrantStore.endGrants), so of
+ * several instances one sends.
  */
-async function endGrants(
-  gateway: Gateway,
-  match: OidcGrantsMatch,
-  reason: GrantsEndReason,
-): Promise<number> {
-  const ended = await gateway.storage.oidcGrants.endGrants(match);
-  if (ended.length > 0) logoutDeliveriesOf(gateway)?.send(ended, reason);
-  return ended.length;
-}
-
-/**
- * The session store with every ending of sessions ending their grants too:
- * a sign-out (here or everywhere), a session replaced, ended by an
- * administrator, by the upstream provider's back-channel logout or a failed
- * re-validation, a user locked, an entry disabled. Expiry is the sweep's
- * (endGrantsOfOverSignIns) and each use's (liveGrant).
- */
-export function sessionStoreEndingGrants(
-  sessions: SessionStore,
-  gateway: () => Gateway,
-): SessionStore {
-  return {
-    ...sessions,
-    async delete(idHash) {
-      await sessions.delete(idHash);
-      await endGrants(gateway(), { signInHash: idHash }, 'sign_in_ended');
-    },
-    async deleteForUser(userRowId) {
-      const ended = await sessions.deleteForUser(userRowId);
-      await endGrants(gateway(), { userRowId }, 'user_signed_out');
-      return ended;
-    },
-    async deleteForEntry(entryId) {
-      const ended = await sessions.deleteForEntry(entryId);
-      await endGrants(gateway(), { entryId }, 'entry_sessions_ended');
-      return ended;
-    },
-  };
+export async function endGrantsOfSignIns(gateway: Gateway, event: SignInEnded): Promise<void> {
+  const ended = await gateway.storage.oidcGrants.endGrants(event.ended);
+  if (ended.length > 0) logoutDeliveriesOf(gateway)?.send(ended, event.reason);
 }
 
 /** How many sign-ins the sweep reads at once. */
@@ -105,9 +73,10 @@ const sweepPage = 500;
 
 /**
  * The sweep's part (app/expiry-sweep.ts): every sign-in that has grants is
- * checked, and the grants of those that are over (expired, idle, or gone
- * without a word: a session in Redis expires by itself) end, their clients
- * told by this instance. Resolves how many grants ended.
+ * checked, and the end of those that are over (expired, idle, or gone
+ * without a word: a session in Redis expires by itself) is raised, so their
+ * grants end and their clients are told by this instance. Resolves how many
+ * sign-ins were found over.
  */
 export async function endGrantsOfOverSignIns(gateway: Gateway): Promise<number> {
   let ended = 0;
@@ -116,7 +85,8 @@ export async function endGrantsOfOverSignIns(gateway: Gateway): Promise<number> 
     const page = await gateway.storage.oidcGrants.signInsWithGrants(after, sweepPage);
     for (const signInHash of page) {
       if (stillSignedIn(gateway, await gateway.storage.sessions.get(signInHash))) continue;
-      ended += await endGrants(gateway, { signInHash }, 'sign_in_over');
+      await gateway.signInEnds.raise({ ended: { signInHash }, reason: 'sign_in_over' });
+      ended += 1;
     }
     const last = page.at(-1);
     if (page.length < sweepPage || last === undefined) return ended;

@@ -9,6 +9,7 @@ import type {
 } from '../../foundation/storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import { authenticatedClient } from './client-authentication.js';
+import { clientAcceptsUser } from './client-rules.js';
 import { issuerOf } from './endpoints.js';
 import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import { oauthError } from './oauth-answers.js';
@@ -38,9 +39,13 @@ export function userClaims(
   client: OidcClientRecord,
   user: UserRecord,
 ): Record<string, unknown> {
+  // Without a display name, a public client is named the user by their id,
+  // as its `sub`; a pairwise client gets no name rather than the id its
+  // pairwise `sub` keeps from it (OpenID Connect Core §8.1).
+  const name = user.userName ?? (client.subjectType === 'public' ? user.userId : undefined);
   return {
     sub: subjectFor(gateway, client, user),
-    name: user.userName ?? user.userId,
+    ...(name === undefined ? {} : { name }),
     ...(user.email === null ? {} : { email: user.email }),
     groups: [...user.groups],
   };
@@ -206,6 +211,18 @@ async function issueTokens(
   const user = await gateway.storage.users.get(grant.userRowId);
   if (user?.enabled !== true) {
     return oauthError(reply, 400, 'invalid_grant', 'the user is no longer enabled');
+  }
+  // The client's rules as they are now, not as they were when the grant began.
+  if (!clientAcceptsUser(client, grant.entryId, user)) {
+    await audit(gateway, request, {
+      kind: 'oidc_token',
+      outcome: 'failure',
+      entryId: grant.entryId,
+      userId: user.userId,
+      code: 'oidc_user_refused',
+      detail: { clientId: client.clientId, grantType: grant.exchanged },
+    });
+    return oauthError(reply, 400, 'invalid_grant', 'the client no longer accepts this user');
   }
   const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
   const accessToken = newToken();

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
+import { clientAcceptsUser } from './client-rules.js';
 import { oauthError } from './oauth-answers.js';
 import { liveGrant } from './sign-in-grants.js';
 import { userClaims } from './token-endpoint.js';
@@ -9,7 +10,8 @@ import { userClaims } from './token-endpoint.js';
  * The userinfo endpoint (OpenID Connect Core §5.3), for a Bearer access
  * token in the Authorization header (RFC 6750 §2.1). A token unknown,
  * expired or revoked, of a gateway sign-in that has ended, of a client
- * since deleted or of a user since disabled, is refused with `invalid_token`.
+ * since deleted, of a user since disabled or no longer accepted by the
+ * client's rules, is refused with `invalid_token`.
  */
 export async function userInfo(
   gateway: Gateway,
@@ -36,13 +38,21 @@ export async function userInfo(
     sha256Base64url(match[1] ?? ''),
     gateway.clock(),
   );
+  if (token === undefined) return refuse();
   // The gateway sign-in it came from must still be on (sign-in-grants.ts).
-  if (token === undefined || (await liveGrant(gateway, token.grantId)) === undefined) {
-    return refuse();
-  }
+  const grant = await liveGrant(gateway, token.grantId);
+  if (grant === undefined) return refuse();
   const client = await gateway.storage.oidcClients.get(token.clientId);
   if (client === undefined) return refuse();
   const user = await gateway.storage.users.get(token.userRowId);
   if (user?.enabled !== true) return refuse();
+  // The client's rules as they are now (client-rules.ts).
+  if (!clientAcceptsUser(client, grant.entryId, user)) {
+    request.log.warn(
+      { code: 'oidc_user_refused', clientId: client.clientId },
+      'the client no longer accepts the user of this access token',
+    );
+    return refuse();
+  }
   return reply.header('cache-control', 'no-store').send(userClaims(gateway, client, user));
 }

@@ -8,6 +8,7 @@ import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage
 import type { GatewayMemory } from './gateway-memory.js';
 import type { SessionCache } from './session-cache.js';
 import type { UpgradedConnections } from './upgraded-connections.js';
+import type { SignInEnds } from '../storage/sign-in-ends.js';
 
 /**
  * Everything the routes need, made once at start-up and passed in: no route
@@ -24,6 +25,8 @@ export interface Gateway {
   readonly sessions: SessionDeps;
   /** Sessions found valid by recent checks (session-cache.ts), this gateway's own. */
   readonly sessionCache: SessionCache;
+  /** Every ending of a gateway sign-in, raised once written; parts holding what is tied to one listen. */
+  readonly signInEnds: SignInEnds;
   /** Parsed headers and URLs, encoded identities, upstream agents: this gateway's own (gateway-memory.ts). */
   readonly memory: GatewayMemory;
   /** Open proxied WebSockets, closed when their session ends (upgraded-connections.ts). */
