@@ -57,6 +57,7 @@ const oauth2Entry: EntryView = {
   oidc: { issuer: 'https://idp.example.test', scope: 'profile', userInfo: 'both' },
   callbackCodeParameter: 'authCode',
   authorizeFragment: 'wechat_redirect',
+  responseMode: 'form_post',
   appToken: {
     url: 'https://idp.example.test/gettoken?id=${appid}&secret=${app_secret}',
     parse: "JSON_GET($response, 'access_token')",

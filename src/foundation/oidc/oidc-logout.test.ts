@@ -5,7 +5,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestBrowser } from '../../test-support/browser.js';
 import { signOutForm } from '../../test-support/sign-out.js';
-import { sessionCookieName } from '../http/browser-cookies.js';
 import { sessionHash } from '../../features/sessions/session-service.js';
 import type { OidcTestSetup } from './test-support/oidc-gateway.js';
 import {
@@ -102,7 +101,7 @@ describe('OpenID Connect logout at a real provider', () => {
     const { gw, provider } = setup;
     const browser = gw.browser();
     await signIn(browser, 'alice');
-    const sessionId = browser.cookies(gw.url).get(sessionCookieName(gw.gateway)) ?? '';
+    const sessionId = browser.cookies(gw.url).get('ssogate_session') ?? '';
     const record = await gw.storage.oidcSessions.get(sessionHash(sessionId));
     const sid = record?.providerSid;
     assert.ok(typeof sid === 'string' && sid !== '', 'the id_token carried a sid');
