@@ -128,7 +128,9 @@ function redisReply(port: number, ...commands: string[]): Promise<string> {
       socket.end(commands.map((command) => `${command}\r\n`).join(''));
     });
     socket.on('data', (chunk: Buffer) => (replies += chunk.toString()));
-    socket.on('end', () => { resolve(replies.trim().split('\r\n').at(-1) ?? ''); });
+    socket.on('end', () => {
+      resolve(replies.trim().split('\r\n').at(-1) ?? '');
+    });
     socket.on('error', reject);
   });
 }
