@@ -534,6 +534,10 @@ export const en = {
       `The browser blocked the new window. Open this address yourself: ${url}`,
     waiting: 'Waiting for the provider: sign in in the new window.',
     running: 'The provider called back; the calls are running…',
+    nothingBack:
+      "Nothing has come back from the provider's window yet. If it is blank or shows an error, the provider's address may be wrong or its server down: check the entry's URLs, or cancel the test.",
+    windowClosed:
+      "The provider's window was closed before the provider sent it back here, so nothing was tested. Press Test sign-in to try again.",
     success: 'The sign-in would succeed.',
     failure: (code: string, message: string) => `The sign-in would fail: ${code}: ${message}`,
     copy: 'Copy as text',

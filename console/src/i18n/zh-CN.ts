@@ -479,6 +479,10 @@ export const zhCN: ConsoleMessages = {
     popupBlocked: (url) => `浏览器拦截了新窗口。请自行打开此地址：${url}`,
     waiting: '正在等待提供方：请在新窗口中登录。',
     running: '提供方已回调；正在运行各次调用…',
+    nothingBack:
+      '提供方的窗口还没有任何回应。如果该窗口一片空白或显示错误，可能是提供方的地址有误或其服务器未运行：请检查登录方式中的地址，或取消本次测试。',
+    windowClosed:
+      '提供方的窗口在登录完成、返回这里之前就被关闭了，因此没有测试任何内容。请按“测试登录”重试。',
     success: '登录将会成功。',
     failure: (code, message) => `登录将会失败：${code}：${message}`,
     copy: '复制为文本',

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FieldLink } from '../entry-form/field-link';
 import { focusField } from '../entry-form/focus-field';
 import { fieldId } from '../entry-form/entry-draft';
@@ -59,9 +59,30 @@ interface TestSignInPanelProps {
 }
 
 /**
+ * The localStorage key that shortens how long the panel waits before it
+ * says nothing came back. Only the browser tests set it
+ * (src/features/admin-console/test-sign-in-browser.test.ts), to a second,
+ * rather than drive a fake clock while the provider's window hangs.
+ */
+const quietAfterKey = 'ssogate.testSignIn.quietAfterMs';
+
+/** A minute, unless the localStorage key above says otherwise. */
+function quietAfterMs(): number {
+  try {
+    const set = Number(window.localStorage.getItem(quietAfterKey));
+    return Number.isFinite(set) && set > 0 ? set : 60_000;
+  } catch {
+    // Storage refused (a privacy setting): the minute stands.
+    return 60_000;
+  }
+}
+
+/**
  * Starts a test sign-in (docs/console.md#test-sign-in) with the entry as the
  * form has it, opens the provider in a new window and shows the trace as
- * the gateway records it, asking once a second until it is done.
+ * the gateway records it, asking once a second until it is done. Nothing
+ * back after a minute, it says so and offers to cancel; a window closed
+ * before the provider called back is reported instead of waited for.
  */
 export function TestSignInPanel({ entry, existingId, edited, missing }: TestSignInPanelProps) {
   const { t: messages } = useI18n();
@@ -71,14 +92,29 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
   const [failure, setFailure] = useState<string | undefined>();
   const [starting, setStarting] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [quiet, setQuiet] = useState(false);
+  /** The provider's window of the test under way; its `closed` flag is read while waiting. */
+  const popup = useRef<Window | null>(null);
+  /** Counts starts and cancels: an answer for an earlier one is ignored. */
+  const run = useRef(0);
 
   useEffect(() => {
     if (testId === undefined) return undefined;
     let stopped = false;
     const poll = async () => {
+      // Read before asking: closed then and still waiting after, the
+      // provider never called back from that window.
+      const closed = popup.current?.closed === true;
       try {
         const next = await api<TraceAnswer>('GET', `/test-sign-ins/${encodeURIComponent(testId)}`);
         if (stopped) return;
+        if (closed && next.trace.status === 'waiting') {
+          popup.current = null;
+          setTestId(undefined);
+          setAnswer(undefined);
+          setFailure(t.windowClosed);
+          return;
+        }
         setAnswer(next);
         if (next.trace.status !== 'done') timer = window.setTimeout(() => void poll(), 1000);
       } catch (error) {
@@ -90,7 +126,34 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
       stopped = true;
       window.clearTimeout(timer);
     };
-  }, [testId]);
+  }, [testId, t]);
+
+  // Nothing back yet: from the click until the provider calls back.
+  const waitingForProvider =
+    starting || (testId !== undefined && (answer?.trace.status ?? 'waiting') === 'waiting');
+  // Shown only while still waiting; start and cancel clear it.
+  useEffect(() => {
+    if (!waitingForProvider) return undefined;
+    const timer = window.setTimeout(() => {
+      setQuiet(true);
+    }, quietAfterMs());
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [waitingForProvider]);
+
+  /** Closes the provider's window and puts the panel back as it was before the test. */
+  const cancel = () => {
+    run.current += 1;
+    popup.current?.close();
+    popup.current = null;
+    setTestId(undefined);
+    setAnswer(undefined);
+    setFailure(undefined);
+    setStarting(false);
+    setCopied(false);
+    setQuiet(false);
+  };
 
   const start = async () => {
     if (missing.length > 0) {
@@ -103,6 +166,11 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
     // Opened now, while the click counts as the user's: a window opened after
     // the answer would be blocked.
     const opened = window.open('', '_blank');
+    run.current += 1;
+    const thisRun = run.current;
+    popup.current = opened;
+    setTestId(undefined);
+    setQuiet(false);
     setStarting(true);
     setFailure(undefined);
     setAnswer(undefined);
@@ -119,6 +187,7 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
           : await api<{ id: string; url: string }>('POST', '/entries/test-sign-in', {
               body: { entry, ...(existingId === undefined ? {} : { existingId }) },
             });
+      if (run.current !== thisRun) return;
       if (opened === null) {
         setFailure(t.popupBlocked(started.url));
       } else {
@@ -128,9 +197,9 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
       setTestId(started.id);
     } catch (error) {
       opened?.close();
-      setFailure(describeFailure(error));
+      if (run.current === thisRun) setFailure(describeFailure(error));
     } finally {
-      setStarting(false);
+      if (run.current === thisRun) setStarting(false);
     }
   };
 
@@ -151,6 +220,14 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
       </button>
       <div className="trace-result" role="status" aria-live="polite">
         {failure === undefined ? null : <p className="status status-error">{failure}</p>}
+        {quiet && waitingForProvider ? (
+          <p className="status trace-quiet">
+            {t.nothingBack}{' '}
+            <button type="button" className="button secondary" onClick={cancel}>
+              {messages.shell.cancel}
+            </button>
+          </p>
+        ) : null}
         {trace === undefined ? null : <TraceView trace={trace} />}
         {answer === undefined || trace?.status !== 'done' ? null : (
           <p>

@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   consoleSkip,
@@ -240,5 +242,67 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     });
     assert.equal(tests.events[0]?.detail?.draft, false);
     assert.deepEqual(pageProblems, []);
+  });
+
+  test('a provider page that never loads is reported after a while and can be cancelled; a closed window is reported', async () => {
+    // Accepts the connection and never answers: the provider's page never loads.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => {
+      held.push(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    assert.ok(address !== null && typeof address === 'object');
+    try {
+      // The panel's minute, shortened for this browser (trial-sign-in-panel.tsx).
+      await page.evaluate(() => {
+        localStorage.setItem('ssogate.testSignIn.quietAfterMs', '1000');
+      });
+      await page.goto(`${gateway.url}/_sso/admin/entries`);
+      await page.getByRole('link', { name: 'New entry' }).click();
+      await page.locator('#start-from').selectOption('github');
+      const silentUrl = `http://127.0.0.1:${address.port}/github`;
+      await page.locator('#preset-webBase').fill(silentUrl);
+      await page.locator('#preset-apiBase').fill(`${silentUrl}/api`);
+      await page.getByLabel('Id (required)').fill('silent');
+      await page.getByLabel('App id').fill('demo-app');
+      await page.getByLabel('App secret').fill('demo-secret');
+      const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+      const start = panel.getByRole('button', { name: 'Test sign-in', exact: true });
+
+      const [popup] = await Promise.all([page.waitForEvent('popup'), start.click()]);
+      await panel
+        .getByText("Nothing has come back from the provider's window yet.", { exact: false })
+        .waitFor({ timeout: 10_000 });
+      await screenshot(page, 'test-sign-in-nothing-back');
+      await Promise.all([
+        popup.waitForEvent('close'),
+        panel.getByRole('button', { name: 'Cancel' }).click(),
+      ]);
+      assert.equal(popup.isClosed(), true);
+      // Back as before the test: no message, the button ready.
+      assert.equal((await panel.locator('div.trace-result').innerText()).trim(), '');
+      assert.equal(await start.isEnabled(), true);
+      // Nor does the cancelled test come back: the panel stops asking for its trace.
+      await page.waitForTimeout(1500);
+      assert.equal((await panel.locator('div.trace-result').innerText()).trim(), '');
+
+      const [again] = await Promise.all([page.waitForEvent('popup'), start.click()]);
+      await again.close();
+      await panel
+        .getByText("The provider's window was closed before the provider sent it back here", {
+          exact: false,
+        })
+        .waitFor({ timeout: 10_000 });
+      assert.equal(await panel.getByRole('button', { name: 'Cancel' }).count(), 0);
+      assert.deepEqual(pageProblems, []);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => {
+        silent.close(() => {
+          resolve();
+        });
+      });
+    }
   });
 });
