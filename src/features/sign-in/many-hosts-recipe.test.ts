@@ -16,14 +16,17 @@ function recipeSettings(block: string): Record<string, string> {
   return settings;
 }
 
-/** One GET to the gateway with a Host header of its own; the status and body. */
-function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+/** One GET to the gateway with a Host header of its own; the status, Location and body. */
+function getWithHost(
+  url: string,
+  host: string,
+): Promise<{ status: number; location: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const sent = request(url, { headers: { host, accept: 'text/html' } }, (response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
       response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, body });
+        resolve({ status: response.statusCode ?? 0, location: response.headers.location, body });
       });
     });
     sent.on('error', reject);
@@ -114,8 +117,10 @@ describe('docs/proxy.md "Many hosts": three hosts on loopback, as the recipe say
     const portal = await getWithHost(`${gw.url}/`, `other.localhost:${gatewayPort}`);
     // The portal, which sends a browser without a session to sign in.
     assert.ok([200, 302].includes(portal.status), String(portal.status));
+    // The console is the auth host's: a page asked elsewhere is sent there.
     const console = await getWithHost(`${gw.url}/_sso/admin`, `other.localhost:${gatewayPort}`);
-    assert.equal(console.status, 404);
+    assert.equal(console.status, 302);
+    assert.equal(new URL(console.location ?? '').host, new URL(gw.gateway.config.publicUrl).host);
     assert.deepEqual(
       apps.map((app) => app.seen.length),
       seen,
