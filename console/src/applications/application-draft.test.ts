@@ -29,6 +29,8 @@ const stored = presentOidcClient({
   redirectUris: ['https://grafana.example.com/login/generic_oauth', 'http://localhost:3000/cb'],
   postLogoutRedirectUris: ['https://grafana.example.com/login'],
   backchannelLogoutUri: null,
+  frontchannelLogoutUri: null,
+  frontchannelLogoutSessionRequired: false,
   allowedEntries: ['corp'],
   allowedUsers: ['alice', 'bob'],
   allowedGroups: ['ops'],
