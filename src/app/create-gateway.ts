@@ -38,7 +38,9 @@ export function createGateway(
   // end first and their clients are told (openid-provider/sign-in-grants.ts).
   // Raised only once sessions end, long after the gateway exists.
   const signInEnds = createSignInEnds();
-  signInEnds.listen((event) => endGrantsOfSignIns(gateway, event));
+  signInEnds.listen(async (event) => {
+    await endGrantsOfSignIns(gateway, event);
+  });
   const storage: Storage = storageRaisingSignInEnds(givenStorage, signInEnds);
   const clock = options.clock ?? Date.now;
   const random = options.random ?? pooledRandomBytes();

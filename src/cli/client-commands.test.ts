@@ -256,6 +256,40 @@ describe('ssogate client', () => {
     );
   });
 
+  test('the front-channel logout URI and its session flag from the command line', async () => {
+    const front = await run([
+      'client',
+      'update',
+      'grafana',
+      '--frontchannel-logout-uri',
+      'https://grafana.example.com/logout/front',
+      '--frontchannel-logout-session',
+    ]);
+    assert.equal(front.code, 0, front.err);
+    const stored = await gw.storage.oidcClients.get('grafana');
+    assert.deepEqual(
+      [stored?.frontchannelLogoutUri, stored?.frontchannelLogoutSessionRequired],
+      ['https://grafana.example.com/logout/front', true],
+    );
+    const bad = await run(['client', 'update', 'grafana', '--frontchannel-logout-uri', 'ftp://x']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /\n {2}--frontchannel-logout-uri "ftp:\/\/x": must be/);
+    const off = await run([
+      'client',
+      'update',
+      'grafana',
+      '--clear',
+      'frontchannel-logout-uri',
+      '--no-frontchannel-logout-session',
+    ]);
+    assert.equal(off.code, 0, off.err);
+    const after = await gw.storage.oidcClients.get('grafana');
+    assert.deepEqual(
+      [after?.frontchannelLogoutUri, after?.frontchannelLogoutSessionRequired],
+      [null, false],
+    );
+  });
+
   test('delete ends the client: its secret is refused at the token endpoint', async () => {
     const rotated = await run(['client', 'rotate-secret', 'grafana']);
     const secret = rotated.out.trim();

@@ -30,6 +30,9 @@ export const clientOptionSpec = {
   'redirect-uri': { type: 'string', multiple: true },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'backchannel-logout-uri': { type: 'string' },
+  'frontchannel-logout-uri': { type: 'string' },
+  'frontchannel-logout-session': { type: 'boolean' },
+  'no-frontchannel-logout-session': { type: 'boolean' },
   entry: { type: 'string', multiple: true },
   user: { type: 'string', multiple: true },
   group: { type: 'string', multiple: true },
@@ -48,6 +51,9 @@ export interface ClientOptionValues {
   readonly 'redirect-uri'?: string[] | undefined;
   readonly 'post-logout-redirect-uri'?: string[] | undefined;
   readonly 'backchannel-logout-uri'?: string | undefined;
+  readonly 'frontchannel-logout-uri'?: string | undefined;
+  readonly 'frontchannel-logout-session'?: boolean | undefined;
+  readonly 'no-frontchannel-logout-session'?: boolean | undefined;
   readonly entry?: string[] | undefined;
   readonly user?: string[] | undefined;
   readonly group?: string[] | undefined;
@@ -60,10 +66,11 @@ export interface ClientOptionValues {
   readonly clear?: string[] | undefined;
 }
 
-/** The options that set a list, or the back-channel URI: `--clear` empties them. */
+/** The options that set a list, or a logout URI: `--clear` empties them. */
 const clearable: Readonly<Record<string, [field: string, empty: JsonValue]>> = {
   'post-logout-redirect-uri': ['postLogoutRedirectUris', []],
   'backchannel-logout-uri': ['backchannelLogoutUri', null],
+  'frontchannel-logout-uri': ['frontchannelLogoutUri', null],
   entry: ['allowedEntries', []],
   user: ['allowedUsers', []],
   group: ['allowedGroups', []],
@@ -72,7 +79,7 @@ const clearable: Readonly<Record<string, [field: string, empty: JsonValue]>> = {
 /** A setting turned on by `--OPTION` and off by `--no-OPTION`; undefined when neither is given. */
 function onOrOff(
   values: ClientOptionValues,
-  option: 'refresh-tokens' | 'consent',
+  option: 'refresh-tokens' | 'consent' | 'frontchannel-logout-session',
 ): boolean | undefined {
   const on = values[option] === true;
   const off = values[`no-${option}`] === true;
@@ -90,6 +97,8 @@ export function settingsFromOptions(values: ClientOptionValues): ClientSettingsG
   set('redirectUris', values['redirect-uri']);
   set('postLogoutRedirectUris', values['post-logout-redirect-uri']);
   set('backchannelLogoutUri', values['backchannel-logout-uri']);
+  set('frontchannelLogoutUri', values['frontchannel-logout-uri']);
+  set('frontchannelLogoutSessionRequired', onOrOff(values, 'frontchannel-logout-session'));
   set('allowedEntries', values.entry);
   set('allowedUsers', values.user);
   set('allowedGroups', values.group);
@@ -119,6 +128,8 @@ const optionOfField: Readonly<Record<string, string>> = {
   redirectUris: '--redirect-uri',
   postLogoutRedirectUris: '--post-logout-redirect-uri',
   backchannelLogoutUri: '--backchannel-logout-uri',
+  frontchannelLogoutUri: '--frontchannel-logout-uri',
+  frontchannelLogoutSessionRequired: '--frontchannel-logout-session',
   allowedEntries: '--entry',
   allowedUsers: '--user',
   allowedGroups: '--group',

@@ -68,12 +68,14 @@ const usage = `Usage:
   ssogate client show CLIENT_ID      print a client's settings as JSON
   ssogate client create CLIENT_ID --name NAME --redirect-uri URI [--redirect-uri URI ...]
       [--post-logout-redirect-uri URI ...] [--backchannel-logout-uri URI]
+      [--frontchannel-logout-uri URI] [--frontchannel-logout-session]
       [--entry ID ...] [--user ID ...] [--group NAME ...] [--refresh-tokens]
       [--subject-type public|pairwise] [--consent]
       [--public]                     register an OpenID client; its secret is printed once
                                      (a --public one has none and uses PKCE)
   ssogate client update CLIENT_ID [the options of create but --public]
-      [--no-refresh-tokens] [--no-consent] [--clear OPTION ...]
+      [--no-refresh-tokens] [--no-consent] [--no-frontchannel-logout-session]
+      [--clear OPTION ...]
                                      change the settings given (a repeated option: the whole
                                      list), or empty a list (--clear entry, user, group, ...)
   ssogate client rotate-secret CLIENT_ID

@@ -30,6 +30,10 @@ export interface ApplicationDraft {
   readonly postLogoutRedirectUris: readonly string[];
   /** Blank: none. */
   readonly backchannelLogoutUri: string;
+  /** Blank: none (docs/openid-provider.md#front-channel-logout). */
+  readonly frontchannelLogoutUri: string;
+  /** Whether that page is loaded with iss and sid. */
+  readonly frontchannelLogoutSessionRequired: boolean;
   /** Entry ids, in the order they were ticked; none: every entry. */
   readonly allowedEntries: readonly string[];
   /** One userId per line. */
@@ -50,6 +54,8 @@ export const emptyApplicationDraft: ApplicationDraft = {
   redirectUris: [''],
   postLogoutRedirectUris: [],
   backchannelLogoutUri: '',
+  frontchannelLogoutUri: '',
+  frontchannelLogoutSessionRequired: false,
   allowedEntries: [],
   allowedUsers: '',
   allowedGroups: '',
@@ -66,6 +72,8 @@ export function draftFromApplication(client: ApplicationView): ApplicationDraft 
     redirectUris: [...client.redirectUris],
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',
+    frontchannelLogoutUri: client.frontchannelLogoutUri ?? '',
+    frontchannelLogoutSessionRequired: client.frontchannelLogoutSessionRequired,
     allowedEntries: [...client.allowedEntries],
     allowedUsers: client.allowedUsers.join('\n'),
     allowedGroups: client.allowedGroups.join('\n'),
@@ -86,11 +94,14 @@ export function linesOf(text: string): string[] {
 /** What PUT /_sso/api/oidc-clients/{clientId} takes: every setting, none left to a default. */
 export function toSettingsBody(draft: ApplicationDraft): ApplicationSettingsBody {
   const uri = draft.backchannelLogoutUri.trim();
+  const frontchannelUri = draft.frontchannelLogoutUri.trim();
   return {
     name: draft.name.trim(),
     redirectUris: draft.redirectUris.map((each) => each.trim()),
     postLogoutRedirectUris: draft.postLogoutRedirectUris.map((each) => each.trim()),
     backchannelLogoutUri: uri === '' ? null : uri,
+    frontchannelLogoutUri: frontchannelUri === '' ? null : frontchannelUri,
+    frontchannelLogoutSessionRequired: draft.frontchannelLogoutSessionRequired,
     allowedEntries: [...draft.allowedEntries],
     allowedUsers: linesOf(draft.allowedUsers),
     allowedGroups: linesOf(draft.allowedGroups),
@@ -135,6 +146,8 @@ const formFields = new Set([
   'redirectUris',
   'postLogoutRedirectUris',
   'backchannelLogoutUri',
+  'frontchannelLogoutUri',
+  'frontchannelLogoutSessionRequired',
   'allowedEntries',
   'allowedUsers',
   'allowedGroups',

@@ -119,6 +119,25 @@ export function ApplicationFields({
           problems={problemsOf(problems, 'backchannelLogoutUri')}
           hint={<p>{words.backchannelHint}</p>}
         />
+        <TextField
+          field="frontchannelLogoutUri"
+          label={words.frontchannel}
+          value={draft.frontchannelLogoutUri}
+          type="url"
+          code
+          onChange={(frontchannelLogoutUri) => {
+            onChange({ frontchannelLogoutUri });
+          }}
+          problems={problemsOf(problems, 'frontchannelLogoutUri')}
+          hint={<p>{words.frontchannelHint}</p>}
+        />
+        <OnOffField
+          field="frontchannelLogoutSessionRequired"
+          label={words.frontchannelSessionChoice}
+          draft={draft}
+          problems={problems}
+          onChange={onChange}
+        />
       </fieldset>
       <fieldset className="section">
         <legend>{words.access}</legend>
@@ -200,7 +219,7 @@ export function ApplicationFields({
 }
 
 interface OnOffFieldProps {
-  readonly field: 'refreshTokens' | 'consent';
+  readonly field: 'refreshTokens' | 'consent' | 'frontchannelLogoutSessionRequired';
   readonly label: string;
   readonly draft: ApplicationDraft;
   readonly problems: readonly Problem[];

@@ -131,6 +131,10 @@ export const en = {
     removeUri: (label: string, row: number) => `Remove ${label} ${row}`,
     backchannel: 'Back-channel logout URI',
     backchannelHint: 'Where a logout token is sent when a gateway session ends (optional).',
+    frontchannel: 'Front-channel logout URI',
+    frontchannelHint:
+      'A page of the application the signed-out page loads in a hidden frame when the user signs out (optional).',
+    frontchannelSessionChoice: 'Load that page with iss and sid',
     access: 'Who may sign in',
     allowedEntries: 'Entries allowed',
     allowedEntriesHint: 'None ticked: a sign-in through any entry is accepted.',

@@ -245,7 +245,30 @@ describe('admin API: OpenID clients', () => {
           ['request_invalid', 'body.redirectUris[0]'],
           uri,
         );
+        const front = await post({ ...grafana, clientId: 'other', frontchannelLogoutUri: uri });
+        assert.deepEqual(
+          [front.statusCode, json<ErrorBody>(front).error.code],
+          [400, 'request_invalid'],
+          uri,
+        );
+        assert.equal(
+          json<ErrorBody>(front).error.problems?.[0]?.field,
+          'body.frontchannelLogoutUri',
+          uri,
+        );
       }
+      const frontchannel = await post({
+        ...grafana,
+        clientId: 'front',
+        frontchannelLogoutUri: 'http://127.0.0.1:8765/logout?tenant=a',
+        frontchannelLogoutSessionRequired: true,
+      });
+      assert.equal(frontchannel.statusCode, 201);
+      const { client: stored } = json<{ client: Record<string, unknown> }>(frontchannel);
+      assert.deepEqual(
+        [stored.frontchannelLogoutUri, stored.frontchannelLogoutSessionRequired],
+        ['http://127.0.0.1:8765/logout?tenant=a', true],
+      );
       // Loopback http is allowed, as for native applications (RFC 8252 §7.3).
       assert.equal(
         (await post({ ...grafana, clientId: 'native', redirectUris: ['http://127.0.0.1:8765/cb'] }))

@@ -41,6 +41,14 @@ export const oidcClientSettings = z.strictObject({
   redirectUris: z.array(clientUri).min(1, 'must list at least one URI').max(20),
   postLogoutRedirectUris: z.array(clientUri).max(20).default([]),
   backchannelLogoutUri: clientUri.nullable().default(null),
+  frontchannelLogoutUri: clientUri
+    .nullable()
+    .default(null)
+    .describe('loaded in a hidden frame of the signed-out page when a sign-in it had ends'),
+  frontchannelLogoutSessionRequired: z
+    .boolean()
+    .default(false)
+    .describe('true: that page is loaded with the iss and sid of the sign-in that ended'),
   allowedEntries: z
     .array(z.string().regex(entryIdPattern, 'must be an entry id'))
     .max(100)

@@ -120,6 +120,8 @@ export function presentOidcClient(client: OidcClientRecord): Record<string, Json
     redirectUris: [...client.redirectUris],
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
     backchannelLogoutUri: client.backchannelLogoutUri,
+    frontchannelLogoutUri: client.frontchannelLogoutUri,
+    frontchannelLogoutSessionRequired: client.frontchannelLogoutSessionRequired,
     allowedEntries: [...client.allowedEntries],
     allowedUsers: [...client.allowedUsers],
     allowedGroups: [...client.allowedGroups],

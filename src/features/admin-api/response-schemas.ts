@@ -291,6 +291,10 @@ const oidcClientSchema = named(
     redirectUris: z.array(z.string()),
     postLogoutRedirectUris: z.array(z.string()),
     backchannelLogoutUri: z.string().nullable(),
+    frontchannelLogoutUri: z.string().nullable(),
+    frontchannelLogoutSessionRequired: z
+      .boolean()
+      .describe('true: the front-channel logout URI is loaded with iss and sid'),
     allowedEntries: z.array(z.string()).describe('empty: every entry'),
     allowedUsers: z.array(z.string()),
     allowedGroups: z

@@ -154,6 +154,8 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     ).json()) as Record<string, unknown>;
     assert.equal(discovery.backchannel_logout_supported, true);
     assert.equal(discovery.backchannel_logout_session_supported, true);
+    assert.equal(discovery.frontchannel_logout_supported, true);
+    assert.equal(discovery.frontchannel_logout_session_supported, true);
 
     const from = receiver.received.length;
     const delivered = await attempts('success');

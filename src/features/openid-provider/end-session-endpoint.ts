@@ -7,6 +7,7 @@ import { sendFailure } from '../../foundation/http/respond.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
 import { getRequestPath, providerPaths } from './endpoints.js';
+import { sendSignedOutWithFrames, signOutFrames } from '../../foundation/http/sign-out-frames.js';
 import { hintNames, hintedBy } from './id-token-hint.js';
 
 /**
@@ -54,6 +55,8 @@ export async function endSessionAtClient(
     return reply.redirect(getRequestPath(providerPaths.endSession, stringsOf(parameters)), 303);
   }
   const hinted = current !== undefined && (await hintNames(gateway, hint, current));
+  // The grants end before the session does, so their clients' front-channel pages are known.
+  const frames = hinted ? await signOutFrames(gateway, current.session) : [];
   const ended = hinted ? await endSession(gateway.sessions, current.id) : undefined;
   if (ended !== undefined) {
     clearSessionCookie(gateway, reply);
@@ -65,10 +68,16 @@ export async function endSessionAtClient(
       detail: { scope: 'here', client: hint.clientId },
     });
   }
-  if (typeof target !== 'string') return reply.redirect('/_sso/signed-out?scope=here', 302);
+  if (typeof target !== 'string') {
+    return frames.length === 0
+      ? reply.redirect('/_sso/signed-out?scope=here', 302)
+      : sendSignedOutWithFrames(gateway, reply, { scope: 'here', frames });
+  }
   const url = new URL(target);
   if (typeof parameters.state === 'string') url.searchParams.append('state', parameters.state);
-  return reply.redirect(url.href, 302);
+  return frames.length === 0
+    ? reply.redirect(url.href, 302)
+    : sendSignedOutWithFrames(gateway, reply, { scope: 'here', frames, continueTo: url.href });
 }
 
 /** The parameters that are single strings (a repeated one is dropped: GET reads only those). */

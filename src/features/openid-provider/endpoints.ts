@@ -76,5 +76,8 @@ export function discoveryDocument(gateway: Gateway): Record<string, unknown> {
     // OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens name the sign-in by `sid`.
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    // OpenID Connect Front-Channel Logout 1.0 §3: the signed-out page loads the clients' pages.
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
   };
 }

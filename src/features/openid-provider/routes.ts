@@ -6,6 +6,8 @@ import { decideConsent } from './consent.js';
 import { discoveryDocument, providerPaths } from './endpoints.js';
 import { endSessionAtClient } from './end-session-endpoint.js';
 import { startLogoutDeliveries } from './logout-deliveries.js';
+import { endGrantsForFrontchannel } from './frontchannel-logout.js';
+import { provideSignOutFrames } from '../../foundation/http/sign-out-frames.js';
 import { publishedKeySet } from './signing-keys.js';
 import { exchangeCode } from './token-endpoint.js';
 import { userInfo } from './userinfo-endpoint.js';
@@ -19,6 +21,7 @@ import { userInfo } from './userinfo-endpoint.js';
 export function openIdProviderRoutes(app: FastifyInstance, gateway: Gateway): void {
   const stopDeliveries = startLogoutDeliveries(gateway, app.log);
   app.addHook('onClose', stopDeliveries);
+  provideSignOutFrames(gateway, (session) => endGrantsForFrontchannel(gateway, session));
   app.get(providerPaths.discovery, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(discoveryDocument(gateway)),
   );

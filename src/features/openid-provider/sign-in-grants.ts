@@ -63,9 +63,13 @@ export async function liveGrant(
  * deleted a grant tells its client (OidcGrantStore.endGrants), so of
  * several instances one sends.
  */
-export async function endGrantsOfSignIns(gateway: Gateway, event: SignInEnded): Promise<void> {
+export async function endGrantsOfSignIns(
+  gateway: Gateway,
+  event: SignInEnded,
+): Promise<readonly OidcGrantRecord[]> {
   const ended = await gateway.storage.oidcGrants.endGrants(event.ended);
   if (ended.length > 0) logoutDeliveriesOf(gateway)?.send(ended, event.reason);
+  return ended;
 }
 
 /** How many sign-ins the sweep reads at once. */

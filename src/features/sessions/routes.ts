@@ -11,7 +11,8 @@ import { signOutPage, signedOutPage } from '../../foundation/pages/index.js';
 import type { SignOutScope } from '../../foundation/pages/index.js';
 import { sessionIdOf, sessionOf } from './request-session.js';
 import { clearConsoleSession, consoleSessionIdOf } from './console-session.js';
-import { csrfTokenFor, endSession } from './session-service.js';
+import { csrfTokenFor, endSession, resolveSession } from './session-service.js';
+import { sendSignedOutWithFrames, signOutFrames } from '../../foundation/http/sign-out-frames.js';
 import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
 
 /**
@@ -91,6 +92,19 @@ async function signOut(
 ): Promise<FastifyReply> {
   // 303 after a POST, never 307/308 (RFC 9700 §4.12).
   const status = 303;
+  // The grants end before the session does, so their clients' front-channel pages are known.
+  const ending =
+    (await resolveSession(gateway.sessions, sessionIdOf(gateway, request))) ??
+    (await resolveSession(gateway.sessions, consoleSessionIdOf(gateway, request)));
+  const frames = await signOutFrames(gateway, ending?.session);
+  const go = (url: string): FastifyReply =>
+    frames.length === 0
+      ? reply.redirect(url, status)
+      : sendSignedOutWithFrames(gateway, reply, {
+          scope,
+          frames,
+          ...(url.startsWith('/_sso/signed-out') ? {} : { continueTo: url }),
+        });
   const ended =
     (await endSession(gateway.sessions, sessionIdOf(gateway, request))) ??
     (await endSession(gateway.sessions, consoleSessionIdOf(gateway, request)));
@@ -101,20 +115,20 @@ async function signOut(
     // No Clear-Site-Data here: browsers keep cookies per host, not per port,
     // and it would also drop the session of a server on the same host.
     if (ended !== undefined) await auditSignOut(gateway, request, ended, scope);
-    return reply.redirect('/_sso/signed-out?scope=here', status);
+    return go('/_sso/signed-out?scope=here');
   }
   void reply.header('clear-site-data', '"cookies"');
-  if (ended === undefined) return reply.redirect('/_sso/signed-out', status);
+  if (ended === undefined) return go('/_sso/signed-out');
   await auditSignOut(gateway, request, ended, scope);
   const entry =
     ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
   const endSessionUrl = await providerLogoutUrl(gateway, entry, ended.session.idHash);
-  if (endSessionUrl !== undefined) return reply.redirect(endSessionUrl, status);
+  if (endSessionUrl !== undefined) return go(endSessionUrl);
   const logout =
     entry === undefined
       ? undefined
       : buildLogoutRequest(entry, { publicUrl: gateway.config.publicUrl, random: gateway.random });
-  if (logout?.channel === 'front') return reply.redirect(logout.url, status);
+  if (logout?.channel === 'front') return go(logout.url);
   if (logout?.channel === 'back') {
     // The secret stays server-side; the sign-out holds even if the server is down.
     try {
@@ -126,7 +140,7 @@ async function signOut(
       );
     }
   }
-  return reply.redirect('/_sso/signed-out', status);
+  return go('/_sso/signed-out');
 }
 
 async function auditSignOut(

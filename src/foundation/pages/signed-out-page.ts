@@ -13,17 +13,37 @@ export type SignOutScope = 'here' | 'everywhere';
 export function signedOutPage(input: {
   readonly scope: SignOutScope;
   readonly page?: PageContext;
+  /**
+   * The applications' front-channel logout URIs, loaded in hidden frames
+   * (OpenID Connect Front-Channel Logout 1.0 §2; the page's CSP frame-src
+   * names their origins).
+   */
+  readonly logoutFrames?: readonly string[];
+  /**
+   * Where the sign-out goes on once the frames have loaded (the client's
+   * post_logout_redirect_uri, an upstream provider's logout): a link, and a
+   * meta refresh after two seconds. Never the sign-in page.
+   */
+  readonly continueTo?: string;
 }): string {
   const t = messagesOf(input.page).signedOut;
+  const frames = (input.logoutFrames ?? []).map(
+    (uri) => html`<iframe class="logout-frame" hidden src="${uri}" title=""></iframe>`,
+  );
+  const next =
+    input.continueTo === undefined
+      ? html`<a class="button" href="/_sso/login">${t.again}</a>`
+      : html`<meta http-equiv="refresh" content="2;url=${input.continueTo}" />
+          <a class="button" href="${input.continueTo}">${t.continue}</a>`;
   return renderDocument(
     input.page,
     t.title,
     input.scope === 'here'
       ? html`<h1>${t.hereHeading}</h1>
           <p>${t.hereText}</p>
-          <a class="button" href="/_sso/login">${t.again}</a>`
+          ${next} ${frames}`
       : html`<h1>${t.everywhereHeading}</h1>
           <p>${t.everywhereText}</p>
-          <a class="button" href="/_sso/login">${t.again}</a>`,
+          ${next} ${frames}`,
   );
 }

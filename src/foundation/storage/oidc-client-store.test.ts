@@ -10,6 +10,8 @@ const grafana: OidcClientRecord = {
   redirectUris: ['https://grafana.example.com/login/generic_oauth'],
   postLogoutRedirectUris: ['https://grafana.example.com/login'],
   backchannelLogoutUri: null,
+  frontchannelLogoutUri: 'https://grafana.example.com/logout/frontchannel',
+  frontchannelLogoutSessionRequired: true,
   allowedEntries: [],
   allowedUsers: [],
   allowedGroups: ['ops'],

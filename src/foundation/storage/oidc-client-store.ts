@@ -21,11 +21,14 @@ function settingsOf(text: string): OidcClientSettings {
   const value = JSON.parse(text) as Record<string, unknown>;
   const name = value.name;
   const logoutUri = value.backchannelLogoutUri;
+  const frontchannelUri = value.frontchannelLogoutUri;
   return {
     name: typeof name === 'string' ? name : '',
     redirectUris: texts(value.redirectUris, 'redirectUris'),
     postLogoutRedirectUris: texts(value.postLogoutRedirectUris, 'postLogoutRedirectUris'),
     backchannelLogoutUri: typeof logoutUri === 'string' ? logoutUri : null,
+    frontchannelLogoutUri: typeof frontchannelUri === 'string' ? frontchannelUri : null,
+    frontchannelLogoutSessionRequired: value.frontchannelLogoutSessionRequired === true,
     allowedEntries: texts(value.allowedEntries, 'allowedEntries'),
     allowedUsers: texts(value.allowedUsers, 'allowedUsers'),
     allowedGroups: texts(value.allowedGroups, 'allowedGroups'),
@@ -43,6 +46,8 @@ function settingsText(settings: OidcClientSettings): string {
     redirectUris: settings.redirectUris,
     postLogoutRedirectUris: settings.postLogoutRedirectUris,
     backchannelLogoutUri: settings.backchannelLogoutUri,
+    frontchannelLogoutUri: settings.frontchannelLogoutUri,
+    frontchannelLogoutSessionRequired: settings.frontchannelLogoutSessionRequired,
     allowedEntries: settings.allowedEntries,
     allowedUsers: settings.allowedUsers,
     allowedGroups: settings.allowedGroups,

@@ -446,6 +446,13 @@ export interface OidcClientSettings {
   readonly postLogoutRedirectUris: readonly string[];
   /** Where logout tokens are POSTed when a gateway session ends; null for none. */
   readonly backchannelLogoutUri: string | null;
+  /**
+   * The page the signed-out page loads in a hidden frame when a sign-in it
+   * had ends (OpenID Connect Front-Channel Logout 1.0 §2); null for none.
+   */
+  readonly frontchannelLogoutUri: string | null;
+  /** Whether that page is loaded with the `iss` and `sid` of the sign-in that ended. */
+  readonly frontchannelLogoutSessionRequired: boolean;
   /** The entries whose sign-ins it accepts; empty for every entry. */
   readonly allowedEntries: readonly string[];
   /**

@@ -50,6 +50,24 @@ describe('securityHeaders', () => {
     );
   });
 
+  test('frame-src for the front-channel logout frames, their origins alone', () => {
+    const csp =
+      securityHeaders({
+        https: true,
+        frameOrigins: [
+          'https://wiki.example.com',
+          'http://127.0.0.1:8080',
+          'https://wiki.example.com',
+        ],
+      })['Content-Security-Policy'] ?? '';
+    assert.match(csp, /; frame-src https:\/\/wiki\.example\.com http:\/\/127\.0\.0\.1:8080; /);
+    assert.doesNotMatch(
+      securityHeaders({ https: true })['Content-Security-Policy'] ?? '',
+      /frame-src/,
+    );
+    assert.throws(() => securityHeaders({ https: true, frameOrigins: ['https://x.example/path'] }));
+  });
+
   test('rejects anything but a bare http(s) origin (no header injection)', () => {
     for (const bad of [
       'idp.example.com',

@@ -99,6 +99,8 @@ export function testClient(
     redirectUris: [redirectUri],
     postLogoutRedirectUris: ['http://127.0.0.1:9/signed-out'],
     backchannelLogoutUri: null,
+    frontchannelLogoutUri: null,
+    frontchannelLogoutSessionRequired: false,
     allowedEntries: [],
     allowedUsers: [],
     allowedGroups: [],

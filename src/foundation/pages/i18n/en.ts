@@ -73,6 +73,7 @@ export const en = {
     everywhereHeading: 'You are signed out.',
     everywhereText: 'You can close this window, or sign in again.',
     again: 'Sign in again',
+    continue: 'Continue',
   },
   errorPage: {
     unauthenticated: 'Sign-in needed',

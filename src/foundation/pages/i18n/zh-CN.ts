@@ -69,6 +69,7 @@ export const zhCN: PageMessages = {
     everywhereHeading: '您已退出登录。',
     everywhereText: '您可以关闭此窗口，或重新登录。',
     again: '重新登录',
+    continue: '继续',
   },
   errorPage: {
     unauthenticated: '需要登录',
