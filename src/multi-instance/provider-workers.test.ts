@@ -9,6 +9,7 @@ import { exampleEntries, startExampleServer } from '../example-server/index.js';
 import {
   assertRaceLeftNothing,
   followTo,
+  plainAuthorizeUrl,
   redirectUri,
   testClient,
   tokenRequest,
@@ -77,14 +78,7 @@ function providerWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>
   async function newCode(): Promise<string> {
     const browser = new TestBrowser({ freshConnections: true });
     await signInAtExample(browser, example.url, 'alice');
-    const authorize = new URL(`${url}/_sso/oidc/authorize`);
-    authorize.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: 'app',
-      redirect_uri: redirectUri,
-      scope: 'openid',
-    }).toString();
-    const { arrived, status, body } = await followTo(browser, authorize.href);
+    const { arrived, status, body } = await followTo(browser, plainAuthorizeUrl(url));
     await browser.close();
     const code = arrived?.searchParams.get('code');
     assert.ok(code !== null && code !== undefined, `${String(status)} ${body}`);

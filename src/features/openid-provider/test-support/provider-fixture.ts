@@ -311,18 +311,23 @@ export async function assertRaceLeftNothing(
   await assertDead();
 }
 
-/** An id_token for alice of the client `app`, through the authorization and token endpoints. */
-export async function idTokenOfAlice(gw: TestGateway): Promise<string> {
-  const browser = gw.browser();
-  await signInAtExample(browser, gw.example.url);
-  const authorize = new URL(`${gw.url}/_sso/oidc/authorize`);
+/** The client `app`'s plainest authorization request (code, scope openid) at the gateway at `gatewayUrl`. */
+export function plainAuthorizeUrl(gatewayUrl: string): string {
+  const authorize = new URL(`${gatewayUrl}/_sso/oidc/authorize`);
   authorize.search = new URLSearchParams({
     response_type: 'code',
     client_id: 'app',
     redirect_uri: redirectUri,
     scope: 'openid',
   }).toString();
-  const { arrived } = await followTo(browser, authorize.href);
+  return authorize.href;
+}
+
+/** An id_token for alice of the client `app`, through the authorization and token endpoints. */
+export async function idTokenOfAlice(gw: TestGateway): Promise<string> {
+  const browser = gw.browser();
+  await signInAtExample(browser, gw.example.url);
+  const { arrived } = await followTo(browser, plainAuthorizeUrl(gw.url));
   const code = arrived?.searchParams.get('code');
   assert.ok(typeof code === 'string', 'a code comes back');
   const response = await postToTokenEndpoint(gw, {
