@@ -99,19 +99,32 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const entries = options.entries?.(exampleEntries(example.url, options.client), example.url) ?? [];
-  for (const [index, input] of entries.entries()) {
-    await storage.entries.create(compileEntry(input).input, index);
-  }
   const { logger, lines } = capturingLogger();
-  const gateway = createGateway(config, options.wrapStorage?.(storage) ?? storage, {
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.upgradeRecheckMs === undefined
-      ? {}
-      : { upgradeRecheckMs: options.upgradeRecheckMs }),
-  });
-  const app = await buildApp(gateway, { logger });
-  await app.listen({ port, host: '127.0.0.1' });
+  let gateway;
+  let app;
+  try {
+    const entries =
+      options.entries?.(exampleEntries(example.url, options.client), example.url) ?? [];
+    for (const [index, input] of entries.entries()) {
+      await storage.entries.create(compileEntry(input).input, index);
+    }
+    gateway = createGateway(config, options.wrapStorage?.(storage) ?? storage, {
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.upgradeRecheckMs === undefined
+        ? {}
+        : { upgradeRecheckMs: options.upgradeRecheckMs }),
+    });
+    app = await buildApp(gateway, { logger });
+    await app.listen({ port, host: '127.0.0.1' });
+  } catch (error) {
+    // Whatever was opened is closed, or its handles would keep the test's process alive.
+    await app?.close();
+    await storage.close();
+    await example.close();
+    await backend.cleanup();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     example,

@@ -30,11 +30,17 @@ export async function startOidcSetup(
   } = {},
 ): Promise<OidcTestSetup> {
   const gw = await startTestGateway(options.gateway);
-  const provider = await startOpenIdProvider({
-    gatewayUrl: gw.url,
-    entryId: 'oidc',
-    ...options.provider,
-  });
+  let provider: OpenIdProvider;
+  try {
+    provider = await startOpenIdProvider({
+      gatewayUrl: gw.url,
+      entryId: 'oidc',
+      ...options.provider,
+    });
+  } catch (error) {
+    await gw.close();
+    throw error;
+  }
   await gw.storage.entries.create(
     compileEntry({
       id: 'oidc',
