@@ -73,7 +73,7 @@ export type ApiProblem = z.infer<typeof problemSchema>;
 
 /**
  * A problem the form shows: the API's, or one the form finds itself
- * (entry-draft.ts settingsProblems), which has no code.
+ * (extension-settings.ts settingsProblems), which has no code.
  */
 export type Problem = Pick<ApiProblem, 'field' | 'message' | 'line' | 'column'> &
   Partial<Pick<ApiProblem, 'code' | 'params'>>;

@@ -11,6 +11,7 @@ import { setLeaveGuard } from '../navigation';
 import type { EntryAnswer, EntryList, EntryModel, EntryView, Problem } from '../types';
 import { useLoad } from '../use-load';
 import { useUnsavedGuard } from '../use-unsaved-guard';
+import { entryKindOf } from '../entry-kinds/registry';
 import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
@@ -92,6 +93,8 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const storedDefault = stored?.isDefault ?? false;
   const { t } = useI18n();
   const words = t.entryForm;
+  // What the form shows below its general fields, and which tests it offers.
+  const kind = entryKindOf(draft);
 
   // What is validated and tested includes a checked "default", so the core's
   // rule "a disabled entry cannot be the default" shows while typing.
@@ -199,36 +202,46 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
             problems={problems}
             onChange={change}
           />
-          {draft.type === 'extension' ? (
-            <>
-              <ExtensionFields
-                entryId={existingId}
-                url={draft.extensionUrl}
-                secret={draft.extensionSecret}
-                settings={draft.extensionSettings}
-                problems={problems}
-                onChange={change}
-              />
-              <UsersSection draft={draft} onChange={change} />
-            </>
-          ) : (
-            <>
-              <OidcFields
-                draft={draft}
-                discovery={stored?.oidcDiscovery}
-                problems={problems}
-                onChange={change}
-                disclosure={disclosure}
-              />
-              <OAuth2Fields
-                draft={draft}
-                model={model}
-                problems={problems}
-                onChange={change}
-                disclosure={disclosure}
-              />
-            </>
-          )}
+          {kind.sections.map((section) => {
+            switch (section) {
+              case 'oidcIssuer':
+                return (
+                  <OidcFields
+                    key={section}
+                    draft={draft}
+                    discovery={stored?.oidcDiscovery}
+                    problems={problems}
+                    onChange={change}
+                    disclosure={disclosure}
+                  />
+                );
+              case 'oauth2Flow':
+                return (
+                  <OAuth2Fields
+                    key={section}
+                    draft={draft}
+                    model={model}
+                    problems={problems}
+                    onChange={change}
+                    disclosure={disclosure}
+                  />
+                );
+              case 'extensionService':
+                return (
+                  <ExtensionFields
+                    key={section}
+                    entryId={existingId}
+                    url={draft.extensionUrl}
+                    secret={draft.extensionSecret}
+                    settings={draft.extensionSettings}
+                    problems={problems}
+                    onChange={change}
+                  />
+                );
+              case 'users':
+                return <UsersSection key={section} draft={draft} onChange={change} />;
+            }
+          })}
           <FormActions
             saving={saving}
             submit={stored === undefined ? words.create : words.save}
@@ -246,7 +259,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
             edited={dirty}
             missing={missingCredentials(draft, JSON.stringify(toEntryBody(draft, storedDefault)))}
           />
-          {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
+          {kind.samplesTest ? <TestPanel entry={checked} existingId={existingId} /> : null}
         </aside>
       </div>
     </Page>
