@@ -4,7 +4,7 @@ import { entryKinds } from '../entry-kinds/registry.js';
  * The form field a failed step of a test blames, so the trace can link to
  * it: the template that makes the call, or the expression that read its
  * answer. Plain code (tested under Node.js): the step names are the trace's
- * (src/features/trial-sign-in/trace.ts) and the sample test's
+ * (src/features/trial-sign-in/trace-types.ts) and the sample test's
  * (POST /_sso/api/entry-test), the fields the entry's API field names.
  */
 

@@ -5,47 +5,8 @@ import { fieldId } from '../entry-form/entry-draft';
 import { blamedByTraceStep } from './blamed-field';
 import { inWords, provisioningLine, stepName } from './trace-words';
 import { api, describeFailure } from '../api';
-import type { EntryBody } from '../types';
+import type { EntryBody, TraceAnswer } from '../types';
 import { useI18n } from '../i18n/language';
-
-interface TraceCall {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | null;
-  readonly status: number | null;
-  readonly durationMs: number;
-  readonly responseExcerpt: string | null;
-}
-
-interface TraceResult {
-  readonly label: string;
-  readonly outcome: 'ok' | 'missing' | 'failed';
-  readonly value?: unknown;
-  readonly error?: { readonly code: string; readonly message: string };
-}
-
-interface TraceStep {
-  readonly name: string;
-  readonly outcome: 'ok' | 'failed';
-  readonly calls: readonly TraceCall[];
-  readonly results: readonly TraceResult[];
-  readonly error?: { readonly code: string; readonly message: string };
-}
-
-interface Trace {
-  readonly status: 'waiting' | 'running' | 'done';
-  readonly outcome: 'success' | 'failure' | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
-  readonly steps: readonly TraceStep[];
-  readonly user: Readonly<Record<string, unknown>> | null;
-  readonly provisioning: { readonly action: string; readonly message: string } | null;
-}
-
-interface TraceAnswer {
-  readonly trace: Trace;
-  readonly text: string;
-}
 
 interface TestSignInPanelProps {
   /** The entry as the form holds it now. */
@@ -257,7 +218,7 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
   );
 }
 
-function TraceView({ trace }: { readonly trace: Trace }) {
+function TraceView({ trace }: { readonly trace: TraceAnswer['trace'] }) {
   const { t: messages } = useI18n();
   const t = messages.testSignIn;
   const colon = messages.shell.colon;

@@ -7,7 +7,7 @@ import { entryParams } from './schemas.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { StartedTrial } from '../trial-sign-in/start-trial.js';
 import { startTrialSignIn } from '../trial-sign-in/start-trial.js';
-import type { TestTrace } from '../trial-sign-in/trace.js';
+import type { TestTrace, TraceAnswer } from '../trial-sign-in/trace-types.js';
 import { traceText } from '../trial-sign-in/trace.js';
 
 const startedAnswer = z
@@ -115,7 +115,8 @@ export function trialSignInRoutes(api: ApiRouter): void {
     },
     async ({ params, admin }) => {
       const trace = await readableTrace(gateway, params.id, admin.actor);
-      return { body: { trace, text: traceText(trace) } };
+      // The console reads it by this type (console/src/types.ts).
+      return { body: { trace, text: traceText(trace) } satisfies TraceAnswer };
     },
   );
 }

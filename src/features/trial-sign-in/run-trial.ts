@@ -26,7 +26,7 @@ import type {
 } from '../../foundation/storage/types.js';
 import { planProvisioning } from '../sign-in/provisioning-plan.js';
 import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
-import type { TestTrace } from './trace.js';
+import type { TestTrace } from './trace-types.js';
 import { idTokenChecksResult } from './id-token-trace.js';
 import { TraceRecorder } from './trace-recorder.js';
 

@@ -10,7 +10,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { pendingKey, usesState } from '../sign-in/pending-key.js';
 import { trialStateBytes } from './trial-state.js';
 import type { TrialSecrets } from './run-trial.js';
-import type { TestTrace } from './trace.js';
+import type { TestTrace } from './trace-types.js';
 
 /** How long the console can read a test's trace after it started. */
 const traceLifetimeMs = 30 * 60_000;

@@ -9,7 +9,7 @@ import { stateKey } from '../sign-in/pending-key.js';
 import { isTrialState } from './trial-state.js';
 import type { TestSignInRecord } from '../../foundation/storage/types.js';
 import { runTrialSignIn, startedOrigins } from './run-trial.js';
-import type { TestTrace } from './trace.js';
+import type { TestTrace } from './trace-types.js';
 
 /**
  * The callback of a test sign-in, when the state is one a test is waiting
