@@ -21,7 +21,7 @@ import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
 import { UsersSection } from './provisioning-fields';
 import { TestPanel } from './samples-panel';
-import { TestSignInPanel } from '../trial-sign-in/trial-sign-in-panel';
+import { TrialSignInPanel } from '../trial-sign-in/trial-sign-in-panel';
 import { missingCredentials } from '../trial-sign-in/missing-credentials';
 import { PresetChooser } from '../presets/preset-chooser';
 import { useValidation } from './use-validation';
@@ -253,7 +253,7 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         {/* Beside the form on a wide screen, in view while scrolling: a test's
           answer is read next to the fields it blames, and links to them. */}
         <aside className="entry-aside" aria-label={words.tests}>
-          <TestSignInPanel
+          <TrialSignInPanel
             entry={toEntryBody(draft, storedDefault)}
             existingId={existingId}
             edited={dirty}

@@ -8,7 +8,7 @@ import { api, describeFailure } from '../api';
 import type { EntryBody, TraceAnswer } from '../types';
 import { useI18n } from '../i18n/language';
 
-interface TestSignInPanelProps {
+interface TrialSignInPanelProps {
   /** The entry as the form holds it now. */
   readonly entry: EntryBody;
   /** The stored entry's id, when editing one. */
@@ -45,9 +45,9 @@ function quietAfterMs(): number {
  * back after a minute, it says so and offers to cancel; a window closed
  * before the provider called back is reported instead of waited for.
  */
-export function TestSignInPanel({ entry, existingId, edited, missing }: TestSignInPanelProps) {
+export function TrialSignInPanel({ entry, existingId, edited, missing }: TrialSignInPanelProps) {
   const { t: messages } = useI18n();
-  const t = messages.testSignIn;
+  const t = messages.trialSignIn;
   const [testId, setTestId] = useState<string | undefined>();
   const [answer, setAnswer] = useState<TraceAnswer | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -220,7 +220,7 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
 
 function TraceView({ trace }: { readonly trace: TraceAnswer['trace'] }) {
   const { t: messages } = useI18n();
-  const t = messages.testSignIn;
+  const t = messages.trialSignIn;
   const colon = messages.shell.colon;
   if (trace.status === 'waiting') return <p className="status">{t.waiting}</p>;
   if (trace.status === 'running') return <p className="status">{t.running}</p>;
@@ -312,10 +312,10 @@ function ConflictSettings() {
   );
   return (
     <div className="trace-conflict">
-      <p>{t.testSignIn.conflict}</p>
+      <p>{t.trialSignIn.conflict}</p>
       <ul>
-        <li>{link('provisioning.adoptExistingUsers', t.testSignIn.conflictAdopt)}</li>
-        <li>{link('provisioning.userIdScope', t.testSignIn.conflictOwnIds)}</li>
+        <li>{link('provisioning.adoptExistingUsers', t.trialSignIn.conflictAdopt)}</li>
+        <li>{link('provisioning.userIdScope', t.trialSignIn.conflictOwnIds)}</li>
       </ul>
     </div>
   );

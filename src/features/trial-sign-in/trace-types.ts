@@ -41,7 +41,7 @@ export interface TraceStep {
 }
 
 /** The trace of a test sign-in: everything a support ticket needs, nothing secret. */
-export interface TestTrace {
+export interface TrialSignInTrace {
   readonly id: string;
   readonly entryId: string;
   /** True when the entry tested is a draft, not the stored entry. */
@@ -64,6 +64,6 @@ export interface TestTrace {
 
 /** GET /_sso/api/test-sign-ins/{id}: the trace, and the same as plain text (trace.ts). */
 export interface TraceAnswer {
-  readonly trace: TestTrace;
+  readonly trace: TrialSignInTrace;
   readonly text: string;
 }

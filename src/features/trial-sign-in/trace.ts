@@ -1,7 +1,7 @@
-import type { TestTrace } from './trace-types.js';
+import type { TrialSignInTrace } from './trace-types.js';
 
 /** The trace as plain text, for a support ticket. */
-export function traceText(trace: TestTrace): string {
+export function traceText(trace: TrialSignInTrace): string {
   const lines = [
     `Test sign-in ${trace.id} with entry ${trace.entryId}${trace.draft ? ' (unsaved draft)' : ''}`,
     `Calls: ${trace.origins.length === 0 ? 'none' : trace.origins.join(', ')}`,
