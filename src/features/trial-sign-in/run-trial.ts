@@ -22,11 +22,11 @@ import { readSignedInUser } from '../sign-in/oauth2-steps.js';
 import type {
   AppTokenStore,
   PendingSignIn,
-  TestSignInRecord,
+  TrialSignInRecord,
 } from '../../foundation/storage/types.js';
 import { planProvisioning } from '../sign-in/provisioning-plan.js';
 import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
-import type { TestTrace } from './trace.js';
+import type { TrialSignInTrace } from './trace-types.js';
 import { idTokenChecksResult } from './id-token-trace.js';
 import { TraceRecorder } from './trace-recorder.js';
 
@@ -51,10 +51,10 @@ const quietTelemetry = new Telemetry(undefined);
  */
 export async function runTrialSignIn(
   gateway: Gateway,
-  test: TestSignInRecord,
+  test: TrialSignInRecord,
   routeEntryId: string,
   query: Readonly<Record<string, unknown>>,
-): Promise<TestTrace> {
+): Promise<TrialSignInTrace> {
   const sealed = JSON.parse(test.secrets) as TrialSecrets;
   const code = single(query.code);
   const recorder = new TraceRecorder(
@@ -115,15 +115,15 @@ export async function runTrialSignIn(
 }
 
 /** The origins recorded when the test started (none in a trace older than the list). */
-export function startedOrigins(test: TestSignInRecord): readonly string[] {
-  const waiting = JSON.parse(test.trace ?? '{}') as Partial<TestTrace>;
+export function startedOrigins(test: TrialSignInRecord): readonly string[] {
+  const waiting = JSON.parse(test.trace ?? '{}') as Partial<TrialSignInTrace>;
   return waiting.origins ?? [];
 }
 
 /** The entry the test started with: its draft, or the stored entry as it is now. */
 async function testedEntry(
   gateway: Gateway,
-  test: TestSignInRecord,
+  test: TrialSignInRecord,
   draft: EntryInput | null,
 ): Promise<CompiledEntry> {
   if (draft === null) {
@@ -147,7 +147,7 @@ async function signedInUser(
   recorder: TraceRecorder,
   query: Readonly<Record<string, unknown>>,
   sealed: TrialSecrets,
-  test: TestSignInRecord,
+  test: TrialSignInRecord,
 ): Promise<MappedUser> {
   const send = recorder.recording(gateway.send);
   if (entry.type === 'extension') {

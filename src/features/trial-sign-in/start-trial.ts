@@ -10,7 +10,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { pendingKey, usesState } from '../sign-in/pending-key.js';
 import { trialStateBytes } from './trial-state.js';
 import type { TrialSecrets } from './run-trial.js';
-import type { TestTrace } from './trace.js';
+import type { TrialSignInTrace } from './trace-types.js';
 
 /** How long the console can read a test's trace after it started. */
 const traceLifetimeMs = 30 * 60_000;
@@ -61,7 +61,7 @@ export async function startTrialSignIn(
     codeVerifier: request.codeVerifier ?? null,
     nonce: 'nonce' in request && typeof request.nonce === 'string' ? request.nonce : null,
   };
-  const waiting: TestTrace = {
+  const waiting: TrialSignInTrace = {
     id,
     entryId: entry.id,
     draft: draft !== undefined,
@@ -81,7 +81,7 @@ export async function startTrialSignIn(
     callbackUntil: now + gateway.config.pendingSignInMs,
     expiresAt: now + traceLifetimeMs,
   };
-  await gateway.storage.testSignIns.create({
+  await gateway.storage.trialSignIns.create({
     id,
     stateKey: pendingKey(entry, request.state, ''),
     actor,
