@@ -14,7 +14,7 @@ import { UpgradedConnections, upgradeRecheckMs } from '../foundation/http/upgrad
 import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
-import { revalidateSession } from '../features/sessions/revalidate-session.js';
+import { revalidateBySource, sourceOf } from '../features/sign-in/sources/source-registry.js';
 import { endGrantsOfSignIns } from '../features/openid-provider/sign-in-grants.js';
 import { createSignInEnds, storageRaisingSignInEnds } from '../foundation/storage/sign-in-ends.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
@@ -102,6 +102,7 @@ export function createGateway(
     random,
     send,
     oidc,
+    sources: sourceOf,
     telemetry,
     ...(outbound === undefined
       ? {}
@@ -118,7 +119,7 @@ export function createGateway(
         ? {}
         : { cookieDomain: config.hosts.cookieDomain }),
       revalidate: (session) =>
-        revalidateSession(
+        revalidateBySource(
           {
             entries,
             oidcSessions: storage.oidcSessions,

@@ -9,16 +9,14 @@ import {
   SignInError,
   entryCallOrigins,
   isSsogateError,
-  isVisibleAscii,
   presentMappedUser,
   presentMappingLine,
   validateEntry,
 } from '../../core/index.js';
 
-import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { Telemetry } from '../../foundation/observability/telemetry.js';
-import { readSignedInUser } from '../sign-in/oauth2-steps.js';
+import { sourceOf } from '../sign-in/sources/source-registry.js';
 import type {
   AppTokenStore,
   PendingSignIn,
@@ -67,12 +65,7 @@ export async function runTrialSignIn(
   let entry: CompiledEntry | undefined;
   try {
     entry = await testedEntry(gateway, test, sealed.draft);
-    for (const secret of [
-      entry.appsecret,
-      entry.type === 'extension' ? entry.extension.secret : undefined,
-    ]) {
-      if (secret !== undefined) recorder.secret(secret);
-    }
+    for (const secret of sourceOf(entry).secrets) recorder.secret(secret);
     if (entry.id !== routeEntryId) {
       throw new SignInError('state_invalid', `the state belongs to entry ${entry.id}`);
     }
@@ -90,9 +83,10 @@ export async function runTrialSignIn(
   } catch (failure) {
     if (!isSsogateError(failure)) throw failure;
     error = recorder.fail(failure);
-    if (entry?.type === 'oauth2') {
-      reportToken(entry, recorder);
-      reportMapping(entry, recorder);
+    const steps = entry === undefined ? undefined : sourceOf(entry).oauth2Steps;
+    if (steps !== undefined) {
+      reportToken(steps, recorder);
+      reportMapping(steps, recorder);
     }
   }
   const secrets = recorder.allSecrets();
@@ -149,19 +143,7 @@ async function signedInUser(
   sealed: TrialSecrets,
   test: TrialSignInRecord,
 ): Promise<MappedUser> {
-  const send = recorder.recording(gateway.send);
-  if (entry.type === 'extension') {
-    recorder.begin('extension');
-    return extensionCallbackUser(
-      { send, clock: gateway.clock, random: gateway.random },
-      entry,
-      query,
-      sealed.redirectUri,
-    );
-  }
-  const code = checkedCode(entry, query);
-  recorder.result({ label: 'code', outcome: 'ok', value: MASK });
-  recorder.begin('app token');
+  const source = sourceOf(entry);
   const pending: PendingSignIn = {
     stateHash: test.stateKey,
     entryId: entry.id,
@@ -173,42 +155,25 @@ async function signedInUser(
     createdAt: test.createdAt,
     expiresAt: test.callbackUntil,
   };
-  const { mapped } = await readSignedInUser(
+  const mapped = await source.readTrialAnswer(
     {
       appTokens: readOnlyAppTokens(gateway.storage.appTokens),
-      send,
+      send: recorder.recording(gateway.send),
       clock: gateway.clock,
+      random: gateway.random,
       oidc: gateway.oidc,
       telemetry: quietTelemetry,
-      observer: recorder,
     },
-    entry,
-    code,
+    query,
     pending,
+    recorder,
   );
-  reportToken(entry, recorder);
-  reportMapping(entry, recorder);
+  const steps = source.oauth2Steps;
+  if (steps !== undefined) {
+    reportToken(steps, recorder);
+    reportMapping(steps, recorder);
+  }
   return mapped;
-}
-
-/** The callback's checks of an OAuth2 entry (complete-sign-in.ts), in the same order. */
-function checkedCode(entry: CompiledOAuth2Entry, query: Readonly<Record<string, unknown>>): string {
-  const code = single(query[entry.shapes.callbackCodeParameter]);
-  if (code !== undefined && code !== '' && !isVisibleAscii(code)) {
-    throw new SignInError('code_invalid', 'the code has a control or non-ASCII character');
-  }
-  const error = single(query.error);
-  if (error !== undefined) {
-    const description = single(query.error_description);
-    throw new SignInError(
-      'provider_error',
-      `the server answered error=${error}${description === undefined ? '' : `: ${description}`}`,
-    );
-  }
-  if (code === undefined || code === '') {
-    throw new SignInError('missing_code', 'the callback carries no single code');
-  }
-  return code;
 }
 
 /**

@@ -1,13 +1,8 @@
 import type { CompiledEntry, EntryInput } from '../../core/index.js';
-import {
-  SsogateError,
-  buildAuthorizationRequest,
-  entryCallOrigins,
-  randomToken,
-} from '../../core/index.js';
-import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
+import { SsogateError, entryCallOrigins, randomToken } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import { pendingKey, usesState } from '../sign-in/pending-key.js';
+import { pendingKey } from '../sign-in/pending-key.js';
+import { sourceOf } from '../sign-in/sources/source-registry.js';
 import { trialStateBytes } from './trial-state.js';
 import type { TrialSecrets } from './run-trial.js';
 import type { TrialSignInTrace } from './trace-types.js';
@@ -36,22 +31,24 @@ export async function startTrialSignIn(
   entry: CompiledEntry,
   draft: EntryInput | undefined,
 ): Promise<StartedTrial> {
-  if (!usesState(entry)) {
+  const source = sourceOf(entry);
+  // trial-callback.ts finds a test by the `state` of its callback.
+  if (source.callback.correlationField !== 'state') {
     throw new SsogateError(
       'test_sign_in_needs_state',
       'the authorization URL has no ${state}, by which a test sign-in finds its callback',
       { field: 'authorizeUrl' },
     );
   }
-  const publicUrl = gateway.config.publicUrl;
-  const request =
-    entry.type === 'extension'
-      ? await extensionAuthorizationRequest(gateway, entry, publicUrl, trialStateBytes)
-      : buildAuthorizationRequest(entry, {
-          publicUrl,
-          random: gateway.random,
-          stateBytes: trialStateBytes,
-        });
+  const request = await source.authorizationRequest(
+    {
+      publicUrl: gateway.config.publicUrl,
+      random: gateway.random,
+      send: gateway.send,
+      clock: gateway.clock,
+    },
+    { stateBytes: trialStateBytes },
+  );
   const now = gateway.clock();
   const id = randomToken(gateway.random, 18);
   const secrets: TrialSecrets = {
@@ -83,7 +80,7 @@ export async function startTrialSignIn(
   };
   await gateway.storage.trialSignIns.create({
     id,
-    stateKey: pendingKey(entry, request.state, ''),
+    stateKey: pendingKey(entry.id, source, request.state, ''),
     actor,
     entryId: entry.id,
     status: 'waiting',
