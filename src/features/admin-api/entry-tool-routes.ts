@@ -20,7 +20,7 @@ import {
   validateEntry,
 } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import { sourceOf } from '../sign-in/sources/source-registry.js';
+import { sourceKinds, sourceOf } from '../sign-in/sources/source-registry.js';
 import { invalidField, presentProblem } from './api-failure.js';
 import { withKeptSecrets } from './kept-secrets.js';
 import type { ApiRouter } from './api-router.js';
@@ -142,8 +142,9 @@ export function entryToolRoutes(api: ApiRouter): void {
       tag: 'entries',
       summary: 'What templates and expressions may use',
       description:
-        'The placeholders each URL template allows, the user attributes a mapping may fill and ' +
-        'the functions of the expression language: the tables validation enforces.',
+        'The placeholders each URL template allows, the user attributes a mapping may fill, ' +
+        'the functions of the expression language: the tables validation enforces; and the ' +
+        'kinds of sign-in source, with what the entry form shows for each.',
       responses: { 200: { description: 'the tables', schema: entryModelAnswer } },
     },
     () =>
@@ -154,6 +155,7 @@ export function entryToolRoutes(api: ApiRouter): void {
           ),
           attributes: [...userAttributes],
           functions: [...functionNames],
+          kinds: sourceKinds.map((kind) => ({ ...kind, sections: [...kind.sections] })),
         },
       }),
   );

@@ -7,7 +7,7 @@ import {
 import { callbackMethods } from './callback-fields.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
-const extensionKind: SourceKind = {
+export const extensionKind: SourceKind = {
   kind: 'extension',
   entryType: 'extension',
   label: 'Extension service',

@@ -15,7 +15,7 @@ import { readSignedInUser } from '../oauth2-steps.js';
 import { callbackMethods, single } from './callback-fields.js';
 import type { DoctorCheck, SignInSource, SourceKind } from './sign-in-source.js';
 
-const oauth2Kind: SourceKind = {
+export const oauth2Kind: SourceKind = {
   kind: 'oauth2',
   entryType: 'oauth2',
   label: 'OAuth2',

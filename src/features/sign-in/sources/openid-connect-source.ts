@@ -5,7 +5,7 @@ import { single } from './callback-fields.js';
 import { oauth2StepsSource, templateSignOut } from './oauth2-template-source.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
-const openIdConnectKind: SourceKind = {
+export const openIdConnectKind: SourceKind = {
   kind: 'openid-connect',
   entryType: 'oauth2',
   label: 'OpenID Connect',

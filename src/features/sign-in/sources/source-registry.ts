@@ -1,11 +1,11 @@
 import type { CompiledEntry, CompiledOAuth2Entry } from '../../../core/index.js';
 import type { SessionRecord } from '../../../foundation/storage/types.js';
 import type { RevalidationDeps } from '../../sessions/revalidate-session.js';
-import { extensionSource } from './extension-source.js';
-import { oauth2TemplateSource } from './oauth2-template-source.js';
+import { extensionKind, extensionSource } from './extension-source.js';
+import { oauth2Kind, oauth2TemplateSource } from './oauth2-template-source.js';
 import type { OpenIdConnectEntry } from './openid-connect-source.js';
-import { openIdConnectSource } from './openid-connect-source.js';
-import type { SignInSource } from './sign-in-source.js';
+import { openIdConnectKind, openIdConnectSource } from './openid-connect-source.js';
+import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 /**
  * The one place that tells the kinds of sign-in source apart: the source
@@ -24,6 +24,12 @@ export function sourceOf(entry: CompiledEntry): SignInSource {
 function isOpenIdConnect(entry: CompiledOAuth2Entry): entry is OpenIdConnectEntry {
   return entry.oidc !== undefined;
 }
+
+/**
+ * Every kind of sign-in source, as the console's entry form shows it
+ * (`GET /_sso/api/entry-model`): a kind added to `sourceOf` is added here.
+ */
+export const sourceKinds: readonly SourceKind[] = [oauth2Kind, openIdConnectKind, extensionKind];
 
 /**
  * A session re-checked by its entry's source when due (`SessionDeps.revalidate`,
