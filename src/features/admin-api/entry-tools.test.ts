@@ -387,7 +387,7 @@ describe('admin API: entry-model', () => {
           ['extension', 'extension', false],
         ],
       );
-      assert.ok(model.kinds.every(({ sections }) => sections[0] === 'general'));
+      assert.deepEqual(model.kinds[2]?.sections, ['extensionService', 'users']);
     });
   });
 });

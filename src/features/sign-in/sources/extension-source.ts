@@ -11,7 +11,7 @@ export const extensionKind: SourceKind = {
   kind: 'extension',
   entryType: 'extension',
   label: 'Extension service',
-  sections: ['general', 'extension', 'users'],
+  sections: ['extensionService', 'users'],
   // The extension reads its server's answers itself; the gateway never sees them.
   testPanel: false,
 };

@@ -19,7 +19,7 @@ export const oauth2Kind: SourceKind = {
   kind: 'oauth2',
   entryType: 'oauth2',
   label: 'OAuth2',
-  sections: ['general', 'openid-connect', 'oauth2'],
+  sections: ['oidcIssuer', 'oauth2Flow'],
   testPanel: true,
 };
 

@@ -9,7 +9,7 @@ export const openIdConnectKind: SourceKind = {
   kind: 'openid-connect',
   entryType: 'oauth2',
   label: 'OpenID Connect',
-  sections: ['general', 'openid-connect', 'oauth2'],
+  sections: ['oidcIssuer', 'oauth2Flow'],
   testPanel: true,
 };
 

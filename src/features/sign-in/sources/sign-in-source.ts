@@ -28,7 +28,10 @@ export interface SourceKind {
   /** The `type` an entry of this kind is saved with (docs/entries.md#fields). */
   readonly entryType: 'oauth2' | 'extension';
   readonly label: string;
-  /** The form's sections, in order, by the names of docs/console.md. */
+  /**
+   * The form's sections below its general fields, in order, by the names
+   * the console draws them by (console/src/entry-kinds/entry-kind.ts).
+   */
   readonly sections: readonly string[];
   /** Whether the console's test panel (pasted answers run through the entry) applies. */
   readonly testPanel: boolean;
