@@ -14,6 +14,7 @@ import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
 import type { TestBackend } from '../test-support/test-backend.js';
 import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend.js';
+import { waitUntil } from '../test-support/wait-until.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { instanceSettings, startGatewayProcess } from './test-support/gateway-process.js';
 
@@ -53,12 +54,11 @@ async function logLine(
   match: (line: Record<string, unknown>) => boolean,
   after = 0,
 ): Promise<Record<string, unknown>> {
-  for (let waited = 0; waited < 20_000; waited += 50) {
-    const found = logLines(gateway).slice(after).find(match);
-    if (found !== undefined) return found;
-    await sleep(50);
-  }
-  throw new Error(`no such log line:\n${gateway.output.join('')}`);
+  return waitUntil(() => logLines(gateway).slice(after).find(match), {
+    message: () => `a log line among:\n${gateway.output.join('')}`,
+    timeoutMs: 20_000,
+    intervalMs: 50,
+  });
 }
 
 /** The pids of the workers that logged a request to `path` from line `after` on. */
