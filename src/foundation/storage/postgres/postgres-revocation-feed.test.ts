@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { withTestBackend } from '../../../test-support/test-backend.js';
-import { newSecretBox } from '../../../test-support/storage-fixtures.js';
+import { newSecretBox } from '../../../test-support/storage-values.js';
 import { waitUntil } from '../../../test-support/wait-until.js';
 import type { Revocation } from '../session-revocations.js';
 import type { Storage } from '../types.js';

@@ -4,7 +4,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { withTempDir } from '../../../test-support/storage-fixtures.js';
+import { withTempDir } from '../../../test-support/storage-values.js';
 import { waitUntil } from '../../../test-support/wait-until.js';
 import type { BackgroundCheckpoints, CheckpointState } from './background-checkpoints.js';
 import { checkpointInBackground } from './background-checkpoints.js';
