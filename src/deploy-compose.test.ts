@@ -12,6 +12,7 @@ import { connect } from 'node:net';
 import { parse } from 'yaml';
 import { freePort } from './test-support/free-port.js';
 import { knownSettingNames } from './test-support/known-settings.js';
+import { waitUntil } from './test-support/wait-until.js';
 
 // Compiled to build/src/, so the repository is two levels up.
 const deployFolder = fileURLToPath(new URL('../../deploy/', import.meta.url));
@@ -148,16 +149,20 @@ async function composeRedisOn(port: number, password: string): Promise<ChildProc
     env: { PATH: process.env.PATH ?? '', REDIS_PASSWORD: password },
     stdio: 'ignore',
   });
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      await redisReply(port, 'QUIT');
-      return redis;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  try {
+    await waitUntil(
+      () =>
+        redisReply(port, 'QUIT').then(
+          () => true,
+          () => false,
+        ),
+      { message: 'the compose Redis command to listen', timeoutMs: 5000, intervalMs: 100 },
+    );
+    return redis;
+  } catch {
+    redis.kill();
+    throw new Error('the compose Redis command did not start');
   }
-  redis.kill();
-  throw new Error('the compose Redis command did not start');
 }
 
 test(

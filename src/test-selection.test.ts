@@ -78,6 +78,8 @@ describe('on PostgreSQL and Redis', () => {
       'build/src/features/sign-in/sign-in-flow.test.js',
       'build/src/multi-instance/multi-instance.test.js',
       'build/src/foundation/storage/session-store.test.js',
+      // Its storage from storage-fixtures.js, its events from storage-values.js.
+      'build/src/foundation/storage/audit-store.test.js',
     ]) {
       assert.ok(files.includes(file), `${file} is not chosen`);
     }
@@ -86,6 +88,18 @@ describe('on PostgreSQL and Redis', () => {
       'build/src/fuzz/parsers.fuzz.test.js',
       'build/src/readme.test.js',
       'build/console/src/route.test.js',
+      // The growth suites time pure functions.
+      'build/src/core/template/linear-time.test.js',
+      'build/src/core/entry/mapping-linear-time.test.js',
+      'build/src/fuzz/linear-time.test.js',
+      // SQLite files of their own, or a Redis server of their own: a key, a
+      // folder or a port from test-support, never the backend of the run.
+      'build/src/foundation/storage/sqlite/open-sqlite-storage.test.js',
+      'build/src/foundation/storage/sqlite/background-checkpoints.test.js',
+      'build/src/foundation/entries/entry-registry.test.js',
+      'build/src/foundation/http/session-cache.test.js',
+      'build/src/foundation/storage/redis/redis-exec.test.js',
+      'build/src/foundation/storage/redis/redis-revocation-feed.test.js',
     ]) {
       assert.ok(!files.includes(file), `${file} is chosen`);
     }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Storage } from '../foundation/storage/types.js';
-import { auditEvent, withTestStorage } from '../test-support/storage-fixtures.js';
+import { withTestStorage } from '../test-support/storage-fixtures.js';
+import { auditEvent } from '../test-support/storage-values.js';
 import { pruneAuditLog } from './audit-retention.js';
 import { startExpirySweep } from './expiry-sweep.js';
 

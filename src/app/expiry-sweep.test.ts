@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../foundation/config/load-config.js';
 import { keptAfterExpiryMs } from '../foundation/storage/trial-sign-in-store.js';
 import type { Storage } from '../foundation/storage/types.js';
 import { withTestBackend } from '../test-support/test-backend.js';
+import { waitUntil } from '../test-support/wait-until.js';
 import { buildApp } from './build-app.js';
 import { createGateway } from './create-gateway.js';
 import { startExpirySweep } from './expiry-sweep.js';
@@ -118,11 +118,10 @@ describe('the expiry sweep', () => {
       });
       try {
         // The sweep runs beside the start; wait for it, at most 5 s.
-        const deadline = Date.now() + 5000;
-        while ((await storage.sessions.get('ended-start')) !== undefined) {
-          if (Date.now() > deadline) break;
-          await delay(20);
-        }
+        await waitUntil(async () => (await storage.sessions.get('ended-start')) === undefined, {
+          message: 'the sweep to delete the ended session',
+          timeoutMs: 5000,
+        });
         assert.deepEqual(await remaining(storage, 'start'), ['session live', 'pending live']);
       } finally {
         await app.close();

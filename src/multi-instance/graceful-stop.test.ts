@@ -5,7 +5,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../foundation/config/load-config.js';
 import type { ExampleServer } from '../example-server/index.js';
@@ -16,32 +15,31 @@ import { freePort } from '../test-support/free-port.js';
 import { signInAtExample } from '../test-support/gateway-fixture.js';
 import type { TestBackend } from '../test-support/test-backend.js';
 import { testBackend } from '../test-support/test-backend.js';
+import { waitUntil } from '../test-support/wait-until.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { startGatewayProcess } from './test-support/gateway-process.js';
 
-/** Resolves once a new TCP connection to the port is refused (polling, at most ~30 s). */
-async function refusedAt(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => {
-        resolve(error.code === 'ECONNREFUSED');
-      });
+/** Whether a new TCP connection to the port is refused. */
+function refuses(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
     });
-    if (refused) return;
-    await delay(50);
-  }
-  assert.fail(`port ${port} still accepted connections`);
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      resolve(error.code === 'ECONNREFUSED');
+    });
+  });
 }
 
-/** Polls until `check` holds (at most ~30 s). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 600 && !check(); attempt += 1) await delay(50);
-  assert.ok(check(), what);
+/** Resolves once a new TCP connection to the port is refused (polling, at most 30 s). */
+async function refusedAt(port: number): Promise<void> {
+  await waitUntil(() => refuses(port), {
+    message: `port ${port} to refuse connections`,
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  });
 }
 
 describe('a gateway process stopped with SIGTERM', () => {
@@ -96,10 +94,10 @@ describe('a gateway process stopped with SIGTERM', () => {
     example.failNext('token', { delayMs: tokenDelayMs });
     example.requests.length = 0;
     const callback = browser.open(callbackUrl, { maxHops: 0 });
-    await until(
-      () => example.requests.some((request) => request.path === '/get/token'),
-      'the gateway called the token endpoint',
-    );
+    await waitUntil(() => example.requests.some((request) => request.path === '/get/token'), {
+      message: 'the gateway to call the token endpoint',
+      timeoutMs: 30_000,
+    });
     return { callback };
   }
 

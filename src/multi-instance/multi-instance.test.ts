@@ -16,6 +16,7 @@ import { freePort } from '../test-support/free-port.js';
 import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
 import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend.js';
+import { waitUntil } from '../test-support/wait-until.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { instanceSettings, startGatewayProcess } from './test-support/gateway-process.js';
 
@@ -198,11 +199,13 @@ describe('several instances as one', { skip }, () => {
     });
     assert.equal(response.status, 200, await response.text());
     for (const index of [b, c]) {
-      let body = '';
-      for (let attempt = 0; attempt < 20 && !body.includes('Renamed JSON entry'); attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-        body = await chooser(index);
-      }
+      const body = await waitUntil(
+        async () => {
+          const page = await chooser(index);
+          return page.includes('Renamed JSON entry') && page;
+        },
+        { message: `the renamed entry on instance ${index}'s chooser`, intervalMs: 100 },
+      );
       assert.match(body, /Renamed JSON entry/);
     }
   });

@@ -10,6 +10,7 @@ import type { TestGateway } from '../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../test-support/gateway-fixture.js';
 import { signOutWithCookie } from '../test-support/sign-out.js';
 import { testBackendName } from '../test-support/test-backend.js';
+import { waitUntil } from '../test-support/wait-until.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { sharedFileSettings, startProcessOnSharedFile } from './test-support/gateway-process.js';
 
@@ -212,19 +213,20 @@ describe('two gateways on PostgreSQL alone', { skip: needs('postgres') }, () => 
     } finally {
       await admin.end();
     }
-    await until(() => !remembered(one, zoe) && !remembered(two, zoe));
+    await waitUntil(() => !remembered(one, zoe) && !remembered(two, zoe), {
+      message: 'both instances to forget the session',
+      timeoutMs: 30_000,
+    });
     // Still signed in: read from the database again, and remembered once trusted.
     assert.equal(await authStatus(one.url, zoe), 204);
-    await until(() => one.storage.revocations?.catchUp() === true);
+    await waitUntil(() => one.storage.revocations?.catchUp() === true, {
+      message: 'the revocation feed to be trusted again',
+      timeoutMs: 30_000,
+    });
     assert.equal(await authStatus(one.url, zoe), 204);
     assert.equal(remembered(one, zoe), true);
   });
 });
-
-/** Waits until `done()` holds; the suite's own time-out bounds it. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 /** Skips unless the suite runs on PostgreSQL (with Redis, when asked). */
 function needs(backend: 'postgres' | 'postgres+redis'): string | false {

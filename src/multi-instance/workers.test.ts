@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExampleServer } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
 import { TestBrowser } from '../test-support/browser.js';
@@ -14,6 +13,7 @@ import { signInAtExample } from '../test-support/gateway-fixture.js';
 import { signOut } from '../test-support/sign-out.js';
 import type { TestBackend } from '../test-support/test-backend.js';
 import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend.js';
+import { waitUntil } from '../test-support/wait-until.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { instanceSettings, startGatewayProcess } from './test-support/gateway-process.js';
 
@@ -53,12 +53,11 @@ async function logLine(
   match: (line: Record<string, unknown>) => boolean,
   after = 0,
 ): Promise<Record<string, unknown>> {
-  for (let waited = 0; waited < 20_000; waited += 50) {
-    const found = logLines(gateway).slice(after).find(match);
-    if (found !== undefined) return found;
-    await sleep(50);
-  }
-  throw new Error(`no such log line:\n${gateway.output.join('')}`);
+  return waitUntil(() => logLines(gateway).slice(after).find(match), {
+    message: () => `a log line among:\n${gateway.output.join('')}`,
+    timeoutMs: 20_000,
+    intervalMs: 50,
+  });
 }
 
 /** The pids of the workers that logged a request to `path` from line `after` on. */
@@ -163,8 +162,11 @@ function twoWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>): vo
       (line) => (line.req as { url?: string } | undefined)?.url === '/_sso/auth',
       from,
     );
-    await sleep(200);
-    assert.equal(pidsServing(gateway, '/_sso/auth', from).size, 2);
+    // Each worker writes its own lines, the other's perhaps a moment later.
+    await waitUntil(() => pidsServing(gateway, '/_sso/auth', from).size === 2, {
+      message: () => `lines of /_sso/auth from both workers:\n${gateway.output.join('')}`,
+      intervalMs: 50,
+    });
     await browser.close();
   });
 
@@ -217,7 +219,10 @@ function twoWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>): vo
     // The session signed in before lives on in storage: every worker accepts it.
     assert.deepEqual(await authChecks(cookie), Array<number>(checks).fill(204));
     assert.deepEqual(await authChecks(''), Array<number>(checks).fill(401));
-    await sleep(200);
+    await waitUntil(() => pidsServing(gateway, '/_sso/auth', checked).size >= 2, {
+      message: () => `lines of /_sso/auth from two workers:\n${gateway.output.join('')}`,
+      intervalMs: 50,
+    });
     assert.deepEqual(
       [...pidsServing(gateway, '/_sso/auth', checked)].sort(),
       [kept, replacement].sort(),

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from './wait-until.js';
 
 /** Where Debian's apache2 package puts its modules. */
 const apacheModules = '/usr/lib/apache2/modules';
@@ -83,19 +84,24 @@ export async function startApache(
   // No binary at all (CI without the package) is an error event, not an exit.
   apache.once('error', (error) => (stderr += `${error.message}\n`));
   const exited = new Promise((resolve) => apache.once('close', resolve));
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await fetch(readyUrl);
-      break;
-    } catch {
-      if (attempt > 100 || apache.exitCode !== null || apache.pid === undefined) {
-        apache.kill('SIGTERM');
-        const log = await errorLog();
-        await rm(dir, { recursive: true, force: true });
-        throw new Error(`Apache did not start: ${stderr}${log}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  try {
+    await waitUntil(
+      async () => {
+        const answered = await fetch(readyUrl).then(
+          () => true,
+          () => false,
+        );
+        if (answered) return true;
+        if (apache.exitCode !== null || apache.pid === undefined) throw new Error('exited');
+        return false;
+      },
+      { message: 'Apache to answer', timeoutMs: 10_000, intervalMs: 100 },
+    );
+  } catch {
+    apache.kill('SIGTERM');
+    const log = await errorLog();
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`Apache did not start: ${stderr}${log}`);
   }
   return {
     dir,

@@ -1,6 +1,5 @@
-import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { AuditEvent, AuditQuery, AuditStore } from '../foundation/storage/types.js';
+import { waitUntil } from './wait-until.js';
 
 /** Long enough for a machine busy with the whole suite; only a missing event waits it out. */
 const waitLimitMs = 15_000;
@@ -21,17 +20,17 @@ export async function waitForAuditEvent(
   query: Omit<AuditQuery, 'limit'> & { readonly limit?: number },
   matches: (event: AuditEvent) => boolean = () => true,
 ): Promise<AuditEvent> {
-  const deadline = Date.now() + waitLimitMs;
-  for (;;) {
-    const events = await audit.list({ ...query, limit: query.limit ?? 1 });
-    const found = events.find(matches);
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) {
-      assert.fail(
-        `no audit event like ${JSON.stringify(query)} matched in ${waitLimitMs} ms; ` +
-          `the store held ${JSON.stringify(events)}`,
-      );
-    }
-    await delay(pollEveryMs);
-  }
+  let events: readonly AuditEvent[] = [];
+  return waitUntil(
+    async () => {
+      events = await audit.list({ ...query, limit: query.limit ?? 1 });
+      return events.find(matches);
+    },
+    {
+      message: () =>
+        `an audit event like ${JSON.stringify(query)}; the store held ${JSON.stringify(events)}`,
+      timeoutMs: waitLimitMs,
+      intervalMs: pollEveryMs,
+    },
+  );
 }

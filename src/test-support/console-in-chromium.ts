@@ -18,25 +18,6 @@ export const consoleSkip: string | false =
       ? 'the console is not built (npm run build:console; npm test does it first)'
       : false;
 
-/**
- * Waits until `holds` answers true, asking again every 50 ms for up to 30 s.
- * For what no locator can wait on (a count, an input's value): Playwright's
- * page.waitForFunction would poll its predicate through eval in the page,
- * which the gateway's Content-Security-Policy refuses (no 'unsafe-eval'), so
- * it failed whenever the first look did not already hold.
- */
-export async function waitUntilHolds(
-  holds: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await holds())) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Where the screenshots of the main pages go (gitignored; docs/console.md). */
 const screenshots = join(process.cwd(), 'artifacts', 'screenshots');
 

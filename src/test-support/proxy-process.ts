@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from './wait-until.js';
 
 /** The first of `paths` that runs with `versionArgs`: a proxy installed from Debian's packages. */
 export function findBinary(
@@ -61,17 +62,22 @@ export async function startProxy(start: ProxyStart): Promise<RunningProxy> {
     }
     await rm(dir, { recursive: true, force: true });
   };
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await fetch(start.readyUrl);
-      break;
-    } catch {
-      if (attempt > 100 || child.exitCode !== null) {
-        await stop();
-        throw new Error(`${start.name} did not start: ${stderr}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  try {
+    await waitUntil(
+      async () => {
+        const answered = await fetch(start.readyUrl).then(
+          () => true,
+          () => false,
+        );
+        if (answered) return true;
+        if (child.exitCode !== null) throw new Error('exited');
+        return false;
+      },
+      { message: `${start.name} to answer`, timeoutMs: 10_000, intervalMs: 100 },
+    );
+  } catch {
+    await stop();
+    throw new Error(`${start.name} did not start: ${stderr}`);
   }
   return { dir, stop };
 }

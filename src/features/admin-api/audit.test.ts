@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { json, withApi } from './test-support/api-fixtures.js';
-import { auditEvent as event } from '../../test-support/storage-fixtures.js';
+import { auditEvent as event } from '../../test-support/storage-values.js';
 
 interface AuditPage {
   events: Record<string, unknown>[];

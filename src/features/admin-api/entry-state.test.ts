@@ -4,7 +4,7 @@ import type { ApiFixture } from './test-support/api-fixtures.js';
 import { json, withApi } from './test-support/api-fixtures.js';
 import { entryAnswer, entryListAnswer } from './response-schemas.js';
 import { entryWithId } from '../../core/test-support/entries.js';
-import { auditEvent } from '../../test-support/storage-fixtures.js';
+import { auditEvent } from '../../test-support/storage-values.js';
 
 interface ErrorBody {
   error: { code: string; message: string; problems?: { field: string; message: string }[] };

@@ -6,10 +6,10 @@ import {
   consoleStory,
   screenshot,
   signInToConsole,
-  waitUntilHolds,
 } from '../../test-support/console-in-chromium.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 import {
   discoverProvider,
   redirectUri,
@@ -116,7 +116,11 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
   step('the list shows it: id, kind, two redirect URIs, its entry, refresh tokens on', async () => {
     const { page } = story();
     const row = page.locator('table.applications-table tbody tr');
-    await waitUntilHolds(async () => (await row.count()) === 1, 'one application listed');
+    await waitUntil(async () => (await row.count()) === 1, {
+      message: 'one application listed',
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     const cells = await row.locator('th, td').allInnerTexts();
     assert.deepEqual(cells.slice(0, 6), ['Wiki', 'wiki', 'Confidential', '2', 'corp', 'On']);
     await screenshot(page, 'applications-list');

@@ -5,9 +5,9 @@ import {
   consoleStory,
   screenshot,
   signInToConsole,
-  waitUntilHolds,
 } from '../../test-support/console-in-chromium.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 
 /**
  * The way into a new entry (docs/console.md#presets): a preset opens ready,
@@ -28,7 +28,11 @@ describe('the entry form’s entrance, in headless Chromium', { skip: consoleSki
     await page.getByRole('link', { name: 'New entry' }).click();
     await page.locator('#start-from').selectOption('github');
     const id = page.getByLabel('Id (required)');
-    await waitUntilHolds(async () => (await id.inputValue()) !== '', 'the suggested id');
+    await waitUntil(async () => (await id.inputValue()) !== '', {
+      message: 'the suggested id',
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     assert.equal(await id.inputValue(), 'github-2');
     await page
       .locator('.preset-callback')

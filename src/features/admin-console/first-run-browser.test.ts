@@ -9,11 +9,12 @@ import { defaultUsers, exampleEntries, startExampleServer } from '../../example-
 import type { GatewayProcess } from '../../multi-instance/test-support/gateway-process.js';
 import { startGatewayProcess } from '../../multi-instance/test-support/gateway-process.js';
 import { launchChromium } from '../../test-support/chromium.js';
-import { consoleSkip, waitUntilHolds } from '../../test-support/console-in-chromium.js';
+import { consoleSkip } from '../../test-support/console-in-chromium.js';
 import { freePort } from '../../test-support/free-port.js';
 import type { TestBackend } from '../../test-support/test-backend.js';
 import { testBackend } from '../../test-support/test-backend.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 
 /**
  * A newcomer's first hour: the gateway started as an operator starts it, on
@@ -164,7 +165,11 @@ describe('a first run, in headless Chromium', { skip: consoleSkip }, () => {
     const rows = page.locator('.audit-table tbody tr');
     await rows.filter({ hasText: reference }).first().waitFor();
     // The unfiltered list holds the row too: wait for the filtered answer.
-    await waitUntilHolds(async () => (await rows.count()) === 1, 'the filtered audit list');
+    await waitUntil(async () => (await rows.count()) === 1, {
+      message: 'the filtered audit list',
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     const row = await rows.first().innerText();
     assert.match(row, /Failure/);
     assert.match(row, /token_parse_failed/);

@@ -7,7 +7,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { compileEntry } from '../../core/index.js';
 import { loadEntriesFile, provisionEntries } from '../provisioning/entries-file.js';
 import { openSqliteStorage } from '../../foundation/storage/sqlite/open-sqlite-storage.js';
-import { newSecretBox, withTempDir, withTestStorage } from '../../test-support/storage-fixtures.js';
+import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import { newSecretBox, withTempDir } from '../../test-support/storage-values.js';
 
 const secret = 'ext-at-rest-CANARY-0123456789';
 

@@ -15,6 +15,7 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { signOut } from '../../test-support/sign-out.js';
 import { testBackendName } from '../../test-support/test-backend.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 import { endGrantsOfOverSignIns } from './sign-in-grants.js';
 import {
   codeFlow,
@@ -28,11 +29,7 @@ const logoutEvent = 'http://schemas.openid.net/event/backchannel-logout';
 
 /** Polls until `holds` is true, for at most `ms`: deliveries run off the request path. */
 async function eventually(holds: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!holds()) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(holds, { message: 'a back-channel delivery', timeoutMs: ms });
 }
 
 /**
@@ -202,11 +199,13 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
     });
     assert.equal(await userinfoStatus(app.tokens.access_token), 401);
     // Audited once the attempt is over, which may be just after the client has the token.
-    let events = await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 50 });
-    for (let waited = 0; events.length === auditedBefore && waited < 5000; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      events = await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 50 });
-    }
+    const events = await waitUntil(
+      async () => {
+        const listed = await gw.storage.audit.list({ kind: 'backchannel_logout', limit: 50 });
+        return listed.length !== auditedBefore && listed;
+      },
+      { message: 'the back-channel logout audited', timeoutMs: 5000 },
+    );
     assert.equal(events[0]?.detail?.ended, 'sign_in_replaced');
     // The new sign-in's grants are its own, and work.
     const renewed = await tokensFor('app', browser);

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromiumSkip, launchChromium } from '../../test-support/chromium.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import {
@@ -62,9 +63,11 @@ describe('front-channel logout, in Chromium', { skip: chromiumSkip }, () => {
 
   /** Waits until the application's front-channel URI has been requested `count` times. */
   async function logoutRequested(count: number): Promise<URLSearchParams> {
-    for (let tries = 0; tries < 100 && logoutRequests().length < count; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(() => logoutRequests().length >= count, {
+      message: `the front-channel logout URI loaded ${count} times`,
+      timeoutMs: 5000,
+      intervalMs: 50,
+    });
     const last = logoutRequests().at(-1);
     assert.equal(logoutRequests().length, count, 'the front-channel logout URI was loaded');
     assert.ok(last !== undefined);

@@ -10,6 +10,7 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { freePort } from '../../test-support/free-port.js';
 import { adminSpellings } from '../../test-support/path-spellings.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 import type { EchoUpstream, Seen } from './test-support/upstream-fixture.js';
 import { signedInCookie, startEchoUpstream } from './test-support/upstream-fixture.js';
 import type { RawUpstream } from './test-support/raw-upstream.js';
@@ -278,10 +279,10 @@ describe('reverse proxy', () => {
       assert.match(answer, /^HTTP\/1\.1 200 /, method);
     }
     // Unframed, the body arrives after the upstream has answered: wait for all of it.
-    for (let waited = 0; waited < 2_000; waited += 20) {
-      if (raw.received.join('').split('X-Auth-Request-User: root').length === 4) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(() => raw.received.join('').split('X-Auth-Request-User: root').length === 4, {
+      message: 'the three requests, bodies and all',
+      timeoutMs: 2_000,
+    });
     const framed = raw.received.map((bytes) => frameRequests(bytes));
     const heads = framed.flatMap(({ requests }) =>
       requests.map(({ head }) => head.split('\r\n')[0]),

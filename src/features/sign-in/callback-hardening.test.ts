@@ -6,12 +6,12 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { TestBrowser } from '../../test-support/browser.js';
 import { everyStoredText } from '../../test-support/database-text.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { testBackendName } from '../../test-support/test-backend.js';
+import { waitUntil } from '../../test-support/wait-until.js';
 
 const issuedPrefix = 'ISSUED_7c1f9a_';
 const appSecret = 'APP_SECRET_b3e81d42';
@@ -236,10 +236,14 @@ describe('callback hardening', () => {
       settled = true;
     });
     // The hung entry's token call has reached its server and waits there.
-    for (let tries = 0; hungSockets.length === 0; tries += 1) {
-      assert.ok(tries < 250 && !settled, 'the token call never reached the hung server');
-      await delay(20);
-    }
+    await waitUntil(
+      () => {
+        if (hungSockets.length > 0) return true;
+        assert.ok(!settled, 'the token call never reached the hung server');
+        return false;
+      },
+      { message: 'the token call to reach the hung server', timeoutMs: 5000 },
+    );
     const other = await signedIn('gina');
     assert.equal((await me(other)).userId, 'gina');
     assert.equal(settled, false, 'the hung sign-in ended before the other one completed');

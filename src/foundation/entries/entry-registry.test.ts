@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite-storage.js';
-import { newSecretBox, withTempDir } from '../../test-support/storage-fixtures.js';
+import { newSecretBox, withTempDir } from '../../test-support/storage-values.js';
 import { EntryRegistry } from './entry-registry.js';
 import { parsedEntry } from '../../core/test-support/entries.js';
 

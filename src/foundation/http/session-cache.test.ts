@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteStorage } from '../storage/index.js';
 import type { Storage, UserRecord } from '../storage/types.js';
-import { newSecretBox } from '../../test-support/storage-fixtures.js';
+import { newSecretBox } from '../../test-support/storage-values.js';
 import { SessionCache, maxRememberedSessions } from './session-cache.js';
 
 const idleMs = 30 * 60_000;

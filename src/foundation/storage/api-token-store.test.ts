@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { openStorage } from '../../app/open-storage.js';
 import { loadConfig } from '../config/load-config.js';
 import { executeStatements } from '../../test-support/database-text.js';
-import { withTempDir, withTestStorage } from '../../test-support/storage-fixtures.js';
+import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import { withTempDir } from '../../test-support/storage-values.js';
 import { testBackend } from '../../test-support/test-backend.js';
 
 describe('ApiTokenStore', () => {

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditEvent as event, withTestStorage } from '../../test-support/storage-fixtures.js';
+import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import { auditEvent as event } from '../../test-support/storage-values.js';
 
 describe('AuditStore', () => {
   test('append and read back every field, newest first', async () => {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from '../../../test-support/wait-until.js';
 
 /** A span as the OTLP/HTTP JSON encoding carries it (ids in hex). */
 export interface ReceivedSpan {
@@ -19,9 +20,9 @@ export interface OtlpReceiver {
   /** Paths and content types of the POSTs received. */
   readonly posts: { readonly path: string; readonly contentType: string }[];
   /**
-   * Resolves once a received span satisfies `wanted`, or after `timeoutMs`
-   * whatever came: an export already on the wire when the exporter was shut
-   * down may land a moment after the shutdown resolved.
+   * Resolves once a received span satisfies `wanted`, and fails after
+   * `timeoutMs` without one: an export already on the wire when the exporter
+   * was shut down may land a moment after the shutdown resolved.
    */
   waitForSpan(wanted: (span: ReceivedSpan) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -70,10 +71,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans,
     posts,
     waitForSpan: async (wanted, timeoutMs = 10_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!spans.some(wanted) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitUntil(() => spans.some(wanted), {
+        message: () => `a span among ${spans.map(({ name }) => name).join(', ')}`,
+        timeoutMs,
+        intervalMs: 50,
+      });
     },
     close: () =>
       new Promise((resolve) => {

@@ -7,7 +7,7 @@ import { AUDIT_PRUNE_LOCK_KEY } from '../audit-retention.js';
 import { SWEEP_LOCK_KEY } from '../kysely-storage.js';
 import { migrations } from '../migrations/index.js';
 import type { Storage } from '../types.js';
-import { auditEvent, newSecretBox } from '../../../test-support/storage-fixtures.js';
+import { auditEvent, newSecretBox } from '../../../test-support/storage-values.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
 import { parsedEntry } from '../../../core/test-support/entries.js';
 

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { withTestBackend } from '../../../test-support/test-backend.js';
-import { newSecretBox } from '../../../test-support/storage-fixtures.js';
+import { newSecretBox } from '../../../test-support/storage-values.js';
+import { waitUntil } from '../../../test-support/wait-until.js';
 import type { Revocation } from '../session-revocations.js';
 import type { Storage } from '../types.js';
 import { openPostgresStorage } from './open-postgres-storage.js';
@@ -22,11 +22,6 @@ function heardBy(storage: Storage): Revocation[] {
 
 function last(heard: readonly Revocation[]): Revocation | undefined {
   return heard[heard.length - 1];
-}
-
-/** Waits until `done()` holds; the suite's own time-out bounds it. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await delay(10);
 }
 
 async function newUserRow(storage: Storage, userId: string): Promise<number> {
@@ -111,9 +106,15 @@ describe('PostgreSQL revocation feed', { skip, timeout: 60_000 }, () => {
              where application_name = $1 and datname = current_database()`,
           [listenerApplicationName],
         );
-        await until(() => heard.some((revocation) => revocation.scope === 'all'));
+        await waitUntil(() => heard.some((revocation) => revocation.scope === 'all'), {
+          message: "'all' revoked while the listener was cut off",
+          timeoutMs: 30_000,
+        });
         assert.equal(feed.catchUp(), false, 'nothing trusted meanwhile');
-        await until(() => feed.catchUp());
+        await waitUntil(() => feed.catchUp(), {
+          message: 'the feed to listen again',
+          timeoutMs: 30_000,
+        });
         // Listening again: announcements are heard.
         const row = await newUserRow(storage, 'kim');
         await storage.users.setAdmin(row, true, Date.now());

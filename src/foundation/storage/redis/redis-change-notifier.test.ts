@@ -1,15 +1,10 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RedisStores } from './open-redis-stores.js';
+import { waitUntil } from '../../../test-support/wait-until.js';
 import { redisSkip, sleep, testPrefix, useRedisSuite } from './test-support/redis-test-support.js';
 
 const skip = await redisSkip();
-
-/** Waits until `done()` holds, for at most `ms`. */
-async function until(done: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done() && Date.now() < end) await sleep(10);
-}
 
 describe('Redis change notifier', { skip }, () => {
   const suite = useRedisSuite();
@@ -31,13 +26,19 @@ describe('Redis change notifier', { skip }, () => {
     await a.changes.publish('entries');
     // The publisher's own listeners run before publish resolves.
     assert.equal(heard.a, 1);
-    await until(() => heard.b === 1);
+    await waitUntil(() => heard.b === 1, {
+      message: 'the other instance to hear it',
+      timeoutMs: 2000,
+    });
     // Time for a stray echo or a cross-prefix delivery to show up.
     await sleep(150);
     assert.deepEqual(heard, { a: 1, b: 1, elsewhere: 0 });
 
     await b.changes.publish('entries');
-    await until(() => heard.a === 2);
+    await waitUntil(() => heard.a === 2, {
+      message: 'the first instance to hear it',
+      timeoutMs: 2000,
+    });
     await sleep(150);
     assert.deepEqual(heard, { a: 2, b: 2, elsewhere: 0 });
   });

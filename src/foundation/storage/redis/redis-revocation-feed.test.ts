@@ -2,20 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
 import { freePort } from '../../../test-support/free-port.js';
+import { waitUntil } from '../../../test-support/wait-until.js';
 import type { Revocation } from '../session-revocations.js';
 import type { RedisStores } from './open-redis-stores.js';
 import { openRedisStores } from './open-redis-stores.js';
 import { PrivateRedisServer, redisServerInstalled } from './test-support/private-redis-server.js';
 import { connectRedis } from './redis-connection.js';
-import { sleep } from './test-support/redis-test-support.js';
 
 const skip =
   process.env.CI !== 'true' && !redisServerInstalled() ? 'redis-server is not installed' : false;
-
-/** Waits until `done()` holds; the suite's own time-out bounds it. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await sleep(10);
-}
 
 function last(heard: readonly Revocation[]): Revocation | undefined {
   return heard[heard.length - 1];
@@ -86,9 +81,15 @@ describe('Redis revocation feed', { skip, timeout: 60_000 }, () => {
     const heardByTwo = heardBy(two);
     // Cuts every subscriber connection (this private server's only).
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    await until(() => heardByTwo.some(({ scope }) => scope === 'all'));
+    await waitUntil(() => heardByTwo.some(({ scope }) => scope === 'all'), {
+      message: "the other instance to hear 'all' revoked",
+      timeoutMs: 30_000,
+    });
     // Reconnected, re-subscribed and confirmed by a ping (within a second or so).
-    await until(() => two.revocations.catchUp());
+    await waitUntil(() => two.revocations.catchUp(), {
+      message: 'the other instance to trust the feed again',
+      timeoutMs: 30_000,
+    });
     await one.revocations.announce({ scope: 'session', idHash: 'after-reconnect' });
     assert.deepEqual(last(heardByTwo), { scope: 'session', idHash: 'after-reconnect' });
   });
@@ -96,19 +97,25 @@ describe('Redis revocation feed', { skip, timeout: 60_000 }, () => {
   test('while Redis is down nothing is trusted; once back, revocations flow again', async () => {
     const heardByTwo = heardBy(two);
     await server.stop();
-    await until(() => !two.revocations.catchUp());
+    await waitUntil(() => !two.revocations.catchUp(), {
+      message: 'the other instance to stop trusting the feed',
+      timeoutMs: 30_000,
+    });
     assert.deepEqual(last(heardByTwo), { scope: 'all' });
     await server.start();
-    await until(() => one.revocations.catchUp() && two.revocations.catchUp());
+    await waitUntil(() => one.revocations.catchUp() && two.revocations.catchUp(), {
+      message: 'both instances to trust the feed again',
+      timeoutMs: 30_000,
+    });
     // The command connection reconnects on its own schedule.
-    for (;;) {
-      try {
-        await one.ping();
-        break;
-      } catch {
-        await sleep(20);
-      }
-    }
+    await waitUntil(
+      () =>
+        one.ping().then(
+          () => true,
+          () => false,
+        ),
+      { message: 'the command connection to answer a ping', timeoutMs: 30_000 },
+    );
     await one.revocations.announce({ scope: 'user', userRowId: 11 });
     assert.deepEqual(last(heardByTwo), { scope: 'user', userRowId: 11 });
   });

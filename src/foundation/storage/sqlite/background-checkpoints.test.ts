@@ -4,7 +4,8 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { withTempDir } from '../../../test-support/storage-fixtures.js';
+import { withTempDir } from '../../../test-support/storage-values.js';
+import { waitUntil } from '../../../test-support/wait-until.js';
 import type { BackgroundCheckpoints, CheckpointState } from './background-checkpoints.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 
@@ -21,14 +22,6 @@ function walDatabase(filename: string): BetterSqlite3.Database {
 function commitRows(database: BetterSqlite3.Database, count: number): void {
   const insert = database.prepare('insert into rows (body) values (?)');
   for (let index = 0; index < count; index += 1) insert.run('x'.repeat(1024));
-}
-
-async function until(what: string, holds: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!holds()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const stateOf = (checkpoints: BackgroundCheckpoints): CheckpointState => checkpoints.state;
@@ -49,7 +42,9 @@ describe('checkpointInBackground', () => {
         assert.equal(stateOf(checkpoints), 'waiting', 'a few kilobytes of log start nothing');
 
         commitRows(database, 400);
-        await until('the thread to start', () => stateOf(checkpoints) === 'running');
+        await waitUntil(() => stateOf(checkpoints) === 'running', {
+          message: 'the thread to start',
+        });
         // The gateway's connection now leaves checkpoints to the thread.
         assert.equal(database.pragma('wal_autocheckpoint', { simple: true }), 10_000);
 
@@ -57,10 +52,9 @@ describe('checkpointInBackground', () => {
         // only the thread can have copied it into the database file.
         const sizeBefore = statSync(filename).size;
         commitRows(database, 1500);
-        await until(
-          'the rows to reach the database file',
-          () => statSync(filename).size > sizeBefore + 1024 * 1024,
-        );
+        await waitUntil(() => statSync(filename).size > sizeBefore + 1024 * 1024, {
+          message: 'the rows to reach the database file',
+        });
       } finally {
         await checkpoints.stop();
         database.close();
@@ -91,9 +85,9 @@ describe('checkpointInBackground', () => {
       });
       try {
         commitRows(database, 1);
-        await until('the fallback', () => stateOf(checkpoints) === 'failed');
+        await waitUntil(() => stateOf(checkpoints) === 'failed', { message: 'the fallback' });
         assert.equal(database.pragma('wal_autocheckpoint', { simple: true }), 1000);
-        await until('the warning', () => warnings.length > 0);
+        await waitUntil(() => warnings.length > 0, { message: 'the warning' });
         assert.match(
           warnings[0] ?? '',
           /checkpoints are back on the event loop: no checkpoints today/,

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrations } from '../migrations/index.js';
-import { newSecretBox, withTempDir } from '../../../test-support/storage-fixtures.js';
+import { newSecretBox, withTempDir } from '../../../test-support/storage-values.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
 import { parsedEntry } from '../../../core/test-support/entries.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { parsedEntry } from '../../../core/test-support/entries.js';
-import { newSecretBox, withTempDir } from '../../../test-support/storage-fixtures.js';
+import { newSecretBox, withTempDir } from '../../../test-support/storage-values.js';
 import type { Revocation, RevocationFeed } from '../session-revocations.js';
 import type { Storage } from '../types.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
-import { sleep } from './redis-test-support.js';
+import { waitUntil } from '../../../../test-support/wait-until.js';
 
 /** Whether the redis-server binary can be run here. */
 export function redisServerInstalled(): boolean {
@@ -37,13 +37,18 @@ export class PrivateRedisServer {
   async start(): Promise<void> {
     const child = spawnRedisServer(this.port, ['--appendonly', 'no']);
     this.child = child;
-    const deadline = Date.now() + 5000;
-    while (!(await accepts(this.port))) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        await this.stop();
-        throw new Error(`redis-server on port ${this.port} did not start`);
-      }
-      await sleep(25);
+    try {
+      await waitUntil(
+        async () => {
+          if (await accepts(this.port)) return true;
+          if (child.exitCode !== null) throw new Error('exited');
+          return false;
+        },
+        { message: `redis-server on port ${this.port}`, timeoutMs: 5000, intervalMs: 25 },
+      );
+    } catch {
+      await this.stop();
+      throw new Error(`redis-server on port ${this.port} did not start`);
     }
   }
 
