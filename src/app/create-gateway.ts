@@ -121,7 +121,7 @@ export function createGateway(
         revalidateSession(
           {
             entries,
-            oidcSessions: storage.oidcSessions,
+            upstreamSessions: storage.upstreamSessions,
             appTokens: storage.appTokens,
             oidc,
             send,

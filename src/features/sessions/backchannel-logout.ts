@@ -75,7 +75,7 @@ async function endNamedSessions(
     clockSkewSeconds: entry.oidc.clockSkewSeconds,
     maxAgeSeconds: logoutTokenMaxAgeSeconds,
   });
-  const store = gateway.storage.oidcSessions;
+  const store = gateway.storage.upstreamSessions;
   const fresh = await store.useOnce(
     sha256Base64url(`logout-jti:${entry.oidc.issuer}:${target.jti}`),
     target.rememberUntil * 1000,

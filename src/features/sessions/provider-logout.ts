@@ -16,9 +16,9 @@ export async function providerLogoutUrl(
   entry: CompiledEntry | undefined,
   sessionHash: string,
 ): Promise<string | undefined> {
-  const kept = await gateway.storage.oidcSessions.get(sessionHash);
+  const kept = await gateway.storage.upstreamSessions.get(sessionHash);
   if (kept === undefined) return undefined;
-  await gateway.storage.oidcSessions.delete(sessionHash);
+  await gateway.storage.upstreamSessions.delete(sessionHash);
   if (entry?.type !== 'oauth2' || entry.oidc === undefined || entry.logout !== undefined) {
     return undefined;
   }

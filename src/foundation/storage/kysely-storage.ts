@@ -13,7 +13,7 @@ import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createOidcClientStore } from './oidc-client-store.js';
 import { createOidcGrantStore } from './oidc-grant-store.js';
-import { createOidcSessionStore } from './oidc-session-store.js';
+import { createUpstreamSessionStore } from './upstream-session-store.js';
 import { createOidcSigningKeyStore } from './oidc-signing-key-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
@@ -48,7 +48,7 @@ export async function createKyselyStorage(
     users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
     pendingSignIns: createPendingSignInStore(db),
-    oidcSessions: createOidcSessionStore(db, secretBox),
+    upstreamSessions: createUpstreamSessionStore(db, secretBox),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
@@ -69,7 +69,7 @@ export async function createKyselyStorage(
         work({
           users: createUserStore(trx, dialect),
           sessions: createSessionStore(trx),
-          oidcSessions: createOidcSessionStore(trx, secretBox),
+          upstreamSessions: createUpstreamSessionStore(trx, secretBox),
           audit: createAuditStore(trx),
         }),
       ),
@@ -108,7 +108,7 @@ async function sweepExpired(
       }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}::bigint) as locked`.execute(trx);
       if (rows[0]?.locked !== true) return undefined;
     }
-    await createOidcSessionStore(trx, secretBox).deleteExpired(now);
+    await createUpstreamSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
     await createTrialSignInStore(trx, secretBox).deleteExpired(now);
     await createOidcSigningKeyStore(trx, secretBox).deleteUnpublished(now);

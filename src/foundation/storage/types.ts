@@ -13,8 +13,13 @@ export interface Storage {
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly pendingSignIns: PendingSignInStore;
-  /** The provider's side of OpenID Connect sessions (oidc-session-store.ts). */
-  readonly oidcSessions: OidcSessionStore;
+  /**
+   * What an entry's upstream provider left for a session signed in with it:
+   * its sid for back-channel logout, tokens to re-check and sign out with
+   * (upstream-session-store.ts). The gateway as a relying party; the gateway
+   * as an OpenID Provider keeps its own stores (features/openid-provider/storage/).
+   */
+  readonly upstreamSessions: UpstreamSessionStore;
   readonly audit: AuditStore;
   readonly apiTokens: ApiTokenStore;
   /** Application tokens of entries with an appToken call, shared by every instance. */
@@ -88,7 +93,7 @@ export interface Storage {
  * The stores a `writeTogether` unit of work writes through: a sign-in's
  * user, audit event, session and provider session (src/features/sign-in/routes.ts).
  */
-export type TogetherStores = Pick<Storage, 'users' | 'sessions' | 'oidcSessions' | 'audit'>;
+export type TogetherStores = Pick<Storage, 'users' | 'sessions' | 'upstreamSessions' | 'audit'>;
 
 /** What one batch of audit pruning deletes: events matching either rule, oldest first. */
 export interface AuditPruneBatch {
@@ -281,7 +286,7 @@ export interface SessionStore {
   countActive(now: number, idleBefore: number): Promise<number>;
 }
 
-// ------------------------------------------------- OpenID Connect sessions
+// ------------------------------------- upstream providers' sessions (relying party)
 
 /** What an OpenID Connect sign-in left for its session: logout hint, re-validation, sid. */
 /** What calling user info again needs: the sign-in's access token and the token answer's named values. */
@@ -295,7 +300,7 @@ export interface UserInfoAccess {
  * tokens, or the access token of an entry that re-checks with user info
  * (whose `idToken` is then empty and `subject` the mapped user id).
  */
-export interface OidcSessionRecord {
+export interface UpstreamSessionRecord {
   /** The session's idHash. */
   readonly sessionHash: string;
   readonly entryId: string;
@@ -315,9 +320,9 @@ export interface OidcSessionRecord {
   readonly expiresAt: number;
 }
 
-export interface OidcSessionStore {
-  save(record: OidcSessionRecord): Promise<void>;
-  get(sessionHash: string): Promise<OidcSessionRecord | undefined>;
+export interface UpstreamSessionStore {
+  save(record: UpstreamSessionRecord): Promise<void>;
+  get(sessionHash: string): Promise<UpstreamSessionRecord | undefined>;
   /** The session hashes of an entry's sessions with this provider sid and/or subject. */
   sessionsOf(
     entryId: string,

@@ -289,7 +289,7 @@ describe('openSqliteStorage', () => {
     await withTempDir(async (dir) => {
       const filename = join(dir, 'gateway.db');
       await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
-      // The shape of OidcSessionStore.sessionsOf(entry, { sid }).
+      // The shape of UpstreamSessionStore.sessionsOf(entry, { sid }).
       const plan = rawQuery(
         filename,
         "explain query plan select session_hash from oidc_sessions where entry_id = 'corp' and provider_sid = 'S1'",
