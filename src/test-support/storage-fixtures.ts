@@ -7,7 +7,8 @@ import { loadConfig } from '../foundation/config/load-config.js';
 import { createSecretBox } from '../foundation/crypto/secret-box.js';
 import type { SecretBox } from '../foundation/crypto/secret-box.js';
 import { withTestBackend } from './test-backend.js';
-import type { NewAuditEvent, Storage } from '../foundation/storage/types.js';
+import type { NewAuditEvent } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 
 /**
  * Helpers for the storage tests: a real database (in-memory SQLite, or a
@@ -24,7 +25,9 @@ export function newSecretBox(): SecretBox {
  * the server opens it (openStorage, so Redis too when configured), and
  * closes and drops it afterwards.
  */
-export async function withTestStorage(run: (storage: Storage) => Promise<void>): Promise<void> {
+export async function withTestStorage(
+  run: (storage: GatewayStorage) => Promise<void>,
+): Promise<void> {
   await withTestBackend(async (backend) => {
     const config = loadConfig({
       ...backend.env,

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { SsogateError, pairwiseSector } from '../../core/index.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
-import type { OidcClientRecord, UserRecord } from '../../foundation/storage/types.js';
+import type { Gateway } from './provider-gateway.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord } from './storage/types.js';
 
 type SubjectClient = Pick<OidcClientRecord, 'clientId' | 'subjectType' | 'redirectUris'>;
 
@@ -28,7 +29,7 @@ export function subjectFor(gateway: Gateway, client: SubjectClient, user: UserRe
       `the pairwise client ${client.clientId} has redirect URIs on several hosts`,
     );
   }
-  return createHmac('sha256', gateway.storage.oidcSigningKeys.subjectKey())
+  return createHmac('sha256', gateway.storage.providerSigningKeys.subjectKey())
     .update(JSON.stringify([sector, user.userId]))
     .digest('base64url');
 }

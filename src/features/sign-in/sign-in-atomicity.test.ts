@@ -9,7 +9,8 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { testBackendName } from '../../test-support/test-backend.js';
 import type { TestBrowser } from '../../test-support/browser.js';
-import type { UpstreamSessionStore, Storage } from '../../foundation/storage/types.js';
+import type { UpstreamSessionStore } from '../../foundation/storage/types.js';
+import type { GatewayStorage } from '../../app/open-storage.js';
 import type { OidcTestSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
 import { startOidcSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
 import { signInAtProvider } from '../../foundation/oidc/test-support/openid-provider.js';
@@ -139,7 +140,7 @@ describe('an OpenID Connect sign-in whose provider session cannot be written', (
   before(async () => {
     setup = await startOidcSetup(() => ({}), {
       gateway: {
-        wrapStorage: (storage: Storage): Storage => ({
+        wrapStorage: (storage: GatewayStorage): GatewayStorage => ({
           ...storage,
           upstreamSessions: refusing(storage.upstreamSessions),
           writeTogether: (work) =>

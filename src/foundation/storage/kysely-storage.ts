@@ -7,14 +7,12 @@ import { createAppTokenStore } from './app-token-store.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
+import type { FeatureTables } from './feature-tables.js';
 import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { createSqlRateLimitStore } from './sql-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
-import { createOidcClientStore } from './oidc-client-store.js';
-import { createOidcGrantStore } from './oidc-grant-store.js';
 import { createUpstreamSessionStore } from './upstream-session-store.js';
-import { createOidcSigningKeyStore } from './oidc-signing-key-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
 import { createTrialSignInStore } from './trial-sign-in-store.js';
@@ -27,6 +25,8 @@ interface KyselyStorageOptions {
    * migrated, such as PostgreSQL under its advisory lock, passes false.
    */
   readonly migrate?: boolean;
+  /** The tables features own (feature-tables.ts): migrated with the kernel's, swept with them. */
+  readonly features?: readonly FeatureTables[];
 }
 
 /**
@@ -42,8 +42,10 @@ export async function createKyselyStorage(
   dialect: SqlDialect,
   options: KyselyStorageOptions = {},
 ): Promise<Storage> {
-  if (options.migrate ?? true) await migrateToLatest(db, dialect);
+  const features = options.features ?? [];
+  if (options.migrate ?? true) await migrateToLatest(db, dialect, features);
   return {
+    kysely: db,
     entries: createEntryStore(db, secretBox),
     users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
@@ -53,9 +55,6 @@ export async function createKyselyStorage(
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
     testSignIns: createTrialSignInStore(db, secretBox),
-    oidcClients: createOidcClientStore(db),
-    oidcSigningKeys: createOidcSigningKeyStore(db, secretBox),
-    oidcGrants: createOidcGrantStore(db),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -63,7 +62,8 @@ export async function createKyselyStorage(
     // holds them (the start limits above stay in memory, off the hot path).
     failureCounts: createSqlRateLimitStore(db),
     changes: localChangeNotifier(),
-    sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore, secretBox),
+    sweepExpired: (now, idleBefore) =>
+      sweepExpired(db, dialect, now, idleBefore, secretBox, features),
     writeTogether: (work) =>
       db.transaction().execute((trx) =>
         work({
@@ -100,6 +100,7 @@ async function sweepExpired(
   now: number,
   idleBefore: number,
   secretBox: SecretBox,
+  features: readonly FeatureTables[],
 ): Promise<SweepCounts | undefined> {
   return db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') {
@@ -111,8 +112,7 @@ async function sweepExpired(
     await createUpstreamSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
     await createTrialSignInStore(trx, secretBox).deleteExpired(now);
-    await createOidcSigningKeyStore(trx, secretBox).deleteUnpublished(now);
-    await createOidcGrantStore(trx).deleteExpired(now);
+    for (const feature of features) await feature.sweepExpired(trx, secretBox, now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),
