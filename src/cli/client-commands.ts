@@ -21,7 +21,7 @@ import { UsageError } from './usage-error.js';
 /**
  * The settings of a client named on the command line, by the admin API's
  * field names (docs/admin-api.md#openid-clients); a field left out is not
- * given. The API's own schemas (features/admin-api/oidc-clients.ts) check them.
+ * given. The API's own schemas (features/openid-provider/admin/oidc-clients.ts) check them.
  */
 type ClientSettingsGiven = Readonly<Record<string, JsonValue>>;
 

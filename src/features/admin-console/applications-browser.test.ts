@@ -16,7 +16,7 @@ import {
   codeFlow,
 } from '../openid-provider/test-support/provider-fixture.js';
 
-/** The admin API's sentence for a URI it refuses (src/features/admin-api/oidc-clients.ts). */
+/** The admin API's sentence for a URI it refuses (src/features/openid-provider/admin/oidc-clients.ts). */
 const uriRule =
   'must be an absolute https URL (http only on localhost), without a fragment or credentials';
 

@@ -14,7 +14,7 @@ type SubjectClient = Pick<OidcClientRecord, 'clientId' | 'subjectType' | 'redire
  * Core §8.1) gets base64url(HMAC-SHA-256(key, [sector, userId])): stable for
  * the user and the host of the client's redirect URIs, the same on every
  * instance (the key is derived from the shared secret key:
- * storage/oidc-signing-key-store.ts), and not to be matched with what a
+ * storage/signing-key-store.ts), and not to be matched with what a
  * client of another host is given. The sector and the id are joined as a
  * JSON array, so no two pairs give one input.
  */

@@ -193,7 +193,7 @@ export async function rotateOidcClientSecret(
   return { client, secret, detail: { action: 'rotate_secret', clientId: id } };
 }
 
-/** Deletes a client: its grants, codes and tokens stop working at once (oidc-client-store.ts). */
+/** Deletes a client: its grants, codes and tokens stop working at once (storage/client-store.ts). */
 export async function deleteOidcClient(
   context: ClientChangeContext,
   id: string,

@@ -2,9 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { migrations } from '../../../foundation/storage/migrations/index.js';
 import { openSqliteStorage } from '../../../foundation/storage/sqlite/open-sqlite-storage.js';
-import { newSecretBox, withTempDir } from '../../../test-support/storage-fixtures.js';
+import {
+  newSecretBox,
+  withTempDir,
+  withTestStorage,
+} from '../../../test-support/storage-fixtures.js';
 import { providerTables } from './provider-stores.js';
 
 /**
@@ -47,6 +52,18 @@ describe("the provider's migrations", () => {
     for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(Object.keys(migrations(dialect, [providerTables])), recorded);
     }
+  });
+
+  test("the gateway's storage records every one, on the run's backend", async () => {
+    await withTestStorage(async (storage) => {
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from kysely_migration order by name`.execute(storage.kysely);
+      assert.deepEqual(
+        rows.map((row) => row.name),
+        recorded,
+      );
+    });
   });
 
   test('a migration named twice is refused', () => {
