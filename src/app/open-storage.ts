@@ -28,7 +28,8 @@ export const featureTables: readonly FeatureTables[] = [providerTables];
  * Opens the configured storage, migrated, with app secrets sealed by the
  * configured key: SQLite or PostgreSQL for the durable data, and, with
  * SSOGATE_REDIS_URL, Redis for sessions, pending sign-ins, rate-limit counters
- * and change notices shared by several instances.
+ * and change notices shared by several instances; beside the kernel's stores,
+ * those of the features' own tables, over the same database.
  */
 export async function openStorage(config: Config): Promise<GatewayStorage> {
   const { kernel, secretBox } = await openKernel(config);
