@@ -10,9 +10,6 @@ import type {
   entryTestAnswer,
   entryValidationAnswer,
   extensionCheckAnswer,
-  oidcClientAnswer,
-  oidcClientListAnswer,
-  oidcClientSecretAnswer,
   problemSchema,
   sessionsEndedAnswer,
   tokenCreatedAnswer,
@@ -21,9 +18,14 @@ import type {
   userSchema,
 } from '../../src/features/admin-api/response-schemas.js';
 import type {
+  oidcClientAnswer,
+  oidcClientListAnswer,
+  oidcClientSecretAnswer,
+} from '../../src/features/openid-provider/admin/client-answers.js';
+import type {
   oidcClientCreateBody,
   oidcClientSettings,
-} from '../../src/features/admin-api/oidc-clients.js';
+} from '../../src/features/openid-provider/admin/oidc-clients.js';
 import type { auditQuery, entryReplaceBody } from '../../src/features/admin-api/schemas.js';
 
 /**

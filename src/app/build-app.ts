@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { SsogateError } from '../core/index.js';
 import { adminApiRoutes } from '../features/admin-api/routes.js';
-import { openIdProviderRoutes } from '../features/openid-provider/routes.js';
+import { openIdProviderRoutes, providerAdminRoutes } from '../features/openid-provider/routes.js';
 import { adminConsoleRoutes } from '../features/admin-console/routes.js';
 import { withForwardAuthFastPath } from '../features/forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../features/forward-auth/routes.js';
@@ -25,10 +25,10 @@ import { securityHeaders } from '../foundation/web/index.js';
 import { serverLimits, withBodyDeadline } from '../foundation/http/connection-limits.js';
 import { dropUnusableForwardedFor } from '../foundation/http/forwarded-for.js';
 import { clientError, readEmptyJsonAsNoBody } from '../foundation/http/request-bodies.js';
+import type { AppGateway } from './create-gateway.js';
 import { startExpirySweep } from './expiry-sweep.js';
 import { endGrantsOfOverSignIns } from '../features/openid-provider/sign-in-grants.js';
 import { serveTelemetry } from './gateway-telemetry.js';
-import type { Gateway } from '../foundation/http/gateway.js';
 import { sendFailure } from '../foundation/http/respond.js';
 import { FastAnswers } from '../foundation/http/fast-answer.js';
 import { lazySchemaCompilers } from '../foundation/http/lazy-schema-compilers.js';
@@ -53,7 +53,7 @@ export interface AppOptions {
  * tests drive it on port 0 or with inject(); main.ts listens.
  */
 export async function buildApp(
-  gateway: Gateway,
+  gateway: AppGateway,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
   // One sequence of request ids for the routes and the fast paths' lines.
@@ -132,8 +132,8 @@ export async function buildApp(
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);
   frontchannelLogoutRoutes(app, gateway);
-  adminApiRoutes(app, gateway);
-  openIdProviderRoutes(app, gateway);
+  adminApiRoutes(app, gateway, [providerAdminRoutes(gateway)]);
+  await openIdProviderRoutes(app, gateway);
   adminConsoleRoutes(
     app,
     gateway,

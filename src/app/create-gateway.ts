@@ -6,9 +6,9 @@ import { OutboundClient } from '../foundation/outbound/outbound-client.js';
 import { EntryRegistry } from '../foundation/entries/entry-registry.js';
 import type { SendOutbound } from '../foundation/outbound/outbound-policy.js';
 import { withTransportPolicy } from '../foundation/outbound/outbound-policy.js';
-import type { Storage } from '../foundation/storage/types.js';
 import { ProviderMetadata } from '../foundation/oidc/provider-metadata.js';
 import type { Gateway } from '../foundation/http/gateway.js';
+import type { GatewayStorage } from './open-storage.js';
 import { SessionCache } from '../foundation/http/session-cache.js';
 import { UpgradedConnections, upgradeRecheckMs } from '../foundation/http/upgraded-connections.js';
 import { gatewayMemory } from '../foundation/http/gateway-memory.js';
@@ -18,6 +18,14 @@ import { revalidateBySource, sourceOf } from '../features/sign-in/sources/source
 import { endGrantsOfSignIns } from '../features/openid-provider/sign-in-grants.js';
 import { createSignInEnds, storageRaisingSignInEnds } from '../foundation/storage/sign-in-ends.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
+
+/**
+ * The gateway the app makes: its storage holds the stores of the features'
+ * own tables too (open-storage.ts), which their routes read.
+ */
+export interface AppGateway extends Gateway {
+  readonly storage: GatewayStorage;
+}
 
 export interface GatewayOptions {
   readonly clock?: () => number;
@@ -30,9 +38,9 @@ export interface GatewayOptions {
 /** Wires the gateway's parts; tests override the clock, randomness or client. */
 export function createGateway(
   config: Config,
-  givenStorage: Storage,
+  givenStorage: GatewayStorage,
   options: GatewayOptions = {},
-): Gateway {
+): AppGateway {
   // Every ending of a sign-in, whatever the path, is one event
   // (foundation/storage/sign-in-ends.ts); the OpenID Provider's grants of it
   // end first and their clients are told (openid-provider/sign-in-grants.ts).
@@ -41,7 +49,7 @@ export function createGateway(
   signInEnds.listen(async (event) => {
     await endGrantsOfSignIns(gateway, event);
   });
-  const storage: Storage = storageRaisingSignInEnds(givenStorage, signInEnds);
+  const storage = storageRaisingSignInEnds(givenStorage, signInEnds);
   const clock = options.clock ?? Date.now;
   const random = options.random ?? pooledRandomBytes();
   // Metrics and traces start with the app, as configured (gateway-telemetry.ts).
@@ -94,7 +102,7 @@ export function createGateway(
     // Called only once connections are open, long after the gateway below exists.
     check: (connection) => upgradeStillAllowed(gateway, connection),
   });
-  const gateway: Gateway = {
+  const gateway: AppGateway = {
     config,
     storage,
     entries,
@@ -122,7 +130,7 @@ export function createGateway(
         revalidateBySource(
           {
             entries,
-            oidcSessions: storage.oidcSessions,
+            upstreamSessions: storage.upstreamSessions,
             appTokens: storage.appTokens,
             oidc,
             send,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { loadConfig } from '../foundation/config/load-config.js';
 import { keptAfterExpiryMs } from '../foundation/storage/trial-sign-in-store.js';
-import type { Storage } from '../foundation/storage/types.js';
+import type { GatewayStorage } from './open-storage.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { waitUntil } from '../test-support/wait-until.js';
 import { buildApp } from './build-app.js';
@@ -20,7 +20,7 @@ const idleMs = 120 * minute;
  * Redis: with Redis, sessions and pending sign-ins live there and expire by
  * TTL, so only the SQL tables need sweeping.
  */
-async function withSqlStorage(run: (storage: Storage) => Promise<void>): Promise<void> {
+async function withSqlStorage(run: (storage: GatewayStorage) => Promise<void>): Promise<void> {
   await withTestBackend(async (backend) => {
     const env = Object.fromEntries(
       Object.entries(backend.env).filter(([name]) => !name.startsWith('SSOGATE_REDIS_')),
@@ -41,7 +41,7 @@ async function withSqlStorage(run: (storage: Storage) => Promise<void>): Promise
 }
 
 /** One expired and one live session and pending sign-in at `now`, named by suffix. */
-async function storeRows(storage: Storage, now: number, suffix: string): Promise<void> {
+async function storeRows(storage: GatewayStorage, now: number, suffix: string): Promise<void> {
   const { user } = await storage.users.insertIfAbsent(
     { userId: 'u', sourceEntryId: null },
     now - idleMs * 2,
@@ -74,7 +74,7 @@ async function storeRows(storage: Storage, now: number, suffix: string): Promise
 }
 
 /** Which of the rows stored are still stored. */
-async function remaining(storage: Storage, suffix: string): Promise<string[]> {
+async function remaining(storage: GatewayStorage, suffix: string): Promise<string[]> {
   const left: string[] = [];
   for (const name of ['ended', 'idle', 'live']) {
     if ((await storage.sessions.get(`${name}-${suffix}`)) !== undefined)
@@ -90,7 +90,7 @@ async function remaining(storage: Storage, suffix: string): Promise<string[]> {
 }
 
 /** A finished test sign-in whose trace expires at `expiresAt`, its draft sealed. */
-async function storeTrialSignIn(storage: Storage, id: string, expiresAt: number): Promise<void> {
+async function storeTrialSignIn(storage: GatewayStorage, id: string, expiresAt: number): Promise<void> {
   await storage.trialSignIns.create({
     id,
     stateKey: `state-${id}`,

@@ -2,19 +2,42 @@ import { dirname } from 'node:path';
 import type { Config } from '../foundation/config/load-config.js';
 import { privateDirectory } from '../foundation/crypto/private-files.js';
 import { createSecretBox } from '../foundation/crypto/secret-box.js';
+import type { SecretBox } from '../foundation/crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
 import { announcingUserStore, heldAnnouncements } from '../foundation/storage/announcing-stores.js';
 import { openSqliteStorage } from '../foundation/storage/index.js';
 import type { HeldBackSessions } from '../foundation/storage/redis/redis-session-store.js';
+import type { FeatureTables } from '../foundation/storage/feature-tables.js';
 import type { Storage } from '../foundation/storage/types.js';
+import type { ProviderStores } from '../features/openid-provider/storage/provider-stores.js';
+import {
+  createProviderStores,
+  providerTables,
+} from '../features/openid-provider/storage/provider-stores.js';
+
+/** The gateway's storage: the kernel's stores, and those of the features' own tables. */
+export type GatewayStorage = Storage & ProviderStores;
+
+/**
+ * The tables features own (foundation/storage/feature-tables.ts), migrated
+ * and swept with the kernel's: the OpenID Provider's.
+ */
+export const featureTables: readonly FeatureTables[] = [providerTables];
 
 /**
  * Opens the configured storage, migrated, with app secrets sealed by the
  * configured key: SQLite or PostgreSQL for the durable data, and, with
  * SSOGATE_REDIS_URL, Redis for sessions, pending sign-ins, rate-limit counters
- * and change notices shared by several instances.
+ * and change notices shared by several instances; beside the kernel's stores,
+ * those of the features' own tables, over the same database.
  */
-export async function openStorage(config: Config): Promise<Storage> {
+export async function openStorage(config: Config): Promise<GatewayStorage> {
+  const { kernel, secretBox } = await openKernel(config);
+  return { ...kernel, ...createProviderStores(kernel.kysely, secretBox) };
+}
+
+/** The storage kernel, with the features' tables migrated, and the box that seals its secrets. */
+async function openKernel(config: Config): Promise<{ kernel: Storage; secretBox: SecretBox }> {
   // The data directory holds the key and the SQLite file: 0700 (a looser
   // one is tightened). A database file elsewhere gets 0600 but its existing
   // directory, which may be shared, is left as it is.
@@ -30,16 +53,21 @@ export async function openStorage(config: Config): Promise<Storage> {
   // configured: a gateway on SQLite alone never holds their code in memory.
   const base =
     config.database.kind === 'sqlite'
-      ? await openSqliteStorage({ filename: config.database.filename, secretBox })
+      ? await openSqliteStorage({
+          filename: config.database.filename,
+          secretBox,
+          features: featureTables,
+        })
       : await (
           await import('../foundation/storage/postgres/open-postgres-storage.js')
         ).openPostgresStorage({
           url: config.database.url,
           secretBox,
+          features: featureTables,
           // With Redis, the sessions and their announcements are there instead.
           announceRevocations: config.redisUrl === undefined,
         });
-  if (config.redisUrl === undefined) return base;
+  if (config.redisUrl === undefined) return { kernel: base, secretBox };
   let redis;
   try {
     const { openRedisStores } = await import('../foundation/storage/redis/open-redis-stores.js');
@@ -49,7 +77,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     throw error;
   }
   const shared = redis;
-  return {
+  const kernel: Storage = {
     ...base,
     sessions: shared.sessions,
     users: announcingUserStore(base.users, shared.revocations),
@@ -98,4 +126,5 @@ export async function openStorage(config: Config): Promise<Storage> {
       await base.close();
     },
   };
+  return { kernel, secretBox };
 }

@@ -57,7 +57,7 @@ describe('ssogate client', () => {
     firstSecret = secret;
     assert.match(secret, /^ssgc_[A-Za-z0-9_-]{43}$/);
     assert.match(made.err, /Created OpenID client "grafana"\. Keep its secret now/);
-    const stored = await gw.storage.oidcClients.get('grafana');
+    const stored = await gw.storage.providerClients.get('grafana');
     assert.equal(stored?.secretHash, sha256Base64url(secret));
     assert.deepEqual(
       [stored.allowedGroups, stored.allowedEntries, stored.refreshTokens, stored.allowedUsers],
@@ -106,7 +106,7 @@ describe('ssogate client', () => {
     ]);
     assert.equal(updated.code, 0, updated.err);
     assert.equal(updated.out, 'updated grafana\n');
-    const stored = await gw.storage.oidcClients.get('grafana');
+    const stored = await gw.storage.providerClients.get('grafana');
     assert.deepEqual(
       [
         stored?.name,
@@ -134,12 +134,12 @@ describe('ssogate client', () => {
   });
 
   test("rotate-secret prints a new secret once; the old one stops working; a public client's is refused", async () => {
-    const before = await gw.storage.oidcClients.get('grafana');
+    const before = await gw.storage.providerClients.get('grafana');
     const rotated = await run(['client', 'rotate-secret', 'grafana']);
     assert.equal(rotated.code, 0, rotated.err);
     const secret = rotated.out.trim();
     assert.equal(
-      (await gw.storage.oidcClients.get('grafana'))?.secretHash,
+      (await gw.storage.providerClients.get('grafana'))?.secretHash,
       sha256Base64url(secret),
     );
     assert.notEqual(before?.secretHash, sha256Base64url(secret));
@@ -160,7 +160,7 @@ describe('ssogate client', () => {
     ]);
     assert.deepEqual([spa.code, spa.out], [0, '']);
     assert.match(spa.err, /public OpenID client "spa": it has no secret/);
-    assert.equal((await gw.storage.oidcClients.get('spa'))?.secretHash, null);
+    assert.equal((await gw.storage.providerClients.get('spa'))?.secretHash, null);
     const refused = await run(['client', 'rotate-secret', 'spa']);
     assert.equal(refused.code, 1);
     assert.match(refused.err, /the OpenID client "spa" is public/);
@@ -208,10 +208,10 @@ describe('ssogate client', () => {
     assert.equal(taken.code, 1);
     assert.match(taken.err, /an OpenID client has the id "grafana" already/);
     assert.deepEqual(
-      (await gw.storage.oidcClients.list()).map((client) => client.clientId),
+      (await gw.storage.providerClients.list()).map((client) => client.clientId),
       ['grafana', 'spa'],
     );
-    assert.equal((await gw.storage.oidcClients.get('grafana'))?.allowedEntries.length, 1);
+    assert.equal((await gw.storage.providerClients.get('grafana'))?.allowedEntries.length, 1);
   });
 
   test('the subject type and consent from the command line; pairwise on two hosts is refused', async () => {
@@ -224,7 +224,7 @@ describe('ssogate client', () => {
       '--consent',
     ]);
     assert.equal(pairwise.code, 0, pairwise.err);
-    const stored = await gw.storage.oidcClients.get('grafana');
+    const stored = await gw.storage.providerClients.get('grafana');
     assert.deepEqual([stored?.subjectType, stored?.consent], ['pairwise', true]);
     const twoHosts = await run([
       'client',
@@ -249,7 +249,7 @@ describe('ssogate client', () => {
       '--no-consent',
     ]);
     assert.equal(back.code, 0, back.err);
-    const after = await gw.storage.oidcClients.get('grafana');
+    const after = await gw.storage.providerClients.get('grafana');
     assert.deepEqual(
       [after?.subjectType, after?.consent, after?.redirectUris],
       ['public', false, ['https://grafana.example.com/login/generic_oauth']],
@@ -266,7 +266,7 @@ describe('ssogate client', () => {
       '--frontchannel-logout-session',
     ]);
     assert.equal(front.code, 0, front.err);
-    const stored = await gw.storage.oidcClients.get('grafana');
+    const stored = await gw.storage.providerClients.get('grafana');
     assert.deepEqual(
       [stored?.frontchannelLogoutUri, stored?.frontchannelLogoutSessionRequired],
       ['https://grafana.example.com/logout/front', true],
@@ -283,7 +283,7 @@ describe('ssogate client', () => {
       '--no-frontchannel-logout-session',
     ]);
     assert.equal(off.code, 0, off.err);
-    const after = await gw.storage.oidcClients.get('grafana');
+    const after = await gw.storage.providerClients.get('grafana');
     assert.deepEqual(
       [after?.frontchannelLogoutUri, after?.frontchannelLogoutSessionRequired],
       [null, false],
@@ -332,7 +332,7 @@ describe('ssogate client', () => {
       assert.match(err, /ssogate client create CLIENT_ID/, argv.join(' '));
     }
     assert.deepEqual(
-      (await gw.storage.oidcClients.list()).map((client) => client.clientId),
+      (await gw.storage.providerClients.list()).map((client) => client.clientId),
       ['spa'],
     );
   });

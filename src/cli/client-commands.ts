@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { JsonValue } from '../core/index.js';
 import { RequestInvalidError, parseInput } from '../features/admin-api/api-failure.js';
-import type { ClientChange } from '../features/admin-api/oidc-clients.js';
+import type { ClientChange } from '../features/openid-provider/admin/oidc-clients.js';
 import {
   createOidcClient,
   deleteOidcClient,
@@ -10,9 +10,9 @@ import {
   oidcClientSettings,
   rotateOidcClientSecret,
   updateOidcClient,
-} from '../features/admin-api/oidc-clients.js';
-import { presentOidcClient } from '../features/admin-api/presenters.js';
-import type { OidcClientRecord } from '../foundation/storage/types.js';
+} from '../features/openid-provider/admin/oidc-clients.js';
+import { presentOidcClient } from '../features/openid-provider/admin/client-answers.js';
+import type { OidcClientRecord } from '../features/openid-provider/storage/types.js';
 import { recordCliChange } from './cli-audit.js';
 import { printTable } from './table.js';
 import type { CommandContext } from './token-commands.js';
@@ -21,7 +21,7 @@ import { UsageError } from './usage-error.js';
 /**
  * The settings of a client named on the command line, by the admin API's
  * field names (docs/admin-api.md#openid-clients); a field left out is not
- * given. The API's own schemas (features/admin-api/oidc-clients.ts) check them.
+ * given. The API's own schemas (features/openid-provider/admin/oidc-clients.ts) check them.
  */
 type ClientSettingsGiven = Readonly<Record<string, JsonValue>>;
 
@@ -246,7 +246,7 @@ export async function showClient(context: CommandContext, clientId: string): Pro
 
 /** `ssogate client list`: one line a client. */
 export async function listClients(context: CommandContext): Promise<void> {
-  const rows = (await context.storage.oidcClients.list()).map(describe);
+  const rows = (await context.storage.providerClients.list()).map(describe);
   printTable(context.out, ['CLIENT ID', 'NAME', 'TYPE', 'REDIRECT URIS', 'UPDATED'], rows);
 }
 

@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { entryInput } from '../core/index.js';
 import { loadEntriesFile } from '../features/provisioning/entries-file.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
-import type { Storage } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 import { runCommand } from './test-support/run-command.js';
 import type { EntryDraft } from '../core/test-support/entries.js';
 import { entryWithId } from '../core/test-support/entries.js';
@@ -17,7 +17,7 @@ const secret = 'CLI-s3cret-9e7d';
 const entry = (id: string, overrides: Partial<EntryDraft> = {}) =>
   entryWithId(id, { appsecret: secret, ...overrides });
 
-const run = (storage: Storage, argv: string[]) => runCommand(argv, { storage });
+const run = (storage: GatewayStorage, argv: string[]) => runCommand(argv, { storage });
 
 async function withDir(use: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-cli-entries-'));

@@ -118,7 +118,7 @@ describe('ssogate oidc rotate-key', () => {
       const made = await runCommand(['oidc', 'rotate-key'], { storage, clock: Date.now });
       assert.equal(made.code, 0, made.err);
       assert.match(made.err, /signs with the new key \S+ \(it had none\)/);
-      const keys = await storage.oidcSigningKeys.published(Date.now());
+      const keys = await storage.providerSigningKeys.published(Date.now());
       assert.deepEqual(
         keys.map((key) => key.kid),
         [made.out.trim()],

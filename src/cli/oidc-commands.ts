@@ -18,7 +18,7 @@ export async function rotateSigningKey(
   { revoke = false }: { readonly revoke?: boolean } = {},
 ): Promise<void> {
   const now = context.clock();
-  const before = (await context.storage.oidcSigningKeys.published(now)).filter(
+  const before = (await context.storage.providerSigningKeys.published(now)).filter(
     (key) => key.retiredAt === null,
   );
   const replaced = before.filter((key) => key.createdAt <= now).map((key) => key.kid);

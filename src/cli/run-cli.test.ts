@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Base64url } from '../foundation/crypto/hash.js';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
-import type { Storage } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { runCommand } from './test-support/run-command.js';
 
@@ -15,7 +15,7 @@ const run = runCommand;
 
 describe('ssogate token', () => {
   test('create prints the token once and stores only its hash', async () => {
-    await withTestStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: GatewayStorage) => {
       const { code, out, err } = await run(['token', 'create', '--name', 'ci'], { storage });
       assert.equal(code, 0);
       const token = out.trim();
@@ -55,7 +55,7 @@ describe('ssogate token', () => {
   });
 
   test('revoke stops a token; revoking twice or an unknown id fails with 1', async () => {
-    await withTestStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: GatewayStorage) => {
       const token = (await run(['token', 'create', '--name', 'ci'], { storage })).out.trim();
       const [record] = await storage.apiTokens.list();
       assert.ok(record);
@@ -75,7 +75,7 @@ describe('ssogate token', () => {
   });
 
   test('--owner names the service owner; --never-expires, only when given, makes a token without expiry', async () => {
-    await withTestStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: GatewayStorage) => {
       const made = await run(
         ['token', 'create', '--name', 'deploy', '--owner', 'deploy-bot', '--never-expires'],
         { storage, env: { SSOGATE_API_TOKEN_DAYS: '7' } },
@@ -120,7 +120,7 @@ describe('ssogate token', () => {
   });
 
   test('a bad name or a live duplicate is refused with 1', async () => {
-    await withTestStorage(async (storage: Storage) => {
+    await withTestStorage(async (storage: GatewayStorage) => {
       assert.equal((await run(['token', 'create', '--name', 'has space'], { storage })).code, 1);
       assert.equal((await run(['token', 'create', '--name', 'ci'], { storage })).code, 0);
       const duplicate = await run(['token', 'create', '--name', 'ci'], { storage });

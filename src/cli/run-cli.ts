@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../foundation/config/load-config.js';
 import { databaseLine, gatewayVersion, settingsHelp } from '../foundation/config/command-line.js';
 import { addressPolicy } from '../foundation/outbound/address-policy.js';
 import { openStorage } from '../app/open-storage.js';
-import type { Storage } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 import { resetPassword } from './admin-commands.js';
 import { runFileCommand } from './file-commands.js';
 import { exportEntries, importEntries } from './entry-commands.js';
@@ -31,7 +31,7 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   /** Storage to use instead of the configured one (tests); left open. */
-  readonly storage?: Storage;
+  readonly storage?: GatewayStorage;
   readonly clock?: () => number;
   readonly random?: (size: number) => Uint8Array;
   /** The environment to read the configuration from; default process.env. */
@@ -344,7 +344,7 @@ function oidcCommand(
 /** Opens the configured storage as the server does, unless one is given. */
 async function withStorage(
   io: CliIo,
-  run: (storage: Storage, config: Config) => Promise<void>,
+  run: (storage: GatewayStorage, config: Config) => Promise<void>,
 ): Promise<void> {
   const config = loadConfig(io.env);
   if (io.storage !== undefined) return run(io.storage, config);

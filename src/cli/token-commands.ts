@@ -6,12 +6,13 @@ import {
   tokenNameRule,
 } from '../features/admin-api/api-tokens.js';
 import type { AddressPolicy } from '../foundation/outbound/address-policy.js';
-import type { ApiTokenRecord, Storage } from '../foundation/storage/types.js';
+import type { ApiTokenRecord } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 import { recordCliChange } from './cli-audit.js';
 import { printTable } from './table.js';
 
 export interface CommandContext {
-  readonly storage: Storage;
+  readonly storage: GatewayStorage;
   /** Which hosts imported entries may call (SSOGATE_OUTBOUND_ALLOW). */
   readonly outboundPolicy: AddressPolicy;
   readonly clock: () => number;

@@ -60,7 +60,7 @@ function providerWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>
     // The client is registered before the workers start, in the storage they share.
     const storage = await openStorage(loadConfig(env));
     try {
-      await storage.oidcClients.create(testClient('app', { refreshTokens: true }));
+      await storage.providerClients.create(testClient('app', { refreshTokens: true }));
     } finally {
       await storage.close();
     }

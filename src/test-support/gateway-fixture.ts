@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app/build-app.js';
 import { createGateway } from '../app/create-gateway.js';
-import type { Gateway } from '../foundation/http/gateway.js';
+import type { AppGateway } from '../app/create-gateway.js';
 import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../foundation/config/load-config.js';
 import { compileEntry } from '../core/index.js';
 import { sha256Base64url } from '../foundation/crypto/hash.js';
 import type { ExampleEntries, ExampleServer, ExampleUser } from '../example-server/index.js';
 import { exampleEntries, startExampleServer } from '../example-server/index.js';
-import type { Storage } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 import { TestBrowser } from './browser.js';
 import { freePort } from './free-port.js';
 import { capturingLogger } from './log-capture.js';
@@ -40,14 +40,14 @@ export interface TestGatewayOptions {
   /** Put before every code and access token the example server issues, to find them later. */
   readonly issuedPrefix?: string;
   /** What the gateway uses of the storage opened for it (a wrapper that counts calls). */
-  readonly wrapStorage?: (storage: Storage) => Storage;
+  readonly wrapStorage?: (storage: GatewayStorage) => GatewayStorage;
 }
 
 export interface TestGateway {
   readonly url: string;
   readonly example: ExampleServer;
-  readonly storage: Storage;
-  readonly gateway: Gateway;
+  readonly storage: GatewayStorage;
+  readonly gateway: AppGateway;
   readonly app: FastifyInstance;
   /** Every log line the gateway wrote, as JSON text. */
   readonly logLines: string[];

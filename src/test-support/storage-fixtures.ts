@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openStorage } from '../app/open-storage.js';
 import { loadConfig } from '../foundation/config/load-config.js';
 import { withTestBackend } from './test-backend.js';
-import type { Storage } from '../foundation/storage/types.js';
+import type { GatewayStorage } from '../app/open-storage.js';
 
 /**
  * Storage for the storage tests: a real database (in-memory SQLite, or a
@@ -16,7 +16,9 @@ import type { Storage } from '../foundation/storage/types.js';
  * the server opens it (openStorage, so Redis too when configured), and
  * closes and drops it afterwards.
  */
-export async function withTestStorage(run: (storage: Storage) => Promise<void>): Promise<void> {
+export async function withTestStorage(
+  run: (storage: GatewayStorage) => Promise<void>,
+): Promise<void> {
   await withTestBackend(async (backend) => {
     const config = loadConfig({
       ...backend.env,

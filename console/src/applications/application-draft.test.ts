@@ -4,8 +4,8 @@ import {
   createOidcClient,
   oidcClientCreateBody,
   oidcClientSettings,
-} from '../../../src/features/admin-api/oidc-clients.js';
-import { presentOidcClient } from '../../../src/features/admin-api/presenters.js';
+} from '../../../src/features/openid-provider/admin/oidc-clients.js';
+import { presentOidcClient } from '../../../src/features/openid-provider/admin/client-answers.js';
 import { providerPaths } from '../../../src/features/openid-provider/endpoints.js';
 import { en, zhCN } from '../i18n/catalogs.js';
 import type { ApplicationView, Problem } from '../types.js';

@@ -17,7 +17,7 @@ interface ApplicationFieldsProps {
 
 /**
  * Every setting of an application (`oidcClientSettings` in
- * src/features/admin-api/oidc-clients.ts), with the client id and the
+ * src/features/openid-provider/admin/oidc-clients.ts), with the client id and the
  * kind when it is registered. Each input's id is `field-` and the API field,
  * so a problem the API names lands under its input.
  */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { featureTables } from '../../app/open-storage.js';
 import type { Config } from '../../foundation/config/load-config.js';
 import { migrations } from '../../foundation/storage/migrations/index.js';
 import type { Database } from '../../foundation/storage/schema.js';
@@ -70,7 +71,7 @@ export async function databaseFindings(config: Config): Promise<DatabaseReport> 
     } catch (error) {
       return stopsAt(unreachable(subject, error));
     }
-    const known = Object.keys(migrations(database.kind));
+    const known = Object.keys(migrations(database.kind, featureTables));
     const missing = known.filter((name) => !applied.includes(name));
     const unknown = applied.filter((name) => !known.includes(name));
     if (unknown.length > 0) {

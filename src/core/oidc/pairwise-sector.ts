@@ -3,7 +3,7 @@
  * its redirect URIs, when they all share one; undefined when they span
  * several hosts, or one has no host. The gateway fetches no
  * `sector_identifier_uri` that could join several hosts in one sector: such
- * a client cannot be pairwise (admin-api/oidc-client-routes.ts refuses it).
+ * a client cannot be pairwise (openid-provider/admin/oidc-clients.ts refuses it).
  */
 export function pairwiseSector(redirectUris: readonly string[]): string | undefined {
   const hosts = new Set(

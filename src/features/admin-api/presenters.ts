@@ -6,7 +6,6 @@ import type {
   ApiTokenRecord,
   AuditEvent,
   EntryRecord,
-  OidcClientRecord,
   UserRecord,
 } from '../../foundation/storage/types.js';
 
@@ -109,27 +108,5 @@ export function presentApiToken(token: ApiTokenRecord): Record<string, JsonValue
     lastUsedAt: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
     revokedAt: token.revokedAt === null ? null : iso(token.revokedAt),
     expiresAt: token.expiresAt === null ? null : iso(token.expiresAt),
-  };
-}
-
-/** An OpenID client's settings and times; never its secret or the secret's hash. */
-export function presentOidcClient(client: OidcClientRecord): Record<string, JsonValue> {
-  return {
-    clientId: client.clientId,
-    name: client.name,
-    public: client.secretHash === null,
-    redirectUris: [...client.redirectUris],
-    postLogoutRedirectUris: [...client.postLogoutRedirectUris],
-    backchannelLogoutUri: client.backchannelLogoutUri,
-    frontchannelLogoutUri: client.frontchannelLogoutUri,
-    frontchannelLogoutSessionRequired: client.frontchannelLogoutSessionRequired,
-    allowedEntries: [...client.allowedEntries],
-    allowedUsers: [...client.allowedUsers],
-    allowedGroups: [...client.allowedGroups],
-    refreshTokens: client.refreshTokens,
-    subjectType: client.subjectType,
-    consent: client.consent,
-    createdAt: iso(client.createdAt),
-    updatedAt: iso(client.updatedAt),
   };
 }

@@ -14,9 +14,9 @@ import { shapeFieldSchemas } from './shape-fields.js';
  * A schema with a name, which the document lists under components.schemas
  * (zod's global registry also keeps the descriptions, so both go there).
  */
-const named = <S extends z.ZodType>(id: string, schema: S): S => schema.meta({ id });
+export const named = <S extends z.ZodType>(id: string, schema: S): S => schema.meta({ id });
 
-const isoTime = z.string().describe('ISO 8601 date-time, UTC');
+export const isoTime = z.string().describe('ISO 8601 date-time, UTC');
 const nullableIsoTime = isoTime.nullable();
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -292,44 +292,4 @@ export const entryModelAnswer = z.looseObject({
       'the kinds of sign-in source: the type each is saved with, the sections of its form, ' +
         'whether the test panel applies',
     ),
-});
-
-const oidcClientSchema = named(
-  'OidcClient',
-  z.looseObject({
-    clientId: z.string(),
-    name: z.string(),
-    public: z
-      .boolean()
-      .describe('true: no secret, PKCE proves the client; false: it authenticates with its secret'),
-    redirectUris: z.array(z.string()),
-    postLogoutRedirectUris: z.array(z.string()),
-    backchannelLogoutUri: z.string().nullable(),
-    frontchannelLogoutUri: z.string().nullable(),
-    frontchannelLogoutSessionRequired: z
-      .boolean()
-      .describe('true: the front-channel logout URI is loaded with iss and sid'),
-    allowedEntries: z.array(z.string()).describe('empty: every entry'),
-    allowedUsers: z.array(z.string()),
-    allowedGroups: z
-      .array(z.string())
-      .describe('with allowedUsers: both empty, everyone; else a user listed or in a group listed'),
-    refreshTokens: z.boolean(),
-    subjectType: z
-      .enum(['public', 'pairwise'])
-      .describe("public: the sub is the user's id; pairwise: one of the client's own per user"),
-    consent: z.boolean().describe('true: the user is asked before a code is issued'),
-    createdAt: isoTime,
-    updatedAt: isoTime,
-  }),
-);
-
-export const oidcClientAnswer = z.looseObject({ client: oidcClientSchema });
-export const oidcClientListAnswer = z.looseObject({ clients: z.array(oidcClientSchema) });
-export const oidcClientSecretAnswer = z.looseObject({
-  client: oidcClientSchema,
-  secret: z
-    .string()
-    .nullable()
-    .describe('the client secret, shown once; only its hash is stored; null for a public client'),
 });

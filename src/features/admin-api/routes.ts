@@ -5,11 +5,11 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { extensionCheckRoute } from './check-route.js';
 import { createApiRouter } from './api-router.js';
+import type { ApiRouter } from './api-router.js';
 import { auditRoutes } from './audit-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { entryStateRoutes } from './entry-state-routes.js';
 import { entryToolRoutes } from './entry-tool-routes.js';
-import { oidcClientRoutes } from './oidc-client-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { passwordRoutes } from './password-routes.js';
 import { presetRoutes } from './preset-routes.js';
@@ -24,13 +24,30 @@ import { userRoutes } from './user-routes.js';
  * own file, described as data (api-router.ts): the same descriptions
  * validate the requests and make the OpenAPI document.
  */
-export function adminApiRoutes(app: FastifyInstance, gateway: Gateway): void {
+export function adminApiRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  featureRoutes: readonly FeatureApiRoutes[] = [],
+): void {
   authHostOnly(app, gateway, (scope) => {
-    apiRoutes(scope, gateway);
+    apiRoutes(scope, gateway, featureRoutes);
   });
 }
 
-function apiRoutes(app: FastifyInstance, gateway: Gateway): void {
+/**
+ * A feature's resources in the admin API (the OpenID Provider's clients:
+ * openid-provider/admin/), declared through the same router as the API's
+ * own, so they are authenticated, validated and documented alike. The
+ * composition root (app/build-app.ts) hands them in: the admin API imports
+ * no feature that sits above it.
+ */
+export type FeatureApiRoutes = (api: ApiRouter) => void;
+
+function apiRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  featureRoutes: readonly FeatureApiRoutes[],
+): void {
   const api = createApiRouter(app, gateway);
   entryRoutes(api);
   entryStateRoutes(api);
@@ -42,7 +59,7 @@ function apiRoutes(app: FastifyInstance, gateway: Gateway): void {
   passwordRoutes(api);
   auditRoutes(api);
   tokenRoutes(api);
-  oidcClientRoutes(api);
+  for (const routes of featureRoutes) routes(api);
   extensionCheckRoute(api);
   openApiRoute(app, api);
 

@@ -16,7 +16,7 @@ import {
   codeFlow,
 } from '../openid-provider/test-support/provider-fixture.js';
 
-/** The admin API's sentence for a URI it refuses (src/features/admin-api/oidc-clients.ts). */
+/** The admin API's sentence for a URI it refuses (src/features/openid-provider/admin/oidc-clients.ts). */
 const uriRule =
   'must be an absolute https URL (http only on localhost), without a fragment or credentials';
 
@@ -182,7 +182,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
       await page.getByLabel('Ask the user to allow the application', { exact: false }).check();
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByText('Wiki is saved.').waitFor();
-      const saved = await gateway.storage.oidcClients.get('wiki');
+      const saved = await gateway.storage.providerClients.get('wiki');
       assert.deepEqual([saved?.subjectType, saved?.consent], ['public', true]);
       await page.getByRole('link', { name: 'Wiki' }).click();
       await page.getByRole('heading', { level: 1, name: 'Wiki' }).waitFor();
@@ -246,7 +246,7 @@ describe('the console’s Applications pages, in headless Chromium', { skip: con
       await page.waitForURL(`${gateway.url}/_sso/admin/applications`);
       await page.getByRole('heading', { name: '还没有接入应用' }).waitFor();
       await page.getByText('Wiki 已删除。').waitFor();
-      assert.equal(await gateway.storage.oidcClients.get('wiki'), undefined);
+      assert.equal(await gateway.storage.providerClients.get('wiki'), undefined);
     },
   );
 

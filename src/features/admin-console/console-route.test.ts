@@ -7,11 +7,11 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app/build-app.js';
 import { createGateway } from '../../app/create-gateway.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { AppGateway } from '../../app/create-gateway.js';
 import { openStorage } from '../../app/open-storage.js';
 import { loadConfig } from '../../foundation/config/load-config.js';
 import { createSession, csrfTokenFor } from '../sessions/session-service.js';
-import type { Storage } from '../../foundation/storage/types.js';
+import type { GatewayStorage } from '../../app/open-storage.js';
 import type { TestBackend } from '../../test-support/test-backend.js';
 import { testBackend } from '../../test-support/test-backend.js';
 import { cookieNames } from '../../foundation/web/index.js';
@@ -36,8 +36,8 @@ async function fakeBuild(dir: string): Promise<void> {
 describe('GET /_sso/admin: the console page', () => {
   let dataDir: string;
   let backend: TestBackend;
-  let storage: Storage;
-  let gateway: Gateway;
+  let storage: GatewayStorage;
+  let gateway: AppGateway;
   let app: FastifyInstance;
   let missing: FastifyInstance;
   const now = Date.parse('2024-05-01T12:00:00Z');

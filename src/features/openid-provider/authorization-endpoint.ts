@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
-import type { OidcClientRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord } from './storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';

@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
-import type { OidcClientRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord } from './storage/types.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
 import { sendFormPost } from './form-post-response.js';
@@ -51,7 +51,7 @@ export async function matchedRequest(
   const clientId = named('client_id');
   const redirectUri = named('redirect_uri');
   const client =
-    clientId === undefined ? undefined : await gateway.storage.oidcClients.get(clientId);
+    clientId === undefined ? undefined : await gateway.storage.providerClients.get(clientId);
   if (client === undefined) {
     return new SsogateError(
       'oidc_authorization_invalid',
@@ -131,7 +131,7 @@ export async function issueCode(
   // its subject is the one the client is given, pairwise or not, so a logout
   // token names the user as the id_token did.
   const signInHash = signInHashOf(active.session);
-  await gateway.storage.oidcGrants.addGrant({
+  await gateway.storage.providerGrants.addGrant({
     grantId,
     clientId: client.clientId,
     userRowId: active.user.id,
@@ -141,7 +141,7 @@ export async function issueCode(
     sid: sidOf(signInHash),
     createdAt: now,
   });
-  await gateway.storage.oidcGrants.addCode({
+  await gateway.storage.providerGrants.addCode({
     codeHash: sha256Base64url(code),
     grantId,
     clientId: client.clientId,

@@ -237,7 +237,7 @@ describe('OpenID Provider: back-channel logout, and grants that end with the sig
       (found) => found.detail?.client === 'paired',
     );
     assert.equal(event.userId, 'alice');
-    await gw.storage.oidcClients.delete('paired');
+    await gw.storage.providerClients.delete('paired');
   });
 
   test('locking a user, or ending their sessions, through the admin API does the same', async () => {

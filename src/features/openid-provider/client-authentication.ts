@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
-import type { OidcClientRecord } from '../../foundation/storage/types.js';
+import type { Gateway } from './provider-gateway.js';
+import type { OidcClientRecord } from './storage/types.js';
 
 /** Client id and secret from HTTP Basic, each form-urlencoded first (RFC 6749 §2.3.1). */
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
@@ -43,7 +43,7 @@ export async function authenticatedClient(
   if (basic !== undefined && postedId !== undefined && postedId !== basic.id) return undefined;
   const clientId = basic?.id ?? postedId;
   if (typeof clientId !== 'string') return undefined;
-  const client = await gateway.storage.oidcClients.get(clientId);
+  const client = await gateway.storage.providerClients.get(clientId);
   if (client === undefined) return undefined;
   const secret = basic?.secret ?? postedSecret;
   if (client.secretHash === null) return secret === undefined ? client : undefined;

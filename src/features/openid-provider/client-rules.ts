@@ -1,5 +1,6 @@
 import type { ActiveSession } from '../sessions/session-service.js';
-import type { OidcClientRecord, UserRecord } from '../../foundation/storage/types.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord } from './storage/types.js';
 
 /**
  * Whether the client accepts this gateway sign-in: its entry (a local

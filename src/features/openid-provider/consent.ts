@@ -3,7 +3,7 @@ import { SsogateError, isRandomToken, randomToken } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import { fromAnotherSite } from '../../foundation/http/fetch-metadata.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { consentPage } from '../../foundation/pages/index.js';
@@ -66,7 +66,7 @@ export async function consentNeeded(
   if (prompted) return true;
   if (!request.client.consent) return false;
   const asked = scopeWords(request.parameters.scope ?? 'openid');
-  const held = await gateway.storage.oidcGrants.liveScopes(
+  const held = await gateway.storage.providerGrants.liveScopes(
     request.client.clientId,
     active.user.id,
     gateway.clock(),

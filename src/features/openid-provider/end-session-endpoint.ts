@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
@@ -40,7 +40,7 @@ export async function endSessionAtClient(
   if (parameters.client_id !== undefined && parameters.client_id !== hint.clientId) {
     return fail('the client_id is not the id_token_hint audience');
   }
-  const client = await gateway.storage.oidcClients.get(hint.clientId);
+  const client = await gateway.storage.providerClients.get(hint.clientId);
   const target = parameters.post_logout_redirect_uri;
   if (target !== undefined) {
     if (typeof target !== 'string' || client?.postLogoutRedirectUris.includes(target) !== true) {

@@ -1,4 +1,4 @@
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { discoveryPath } from '../../foundation/http/well-known.js';
 
 /** The provider's endpoints, under /_sso on the public URL; the discovery document names each. */

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendPage } from '../../foundation/http/respond.js';
 import { formPostPage } from '../../foundation/pages/index.js';

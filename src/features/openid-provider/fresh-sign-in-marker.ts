@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 
 /**
  * Set on the return-to of a sign-in the request asked to be fresh
@@ -13,7 +13,7 @@ const markerLifetimeMs = 30 * 60_000;
 
 function macOf(gateway: Gateway, clientId: string, sentAt: number): Buffer {
   // The key of pairwise subjects (subjects.ts), under a label of its own.
-  return createHmac('sha256', gateway.storage.oidcSigningKeys.subjectKey())
+  return createHmac('sha256', gateway.storage.providerSigningKeys.subjectKey())
     .update(JSON.stringify(['ssogate_signed_in_after', clientId, sentAt]))
     .digest();
 }

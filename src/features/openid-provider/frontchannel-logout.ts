@@ -1,4 +1,4 @@
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import type { SessionRecord } from '../../foundation/storage/types.js';
 import { issuerOf } from './endpoints.js';
 import { endGrantsOfSignIns, sidOf, signInHashOf } from './sign-in-grants.js';
@@ -22,7 +22,7 @@ export async function endGrantsForFrontchannel(
   });
   const frames = new Set<string>();
   for (const clientId of new Set(ended.map((grant) => grant.clientId))) {
-    const client = await gateway.storage.oidcClients.get(clientId);
+    const client = await gateway.storage.providerClients.get(clientId);
     const uri = client?.frontchannelLogoutUri ?? null;
     if (client === undefined || uri === null) continue;
     const url = new URL(uri);

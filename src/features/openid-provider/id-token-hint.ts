@@ -1,4 +1,4 @@
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { loadJose } from '../../foundation/oidc/jose.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
@@ -44,7 +44,7 @@ export async function hintNames(
   hint: IdTokenHint,
   active: ActiveSession,
 ): Promise<boolean> {
-  const client = await gateway.storage.oidcClients.get(hint.clientId);
+  const client = await gateway.storage.providerClients.get(hint.clientId);
   const subject =
     client === undefined ? active.user.userId : subjectFor(gateway, client, active.user);
   return subject === hint.subject;

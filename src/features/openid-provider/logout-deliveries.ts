@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { isSsogateError } from '../../core/index.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
-import type { OidcGrantRecord } from '../../foundation/storage/types.js';
+import type { Gateway } from './provider-gateway.js';
+import type { OidcGrantRecord } from './storage/types.js';
 import { issuerOf } from './endpoints.js';
 import type { GrantsEndReason } from './sign-in-grants.js';
 import { signJwt } from './signing-keys.js';
@@ -75,7 +75,7 @@ class LogoutDeliveries {
     for (const grant of grants) {
       const key = `${grant.clientId}\n${grant.sid}`;
       if (notices.has(key)) continue;
-      const client = await this.gateway.storage.oidcClients.get(grant.clientId);
+      const client = await this.gateway.storage.providerClients.get(grant.clientId);
       const uri = client?.backchannelLogoutUri ?? null;
       if (uri === null) continue;
       const user = await this.gateway.storage.users.get(grant.userRowId);

@@ -114,8 +114,8 @@ describe('OpenID Provider: pairwise subjects', () => {
     const alice = await gw.storage.users.findByUserId('alice');
     assert.ok(alice !== undefined);
     const nameless = { ...alice, userName: null };
-    const pairwise = await gw.storage.oidcClients.get('pairwise-one');
-    const open = await gw.storage.oidcClients.get('public-app');
+    const pairwise = await gw.storage.providerClients.get('pairwise-one');
+    const open = await gw.storage.providerClients.get('public-app');
     assert.ok(pairwise !== undefined && open !== undefined);
     const claims = userClaims(gw.gateway, pairwise, nameless);
     assert.equal(claims.name, undefined);

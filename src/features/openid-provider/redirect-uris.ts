@@ -1,4 +1,4 @@
-import type { OidcClientRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord } from './storage/types.js';
 
 /**
  * A loopback IP redirect URI, split around its port: `http`, the literal

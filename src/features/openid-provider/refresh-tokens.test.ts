@@ -139,7 +139,9 @@ describe('OpenID Provider: refresh tokens, with rotation', () => {
     const { config, tokens } = await tokensFor('ruled');
     const pending = await arrivedFor('ruled');
     // A record carries its settings; the store keeps the known ones only.
-    assert.ok(await gw.storage.oidcClients.update('ruled', { ...ruled, allowedUsers: ['bob'] }, 1));
+    assert.ok(
+      await gw.storage.providerClients.update('ruled', { ...ruled, allowedUsers: ['bob'] }, 1),
+    );
     await assert.rejects(client.refreshTokenGrant(config, tokens.refresh_token ?? ''), {
       error: 'invalid_grant',
     });

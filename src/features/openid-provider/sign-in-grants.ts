@@ -1,7 +1,8 @@
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import type { SignInEndReason, SignInEnded } from '../../foundation/storage/sign-in-ends.js';
-import type { OidcGrantRecord, SessionRecord } from '../../foundation/storage/types.js';
+import type { SessionRecord } from '../../foundation/storage/types.js';
+import type { OidcGrantRecord } from './storage/types.js';
 import { logoutDeliveriesOf } from './logout-deliveries.js';
 
 /** Why grants end, for the audit trail of their logout tokens: why their sign-in ended. */
@@ -42,7 +43,7 @@ export async function liveGrant(
   gateway: Gateway,
   grantId: string,
 ): Promise<OidcGrantRecord | undefined> {
-  const grant = await gateway.storage.oidcGrants.grant(grantId);
+  const grant = await gateway.storage.providerGrants.grant(grantId);
   if (grant === undefined) return undefined;
   if (stillSignedIn(gateway, await gateway.storage.sessions.get(grant.signInHash))) return grant;
   await gateway.signInEnds.raise({
@@ -60,14 +61,14 @@ export async function liveGrant(
  * disabled, a sign-in found over): its grants end, their tokens stop
  * working, and each client with a back-channel logout URI is sent a logout
  * token, off the request path (logout-deliveries.ts). Only the caller that
- * deleted a grant tells its client (OidcGrantStore.endGrants), so of
+ * deleted a grant tells its client (ProviderGrantStore.endGrants), so of
  * several instances one sends.
  */
 export async function endGrantsOfSignIns(
   gateway: Gateway,
   event: SignInEnded,
 ): Promise<readonly OidcGrantRecord[]> {
-  const ended = await gateway.storage.oidcGrants.endGrants(event.ended);
+  const ended = await gateway.storage.providerGrants.endGrants(event.ended);
   if (ended.length > 0) logoutDeliveriesOf(gateway)?.send(ended, event.reason);
   return ended;
 }
@@ -86,7 +87,7 @@ export async function endGrantsOfOverSignIns(gateway: Gateway): Promise<number> 
   let ended = 0;
   let after = '';
   for (;;) {
-    const page = await gateway.storage.oidcGrants.signInsWithGrants(after, sweepPage);
+    const page = await gateway.storage.providerGrants.signInsWithGrants(after, sweepPage);
     for (const signInHash of page) {
       if (stillSignedIn(gateway, await gateway.storage.sessions.get(signInHash))) continue;
       await gateway.signInEnds.raise({ ended: { signInHash }, reason: 'sign_in_over' });

@@ -44,7 +44,7 @@ describe('OpenID Provider: signing keys', () => {
       for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi'])
         assert.equal(Object.hasOwn(key ?? {}, part), false);
 
-      const [stored] = await api.storage.oidcSigningKeys.published(api.gateway.clock());
+      const [stored] = await api.storage.providerSigningKeys.published(api.gateway.clock());
       const privateExponent = stored?.privateJwk.d;
       assert.ok(typeof privateExponent === 'string');
       assert.ok(privateExponent.length > 300);
@@ -93,7 +93,7 @@ describe('OpenID Provider: signing keys', () => {
       });
       // The sweep deletes it; the signing key stays.
       await api.storage.sweepExpired(api.gateway.clock(), 0);
-      const left = await api.storage.oidcSigningKeys.published(0);
+      const left = await api.storage.providerSigningKeys.published(0);
       assert.deepEqual(
         left.map((key) => key.kid),
         [rotated.kid],
@@ -121,7 +121,7 @@ describe('OpenID Provider: signing keys', () => {
       assert.equal(await kidOf(), first);
       api.tick(1);
       assert.equal(await kidOf(), next);
-      const published = await api.storage.oidcSigningKeys.published(api.gateway.clock());
+      const published = await api.storage.providerSigningKeys.published(api.gateway.clock());
       assert.deepEqual(
         published.map((key) => [key.kid, key.retiredAt === null]),
         [

@@ -1,13 +1,14 @@
 import type { JWTPayload } from 'jose';
 import type { JsonValue } from '../../core/index.js';
 import { loadJose } from '../../foundation/oidc/jose.js';
-import type { SigningKeyRecord, Storage } from '../../foundation/storage/types.js';
+import type { ProviderStores } from './storage/provider-stores.js';
+import type { SigningKeyRecord } from './storage/types.js';
 import { nextKeyLeadMs, retiredKeyPublishedMs, signingKeyRotationMs } from './lifetimes.js';
 
 /** The one algorithm: RS256, which every relying party must accept (OpenID Connect Core §15.1). */
 const algorithm = 'RS256';
 
-type KeyStorage = Pick<Storage, 'oidcSigningKeys'>;
+type KeyStorage = Pick<ProviderStores, 'providerSigningKeys'>;
 
 /**
  * A new key pair, stored, signing from `signsFrom` (now, or later for the
@@ -31,7 +32,7 @@ async function makeKey(storage: KeyStorage, signsFrom: number): Promise<SigningK
     retiredAt: null,
     publishedUntil: null,
   };
-  await storage.oidcSigningKeys.add(key);
+  await storage.providerSigningKeys.add(key);
   return key;
 }
 
@@ -48,15 +49,17 @@ export async function rotateSigningKey(
   now: number,
   { revoke = false }: { readonly revoke?: boolean } = {},
 ): Promise<SigningKeyRecord> {
-  const next = revoke ? undefined : keysOf(await storage.oidcSigningKeys.published(now), now).next;
+  const next = revoke
+    ? undefined
+    : keysOf(await storage.providerSigningKeys.published(now), now).next;
   let key: SigningKeyRecord;
   if (next === undefined) key = await makeKey(storage, now);
   else {
-    await storage.oidcSigningKeys.signFrom(next.kid, now);
+    await storage.providerSigningKeys.signFrom(next.kid, now);
     key = { ...next, createdAt: now };
   }
-  if (revoke) await storage.oidcSigningKeys.unpublishAllBut(key.kid, now);
-  else await storage.oidcSigningKeys.retireAllBut(key.kid, now, now + retiredKeyPublishedMs);
+  if (revoke) await storage.providerSigningKeys.unpublishAllBut(key.kid, now);
+  else await storage.providerSigningKeys.retireAllBut(key.kid, now, now + retiredKeyPublishedMs);
   return key;
 }
 
@@ -84,12 +87,12 @@ function keysOf(
  * once each store one; both are published, and the newest signs.
  */
 async function currentSigningKey(storage: KeyStorage, now: number): Promise<SigningKeyRecord> {
-  const { signing, next } = keysOf(await storage.oidcSigningKeys.published(now), now);
+  const { signing, next } = keysOf(await storage.providerSigningKeys.published(now), now);
   const [current, ...replaced] = signing;
   if (current === undefined) return rotateSigningKey(storage, now);
   if (replaced.length > 0) {
     // Its time came: the keys before it stop signing then.
-    await storage.oidcSigningKeys.retireAllBut(
+    await storage.providerSigningKeys.retireAllBut(
       current.kid,
       current.createdAt,
       current.createdAt + retiredKeyPublishedMs,
@@ -129,6 +132,6 @@ export async function publishedKeySet(
 ): Promise<{ keys: Readonly<Record<string, JsonValue>>[] }> {
   // Made here if none is yet, so a relying party that reads the keys first finds one.
   await currentSigningKey(storage, now);
-  const keys = await storage.oidcSigningKeys.published(now);
+  const keys = await storage.providerSigningKeys.published(now);
   return { keys: keys.map((key) => key.publicJwk) };
 }

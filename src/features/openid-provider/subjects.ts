@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { SsogateError, pairwiseSector } from '../../core/index.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
-import type { OidcClientRecord, UserRecord } from '../../foundation/storage/types.js';
+import type { Gateway } from './provider-gateway.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord } from './storage/types.js';
 
 type SubjectClient = Pick<OidcClientRecord, 'clientId' | 'subjectType' | 'redirectUris'>;
 
@@ -13,7 +14,7 @@ type SubjectClient = Pick<OidcClientRecord, 'clientId' | 'subjectType' | 'redire
  * Core §8.1) gets base64url(HMAC-SHA-256(key, [sector, userId])): stable for
  * the user and the host of the client's redirect URIs, the same on every
  * instance (the key is derived from the shared secret key:
- * storage/oidc-signing-key-store.ts), and not to be matched with what a
+ * storage/signing-key-store.ts), and not to be matched with what a
  * client of another host is given. The sector and the id are joined as a
  * JSON array, so no two pairs give one input.
  */
@@ -28,7 +29,7 @@ export function subjectFor(gateway: Gateway, client: SubjectClient, user: UserRe
       `the pairwise client ${client.clientId} has redirect URIs on several hosts`,
     );
   }
-  return createHmac('sha256', gateway.storage.oidcSigningKeys.subjectKey())
+  return createHmac('sha256', gateway.storage.providerSigningKeys.subjectKey())
     .update(JSON.stringify([sector, user.userId]))
     .digest('base64url');
 }

@@ -1,12 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
-import type {
-  OidcClientRecord,
-  OidcCodeRecord,
-  UserRecord,
-} from '../../foundation/storage/types.js';
+import type { Gateway } from './provider-gateway.js';
+import type { UserRecord } from '../../foundation/storage/types.js';
+import type { OidcClientRecord, OidcCodeRecord } from './storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import { authenticatedClient } from './client-authentication.js';
 import { clientAcceptsUser } from './client-rules.js';
@@ -96,7 +93,7 @@ export async function exchangeCode(
     );
   }
   if (typeof body.code !== 'string') return oauthError(reply, 400, 'invalid_request', 'no code');
-  const grants = gateway.storage.oidcGrants;
+  const grants = gateway.storage.providerGrants;
   const redemption = await grants.redeemCode(sha256Base64url(body.code), client.clientId, now);
   if (redemption.outcome === 'replayed') {
     await revokeReplayed(gateway, request, redemption.code.grantId, client.clientId, 'code');
@@ -141,7 +138,7 @@ async function revokeReplayed(
   clientId: string,
   what: 'code' | 'refresh token',
 ): Promise<void> {
-  const revoked = await gateway.storage.oidcGrants.revokeGrant(grantId, gateway.clock());
+  const revoked = await gateway.storage.providerGrants.revokeGrant(grantId, gateway.clock());
   request.log.warn(
     { code: 'oidc_grant_replayed', clientId, tokensRevoked: revoked },
     `a used ${what} was presented again; what it was exchanged for is revoked`,
@@ -167,7 +164,7 @@ async function refresh(
   if (typeof body.refresh_token !== 'string') {
     return oauthError(reply, 400, 'invalid_request', 'no refresh_token');
   }
-  const grants = gateway.storage.oidcGrants;
+  const grants = gateway.storage.providerGrants;
   const redemption = await grants.redeemRefreshToken(
     sha256Base64url(body.refresh_token),
     client.clientId,
@@ -207,7 +204,7 @@ async function issueTokens(
   grant: Grant,
 ): Promise<FastifyReply> {
   const now = gateway.clock();
-  const grants = gateway.storage.oidcGrants;
+  const grants = gateway.storage.providerGrants;
   const user = await gateway.storage.users.get(grant.userRowId);
   if (user?.enabled !== true) {
     return oauthError(reply, 400, 'invalid_grant', 'the user is no longer enabled');

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './provider-gateway.js';
 import { clientAcceptsUser } from './client-rules.js';
 import { oauthError } from './oauth-answers.js';
 import { liveGrant } from './sign-in-grants.js';
@@ -34,7 +34,7 @@ export async function userInfo(
       'a Bearer access token is needed',
     );
   }
-  const token = await gateway.storage.oidcGrants.accessToken(
+  const token = await gateway.storage.providerGrants.accessToken(
     sha256Base64url(match[1] ?? ''),
     gateway.clock(),
   );
@@ -42,7 +42,7 @@ export async function userInfo(
   // The gateway sign-in it came from must still be on (sign-in-grants.ts).
   const grant = await liveGrant(gateway, token.grantId);
   if (grant === undefined) return refuse();
-  const client = await gateway.storage.oidcClients.get(token.clientId);
+  const client = await gateway.storage.providerClients.get(token.clientId);
   if (client === undefined) return refuse();
   const user = await gateway.storage.users.get(token.userRowId);
   if (user?.enabled !== true) return refuse();

@@ -55,8 +55,8 @@ describe('re-validation with the access token', () => {
     const me = async () =>
       (await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' })).status;
     const kept = async () => {
-      const [hash] = await gw.storage.oidcSessions.sessionsOf(entryId, { subject });
-      return hash === undefined ? undefined : gw.storage.oidcSessions.get(hash);
+      const [hash] = await gw.storage.upstreamSessions.sessionsOf(entryId, { subject });
+      return hash === undefined ? undefined : gw.storage.upstreamSessions.get(hash);
     };
     return { me, kept };
   }

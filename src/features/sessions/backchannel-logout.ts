@@ -76,7 +76,7 @@ async function endNamedSessions(
     clockSkewSeconds: provider.clockSkewSeconds,
     maxAgeSeconds: logoutTokenMaxAgeSeconds,
   });
-  const store = gateway.storage.oidcSessions;
+  const store = gateway.storage.upstreamSessions;
   const fresh = await store.useOnce(
     sha256Base64url(`logout-jti:${provider.issuer}:${target.jti}`),
     target.rememberUntil * 1000,

@@ -49,7 +49,7 @@ export function frontchannelLogoutRoutes(app: FastifyInstance, gateway: Gateway)
         );
         return reply;
       }
-      const store = gateway.storage.oidcSessions;
+      const store = gateway.storage.upstreamSessions;
       const hashes = await store.sessionsOf(entryId, { sid });
       for (const hash of hashes) {
         await gateway.storage.sessions.delete(hash);

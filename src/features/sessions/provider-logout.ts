@@ -10,9 +10,9 @@ export async function takeKeptIdToken(
   gateway: Gateway,
   sessionHash: string,
 ): Promise<string | undefined> {
-  const kept = await gateway.storage.oidcSessions.get(sessionHash);
+  const kept = await gateway.storage.upstreamSessions.get(sessionHash);
   if (kept === undefined) return undefined;
-  await gateway.storage.oidcSessions.delete(sessionHash);
+  await gateway.storage.upstreamSessions.delete(sessionHash);
   return kept.idToken;
 }
 

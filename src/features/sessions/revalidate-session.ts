@@ -16,15 +16,15 @@ import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js'
 import type { AppTokenDeps } from '../../foundation/entries/app-token.js';
 import { appTokenFor, dropAppToken } from '../../foundation/entries/app-token.js';
 import type {
-  OidcSessionRecord,
-  OidcSessionStore,
+  UpstreamSessionRecord,
+  UpstreamSessionStore,
   SessionRecord,
   UserInfoAccess,
 } from '../../foundation/storage/types.js';
 
 export interface RevalidationDeps extends AppTokenDeps {
   readonly entries: EntryRegistry;
-  readonly oidcSessions: OidcSessionStore;
+  readonly upstreamSessions: UpstreamSessionStore;
   readonly oidc: ProviderMetadata;
   readonly send: SendOutbound;
   readonly clock: () => number;
@@ -56,7 +56,7 @@ export async function revalidateSession(
   if (entry.revalidation === undefined) return true;
   const { intervalMs, graceMs } = entry.revalidation;
   const now = deps.clock();
-  const kept = await deps.oidcSessions.get(session.idHash);
+  const kept = await deps.upstreamSessions.get(session.idHash);
   if (kept === undefined || now - kept.checkedAt < intervalMs) return true;
   let verdict: Verdict;
   if (entry.oidc !== undefined && kept.refreshToken !== null) {
@@ -68,7 +68,7 @@ export async function revalidateSession(
   }
   if (verdict === 'valid') return true;
   if (verdict === 'unreachable') return now - kept.checkedAt < intervalMs + graceMs;
-  await deps.oidcSessions.delete(session.idHash);
+  await deps.upstreamSessions.delete(session.idHash);
   return false;
 }
 
@@ -83,7 +83,7 @@ export async function revalidateSession(
 async function recheckUserInfo(
   deps: RevalidationDeps,
   entry: CompiledOAuth2Entry,
-  kept: OidcSessionRecord,
+  kept: UpstreamSessionRecord,
   access: UserInfoAccess,
 ): Promise<Verdict> {
   const report = (code: string, message: string) => deps.report?.(entry.id, code, message);
@@ -129,7 +129,7 @@ async function recheckUserInfo(
     );
     return 'refused';
   }
-  await deps.oidcSessions.checked(kept.sessionHash, deps.clock());
+  await deps.upstreamSessions.checked(kept.sessionHash, deps.clock());
   return 'valid';
 }
 
@@ -163,7 +163,7 @@ async function answerOrUnreachable(
 /** An OpenID Connect user-info answer, checked against the session's subject and mapped. */
 function readOidcUserInfo(
   entry: CompiledOAuth2Entry,
-  kept: OidcSessionRecord,
+  kept: UpstreamSessionRecord,
   response: ThirdPartyResponse,
   accessToken: string,
 ) {
@@ -176,7 +176,7 @@ function readOidcUserInfo(
 async function recheck(
   deps: RevalidationDeps,
   entry: CompiledOAuth2Entry,
-  kept: OidcSessionRecord,
+  kept: UpstreamSessionRecord,
 ): Promise<Verdict> {
   const oidc = entry.oidc;
   if (oidc === undefined || kept.refreshToken === null) return 'valid';
@@ -234,7 +234,7 @@ async function recheck(
         return 'refused';
       }
     }
-    await deps.oidcSessions.checked(kept.sessionHash, deps.clock(), tokens.refreshToken);
+    await deps.upstreamSessions.checked(kept.sessionHash, deps.clock(), tokens.refreshToken);
     return 'valid';
   } catch (error) {
     report(

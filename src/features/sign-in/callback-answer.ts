@@ -83,7 +83,7 @@ export async function completeCallback(
           sessionIdOf(gateway, request),
           {
             signInRecorded: true,
-            beside: (session) => keepProviderSession(stores.oidcSessions, session, success),
+            beside: (session) => keepProviderSession(stores.upstreamSessions, session, success),
           },
         );
         return { ...success, sessionId: started.id, started: started.active };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
-import type { Storage } from '../../foundation/storage/types.js';
+import type { GatewayStorage } from '../../app/open-storage.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 
@@ -13,7 +13,7 @@ class StorageCalls {
   readonly calls: string[] = [];
 
   /** `storage`, each of its stores replaced by one that records its calls. */
-  wrap(storage: Storage): Storage {
+  wrap(storage: GatewayStorage): GatewayStorage {
     const record = (name: string) => {
       if (this.counting) this.calls.push(name);
     };

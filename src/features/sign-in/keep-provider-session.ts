@@ -1,4 +1,4 @@
-import type { OidcSessionStore, SessionRecord } from '../../foundation/storage/types.js';
+import type { UpstreamSessionStore, SessionRecord } from '../../foundation/storage/types.js';
 import type { SignInSuccess } from './complete-sign-in.js';
 
 /**
@@ -13,7 +13,7 @@ import type { SignInSuccess } from './complete-sign-in.js';
  * could not find it. Vouched for as the session starts, it ends with it.
  */
 export async function keepProviderSession(
-  store: OidcSessionStore,
+  store: UpstreamSessionStore,
   session: Pick<SessionRecord, 'idHash' | 'createdAt' | 'expiresAt'>,
   success: Pick<SignInSuccess, 'entry' | 'user' | 'oidc' | 'access'>,
 ): Promise<void> {

@@ -9,7 +9,8 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { testBackendName } from '../../test-support/test-backend.js';
 import type { TestBrowser } from '../../test-support/browser.js';
-import type { OidcSessionStore, Storage } from '../../foundation/storage/types.js';
+import type { UpstreamSessionStore } from '../../foundation/storage/types.js';
+import type { GatewayStorage } from '../../app/open-storage.js';
 import type { OidcTestSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
 import { startOidcSetup } from '../../foundation/oidc/test-support/oidc-gateway.js';
 import { signInAtProvider } from '../../foundation/oidc/test-support/openid-provider.js';
@@ -131,7 +132,7 @@ describe('a sign-in that fails mid-way', () => {
 describe('an OpenID Connect sign-in whose provider session cannot be written', () => {
   let setup: OidcTestSetup;
   let refuse = false;
-  const refusing = (store: OidcSessionStore): OidcSessionStore => ({
+  const refusing = (store: UpstreamSessionStore): UpstreamSessionStore => ({
     ...store,
     save: (record) =>
       refuse ? Promise.reject(new Error('oidc_sessions refused')) : store.save(record),
@@ -139,12 +140,12 @@ describe('an OpenID Connect sign-in whose provider session cannot be written', (
   before(async () => {
     setup = await startOidcSetup(() => ({}), {
       gateway: {
-        wrapStorage: (storage: Storage): Storage => ({
+        wrapStorage: (storage: GatewayStorage): GatewayStorage => ({
           ...storage,
-          oidcSessions: refusing(storage.oidcSessions),
+          upstreamSessions: refusing(storage.upstreamSessions),
           writeTogether: (work) =>
             storage.writeTogether((stores) =>
-              work({ ...stores, oidcSessions: refusing(stores.oidcSessions) }),
+              work({ ...stores, upstreamSessions: refusing(stores.upstreamSessions) }),
             ),
         }),
       },

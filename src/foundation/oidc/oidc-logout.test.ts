@@ -102,7 +102,7 @@ describe('OpenID Connect logout at a real provider', () => {
     const browser = gw.browser();
     await signIn(browser, 'alice');
     const sessionId = browser.cookies(gw.url).get('ssogate_session') ?? '';
-    const record = await gw.storage.oidcSessions.get(sessionHash(sessionId));
+    const record = await gw.storage.upstreamSessions.get(sessionHash(sessionId));
     const sid = record?.providerSid;
     assert.ok(typeof sid === 'string' && sid !== '', 'the id_token carried a sid');
     // Loaded in the provider's iframe: no gateway cookie comes with it.

@@ -35,8 +35,8 @@ describe('OpenID Connect re-validation at a real provider', () => {
     const me = async () =>
       (await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' })).status;
     const kept = async () => {
-      const [hash] = await gw.storage.oidcSessions.sessionsOf('oidc', { subject: 'alice' });
-      return hash === undefined ? undefined : gw.storage.oidcSessions.get(hash);
+      const [hash] = await gw.storage.upstreamSessions.sessionsOf('oidc', { subject: 'alice' });
+      return hash === undefined ? undefined : gw.storage.upstreamSessions.get(hash);
     };
     const first = await kept();
     assert.ok(first?.refreshToken !== null && first !== undefined, 'a refresh token is kept');

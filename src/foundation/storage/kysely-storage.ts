@@ -7,14 +7,12 @@ import { createAppTokenStore } from './app-token-store.js';
 import { createAuditStore } from './audit-store.js';
 import { localChangeNotifier } from './change-notifier.js';
 import { createEntryStore } from './entry-store.js';
+import type { FeatureTables } from './feature-tables.js';
 import { createMemoryRateLimitStore } from './memory-rate-limit-store.js';
 import { createSqlRateLimitStore } from './sql-rate-limit-store.js';
 import { migrateToLatest } from './migrations/index.js';
 import { createPendingSignInStore } from './pending-sign-in-store.js';
-import { createOidcClientStore } from './oidc-client-store.js';
-import { createOidcGrantStore } from './oidc-grant-store.js';
-import { createOidcSessionStore } from './oidc-session-store.js';
-import { createOidcSigningKeyStore } from './oidc-signing-key-store.js';
+import { createUpstreamSessionStore } from './upstream-session-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
 import { createTrialSignInStore } from './trial-sign-in-store.js';
@@ -27,6 +25,8 @@ interface KyselyStorageOptions {
    * migrated, such as PostgreSQL under its advisory lock, passes false.
    */
   readonly migrate?: boolean;
+  /** The tables features own (feature-tables.ts): migrated with the kernel's, swept with them. */
+  readonly features?: readonly FeatureTables[];
 }
 
 /**
@@ -42,20 +42,19 @@ export async function createKyselyStorage(
   dialect: SqlDialect,
   options: KyselyStorageOptions = {},
 ): Promise<Storage> {
-  if (options.migrate ?? true) await migrateToLatest(db, dialect);
+  const features = options.features ?? [];
+  if (options.migrate ?? true) await migrateToLatest(db, dialect, features);
   return {
+    kysely: db,
     entries: createEntryStore(db, secretBox),
     users: createUserStore(db, dialect),
     sessions: createSessionStore(db),
     pendingSignIns: createPendingSignInStore(db),
-    oidcSessions: createOidcSessionStore(db, secretBox),
+    upstreamSessions: createUpstreamSessionStore(db, secretBox),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
     trialSignIns: createTrialSignInStore(db, secretBox),
-    oidcClients: createOidcClientStore(db),
-    oidcSigningKeys: createOidcSigningKeyStore(db, secretBox),
-    oidcGrants: createOidcGrantStore(db),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -63,13 +62,14 @@ export async function createKyselyStorage(
     // holds them (the start limits above stay in memory, off the hot path).
     failureCounts: createSqlRateLimitStore(db),
     changes: localChangeNotifier(),
-    sweepExpired: (now, idleBefore) => sweepExpired(db, dialect, now, idleBefore, secretBox),
+    sweepExpired: (now, idleBefore) =>
+      sweepExpired(db, dialect, now, idleBefore, secretBox, features),
     writeTogether: (work) =>
       db.transaction().execute((trx) =>
         work({
           users: createUserStore(trx, dialect),
           sessions: createSessionStore(trx),
-          oidcSessions: createOidcSessionStore(trx, secretBox),
+          upstreamSessions: createUpstreamSessionStore(trx, secretBox),
           audit: createAuditStore(trx),
         }),
       ),
@@ -100,6 +100,7 @@ async function sweepExpired(
   now: number,
   idleBefore: number,
   secretBox: SecretBox,
+  features: readonly FeatureTables[],
 ): Promise<SweepCounts | undefined> {
   return db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') {
@@ -108,11 +109,10 @@ async function sweepExpired(
       }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}::bigint) as locked`.execute(trx);
       if (rows[0]?.locked !== true) return undefined;
     }
-    await createOidcSessionStore(trx, secretBox).deleteExpired(now);
+    await createUpstreamSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
     await createTrialSignInStore(trx, secretBox).deleteExpired(now);
-    await createOidcSigningKeyStore(trx, secretBox).deleteUnpublished(now);
-    await createOidcGrantStore(trx).deleteExpired(now);
+    for (const feature of features) await feature.sweepExpired(trx, secretBox, now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),
       pendingSignIns: await createPendingSignInStore(trx).deleteExpired(now),

@@ -6,8 +6,8 @@ import type { ColumnType, Generated } from 'kysely';
  * strings (hence the read type; rows go through Number() in the mappers),
  * booleans are 0/1 integers (better-sqlite3 binds no JS booleans), JSON is text.
  */
-type Millis = ColumnType<number | string | bigint, number, number>;
-type NullableMillis = ColumnType<
+export type Millis = ColumnType<number | string | bigint, number, number>;
+export type NullableMillis = ColumnType<
   number | string | bigint | null,
   number | null | undefined,
   number | null
@@ -155,79 +155,11 @@ export interface TrialSignInsTable {
   expires_at: Millis;
 }
 
-interface OidcClientsTable {
-  client_id: string;
-  /** SHA-256 of the client secret, base64url; null for a public client. */
-  secret_hash: string | null;
-  /** A JSON object: OidcClientSettings (types.ts). */
-  settings: string;
-  created_at: Millis;
-  updated_at: Millis;
-}
-
-interface OidcSigningKeysTable {
-  kid: string;
-  /** The public key, a JWK as JSON. */
-  public_jwk: string;
-  /** The private key, a JWK as JSON, sealed. */
-  private_sealed: string;
-  created_at: Millis;
-  retired_at: NullableMillis;
-  published_until: NullableMillis;
-}
-
-interface OidcCodesTable {
-  code_hash: string;
-  grant_id: string;
-  client_id: string;
-  redirect_uri: string;
-  /** The PKCE S256 challenge; null when the client sent none. */
-  code_challenge: string | null;
-  nonce: string | null;
-  scope: string;
-  user_row_id: number;
-  entry_id: string | null;
-  auth_time: Millis;
-  expires_at: Millis;
-  used_at: NullableMillis;
-}
-
-interface OidcAccessTokensTable {
-  token_hash: string;
-  grant_id: string;
-  client_id: string;
-  user_row_id: number;
-  scope: string;
-  expires_at: Millis;
-}
-
-interface OidcRefreshTokensTable {
-  token_hash: string;
-  grant_id: string;
-  client_id: string;
-  user_row_id: number;
-  scope: string;
-  entry_id: string | null;
-  auth_time: Millis;
-  expires_at: Millis;
-  used_at: NullableMillis;
-}
-
-interface OidcGrantsTable {
-  grant_id: string;
-  client_id: string;
-  user_row_id: number;
-  subject: string;
-  entry_id: string | null;
-  sign_in_hash: string;
-  sid: string;
-  created_at: Millis;
-  /** Set once a code or refresh token of the grant is presented again; never cleared. */
-  revoked_at: NullableMillis;
-  /** When tokens were last added: the write that takes the row for adding them. */
-  last_issued_at: NullableMillis;
-}
-
+/**
+ * The kernel's tables. A feature's own tables (the OpenID Provider's:
+ * features/openid-provider/storage/provider-tables.ts) are typed where the
+ * feature is, over the same handle (Kysely's withTables).
+ */
 export interface Database {
   entries: EntriesTable;
   users: UsersTable;
@@ -240,12 +172,6 @@ export interface Database {
   app_tokens: AppTokensTable;
   rate_windows: RateWindowsTable;
   test_sign_ins: TrialSignInsTable;
-  oidc_clients: OidcClientsTable;
-  oidc_signing_keys: OidcSigningKeysTable;
-  oidc_codes: OidcCodesTable;
-  oidc_access_tokens: OidcAccessTokensTable;
-  oidc_refresh_tokens: OidcRefreshTokensTable;
-  oidc_grants: OidcGrantsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -82,7 +82,7 @@ function raisingSessionStore(
  * the sessions store, and for the sessions a unit of work (writeTogether)
  * deletes, once it has committed; a unit that fails raises nothing.
  */
-export function storageRaisingSignInEnds(storage: Storage, ends: SignInEnds): Storage {
+export function storageRaisingSignInEnds<S extends Storage>(storage: S, ends: SignInEnds): S {
   return {
     ...storage,
     sessions: raisingSessionStore(storage.sessions, (event) => ends.raise(event), 'sign_in_ended'),

@@ -10,7 +10,7 @@ import { openStorage } from '../../../app/open-storage.js';
 import { loadConfig } from '../../../foundation/config/load-config.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
 import { createSession, csrfTokenFor } from '../../sessions/session-service.js';
-import type { Storage } from '../../../foundation/storage/types.js';
+import type { GatewayStorage } from '../../../app/open-storage.js';
 import { testBackend } from '../../../test-support/test-backend.js';
 import { cookieNames } from '../../../foundation/web/index.js';
 
@@ -23,7 +23,7 @@ export { canarySecret } from '../../../core/test-support/entries.js';
 export interface ApiFixture {
   readonly app: FastifyInstance;
   readonly gateway: Gateway;
-  readonly storage: Storage;
+  readonly storage: GatewayStorage;
   /** Advances the frozen clock. */
   tick(ms: number): void;
   /** Headers of a call with the API token. */

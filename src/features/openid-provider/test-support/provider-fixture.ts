@@ -7,7 +7,8 @@ import { buildApp } from '../../../app/build-app.js';
 import { createGateway } from '../../../app/create-gateway.js';
 import { openStorage } from '../../../app/open-storage.js';
 import { sha256Base64url } from '../../../foundation/crypto/hash.js';
-import type { OidcClientRecord, Storage } from '../../../foundation/storage/types.js';
+import type { GatewayStorage } from '../../../app/open-storage.js';
+import type { OidcClientRecord } from '../storage/types.js';
 import type { TestBrowser } from '../../../test-support/browser.js';
 import type { TestGateway } from '../../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../../test-support/gateway-fixture.js';
@@ -26,7 +27,7 @@ export async function startProviderGateway(
     clock?: () => number;
     env?: Record<string, string>;
     usernames?: readonly string[];
-    wrapStorage?: (storage: Storage) => Storage;
+    wrapStorage?: (storage: GatewayStorage) => GatewayStorage;
   } = {},
 ): Promise<TestGateway> {
   return startTestGateway({
@@ -83,7 +84,7 @@ export async function registerClient(
   settings: Partial<OidcClientRecord> = {},
 ): Promise<OidcClientRecord> {
   const client = testClient(clientId, settings);
-  await gw.storage.oidcClients.create(client);
+  await gw.storage.providerClients.create(client);
   return client;
 }
 

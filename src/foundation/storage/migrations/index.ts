@@ -1,5 +1,6 @@
 import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { FeatureTables } from '../feature-tables.js';
 import type { Database, SqlDialect } from '../schema.js';
 import { initialMigration } from './0001-initial.js';
 import { auditSignInIndexMigration } from './0002-audit-sign-in-index.js';
@@ -17,23 +18,38 @@ import { accessTokenRevalidationMigration } from './0012-access-token-revalidati
 import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 import { hostSessionsMigration } from './0015-host-sessions.js';
 import { sessionHostMigration } from './0016-session-host.js';
-import { oidcClientsMigration } from './0017-oidc-clients.js';
-import { oidcSigningKeysMigration } from './0018-oidc-signing-keys.js';
-import { oidcGrantsMigration } from './0019-oidc-grants.js';
-import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
-import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
 import { handoffUserMigration } from './0022-handoff-user.js';
 import { withoutRowidMigration } from './0023-without-rowid.js';
 import { auditReferencePartialIndexMigration } from './0024-audit-reference-partial-index.js';
 import { oidcSidPartialIndexMigration } from './0025-oidc-sid-partial-index.js';
-import { oidcGrantRevocationMigration } from './0026-oidc-grant-revocation.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
- * gateway cannot miss one. Names sort in the order they run; never rename or
- * edit a released one: add the next.
+ * gateway cannot miss one: the kernel's, and those of the features' own
+ * tables (feature-tables.ts), in one list ordered by name. Names sort in the
+ * order they run, and are what a database records of each; never rename or
+ * edit a released one: add the next. A feature's migrations are numbered in
+ * the same sequence (the OpenID Provider's are 0017-0021 and 0026), so a
+ * database migrated before they moved to the feature finds each one done.
  */
-export function migrations(dialect: SqlDialect): Record<string, Migration> {
+export function migrations(
+  dialect: SqlDialect,
+  features: readonly FeatureTables[] = [],
+): Record<string, Migration> {
+  const all: Record<string, Migration> = { ...kernelMigrations(dialect) };
+  for (const feature of features) {
+    for (const [name, migration] of Object.entries(feature.migrations(dialect))) {
+      if (Object.hasOwn(all, name)) throw new Error(`Two migrations are named ${name}.`);
+      all[name] = migration;
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(all).sort(([one], [other]) => (one < other ? -1 : one > other ? 1 : 0)),
+  );
+}
+
+/** The storage kernel's own migrations. */
+function kernelMigrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     '0001_initial': initialMigration(dialect),
     '0002_audit_sign_in_index': auditSignInIndexMigration,
@@ -51,23 +67,21 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     '0014_api_token_owner': apiTokenOwnerMigration,
     '0015_host_sessions': hostSessionsMigration,
     '0016_session_host': sessionHostMigration,
-    '0017_oidc_clients': oidcClientsMigration,
-    '0018_oidc_signing_keys': oidcSigningKeysMigration,
-    '0019_oidc_grants': oidcGrantsMigration,
-    '0020_oidc_refresh_tokens': oidcRefreshTokensMigration,
-    '0021_oidc_grant_sign_ins': oidcGrantSignInsMigration,
     '0022_handoff_user': handoffUserMigration,
     '0023_without_rowid': withoutRowidMigration(dialect),
     '0024_audit_reference_partial_index': auditReferencePartialIndexMigration,
     '0025_oidc_sid_partial_index': oidcSidPartialIndexMigration,
-    '0026_oidc_grant_revocation': oidcGrantRevocationMigration,
   };
 }
 
 /** Brings the schema up to date; running it again on a current database does nothing. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: SqlDialect): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  features: readonly FeatureTables[] = [],
+): Promise<void> {
   const provider: MigrationProvider = {
-    getMigrations: () => Promise.resolve(migrations(dialect)),
+    getMigrations: () => Promise.resolve(migrations(dialect, features)),
   };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {

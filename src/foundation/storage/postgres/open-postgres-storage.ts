@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { SecretBox } from '../../crypto/secret-box.js';
+import type { FeatureTables } from '../feature-tables.js';
 import { createKyselyStorage } from '../kysely-storage.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
@@ -18,6 +19,8 @@ interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database */
   readonly url: string;
   readonly secretBox: SecretBox;
+  /** The tables features own (feature-tables.ts), migrated under the same lock. */
+  readonly features?: readonly FeatureTables[];
   /**
    * Announce the endings of sessions kept here to the other instances, so
    * that each may remember sessions (not when Redis keeps the sessions and
@@ -79,9 +82,10 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   nameStatementsOf(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await migrateUnderLock(db);
+    await migrateUnderLock(db, options.features ?? []);
     const storage = await createKyselyStorage(db, options.secretBox, 'postgres', {
       migrate: false,
+      features: options.features ?? [],
     });
     if (options.announceRevocations !== true) return storage;
     return withAnnouncedRevocations(
@@ -127,11 +131,14 @@ function withAnnouncedRevocations(storage: Storage, feed: AnnouncingRevocationFe
   };
 }
 
-async function migrateUnderLock(db: Kysely<Database>): Promise<void> {
+async function migrateUnderLock(
+  db: Kysely<Database>,
+  features: readonly FeatureTables[],
+): Promise<void> {
   await db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY}::bigint)`.execute(connection);
     try {
-      await migrateToLatest(connection, 'postgres');
+      await migrateToLatest(connection, 'postgres', features);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY}::bigint)`.execute(connection);
     }

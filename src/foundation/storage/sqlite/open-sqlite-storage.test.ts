@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { featureTables } from '../../../app/open-storage.js';
 import { migrations } from '../migrations/index.js';
 import { newSecretBox, withTempDir } from '../../../test-support/storage-values.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
@@ -185,7 +186,9 @@ describe('openSqliteStorage', () => {
       const raw = new BetterSqlite3(filename);
       raw.pragma('foreign_keys = ON');
       const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: raw }) });
-      const provider = { getMigrations: () => Promise.resolve(migrations('sqlite')) };
+      // With the OpenID Provider's tables, as the gateway migrates (app/open-storage.ts).
+      const all = migrations('sqlite', featureTables);
+      const provider = { getMigrations: () => Promise.resolve(all) };
       let before: Record<string, string>;
       try {
         assert.equal(
@@ -205,7 +208,11 @@ describe('openSqliteStorage', () => {
         await db.destroy();
       }
 
-      const storage = await openSqliteStorage({ filename, secretBox: newSecretBox() });
+      const storage = await openSqliteStorage({
+        filename,
+        secretBox: newSecretBox(),
+        features: featureTables,
+      });
       try {
         assert.deepEqual(await storage.sessions.get('alice-session'), {
           idHash: 'alice-session',
@@ -274,7 +281,7 @@ describe('openSqliteStorage', () => {
           ],
         );
         // Undone in turn, the later migrations and then 0023 give back 0022's schema.
-        await migrations('sqlite')['0026_oidc_grant_revocation']?.down?.(migrated);
+        await all['0026_oidc_grant_revocation']?.down?.(migrated);
         await migrations('sqlite')['0025_oidc_sid_partial_index']?.down?.(migrated);
         await migrations('sqlite')['0024_audit_reference_partial_index']?.down?.(migrated);
         await migrations('sqlite')['0023_without_rowid']?.down?.(migrated);
@@ -289,7 +296,7 @@ describe('openSqliteStorage', () => {
     await withTempDir(async (dir) => {
       const filename = join(dir, 'gateway.db');
       await (await openSqliteStorage({ filename, secretBox: newSecretBox() })).close();
-      // The shape of OidcSessionStore.sessionsOf(entry, { sid }).
+      // The shape of UpstreamSessionStore.sessionsOf(entry, { sid }).
       const plan = rawQuery(
         filename,
         "explain query plan select session_hash from oidc_sessions where entry_id = 'corp' and provider_sid = 'S1'",

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { privateFile, tightenIfPresent } from '../../crypto/private-files.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
+import type { FeatureTables } from '../feature-tables.js';
 import { createKyselyStorage } from '../kysely-storage.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { Database } from '../schema.js';
@@ -17,6 +18,8 @@ interface SqliteStorageOptions {
   /** A file path, or ':memory:' for a database that lives as long as the Storage. */
   readonly filename: string;
   readonly secretBox: SecretBox;
+  /** The tables features own (feature-tables.ts), migrated under the same write lock. */
+  readonly features?: readonly FeatureTables[];
 }
 
 function isMemory(filename: string): boolean {
@@ -71,9 +74,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     return version;
   };
   try {
-    await migrateUnderWriteLock(database, db);
+    const features = options.features ?? [];
+    await migrateUnderWriteLock(database, db, features);
     const storage = await createKyselyStorage(db, options.secretBox, 'sqlite', {
       migrate: false,
+      features,
     });
     // After the migrations: the feed's statements read the revocation log.
     const revocations = sqliteRevocationFeed(database, otherWritersVersion);
@@ -107,10 +112,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
 async function migrateUnderWriteLock(
   database: BetterSqlite3.Database,
   db: Kysely<Database>,
+  features: readonly FeatureTables[],
 ): Promise<void> {
   database.exec('BEGIN IMMEDIATE');
   try {
-    await migrateToLatest(db, 'sqlite');
+    await migrateToLatest(db, 'sqlite', features);
     database.exec('COMMIT');
   } catch (error) {
     if (database.inTransaction) database.exec('ROLLBACK');

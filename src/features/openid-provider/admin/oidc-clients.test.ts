@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import { json, withApi } from './test-support/api-fixtures.js';
+import { sha256Base64url } from '../../../foundation/crypto/hash.js';
+import { json, withApi } from '../../admin-api/test-support/api-fixtures.js';
 import {
   oidcClientAnswer,
   oidcClientListAnswer,
   oidcClientSecretAnswer,
-} from './response-schemas.js';
+} from './client-answers.js';
 
 interface ErrorBody {
   error: { code: string; problems?: { field: string }[] };
@@ -43,7 +43,7 @@ describe('admin API: OpenID clients', () => {
         [false, [], null, false, 'public', false],
       );
       assert.equal(
-        (await api.storage.oidcClients.get('grafana'))?.secretHash,
+        (await api.storage.providerClients.get('grafana'))?.secretHash,
         sha256Base64url(secret ?? ''),
       );
 
@@ -84,7 +84,7 @@ describe('admin API: OpenID clients', () => {
       const newSecret = oidcClientSecretAnswer.parse(json(rotated)).secret ?? '';
       assert.notEqual(newSecret, secret);
       assert.equal(
-        (await api.storage.oidcClients.get('grafana'))?.secretHash,
+        (await api.storage.providerClients.get('grafana'))?.secretHash,
         sha256Base64url(newSecret),
       );
 
@@ -94,7 +94,7 @@ describe('admin API: OpenID clients', () => {
         headers: api.token,
       });
       assert.equal(deleted.statusCode, 204);
-      assert.equal(await api.storage.oidcClients.get('grafana'), undefined);
+      assert.equal(await api.storage.providerClients.get('grafana'), undefined);
 
       // Every change audited, never a secret's value or hash.
       const events = await api.storage.audit.list({ kind: 'client_change', limit: 10 });
@@ -137,7 +137,7 @@ describe('admin API: OpenID clients', () => {
       });
       assert.equal(refused.statusCode, 400);
       assert.equal(json<ErrorBody>(refused).error.code, 'oidc_client_sector_ambiguous');
-      assert.equal(await api.storage.oidcClients.get('grafana'), undefined);
+      assert.equal(await api.storage.providerClients.get('grafana'), undefined);
 
       const oneHost = [...grafana.redirectUris, 'https://grafana.example.com:8443/other'];
       const created = await api.inject({
@@ -174,7 +174,7 @@ describe('admin API: OpenID clients', () => {
         payload: { ...settings, subjectType: 'public', consent: false, redirectUris: twoHosts },
       });
       assert.equal(publicAgain.statusCode, 200);
-      const stored = await api.storage.oidcClients.get('grafana');
+      const stored = await api.storage.providerClients.get('grafana');
       assert.deepEqual([stored?.subjectType, stored?.consent], ['public', false]);
     });
   });

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTestStorage } from '../../test-support/storage-fixtures.js';
+import { withTestStorage } from '../../../test-support/storage-fixtures.js';
 import type { OidcClientRecord } from './types.js';
 
 const grafana: OidcClientRecord = {
@@ -22,17 +22,17 @@ const grafana: OidcClientRecord = {
   updatedAt: 10,
 };
 
-describe('OidcClientStore', () => {
+describe('ProviderClientStore', () => {
   test('create, get, list, update, replace the secret, delete', async () => {
-    await withTestStorage(async ({ oidcClients }) => {
-      assert.equal(await oidcClients.create(grafana), true);
-      assert.equal(await oidcClients.create({ ...grafana, name: 'again' }), false);
+    await withTestStorage(async ({ providerClients }) => {
+      assert.equal(await providerClients.create(grafana), true);
+      assert.equal(await providerClients.create({ ...grafana, name: 'again' }), false);
       const spa = { ...grafana, clientId: 'spa', secretHash: null, name: 'SPA' };
-      assert.equal(await oidcClients.create(spa), true);
-      assert.deepEqual(await oidcClients.get('grafana'), grafana);
-      assert.equal(await oidcClients.get('nobody'), undefined);
+      assert.equal(await providerClients.create(spa), true);
+      assert.deepEqual(await providerClients.get('grafana'), grafana);
+      assert.equal(await providerClients.get('nobody'), undefined);
       assert.deepEqual(
-        (await oidcClients.list()).map((client) => client.clientId),
+        (await providerClients.list()).map((client) => client.clientId),
         ['grafana', 'spa'],
       );
 
@@ -43,24 +43,24 @@ describe('OidcClientStore', () => {
         subjectType: 'pairwise',
         consent: true,
       };
-      assert.equal(await oidcClients.update('grafana', settings, 20), true);
-      assert.equal(await oidcClients.update('nobody', settings, 20), false);
-      assert.deepEqual(await oidcClients.get('grafana'), { ...settings, updatedAt: 20 });
+      assert.equal(await providerClients.update('grafana', settings, 20), true);
+      assert.equal(await providerClients.update('nobody', settings, 20), false);
+      assert.deepEqual(await providerClients.get('grafana'), { ...settings, updatedAt: 20 });
 
-      assert.equal(await oidcClients.replaceSecretHash('grafana', 'hash-two', 30), true);
-      assert.equal((await oidcClients.get('grafana'))?.secretHash, 'hash-two');
+      assert.equal(await providerClients.replaceSecretHash('grafana', 'hash-two', 30), true);
+      assert.equal((await providerClients.get('grafana'))?.secretHash, 'hash-two');
       // A public client has no secret to replace: it stays public.
-      assert.equal(await oidcClients.replaceSecretHash('spa', 'hash-three', 30), false);
-      assert.equal((await oidcClients.get('spa'))?.secretHash, null);
+      assert.equal(await providerClients.replaceSecretHash('spa', 'hash-three', 30), false);
+      assert.equal((await providerClients.get('spa'))?.secretHash, null);
 
-      assert.equal(await oidcClients.delete('spa'), true);
-      assert.equal(await oidcClients.delete('spa'), false);
-      assert.equal(await oidcClients.get('spa'), undefined);
+      assert.equal(await providerClients.delete('spa'), true);
+      assert.equal(await providerClients.delete('spa'), false);
+      assert.equal(await providerClients.get('spa'), undefined);
     });
   });
 
   test("a client deleted takes its grants, codes and tokens along, and no other client's", async () => {
-    await withTestStorage(async ({ oidcClients, oidcGrants }) => {
+    await withTestStorage(async ({ providerClients, providerGrants }) => {
       const grant = (clientId: string, grantId: string) => ({
         grantId,
         clientId,
@@ -71,9 +71,9 @@ describe('OidcClientStore', () => {
         expiresAt: 1_000,
       });
       for (const clientId of ['grafana', 'spa']) {
-        await oidcClients.create({ ...grafana, clientId });
+        await providerClients.create({ ...grafana, clientId });
         const held = grant(clientId, `grant-${clientId}`);
-        await oidcGrants.addGrant({
+        await providerGrants.addGrant({
           grantId: held.grantId,
           clientId,
           userRowId: 1,
@@ -83,14 +83,14 @@ describe('OidcClientStore', () => {
           sid: `sid-${clientId}`,
           createdAt: 10,
         });
-        await oidcGrants.addCode({
+        await providerGrants.addCode({
           ...held,
           codeHash: `code-${clientId}`,
           redirectUri: grafana.redirectUris[0] ?? '',
           codeChallenge: null,
           nonce: null,
         });
-        await oidcGrants.addTokens(
+        await providerGrants.addTokens(
           held.grantId,
           {
             access: { ...held, tokenHash: `access-${clientId}` },
@@ -99,25 +99,25 @@ describe('OidcClientStore', () => {
           10,
         );
       }
-      assert.equal(await oidcClients.delete('grafana'), true);
-      await oidcClients.create(grafana);
-      assert.deepEqual(await oidcGrants.liveScopes('grafana', 1, 20), []);
-      assert.equal(await oidcGrants.accessToken('access-grafana', 20), undefined);
-      const redeemed = await oidcGrants.redeemCode('code-grafana', 'grafana', 20);
+      assert.equal(await providerClients.delete('grafana'), true);
+      await providerClients.create(grafana);
+      assert.deepEqual(await providerGrants.liveScopes('grafana', 1, 20), []);
+      assert.equal(await providerGrants.accessToken('access-grafana', 20), undefined);
+      const redeemed = await providerGrants.redeemCode('code-grafana', 'grafana', 20);
       assert.equal(redeemed.outcome, 'unknown');
-      const refreshed = await oidcGrants.redeemRefreshToken('refresh-grafana', 'grafana', 20);
+      const refreshed = await providerGrants.redeemRefreshToken('refresh-grafana', 'grafana', 20);
       assert.equal(refreshed.outcome, 'unknown');
-      assert.deepEqual(await oidcGrants.liveScopes('spa', 1, 20), ['openid']);
-      assert.equal(await oidcGrants.grant('grant-grafana'), undefined);
-      assert.equal((await oidcGrants.grant('grant-spa'))?.clientId, 'spa');
+      assert.deepEqual(await providerGrants.liveScopes('spa', 1, 20), ['openid']);
+      assert.equal(await providerGrants.grant('grant-grafana'), undefined);
+      assert.equal((await providerGrants.grant('grant-spa'))?.clientId, 'spa');
     });
   });
 
   test('stores the known settings only, whatever else the object carries', async () => {
-    await withTestStorage(async ({ oidcClients }) => {
+    await withTestStorage(async ({ providerClients }) => {
       const extra = { ...grafana, extra: 'not a setting' } as OidcClientRecord;
-      await oidcClients.create(extra);
-      assert.deepEqual(await oidcClients.get('grafana'), grafana);
+      await providerClients.create(extra);
+      assert.deepEqual(await providerClients.get('grafana'), grafana);
     });
   });
 });

@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { toMillis } from './columns.js';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import type { Database, OidcSessionsTable } from './schema.js';
-import type { OidcSessionRecord, OidcSessionStore, UserInfoAccess } from './types.js';
+import type { UpstreamSessionRecord, UpstreamSessionStore, UserInfoAccess } from './types.js';
 
 /**
  * The save of every OpenID Connect sign-in's callback, compiled once
@@ -35,10 +35,10 @@ const saveQuery = oncePerDatabase((db) =>
  * no change. The id_token, refresh token and access token are sealed like the entries'
  * secrets: a copy of the database does not hold them readable.
  */
-export function createOidcSessionStore(
+export function createUpstreamSessionStore(
   db: Kysely<Database>,
   secretBox: SecretBox,
-): OidcSessionStore {
+): UpstreamSessionStore {
   return {
     async save(record) {
       await saveQuery(db).execute(db, {
@@ -65,7 +65,7 @@ export function createOidcSessionStore(
         .where('session_hash', '=', sessionHash)
         .executeTakeFirst();
       if (row === undefined) return undefined;
-      const record: OidcSessionRecord = {
+      const record: UpstreamSessionRecord = {
         sessionHash: row.session_hash,
         entryId: row.entry_id,
         subject: row.subject,

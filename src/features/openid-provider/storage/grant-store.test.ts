@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTestStorage } from '../../test-support/storage-fixtures.js';
-import type { OidcGrantRecord, OidcGrantStore } from './types.js';
+import { withTestStorage } from '../../../test-support/storage-fixtures.js';
+import type { OidcGrantRecord, ProviderGrantStore } from './types.js';
 
 const later = 10_000;
 
@@ -20,7 +20,7 @@ function grant(grantId: string, overrides: Partial<OidcGrantRecord> = {}): OidcG
 }
 
 /** A grant with one access token and one refresh token. */
-async function issued(grants: OidcGrantStore, record: OidcGrantRecord): Promise<void> {
+async function issued(grants: ProviderGrantStore, record: OidcGrantRecord): Promise<void> {
   await grants.addGrant(record);
   const { grantId, clientId, userRowId } = record;
   const common = { clientId, userRowId, scope: 'openid', expiresAt: later };
@@ -35,9 +35,9 @@ async function issued(grants: OidcGrantStore, record: OidcGrantRecord): Promise<
   assert.ok(added);
 }
 
-describe('OidcGrantStore: grants and the sign-ins they came from', () => {
+describe('ProviderGrantStore: grants and the sign-ins they came from', () => {
   test('ending the grants of a sign-in, a user or an entry takes their tokens with them', async () => {
-    await withTestStorage(async ({ oidcGrants: grants }) => {
+    await withTestStorage(async ({ providerGrants: grants }) => {
       await issued(grants, grant('g1'));
       await issued(grants, grant('g2', { clientId: 'other' }));
       await issued(grants, grant('g3', { signInHash: 'sign-in-two', userRowId: 2 }));
@@ -67,7 +67,7 @@ describe('OidcGrantStore: grants and the sign-ins they came from', () => {
   });
 
   test('of two endings at once, each grant goes to one alone', async () => {
-    await withTestStorage(async ({ oidcGrants: grants }) => {
+    await withTestStorage(async ({ providerGrants: grants }) => {
       for (const id of ['g1', 'g2', 'g3']) await issued(grants, grant(id));
       const [one, two] = await Promise.all([
         grants.endGrants({ signInHash: 'sign-in-one' }),
@@ -79,7 +79,7 @@ describe('OidcGrantStore: grants and the sign-ins they came from', () => {
   });
 
   test('a revoked grant stays revoked: no token is added to it, and its used ones stay as tombstones', async () => {
-    await withTestStorage(async ({ oidcGrants: grants }) => {
+    await withTestStorage(async ({ providerGrants: grants }) => {
       await issued(grants, grant('g1'));
       assert.equal((await grants.redeemRefreshToken('refresh-g1', 'app', 2)).outcome, 'redeemed');
       assert.equal(await grants.revokeGrant('g1', 3), 1, 'the access token');
@@ -109,7 +109,7 @@ describe('OidcGrantStore: grants and the sign-ins they came from', () => {
   });
 
   test('tokens being added and a revocation at once: the tokens are refused, or revoked', async () => {
-    await withTestStorage(async ({ oidcGrants: grants }) => {
+    await withTestStorage(async ({ providerGrants: grants }) => {
       await grants.addGrant(grant('g1'));
       const common = { clientId: 'app', userRowId: 1, scope: 'openid', expiresAt: later };
       const adds = Array.from({ length: 6 }, (_, index) =>
@@ -132,7 +132,7 @@ describe('OidcGrantStore: grants and the sign-ins they came from', () => {
   });
 
   test('the sign-ins with grants, a page at a time, each once', async () => {
-    await withTestStorage(async ({ oidcGrants: grants }) => {
+    await withTestStorage(async ({ providerGrants: grants }) => {
       for (const [id, signIn] of [
         ['g1', 'c'],
         ['g2', 'a'],

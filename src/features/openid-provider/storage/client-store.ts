@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import { toMillis, touched } from './columns.js';
-import type { Database } from './schema.js';
-import type { OidcClientRecord, OidcClientSettings, OidcClientStore } from './types.js';
+import { toMillis, touched } from '../../../foundation/storage/columns.js';
+import type { ProviderDatabase } from './provider-tables.js';
+import type { OidcClientRecord, OidcClientSettings, ProviderClientStore } from './types.js';
 
-type ClientRow = Selectable<Database['oidc_clients']>;
+type ClientRow = Selectable<ProviderDatabase['oidc_clients']>;
 
 function texts(value: unknown, field: string): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
@@ -69,7 +69,7 @@ function toRecord(row: ClientRow): OidcClientRecord {
 }
 
 /** The OpenID Provider's clients in the database, shared by every instance. */
-export function createOidcClientStore(db: Kysely<Database>): OidcClientStore {
+export function createProviderClientStore(db: Kysely<ProviderDatabase>): ProviderClientStore {
   return {
     async create(record) {
       const result = await db

@@ -1,19 +1,23 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { parseJsonObject, toMillis, toNullableMillis } from './columns.js';
-import type { Database } from './schema.js';
-import type { OidcSigningKeyStore, SigningKeyRecord } from './types.js';
+import type { SecretBox } from '../../../foundation/crypto/secret-box.js';
+import {
+  parseJsonObject,
+  toMillis,
+  toNullableMillis,
+} from '../../../foundation/storage/columns.js';
+import type { ProviderDatabase } from './provider-tables.js';
+import type { ProviderSigningKeyStore, SigningKeyRecord } from './types.js';
 
-type KeyRow = Selectable<Database['oidc_signing_keys']>;
+type KeyRow = Selectable<ProviderDatabase['oidc_signing_keys']>;
 
 /**
  * The signing keys in the database, a private key sealed with the secrets'
  * key; and the key of pairwise subjects, derived from that key.
  */
-export function createOidcSigningKeyStore(
-  db: Kysely<Database>,
+export function createProviderSigningKeyStore(
+  db: Kysely<ProviderDatabase>,
   secretBox: SecretBox,
-): OidcSigningKeyStore {
+): ProviderSigningKeyStore {
   const toRecord = (row: KeyRow): SigningKeyRecord => ({
     kid: row.kid,
     publicJwk: parseJsonObject(row.public_jwk, 'public_jwk'),

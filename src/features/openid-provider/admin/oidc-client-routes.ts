@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { audit } from '../../foundation/http/audit.js';
-import type { ApiCall } from './api-route.js';
-import type { ApiRouter } from './api-router.js';
+import { audit } from '../../../foundation/http/audit.js';
+import type { ApiCall } from '../../admin-api/api-route.js';
+import type { ApiRouter } from '../../admin-api/api-router.js';
+import type { Gateway } from '../provider-gateway.js';
 import type { ClientChange } from './oidc-clients.js';
 import {
   createOidcClient,
@@ -13,12 +14,12 @@ import {
   rotateOidcClientSecret,
   updateOidcClient,
 } from './oidc-clients.js';
-import { presentOidcClient } from './presenters.js';
 import {
   oidcClientAnswer,
   oidcClientListAnswer,
   oidcClientSecretAnswer,
-} from './response-schemas.js';
+  presentOidcClient,
+} from './client-answers.js';
 
 const clientParams = z.strictObject({ clientId: oidcClientId });
 
@@ -28,9 +29,7 @@ const clientParams = z.strictObject({ clientId: oidcClientId });
  * once, in the answer that made or rotated it, and stored only as its hash.
  * The changes themselves are oidc-clients.ts's, shared with the command line.
  */
-export function oidcClientRoutes(api: ApiRouter): void {
-  const { gateway } = api;
-
+export function oidcClientRoutes(api: ApiRouter, gateway: Gateway): void {
   const recorded = (call: ApiCall, change: Pick<ClientChange, 'detail'>) =>
     audit(gateway, call.request, {
       kind: 'client_change',
@@ -48,7 +47,7 @@ export function oidcClientRoutes(api: ApiRouter): void {
       responses: { 200: { description: 'the clients', schema: oidcClientListAnswer } },
     },
     async () => ({
-      body: { clients: (await gateway.storage.oidcClients.list()).map(presentOidcClient) },
+      body: { clients: (await gateway.storage.providerClients.list()).map(presentOidcClient) },
     }),
   );
 

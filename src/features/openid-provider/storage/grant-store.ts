@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import { toMillis } from './columns.js';
-import type { Database } from './schema.js';
+import { toMillis } from '../../../foundation/storage/columns.js';
+import type { ProviderDatabase } from './provider-tables.js';
 import type {
   OidcCodeRecord,
   OidcGrantRecord,
-  OidcGrantStore,
+  ProviderGrantStore,
   OidcGrantsMatch,
   OidcRefreshTokenRecord,
 } from './types.js';
@@ -15,7 +15,7 @@ import type {
  */
 const usedCodeKeptMs = 60 * 60_000;
 
-function toCode(row: Selectable<Database['oidc_codes']>): OidcCodeRecord {
+function toCode(row: Selectable<ProviderDatabase['oidc_codes']>): OidcCodeRecord {
   return {
     codeHash: row.code_hash,
     grantId: row.grant_id,
@@ -31,7 +31,9 @@ function toCode(row: Selectable<Database['oidc_codes']>): OidcCodeRecord {
   };
 }
 
-function toRefreshToken(row: Selectable<Database['oidc_refresh_tokens']>): OidcRefreshTokenRecord {
+function toRefreshToken(
+  row: Selectable<ProviderDatabase['oidc_refresh_tokens']>,
+): OidcRefreshTokenRecord {
   return {
     tokenHash: row.token_hash,
     grantId: row.grant_id,
@@ -44,7 +46,7 @@ function toRefreshToken(row: Selectable<Database['oidc_refresh_tokens']>): OidcR
   };
 }
 
-function toGrant(row: Selectable<Database['oidc_grants']>): OidcGrantRecord {
+function toGrant(row: Selectable<ProviderDatabase['oidc_grants']>): OidcGrantRecord {
   return {
     grantId: row.grant_id,
     clientId: row.client_id,
@@ -70,7 +72,7 @@ function matchedBy(
 const singleUseKeys = { oidc_codes: 'code_hash', oidc_refresh_tokens: 'token_hash' } as const;
 type SingleUseTable = keyof typeof singleUseKeys;
 type SingleUseColumns = Pick<
-  Database['oidc_codes'],
+  ProviderDatabase['oidc_codes'],
   'code_hash' | 'client_id' | 'used_at' | 'expires_at'
 >;
 
@@ -81,13 +83,13 @@ type SingleUseColumns = Pick<
  * else finds it used before (a replay), or nothing of this client's.
  */
 async function redeemOnce<T extends SingleUseTable>(
-  db: Kysely<Database>,
+  db: Kysely<ProviderDatabase>,
   table: T,
   hash: string,
   clientId: string,
   now: number,
 ): Promise<
-  | { readonly outcome: 'redeemed' | 'replayed'; readonly row: Selectable<Database[T]> }
+  | { readonly outcome: 'redeemed' | 'replayed'; readonly row: Selectable<ProviderDatabase[T]> }
   | { readonly outcome: 'unknown' }
 > {
   // Both tables have these columns alike; the builder is told of one shape,
@@ -105,7 +107,7 @@ async function redeemOnce<T extends SingleUseTable>(
     .returningAll()
     .executeTakeFirst();
   if (redeemed !== undefined) {
-    return { outcome: 'redeemed', row: redeemed as unknown as Selectable<Database[T]> };
+    return { outcome: 'redeemed', row: redeemed as unknown as Selectable<ProviderDatabase[T]> };
   }
   const used = await single
     .selectFrom(name)
@@ -116,14 +118,14 @@ async function redeemOnce<T extends SingleUseTable>(
     .executeTakeFirst();
   return used === undefined
     ? { outcome: 'unknown' }
-    : { outcome: 'replayed', row: used as unknown as Selectable<Database[T]> };
+    : { outcome: 'replayed', row: used as unknown as Selectable<ProviderDatabase[T]> };
 }
 
 /**
  * The OpenID Provider's codes, tokens and grants in the database, shared by
  * every instance.
  */
-export function createOidcGrantStore(db: Kysely<Database>): OidcGrantStore {
+export function createProviderGrantStore(db: Kysely<ProviderDatabase>): ProviderGrantStore {
   return {
     async addCode(code) {
       await db

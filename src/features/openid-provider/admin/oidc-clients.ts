@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { SsogateError, entryIdPattern, pairwiseSector } from '../../core/index.js';
-import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import type {
-  OidcClientRecord,
-  OidcClientSettings,
-  Storage,
-} from '../../foundation/storage/types.js';
-import { invalidField } from './api-failure.js';
+import { SsogateError, entryIdPattern, pairwiseSector } from '../../../core/index.js';
+import { sha256Base64url } from '../../../foundation/crypto/hash.js';
+import type { Storage } from '../../../foundation/storage/types.js';
+import type { ProviderStores } from '../storage/provider-stores.js';
+import type { OidcClientRecord, OidcClientSettings } from '../storage/types.js';
+import { invalidField } from '../../admin-api/api-failure.js';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -87,7 +85,7 @@ export const oidcClientCreateBody = z.strictObject({
 
 /** What a change to the clients works with: the gateway, or the command line's context. */
 interface ClientChangeContext {
-  readonly storage: Pick<Storage, 'oidcClients' | 'entries'>;
+  readonly storage: Pick<Storage & ProviderStores, 'providerClients' | 'entries'>;
   readonly clock: () => number;
   readonly random: (size: number) => Uint8Array;
 }
@@ -110,7 +108,7 @@ export async function existingOidcClient(
   context: ClientChangeContext,
   id: string,
 ): Promise<OidcClientRecord> {
-  const client = await context.storage.oidcClients.get(id);
+  const client = await context.storage.providerClients.get(id);
   if (client === undefined) {
     throw new SsogateError('oidc_client_unknown', `no OpenID client has the id "${id}"`);
   }
@@ -157,7 +155,7 @@ export async function createOidcClient(
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await context.storage.oidcClients.create(client))) {
+  if (!(await context.storage.providerClients.create(client))) {
     throw new SsogateError('oidc_client_exists', `an OpenID client has the id "${id}" already`);
   }
   const detail = { action: 'create', clientId: id, name: settings.name, public: isPublic };
@@ -171,7 +169,7 @@ export async function updateOidcClient(
   settings: OidcClientSettings,
 ): Promise<ClientChange> {
   await checkSettings(context, settings);
-  if (!(await context.storage.oidcClients.update(id, settings, context.clock()))) {
+  if (!(await context.storage.providerClients.update(id, settings, context.clock()))) {
     await existingOidcClient(context, id);
   }
   const client = await existingOidcClient(context, id);
@@ -187,7 +185,7 @@ export async function rotateOidcClientSecret(
     throw new SsogateError('oidc_client_public', `the OpenID client "${id}" is public`);
   }
   const secret = newSecret(context.random);
-  const clients = context.storage.oidcClients;
+  const clients = context.storage.providerClients;
   if (!(await clients.replaceSecretHash(id, sha256Base64url(secret), context.clock()))) {
     await existingOidcClient(context, id);
   }
@@ -195,11 +193,11 @@ export async function rotateOidcClientSecret(
   return { client, secret, detail: { action: 'rotate_secret', clientId: id } };
 }
 
-/** Deletes a client: its grants, codes and tokens stop working at once (oidc-client-store.ts). */
+/** Deletes a client: its grants, codes and tokens stop working at once (storage/client-store.ts). */
 export async function deleteOidcClient(
   context: ClientChangeContext,
   id: string,
 ): Promise<Omit<ClientChange, 'client' | 'secret'>> {
-  if (!(await context.storage.oidcClients.delete(id))) await existingOidcClient(context, id);
+  if (!(await context.storage.providerClients.delete(id))) await existingOidcClient(context, id);
   return { detail: { action: 'delete', clientId: id } };
 }
