@@ -2,7 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { isProviderRefusalCode, providerRefusal } from '../provider/refusals.js';
+import type { ProviderRefusalCode } from '../provider/refusals.js';
+import { providerRefusal } from '../provider/refusals.js';
+import type { ErrorCode } from './registry.js';
 import { errorCodes, errorRegistry, isErrorCode } from './registry.js';
 import { SsogateError } from './ssogate-error.js';
 
@@ -14,6 +16,10 @@ async function documentedCodes(): Promise<string[]> {
   const text = await readFile(errorsDoc, 'utf8');
   return [...text.matchAll(/^\|\s*`([a-z_]+)`\s*\|/gm)].map((match) => match[1] ?? '');
 }
+
+/** The codes of the provider's refusals: those with an OAuth answer. */
+const isProviderRefusalCode = (code: ErrorCode): code is ProviderRefusalCode =>
+  'oauth' in errorRegistry[code];
 
 describe('the error registry', () => {
   test('every code is documented in docs/errors.md', async () => {

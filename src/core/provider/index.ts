@@ -1,5 +1,5 @@
 export type { ProviderRefusal, ProviderRefusalCode } from './refusals.js';
-export { isProviderRefusalCode, providerRefusal } from './refusals.js';
+export { providerRefusal } from './refusals.js';
 export type { AuthorizationParameters } from './authorization-request.js';
 export {
   authorizationParameters,

@@ -33,8 +33,3 @@ export function providerRefusal(code: ProviderRefusalCode): ProviderRefusal {
     auditCode: audited !== undefined && isErrorCode(audited) ? audited : code,
   };
 }
-
-/** Whether a code is one of the provider's refusals. */
-export function isProviderRefusalCode(code: string): code is ProviderRefusalCode {
-  return isErrorCode(code) && 'oauth' in errorRegistry[code];
-}

@@ -5,7 +5,7 @@ import type { ProviderRefusalCode } from './refusals.js';
 export type TokenParameters = Readonly<Record<string, string | undefined>>;
 
 /** A token request refused before it reaches storage. */
-export interface Refused {
+interface Refused {
   readonly refused: ProviderRefusalCode;
 }
 
@@ -22,7 +22,7 @@ export function tokenParameters(body: unknown): { readonly parameters: TokenPara
 }
 
 /** The client id and secret a token request presents, before its client is looked up. */
-export interface ClientCredentials {
+interface ClientCredentials {
   readonly clientId: string;
   /** Undefined when none is presented: a public client's way (RFC 6749 §2.1). */
   readonly secret: string | undefined;
@@ -113,7 +113,7 @@ export function grantRequest(
 const codeVerifierForm = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** Whether the verifier proves the code's PKCE challenge (RFC 7636 §4.6), or neither is there. */
-export function pkceHolds(codeChallenge: string | null, verifier: string | undefined): boolean {
+function pkceHolds(codeChallenge: string | null, verifier: string | undefined): boolean {
   if (codeChallenge === null) return verifier === undefined;
   return (
     verifier !== undefined &&

@@ -73,7 +73,7 @@ export async function matchedRequest(
  * when the request asked for response_mode=form_post, a page that posts
  * them (OAuth 2.0 Form Post Response Mode).
  */
-export function answerClient(
+function answerClient(
   gateway: Gateway,
   reply: FastifyReply,
   request: MatchedRequest,

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { errorCodes, isProviderRefusalCode, providerRefusal } from '../../core/index.js';
+import type { ProviderRefusalCode } from '../../core/index.js';
+import { errorCodes, errorRegistry, providerRefusal } from '../../core/index.js';
 
 const root = process.cwd();
 const provider = join(root, 'src', 'features', 'openid-provider');
@@ -52,7 +53,9 @@ const namesAnError = new RegExp(`\\b(?:${oauthErrors.join('|')})\\b`);
 /** The registry's descriptions of the provider's refusals. */
 function descriptions(): Set<string> {
   return new Set(
-    errorCodes.filter(isProviderRefusalCode).map((code) => providerRefusal(code).description),
+    errorCodes
+      .filter((code): code is ProviderRefusalCode => 'oauth' in errorRegistry[code])
+      .map((code) => providerRefusal(code).description),
   );
 }
 
