@@ -304,6 +304,15 @@ describe('OpenID Provider: refusals', () => {
       (event) => event.code === 'provider_client_secret_wrong',
     );
     assert.deepEqual(secretOnPublic.detail, { clientId: 'spa', grantType: 'authorization_code' });
+    // A grant type of the caller's own is not written to the trail.
+    const odd = await tokenRequest(gw.url, 'app', { grant_type: 'x'.repeat(500) }, 'wrong');
+    assert.equal(odd.status, 401);
+    const oddEvent = await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'oidc_token', outcome: 'failure' },
+      (event) => event.code === 'provider_client_secret_wrong' && event.detail?.clientId === 'app',
+    );
+    assert.deepEqual(oddEvent.detail, { clientId: 'app' });
     // The code was never redeemed by those attempts.
     assert.equal((await exchange({ code })).status, 200);
   });

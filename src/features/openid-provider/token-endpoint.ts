@@ -106,7 +106,10 @@ export async function exchangeCode(
   const form = tokenParameters(request.body);
   if ('refused' in form) return refuse(gateway, request, reply, form.refused);
   const { parameters } = form;
-  const grantType = parameters.grant_type;
+  // Audited only as one of the two served: the form's value is the caller's, of any length.
+  const grantType = ['authorization_code', 'refresh_token'].includes(parameters.grant_type ?? '')
+    ? parameters.grant_type
+    : undefined;
   const authenticated = await authenticatedClient(
     gateway,
     request.headers.authorization,
