@@ -55,7 +55,6 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('features/access-rules/access-rules', ['canonicalHost']),
   ...exportsOf('features/admin-api/password-routes', ['weakPasswordReason']),
   ...exportsOf('app/node-support', ['isSupportedNode', 'unsupportedNodeMessage']),
-  ...exportsOf('core/errors/registry', ['isErrorCode']),
   ...exportsOf('core/mask/excerpt', ['escapeControl']),
   ...exportsOf('core/request/pkce', ['pkceChallenge']),
   ...exportsOf('core/user/attributes', ['attributeToColumn', 'columnToAttribute']),

@@ -12,3 +12,4 @@ export * from './user/index.js';
 export * from './request/index.js';
 export * from './mask/index.js';
 export * from './oidc/index.js';
+export * from './provider/index.js';

@@ -2,6 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { ProviderRefusalCode } from '../provider/refusals.js';
+import { providerRefusal } from '../provider/refusals.js';
+import type { ErrorCode } from './registry.js';
 import { errorCodes, errorRegistry, isErrorCode } from './registry.js';
 import { SsogateError } from './ssogate-error.js';
 
@@ -13,6 +16,10 @@ async function documentedCodes(): Promise<string[]> {
   const text = await readFile(errorsDoc, 'utf8');
   return [...text.matchAll(/^\|\s*`([a-z_]+)`\s*\|/gm)].map((match) => match[1] ?? '');
 }
+
+/** The codes of the provider's refusals: those with an OAuth answer. */
+const isProviderRefusalCode = (code: ErrorCode): code is ProviderRefusalCode =>
+  'oauth' in errorRegistry[code];
 
 describe('the error registry', () => {
   test('every code is documented in docs/errors.md', async () => {
@@ -37,6 +44,23 @@ describe('the error registry', () => {
     for (const match of text.matchAll(/^\|\s*`([a-z_]+)`\s*\|\s*(\d{3})\s*\|/gm)) {
       const [, code = '', status = ''] = match;
       if (isErrorCode(code)) assert.equal(Number(status), errorRegistry[code].status, code);
+    }
+  });
+
+  test("the documented OAuth error of each provider refusal is the registry's", async () => {
+    const text = await readFile(errorsDoc, 'utf8');
+    const refusals = errorCodes.filter(isProviderRefusalCode);
+    assert.ok(refusals.length > 30, `expected the provider's refusals, found ${refusals.length}`);
+    for (const code of refusals) {
+      const row = new RegExp(`^\\|\\s*\`${code}\`\\s*\\|\\s*\\d{3}\\s*\\|\\s*\`([a-z_]+)\`:`, 'm');
+      assert.equal(row.exec(text)?.[1], providerRefusal(code).error, code);
+    }
+  });
+
+  test('a refusal audited under another code names one of the registry', () => {
+    for (const code of errorCodes.filter(isProviderRefusalCode)) {
+      const { oauth } = errorRegistry[code];
+      if ('auditedAs' in oauth) assert.ok(isErrorCode(oauth.auditedAs), code);
     }
   });
 

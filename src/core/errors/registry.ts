@@ -10,6 +10,18 @@
 interface ErrorDefinition {
   readonly status: number;
   readonly summary: string;
+  /**
+   * A refusal of the gateway's OpenID Provider, in OAuth's own form (RFC 6749
+   * §4.1.2.1, §5.2; RFC 6750 §3.1; OpenID Connect Core §3.1.2.6): the
+   * `error` and `error_description` its client is answered
+   * (src/core/provider/refusals.ts). `auditedAs` names the code its audit
+   * event carries when that is another's (the reason operators search by).
+   */
+  readonly oauth?: {
+    readonly error: string;
+    readonly description: string;
+    readonly auditedAs?: string;
+  };
 }
 
 export const errorRegistry = {
@@ -394,6 +406,259 @@ export const errorRegistry = {
     status: 400,
     summary:
       'The sign-out request has no valid id_token_hint, or a post-logout URI the client does not list.',
+  },
+  // Refusals of the gateway's OpenID Provider in OAuth's form (docs/errors.md#the-openid-providers-refusals).
+  // The authorization request sent back to the client.
+  provider_authorize_too_long: {
+    status: 302,
+    summary: 'The authorization request is too long to come back to after a sign-in or consent.',
+    oauth: {
+      error: 'invalid_request',
+      description: 'the authorization request is too long to come back to',
+    },
+  },
+  provider_authorize_parameter_repeated: {
+    status: 302,
+    summary: 'An authorization request parameter is given twice.',
+    oauth: { error: 'invalid_request', description: 'a parameter is repeated' },
+  },
+  provider_request_not_supported: {
+    status: 302,
+    summary: 'The authorization request carries a request object.',
+    oauth: { error: 'request_not_supported', description: 'request objects are not supported' },
+  },
+  provider_request_uri_not_supported: {
+    status: 302,
+    summary: 'The authorization request carries a request_uri.',
+    oauth: { error: 'request_uri_not_supported', description: 'request_uri is not supported' },
+  },
+  provider_response_mode_unsupported: {
+    status: 302,
+    summary: 'The response_mode is neither query nor form_post.',
+    oauth: { error: 'invalid_request', description: 'response_mode may be query or form_post' },
+  },
+  provider_unsupported_response_type: {
+    status: 302,
+    summary: 'The response_type is not code.',
+    oauth: { error: 'unsupported_response_type', description: 'response_type must be code' },
+  },
+  provider_scope_without_openid: {
+    status: 302,
+    summary: 'The scope does not include openid.',
+    oauth: { error: 'invalid_scope', description: 'the scope must include openid' },
+  },
+  provider_pkce_missing: {
+    status: 302,
+    summary: 'A public client sent no PKCE code_challenge.',
+    oauth: {
+      error: 'invalid_request',
+      description: 'a public client must send a PKCE code_challenge (S256)',
+    },
+  },
+  provider_pkce_method_alone: {
+    status: 302,
+    summary: 'A code_challenge_method came without a code_challenge.',
+    oauth: {
+      error: 'invalid_request',
+      description: 'code_challenge_method without code_challenge',
+    },
+  },
+  provider_pkce_challenge_invalid: {
+    status: 302,
+    summary: 'The code_challenge is not an S256 one.',
+    oauth: { error: 'invalid_request', description: 'the code_challenge must be S256' },
+  },
+  provider_prompt_unknown: {
+    status: 302,
+    summary: 'The prompt names a word other than none, login or consent.',
+    oauth: { error: 'invalid_request', description: 'prompt may be none, login or consent' },
+  },
+  provider_prompt_none_combined: {
+    status: 302,
+    summary: 'The prompt combines none with another word.',
+    oauth: { error: 'invalid_request', description: 'prompt=none cannot be combined' },
+  },
+  provider_max_age_invalid: {
+    status: 302,
+    summary: 'The max_age is not a whole number of seconds.',
+    oauth: { error: 'invalid_request', description: 'max_age must be a whole number of seconds' },
+  },
+  provider_login_required: {
+    status: 302,
+    summary: 'A request with prompt=none found no fresh gateway session.',
+    oauth: { error: 'login_required', description: 'no signed-in session at the gateway' },
+  },
+  provider_login_required_hint: {
+    status: 302,
+    summary:
+      'A request with prompt=none names by its id_token_hint another user than the signed-in one.',
+    oauth: {
+      error: 'login_required',
+      description: 'the id_token_hint does not name the signed-in user',
+    },
+  },
+  provider_consent_required: {
+    status: 302,
+    summary: "A request with prompt=none needs the user's consent first.",
+    oauth: {
+      error: 'consent_required',
+      description: 'the user has not allowed the application yet',
+    },
+  },
+  provider_access_denied: {
+    status: 303,
+    summary: 'The user denied the application on the consent page.',
+    oauth: { error: 'access_denied', description: 'the user denied the request' },
+  },
+  // The token endpoint.
+  provider_token_rate_limited: {
+    status: 429,
+    summary: 'The client address made too many token requests this minute.',
+    oauth: { error: 'invalid_request', description: 'too many token requests; try again later' },
+  },
+  provider_token_parameter_repeated: {
+    status: 400,
+    summary: 'A token request parameter is given twice.',
+    oauth: { error: 'invalid_request', description: 'a parameter is repeated' },
+  },
+  provider_client_credentials_invalid: {
+    status: 401,
+    summary: 'The token request names no client, or authenticates it two ways or as two clients.',
+    oauth: { error: 'invalid_client', description: 'the client did not authenticate' },
+  },
+  provider_client_unknown: {
+    status: 401,
+    summary: 'The token request names a client that is not registered.',
+    oauth: { error: 'invalid_client', description: 'the client did not authenticate' },
+  },
+  provider_client_secret_wrong: {
+    status: 401,
+    summary: "The client's secret is wrong or missing, or a public client sent one.",
+    oauth: { error: 'invalid_client', description: 'the client did not authenticate' },
+  },
+  provider_unsupported_grant_type: {
+    status: 400,
+    summary: 'The grant_type is neither authorization_code nor refresh_token.',
+    oauth: {
+      error: 'unsupported_grant_type',
+      description: 'grant_type must be authorization_code or refresh_token',
+    },
+  },
+  provider_code_missing: {
+    status: 400,
+    summary: 'The token request carries no code.',
+    oauth: { error: 'invalid_request', description: 'no code' },
+  },
+  provider_code_invalid: {
+    status: 400,
+    summary: "The code is unknown, expired, or another client's.",
+    oauth: { error: 'invalid_grant', description: 'the code is unknown, expired or used' },
+  },
+  provider_code_reused: {
+    status: 400,
+    summary: 'The code was used already; its grant is revoked.',
+    oauth: { error: 'invalid_grant', description: 'the code is unknown, expired or used' },
+  },
+  provider_code_redirect_uri: {
+    status: 400,
+    summary: 'The redirect_uri is not the one the code was sent to.',
+    oauth: { error: 'invalid_grant', description: 'the redirect_uri is not the one of the code' },
+  },
+  provider_code_verifier_wrong: {
+    status: 400,
+    summary: "The code_verifier does not prove the code's PKCE challenge.",
+    oauth: { error: 'invalid_grant', description: 'the code_verifier does not match' },
+  },
+  provider_refresh_not_allowed: {
+    status: 400,
+    summary: 'The client has no refresh tokens.',
+    oauth: { error: 'unauthorized_client', description: 'the client has no refresh tokens' },
+  },
+  provider_refresh_token_missing: {
+    status: 400,
+    summary: 'The token request carries no refresh_token.',
+    oauth: { error: 'invalid_request', description: 'no refresh_token' },
+  },
+  provider_refresh_token_invalid: {
+    status: 400,
+    summary: "The refresh token is unknown, expired, or another client's.",
+    oauth: { error: 'invalid_grant', description: 'the refresh token is unknown, expired or used' },
+  },
+  provider_refresh_token_reused: {
+    status: 400,
+    summary: 'The refresh token was used already; its grant is revoked.',
+    oauth: { error: 'invalid_grant', description: 'the refresh token is unknown, expired or used' },
+  },
+  provider_grant_sign_in_ended: {
+    status: 400,
+    summary: 'The gateway sign-in the code or refresh token came from has ended.',
+    oauth: { error: 'invalid_grant', description: 'the gateway sign-in of this grant has ended' },
+  },
+  provider_grant_user_disabled: {
+    status: 400,
+    summary: 'The user of the grant is disabled.',
+    oauth: { error: 'invalid_grant', description: 'the user is no longer enabled' },
+  },
+  provider_grant_user_refused: {
+    status: 400,
+    summary: "The client's rules no longer accept the user of the grant.",
+    oauth: {
+      error: 'invalid_grant',
+      description: 'the client no longer accepts this user',
+      auditedAs: 'oidc_user_refused',
+    },
+  },
+  provider_grant_revoked: {
+    status: 400,
+    summary: 'The grant was revoked while its tokens were being issued.',
+    oauth: { error: 'invalid_grant', description: 'the grant has been revoked' },
+  },
+  // The userinfo endpoint.
+  provider_bearer_missing: {
+    status: 401,
+    summary: 'The userinfo request carries no Bearer access token.',
+    oauth: { error: 'invalid_request', description: 'a Bearer access token is needed' },
+  },
+  provider_access_token_invalid: {
+    status: 401,
+    summary: 'The access token is unknown, expired or revoked.',
+    oauth: {
+      error: 'invalid_token',
+      description: 'the access token is unknown, expired or revoked',
+    },
+  },
+  provider_access_token_sign_in_ended: {
+    status: 401,
+    summary: 'The gateway sign-in the access token came from has ended.',
+    oauth: {
+      error: 'invalid_token',
+      description: 'the access token is unknown, expired or revoked',
+    },
+  },
+  provider_access_token_client_gone: {
+    status: 401,
+    summary: 'The client the access token was issued to is deleted.',
+    oauth: {
+      error: 'invalid_token',
+      description: 'the access token is unknown, expired or revoked',
+    },
+  },
+  provider_access_token_user_disabled: {
+    status: 401,
+    summary: 'The user of the access token is disabled.',
+    oauth: {
+      error: 'invalid_token',
+      description: 'the access token is unknown, expired or revoked',
+    },
+  },
+  provider_access_token_user_refused: {
+    status: 401,
+    summary: "The client's rules no longer accept the user of the access token.",
+    oauth: {
+      error: 'invalid_token',
+      description: 'the access token is unknown, expired or revoked',
+      auditedAs: 'oidc_user_refused',
+    },
   },
   backchannel_logout_refused: {
     status: 502,

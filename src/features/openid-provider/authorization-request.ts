@@ -1,5 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SsogateError } from '../../core/index.js';
+import type { AuthorizationParameters, ProviderRefusalCode } from '../../core/index.js';
+import {
+  SsogateError,
+  authorizationParameters,
+  isRedirectUriOf,
+  providerRefusal,
+} from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from './provider-gateway.js';
@@ -8,17 +14,17 @@ import type { OidcClientRecord } from './storage/types.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { issuerOf } from './endpoints.js';
 import { sendFormPost } from './form-post-response.js';
-import { isRedirectUriOf } from './redirect-uris.js';
+import { auditRefusal } from './oauth-answers.js';
 import { codeLifetimeMs } from './lifetimes.js';
 import { sidOf, signInHashOf } from './sign-in-grants.js';
 import { subjectFor } from './subjects.js';
 
-type Parameters = Readonly<Record<string, string | undefined>>;
+type Parameters = AuthorizationParameters;
 
 /**
  * An authorization request whose client and redirect URI are known to match
  * (a registered client, one of its redirect URIs exactly, or on another
- * port for a public client's loopback IP one: redirect-uris.ts): from here on its
+ * port for a public client's loopback IP one: src/core/provider/redirect-uris.ts): from here on its
  * errors go back to the client. Its parameters are 'repeated' when one is
  * given twice (RFC 6749 §3.1), which the client is then told.
  */
@@ -28,25 +34,17 @@ export interface MatchedRequest {
   readonly parameters: Parameters | 'repeated';
 }
 
-/** The query's parameters; a repeated one is refused (RFC 6749 §3.1). */
-function parametersOf(query: unknown): Parameters | 'repeated' {
-  const parameters: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (typeof value !== 'string') return 'repeated';
-    parameters[name] = value;
-  }
-  return parameters;
-}
-
 /**
  * The request's client and redirect URI, or, when they do not match, the
- * coded error of a page of ours: the browser is then sent nowhere.
+ * coded error of a page of ours: the browser is then sent nowhere. The
+ * error's facts name the client when it is a registered one, for the audit
+ * trail (refusePage).
  */
 export async function matchedRequest(
   gateway: Gateway,
   query: unknown,
 ): Promise<MatchedRequest | SsogateError> {
-  const parameters = parametersOf(query);
+  const parameters = authorizationParameters(query);
   const named = (name: string) => (parameters === 'repeated' ? undefined : parameters[name]);
   const clientId = named('client_id');
   const redirectUri = named('redirect_uri');
@@ -62,6 +60,7 @@ export async function matchedRequest(
     return new SsogateError(
       'oidc_authorization_invalid',
       "the redirect_uri is not one of the client's, exactly",
+      { facts: { clientId: client.clientId } },
     );
   }
   return { client, redirectUri, parameters };
@@ -74,7 +73,7 @@ export async function matchedRequest(
  * when the request asked for response_mode=form_post, a page that posts
  * them (OAuth 2.0 Form Post Response Mode).
  */
-export function answerClient(
+function answerClient(
   gateway: Gateway,
   reply: FastifyReply,
   request: MatchedRequest,
@@ -93,6 +92,60 @@ export function answerClient(
   return reply.redirect(url.href, status);
 }
 
+/**
+ * Answers the client a refusal of the registry (RFC 6749 §4.1.2.1), audited
+ * as a failed `oidc_code` with the client and, when signed in, the user.
+ */
+export async function refuseToClient(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  matched: MatchedRequest,
+  code: ProviderRefusalCode,
+  options: {
+    /** The session, once read: the user refused. */
+    readonly active?: ActiveSession | undefined;
+    /** 303 after a form's POST (RFC 9700 §4.12). */
+    readonly status?: 302 | 303;
+    readonly detail?: Readonly<Record<string, boolean>>;
+  } = {},
+): Promise<FastifyReply> {
+  const refusal = providerRefusal(code);
+  const { active } = options;
+  await auditRefusal(gateway, request, 'oidc_code', refusal.auditCode, {
+    clientId: matched.client.clientId,
+    userId: active?.user.userId,
+    entryId: active?.session.entryId,
+    ...(options.detail === undefined ? {} : { detail: options.detail }),
+  });
+  const answer = { error: refusal.error, error_description: refusal.description };
+  return answerClient(gateway, reply, matched, answer, options.status);
+}
+
+/**
+ * A page of ours for a coded error of the provider's browser endpoints,
+ * audited as a failed event of `kind` with its code and reference; the
+ * client named only when it is a registered one (the error's facts).
+ */
+export async function refusePage(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: SsogateError,
+  kind: 'oidc_code' | 'sign_out',
+  active?: ActiveSession,
+): Promise<FastifyReply> {
+  const { code, reference } = sendFailure(gateway, request, reply, error, { as: 'page' });
+  const clientId = error.facts?.clientId;
+  await auditRefusal(gateway, request, kind, code, {
+    clientId: typeof clientId === 'string' ? clientId : undefined,
+    userId: active?.user.userId,
+    entryId: active?.session.entryId,
+    reference,
+  });
+  return reply;
+}
+
 /** The page `403 oidc_user_refused`: the client's rules do not accept this sign-in. */
 export function refuseUser(
   gateway: Gateway,
@@ -100,12 +153,12 @@ export function refuseUser(
   reply: FastifyReply,
   client: OidcClientRecord,
   active: ActiveSession,
-): FastifyReply {
+): Promise<FastifyReply> {
   const why = `the client ${client.clientId} does not accept ${active.user.userId}`;
-  sendFailure(gateway, request, reply, new SsogateError('oidc_user_refused', why), {
-    as: 'page',
+  const error = new SsogateError('oidc_user_refused', why, {
+    facts: { clientId: client.clientId },
   });
-  return reply;
+  return refusePage(gateway, request, reply, error, 'oidc_code', active);
 }
 
 /**
@@ -131,16 +184,12 @@ export async function issueCode(
   // its subject is the one the client is given, pairwise or not, so a logout
   // token names the user as the id_token did.
   const signInHash = signInHashOf(active.session);
-  await gateway.storage.providerGrants.addGrant({
-    grantId,
-    clientId: client.clientId,
-    userRowId: active.user.id,
-    subject: subjectFor(gateway, client, active.user),
-    entryId: active.session.entryId,
-    signInHash,
-    sid: sidOf(signInHash),
-    createdAt: now,
-  });
+  // The code is written before its grant: the two are not one transaction
+  // (the grant store has no part in Storage.writeTogether), and of the two
+  // halves a code without its grant is the harmless one. It was never sent,
+  // lives a minute, and a redemption finds no grant (liveGrant: invalid_grant);
+  // a grant without its code would outlive it until its sign-in ends, and
+  // send its client a logout token for a sign-in it never saw.
   await gateway.storage.providerGrants.addCode({
     codeHash: sha256Base64url(code),
     grantId,
@@ -153,6 +202,16 @@ export async function issueCode(
     entryId: active.session.entryId,
     authTime: active.session.createdAt,
     expiresAt: now + codeLifetimeMs,
+  });
+  await gateway.storage.providerGrants.addGrant({
+    grantId,
+    clientId: client.clientId,
+    userRowId: active.user.id,
+    subject: subjectFor(gateway, client, active.user),
+    entryId: active.session.entryId,
+    signInHash,
+    sid: sidOf(signInHash),
+    createdAt: now,
   });
   await audit(gateway, request, {
     kind: 'oidc_code',

@@ -1,18 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError, isRandomToken, randomToken } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import { audit } from '../../foundation/http/audit.js';
 import { fromAnotherSite } from '../../foundation/http/fetch-metadata.js';
 import type { Gateway } from './provider-gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
-import { sendFailure, sendPage } from '../../foundation/http/respond.js';
+import { sendPage } from '../../foundation/http/respond.js';
 import { consentPage } from '../../foundation/pages/index.js';
 import { securityHeaders } from '../../foundation/web/index.js';
 import { sessionOf } from '../sessions/request-session.js';
 import type { ActiveSession } from '../sessions/session-service.js';
 import { shownUser } from '../sessions/sign-out-form.js';
 import type { MatchedRequest } from './authorization-request.js';
-import { answerClient, issueCode, matchedRequest, refuseUser } from './authorization-request.js';
+import {
+  issueCode,
+  matchedRequest,
+  refusePage,
+  refuseToClient,
+  refuseUser,
+} from './authorization-request.js';
 import { clientAccepts } from './client-rules.js';
 import { providerPaths } from './endpoints.js';
 import { consentLifetimeMs } from './lifetimes.js';
@@ -146,11 +151,11 @@ export async function decideConsent(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   void reply.header('cache-control', 'no-store');
-  const fail = (why: string) => {
-    sendFailure(gateway, request, reply, new SsogateError('oidc_consent_invalid', why), {
-      as: 'page',
-    });
-    return reply;
+  // The client is named once the form's record names it: it was a registered one.
+  const fail = (why: string, clientId?: string, active?: ActiveSession) => {
+    const facts = clientId === undefined ? {} : { facts: { clientId } };
+    const error = new SsogateError('oidc_consent_invalid', why, facts);
+    return refusePage(gateway, request, reply, error, 'oidc_code', active);
   };
   if (fromAnotherSite(request)) return fail('the consent was posted from another site');
   const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as {
@@ -164,10 +169,11 @@ export async function decideConsent(
   if (pending === undefined || pending.handoff !== undefined) {
     return fail('the consent form is unknown or was used already');
   }
-  if (pending.expiresAt <= gateway.clock()) return fail('the consent form expired');
+  const clientId = pending.entryId;
+  if (pending.expiresAt <= gateway.clock()) return fail('the consent form expired', clientId);
   const active = await sessionOf(gateway, request);
   if (active === undefined || pending.bindingHash !== consentBinding(active)) {
-    return fail('the consent form was shown to another browser or sign-in');
+    return fail('the consent form was shown to another browser or sign-in', clientId);
   }
   const matched = await matchedRequest(gateway, queryOf(pending.returnTo));
   if (
@@ -175,26 +181,17 @@ export async function decideConsent(
     matched.parameters === 'repeated' ||
     matched.client.clientId !== pending.entryId
   ) {
-    return fail('the authorization request no longer matches its client');
+    return fail('the authorization request no longer matches its client', clientId, active);
   }
   const answerable = { ...matched, parameters: matched.parameters };
   if (decision === 'deny') {
-    await audit(gateway, request, {
-      kind: 'oidc_code',
-      outcome: 'failure',
-      entryId: active.session.entryId,
-      userId: active.user.userId,
-      detail: { clientId: matched.client.clientId, denied: true },
+    return refuseToClient(gateway, request, reply, answerable, 'provider_access_denied', {
+      active,
+      status: 303,
+      detail: { denied: true },
     });
-    return answerClient(
-      gateway,
-      reply,
-      answerable,
-      { error: 'access_denied', error_description: 'the user denied the request' },
-      303,
-    );
   }
-  if (decision !== 'allow') return fail('the decision is neither allow nor deny');
+  if (decision !== 'allow') return fail('the decision is neither allow nor deny', clientId, active);
   if (!clientAccepts(matched.client, active)) {
     return refuseUser(gateway, request, reply, matched.client, active);
   }

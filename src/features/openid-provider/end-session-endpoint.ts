@@ -3,12 +3,12 @@ import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from './provider-gateway.js';
-import { sendFailure } from '../../foundation/http/respond.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
 import { getRequestPath, providerPaths } from './endpoints.js';
 import { sendSignedOutWithFrames, signOutFrames } from '../../foundation/http/sign-out-frames.js';
 import { hintNames, hintedBy } from './id-token-hint.js';
+import { refusePage } from './authorization-request.js';
 
 /**
  * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): with an
@@ -29,22 +29,30 @@ export async function endSessionAtClient(
     string,
     unknown
   >;
-  const fail = (why: string) => {
-    sendFailure(gateway, request, reply, new SsogateError('oidc_logout_invalid', why), {
-      as: 'page',
-    });
-    return reply;
+  // Audited as a failed `sign_out`, with the client a valid hint names (one this provider signed for).
+  const fail = (why: string, clientId?: string) => {
+    const facts = clientId === undefined ? {} : { facts: { clientId } };
+    return refusePage(
+      gateway,
+      request,
+      reply,
+      new SsogateError('oidc_logout_invalid', why, facts),
+      'sign_out',
+    );
   };
   const hint = await hintedBy(gateway, parameters.id_token_hint);
   if (hint === undefined) return fail('no valid id_token_hint');
   if (parameters.client_id !== undefined && parameters.client_id !== hint.clientId) {
-    return fail('the client_id is not the id_token_hint audience');
+    return fail('the client_id is not the id_token_hint audience', hint.clientId);
   }
   const client = await gateway.storage.providerClients.get(hint.clientId);
   const target = parameters.post_logout_redirect_uri;
   if (target !== undefined) {
     if (typeof target !== 'string' || client?.postLogoutRedirectUris.includes(target) !== true) {
-      return fail("the post_logout_redirect_uri is not one of the client's, exactly");
+      return fail(
+        "the post_logout_redirect_uri is not one of the client's, exactly",
+        hint.clientId,
+      );
     }
   }
   // Only the hinted user's session ends: the hint does not speak for another's.

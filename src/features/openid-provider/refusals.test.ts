@@ -4,6 +4,7 @@ import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
+import { waitForAuditEvent } from '../../test-support/audit-events.js';
 import { codeLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
 import {
   clientSecret,
@@ -216,6 +217,25 @@ describe('OpenID Provider: refusals', () => {
   test("a user or an entry the client's rules refuse gets a coded page, no code", async () => {
     await assertErrorPage(authorizeUrl({ client_id: 'bobs-only' }), 403, 'oidc_user_refused');
     await assertErrorPage(authorizeUrl({ client_id: 'other-entry' }), 403, 'oidc_user_refused');
+    // Each audited with the client, the user and the entry of the sign-in
+    // (written once the page has gone: waited for).
+    await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'oidc_code', outcome: 'failure' },
+      (event) => event.detail?.clientId === 'other-entry',
+    );
+    const refused = await gw.storage.audit.list({
+      kind: 'oidc_code',
+      outcome: 'failure',
+      limit: 2,
+    });
+    assert.deepEqual(
+      refused.map((event) => [event.code, event.userId, event.entryId, event.detail]).reverse(),
+      [
+        ['oidc_user_refused', 'alice', 'corp', { clientId: 'bobs-only' }],
+        ['oidc_user_refused', 'alice', 'corp', { clientId: 'other-entry' }],
+      ],
+    );
   });
 
   test('PKCE: a public client must send a challenge; a wrong verifier is refused', async () => {
@@ -278,6 +298,21 @@ describe('OpenID Provider: refusals', () => {
       }).toString(),
     });
     assert.equal(posted.status, 401);
+    const secretOnPublic = await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'oidc_token', outcome: 'failure' },
+      (event) => event.code === 'provider_client_secret_wrong',
+    );
+    assert.deepEqual(secretOnPublic.detail, { clientId: 'spa', grantType: 'authorization_code' });
+    // A grant type of the caller's own is not written to the trail.
+    const odd = await tokenRequest(gw.url, 'app', { grant_type: 'x'.repeat(500) }, 'wrong');
+    assert.equal(odd.status, 401);
+    const oddEvent = await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'oidc_token', outcome: 'failure' },
+      (event) => event.code === 'provider_client_secret_wrong' && event.detail?.clientId === 'app',
+    );
+    assert.deepEqual(oddEvent.detail, { clientId: 'app' });
     // The code was never redeemed by those attempts.
     assert.equal((await exchange({ code })).status, 200);
   });

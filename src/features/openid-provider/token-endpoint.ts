@@ -5,29 +5,56 @@ import type { Gateway } from './provider-gateway.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 import type { OidcClientRecord, OidcCodeRecord } from './storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
+import type { GrantRequest, ProviderRefusalCode } from '../../core/index.js';
+import {
+  codeExchangeRefusal,
+  grantRequest,
+  providerRefusal,
+  tokenParameters,
+} from '../../core/index.js';
 import { authenticatedClient } from './client-authentication.js';
 import { clientAcceptsUser } from './client-rules.js';
 import { issuerOf } from './endpoints.js';
 import { refreshTokenLifetimeMs, tokenLifetimeMs } from './lifetimes.js';
-import { oauthError } from './oauth-answers.js';
+import { auditRefusal, oauthError } from './oauth-answers.js';
 import { liveGrant } from './sign-in-grants.js';
 import { signJwt } from './signing-keys.js';
 import { subjectFor } from './subjects.js';
 
-/** A PKCE code verifier (RFC 7636 §4.1). */
-const codeVerifierForm = /^[A-Za-z0-9._~-]{43,128}$/;
-
 /** Token requests per client address per minute: plenty for applications, little for guessing. */
 const tokenRequestsPerMinute = 120;
 
-/** Whether the verifier proves the code's PKCE challenge, or neither is there. */
-function pkceHolds(code: OidcCodeRecord, verifier: unknown): boolean {
-  if (code.codeChallenge === null) return verifier === undefined;
-  return (
-    typeof verifier === 'string' &&
-    codeVerifierForm.test(verifier) &&
-    sha256Base64url(verifier) === code.codeChallenge
-  );
+/** Who a refused token request is known to come from, and what it asked for. */
+interface TokenRefusalFacts {
+  readonly clientId?: string | undefined;
+  readonly userId?: string | null;
+  readonly entryId?: string | null;
+  readonly grantType?: string | undefined;
+}
+
+/**
+ * Refuses a token request with the registry's answer for `code`, audited
+ * as a failed `oidc_token` with the client and the grant type, when known;
+ * unless `audited` is false.
+ */
+async function refuse(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ProviderRefusalCode,
+  facts: TokenRefusalFacts = {},
+  audited = true,
+): Promise<FastifyReply> {
+  const refusal = providerRefusal(code);
+  if (audited) {
+    await auditRefusal(gateway, request, 'oidc_token', refusal.auditCode, {
+      clientId: facts.clientId,
+      userId: facts.userId,
+      entryId: facts.entryId,
+      ...(facts.grantType === undefined ? {} : { detail: { grantType: facts.grantType } }),
+    });
+  }
+  return oauthError(reply, refusal);
 }
 
 /** The user's claims as the client is given them, for the id_token and userinfo alike. */
@@ -68,48 +95,71 @@ export async function exchangeCode(
   );
   if (hits.count > tokenRequestsPerMinute) {
     void reply.header('retry-after', String(Math.ceil((hits.endsAt - now) / 1000)));
-    return oauthError(reply, 429, 'invalid_request', 'too many token requests; try again later');
+    // Audited once a window per address, for its first request refused: a
+    // flood past the limit would otherwise write an event a request.
+    const first = hits.count === tokenRequestsPerMinute + 1;
+    return refuse(gateway, request, reply, 'provider_token_rate_limited', {}, first);
   }
-  const body = (
-    typeof request.body === 'object' && request.body !== null ? request.body : {}
-  ) as Record<string, unknown>;
-  if (Object.values(body).some((value) => typeof value !== 'string')) {
-    return oauthError(reply, 400, 'invalid_request', 'a parameter is repeated');
-  }
-  const client = await authenticatedClient(gateway, request.headers.authorization, body);
-  if (client === undefined) {
+  const form = tokenParameters(request.body);
+  if ('refused' in form) return refuse(gateway, request, reply, form.refused);
+  const { parameters } = form;
+  // Audited only as one of the two served: the form's value is the caller's, of any length.
+  const grantType = ['authorization_code', 'refresh_token'].includes(parameters.grant_type ?? '')
+    ? parameters.grant_type
+    : undefined;
+  const authenticated = await authenticatedClient(
+    gateway,
+    request.headers.authorization,
+    parameters,
+  );
+  if ('refused' in authenticated) {
     if (request.headers.authorization !== undefined) {
       void reply.header('www-authenticate', 'Basic realm="ssogate"');
     }
-    return oauthError(reply, 401, 'invalid_client', 'the client did not authenticate');
+    const { clientId } = authenticated;
+    return refuse(gateway, request, reply, authenticated.refused, { clientId, grantType });
   }
-  if (body.grant_type === 'refresh_token') return refresh(gateway, request, reply, client, body);
-  if (body.grant_type !== 'authorization_code') {
-    return oauthError(
-      reply,
-      400,
-      'unsupported_grant_type',
-      'grant_type must be authorization_code or refresh_token',
-    );
+  const { client } = authenticated;
+  const asked = grantRequest(parameters, client.refreshTokens);
+  if ('refused' in asked) {
+    return refuse(gateway, request, reply, asked.refused, { clientId: client.clientId, grantType });
   }
-  if (typeof body.code !== 'string') return oauthError(reply, 400, 'invalid_request', 'no code');
+  if (asked.grantType === 'refresh_token') {
+    return refresh(gateway, request, reply, client, asked.refreshToken);
+  }
+  return exchange(gateway, request, reply, client, asked);
+}
+
+/** The authorization code grant (RFC 6749 §4.1.3), of a client authenticated. */
+async function exchange(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: OidcClientRecord,
+  asked: Extract<GrantRequest, { grantType: 'authorization_code' }>,
+): Promise<FastifyReply> {
+  const facts = { clientId: client.clientId, grantType: asked.grantType };
   const grants = gateway.storage.providerGrants;
-  const redemption = await grants.redeemCode(sha256Base64url(body.code), client.clientId, now);
+  const redemption = await grants.redeemCode(
+    sha256Base64url(asked.code),
+    client.clientId,
+    gateway.clock(),
+  );
   if (redemption.outcome === 'replayed') {
     await revokeReplayed(gateway, request, redemption.code.grantId, client.clientId, 'code');
+    return refuse(gateway, request, reply, 'provider_code_reused', facts);
   }
   if (redemption.outcome !== 'redeemed') {
-    return oauthError(reply, 400, 'invalid_grant', 'the code is unknown, expired or used');
+    return refuse(gateway, request, reply, 'provider_code_invalid', facts);
   }
   const { code } = redemption;
-  if (body.redirect_uri !== code.redirectUri) {
-    return oauthError(reply, 400, 'invalid_grant', 'the redirect_uri is not the one of the code');
-  }
-  if (!pkceHolds(code, body.code_verifier)) {
-    return oauthError(reply, 400, 'invalid_grant', 'the code_verifier does not match');
-  }
+  const codeFacts = { ...facts, entryId: code.entryId };
+  const problem = codeExchangeRefusal(code, asked);
+  if (problem !== undefined) return refuse(gateway, request, reply, problem, codeFacts);
   const signedIn = await liveGrant(gateway, code.grantId);
-  if (signedIn === undefined) return signInEnded(reply);
+  if (signedIn === undefined) {
+    return refuse(gateway, request, reply, 'provider_grant_sign_in_ended', codeFacts);
+  }
   return issueTokens(gateway, request, reply, client, {
     ...code,
     sid: signedIn.sid,
@@ -125,11 +175,6 @@ type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' 
   /** The gateway sign-in's `sid` (sign-in-grants.ts). */
   readonly sid: string;
 };
-
-/** A code or refresh token lives no longer than the gateway sign-in it came from. */
-function signInEnded(reply: FastifyReply): FastifyReply {
-  return oauthError(reply, 400, 'invalid_grant', 'the gateway sign-in of this grant has ended');
-}
 
 async function revokeReplayed(
   gateway: Gateway,
@@ -156,17 +201,12 @@ async function refresh(
   request: FastifyRequest,
   reply: FastifyReply,
   client: OidcClientRecord,
-  body: Readonly<Record<string, unknown>>,
+  refreshToken: string,
 ): Promise<FastifyReply> {
-  if (!client.refreshTokens) {
-    return oauthError(reply, 400, 'unauthorized_client', 'the client has no refresh tokens');
-  }
-  if (typeof body.refresh_token !== 'string') {
-    return oauthError(reply, 400, 'invalid_request', 'no refresh_token');
-  }
+  const facts = { clientId: client.clientId, grantType: 'refresh_token' };
   const grants = gateway.storage.providerGrants;
   const redemption = await grants.redeemRefreshToken(
-    sha256Base64url(body.refresh_token),
+    sha256Base64url(refreshToken),
     client.clientId,
     gateway.clock(),
   );
@@ -178,12 +218,16 @@ async function refresh(
       client.clientId,
       'refresh token',
     );
+    return refuse(gateway, request, reply, 'provider_refresh_token_reused', facts);
   }
   if (redemption.outcome !== 'redeemed') {
-    return oauthError(reply, 400, 'invalid_grant', 'the refresh token is unknown, expired or used');
+    return refuse(gateway, request, reply, 'provider_refresh_token_invalid', facts);
   }
   const signedIn = await liveGrant(gateway, redemption.token.grantId);
-  if (signedIn === undefined) return signInEnded(reply);
+  if (signedIn === undefined) {
+    const { entryId } = redemption.token;
+    return refuse(gateway, request, reply, 'provider_grant_sign_in_ended', { ...facts, entryId });
+  }
   return issueTokens(gateway, request, reply, client, {
     ...redemption.token,
     sid: signedIn.sid,
@@ -206,20 +250,16 @@ async function issueTokens(
   const now = gateway.clock();
   const grants = gateway.storage.providerGrants;
   const user = await gateway.storage.users.get(grant.userRowId);
+  const facts = { clientId: client.clientId, grantType: grant.exchanged, entryId: grant.entryId };
   if (user?.enabled !== true) {
-    return oauthError(reply, 400, 'invalid_grant', 'the user is no longer enabled');
+    const userId = user?.userId ?? null;
+    return refuse(gateway, request, reply, 'provider_grant_user_disabled', { ...facts, userId });
   }
-  // The client's rules as they are now, not as they were when the grant began.
+  // The client's rules as they are now, not as they were when the grant began;
+  // audited with the code oidc_user_refused (the registry's auditedAs).
   if (!clientAcceptsUser(client, grant.entryId, user)) {
-    await audit(gateway, request, {
-      kind: 'oidc_token',
-      outcome: 'failure',
-      entryId: grant.entryId,
-      userId: user.userId,
-      code: 'oidc_user_refused',
-      detail: { clientId: client.clientId, grantType: grant.exchanged },
-    });
-    return oauthError(reply, 400, 'invalid_grant', 'the client no longer accepts this user');
+    const userId = user.userId;
+    return refuse(gateway, request, reply, 'provider_grant_user_refused', { ...facts, userId });
   }
   const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
   const accessToken = newToken();
@@ -249,7 +289,10 @@ async function issueTokens(
   );
   // RFC 9700 §4.14.2: a replay seen while this request was under way
   // revoked the grant; it issues nothing more.
-  if (!added) return oauthError(reply, 400, 'invalid_grant', 'the grant has been revoked');
+  if (!added) {
+    const userId = user.userId;
+    return refuse(gateway, request, reply, 'provider_grant_revoked', { ...facts, userId });
+  }
   const seconds = (ms: number) => Math.floor(ms / 1000);
   const idToken = await signJwt(gateway.storage, now, {
     iss: issuerOf(gateway),

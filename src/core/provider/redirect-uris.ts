@@ -1,4 +1,8 @@
-import type { OidcClientRecord } from './storage/types.js';
+/** What of a client its redirect URIs are matched by: the list, and whether it is public (no secret). */
+interface RedirectingClient {
+  readonly redirectUris: readonly string[];
+  readonly secretHash: string | null;
+}
 
 /**
  * A loopback IP redirect URI, split around its port: `http`, the literal
@@ -22,7 +26,7 @@ function withoutPort(uri: string): string | undefined {
  * URIs on any port (RFC 8252 §7.3: the port is chosen when the application
  * starts), the address, path and query still exactly as registered.
  */
-export function isRedirectUriOf(client: OidcClientRecord, uri: string): boolean {
+export function isRedirectUriOf(client: RedirectingClient, uri: string): boolean {
   if (client.redirectUris.includes(uri)) return true;
   if (client.secretHash !== null) return false;
   const portless = withoutPort(uri);
