@@ -1,5 +1,6 @@
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
+import { sessionLiveness } from '../../foundation/http/session-liveness.js';
 import type { SignInEndReason, SignInEnded } from '../../foundation/storage/sign-in-ends.js';
 import type { OidcGrantRecord, SessionRecord } from '../../foundation/storage/types.js';
 import { frontchannelFrames } from './frontchannel-logout.js';
@@ -23,13 +24,16 @@ export function signInHashOf(session: SessionRecord): string {
   return session.signInHash ?? session.idHash;
 }
 
-/** Whether the sign-in is still on: its session there, not past its end, not idle too long. */
+/**
+ * Whether the sign-in is still on: its session there, and live by its
+ * limits (http/session-liveness.ts); a user locked or an entry closed ends
+ * it, and its grants, by their own event.
+ */
 function stillSignedIn(gateway: Gateway, signIn: SessionRecord | undefined): boolean {
-  const now = gateway.clock();
   return (
     signIn !== undefined &&
-    signIn.expiresAt > now &&
-    signIn.lastSeenAt + gateway.config.sessionIdleMs > now
+    sessionLiveness(signIn, signIn, gateway.clock(), gateway.config.sessionIdleMs, true, true) ===
+      'live'
   );
 }
 

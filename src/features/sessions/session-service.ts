@@ -2,6 +2,7 @@ import { isRandomToken, randomToken } from '../../core/index.js';
 import { domainBinding } from '../../foundation/config/served-hosts.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { SessionDeps } from '../../foundation/http/gateway.js';
+import { sessionLiveness } from '../../foundation/http/session-liveness.js';
 import type { SignInEndReason } from '../../foundation/storage/sign-in-ends.js';
 import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
 
@@ -135,18 +136,21 @@ export async function resolveSession(
   }
   const now = deps.clock();
   const user = await deps.users.get(session.userRowId);
-  const ended =
-    session.expiresAt <= now || signIn.expiresAt <= now || signIn.lastSeenAt + deps.idleMs <= now
-      ? 'sign_in_over'
-      : user?.enabled !== true
-        ? 'user_locked'
-        : !(await entryStillOpen(deps, session.entryId))
-          ? 'entry_sessions_ended'
-          : deps.revalidate !== undefined && !(await deps.revalidate(signIn))
-            ? 'revalidation_failed'
-            : undefined;
-  if (ended !== undefined || user === undefined) {
-    await endSignIn(deps, session, ended ?? 'user_locked');
+  const liveness = sessionLiveness(
+    session,
+    signIn,
+    now,
+    deps.idleMs,
+    user?.enabled === true,
+    await entryStillOpen(deps, session.entryId),
+  );
+  // No user reads as a user locked (not enabled): `live` implies one.
+  if (liveness !== 'live' || user === undefined) {
+    await endSignIn(deps, session, liveness === 'live' ? 'user_locked' : liveness);
+    return undefined;
+  }
+  if (deps.revalidate !== undefined && !(await deps.revalidate(signIn))) {
+    await endSignIn(deps, session, 'revalidation_failed');
     return undefined;
   }
   if (check.activity !== false) await recordActivity(deps, session, signIn, now);
