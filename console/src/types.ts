@@ -65,6 +65,13 @@ export type EntryBody = Omit<
 
 export type EntryModel = z.infer<typeof entryModelAnswer>;
 
+/**
+ * A test sign-in's trace as GET /_sso/api/test-sign-ins/{id} answers it: the
+ * gateway's own types (its schema leaves the steps open), imported type-only
+ * like the schemas above.
+ */
+export type { TraceAnswer } from '../../src/features/trial-sign-in/trace-types.js';
+
 /** The templates the entry model lists placeholders for. */
 export type TemplateKind = keyof (typeof entryModelAnswer)['shape']['placeholders']['shape'];
 
@@ -73,7 +80,7 @@ export type ApiProblem = z.infer<typeof problemSchema>;
 
 /**
  * A problem the form shows: the API's, or one the form finds itself
- * (entry-draft.ts settingsProblems), which has no code.
+ * (extension-settings.ts settingsProblems), which has no code.
  */
 export type Problem = Pick<ApiProblem, 'field' | 'message' | 'line' | 'column'> &
   Partial<Pick<ApiProblem, 'code' | 'params'>>;

@@ -14,7 +14,7 @@ import { UpgradedConnections, upgradeRecheckMs } from '../foundation/http/upgrad
 import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
-import { revalidateSession } from '../features/sessions/revalidate-session.js';
+import { revalidateBySource, sourceOf } from '../features/sign-in/sources/source-registry.js';
 import { createSignInEnds } from '../foundation/storage/sign-in-ends.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
 
@@ -101,6 +101,7 @@ export function createGateway(
     random,
     send,
     oidc,
+    sources: sourceOf,
     telemetry,
     ...(outbound === undefined
       ? {}
@@ -117,7 +118,7 @@ export function createGateway(
         ? {}
         : { cookieDomain: config.hosts.cookieDomain }),
       revalidate: (session) =>
-        revalidateSession(
+        revalidateBySource(
           {
             entries,
             oidcSessions: storage.oidcSessions,

@@ -90,8 +90,8 @@ async function remaining(storage: Storage, suffix: string): Promise<string[]> {
 }
 
 /** A finished test sign-in whose trace expires at `expiresAt`, its draft sealed. */
-async function storeTestSignIn(storage: Storage, id: string, expiresAt: number): Promise<void> {
-  await storage.testSignIns.create({
+async function storeTrialSignIn(storage: Storage, id: string, expiresAt: number): Promise<void> {
+  await storage.trialSignIns.create({
     id,
     stateKey: `state-${id}`,
     actor: 'admin',
@@ -217,16 +217,16 @@ describe('the expiry sweep', () => {
   test('test sign-ins go a day after their trace expired, not before', async () => {
     await withSqlStorage(async (storage) => {
       const now = Date.UTC(2030, 0, 1);
-      await storeTestSignIn(storage, 'long-over', now - keptAfterExpiryMs - 1);
+      await storeTrialSignIn(storage, 'long-over', now - keptAfterExpiryMs - 1);
       // Still read as "expired" (410) rather than "unknown" (404).
-      await storeTestSignIn(storage, 'just-over', now - minute);
-      await storeTestSignIn(storage, 'readable', now + minute);
+      await storeTrialSignIn(storage, 'just-over', now - minute);
+      await storeTrialSignIn(storage, 'readable', now + minute);
       const sweep = startExpirySweep({ storage, clock: () => now, idleMs, log: silent });
       await sweep.settled();
       await sweep.stop();
       const left: string[] = [];
       for (const id of ['long-over', 'just-over', 'readable']) {
-        if ((await storage.testSignIns.get(id)) !== undefined) left.push(id);
+        if ((await storage.trialSignIns.get(id)) !== undefined) left.push(id);
       }
       assert.deepEqual(left, ['just-over', 'readable']);
     });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatTime } from '../api';
+import { entryKindOf } from '../entry-kinds/registry';
 import { useI18n } from '../i18n/language';
 import { Link } from '../link';
 import type { EntryView } from '../types';
@@ -19,6 +20,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
   const [confirming, setConfirming] = useState(false);
   const { t, language } = useI18n();
   const words = t.entries;
+  const badge = entryKindOf(entry).badge(t);
   return (
     <tr>
       <td data-label={words.order}>
@@ -49,7 +51,7 @@ export function EntryRow({ entry, first, last, busy, onAction, onMove }: EntryRo
       </td>
       <th scope="row" data-label={words.name}>
         <Link to={`/entries/${encodeURIComponent(entry.id)}`}>{entry.name}</Link>
-        {entry.type === 'extension' ? <span className="badge">{words.extension}</span> : null}
+        {badge === undefined ? null : <span className="badge">{badge}</span>}
         {entry.broken === null ? null : (
           <span className="badge badge-off" title={entry.broken}>
             {words.broken} {entry.broken}

@@ -1,7 +1,8 @@
 import { useI18n } from '../i18n/language';
 import type { Problem } from '../types';
 import type { CallDraft } from './entry-draft';
-import { fieldId, isPost, problemsOf } from './entry-draft';
+import { isPost } from './body-parts';
+import { fieldId, problemsOf } from './entry-draft';
 import { headerExample } from './form-assist';
 import { RowsEditor } from './rows-editor';
 import { TextField } from './text-field';

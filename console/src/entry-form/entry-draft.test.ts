@@ -8,17 +8,10 @@ import { entrySchema } from '../../../src/features/admin-api/response-schemas.js
 import { entryReplaceBody } from '../../../src/features/admin-api/schemas.js';
 import { exampleEntries } from '../../../src/example-server/presets.js';
 import type { EntryBody, EntryView } from '../types.js';
+import { isPost } from './body-parts.js';
 import type { EntryDraft, SecretDraft } from './entry-draft.js';
-import {
-  draftFromEntry,
-  emptyDraft,
-  fieldId,
-  isPost,
-  parseSettings,
-  problemsOf,
-  settingsProblems,
-  toEntryBody,
-} from './entry-draft.js';
+import { draftFromEntry, emptyDraft, fieldId, problemsOf, toEntryBody } from './entry-draft.js';
+import { parseSettings, settingsProblems } from './extension-settings.js';
 import { en, zhCN } from '../i18n/catalogs.js';
 
 /** An OAuth2 entry as GET /entries/{id} sends it, every field set, none to its default. */

@@ -1,7 +1,10 @@
-import type { ConsoleMessages } from '../i18n/catalogs.js';
+import type { CommonBody, EntryKindId } from '../entry-kinds/entry-kind.js';
+import { defaultEntryKind, entryKindOf } from '../entry-kinds/registry.js';
 import type { EntryBody, EntryView, Problem } from '../types.js';
+import { secretBody } from './body-parts.js';
+import { printSettings } from './extension-settings.js';
 import type { ShapesDraft } from './shapes-draft.js';
-import { emptyShapes, shapesBody, shapesFromEntry } from './shapes-draft.js';
+import { emptyShapes, shapesFromEntry } from './shapes-draft.js';
 
 /**
  * The entry form's state: every field as the administrator types it
@@ -36,7 +39,7 @@ export interface CallDraft {
 }
 
 export interface EntryDraft {
-  readonly type: 'oauth2' | 'extension';
+  readonly type: EntryKindId;
   readonly id: string;
   readonly name: string;
   readonly enabled: boolean;
@@ -81,7 +84,7 @@ const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successConditi
 const newSecret: SecretDraft = { stored: false, mode: 'replace', value: '' };
 
 export const emptyDraft: EntryDraft = {
-  type: 'oauth2',
+  type: defaultEntryKind.id,
   id: '',
   name: '',
   // A new entry stays off the sign-in page until the administrator enables it.
@@ -133,7 +136,7 @@ function callDraft(view: EntryView['tokenRequest']): CallDraft {
 export function draftFromEntry(view: EntryView): EntryDraft {
   const mapping = view.userInfoParse;
   return {
-    type: view.type,
+    type: entryKindOf(view).id,
     id: view.id,
     name: view.name,
     enabled: view.enabled,
@@ -185,91 +188,6 @@ function oidcDraft(oidc: EntryView['oidc']): Pick<EntryDraft, 'oidcIssuer' | 'oi
   return { oidcIssuer: issuer, oidcOptions: options };
 }
 
-export function isPost(template: string): boolean {
-  return template.startsWith('POST ');
-}
-
-type CallBody = NonNullable<EntryBody['tokenRequest']>;
-
-function callBody(
-  call: CallDraft,
-  url: string,
-  extra: Pick<CallBody, 'clientAuthentication'> = {},
-): CallBody | undefined {
-  const headers = call.headers.filter((row) => row.name !== '' || row.value !== '');
-  const body: CallBody = {
-    ...(headers.length === 0
-      ? {}
-      : { headers: headers.map(({ name, value }) => ({ name, value })) }),
-    // A body encoding only means something for a POST call; the core refuses it on GET.
-    ...(isPost(url) && call.bodyEncoding === 'form' ? { bodyEncoding: 'form' } : {}),
-    ...(call.successCondition.trim() === '' ? {} : { successCondition: call.successCondition }),
-    ...extra,
-  };
-  return Object.keys(body).length === 0 ? undefined : body;
-}
-
-function secretBody(secret: SecretDraft): string | null | undefined {
-  if (secret.mode === 'clear') return null;
-  if (secret.mode === 'keep' || secret.value === '') return undefined;
-  return secret.value;
-}
-
-/**
- * A value's further lines are indented by two spaces: a value may span lines
- * (a certificate, a document), and a line of its own would otherwise read as
- * a malformed setting or another key.
- */
-const continuation = '  ';
-
-/** Settings as `key = value` lines, a multi-line value continued on indented lines. */
-export function printSettings(settings: Readonly<Record<string, string>>): string {
-  return Object.entries(settings)
-    .map(([key, value]) => `${key} = ${value.split(/\r?\n/).join(`\n${continuation}`)}`)
-    .join('\n');
-}
-
-/** `key = value` lines as an object; malformed lines are reported by settingsProblems. */
-export function parseSettings(text: string): Record<string, string> {
-  const settings: Record<string, string> = {};
-  let lastKey: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
-    if (lastKey !== undefined && line.startsWith(continuation)) {
-      settings[lastKey] = `${settings[lastKey] ?? ''}\n${line.slice(continuation.length)}`;
-      continue;
-    }
-    lastKey = undefined;
-    const trimmed = line.trim();
-    const equals = trimmed.indexOf('=');
-    if (trimmed === '' || trimmed.startsWith('#') || equals <= 0) continue;
-    lastKey = trimmed.slice(0, equals).trim();
-    settings[lastKey] = trimmed.slice(equals + 1).trim();
-  }
-  return settings;
-}
-
-/** Lines of the settings text that are not `key = value`, with their line numbers. */
-export function settingsProblems(
-  text: string,
-  words: Pick<ConsoleMessages['entryForm'], 'settingsLine'>,
-): Problem[] {
-  let afterSetting = false;
-  return text.split(/\r?\n/).flatMap((line, index) => {
-    if (afterSetting && line.startsWith(continuation)) return [];
-    const trimmed = line.trim();
-    afterSetting = trimmed.indexOf('=') > 0 && !trimmed.startsWith('#');
-    if (trimmed === '' || trimmed.startsWith('#') || afterSetting) return [];
-    return [
-      {
-        field: 'extensionSettings',
-        line: index + 1,
-        column: 1,
-        message: words.settingsLine(index + 1),
-      },
-    ];
-  });
-}
-
 /**
  * The entry as the admin API takes it. `isDefault` is sent only to keep a
  * stored default: making an entry the default goes through its own route,
@@ -277,7 +195,7 @@ export function settingsProblems(
  */
 export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody {
   const optional = (value: string) => (value.trim() === '' ? undefined : value);
-  const common: WithBlanks<EntryBody> = {
+  const common: CommonBody = {
     id: draft.id,
     name: draft.name,
     enabled: draft.enabled,
@@ -292,71 +210,7 @@ export function toEntryBody(draft: EntryDraft, storedDefault = false): EntryBody
       ...(draft.ownUserIds ? { userIdScope: 'entry' } : {}),
     },
   };
-  if (draft.type === 'extension') {
-    return withoutUndefined<EntryBody>({
-      type: 'extension',
-      ...common,
-      extensionUrl: draft.extensionUrl,
-      extensionSecret: secretBody(draft.extensionSecret),
-      extensionSettings: parseSettings(draft.extensionSettings),
-    });
-  }
-  const rows = (list: readonly Row[]) => list.filter((row) => row.name !== '' || row.value !== '');
-  const tokenValues = rows(draft.tokenValues).map(({ name, value }) => ({
-    name,
-    expression: value,
-  }));
-  const mappingRows = rows(draft.mappingRows).map(({ name, value, required }) => ({
-    attribute: name,
-    expression: value,
-    ...(required === true ? { required } : {}),
-  }));
-  return withoutUndefined<EntryBody>({
-    ...common,
-    authorizeUrl: draft.authorizeUrl,
-    pkce: draft.pkce ? true : undefined,
-    tokenUrl: draft.tokenUrl,
-    tokenRequest: callBody(
-      draft.tokenCall,
-      draft.tokenUrl,
-      draft.clientAuthentication === 'basic' ? { clientAuthentication: 'basic' } : {},
-    ),
-    tokenParse: draft.tokenParse,
-    tokenValues: tokenValues.length === 0 ? undefined : tokenValues,
-    userInfoUrl: draft.userInfoUrl,
-    userInfoRequest: callBody(draft.userInfoCall, draft.userInfoUrl),
-    userInfoParse:
-      draft.mappingMode === 'text'
-        ? optional(draft.mappingText)
-        : mappingRows.length === 0
-          ? undefined
-          : mappingRows,
-    logoutUrl: optional(draft.logoutUrl),
-    oidc:
-      draft.oidcIssuer.trim() === ''
-        ? undefined
-        : { ...draft.oidcOptions, issuer: draft.oidcIssuer.trim() },
-    // A number when it is one; otherwise the text, so the core says what is wrong with it.
-    timeoutMs: numberOrText(draft.timeoutMs),
-    revalidateMinutes: numberOrText(draft.revalidateMinutes),
-    revalidateGraceMinutes: numberOrText(draft.revalidateGraceMinutes),
-    ...shapesBody(draft.shapes),
-  });
-}
-
-/** A number field as typed: absent when blank; a number when it is one, else the text, which the core names as wrong. */
-function numberOrText(typed: string): number | string | undefined {
-  const text = typed.trim();
-  if (text === '') return undefined;
-  return /^\d+$/.test(text) ? Number(text) : text;
-}
-
-/** A body as it is built: a field left blank is there, as undefined. */
-type WithBlanks<T> = { [K in keyof T]?: T[K] | undefined };
-
-/** The body without its blank fields, which the API reads as absent. */
-function withoutUndefined<T>(value: WithBlanks<T>): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  return entryKindOf(draft).body(draft, common);
 }
 
 /** The problems of one field: itself, or (with `nested`) anything inside it. */

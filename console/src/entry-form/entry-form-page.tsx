@@ -11,6 +11,7 @@ import { setLeaveGuard } from '../navigation';
 import type { EntryAnswer, EntryList, EntryModel, EntryView, Problem } from '../types';
 import { useLoad } from '../use-load';
 import { useUnsavedGuard } from '../use-unsaved-guard';
+import { entryKindOf } from '../entry-kinds/registry';
 import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
@@ -20,7 +21,7 @@ import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
 import { UsersSection } from './provisioning-fields';
 import { TestPanel } from './samples-panel';
-import { TestSignInPanel } from '../trial-sign-in/trial-sign-in-panel';
+import { TrialSignInPanel } from '../trial-sign-in/trial-sign-in-panel';
 import { missingCredentials } from '../trial-sign-in/missing-credentials';
 import { PresetChooser } from '../presets/preset-chooser';
 import { useValidation } from './use-validation';
@@ -92,6 +93,8 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
   const storedDefault = stored?.isDefault ?? false;
   const { t } = useI18n();
   const words = t.entryForm;
+  // What the form shows below its general fields, and which tests it offers.
+  const kind = entryKindOf(draft);
 
   // What is validated and tested includes a checked "default", so the core's
   // rule "a disabled entry cannot be the default" shows while typing.
@@ -199,36 +202,46 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
             problems={problems}
             onChange={change}
           />
-          {draft.type === 'extension' ? (
-            <>
-              <ExtensionFields
-                entryId={existingId}
-                url={draft.extensionUrl}
-                secret={draft.extensionSecret}
-                settings={draft.extensionSettings}
-                problems={problems}
-                onChange={change}
-              />
-              <UsersSection draft={draft} onChange={change} />
-            </>
-          ) : (
-            <>
-              <OidcFields
-                draft={draft}
-                discovery={stored?.oidcDiscovery}
-                problems={problems}
-                onChange={change}
-                disclosure={disclosure}
-              />
-              <OAuth2Fields
-                draft={draft}
-                model={model}
-                problems={problems}
-                onChange={change}
-                disclosure={disclosure}
-              />
-            </>
-          )}
+          {kind.sections.map((section) => {
+            switch (section) {
+              case 'oidcIssuer':
+                return (
+                  <OidcFields
+                    key={section}
+                    draft={draft}
+                    discovery={stored?.oidcDiscovery}
+                    problems={problems}
+                    onChange={change}
+                    disclosure={disclosure}
+                  />
+                );
+              case 'oauth2Flow':
+                return (
+                  <OAuth2Fields
+                    key={section}
+                    draft={draft}
+                    model={model}
+                    problems={problems}
+                    onChange={change}
+                    disclosure={disclosure}
+                  />
+                );
+              case 'extensionService':
+                return (
+                  <ExtensionFields
+                    key={section}
+                    entryId={existingId}
+                    url={draft.extensionUrl}
+                    secret={draft.extensionSecret}
+                    settings={draft.extensionSettings}
+                    problems={problems}
+                    onChange={change}
+                  />
+                );
+              case 'users':
+                return <UsersSection key={section} draft={draft} onChange={change} />;
+            }
+          })}
           <FormActions
             saving={saving}
             submit={stored === undefined ? words.create : words.save}
@@ -240,13 +253,13 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         {/* Beside the form on a wide screen, in view while scrolling: a test's
           answer is read next to the fields it blames, and links to them. */}
         <aside className="entry-aside" aria-label={words.tests}>
-          <TestSignInPanel
+          <TrialSignInPanel
             entry={toEntryBody(draft, storedDefault)}
             existingId={existingId}
             edited={dirty}
             missing={missingCredentials(draft, JSON.stringify(toEntryBody(draft, storedDefault)))}
           />
-          {draft.type === 'oauth2' ? <TestPanel entry={checked} existingId={existingId} /> : null}
+          {kind.samplesTest ? <TestPanel entry={checked} existingId={existingId} /> : null}
         </aside>
       </div>
     </Page>

@@ -3,7 +3,8 @@ import { api, describeFailure } from '../api';
 import { useI18n } from '../i18n/language';
 import type { CheckResult, Problem } from '../types';
 import type { SecretDraft } from './entry-draft';
-import { problemsOf, settingsProblems } from './entry-draft';
+import { problemsOf } from './entry-draft';
+import { settingsProblems } from './extension-settings';
 import { SecretField } from './secret-field';
 import { TextField } from './text-field';
 

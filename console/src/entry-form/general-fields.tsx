@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { entryKindOf, entryKinds } from '../entry-kinds/registry';
 import { useI18n } from '../i18n/language';
 import { entryCallbackUrl } from './entry-callback-url';
 import { idFromName } from './form-assist';
@@ -17,35 +18,27 @@ interface GeneralFieldsProps {
 
 /** Type, name, id, switches and the credentials the server gave the gateway. */
 export function GeneralFields({ draft, isNew, problems, onChange }: GeneralFieldsProps) {
-  const words = useI18n().t.entryForm;
+  const { t } = useI18n();
+  const words = t.entryForm;
   const g = words.general;
   return (
     <fieldset className="section">
       <legend>{g.legend}</legend>
       <fieldset className="choice" id="field-type" tabIndex={-1}>
         <legend>{words.fields.type}</legend>
-        <label className="inline">
-          <input
-            type="radio"
-            name="entry-type"
-            checked={draft.type === 'oauth2'}
-            onChange={() => {
-              onChange({ type: 'oauth2' });
-            }}
-          />{' '}
-          {g.oauth2}
-        </label>
-        <label className="inline">
-          <input
-            type="radio"
-            name="entry-type"
-            checked={draft.type === 'extension'}
-            onChange={() => {
-              onChange({ type: 'extension' });
-            }}
-          />{' '}
-          {g.extension}
-        </label>
+        {entryKinds.map((kind) => (
+          <label className="inline" key={kind.id}>
+            <input
+              type="radio"
+              name="entry-type"
+              checked={entryKindOf(draft) === kind}
+              onChange={() => {
+                onChange({ type: kind.id });
+              }}
+            />{' '}
+            {kind.label(t)}
+          </label>
+        ))}
       </fieldset>
       <div className="two-columns">
         <TextField

@@ -527,7 +527,7 @@ export const en = {
       failedValue: 'failed',
     },
   },
-  testSignIn: {
+  trialSignIn: {
     heading: 'Test sign-in',
     hint: 'Opens the provider in a new window and runs every call of the entry as the form holds it, with a real account. Nobody is signed in and no user is written; the trace appears here.',
     start: 'Test sign-in',

@@ -473,7 +473,7 @@ export const zhCN: ConsoleMessages = {
       failedValue: '失败',
     },
   },
-  testSignIn: {
+  trialSignIn: {
     heading: '测试登录',
     hint: '在新窗口中打开提供方，用真实账号按表单中当前的登录方式运行它的每一次调用。不会让任何人登录，也不会写入用户；调用过程显示在这里。',
     start: '测试登录',

@@ -1,6 +1,7 @@
 import type { EntryDraft } from '../entry-form/entry-draft.js';
 import { draftFromEntry } from '../entry-form/entry-draft.js';
 import { idFromName, uniqueId } from '../entry-form/form-assist.js';
+import { defaultEntryKind } from '../entry-kinds/registry.js';
 import type { EntryView } from '../types.js';
 
 /** A provider preset as GET /_sso/api/presets lists it (src/foundation/presets/). */
@@ -73,7 +74,7 @@ export function draftFromPreset(
   const idIsSuggested = current.id === '' || current.id === idFromName(current.name);
   const view = {
     ...filled,
-    type: 'oauth2',
+    type: defaultEntryKind.id,
     id: idIsSuggested ? uniqueId(preset.preset, takenIds) : current.id,
     name: current.name === '' ? presetName(preset, language) : current.name,
     enabled: current.enabled,

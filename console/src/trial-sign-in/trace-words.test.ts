@@ -5,43 +5,43 @@ import { inWords, provisioningLine, stepName } from './trace-words.js';
 
 describe('a test sign-in trace in the language on screen', () => {
   test('step names in Chinese, a further call by its name, an unknown step as recorded', () => {
-    const t = zhCN.testSignIn;
+    const t = zhCN.trialSignIn;
     assert.equal(stepName('user info', t), '用户信息');
     assert.equal(stepName('callback', t), '回调');
     assert.equal(stepName('provisioning', t), '用户开通');
     assert.equal(stepName('call member', t), '调用 member');
     assert.equal(stepName('something new', t), 'something new');
-    assert.equal(stepName('user info', en.testSignIn), 'user info');
+    assert.equal(stepName('user info', en.trialSignIn), 'user info');
   });
 
   test('what provisioning would do, by its action and the mapped user', () => {
     const plan = { action: 'create', message: 'a new user alice would be created' };
-    assert.equal(provisioningLine(plan, 'alice', zhCN.testSignIn), '创建新用户 alice');
+    assert.equal(provisioningLine(plan, 'alice', zhCN.trialSignIn), '创建新用户 alice');
     assert.equal(
-      zhCN.testSignIn.provisioning(provisioningLine(plan, 'alice', zhCN.testSignIn)),
+      zhCN.trialSignIn.provisioning(provisioningLine(plan, 'alice', zhCN.trialSignIn)),
       '用户开通将会：创建新用户 alice',
     );
-    assert.equal(provisioningLine(plan, undefined, zhCN.testSignIn), plan.message);
+    assert.equal(provisioningLine(plan, undefined, zhCN.trialSignIn), plan.message);
   });
 
   test("a failed call's cause in words, not Node's code", () => {
     const message =
       'token_request_failed: outbound_network: POST to 127.0.0.1:9393 failed (UND_ERR_SOCKET)';
     assert.equal(
-      inWords(message, en.testSignIn),
+      inWords(message, en.trialSignIn),
       'token_request_failed: outbound_network: POST to 127.0.0.1:9393 failed: the server closed the connection',
     );
     assert.equal(
-      inWords(message, zhCN.testSignIn),
+      inWords(message, zhCN.trialSignIn),
       'token_request_failed: outbound_network: 对 127.0.0.1:9393 的 POST 调用失败：服务器关闭了连接',
     );
-    assert.match(inWords('POST to h:1 failed (ECONNREFUSED)', zhCN.testSignIn), /连接被拒绝/);
+    assert.match(inWords('POST to h:1 failed (ECONNREFUSED)', zhCN.trialSignIn), /连接被拒绝/);
     assert.equal(
-      inWords('GET to h:1 did not complete within 10000 ms', en.testSignIn),
+      inWords('GET to h:1 did not complete within 10000 ms', en.trialSignIn),
       'GET to h:1 timed out: no answer within 10000 ms',
     );
     assert.equal(
-      inWords('GET to h:1 failed (SOMETHING_ELSE)', zhCN.testSignIn),
+      inWords('GET to h:1 failed (SOMETHING_ELSE)', zhCN.trialSignIn),
       'GET to h:1 failed (SOMETHING_ELSE)',
     );
   });

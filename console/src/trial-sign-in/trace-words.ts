@@ -7,7 +7,7 @@ import type { ConsoleMessages } from '../i18n/catalogs.js';
  * here from the catalog; an unknown step or cause keeps the gateway's word.
  * Plain code, no DOM.
  */
-type TraceWords = ConsoleMessages['testSignIn'];
+type TraceWords = ConsoleMessages['trialSignIn'];
 
 /** A step's name: `user info` → 用户信息, `call member` → 调用 member. */
 export function stepName(name: string, words: TraceWords): string {

@@ -5,49 +5,10 @@ import { fieldId } from '../entry-form/entry-draft';
 import { blamedByTraceStep } from './blamed-field';
 import { inWords, provisioningLine, stepName } from './trace-words';
 import { api, describeFailure } from '../api';
-import type { EntryBody } from '../types';
+import type { EntryBody, TraceAnswer } from '../types';
 import { useI18n } from '../i18n/language';
 
-interface TraceCall {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | null;
-  readonly status: number | null;
-  readonly durationMs: number;
-  readonly responseExcerpt: string | null;
-}
-
-interface TraceResult {
-  readonly label: string;
-  readonly outcome: 'ok' | 'missing' | 'failed';
-  readonly value?: unknown;
-  readonly error?: { readonly code: string; readonly message: string };
-}
-
-interface TraceStep {
-  readonly name: string;
-  readonly outcome: 'ok' | 'failed';
-  readonly calls: readonly TraceCall[];
-  readonly results: readonly TraceResult[];
-  readonly error?: { readonly code: string; readonly message: string };
-}
-
-interface Trace {
-  readonly status: 'waiting' | 'running' | 'done';
-  readonly outcome: 'success' | 'failure' | null;
-  readonly error: { readonly code: string; readonly message: string } | null;
-  readonly steps: readonly TraceStep[];
-  readonly user: Readonly<Record<string, unknown>> | null;
-  readonly provisioning: { readonly action: string; readonly message: string } | null;
-}
-
-interface TraceAnswer {
-  readonly trace: Trace;
-  readonly text: string;
-}
-
-interface TestSignInPanelProps {
+interface TrialSignInPanelProps {
   /** The entry as the form holds it now. */
   readonly entry: EntryBody;
   /** The stored entry's id, when editing one. */
@@ -84,9 +45,9 @@ function quietAfterMs(): number {
  * back after a minute, it says so and offers to cancel; a window closed
  * before the provider called back is reported instead of waited for.
  */
-export function TestSignInPanel({ entry, existingId, edited, missing }: TestSignInPanelProps) {
+export function TrialSignInPanel({ entry, existingId, edited, missing }: TrialSignInPanelProps) {
   const { t: messages } = useI18n();
-  const t = messages.testSignIn;
+  const t = messages.trialSignIn;
   const [testId, setTestId] = useState<string | undefined>();
   const [answer, setAnswer] = useState<TraceAnswer | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -257,9 +218,9 @@ export function TestSignInPanel({ entry, existingId, edited, missing }: TestSign
   );
 }
 
-function TraceView({ trace }: { readonly trace: Trace }) {
+function TraceView({ trace }: { readonly trace: TraceAnswer['trace'] }) {
   const { t: messages } = useI18n();
-  const t = messages.testSignIn;
+  const t = messages.trialSignIn;
   const colon = messages.shell.colon;
   if (trace.status === 'waiting') return <p className="status">{t.waiting}</p>;
   if (trace.status === 'running') return <p className="status">{t.running}</p>;
@@ -351,10 +312,10 @@ function ConflictSettings() {
   );
   return (
     <div className="trace-conflict">
-      <p>{t.testSignIn.conflict}</p>
+      <p>{t.trialSignIn.conflict}</p>
       <ul>
-        <li>{link('provisioning.adoptExistingUsers', t.testSignIn.conflictAdopt)}</li>
-        <li>{link('provisioning.userIdScope', t.testSignIn.conflictOwnIds)}</li>
+        <li>{link('provisioning.adoptExistingUsers', t.trialSignIn.conflictAdopt)}</li>
+        <li>{link('provisioning.userIdScope', t.trialSignIn.conflictOwnIds)}</li>
       </ul>
     </div>
   );

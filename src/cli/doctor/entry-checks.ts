@@ -13,6 +13,7 @@ import { OutboundClient } from '../../foundation/outbound/outbound-client.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
 import { withTransportPolicy } from '../../foundation/outbound/outbound-policy.js';
 import { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
+import { sourceOf } from '../../features/sign-in/sources/source-registry.js';
 import type { Finding } from './findings.js';
 import { passed, problem, reasonOf } from './findings.js';
 import type { StoredEntry } from './storage-checks.js';
@@ -78,8 +79,11 @@ export async function entryFindings(
   });
   try {
     for (const entry of entries) {
-      if (entry.type !== 'oauth2' || entry.oidc === undefined) continue;
-      findings.push(...(await openIdFindings(entry.id, entry.oidc.issuer, client.send, policy)));
+      // What each entry's kind of sign-in source asks to be checked beyond its
+      // origins: so far only an OpenID Provider's discovery (DoctorCheck).
+      for (const check of sourceOf(entry).doctorChecks) {
+        findings.push(...(await openIdFindings(entry.id, check.issuer, client.send, policy)));
+      }
     }
   } finally {
     await client.close();

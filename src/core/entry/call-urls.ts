@@ -8,6 +8,12 @@ import type { CompiledEntry } from './compiled-entry.js';
  * a back-channel logout (one that holds `${app_secret}`) and an extension
  * service. The authorization URL and a front-channel logout URL are only
  * browser redirects, never called by the gateway, so they are not listed.
+ *
+ * It stays with the entry model rather than asking each kind of sign-in
+ * source (src/features/sign-in/sources/): the outbound address check of
+ * an entry being saved (src/foundation/outbound/entry-addresses.ts) runs
+ * in a layer below every feature, and the URLs are fields the model
+ * itself defines for each type.
  */
 export function entryCallUrls(entry: CompiledEntry): readonly (readonly [string, string])[] {
   if (entry.type === 'extension') return [['extensionUrl', entry.extension.url]];

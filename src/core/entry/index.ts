@@ -9,6 +9,7 @@ export type {
 } from './compiled-entry.js';
 export { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
 export type { EntryInput } from './entry-input.js';
+export type { CompiledGroupMapping } from './group-mapping.js';
 export type { CompiledShapes, CompiledUserInfoCall, NamedValue } from './compile-shapes.js';
 export { validateExtensionTarget } from './compile-extension.js';
 export { entryIdPattern, entryInput, extensionSettingName } from './entry-input.js';
@@ -16,6 +17,7 @@ export { EntryInvalidError, describeProblem, fieldPath } from './entry-problems.
 export type { MappingSource } from './mapping-text.js';
 export { parseMappingText, printMappingText } from './mapping-text.js';
 export { entryCallOrigins, entryCallUrls } from './call-urls.js';
+export { discoveryIssuerOf, entryTypeOf } from './entry-kind.js';
 export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
 export type { EntryValidation } from './validate-entry.js';

@@ -1,6 +1,7 @@
 export type { AuthorizationRequest } from './authorization-request.js';
 export { buildAuthorizationRequest } from './authorization-request.js';
 export { callbackUrl, signedOutUrl } from './gateway-urls.js';
+export type { LogoutRequest } from './logout-request.js';
 export { buildLogoutRequest } from './logout-request.js';
 export type { OutboundRequest, ThirdPartyResponse } from './outbound-request.js';
 export { maxResponseBytes } from './outbound-request.js';

@@ -1,4 +1,4 @@
-import type { CompiledEntry } from '../entry/compiled-entry.js';
+import type { CompiledOAuth2Entry } from '../entry/compiled-entry.js';
 import { renderUrl } from '../template/index.js';
 import { signedOutUrl } from './gateway-urls.js';
 import type { OutboundRequest } from './outbound-request.js';
@@ -16,16 +16,22 @@ interface LogoutRequestOptions {
  * browser there, or, when the template holds `${app_secret}`, call it from
  * the server so the secret never reaches a browser.
  */
-type LogoutRequest =
+export type LogoutRequest =
   | { readonly channel: 'front'; readonly url: string }
   | { readonly channel: 'back'; readonly request: OutboundRequest };
 
+/**
+ * Takes an oauth2 entry, the one kind with a logout template: which kind an
+ * entry is, and so whether this applies, is for its sign-in source to say
+ * (src/features/sign-in/sources/oauth2-template-source.ts), and the core
+ * may not import features. An extension entry's sign-out ends the
+ * gateway's session only.
+ */
 export function buildLogoutRequest(
-  entry: CompiledEntry,
+  entry: CompiledOAuth2Entry,
   { publicUrl, random }: LogoutRequestOptions,
 ): LogoutRequest | undefined {
-  // An extension entry has no logout template: signing out ends the gateway session only.
-  if (entry.type !== 'oauth2' || entry.logout === undefined) return undefined;
+  if (entry.logout === undefined) return undefined;
   const url = renderUrl(entry.logout, {
     state: randomToken(random),
     appid: entry.appid,

@@ -1,5 +1,10 @@
 import type { EntryInput, EntryValidation, JsonValue } from '../../core/index.js';
-import { EntryInvalidError, SsogateError, validateEntry } from '../../core/index.js';
+import {
+  EntryInvalidError,
+  SsogateError,
+  discoveryIssuerOf,
+  validateEntry,
+} from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { addressPolicy } from '../../foundation/outbound/address-policy.js';
@@ -122,8 +127,8 @@ async function discoveryStatus(
   gateway: Gateway,
   input: EntryInput,
 ): Promise<Record<string, JsonValue> | null> {
-  const issuer = input.oidc?.issuer;
-  if (issuer === undefined || input.type === 'extension') return null;
+  const issuer = discoveryIssuerOf(input);
+  if (issuer === undefined) return null;
   await gateway.oidc.discovery(issuer).catch(() => {
     // The failure is what the status shows.
   });

@@ -20,6 +20,7 @@ import {
   validateEntry,
 } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
+import { sourceKinds, sourceOf } from '../sign-in/sources/source-registry.js';
 import { invalidField, presentProblem } from './api-failure.js';
 import { withKeptSecrets } from './kept-secrets.js';
 import type { ApiRouter } from './api-router.js';
@@ -121,14 +122,16 @@ export function entryToolRoutes(api: ApiRouter): void {
           },
         };
       }
-      if (validation.entry.type === 'extension') {
-        // The extension reads its server's answers itself; the gateway never sees them.
+      // A source whose server's answers the gateway never reads (an
+      // extension reads them itself) has nothing to run them through.
+      const steps = sourceOf(validation.entry).oauth2Steps;
+      if (steps === undefined) {
         throw invalidField(
           'entry.type',
           'the test panel reads OAuth2 responses; try an extension entry with its connection test',
         );
       }
-      return { body: runSamples(validation.entry, body, candidate.secrets) };
+      return { body: runSamples(steps, body, candidate.secrets) };
     },
   );
 
@@ -139,8 +142,9 @@ export function entryToolRoutes(api: ApiRouter): void {
       tag: 'entries',
       summary: 'What templates and expressions may use',
       description:
-        'The placeholders each URL template allows, the user attributes a mapping may fill and ' +
-        'the functions of the expression language: the tables validation enforces.',
+        'The placeholders each URL template allows, the user attributes a mapping may fill, ' +
+        'the functions of the expression language: the tables validation enforces; and the ' +
+        'kinds of sign-in source, with what the entry form shows for each.',
       responses: { 200: { description: 'the tables', schema: entryModelAnswer } },
     },
     () =>
@@ -151,6 +155,7 @@ export function entryToolRoutes(api: ApiRouter): void {
           ),
           attributes: [...userAttributes],
           functions: [...functionNames],
+          kinds: sourceKinds.map((kind) => ({ ...kind, sections: [...kind.sections] })),
         },
       }),
   );

@@ -370,6 +370,26 @@ describe('admin API: entry-model', () => {
       assert.ok(model.functions.includes('JSON_GET'));
     });
   });
+
+  test('the kinds of sign-in source, as the entry form shows them', async () => {
+    await withApi(async (api) => {
+      const response = await api.inject({
+        method: 'GET',
+        url: '/_sso/api/entry-model',
+        headers: api.token,
+      });
+      const model = entryModelAnswer.parse(json(response));
+      assert.deepEqual(
+        model.kinds.map(({ kind, entryType, testPanel }) => [kind, entryType, testPanel]),
+        [
+          ['oauth2', 'oauth2', true],
+          ['openid-connect', 'oauth2', true],
+          ['extension', 'extension', false],
+        ],
+      );
+      assert.deepEqual(model.kinds[2]?.sections, ['extensionService', 'users']);
+    });
+  });
 });
 
 describe('admin API: entry-test with the application token and the calls after user info', () => {

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/index.js';
+import { entryTypeOf } from '../../core/index.js';
 import { compileProblem } from '../../foundation/entries/entry-registry.js';
 import { presentShapeFields } from './shape-fields.js';
 import type {
@@ -43,7 +44,7 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     revalidateMinutes: input.revalidateMinutes,
     revalidateGraceMinutes: input.revalidateGraceMinutes,
     ...presentShapeFields(input),
-    type: input.type ?? 'oauth2',
+    type: entryTypeOf(input),
     extensionUrl: input.extensionUrl,
     extensionSettings: input.extensionSettings,
     // Write-only like appsecret: whether one is stored, never its value.

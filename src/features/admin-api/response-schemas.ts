@@ -278,6 +278,20 @@ export const entryModelAnswer = z.looseObject({
   }),
   attributes: z.array(z.string()),
   functions: z.array(z.string()),
+  kinds: z
+    .array(
+      z.looseObject({
+        kind: z.string(),
+        entryType: z.enum(['oauth2', 'extension']),
+        label: z.string(),
+        sections: z.array(z.string()),
+        testPanel: z.boolean(),
+      }),
+    )
+    .describe(
+      'the kinds of sign-in source: the type each is saved with, the sections of its form, ' +
+        'whether the test panel applies',
+    ),
 });
 
 const oidcClientSchema = named(

@@ -7,7 +7,7 @@ import { entryParams } from './schemas.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { StartedTrial } from '../trial-sign-in/start-trial.js';
 import { startTrialSignIn } from '../trial-sign-in/start-trial.js';
-import type { TestTrace } from '../trial-sign-in/trace.js';
+import type { TraceAnswer, TrialSignInTrace } from '../trial-sign-in/trace-types.js';
 import { traceText } from '../trial-sign-in/trace.js';
 
 const startedAnswer = z
@@ -115,7 +115,8 @@ export function trialSignInRoutes(api: ApiRouter): void {
     },
     async ({ params, admin }) => {
       const trace = await readableTrace(gateway, params.id, admin.actor);
-      return { body: { trace, text: traceText(trace) } };
+      // The console reads it by this type (console/src/types.ts).
+      return { body: { trace, text: traceText(trace) } satisfies TraceAnswer };
     },
   );
 }
@@ -132,8 +133,12 @@ function started(test: StartedTrial) {
   };
 }
 
-async function readableTrace(gateway: Gateway, id: string, actor: string): Promise<TestTrace> {
-  const test = await gateway.storage.testSignIns.get(id);
+async function readableTrace(
+  gateway: Gateway,
+  id: string,
+  actor: string,
+): Promise<TrialSignInTrace> {
+  const test = await gateway.storage.trialSignIns.get(id);
   if (test === undefined) throw new SsogateError('test_sign_in_unknown', `no test sign-in "${id}"`);
   if (test.actor !== actor) {
     throw new SsogateError('test_sign_in_forbidden', `test sign-in "${id}" is not yours`);
@@ -141,7 +146,7 @@ async function readableTrace(gateway: Gateway, id: string, actor: string): Promi
   if (test.expiresAt <= gateway.clock()) {
     throw new SsogateError('test_sign_in_expired', `test sign-in "${id}" has expired`);
   }
-  const trace = JSON.parse(test.trace ?? 'null') as TestTrace;
+  const trace = JSON.parse(test.trace ?? 'null') as TrialSignInTrace;
   if (test.status === 'waiting' && test.callbackUntil <= gateway.clock()) {
     // The provider never called back in time: the test is over, and says so.
     return {

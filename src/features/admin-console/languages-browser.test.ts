@@ -29,7 +29,7 @@ function englishTexts(catalog: object): string[] {
 async function assertNoEnglish(page: Page, where: string): Promise<void> {
   const text = await page.locator('body').innerText();
   // The trace's step names are single words that URLs and API names hold too (`/_sso/callback/`).
-  const stepNames = new Set<string>(Object.values(consoleEnglish.testSignIn.steps));
+  const stepNames = new Set<string>(Object.values(consoleEnglish.trialSignIn.steps));
   for (const english of englishTexts(consoleEnglish).filter((text) => !stepNames.has(text))) {
     const escaped = english.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     assert.doesNotMatch(

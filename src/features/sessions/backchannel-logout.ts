@@ -54,7 +54,8 @@ async function endNamedSessions(
   token: unknown,
 ): Promise<number> {
   const entry = await gateway.entries.get(entryId);
-  if (entry?.type !== 'oauth2' || entry.oidc === undefined) {
+  const provider = entry === undefined ? undefined : gateway.sources(entry).logoutNotifications;
+  if (provider === undefined) {
     throw new SsogateError(
       'logout_token_invalid',
       `entry ${entryId} is not an OpenID Connect entry`,
@@ -65,20 +66,20 @@ async function endNamedSessions(
   }
   const claims = await verifyProviderJwt(
     gateway.oidc,
-    entry.oidc.discovery,
+    provider.discovery,
     token,
     'logout_token_invalid',
   );
   const target = checkLogoutTokenClaims(claims, {
-    issuer: entry.oidc.issuer,
-    clientId: entry.appid ?? '',
+    issuer: provider.issuer,
+    clientId: provider.clientId,
     now: gateway.clock(),
-    clockSkewSeconds: entry.oidc.clockSkewSeconds,
+    clockSkewSeconds: provider.clockSkewSeconds,
     maxAgeSeconds: logoutTokenMaxAgeSeconds,
   });
   const store = gateway.storage.oidcSessions;
   const fresh = await store.useOnce(
-    sha256Base64url(`logout-jti:${entry.oidc.issuer}:${target.jti}`),
+    sha256Base64url(`logout-jti:${provider.issuer}:${target.jti}`),
     target.rememberUntil * 1000,
   );
   if (!fresh) throw new SsogateError('logout_token_invalid', 'this logout token was used already');

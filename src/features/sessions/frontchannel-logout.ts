@@ -29,7 +29,8 @@ export function frontchannelLogoutRoutes(app: FastifyInstance, gateway: Gateway)
       void reply.header('cache-control', 'no-store');
       const entryId = request.params.id;
       const entry = await gateway.entries.get(entryId);
-      const issuer = entry?.type === 'oauth2' ? entry.oidc?.issuer : undefined;
+      const issuer =
+        entry === undefined ? undefined : gateway.sources(entry).logoutNotifications?.issuer;
       const { iss, sid } = request.query;
       const refusal =
         issuer === undefined

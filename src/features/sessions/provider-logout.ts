@@ -1,32 +1,41 @@
-import type { CompiledEntry } from '../../core/index.js';
 import { signedOutUrl } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 
 /**
- * OpenID Connect RP-Initiated Logout 1.0 §2: a session signed in through an
- * OpenID Connect entry whose provider has an end_session_endpoint ends
- * there too. The browser is sent with the session's id_token as
- * `id_token_hint` and the gateway's signed-out page as
- * `post_logout_redirect_uri`; the provider's side of the session is
- * forgotten here. Undefined when the entry's own logoutUrl applies instead
- * (an administrator's logoutUrl wins), or there is nothing to end.
+ * The id_token kept with a session at its sign-in (keep-provider-session.ts),
+ * forgotten as the session ends, whatever its entry: RP-Initiated Logout
+ * sends it as `id_token_hint`.
  */
-export async function providerLogoutUrl(
+export async function takeKeptIdToken(
   gateway: Gateway,
-  entry: CompiledEntry | undefined,
   sessionHash: string,
 ): Promise<string | undefined> {
   const kept = await gateway.storage.oidcSessions.get(sessionHash);
   if (kept === undefined) return undefined;
   await gateway.storage.oidcSessions.delete(sessionHash);
-  if (entry?.type !== 'oauth2' || entry.oidc === undefined || entry.logout !== undefined) {
-    return undefined;
-  }
-  const endpoint = entry.oidc.discovery.endSessionEndpoint;
-  if (endpoint === undefined) return undefined;
+  return kept.idToken;
+}
+
+interface EndSessionOptions {
+  readonly idToken: string;
+  readonly publicUrl: string;
+  readonly clientId: string | undefined;
+}
+
+/**
+ * OpenID Connect RP-Initiated Logout 1.0 §2: a session signed in through an
+ * OpenID Connect entry whose provider has an end_session_endpoint ends
+ * there too (src/features/sign-in/sources/openid-connect-source.ts). The
+ * browser is sent with the session's id_token as `id_token_hint` and the
+ * gateway's signed-out page as `post_logout_redirect_uri`.
+ */
+export function endSessionUrl(
+  endpoint: string,
+  { idToken, publicUrl, clientId }: EndSessionOptions,
+): string {
   const url = new URL(endpoint);
-  url.searchParams.set('id_token_hint', kept.idToken);
-  url.searchParams.set('post_logout_redirect_uri', signedOutUrl(gateway.config.publicUrl));
-  if (entry.appid !== undefined) url.searchParams.set('client_id', entry.appid);
+  url.searchParams.set('id_token_hint', idToken);
+  url.searchParams.set('post_logout_redirect_uri', signedOutUrl(publicUrl));
+  if (clientId !== undefined) url.searchParams.set('client_id', clientId);
   return url.toString();
 }

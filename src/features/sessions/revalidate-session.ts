@@ -22,7 +22,7 @@ import type {
   UserInfoAccess,
 } from '../../foundation/storage/types.js';
 
-interface RevalidationDeps extends AppTokenDeps {
+export interface RevalidationDeps extends AppTokenDeps {
   readonly entries: EntryRegistry;
   readonly oidcSessions: OidcSessionStore;
   readonly oidc: ProviderMetadata;
@@ -45,15 +45,15 @@ type Verdict = 'valid' | 'refused' | 'unreachable';
  * (the grant revoked, the account gone), a user whose `enabled` attribute is
  * now false, or another subject ends the session; the provider being
  * unreachable keeps it for `oidc.revalidateGraceMinutes` past the due time.
- * Resolves whether the session may go on.
+ * Resolves whether the session may go on. An oauth2 entry's sign-in source
+ * asks for it (src/features/sign-in/sources/oauth2-template-source.ts).
  */
 export async function revalidateSession(
   deps: RevalidationDeps,
+  entry: CompiledOAuth2Entry,
   session: SessionRecord,
 ): Promise<boolean> {
-  if (session.entryId === null) return true;
-  const entry = await deps.entries.get(session.entryId);
-  if (entry?.type !== 'oauth2' || entry.revalidation === undefined) return true;
+  if (entry.revalidation === undefined) return true;
   const { intervalMs, graceMs } = entry.revalidation;
   const now = deps.clock();
   const kept = await deps.oidcSessions.get(session.idHash);

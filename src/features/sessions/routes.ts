@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SsogateError, buildLogoutRequest } from '../../core/index.js';
+import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
-import { providerLogoutUrl } from './provider-logout.js';
+import { takeKeptIdToken } from './provider-logout.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
 import { fromAnotherSite } from '../../foundation/http/fetch-metadata.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -119,12 +119,17 @@ async function signOut(
   await auditSignOut(gateway, request, ended, scope);
   const entry =
     ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
-  const endSessionUrl = await providerLogoutUrl(gateway, entry, ended.session.idHash);
-  if (endSessionUrl !== undefined) return go(endSessionUrl);
+  const idToken = await takeKeptIdToken(gateway, ended.session.idHash);
+  // The entry's source says how its side ends: an OpenID Provider's
+  // end_session_endpoint, the entry's logout URL, or nothing.
   const logout =
     entry === undefined
       ? undefined
-      : buildLogoutRequest(entry, { publicUrl: gateway.config.publicUrl, random: gateway.random });
+      : gateway.sources(entry).signOutAtSource({
+          publicUrl: gateway.config.publicUrl,
+          random: gateway.random,
+          idToken,
+        });
   if (logout?.channel === 'front') return go(logout.url);
   if (logout?.channel === 'back') {
     // The secret stays server-side; the sign-out holds even if the server is down.

@@ -1,5 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import type { CompiledEntry } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { SignedInUser } from '../../foundation/pages/index.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
@@ -29,7 +28,9 @@ export async function allowSignOutRedirect(
   entryId: string | null,
 ): Promise<void> {
   const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
-  const provider = signOutDestination(entry);
+  // The entry's logout URL (unless the gateway calls it itself, holding the
+  // app secret), or its OpenID Provider's end_session_endpoint: its source says.
+  const provider = entry === undefined ? undefined : gateway.sources(entry).signOutDestination;
   const origins = [new URL(gateway.config.publicUrl).origin];
   if (provider !== undefined) origins.unshift(new URL(provider).origin);
   const policy = securityHeaders({
@@ -37,17 +38,4 @@ export async function allowSignOutRedirect(
     formActionOrigins: origins,
   })['Content-Security-Policy'];
   if (policy !== undefined) void reply.header('content-security-policy', policy);
-}
-
-/**
- * Where the browser goes after the sign-out form, if not to the gateway: the
- * entry's logout URL (unless the gateway calls it itself, holding the app
- * secret), or else its provider's end_session_endpoint.
- */
-function signOutDestination(entry: CompiledEntry | undefined): string | undefined {
-  if (entry?.type !== 'oauth2') return undefined;
-  if (entry.logout !== undefined) {
-    return entry.logout.placeholders.has('app_secret') ? undefined : entry.logout.source;
-  }
-  return entry.oidc?.discovery.endSessionEndpoint;
 }

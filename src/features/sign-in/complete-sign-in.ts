@@ -1,19 +1,6 @@
-import type {
-  CompiledEntry,
-  CompiledOAuth2Entry,
-  MappedUser,
-  RandomSource,
-} from '../../core/index.js';
-import {
-  SignInError,
-  checkCallbackIssuer,
-  excerpt,
-  isSsogateError,
-  isVisibleAscii,
-  maskSecrets,
-} from '../../core/index.js';
+import type { CompiledEntry, MappedUser, RandomSource } from '../../core/index.js';
+import { SignInError, isVisibleAscii } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Telemetry } from '../../foundation/observability/telemetry.js';
 import type {
   PendingSignIn,
@@ -26,10 +13,12 @@ import type { OidcSignIn } from '../../foundation/oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
 import type { EntryRegistry } from '../../foundation/entries/entry-registry.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
-import { readSignedInUser } from './oauth2-steps.js';
-import { pendingKey, usesState } from './pending-key.js';
+import { pendingKey } from './pending-key.js';
+import { single } from './sources/callback-fields.js';
 import { provisionUser } from './provision-user.js';
 import { namespaceOwner } from './reserved-user-id.js';
+import type { SignInSource } from './sources/sign-in-source.js';
+import { sourceOf } from './sources/source-registry.js';
 
 interface CompleteSignInDeps {
   /** OpenID Providers' metadata and keys, for OpenID Connect entries. */
@@ -81,11 +70,11 @@ export async function completeSignIn<T>(
   if (entry === undefined)
     throw new SignInError('entry_unknown', `no entry ${entryId}`, { entryId });
 
-  const pending = await consumePending(deps, entry, query, bindingValue);
+  const source = sourceOf(entry);
+  const pending = await consumePending(deps, entry, source, query, bindingValue);
   // Checked after the pending sign-in is consumed: a state is good for one
   // try only, and the error page's "try again" starts a new sign-in.
-  // The parameter the entry names (DingTalk sends `authCode`); an extension reads its own.
-  const code = single(query[entry.type === 'oauth2' ? entry.shapes.callbackCodeParameter : 'code']);
+  const code = single(query[source.callback.codeField]);
   if (code !== undefined && code !== '' && !isVisibleAscii(code)) {
     throw new SignInError(
       'code_invalid',
@@ -93,58 +82,20 @@ export async function completeSignIn<T>(
       { entryId },
     );
   }
-  if (entry.type === 'extension') {
-    // Whatever the server calls its code or its error, the extension reads it;
-    // a parameter named `code` is an OAuth2 code and was checked above.
-    if (!entry.enabled)
-      throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
-    const mapped = await deps.telemetry.step(entry.id, 'extension', () =>
-      extensionCallbackUser(deps, entry, query, pending.redirectUri),
-    );
-    return finishTogether(deps, entry, mapped, pending, finish);
-  }
-  const error = single(query.error);
-  if (error !== undefined) {
-    const description = single(query.error_description);
-    throw new SignInError('provider_error', `the server answered error=${error}`, {
-      entryId,
-      publicDetail: description === undefined ? error : `${error}: ${description}`,
-      facts: {
-        error: excerpt(maskSecrets(error), 200),
-        ...(description === undefined
-          ? {}
-          : { error_description: excerpt(maskSecrets(description), 200) }),
-      },
-    });
-  }
-  if (code === undefined || code === '') {
-    throw new SignInError('missing_code', 'the callback carries no single code', { entryId });
-  }
-  if (!entry.enabled)
-    throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
-
-  // RFC 9207: before the code goes anywhere, the response must be this provider's.
-  const { oidc } = entry;
-  if (oidc !== undefined) {
-    onStep(entry, () => {
-      checkCallbackIssuer(oidc.discovery, single(query.iss) ?? query.iss);
-    });
-  }
-
   const {
     mapped,
     oidc: oidcSignIn,
     access,
-  } = await readSignedInUser(
+  } = await source.readAnswer(
     {
       appTokens: deps.storage.appTokens,
       send: deps.send,
       clock: deps.clock,
+      random: deps.random,
       oidc: deps.oidc,
       telemetry: deps.telemetry,
     },
-    entry,
-    code,
+    query,
     pending,
   );
   return finishTogether(deps, entry, mapped, pending, finish, {
@@ -171,36 +122,29 @@ async function finishTogether<T>(
   });
 }
 
-/** Runs a check whose coded refusal ends the sign-in under its own code. */
-function onStep(entry: CompiledOAuth2Entry, check: () => void): void {
-  try {
-    check();
-  } catch (error) {
-    if (!isSsogateError(error)) throw error;
-    throw new SignInError(error.code, error.message, { entryId: entry.id, cause: error });
-  }
-}
-
 async function consumePending(
   deps: CompleteSignInDeps,
   entry: CompiledEntry,
+  source: SignInSource,
   query: CallbackQuery,
   bindingValue: string | undefined,
 ): Promise<PendingSignIn> {
   const invalid = (reason: string) =>
     new SignInError('state_invalid', reason, { entryId: entry.id });
-  const state = single(query.state);
+  // The field the source's callback carries its correlation in (`state`).
+  const field = source.callback.correlationField;
   let key: string;
-  if (usesState(entry)) {
+  if (field !== undefined) {
+    const state = single(query[field]);
     if (state === undefined || state === '') throw invalid('the callback carries no single state');
     // RFC 6749 Appendix A.5: state = 1*VSCHAR. Not one the gateway made, so
     // there is nothing to look up or consume.
     if (!isVisibleAscii(state)) throw invalid('the state has a control or non-ASCII character');
-    key = pendingKey(entry, state, '');
+    key = pendingKey(entry.id, source, state, '');
   } else {
     // Without a state, only the browser's binding cookie finds its sign-in.
     if (bindingValue === undefined) throw invalid('the browser has no binding cookie');
-    key = pendingKey(entry, undefined, bindingValue);
+    key = pendingKey(entry.id, source, undefined, bindingValue);
   }
   // Consumed before any other check, so a state is good for one try only,
   // whoever presents it.
@@ -217,9 +161,4 @@ async function consumePending(
   }
   if (pending.expiresAt <= deps.clock()) throw invalid('the pending sign-in expired');
   return pending;
-}
-
-/** A query parameter given exactly once, or undefined (RFC 6749 §3.1: no repeats). */
-function single(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

@@ -15,6 +15,7 @@ import { callbackStart, completeCallback, failCallback } from './callback-answer
 import { formFields } from './callback-query.js';
 import type { CallbackQuery } from './complete-sign-in.js';
 import { tracedCallback } from './sign-in-trace.js';
+import { sourceOf } from './sources/source-registry.js';
 
 /** A posted callback is a code, a state and a few more fields: 16 KiB is ample. */
 const maxPostedCallbackBytes = 16 * 1024;
@@ -101,7 +102,7 @@ async function postRefusal(
     );
   }
   const entry = await gateway.entries.get(request.params.id);
-  if (entry === undefined || entry.responseMode === 'form_post') return undefined;
+  if (entry === undefined || sourceOf(entry).callback.methods.includes('POST')) return undefined;
   return new SignInError(
     'callback_post_refused',
     `entry ${entry.id} expects its callback in the query, not posted (responseMode)`,

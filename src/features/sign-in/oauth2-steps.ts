@@ -51,7 +51,7 @@ export interface StepObserver {
 }
 
 /** The user an OAuth2 entry's calls describe, and an OpenID Connect sign-in's tokens. */
-interface SignedInUser {
+export interface SignedInUser {
   readonly mapped: MappedUser;
   readonly oidc: OidcSignIn | undefined;
   /** Present when the entry re-checks sessions by calling user info again. */

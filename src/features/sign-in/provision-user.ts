@@ -3,6 +3,7 @@ import { SignInError, scopedUserId } from '../../core/index.js';
 import type { UserAttributes, UserRecord, UserStore } from '../../foundation/storage/types.js';
 import type { ProvisioningRefusal } from './provisioning-decision.js';
 import { decideProvisioning } from './provisioning-decision.js';
+import { sourceOf } from './sources/source-registry.js';
 
 /**
  * Turns the mapped user into a row, its sign-in recorded at `now` (the
@@ -72,9 +73,9 @@ function rolesOf(
   mapped: MappedUser,
 ): Pick<UserAttributes, 'groups' | 'isAdmin'> {
   const groups = mapped.groups;
-  if (entry.type !== 'oauth2' || entry.groupMapping === undefined || groups === undefined)
-    return {};
-  const adminGroups = entry.groupMapping.adminGroups;
+  const { groupMapping } = sourceOf(entry);
+  if (groupMapping === undefined || groups === undefined) return {};
+  const adminGroups = groupMapping.adminGroups;
   return adminGroups === undefined
     ? { groups }
     : { groups, isAdmin: groups.some((group) => adminGroups.has(group)) };

@@ -3,6 +3,7 @@ import { readCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import type { CallbackQuery } from './complete-sign-in.js';
 import { pendingKey } from './pending-key.js';
+import { sourceOf } from './sources/source-registry.js';
 
 type CallbackRequest = FastifyRequest<{ Params: { readonly id: string } }>;
 
@@ -22,13 +23,16 @@ export function tracedCallback<R extends CallbackRequest>(
     if (gateway.telemetry.tracing === undefined) return handler(request, reply, query);
     const entryId = request.params.id;
     const entry = await gateway.entries.get(entryId);
-    const { state } = query;
+    const source = entry === undefined ? undefined : sourceOf(entry);
+    const field = source?.callback.correlationField;
+    const correlation = field === undefined ? undefined : query[field];
     const key =
-      entry === undefined
+      source === undefined
         ? `unknown entry:${entryId}`
         : pendingKey(
-            entry,
-            typeof state === 'string' ? state : undefined,
+            entryId,
+            source,
+            typeof correlation === 'string' ? correlation : undefined,
             readCookie(gateway, request, 'binding') ?? '',
           );
     return gateway.telemetry.signInCallback(key, entry?.id ?? '', () =>

@@ -1,11 +1,10 @@
 import type { CompiledEntry, RandomSource } from '../../core/index.js';
-import { buildAuthorizationRequest } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
-import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
 import type { Telemetry } from '../../foundation/observability/telemetry.js';
 import type { PendingSignInStore } from '../../foundation/storage/types.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
+import { sourceOf } from './sources/source-registry.js';
 
 interface StartSignInDeps {
   readonly publicUrl: string;
@@ -15,7 +14,7 @@ interface StartSignInDeps {
   readonly pendingSignInMs: number;
   /** How many pending sign-ins one browser keeps; a new start evicts the oldest. */
   readonly pendingPerBrowser: number;
-  /** For an entry of type extension, which is asked for its authorization URL. */
+  /** For a source that is asked for its authorization URL (an extension). */
   readonly send: SendOutbound;
   readonly telemetry: Telemetry;
 }
@@ -32,12 +31,10 @@ export async function startSignIn(
   bindingValue: string,
 ): Promise<string> {
   const startedAt = deps.telemetry.now();
-  const request =
-    entry.type === 'extension'
-      ? await extensionAuthorizationRequest(deps, entry, deps.publicUrl)
-      : buildAuthorizationRequest(entry, { publicUrl: deps.publicUrl, random: deps.random });
+  const source = sourceOf(entry);
+  const request = await source.authorizationRequest(deps);
   const now = deps.clock();
-  const stateHash = pendingKey(entry, request.state, bindingValue);
+  const stateHash = pendingKey(entry.id, source, request.state, bindingValue);
   await deps.pendingSignIns.save(
     {
       stateHash,

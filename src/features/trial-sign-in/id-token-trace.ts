@@ -1,4 +1,4 @@
-import type { TraceResult } from './trace.js';
+import type { TraceResult } from './trace-types.js';
 
 /**
  * The id_token's checks in the order src/foundation/oidc/id-token.ts runs

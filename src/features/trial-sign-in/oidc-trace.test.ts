@@ -21,7 +21,7 @@ interface TraceAnswer {
 }
 
 /** A test sign-in of the stored entry `oidc`, through the provider's code, to its trace. */
-async function testSignIn(api: ApiFixture): Promise<TraceAnswer> {
+async function trialSignIn(api: ApiFixture): Promise<TraceAnswer> {
   const started = await api.inject({
     method: 'POST',
     url: '/_sso/api/entries/oidc/test-sign-in',
@@ -86,7 +86,7 @@ describe('the test sign-in trace of a discovery-configured OpenID Connect entry'
 
   test('the discovered expressions and the passed id_token checks, without token values', async () => {
     await withProvider(async (api) => {
-      const trace = await testSignIn(api);
+      const trace = await trialSignIn(api);
       assert.equal(trace.trace.outcome, 'success', trace.text);
       const labels = tokenResults(trace).map((result) => result.label);
       assert.ok(labels.includes("tokenParse: JSON_GET($response, 'access_token')"), labels.join());
@@ -112,7 +112,7 @@ describe('the test sign-in trace of a discovery-configured OpenID Connect entry'
   test('a failed check is named, the ones after it not checked', async () => {
     await withProvider(async (api, forge) => {
       forge.idToken = (context) => signIdToken(context, { aud: 'another-client' });
-      const trace = await testSignIn(api);
+      const trace = await trialSignIn(api);
       assert.equal(trace.trace.error?.code, 'id_token_audience');
       const checks = tokenResults(trace).find((result) => result.label.startsWith('id_token'));
       assert.equal(checks?.outcome, 'failed');

@@ -9,24 +9,22 @@ import {
   SignInError,
   entryCallOrigins,
   isSsogateError,
-  isVisibleAscii,
   presentMappedUser,
   presentMappingLine,
   validateEntry,
 } from '../../core/index.js';
 
-import { extensionCallbackUser } from '../extension/extension-flow.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { Telemetry } from '../../foundation/observability/telemetry.js';
-import { readSignedInUser } from '../sign-in/oauth2-steps.js';
+import { sourceOf } from '../sign-in/sources/source-registry.js';
 import type {
   AppTokenStore,
   PendingSignIn,
-  TestSignInRecord,
+  TrialSignInRecord,
 } from '../../foundation/storage/types.js';
 import { planProvisioning } from '../sign-in/provisioning-plan.js';
 import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
-import type { TestTrace } from './trace.js';
+import type { TrialSignInTrace } from './trace-types.js';
 import { idTokenChecksResult } from './id-token-trace.js';
 import { TraceRecorder } from './trace-recorder.js';
 
@@ -51,10 +49,10 @@ const quietTelemetry = new Telemetry(undefined);
  */
 export async function runTrialSignIn(
   gateway: Gateway,
-  test: TestSignInRecord,
+  test: TrialSignInRecord,
   routeEntryId: string,
   query: Readonly<Record<string, unknown>>,
-): Promise<TestTrace> {
+): Promise<TrialSignInTrace> {
   const sealed = JSON.parse(test.secrets) as TrialSecrets;
   const code = single(query.code);
   const recorder = new TraceRecorder(
@@ -67,12 +65,7 @@ export async function runTrialSignIn(
   let entry: CompiledEntry | undefined;
   try {
     entry = await testedEntry(gateway, test, sealed.draft);
-    for (const secret of [
-      entry.appsecret,
-      entry.type === 'extension' ? entry.extension.secret : undefined,
-    ]) {
-      if (secret !== undefined) recorder.secret(secret);
-    }
+    for (const secret of sourceOf(entry).secrets) recorder.secret(secret);
     if (entry.id !== routeEntryId) {
       throw new SignInError('state_invalid', `the state belongs to entry ${entry.id}`);
     }
@@ -90,9 +83,10 @@ export async function runTrialSignIn(
   } catch (failure) {
     if (!isSsogateError(failure)) throw failure;
     error = recorder.fail(failure);
-    if (entry?.type === 'oauth2') {
-      reportToken(entry, recorder);
-      reportMapping(entry, recorder);
+    const steps = entry === undefined ? undefined : sourceOf(entry).oauth2Steps;
+    if (steps !== undefined) {
+      reportToken(steps, recorder);
+      reportMapping(steps, recorder);
     }
   }
   const secrets = recorder.allSecrets();
@@ -115,15 +109,15 @@ export async function runTrialSignIn(
 }
 
 /** The origins recorded when the test started (none in a trace older than the list). */
-export function startedOrigins(test: TestSignInRecord): readonly string[] {
-  const waiting = JSON.parse(test.trace ?? '{}') as Partial<TestTrace>;
+export function startedOrigins(test: TrialSignInRecord): readonly string[] {
+  const waiting = JSON.parse(test.trace ?? '{}') as Partial<TrialSignInTrace>;
   return waiting.origins ?? [];
 }
 
 /** The entry the test started with: its draft, or the stored entry as it is now. */
 async function testedEntry(
   gateway: Gateway,
-  test: TestSignInRecord,
+  test: TrialSignInRecord,
   draft: EntryInput | null,
 ): Promise<CompiledEntry> {
   if (draft === null) {
@@ -147,21 +141,9 @@ async function signedInUser(
   recorder: TraceRecorder,
   query: Readonly<Record<string, unknown>>,
   sealed: TrialSecrets,
-  test: TestSignInRecord,
+  test: TrialSignInRecord,
 ): Promise<MappedUser> {
-  const send = recorder.recording(gateway.send);
-  if (entry.type === 'extension') {
-    recorder.begin('extension');
-    return extensionCallbackUser(
-      { send, clock: gateway.clock, random: gateway.random },
-      entry,
-      query,
-      sealed.redirectUri,
-    );
-  }
-  const code = checkedCode(entry, query);
-  recorder.result({ label: 'code', outcome: 'ok', value: MASK });
-  recorder.begin('app token');
+  const source = sourceOf(entry);
   const pending: PendingSignIn = {
     stateHash: test.stateKey,
     entryId: entry.id,
@@ -173,42 +155,25 @@ async function signedInUser(
     createdAt: test.createdAt,
     expiresAt: test.callbackUntil,
   };
-  const { mapped } = await readSignedInUser(
+  const mapped = await source.readTrialAnswer(
     {
       appTokens: readOnlyAppTokens(gateway.storage.appTokens),
-      send,
+      send: recorder.recording(gateway.send),
       clock: gateway.clock,
+      random: gateway.random,
       oidc: gateway.oidc,
       telemetry: quietTelemetry,
-      observer: recorder,
     },
-    entry,
-    code,
+    query,
     pending,
+    recorder,
   );
-  reportToken(entry, recorder);
-  reportMapping(entry, recorder);
+  const steps = source.oauth2Steps;
+  if (steps !== undefined) {
+    reportToken(steps, recorder);
+    reportMapping(steps, recorder);
+  }
   return mapped;
-}
-
-/** The callback's checks of an OAuth2 entry (complete-sign-in.ts), in the same order. */
-function checkedCode(entry: CompiledOAuth2Entry, query: Readonly<Record<string, unknown>>): string {
-  const code = single(query[entry.shapes.callbackCodeParameter]);
-  if (code !== undefined && code !== '' && !isVisibleAscii(code)) {
-    throw new SignInError('code_invalid', 'the code has a control or non-ASCII character');
-  }
-  const error = single(query.error);
-  if (error !== undefined) {
-    const description = single(query.error_description);
-    throw new SignInError(
-      'provider_error',
-      `the server answered error=${error}${description === undefined ? '' : `: ${description}`}`,
-    );
-  }
-  if (code === undefined || code === '') {
-    throw new SignInError('missing_code', 'the callback carries no single code');
-  }
-  return code;
 }
 
 /**

@@ -1,16 +1,11 @@
 import type { CompiledEntry, EntryInput } from '../../core/index.js';
-import {
-  SsogateError,
-  buildAuthorizationRequest,
-  entryCallOrigins,
-  randomToken,
-} from '../../core/index.js';
-import { extensionAuthorizationRequest } from '../extension/extension-flow.js';
+import { SsogateError, entryCallOrigins, randomToken } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import { pendingKey, usesState } from '../sign-in/pending-key.js';
+import { pendingKey } from '../sign-in/pending-key.js';
+import { sourceOf } from '../sign-in/sources/source-registry.js';
 import { trialStateBytes } from './trial-state.js';
 import type { TrialSecrets } from './run-trial.js';
-import type { TestTrace } from './trace.js';
+import type { TrialSignInTrace } from './trace-types.js';
 
 /** How long the console can read a test's trace after it started. */
 const traceLifetimeMs = 30 * 60_000;
@@ -36,22 +31,24 @@ export async function startTrialSignIn(
   entry: CompiledEntry,
   draft: EntryInput | undefined,
 ): Promise<StartedTrial> {
-  if (!usesState(entry)) {
+  const source = sourceOf(entry);
+  // trial-callback.ts finds a test by the `state` of its callback.
+  if (source.callback.correlationField !== 'state') {
     throw new SsogateError(
       'test_sign_in_needs_state',
       'the authorization URL has no ${state}, by which a test sign-in finds its callback',
       { field: 'authorizeUrl' },
     );
   }
-  const publicUrl = gateway.config.publicUrl;
-  const request =
-    entry.type === 'extension'
-      ? await extensionAuthorizationRequest(gateway, entry, publicUrl, trialStateBytes)
-      : buildAuthorizationRequest(entry, {
-          publicUrl,
-          random: gateway.random,
-          stateBytes: trialStateBytes,
-        });
+  const request = await source.authorizationRequest(
+    {
+      publicUrl: gateway.config.publicUrl,
+      random: gateway.random,
+      send: gateway.send,
+      clock: gateway.clock,
+    },
+    { stateBytes: trialStateBytes },
+  );
   const now = gateway.clock();
   const id = randomToken(gateway.random, 18);
   const secrets: TrialSecrets = {
@@ -61,7 +58,7 @@ export async function startTrialSignIn(
     codeVerifier: request.codeVerifier ?? null,
     nonce: 'nonce' in request && typeof request.nonce === 'string' ? request.nonce : null,
   };
-  const waiting: TestTrace = {
+  const waiting: TrialSignInTrace = {
     id,
     entryId: entry.id,
     draft: draft !== undefined,
@@ -81,9 +78,9 @@ export async function startTrialSignIn(
     callbackUntil: now + gateway.config.pendingSignInMs,
     expiresAt: now + traceLifetimeMs,
   };
-  await gateway.storage.testSignIns.create({
+  await gateway.storage.trialSignIns.create({
     id,
-    stateKey: pendingKey(entry, request.state, ''),
+    stateKey: pendingKey(entry.id, source, request.state, ''),
     actor,
     entryId: entry.id,
     status: 'waiting',

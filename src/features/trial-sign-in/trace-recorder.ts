@@ -3,7 +3,7 @@ import type { OutboundRequest, ThirdPartyResponse, UserInfoReport } from '../../
 import { MASK, excerpt, isSensitiveKey, isSsogateError, maskSecrets } from '../../core/index.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
 import type { StepObserver } from '../sign-in/oauth2-steps.js';
-import type { TraceCall, TraceResult, TraceStep } from './trace.js';
+import type { TraceCall, TraceResult, TraceStep } from './trace-types.js';
 
 /** How much of each answer the trace keeps. */
 const excerptLength = 2000;

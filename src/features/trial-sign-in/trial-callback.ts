@@ -7,9 +7,9 @@ import { trialSignInPage } from '../../foundation/pages/index.js';
 import type { CallbackQuery } from '../sign-in/complete-sign-in.js';
 import { stateKey } from '../sign-in/pending-key.js';
 import { isTrialState } from './trial-state.js';
-import type { TestSignInRecord } from '../../foundation/storage/types.js';
+import type { TrialSignInRecord } from '../../foundation/storage/types.js';
 import { runTrialSignIn, startedOrigins } from './run-trial.js';
-import type { TestTrace } from './trace.js';
+import type { TrialSignInTrace } from './trace-types.js';
 
 /**
  * The callback of a test sign-in, when the state is one a test is waiting
@@ -27,17 +27,17 @@ export async function finishTrialSignIn(
   const state = query.state;
   // A sign-in's state never has a test's length: no lookup on that path.
   if (typeof state !== 'string' || !isTrialState(state)) return false;
-  const test = await gateway.storage.testSignIns.claim(stateKey(state), gateway.clock());
+  const test = await gateway.storage.trialSignIns.claim(stateKey(state), gateway.clock());
   if (test === undefined) return false;
   const startedAt = gateway.clock();
-  let trace: TestTrace;
+  let trace: TrialSignInTrace;
   try {
     trace = await runTrialSignIn(gateway, test, routeEntryId, query);
   } catch (error) {
     request.log.error({ err: error, testSignIn: test.id }, 'the test sign-in failed unexpectedly');
     trace = unexpectedFailure(gateway, test);
   }
-  await gateway.storage.testSignIns.saveTrace(test.id, JSON.stringify(trace), 'done');
+  await gateway.storage.trialSignIns.saveTrace(test.id, JSON.stringify(trace), 'done');
   await audit(gateway, request, {
     kind: 'test_sign_in',
     outcome: trace.outcome === 'success' ? 'success' : 'failure',
@@ -68,8 +68,8 @@ export async function finishTrialSignIn(
   return true;
 }
 
-function unexpectedFailure(gateway: Gateway, test: TestSignInRecord): TestTrace {
-  const waiting = JSON.parse(test.trace ?? '{}') as TestTrace;
+function unexpectedFailure(gateway: Gateway, test: TrialSignInRecord): TrialSignInTrace {
+  const waiting = JSON.parse(test.trace ?? '{}') as TrialSignInTrace;
   return {
     ...waiting,
     origins: startedOrigins(test),

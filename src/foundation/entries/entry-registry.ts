@@ -1,5 +1,5 @@
 import type { CompiledEntry, EntryInput, OidcDiscovery } from '../../core/index.js';
-import { compileEntry, maskSecrets } from '../../core/index.js';
+import { compileEntry, discoveryIssuerOf, maskSecrets } from '../../core/index.js';
 import type { ChangeNotifier } from '../storage/change-notifier.js';
 import { localChangeNotifier } from '../storage/change-notifier.js';
 import type { EntryStore } from '../storage/types.js';
@@ -118,8 +118,8 @@ export class EntryRegistry {
    * retry half a minute later, rather than sending browsers to a stand-in.
    */
   private async discoveryFor(input: EntryInput): Promise<OidcDiscovery | undefined> {
-    const issuer = input.oidc?.issuer;
-    if (issuer === undefined || this.discoveries === undefined || input.type === 'extension') {
+    const issuer = discoveryIssuerOf(input);
+    if (issuer === undefined || this.discoveries === undefined) {
       return undefined;
     }
     try {

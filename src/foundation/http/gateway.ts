@@ -9,6 +9,7 @@ import type { GatewayMemory } from './gateway-memory.js';
 import type { SessionCache } from './session-cache.js';
 import type { UpgradedConnections } from './upgraded-connections.js';
 import type { SignInEndListener, SignInEnds } from '../storage/sign-in-ends.js';
+import type { SignOutSources } from './source-sign-out.js';
 
 /**
  * Everything the routes need, made once at start-up and passed in: no route
@@ -33,6 +34,11 @@ export interface Gateway {
   readonly upgradedConnections: UpgradedConnections;
   /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */
   readonly oidc: ProviderMetadata;
+  /**
+   * What signing out asks of an entry's kind of sign-in source
+   * (src/features/sign-in/sources/source-registry.ts, handed in by app/).
+   */
+  readonly sources: SignOutSources;
   /** Metrics and traces (src/foundation/observability/), each off unless configured. */
   readonly telemetry: Telemetry;
   /** Closes the gateway's own outbound connections, when it made its client; at app close. */

@@ -15,7 +15,7 @@ interface TrialSignInPageInput {
  * the administrator who started the test, not on this page.
  */
 export function trialSignInPage(input: TrialSignInPageInput): string {
-  const t = messagesOf(input.page).testSignIn;
+  const t = messagesOf(input.page).trialSignIn;
   return renderDocument(
     input.page,
     t.title,

@@ -52,7 +52,7 @@ export async function createKyselyStorage(
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
-    testSignIns: createTrialSignInStore(db, secretBox),
+    trialSignIns: createTrialSignInStore(db, secretBox),
     oidcClients: createOidcClientStore(db),
     oidcSigningKeys: createOidcSigningKeyStore(db, secretBox),
     oidcGrants: createOidcGrantStore(db),

@@ -142,7 +142,7 @@ interface RateWindowsTable {
   last_at: Millis;
 }
 
-export interface TestSignInsTable {
+export interface TrialSignInsTable {
   id: string;
   state_key: string;
   actor: string;
@@ -239,7 +239,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   app_tokens: AppTokensTable;
   rate_windows: RateWindowsTable;
-  test_sign_ins: TestSignInsTable;
+  test_sign_ins: TrialSignInsTable;
   oidc_clients: OidcClientsTable;
   oidc_signing_keys: OidcSigningKeysTable;
   oidc_codes: OidcCodesTable;

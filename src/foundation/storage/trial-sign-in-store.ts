@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { toMillis } from './columns.js';
-import type { Database, TestSignInsTable } from './schema.js';
-import type { TestSignInRecord, TestSignInStatus, TestSignInStore } from './types.js';
+import type { Database, TrialSignInsTable } from './schema.js';
+import type { TrialSignInRecord, TrialSignInStatus, TrialSignInStore } from './types.js';
 
 /**
  * Expired tests stay this long, so that reading one says "expired" rather
@@ -14,13 +14,13 @@ export const keptAfterExpiryMs = 24 * 60 * 60_000;
 export function createTrialSignInStore(
   db: Kysely<Database>,
   secretBox: SecretBox,
-): TestSignInStore {
-  const record = (row: Selectable<TestSignInsTable>): TestSignInRecord => ({
+): TrialSignInStore {
+  const record = (row: Selectable<TrialSignInsTable>): TrialSignInRecord => ({
     id: row.id,
     stateKey: row.state_key,
     actor: row.actor,
     entryId: row.entry_id,
-    status: row.status as TestSignInStatus,
+    status: row.status as TrialSignInStatus,
     secrets: secretBox.open(row.sealed),
     trace: row.trace,
     createdAt: toMillis(row.created_at),

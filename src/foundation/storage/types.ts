@@ -20,7 +20,7 @@ export interface Storage {
   /** Application tokens of entries with an appToken call, shared by every instance. */
   readonly appTokens: AppTokenStore;
   /** Administrators' test sign-ins and their traces (docs/admin-api.md#test-sign-in). */
-  readonly testSignIns: TestSignInStore;
+  readonly trialSignIns: TrialSignInStore;
   /** The applications signing in through the gateway as an OpenID Provider (oidc-client-store.ts). */
   readonly oidcClients: OidcClientStore;
   /** The OpenID Provider's signing keys, the private ones sealed (oidc-signing-key-store.ts). */
@@ -826,16 +826,16 @@ export interface AppTokenStore {
 
 // ------------------------------------------------------- test sign-ins
 
-export type TestSignInStatus = 'waiting' | 'running' | 'done';
+export type TrialSignInStatus = 'waiting' | 'running' | 'done';
 
-export interface TestSignInRecord {
+export interface TrialSignInRecord {
   readonly id: string;
   /** The hash of the state the authorization URL carries (pending-key.ts). */
   readonly stateKey: string;
   /** Who started it: an administrator's userId or `token:NAME`; only they read it. */
   readonly actor: string;
   readonly entryId: string;
-  readonly status: TestSignInStatus;
+  readonly status: TrialSignInStatus;
   /** Sealed at rest: the draft entry and the flow's own secrets, as JSON. */
   readonly secrets: string;
   /** The masked trace as JSON, once there is one. */
@@ -847,16 +847,16 @@ export interface TestSignInRecord {
   readonly expiresAt: number;
 }
 
-export interface TestSignInStore {
-  create(record: TestSignInRecord): Promise<void>;
-  get(id: string): Promise<TestSignInRecord | undefined>;
+export interface TrialSignInStore {
+  create(record: TrialSignInRecord): Promise<void>;
+  get(id: string): Promise<TrialSignInRecord | undefined>;
   /**
    * Takes the waiting test with this state key, if its callback time is not
    * over, and marks it running: atomically, so a replayed callback finds nothing.
    */
-  claim(stateKey: string, now: number): Promise<TestSignInRecord | undefined>;
+  claim(stateKey: string, now: number): Promise<TrialSignInRecord | undefined>;
   /** Records the trace so far, and whether the test is done. */
-  saveTrace(id: string, trace: string, status: TestSignInStatus): Promise<void>;
+  saveTrace(id: string, trace: string, status: TrialSignInStatus): Promise<void>;
   /**
    * Deletes the tests whose trace expired more than a day before `now`,
    * sealed draft and all; resolves how many went.

@@ -58,7 +58,7 @@ export const en = {
     title: 'Signing in',
     continue: 'Continue',
   },
-  testSignIn: {
+  trialSignIn: {
     title: 'Test sign-in finished',
     wouldSucceed: 'The sign-in would succeed.',
     wouldFail: 'The sign-in would fail with this error:',

@@ -54,7 +54,7 @@ export const zhCN: PageMessages = {
     title: '正在登录',
     continue: '继续',
   },
-  testSignIn: {
+  trialSignIn: {
     title: '测试登录已完成',
     wouldSucceed: '此次登录将会成功。',
     wouldFail: '此次登录将因以下错误而失败：',

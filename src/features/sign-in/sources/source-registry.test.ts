@@ -1,0 +1,64 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileEntry } from '../../../core/index.js';
+import { buildGetEntry } from '../../../core/test-support/entries.js';
+import { sourceKinds, sourceOf } from './source-registry.js';
+
+const oauth2 = compileEntry(buildGetEntry());
+const openIdConnect = compileEntry(
+  buildGetEntry({ id: 'idp', oidc: { issuer: 'https://idp.example' } }),
+);
+const extension = compileEntry({
+  id: 'acme',
+  name: 'Acme',
+  enabled: true,
+  type: 'extension',
+  extensionUrl: 'https://ext.corp.example/acme',
+  extensionSecret: 'a-signing-secret-of-enough-length-000',
+});
+
+describe('sign-in sources', () => {
+  test('each kind of entry has its source, and every source kind is listed', () => {
+    const kinds = [oauth2, openIdConnect, extension].map((entry) => sourceOf(entry).kind);
+    assert.deepEqual(
+      kinds.map(({ kind }) => kind),
+      ['oauth2', 'openid-connect', 'extension'],
+    );
+    assert.deepEqual(sourceKinds, kinds);
+    for (const kind of sourceKinds) {
+      assert.equal(JSON.stringify(JSON.parse(JSON.stringify(kind))), JSON.stringify(kind));
+    }
+  });
+
+  test('the callback is found by the state, or by the browser without one', () => {
+    assert.equal(sourceOf(oauth2).callback.correlationField, 'state');
+    assert.equal(sourceOf(extension).callback.correlationField, 'state');
+    const stateless = compileEntry(
+      buildGetEntry({
+        authorizeUrl: 'https://as.example/authorize?appid=${appid}&redirect_uri=${redirect_uri}',
+      }),
+    );
+    assert.equal(sourceOf(stateless).callback.correlationField, undefined);
+    assert.deepEqual(sourceOf(oauth2).callback.methods, ['GET']);
+    const posted = compileEntry(buildGetEntry({ responseMode: 'form_post' }));
+    assert.deepEqual(sourceOf(posted).callback.methods, ['GET', 'POST']);
+  });
+
+  test('only an OpenID Connect source takes logout notifications and has doctor checks', () => {
+    assert.equal(sourceOf(openIdConnect).logoutNotifications?.issuer, 'https://idp.example');
+    assert.deepEqual(sourceOf(openIdConnect).doctorChecks, [
+      { check: 'openid-discovery', issuer: 'https://idp.example' },
+    ]);
+    for (const entry of [oauth2, extension]) {
+      assert.equal(sourceOf(entry).logoutNotifications, undefined);
+      assert.deepEqual(sourceOf(entry).doctorChecks, []);
+    }
+  });
+
+  test('the OAuth2 steps and the test panel go together', () => {
+    for (const entry of [oauth2, openIdConnect, extension]) {
+      const source = sourceOf(entry);
+      assert.equal(source.oauth2Steps !== undefined, source.kind.testPanel, source.kind.kind);
+    }
+  });
+});
