@@ -90,6 +90,8 @@ export async function signedInCookie(
         random: (size) => randomBytes(size),
         idleMs: config.sessionIdleMs,
         lifetimeMs: config.sessionLifetimeMs,
+        // A session made, none ended: nothing listens.
+        signInEnded: () => Promise.resolve(),
       },
       user,
       null,

@@ -15,8 +15,7 @@ import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
 import { revalidateBySource, sourceOf } from '../features/sign-in/sources/source-registry.js';
-import { endGrantsOfSignIns } from '../features/openid-provider/sign-in-grants.js';
-import { createSignInEnds, storageRaisingSignInEnds } from '../foundation/storage/sign-in-ends.js';
+import { createSignInEnds } from '../foundation/storage/sign-in-ends.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
 
 /**
@@ -38,18 +37,14 @@ export interface GatewayOptions {
 /** Wires the gateway's parts; tests override the clock, randomness or client. */
 export function createGateway(
   config: Config,
-  givenStorage: GatewayStorage,
+  storage: GatewayStorage,
   options: GatewayOptions = {},
 ): AppGateway {
   // Every ending of a sign-in, whatever the path, is one event
-  // (foundation/storage/sign-in-ends.ts); the OpenID Provider's grants of it
-  // end first and their clients are told (openid-provider/sign-in-grants.ts).
-  // Raised only once sessions end, long after the gateway exists.
+  // (foundation/storage/sign-in-ends.ts, docs/design.md#when-a-sign-in-ends):
+  // the open WebSockets listen, below, and the OpenID Provider's grants, from
+  // its routes (openid-provider/routes.ts).
   const signInEnds = createSignInEnds();
-  signInEnds.listen(async (event) => {
-    await endGrantsOfSignIns(gateway, event);
-  });
-  const storage = storageRaisingSignInEnds(givenStorage, signInEnds);
   const clock = options.clock ?? Date.now;
   const random = options.random ?? pooledRandomBytes();
   // Metrics and traces start with the app, as configured (gateway-telemetry.ts).
@@ -102,6 +97,10 @@ export function createGateway(
     // Called only once connections are open, long after the gateway below exists.
     check: (connection) => upgradeStillAllowed(gateway, connection),
   });
+  signInEnds.listen((event) => {
+    upgradedConnections.signInEnded(event.ended);
+    return Promise.resolve();
+  });
   const gateway: AppGateway = {
     config,
     storage,
@@ -138,6 +137,7 @@ export function createGateway(
           },
           session,
         ),
+      signInEnded: (event) => signInEnds.raise(event),
     },
     sessionCache,
     signInEnds,

@@ -40,6 +40,9 @@ export async function resetPassword(
   const now = context.clock();
   await users.setPasswordHash(user.id, await hashPassword(password), now);
   if (!user.enabled) await users.setEnabled(user.id, true, now);
+  // No gateway runs here, so no sign-in's end is raised: this process holds
+  // nothing of one. The running gateways hear the revocation, and the
+  // provider's grants end at their next use or sweep (docs/design.md#when-a-sign-in-ends).
   const sessionsEnded = await sessions.deleteForUser(user.id);
   await recordCliChange(
     context,

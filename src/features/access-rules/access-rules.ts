@@ -1,6 +1,7 @@
 import type { AccessRule } from '../../foundation/config/proxy-settings.js';
 import { hostAllowed } from '../../foundation/config/proxy-settings.js';
 import { SsogateError } from '../../core/index.js';
+import type { CanonicalHost, LastHost } from '../../foundation/http/gateway-memory.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
 import { normaliseTarget } from './request-path.js';
 
@@ -9,32 +10,24 @@ export function underPrefix(path: string, prefix: string): boolean {
   return prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** A host as rules compare it: the name and, unless it is a default one, the port. */
-interface CanonicalHost {
-  readonly name: string;
-  readonly port: number | undefined;
-}
-
 /**
  * The host of a request (or of a rule) in one spelling: lower-case, without
  * a trailing dot, the port as a number, and `:80` or `:443` dropped whatever
  * the scheme (the proxy in front routes by name, and the scheme it forwards
  * may be missing). Undefined for anything that is not a host name, an IPv4
  * or a bracketed IPv6 address with an optional port: a list, an escape,
- * a wildcard.
+ * a wildcard. With `last`, the gateway's memory of the last host read
+ * (http/gateway-memory.ts): every proxied request asks for the same host or
+ * nearly so, and the last answer is kept there.
  */
-export function canonicalHost(host: string): CanonicalHost | undefined {
-  // Every proxied request asks for the same host or nearly so: the last answer is kept.
-  if (host === lastHost.text) return lastHost.canonical;
+export function canonicalHost(host: string, last?: LastHost): CanonicalHost | undefined {
+  if (last === undefined) return readHost(host);
+  if (host === last.text) return last.canonical;
   const canonical = readHost(host);
-  lastHost = { text: host, canonical };
+  last.text = host;
+  last.canonical = canonical;
   return canonical;
 }
-
-let lastHost: { readonly text: string; readonly canonical: CanonicalHost | undefined } = {
-  text: '',
-  canonical: undefined,
-};
 
 function readHost(host: string): CanonicalHost | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*)\.?(?::(\d{1,5}))?$/.exec(
@@ -109,8 +102,9 @@ export function accessAllowed(
   host: string | undefined,
   path: string,
   user: UserRecord,
+  lastHost?: LastHost,
 ): boolean {
-  const canonical = host === undefined ? undefined : canonicalHost(host);
+  const canonical = host === undefined ? undefined : canonicalHost(host, lastHost);
   if (host !== undefined && canonical === undefined) return false;
   if (canonical === undefined) {
     const folded = foldedPath(path);
@@ -144,12 +138,13 @@ export function accessDecision(
   host: string | undefined,
   target: string,
   user: UserRecord,
+  lastHost?: LastHost,
 ): AccessDecision {
   if (rules.length === 0) return { allowed: true };
   const normalised = normaliseTarget(target);
   if ('refused' in normalised) return { allowed: false, refused: normalised.refused };
   const { path } = normalised;
-  return accessAllowed(rules, host, path, user)
+  return accessAllowed(rules, host, path, user, lastHost)
     ? { allowed: true }
     : { allowed: false, deniedPath: path };
 }

@@ -12,6 +12,7 @@ import { entryAddressProblems } from '../../foundation/outbound/entry-addresses.
 import type { EntryRecord } from '../../foundation/storage/types.js';
 import type { ApiCall } from './api-route.js';
 import { presentEntry } from './presenters.js';
+import { endSignInsOf } from '../sessions/end-sign-ins.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -71,7 +72,9 @@ export function entryAnswers(gateway: Gateway): EntryAnswers {
     },
     async endSessionsIfClosed(id, before, after) {
       if (after !== undefined && !(before.enabled && !after.enabled)) return {};
-      return { sessionsEnded: await gateway.storage.sessions.deleteForEntry(id) };
+      return {
+        sessionsEnded: await endSignInsOf(gateway, { entryId: id }, 'entry_sessions_ended'),
+      };
     },
     async changed(call, id, action, fields, more = {}) {
       gateway.entries.invalidate();

@@ -10,6 +10,7 @@ import {
 import { consoleSessionOf } from '../sessions/console-session.js';
 import type { ApiRouter } from './api-router.js';
 import { sessionsEndedAnswer } from './response-schemas.js';
+import { endSignInsOf } from '../sessions/end-sign-ins.js';
 
 /** The same bounds as SSOGATE_ADMIN_PASSWORD (docs/configuration.md) and the sign-in form. */
 const passwordLength = { min: 12, max: 1024 } as const;
@@ -119,7 +120,7 @@ export function passwordRoutes(api: ApiRouter): void {
       const { signInHash } = active.session;
       const signIn =
         signInHash === undefined ? undefined : await gateway.storage.sessions.get(signInHash);
-      const ended = await gateway.storage.sessions.deleteForUser(user.id);
+      const ended = await endSignInsOf(gateway, { userRowId: user.id }, 'user_signed_out');
       const kept = signIn === undefined ? [active.session] : [signIn, active.session];
       for (const session of kept) await gateway.storage.sessions.create(session);
       const sessionsEnded = Math.max(0, ended - kept.length);

@@ -8,6 +8,7 @@ import { presentUser } from './presenters.js';
 import { sessionsEndedAnswer, userAnswer } from './response-schemas.js';
 import { userIdParams } from './schemas.js';
 import { storedUser } from './user-routes.js';
+import { endSignInsOf } from '../sessions/end-sign-ins.js';
 
 type UserAction =
   'enable' | 'disable' | 'lock' | 'unlock' | 'grant_admin' | 'revoke_admin' | 'end_sessions';
@@ -94,7 +95,9 @@ export function userAdminRoutes(api: ApiRouter): void {
     await removeAccess(user.id, 'disable');
     // A disabled user is refused at the next request anyway (resolveSession
     // checks `enabled`); ending the sessions now also frees their rows.
-    return { sessionsEnded: await gateway.storage.sessions.deleteForUser(user.id) };
+    return {
+      sessionsEnded: await endSignInsOf(gateway, { userRowId: user.id }, 'user_locked'),
+    };
   };
 
   userRoute('enable', 'Enable a user (the same as unlock)', enable);
@@ -125,7 +128,11 @@ export function userAdminRoutes(api: ApiRouter): void {
     },
     async (call) => {
       const user = await storedUser(gateway, call.params.id);
-      const sessionsEnded = await gateway.storage.sessions.deleteForUser(user.id);
+      const sessionsEnded = await endSignInsOf(
+        gateway,
+        { userRowId: user.id },
+        'ended_by_administrator',
+      );
       await recorded(call, user, 'end_sessions', { sessionsEnded });
       return { body: { sessionsEnded } };
     },

@@ -69,7 +69,7 @@ export function forwardedAccess(
   const { accessRules } = gateway.config;
   const target = forwardedTarget(headers, accessRules.length > 0);
   if (typeof target !== 'string') return { allowed: false, misforwarded: target };
-  return accessDecision(accessRules, forwardedHost(headers), target, user);
+  return accessDecision(accessRules, forwardedHost(headers), target, user, gateway.memory.lastHost);
 }
 
 /** The headers that name the path a proxy serves, each as the proxy or the client wrote it. */

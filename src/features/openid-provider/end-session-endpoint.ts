@@ -6,7 +6,7 @@ import type { Gateway } from './provider-gateway.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { endSession } from '../sessions/session-service.js';
 import { getRequestPath, providerPaths } from './endpoints.js';
-import { sendSignedOutWithFrames, signOutFrames } from '../../foundation/http/sign-out-frames.js';
+import { sendSignedOutWithFrames } from '../../foundation/http/sign-out-frames.js';
 import { hintNames, hintedBy } from './id-token-hint.js';
 import { refusePage } from './authorization-request.js';
 
@@ -63,9 +63,9 @@ export async function endSessionAtClient(
     return reply.redirect(getRequestPath(providerPaths.endSession, stringsOf(parameters)), 303);
   }
   const hinted = current !== undefined && (await hintNames(gateway, hint, current));
-  // The grants end before the session does, so their clients' front-channel pages are known.
-  const frames = hinted ? await signOutFrames(gateway, current.session) : [];
-  const ended = hinted ? await endSession(gateway.sessions, current.id) : undefined;
+  // The pages the sign-in's end adds: its clients' front-channel logout pages.
+  const frames: string[] = [];
+  const ended = hinted ? await endSession(gateway.sessions, current.id, frames) : undefined;
   if (ended !== undefined) {
     clearSessionCookie(gateway, reply);
     await audit(gateway, request, {

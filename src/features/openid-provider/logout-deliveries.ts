@@ -39,9 +39,12 @@ interface LogoutNotice {
  * audited (`backchannel_logout`) and counted
  * (`ssogate_backchannel_logouts_total`); a failure (no answer, not 200) is
  * tried again twice. Stopped when the app closes: retries still waiting are
- * dropped, attempts under way finish (each has its deadline).
+ * dropped, attempts under way finish (each has its deadline). One per
+ * app, made by the provider's routes (routes.ts), so two gateways in one
+ * process share none; a gateway without them (the command line) ends grants
+ * without telling anyone.
  */
-class LogoutDeliveries {
+export class LogoutDeliveries {
   private readonly waiting = new Set<NodeJS.Timeout>();
   private readonly underWay = new Set<Promise<void>>();
   private closed = false;
@@ -193,25 +196,4 @@ class LogoutDeliveries {
       this.log.warn({ err: error }, 'the audit event of a logout token could not be written');
     }
   }
-}
-
-const deliveries = new WeakMap<Gateway, LogoutDeliveries>();
-
-/**
- * Starts the gateway's deliveries of logout tokens, logged on `log`; the
- * provider's routes do, so a gateway without them (the command line) ends
- * grants without telling anyone. Resolves the function that stops them.
- */
-export function startLogoutDeliveries(
-  gateway: Gateway,
-  log: FastifyBaseLogger,
-): () => Promise<void> {
-  const started = new LogoutDeliveries(gateway, log);
-  deliveries.set(gateway, started);
-  return () => started.close();
-}
-
-/** The gateway's deliveries of logout tokens, once started. */
-export function logoutDeliveriesOf(gateway: Gateway): LogoutDeliveries | undefined {
-  return deliveries.get(gateway);
 }

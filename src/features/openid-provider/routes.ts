@@ -5,9 +5,8 @@ import { authorize } from './authorization-endpoint.js';
 import { decideConsent } from './consent.js';
 import { discoveryDocument, providerPaths } from './endpoints.js';
 import { endSessionAtClient } from './end-session-endpoint.js';
-import { startLogoutDeliveries } from './logout-deliveries.js';
-import { endGrantsForFrontchannel } from './frontchannel-logout.js';
-import { provideSignOutFrames } from '../../foundation/http/sign-out-frames.js';
+import { LogoutDeliveries } from './logout-deliveries.js';
+import { endGrantsOfSignIns } from './sign-in-grants.js';
 import { publishedKeySet } from './signing-keys.js';
 import { exchangeCode } from './token-endpoint.js';
 import { userInfo } from './userinfo-endpoint.js';
@@ -34,9 +33,11 @@ export async function openIdProviderRoutes(app: FastifyInstance, gateway: Gatewa
 }
 
 function providerRoutes(provider: FastifyInstance, gateway: Gateway): void {
-  const stopDeliveries = startLogoutDeliveries(gateway, provider.log);
-  provider.addHook('onClose', stopDeliveries);
-  provideSignOutFrames(gateway, (session) => endGrantsForFrontchannel(gateway, session));
+  // The grants of every sign-in that ends end with it, and their clients
+  // are told (sign-in-grants.ts); the deliveries are this app's own.
+  const deliveries = new LogoutDeliveries(gateway, provider.log);
+  gateway.signInEnds.listen((event) => endGrantsOfSignIns(gateway, deliveries, event));
+  provider.addHook('onClose', () => deliveries.close());
   provider.get(providerPaths.discovery, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').send(discoveryDocument(gateway)),
   );

@@ -1,9 +1,11 @@
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from './provider-gateway.js';
+import { sessionLiveness } from '../../foundation/http/session-liveness.js';
 import type { SignInEndReason, SignInEnded } from '../../foundation/storage/sign-in-ends.js';
 import type { SessionRecord } from '../../foundation/storage/types.js';
 import type { OidcGrantRecord } from './storage/types.js';
-import { logoutDeliveriesOf } from './logout-deliveries.js';
+import { frontchannelFrames } from './frontchannel-logout.js';
+import type { LogoutDeliveries } from './logout-deliveries.js';
 
 /** Why grants end, for the audit trail of their logout tokens: why their sign-in ended. */
 export type GrantsEndReason = SignInEndReason;
@@ -23,13 +25,16 @@ export function signInHashOf(session: SessionRecord): string {
   return session.signInHash ?? session.idHash;
 }
 
-/** Whether the sign-in is still on: its session there, not past its end, not idle too long. */
+/**
+ * Whether the sign-in is still on: its session there, and live by its
+ * limits (http/session-liveness.ts); a user locked or an entry closed ends
+ * it, and its grants, by their own event.
+ */
 function stillSignedIn(gateway: Gateway, signIn: SessionRecord | undefined): boolean {
-  const now = gateway.clock();
   return (
     signIn !== undefined &&
-    signIn.expiresAt > now &&
-    signIn.lastSeenAt + gateway.config.sessionIdleMs > now
+    sessionLiveness(signIn, signIn, gateway.clock(), gateway.config.sessionIdleMs, true, true) ===
+      'live'
   );
 }
 
@@ -54,23 +59,24 @@ export async function liveGrant(
 }
 
 /**
- * The provider's part of every sign-in's end (foundation/storage/sign-in-ends.ts:
- * a sign-out here or everywhere, a session replaced by a new sign-in in the
- * same browser, ended by an administrator, by the upstream provider's
- * back-channel logout or a failed re-validation, a user locked, an entry
- * disabled, a sign-in found over): its grants end, their tokens stop
- * working, and each client with a back-channel logout URI is sent a logout
- * token, off the request path (logout-deliveries.ts). Only the caller that
- * deleted a grant tells its client (ProviderGrantStore.endGrants), so of
- * several instances one sends.
+ * The provider's part of every sign-in's end (foundation/storage/sign-in-ends.ts,
+ * docs/design.md#when-a-sign-in-ends), its listener from its routes: the
+ * sign-in's grants end, their tokens stop working, and each client with a
+ * back-channel logout URI is sent a logout token, off the request path
+ * (logout-deliveries.ts); for a sign-out in the browser, the front-channel
+ * logout pages of their clients are added to the event's frames
+ * (frontchannel-logout.ts). Only the caller that deleted a grant tells its
+ * client (ProviderGrantStore.endGrants), so of several instances one sends.
  */
 export async function endGrantsOfSignIns(
   gateway: Gateway,
+  deliveries: LogoutDeliveries,
   event: SignInEnded,
-): Promise<readonly OidcGrantRecord[]> {
+): Promise<void> {
   const ended = await gateway.storage.providerGrants.endGrants(event.ended);
-  if (ended.length > 0) logoutDeliveriesOf(gateway)?.send(ended, event.reason);
-  return ended;
+  if (ended.length === 0) return;
+  deliveries.send(ended, event.reason);
+  if (event.frames !== undefined) event.frames.push(...(await frontchannelFrames(gateway, ended)));
 }
 
 /** How many sign-ins the sweep reads at once. */

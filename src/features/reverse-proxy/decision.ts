@@ -43,7 +43,16 @@ export function proxyDecision(
     if (wantsPage(request)) return { kind: 'sign-in' };
     return { kind: 'failure', error: new NoSessionError(), options: { as: 'json' } };
   }
-  if (!accessAllowed(gateway.config.accessRules, rulesHost(gateway, upstream), matchPath, user)) {
+  const { accessRules } = gateway.config;
+  if (
+    !accessAllowed(
+      accessRules,
+      rulesHost(gateway, upstream),
+      matchPath,
+      user,
+      gateway.memory.lastHost,
+    )
+  ) {
     return {
       kind: 'failure',
       error: accessDenied(user, matchPath),

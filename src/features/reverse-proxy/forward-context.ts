@@ -20,6 +20,7 @@ export function forwardContext(
     gatewayCookies,
     identity: identityHeaders(user),
     upgrade,
+    lastConnection: gateway.memory.lastConnection,
   };
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import type { ForwardContext } from './proxy-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './proxy-headers.js';
+import { gatewayMemory } from '../../foundation/http/gateway-memory.js';
 
 const context: ForwardContext = {
   upstreamHost: 'app.internal:3000',
@@ -11,6 +12,7 @@ const context: ForwardContext = {
   gatewayCookies: new Set(['ssogate_session', 'ssogate_binding']),
   identity: [['X-Auth-Request-User', 'carol']],
   upgrade: false,
+  lastConnection: gatewayMemory().lastConnection,
 };
 
 /** A message as Node parses one: raw header lines, and the lower-cased object. */
@@ -97,6 +99,7 @@ describe('headers the Connection header names stay on their hop', () => {
         'text/plain',
       ]),
       context.gatewayCookies,
+      context.lastConnection,
     );
     assert.deepEqual(answer, ['Set-Cookie', 'theme=dark', 'Content-Type', 'text/plain']);
   });

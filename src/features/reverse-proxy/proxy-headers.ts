@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { LastConnection } from '../../foundation/http/gateway-memory.js';
 import { isIdentityHeader } from '../forward-auth/identity-headers.js';
 
 /**
@@ -49,6 +50,8 @@ export interface ForwardContext {
   readonly identity: readonly [string, string][];
   /** A WebSocket handshake: sent with Connection: Upgrade and Upgrade: websocket. */
   readonly upgrade: boolean;
+  /** The gateway's memory of the last Connection header read (http/gateway-memory.ts). */
+  readonly lastConnection: LastConnection;
 }
 
 /** The request headers for the upstream, as a flat [name, value, ...] list keeping duplicates. */
@@ -57,7 +60,7 @@ export function upstreamRequestHeaders(
   context: ForwardContext,
 ): string[] {
   const raw = request.rawHeaders;
-  const named = connectionNamed(request.headers.connection);
+  const named = connectionNamed(request.headers.connection, context.lastConnection);
   const headers: string[] = [];
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] ?? '';
@@ -99,11 +102,12 @@ export function upstreamRequestHeaders(
 export function clientResponseHeaders(
   response: IncomingMessage,
   gatewayCookies: ReadonlySet<string>,
+  lastConnection: LastConnection,
 ): string[] {
   const raw = response.rawHeaders;
   // Read from the raw lines: `response.headers` would build an object of
   // every header for this one look.
-  const named = connectionNamed(rawConnection(raw));
+  const named = connectionNamed(rawConnection(raw), lastConnection);
   const headers: string[] = [];
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] ?? '';
@@ -129,16 +133,22 @@ function rawConnection(raw: readonly string[]): string | undefined {
 }
 
 const nothingNamed: ReadonlySet<string> = new Set();
-/** The last Connection header read: nearly every message carries the same one, or none. */
-let lastConnection = { header: '', named: nothingNamed };
 
-function connectionNamed(connection: string | undefined): ReadonlySet<string> {
+/**
+ * The header names a Connection header lists, kept in the gateway's memory
+ * of the last one read (http/gateway-memory.ts): nearly every message
+ * carries the same one, or none.
+ */
+function connectionNamed(
+  connection: string | undefined,
+  last: LastConnection,
+): ReadonlySet<string> {
   if (connection === undefined) return nothingNamed;
-  if (connection !== lastConnection.header) {
-    const named = new Set(connection.split(',').map((token) => token.trim().toLowerCase()));
-    lastConnection = { header: connection, named };
+  if (connection !== last.header) {
+    last.named = new Set(connection.split(',').map((token) => token.trim().toLowerCase()));
+    last.header = connection;
   }
-  return lastConnection.named;
+  return last.named;
 }
 
 /** The Cookie header without the gateway's own cookies: the session id never leaves the gateway. */

@@ -126,7 +126,7 @@ export async function forwardToUpstream(
   outgoing.writeHead(
     response.statusCode ?? 502,
     response.statusMessage,
-    clientResponseHeaders(response, target.context.gatewayCookies),
+    clientResponseHeaders(response, target.context.gatewayCookies, target.context.lastConnection),
   );
   response.on('error', () => {
     log.warn(

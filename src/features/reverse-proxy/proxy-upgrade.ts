@@ -80,6 +80,7 @@ export async function proxyUpgrade(
       rulesHost(gateway, upstream),
       target.matchPath,
       active.user,
+      gateway.memory.lastHost,
     )
   ) {
     refuse(gateway, log, socket, 'access_denied');
@@ -111,7 +112,7 @@ export async function proxyUpgrade(
   const headers =
     outcome.kind === 'upgrade'
       ? response.rawHeaders
-      : clientResponseHeaders(response, gatewayCookies);
+      : clientResponseHeaders(response, gatewayCookies, gateway.memory.lastConnection);
   for (let index = 0; index + 1 < headers.length; index += 2)
     lines.push(`${headers[index] ?? ''}: ${headers[index + 1] ?? ''}`);
   if (outcome.kind === 'response') {
@@ -196,7 +197,13 @@ export async function upgradeStillAllowed(
   }
   if (active === undefined) return 'ended';
   const { accessRules } = gateway.config;
-  return accessAllowed(accessRules, connection.rulesHost, connection.matchPath, active.user)
+  return accessAllowed(
+    accessRules,
+    connection.rulesHost,
+    connection.matchPath,
+    active.user,
+    gateway.memory.lastHost,
+  )
     ? 'open'
     : 'ended';
 }

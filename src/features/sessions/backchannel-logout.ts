@@ -4,6 +4,7 @@ import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { verifyProviderJwt } from '../../foundation/oidc/verify-jwt.js';
+import { endProviderSessions } from './end-sign-ins.js';
 
 /** How old a logout token may be when it arrives. */
 const logoutTokenMaxAgeSeconds = 10 * 60;
@@ -83,9 +84,6 @@ async function endNamedSessions(
   );
   if (!fresh) throw new SsogateError('logout_token_invalid', 'this logout token was used already');
   const hashes = await store.sessionsOf(entryId, { sid: target.sid, subject: target.subject });
-  for (const hash of hashes) {
-    await gateway.storage.sessions.delete(hash);
-    await store.delete(hash);
-  }
+  await endProviderSessions(gateway, hashes);
   return hashes.length;
 }

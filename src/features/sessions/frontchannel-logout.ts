@@ -5,6 +5,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { signedOutPage } from '../../foundation/pages/index.js';
 import { pageContext } from '../../foundation/http/page-context.js';
+import { endProviderSessions } from './end-sign-ins.js';
 
 interface EntryParams {
   readonly id: string;
@@ -51,10 +52,7 @@ export function frontchannelLogoutRoutes(app: FastifyInstance, gateway: Gateway)
       }
       const store = gateway.storage.upstreamSessions;
       const hashes = await store.sessionsOf(entryId, { sid });
-      for (const hash of hashes) {
-        await gateway.storage.sessions.delete(hash);
-        await store.delete(hash);
-      }
+      await endProviderSessions(gateway, hashes);
       await audit(gateway, request, {
         kind: 'sign_out',
         outcome: 'success',

@@ -11,8 +11,8 @@ import { signOutPage, signedOutPage } from '../../foundation/pages/index.js';
 import type { SignOutScope } from '../../foundation/pages/index.js';
 import { sessionIdOf, sessionOf } from './request-session.js';
 import { clearConsoleSession, consoleSessionIdOf } from './console-session.js';
-import { csrfTokenFor, endSession, resolveSession } from './session-service.js';
-import { sendSignedOutWithFrames, signOutFrames } from '../../foundation/http/sign-out-frames.js';
+import { csrfTokenFor, endSession } from './session-service.js';
+import { sendSignedOutWithFrames } from '../../foundation/http/sign-out-frames.js';
 import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
 
 /**
@@ -92,11 +92,8 @@ async function signOut(
 ): Promise<FastifyReply> {
   // 303 after a POST, never 307/308 (RFC 9700 §4.12).
   const status = 303;
-  // The grants end before the session does, so their clients' front-channel pages are known.
-  const ending =
-    (await resolveSession(gateway.sessions, sessionIdOf(gateway, request))) ??
-    (await resolveSession(gateway.sessions, consoleSessionIdOf(gateway, request)));
-  const frames = await signOutFrames(gateway, ending?.session);
+  // The pages the sign-in's end adds: its clients' front-channel logout pages.
+  const frames: string[] = [];
   const go = (url: string): FastifyReply =>
     frames.length === 0
       ? reply.redirect(url, status)
@@ -106,8 +103,8 @@ async function signOut(
           ...(url.startsWith('/_sso/signed-out') ? {} : { continueTo: url }),
         });
   const ended =
-    (await endSession(gateway.sessions, sessionIdOf(gateway, request))) ??
-    (await endSession(gateway.sessions, consoleSessionIdOf(gateway, request)));
+    (await endSession(gateway.sessions, sessionIdOf(gateway, request), frames)) ??
+    (await endSession(gateway.sessions, consoleSessionIdOf(gateway, request), frames));
   // The console's session is the same sign-in's, ended with it; its cookie goes too.
   clearSessionCookie(gateway, reply);
   clearConsoleSession(gateway, reply);

@@ -28,6 +28,7 @@ function depsAt(storage: Storage, clock: { now: number }): SessionDeps {
     random: (size) => randomBytes(size),
     idleMs: 30 * minute,
     lifetimeMs: 120 * minute,
+    signInEnded: () => Promise.resolve(),
   };
 }
 

@@ -2,6 +2,8 @@ import { isRandomToken, randomToken } from '../../core/index.js';
 import { domainBinding } from '../../foundation/config/served-hosts.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { SessionDeps } from '../../foundation/http/gateway.js';
+import { sessionLiveness } from '../../foundation/http/session-liveness.js';
+import type { SignInEndReason } from '../../foundation/storage/sign-in-ends.js';
 import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
 
 export interface ActiveSession {
@@ -82,7 +84,11 @@ export async function startSession(
     ...(deps.cookieDomain === undefined ? {} : { host: domainBinding(deps.cookieDomain) }),
   };
   await beside?.(session);
-  if (previousId !== undefined) await deps.sessions.delete(sessionHash(previousId));
+  if (previousId !== undefined) {
+    const replaced = sessionHash(previousId);
+    await deps.sessions.delete(replaced);
+    await deps.signInEnded({ ended: { signInHash: replaced }, reason: 'sign_in_replaced' });
+  }
   await deps.sessions.create(session);
   if (signInRecorded) return { id, active: { session, user } };
   await deps.users.recordSignIn(user.id, now);
@@ -130,15 +136,21 @@ export async function resolveSession(
   }
   const now = deps.clock();
   const user = await deps.users.get(session.userRowId);
-  if (
-    session.expiresAt <= now ||
-    signIn.expiresAt <= now ||
-    signIn.lastSeenAt + deps.idleMs <= now ||
-    user?.enabled !== true ||
-    !(await entryStillOpen(deps, session.entryId)) ||
-    (deps.revalidate !== undefined && !(await deps.revalidate(signIn)))
-  ) {
-    await endSignIn(deps, session);
+  const liveness = sessionLiveness(
+    session,
+    signIn,
+    now,
+    deps.idleMs,
+    user?.enabled === true,
+    await entryStillOpen(deps, session.entryId),
+  );
+  // No user reads as a user locked (not enabled): `live` implies one.
+  if (liveness !== 'live' || user === undefined) {
+    await endSignIn(deps, session, liveness === 'live' ? 'user_locked' : liveness);
+    return undefined;
+  }
+  if (deps.revalidate !== undefined && !(await deps.revalidate(signIn))) {
+    await endSignIn(deps, session, 'revalidation_failed');
     return undefined;
   }
   if (check.activity !== false) await recordActivity(deps, session, signIn, now);
@@ -163,13 +175,24 @@ async function recordActivity(
 
 /**
  * Ends a session and, for a host's session, its sign-in's too: one sign-in
- * ends everywhere at once. The sign-in's end reaches its other hosts'
- * sessions through their check (resolveSession) and the revocation of its
- * hash (http/session-cache.ts).
+ * ends everywhere at once, and its end is raised once, for the sign-in
+ * (foundation/storage/sign-in-ends.ts). The sign-in's end reaches its other
+ * hosts' sessions through their check (resolveSession) and the revocation
+ * of its hash (http/session-cache.ts).
  */
-async function endSignIn(deps: SessionDeps, session: SessionRecord): Promise<void> {
+async function endSignIn(
+  deps: SessionDeps,
+  session: SessionRecord,
+  reason: SignInEndReason,
+  frames?: string[],
+): Promise<void> {
   await deps.sessions.delete(session.idHash);
   if (session.signInHash !== undefined) await deps.sessions.delete(session.signInHash);
+  await deps.signInEnded({
+    ended: { signInHash: session.signInHash ?? session.idHash },
+    reason,
+    ...(frames === undefined ? {} : { frames }),
+  });
 }
 
 /**
@@ -203,14 +226,22 @@ async function entryStillOpen(deps: SessionDeps, entryId: string | null): Promis
   return (await deps.entries.get(entryId))?.enabled === true;
 }
 
+/**
+ * The user's sign-out of the session a cookie names (here, everywhere, or
+ * at the OpenID Provider's end-session endpoint): it ends with its sign-in,
+ * raised as `user_signed_out`. `frames` collects the front-channel logout
+ * pages the browser is to load (foundation/storage/sign-in-ends.ts).
+ * Resolves what ended, if the session was still valid (one found over is
+ * ended as such by its check).
+ */
 export async function endSession(
   deps: SessionDeps,
   id: string | undefined,
+  frames?: string[],
 ): Promise<ActiveSession | undefined> {
   const active = await resolveSession(deps, id);
-  if (id !== undefined) await deps.sessions.delete(sessionHash(id));
-  if (active?.session.signInHash !== undefined)
-    await deps.sessions.delete(active.session.signInHash);
+  if (active !== undefined) await endSignIn(deps, active.session, 'user_signed_out', frames);
+  else if (id !== undefined) await deps.sessions.delete(sessionHash(id));
   return active;
 }
 

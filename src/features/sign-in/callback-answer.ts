@@ -9,6 +9,7 @@ import { startSession } from '../sessions/session-service.js';
 import { startConsoleSession } from '../sessions/console-session.js';
 import type { CallbackQuery } from './complete-sign-in.js';
 import { completeSignIn } from './complete-sign-in.js';
+import { signInEndsHeldUntilCommit } from '../../foundation/storage/sign-in-ends.js';
 import { keepProviderSession } from './keep-provider-session.js';
 
 type CallbackRequest = FastifyRequest<{ Params: { readonly id: string } }>;
@@ -52,6 +53,8 @@ export async function completeCallback(
   query: CallbackQuery,
   start: CallbackStart,
 ): Promise<FastifyReply> {
+  // The session a new sign-in replaces ends once the sign-in has committed.
+  const replaced = signInEndsHeldUntilCommit(gateway.signInEnds);
   try {
     const result = await completeSignIn(
       gateway,
@@ -59,6 +62,8 @@ export async function completeCallback(
       query,
       readCookie(gateway, request, 'binding'),
       async (stores, success) => {
+        // Afresh for each run of the unit, in case a run is tried again.
+        replaced.reset();
         // The event first, then what the provider's session keeps, then
         // the session: a session is the last thing written, so a failure
         // anywhere leaves no session behind either, and none commits
@@ -77,7 +82,12 @@ export async function completeCallback(
           'request',
         );
         const started = await startSession(
-          { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
+          {
+            ...gateway.sessions,
+            sessions: stores.sessions,
+            users: stores.users,
+            signInEnded: replaced.raise,
+          },
           success.user,
           success.entry.id,
           sessionIdOf(gateway, request),
@@ -89,6 +99,7 @@ export async function completeCallback(
         return { ...success, sessionId: started.id, started: started.active };
       },
     );
+    await replaced.release();
     // Committed, with what the provider's session keeps: the page the
     // browser goes to next, and the first forward-auth check, find it
     // without reading it back. A re-validation due now would pass (the

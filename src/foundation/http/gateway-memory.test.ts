@@ -62,6 +62,12 @@ describe('gateway memory', () => {
     assert.equal(theirs.cookieHeaders.size, 0);
     assert.equal(theirs.configuredUrls.size, 0);
     assert.equal(theirs.upstreamAgents.size, 0);
+    // The one-entry memories of the last host the rules read and the last
+    // Connection header: this gateway's, not a module's.
+    assert.equal(mine.lastHost.text, new URL(first.url).host);
+    assert.notEqual(mine.lastConnection.header, '');
+    assert.equal(theirs.lastHost.text, '');
+    assert.equal(theirs.lastConnection.header, '');
 
     // The pooled connection stays open while the gateway runs...
     const open = connections.filter((socket) => !socket.destroyed);
@@ -73,6 +79,8 @@ describe('gateway memory', () => {
     assert.equal(mine.upstreamAgents.size, 0);
     assert.equal(mine.cookieHeaders.size, 0);
     assert.equal(mine.configuredUrls.size, 0);
+    assert.equal(mine.lastHost.text, '');
+    assert.equal(mine.lastConnection.header, '');
   });
 });
 

@@ -8,7 +8,7 @@ import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage
 import type { GatewayMemory } from './gateway-memory.js';
 import type { SessionCache } from './session-cache.js';
 import type { UpgradedConnections } from './upgraded-connections.js';
-import type { SignInEnds } from '../storage/sign-in-ends.js';
+import type { SignInEndListener, SignInEnds } from '../storage/sign-in-ends.js';
 import type { SignOutSources } from './source-sign-out.js';
 
 /**
@@ -67,4 +67,9 @@ export interface SessionDeps {
    * `oidc.revalidateMinutes`, sessions/revalidate-session.ts); false ends it.
    */
   readonly revalidate?: (session: SessionRecord) => Promise<boolean>;
+  /**
+   * Raises a sign-in's end (foundation/storage/sign-in-ends.ts): the
+   * gateway's own, or held until a unit of work commits.
+   */
+  readonly signInEnded: SignInEndListener;
 }

@@ -1,5 +1,6 @@
 import type { Revocation, RevocationFeed } from '../storage/session-revocations.js';
 import type { SessionRecord, UserRecord } from '../storage/types.js';
+import { sessionLiveness } from './session-liveness.js';
 
 /** At most this many sessions are remembered; the oldest go first. */
 export const maxRememberedSessions = 10_000;
@@ -152,9 +153,9 @@ export class SessionCache {
   private usable({ session }: RememberedSession, now: number): boolean {
     const { idleMs, touchIntervalMs } = this.options;
     // A check due to record activity takes the full path, which writes it.
+    // Its user and entry are as they were: a change to either forgets it.
     return (
-      session.expiresAt > now &&
-      session.lastSeenAt + idleMs > now &&
+      sessionLiveness(session, session, now, idleMs, true, true) === 'live' &&
       now - session.lastSeenAt < touchIntervalMs
     );
   }

@@ -1,37 +1,15 @@
 import type { FastifyReply } from 'fastify';
 import { signedOutPage } from '../pages/index.js';
 import type { SignOutScope } from '../pages/index.js';
-import type { SessionRecord } from '../storage/types.js';
 import { securityHeaders } from '../web/index.js';
 import type { Gateway } from './gateway.js';
 import { pageContext } from './page-context.js';
 import { sendPage } from './respond.js';
 
 /**
- * The pages a sign-out loads in hidden frames (OpenID Connect Front-Channel
- * Logout 1.0 §2): the OpenID Provider's routes say which
- * (openid-provider/frontchannel-logout.ts), the sign-out routes ask before
- * the session ends; a gateway without the provider's routes loads none.
- */
-type SignOutFrames = (session: SessionRecord) => Promise<string[]>;
-
-const framesOf = new WeakMap<Gateway, SignOutFrames>();
-
-export function provideSignOutFrames(gateway: Gateway, frames: SignOutFrames): void {
-  framesOf.set(gateway, frames);
-}
-
-/** The frames of the sign-in the session belongs to; call it before the session ends. */
-export async function signOutFrames(
-  gateway: Gateway,
-  session: SessionRecord | undefined,
-): Promise<string[]> {
-  const frames = framesOf.get(gateway);
-  return session === undefined || frames === undefined ? [] : frames(session);
-}
-
-/**
- * The signed-out page with the frames, its CSP frame-src naming their
+ * The signed-out page with the frames a sign-out loads in hidden frames
+ * (OpenID Connect Front-Channel Logout 1.0 §2; the OpenID Provider adds
+ * them to the sign-in's end, foundation/storage/sign-in-ends.ts), its CSP frame-src naming their
  * origins alone; with `continueTo`, the page goes on there after they load.
  */
 export function sendSignedOutWithFrames(

@@ -1,4 +1,5 @@
 import type { Revocation, RevocationFeed } from '../storage/session-revocations.js';
+import type { EndedSignIns } from '../storage/sign-in-ends.js';
 
 /** An upgraded connection (a proxied WebSocket) and the session it was opened with. */
 export interface UpgradedConnection {
@@ -147,6 +148,29 @@ export class UpgradedConnections {
     this.stopTimer();
     for (const connection of [...this.open]) this.end(connection);
     this.due.clear();
+  }
+
+  /**
+   * A sign-in this instance ended (foundation/storage/sign-in-ends.ts): its
+   * connections close at once. Those of a user's or an entry's sign-ins are
+   * held and checked, as at their revocation: a password change ends the
+   * user's other sign-ins, and writes the changing one back. Other
+   * instances' endings arrive as revocations, below.
+   */
+  signInEnded(ended: EndedSignIns): void {
+    if (this.closed) return;
+    if (!('signInHash' in ended)) {
+      this.revoked(
+        'userRowId' in ended
+          ? { scope: 'user', userRowId: ended.userRowId }
+          : { scope: 'entry', entryId: ended.entryId },
+      );
+      return;
+    }
+    for (const connection of [...this.open]) {
+      if (connection.idHash === ended.signInHash || connection.signInHash === ended.signInHash)
+        this.end(connection);
+    }
   }
 
   private revoked(revocation: Revocation): void {

@@ -1,43 +1,63 @@
-import type { SessionStore, Storage } from './types.js';
-
 /** Which sign-ins ended: one (its session's hash), every one of a user, or of an entry. */
-type EndedSignIns =
+export type EndedSignIns =
   { readonly signInHash: string } | { readonly userRowId: number } | { readonly entryId: string };
 
 /**
- * Why: a session ended (a sign-out, a lock of one session, a back-channel
- * logout from the upstream provider, a refused re-validation, the provider's
- * own RP-initiated logout); replaced by a new sign-in in the same browser;
- * found over (expired, idle, gone); every session of a user ended (sign-out
- * everywhere, a lock, an administrator); every session of an entry.
+ * Why a sign-in ended, one reason per path (docs/design.md#when-a-sign-in-ends):
+ * - `user_signed_out`: the user signed out, here or everywhere, or at the
+ *   OpenID Provider's end-session endpoint;
+ * - `sign_in_replaced`: a new sign-in in the same browser;
+ * - `user_locked`: the user locked (disabled), by an administrator or found so;
+ * - `ended_by_administrator`: an administrator ended the user's sessions
+ *   (or reset the password);
+ * - `entry_sessions_ended`: the entry disabled or deleted;
+ * - `revalidation_failed`: the entry's provider refused a re-validation;
+ * - `provider_logout`: the entry's provider logged the session out, by its
+ *   back- or front-channel logout;
+ * - `sign_in_over`: found past its absolute end or idle time, or gone.
  */
 export type SignInEndReason =
-  | 'sign_in_ended'
-  | 'sign_in_replaced'
-  | 'sign_in_over'
   | 'user_signed_out'
-  | 'entry_sessions_ended';
+  | 'sign_in_replaced'
+  | 'user_locked'
+  | 'ended_by_administrator'
+  | 'entry_sessions_ended'
+  | 'revalidation_failed'
+  | 'provider_logout'
+  | 'sign_in_over';
 
 /** A gateway sign-in ended; raised once what ended it has been written (committed). */
 export interface SignInEnded {
   readonly ended: EndedSignIns;
   readonly reason: SignInEndReason;
+  /**
+   * Given when the browser is there to load pages (a sign-out): listeners
+   * add the front-channel logout pages it should load for what they ended
+   * (OpenID Connect Front-Channel Logout 1.0 §2).
+   */
+  readonly frames?: string[];
 }
 
+/** A listener of the ends of sign-ins. */
+export type SignInEndListener = (event: SignInEnded) => Promise<void>;
+
 /**
- * The one place a sign-in's end is told: every path that ends one raises
- * it, and every part that holds something tied to a sign-in listens (the
- * OpenID Provider's grants and their logout tokens first). Listeners run in
- * the order they were added, each awaited, so the ending is answered only
- * once they are done; a listener's failure fails the ending's caller.
+ * The one place a sign-in's end is told, per gateway: every path that ends
+ * one raises it, once, and every part of this instance that holds something
+ * tied to a sign-in listens (the OpenID Provider's grants and their logout
+ * tokens, the open WebSockets). Listeners run in the order they were added,
+ * each awaited, so the ending is answered only once they are done; a
+ * listener's failure fails the ending's caller. Other instances learn of
+ * the end through the session revocations (session-revocations.ts), not
+ * through this.
  */
 export interface SignInEnds {
-  listen(listener: (event: SignInEnded) => Promise<void>): void;
+  listen(listener: SignInEndListener): void;
   raise(event: SignInEnded): Promise<void>;
 }
 
 export function createSignInEnds(): SignInEnds {
-  const listeners: ((event: SignInEnded) => Promise<void>)[] = [];
+  const listeners: SignInEndListener[] = [];
   return {
     listen(listener) {
       listeners.push(listener);
@@ -49,59 +69,29 @@ export function createSignInEnds(): SignInEnds {
 }
 
 /**
- * The session store with every ending raised after its write: `deleted` is
- * the reason of a single session's deletion (a new sign-in's transaction
- * deletes only the session it replaces).
+ * Holds the ends raised inside a unit of work (Storage.writeTogether) until
+ * it has committed: `raise` collects, `release` raises what was collected
+ * to `ends`; a unit that fails is never released, so it raises nothing.
+ * `reset` starts afresh, for a unit that is run again.
  */
-function raisingSessionStore(
-  sessions: SessionStore,
-  raise: (event: SignInEnded) => Promise<void>,
-  deleted: SignInEndReason,
-): SessionStore {
+export function signInEndsHeldUntilCommit(ends: SignInEnds): {
+  readonly raise: SignInEndListener;
+  reset(): void;
+  release(): Promise<void>;
+} {
+  let held: SignInEnded[] = [];
   return {
-    ...sessions,
-    async delete(idHash) {
-      await sessions.delete(idHash);
-      await raise({ ended: { signInHash: idHash }, reason: deleted });
+    raise(event) {
+      held.push(event);
+      return Promise.resolve();
     },
-    async deleteForUser(userRowId) {
-      const ended = await sessions.deleteForUser(userRowId);
-      await raise({ ended: { userRowId }, reason: 'user_signed_out' });
-      return ended;
+    reset() {
+      held = [];
     },
-    async deleteForEntry(entryId) {
-      const ended = await sessions.deleteForEntry(entryId);
-      await raise({ ended: { entryId }, reason: 'entry_sessions_ended' });
-      return ended;
-    },
-  };
-}
-
-/**
- * The storage with every ending of sessions raised to `ends`: at once for
- * the sessions store, and for the sessions a unit of work (writeTogether)
- * deletes, once it has committed; a unit that fails raises nothing.
- */
-export function storageRaisingSignInEnds<S extends Storage>(storage: S, ends: SignInEnds): S {
-  return {
-    ...storage,
-    sessions: raisingSessionStore(storage.sessions, (event) => ends.raise(event), 'sign_in_ended'),
-    async writeTogether(work) {
-      let held: SignInEnded[] = [];
-      const result = await storage.writeTogether((stores) => {
-        // Afresh for each run of `work`, in case a run is tried again.
-        held = [];
-        const hold = (event: SignInEnded) => {
-          held.push(event);
-          return Promise.resolve();
-        };
-        return work({
-          ...stores,
-          sessions: raisingSessionStore(stores.sessions, hold, 'sign_in_replaced'),
-        });
-      });
-      for (const event of held) await ends.raise(event);
-      return result;
+    async release() {
+      const events = held;
+      held = [];
+      for (const event of events) await ends.raise(event);
     },
   };
 }
