@@ -90,7 +90,11 @@ async function remaining(storage: GatewayStorage, suffix: string): Promise<strin
 }
 
 /** A finished test sign-in whose trace expires at `expiresAt`, its draft sealed. */
-async function storeTrialSignIn(storage: GatewayStorage, id: string, expiresAt: number): Promise<void> {
+async function storeTrialSignIn(
+  storage: GatewayStorage,
+  id: string,
+  expiresAt: number,
+): Promise<void> {
   await storage.trialSignIns.create({
     id,
     stateKey: `state-${id}`,

@@ -38,9 +38,13 @@ function portsBelowEphemeral(): readonly [number, number] {
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(false));
+    server.once('error', () => {
+      resolve(false);
+    });
     server.listen(port, '127.0.0.1', () => {
-      server.close(() => resolve(true));
+      server.close(() => {
+        resolve(true);
+      });
     });
   });
 }
