@@ -36,6 +36,33 @@ async function issued(grants: ProviderGrantStore, record: OidcGrantRecord): Prom
 }
 
 describe('ProviderGrantStore: grants and the sign-ins they came from', () => {
+  test('writes together commit together: a failing insert undoes the redemption before it', async () => {
+    await withTestStorage(async ({ providerGrants: grants }) => {
+      await issued(grants, grant('g1'));
+      const common = { clientId: 'app', userRowId: 1, scope: 'openid', expiresAt: later };
+      assert.equal((await grants.findRefreshToken('refresh-g1', 'app', 2)).outcome, 'unused');
+      await assert.rejects(
+        grants.writeTogether(async (unit) => {
+          const redeemed = await unit.redeemRefreshToken('refresh-g1', 'app', 2);
+          assert.equal(redeemed.outcome, 'redeemed');
+          // The access token's hash is taken: the insert fails, in addTokens'
+          // own transaction were it not this one's.
+          await unit.addTokens('g1', { access: { ...common, tokenHash: 'access-g1' } }, 2);
+        }),
+      );
+      assert.equal((await grants.findRefreshToken('refresh-g1', 'app', 3)).outcome, 'unused');
+      assert.equal((await grants.findRefreshToken('refresh-g1', 'other', 3)).outcome, 'unknown');
+      assert.equal((await grants.findRefreshToken('refresh-g1', 'app', later)).outcome, 'unknown');
+      assert.equal((await grants.redeemRefreshToken('refresh-g1', 'app', 3)).outcome, 'redeemed');
+      assert.equal((await grants.findRefreshToken('refresh-g1', 'app', 4)).outcome, 'replayed');
+      // A revocation within a unit is that unit's too.
+      await grants.writeTogether(async (unit) => {
+        assert.equal(await unit.revokeGrant('g1', 5), 1);
+      });
+      assert.equal(await grants.accessToken('access-g1', 5), undefined);
+    });
+  });
+
   test('ending the grants of a sign-in, a user or an entry takes their tokens with them', async () => {
     await withTestStorage(async ({ providerGrants: grants }) => {
       await issued(grants, grant('g1'));

@@ -122,11 +122,45 @@ async function redeemOnce<T extends SingleUseTable>(
 }
 
 /**
+ * Looks up a code or refresh token of a client without using it: unused
+ * and unexpired, used before (a replay), or nothing of this client's.
+ */
+async function lookUp<T extends SingleUseTable>(
+  db: Kysely<ProviderDatabase>,
+  table: T,
+  hash: string,
+  clientId: string,
+  now: number,
+): Promise<
+  | { readonly outcome: 'unused' | 'replayed'; readonly row: Selectable<ProviderDatabase[T]> }
+  | { readonly outcome: 'unknown' }
+> {
+  const single = db as unknown as Kysely<{ oidc_codes: SingleUseColumns }>;
+  const found = await single
+    .selectFrom(table as 'oidc_codes')
+    .selectAll()
+    .where(singleUseKeys[table] as 'code_hash', '=', hash)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  if (found === undefined) return { outcome: 'unknown' };
+  const row = found as unknown as Selectable<ProviderDatabase[T]>;
+  if (found.used_at !== null) return { outcome: 'replayed', row };
+  return toMillis(found.expires_at) > now ? { outcome: 'unused', row } : { outcome: 'unknown' };
+}
+
+/**
  * The OpenID Provider's codes, tokens and grants in the database, shared by
- * every instance.
+ * every instance. Over a transaction (writeTogether's), its writes are that
+ * transaction's: none opens another.
  */
 export function createProviderGrantStore(db: Kysely<ProviderDatabase>): ProviderGrantStore {
+  // Kysely opens no transaction inside another: within one, its writes join it.
+  const together = <T>(work: (trx: Kysely<ProviderDatabase>) => Promise<T>): Promise<T> =>
+    db.isTransaction ? work(db) : db.transaction().execute(work);
   return {
+    writeTogether(work) {
+      return together((trx) => work(createProviderGrantStore(trx)));
+    },
     async addCode(code) {
       await db
         .insertInto('oidc_codes')
@@ -146,6 +180,12 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
         })
         .execute();
     },
+    async findCode(codeHash, clientId, now) {
+      const found = await lookUp(db, 'oidc_codes', codeHash, clientId, now);
+      return found.outcome === 'unknown'
+        ? found
+        : { outcome: found.outcome, code: toCode(found.row) };
+    },
     async redeemCode(codeHash, clientId, now) {
       const found = await redeemOnce(db, 'oidc_codes', codeHash, clientId, now);
       return found.outcome === 'unknown'
@@ -153,7 +193,7 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
         : { outcome: found.outcome, code: toCode(found.row) };
     },
     async addTokens(grantId, tokens, now) {
-      return db.transaction().execute(async (trx) => {
+      return together(async (trx) => {
         // The write first: it takes the grant's row (PostgreSQL's row lock,
         // SQLite's one writer), so a revocation either came first and
         // nothing is added, or waits for this commit and finds what it adds.
@@ -228,6 +268,12 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
       ]);
       return [...new Set([...access, ...refresh].map((row) => row.scope))];
     },
+    async findRefreshToken(tokenHash, clientId, now) {
+      const found = await lookUp(db, 'oidc_refresh_tokens', tokenHash, clientId, now);
+      return found.outcome === 'unknown'
+        ? found
+        : { outcome: found.outcome, token: toRefreshToken(found.row) };
+    },
     async redeemRefreshToken(tokenHash, clientId, now) {
       const found = await redeemOnce(db, 'oidc_refresh_tokens', tokenHash, clientId, now);
       return found.outcome === 'unknown'
@@ -235,7 +281,7 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
         : { outcome: found.outcome, token: toRefreshToken(found.row) };
     },
     async revokeGrant(grantId, now) {
-      return db.transaction().execute(async (trx) => {
+      return together(async (trx) => {
         // The mark first: tokens being added at this moment (addTokens)
         // either are in before it, and removed below, or are refused.
         await trx

@@ -206,8 +206,32 @@ type CodeRedemption =
   | { readonly outcome: 'replayed'; readonly code: OidcCodeRecord }
   | { readonly outcome: 'unknown' };
 
+/** A code as found without using it: unused and unexpired, used before, or nothing of the client's. */
+type CodeFound =
+  | { readonly outcome: 'unused' | 'replayed'; readonly code: OidcCodeRecord }
+  | { readonly outcome: 'unknown' };
+
+/** A refresh token as found, as for a code. */
+type RefreshTokenFound =
+  | { readonly outcome: 'unused' | 'replayed'; readonly token: OidcRefreshTokenRecord }
+  | { readonly outcome: 'unknown' };
+
 export interface ProviderGrantStore {
+  /**
+   * Runs `work` with this store over one transaction: its writes commit
+   * together when it resolves, and not at all when it throws (a redemption
+   * and the tokens it is exchanged for; a grant and its code). `work` must
+   * only use the store it is given, and wait on nothing else: on SQLite
+   * every other query waits until it ends.
+   */
+  writeTogether<T>(work: (grants: ProviderGrantStore) => Promise<T>): Promise<T>;
   addCode(code: OidcCodeRecord): Promise<void>;
+  /**
+   * The client's code, read without using it: `unused` (and unexpired),
+   * `replayed` (used before), or `unknown`, as redeemCode would find it
+   * now; only redeemCode decides which of two presentations uses it.
+   */
+  findCode(codeHash: string, clientId: string, now: number): Promise<CodeFound>;
   /**
    * Marks the client's unexpired code used, in one statement (UPDATE ...
    * WHERE used_at IS NULL RETURNING), so of two presentations at once one
@@ -238,6 +262,8 @@ export interface ProviderGrantStore {
    * (openid-provider/consent.ts remembers a consent by them).
    */
   liveScopes(clientId: string, userRowId: number, now: number): Promise<string[]>;
+  /** As findCode, for a refresh token. */
+  findRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshTokenFound>;
   /** As redeemCode, for a refresh token: used once, in one statement. */
   redeemRefreshToken(tokenHash: string, clientId: string, now: number): Promise<RefreshRedemption>;
   /**
