@@ -20,21 +20,22 @@ const racers = 12;
 describe('OpenID Provider: refresh tokens, with rotation', () => {
   let gw: TestGateway;
   /**
-   * While set, the token endpoint's read of the user (after a code or
-   * refresh token is redeemed, before tokens are added) waits for it: the
-   * winner of a race is held until the others have answered, the order in
-   * which several processes can answer.
+   * While set, the token endpoint waits for it once a code or refresh token
+   * is redeemed with its tokens (their transaction committed), before the
+   * answer: the winner of a race is held until the others have answered,
+   * the order in which several processes can answer.
    */
   let issuing: Promise<void> | undefined;
   before(async () => {
     gw = await startProviderGateway({
       wrapStorage: (storage) => ({
         ...storage,
-        users: {
-          ...storage.users,
-          async get(id) {
+        providerGrants: {
+          ...storage.providerGrants,
+          async writeTogether(work) {
+            const done = await storage.providerGrants.writeTogether(work);
             await issuing;
-            return storage.users.get(id);
+            return done;
           },
         },
       }),

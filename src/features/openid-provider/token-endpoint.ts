@@ -3,7 +3,7 @@ import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from './provider-gateway.js';
 import type { UserRecord } from '../../foundation/storage/types.js';
-import type { OidcClientRecord, OidcCodeRecord } from './storage/types.js';
+import type { OidcClientRecord, OidcCodeRecord, ProviderGrantStore } from './storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { GrantRequest, ProviderRefusalCode } from '../../core/index.js';
 import {
@@ -139,35 +139,50 @@ async function exchange(
   asked: Extract<GrantRequest, { grantType: 'authorization_code' }>,
 ): Promise<FastifyReply> {
   const facts = { clientId: client.clientId, grantType: asked.grantType };
-  const grants = gateway.storage.providerGrants;
-  const redemption = await grants.redeemCode(
-    sha256Base64url(asked.code),
+  const codeHash = sha256Base64url(asked.code);
+  const found = await gateway.storage.providerGrants.findCode(
+    codeHash,
     client.clientId,
     gateway.clock(),
   );
-  if (redemption.outcome === 'replayed') {
-    await revokeReplayed(gateway, request, redemption.code.grantId, client.clientId, 'code');
+  if (found.outcome === 'replayed') {
+    await revokeReplayed(gateway, request, found.code.grantId, client.clientId, 'code');
     return refuse(gateway, request, reply, 'provider_code_reused', facts);
   }
-  if (redemption.outcome !== 'redeemed') {
+  if (found.outcome !== 'unused') {
     return refuse(gateway, request, reply, 'provider_code_invalid', facts);
   }
-  const { code } = redemption;
+  const { code } = found;
+  const presented: Presented = {
+    grantId: code.grantId,
+    what: 'code',
+    facts,
+    redeem: (grants, now) => grants.redeemCode(codeHash, client.clientId, now),
+  };
   const codeFacts = { ...facts, entryId: code.entryId };
   const problem = codeExchangeRefusal(code, asked);
-  if (problem !== undefined) return refuse(gateway, request, reply, problem, codeFacts);
+  if (problem !== undefined) {
+    return refuseSpent(gateway, request, reply, presented, problem, codeFacts);
+  }
   const signedIn = await liveGrant(gateway, code.grantId);
   if (signedIn === undefined) {
-    return refuse(gateway, request, reply, 'provider_grant_sign_in_ended', codeFacts);
+    return refuseSpent(
+      gateway,
+      request,
+      reply,
+      presented,
+      'provider_grant_sign_in_ended',
+      codeFacts,
+    );
   }
-  return issueTokens(gateway, request, reply, client, {
+  return issueTokens(gateway, request, reply, client, presented, {
     ...code,
     sid: signedIn.sid,
     exchanged: 'authorization_code',
   });
 }
 
-/** What tokens are issued for: a redeemed code, or a refresh token, of a sign-in still on. */
+/** What tokens are issued for: a code, or a refresh token, of a sign-in still on. */
 type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' | 'authTime'> & {
   readonly nonce?: string | null;
   /** The grant type presented, for the audit trail. */
@@ -175,6 +190,66 @@ type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' 
   /** The gateway sign-in's `sid` (sign-in-grants.ts). */
   readonly sid: string;
 };
+
+/**
+ * A code or refresh token presented and found unused, not yet used: it is
+ * redeemed in the transaction that adds the tokens it is exchanged for
+ * (redeemWithTokens), or alone when the request is refused (refuseSpent).
+ */
+interface Presented {
+  readonly grantId: string;
+  readonly what: 'code' | 'refresh token';
+  /** The request's client and grant type, for the audit trail of a replay. */
+  readonly facts: { readonly clientId: string; readonly grantType: string };
+  /** Its redemption (ProviderGrantStore.redeemCode or redeemRefreshToken), through `grants`. */
+  redeem(
+    grants: ProviderGrantStore,
+    now: number,
+  ): Promise<{ readonly outcome: 'redeemed' | 'replayed' | 'unknown' }>;
+}
+
+/** The refusals of a code or refresh token found used, or unknown, when it is redeemed. */
+const redemptionRefusals = {
+  code: { replayed: 'provider_code_reused', unknown: 'provider_code_invalid' },
+  'refresh token': {
+    replayed: 'provider_refresh_token_reused',
+    unknown: 'provider_refresh_token_invalid',
+  },
+} as const satisfies Record<Presented['what'], Record<'replayed' | 'unknown', ProviderRefusalCode>>;
+
+/**
+ * Refuses what was presented, and uses it all the same: a code or refresh
+ * token is presented once, whatever came of it. One that another request
+ * used meanwhile makes this one the replay (RFC 6749 §4.1.2), answered as
+ * such.
+ */
+async function refuseSpent(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  presented: Presented,
+  code: ProviderRefusalCode,
+  facts: TokenRefusalFacts,
+): Promise<FastifyReply> {
+  const spent = await presented.redeem(gateway.storage.providerGrants, gateway.clock());
+  if (spent.outcome === 'replayed') {
+    return refuseReplayed(gateway, request, reply, presented);
+  }
+  return refuse(gateway, request, reply, code, facts);
+}
+
+/** Revokes the grant of what was presented again, and refuses it. */
+async function refuseReplayed(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  presented: Presented,
+): Promise<FastifyReply> {
+  const { clientId } = presented.facts;
+  await revokeReplayed(gateway, request, presented.grantId, clientId, presented.what);
+  const code = redemptionRefusals[presented.what].replayed;
+  return refuse(gateway, request, reply, code, presented.facts);
+}
 
 async function revokeReplayed(
   gateway: Gateway,
@@ -188,6 +263,42 @@ async function revokeReplayed(
     { code: 'oidc_grant_replayed', clientId, tokensRevoked: revoked },
     `a used ${what} was presented again; what it was exchanged for is revoked`,
   );
+}
+
+/** Thrown inside redeemWithTokens' transaction to undo it: what was presented was not redeemed. */
+class NotRedeemed extends Error {
+  constructor(readonly outcome: 'replayed' | 'unknown') {
+    super(`not redeemed: ${outcome}`);
+  }
+}
+
+/**
+ * Redeems what was presented and adds the tokens it is exchanged for, in
+ * one transaction (ProviderGrantStore.writeTogether): should either fail,
+ * neither is written, and the code or refresh token stays unused for the
+ * client's retry rather than seen as a replay of it. The grant's row is
+ * taken first (addTokens), as a revocation takes it before the tokens'
+ * rows, so that on PostgreSQL neither waits on the other in turn. Resolves
+ * `issued`; `revoked` (the grant was, and it is redeemed, adding nothing);
+ * or, undoing the whole, what the redemption found instead.
+ */
+async function redeemWithTokens(
+  grants: ProviderGrantStore,
+  presented: Presented,
+  tokens: Parameters<ProviderGrantStore['addTokens']>[1],
+  now: number,
+): Promise<'issued' | 'revoked' | 'replayed' | 'unknown'> {
+  try {
+    return await grants.writeTogether(async (unit) => {
+      const added = await unit.addTokens(presented.grantId, tokens, now);
+      const { outcome } = await presented.redeem(unit, now);
+      if (outcome !== 'redeemed') throw new NotRedeemed(outcome);
+      return added ? 'issued' : 'revoked';
+    });
+  } catch (error) {
+    if (error instanceof NotRedeemed) return error.outcome;
+    throw error;
+  }
 }
 
 /**
@@ -204,32 +315,36 @@ async function refresh(
   refreshToken: string,
 ): Promise<FastifyReply> {
   const facts = { clientId: client.clientId, grantType: 'refresh_token' };
-  const grants = gateway.storage.providerGrants;
-  const redemption = await grants.redeemRefreshToken(
-    sha256Base64url(refreshToken),
+  const tokenHash = sha256Base64url(refreshToken);
+  const found = await gateway.storage.providerGrants.findRefreshToken(
+    tokenHash,
     client.clientId,
     gateway.clock(),
   );
-  if (redemption.outcome === 'replayed') {
-    await revokeReplayed(
-      gateway,
-      request,
-      redemption.token.grantId,
-      client.clientId,
-      'refresh token',
-    );
+  if (found.outcome === 'replayed') {
+    await revokeReplayed(gateway, request, found.token.grantId, client.clientId, 'refresh token');
     return refuse(gateway, request, reply, 'provider_refresh_token_reused', facts);
   }
-  if (redemption.outcome !== 'redeemed') {
+  if (found.outcome !== 'unused') {
     return refuse(gateway, request, reply, 'provider_refresh_token_invalid', facts);
   }
-  const signedIn = await liveGrant(gateway, redemption.token.grantId);
+  const { token } = found;
+  const presented: Presented = {
+    grantId: token.grantId,
+    what: 'refresh token',
+    facts,
+    redeem: (grants, now) => grants.redeemRefreshToken(tokenHash, client.clientId, now),
+  };
+  const signedIn = await liveGrant(gateway, token.grantId);
   if (signedIn === undefined) {
-    const { entryId } = redemption.token;
-    return refuse(gateway, request, reply, 'provider_grant_sign_in_ended', { ...facts, entryId });
+    const { entryId } = token;
+    return refuseSpent(gateway, request, reply, presented, 'provider_grant_sign_in_ended', {
+      ...facts,
+      entryId,
+    });
   }
-  return issueTokens(gateway, request, reply, client, {
-    ...redemption.token,
+  return issueTokens(gateway, request, reply, client, presented, {
+    ...token,
     sid: signedIn.sid,
     exchanged: 'refresh_token',
   });
@@ -237,36 +352,44 @@ async function refresh(
 
 /**
  * An access token, an id_token and, for a client that has them, a new
- * refresh token; audited as `oidc_token` with the client, the user, the
- * entry and the grant type, never a token or code.
+ * refresh token, for what was presented, redeemed with them; audited as
+ * `oidc_token` with the client, the user, the entry and the grant type,
+ * never a token or code.
  */
 async function issueTokens(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
   client: OidcClientRecord,
+  presented: Presented,
   grant: Grant,
 ): Promise<FastifyReply> {
   const now = gateway.clock();
-  const grants = gateway.storage.providerGrants;
   const user = await gateway.storage.users.get(grant.userRowId);
   const facts = { clientId: client.clientId, grantType: grant.exchanged, entryId: grant.entryId };
   if (user?.enabled !== true) {
     const userId = user?.userId ?? null;
-    return refuse(gateway, request, reply, 'provider_grant_user_disabled', { ...facts, userId });
+    return refuseSpent(gateway, request, reply, presented, 'provider_grant_user_disabled', {
+      ...facts,
+      userId,
+    });
   }
   // The client's rules as they are now, not as they were when the grant began;
   // audited with the code oidc_user_refused (the registry's auditedAs).
   if (!clientAcceptsUser(client, grant.entryId, user)) {
     const userId = user.userId;
-    return refuse(gateway, request, reply, 'provider_grant_user_refused', { ...facts, userId });
+    return refuseSpent(gateway, request, reply, presented, 'provider_grant_user_refused', {
+      ...facts,
+      userId,
+    });
   }
   const newToken = () => Buffer.from(gateway.random(32)).toString('base64url');
   const accessToken = newToken();
   const refreshToken = client.refreshTokens ? newToken() : undefined;
   const issuedTo = { clientId: client.clientId, userRowId: user.id, scope: grant.scope };
-  const added = await grants.addTokens(
-    grant.grantId,
+  const issued = await redeemWithTokens(
+    gateway.storage.providerGrants,
+    presented,
     {
       access: {
         ...issuedTo,
@@ -287,9 +410,15 @@ async function issueTokens(
     },
     now,
   );
+  // Another request redeemed it since it was found: this one is the replay.
+  if (issued === 'replayed') return refuseReplayed(gateway, request, reply, presented);
+  if (issued === 'unknown') {
+    const code = redemptionRefusals[presented.what].unknown;
+    return refuse(gateway, request, reply, code, facts);
+  }
   // RFC 9700 §4.14.2: a replay seen while this request was under way
   // revoked the grant; it issues nothing more.
-  if (!added) {
+  if (issued === 'revoked') {
     const userId = user.userId;
     return refuse(gateway, request, reply, 'provider_grant_revoked', { ...facts, userId });
   }
