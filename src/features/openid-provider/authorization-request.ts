@@ -184,34 +184,34 @@ export async function issueCode(
   // its subject is the one the client is given, pairwise or not, so a logout
   // token names the user as the id_token did.
   const signInHash = signInHashOf(active.session);
-  // The code is written before its grant: the two are not one transaction
-  // (the grant store has no part in Storage.writeTogether), and of the two
-  // halves a code without its grant is the harmless one. It was never sent,
-  // lives a minute, and a redemption finds no grant (liveGrant: invalid_grant);
-  // a grant without its code would outlive it until its sign-in ends, and
-  // send its client a logout token for a sign-in it never saw.
-  await gateway.storage.providerGrants.addCode({
-    codeHash: sha256Base64url(code),
-    grantId,
-    clientId: client.clientId,
-    redirectUri: matched.redirectUri,
-    codeChallenge: parameters.code_challenge ?? null,
-    nonce: parameters.nonce ?? null,
-    scope,
-    userRowId: active.user.id,
-    entryId: active.session.entryId,
-    authTime: active.session.createdAt,
-    expiresAt: now + codeLifetimeMs,
-  });
-  await gateway.storage.providerGrants.addGrant({
-    grantId,
-    clientId: client.clientId,
-    userRowId: active.user.id,
-    subject: subjectFor(gateway, client, active.user),
-    entryId: active.session.entryId,
-    signInHash,
-    sid: sidOf(signInHash),
-    createdAt: now,
+  // The grant and its code in one transaction: neither is left without the
+  // other, so no grant outlives a code that was never sent, nor sends its
+  // client a logout token for a sign-in it never saw.
+  const subject = subjectFor(gateway, client, active.user);
+  await gateway.storage.providerGrants.writeTogether(async (grants) => {
+    await grants.addGrant({
+      grantId,
+      clientId: client.clientId,
+      userRowId: active.user.id,
+      subject,
+      entryId: active.session.entryId,
+      signInHash,
+      sid: sidOf(signInHash),
+      createdAt: now,
+    });
+    await grants.addCode({
+      codeHash: sha256Base64url(code),
+      grantId,
+      clientId: client.clientId,
+      redirectUri: matched.redirectUri,
+      codeChallenge: parameters.code_challenge ?? null,
+      nonce: parameters.nonce ?? null,
+      scope,
+      userRowId: active.user.id,
+      entryId: active.session.entryId,
+      authTime: active.session.createdAt,
+      expiresAt: now + codeLifetimeMs,
+    });
   });
   await audit(gateway, request, {
     kind: 'oidc_code',

@@ -12,7 +12,7 @@ import {
 } from './test-support/provider-fixture.js';
 
 /**
- * A code's grant and the code are two writes outside one transaction
+ * A code's grant and the code are written in one transaction
  * (authorization-request.ts issueCode): whichever fails, no grant is left
  * behind to outlive the code, nor a logout token sent for it.
  */
@@ -21,6 +21,7 @@ describe('OpenID Provider: a code whose writes fail half-way', () => {
   let failing: 'addCode' | 'addGrant' | undefined;
   const refusing = (store: ProviderGrantStore): ProviderGrantStore => ({
     ...store,
+    writeTogether: (work) => store.writeTogether((unit) => work(refusing(unit))),
     addCode: (code) =>
       failing === 'addCode' ? Promise.reject(new Error('oidc_codes refused')) : store.addCode(code),
     addGrant: (grant) =>
