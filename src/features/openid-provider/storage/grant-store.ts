@@ -333,17 +333,20 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
     },
     async endGrants(match) {
       const [column, value] = matchedBy(match);
-      // The claim: whoever deletes a grant's row is the one that tells its client.
-      const ended = await db
-        .deleteFrom('oidc_grants')
-        .where(column, '=', value)
-        .returningAll()
-        .execute();
-      if (ended.length === 0) return [];
-      const grantIds = ended.map((row) => row.grant_id);
-      await db.deleteFrom('oidc_access_tokens').where('grant_id', 'in', grantIds).execute();
-      await db.deleteFrom('oidc_refresh_tokens').where('grant_id', 'in', grantIds).execute();
-      return ended.map(toGrant);
+      // One transaction: no grant goes without its tokens.
+      return together(async (trx) => {
+        // The claim: whoever deletes a grant's row is the one that tells its client.
+        const ended = await trx
+          .deleteFrom('oidc_grants')
+          .where(column, '=', value)
+          .returningAll()
+          .execute();
+        if (ended.length === 0) return [];
+        const grantIds = ended.map((row) => row.grant_id);
+        await trx.deleteFrom('oidc_access_tokens').where('grant_id', 'in', grantIds).execute();
+        await trx.deleteFrom('oidc_refresh_tokens').where('grant_id', 'in', grantIds).execute();
+        return ended.map(toGrant);
+      });
     },
     async signInsWithGrants(after, limit) {
       const rows = await db

@@ -279,8 +279,8 @@ export interface ProviderGrantStore {
   grant(grantId: string): Promise<OidcGrantRecord | undefined>;
   /**
    * Ends the grants matched: deletes them in one statement (DELETE ...
-   * RETURNING), then their access and refresh tokens, and resolves the
-   * grants deleted. Of two callers at once, each grant goes to one alone:
+   * RETURNING), then their access and refresh tokens, in one transaction,
+   * and resolves the grants deleted. Of two callers at once, each grant goes to one alone:
    * the one that tells its client.
    */
   endGrants(match: OidcGrantsMatch): Promise<readonly OidcGrantRecord[]>;
