@@ -20,7 +20,8 @@ import { sessionRoutes } from '../features/sessions/routes.js';
 import { backchannelLogoutRoutes } from '../features/sessions/backchannel-logout.js';
 import { frontchannelLogoutRoutes } from '../features/sessions/frontchannel-logout.js';
 import { signInRoutes } from '../features/sign-in/routes.js';
-import { finishTrialSignIn } from '../features/trial-sign-in/trial-callback.js';
+import { trialSignInCallback } from '../features/trial-sign-in/trial-callback.js';
+import { trialSignInAdminRoutes } from '../features/trial-sign-in/routes.js';
 import { securityHeaders } from '../foundation/web/index.js';
 import { serverLimits, withBodyDeadline } from '../foundation/http/connection-limits.js';
 import { dropUnusableForwardedFor } from '../foundation/http/forwarded-for.js';
@@ -126,13 +127,13 @@ export async function buildApp(
     sendFailure(gateway, request, reply, failure);
   });
 
-  signInRoutes(app, gateway, finishTrialSignIn);
+  signInRoutes(app, gateway, trialSignInCallback(gateway));
   handoffRoutes(app, gateway);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);
   frontchannelLogoutRoutes(app, gateway);
-  adminApiRoutes(app, gateway, [providerAdminRoutes(gateway)]);
+  adminApiRoutes(app, gateway, [trialSignInAdminRoutes(gateway), providerAdminRoutes(gateway)]);
   await openIdProviderRoutes(app, gateway);
   adminConsoleRoutes(
     app,

@@ -68,7 +68,7 @@ export function signInRoutes(
         // any Referer and any cache.
         void reply.header('referrer-policy', 'no-referrer');
         // An administrator's test sign-in records its trace and signs nobody in.
-        if (await trialCallback(gateway, request, reply, request.params.id, query)) return reply;
+        if (await trialCallback(request, reply, request.params.id, query)) return reply;
         return completeCallback(gateway, request, reply, query, start);
       },
     ),
