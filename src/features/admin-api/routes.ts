@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -22,8 +23,19 @@ import { userRoutes } from './user-routes.js';
  * token or an administrator's session. Each resource's routes live in their
  * own file, described as data (api-router.ts): the same descriptions
  * validate the requests and make the OpenAPI document.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function adminApiRoutes(
+export async function adminApiRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  featureRoutes: readonly FeatureApiRoutes[] = [],
+): Promise<void> {
+  await featureScope(app, (scope) => {
+    adminApiScope(scope, gateway, featureRoutes);
+  });
+}
+
+function adminApiScope(
   app: FastifyInstance,
   gateway: Gateway,
   featureRoutes: readonly FeatureApiRoutes[] = [],

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import {
@@ -31,8 +32,17 @@ interface LocalSignInForm {
   readonly csrf?: unknown;
 }
 
-/** GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface). */
-export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void {
+/**
+ * GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface).
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
+ */
+export async function localSignInRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    chooserAndFormRoutes(scope, gateway);
+  });
+}
+
+function chooserAndFormRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Querystring: Record<string, unknown> }>('/_sso/login', async (request, reply) => {
     const returnTo = safeReturnTo(request.query.return_to);
     // On an application host the sign-in is the auth host's: the browser

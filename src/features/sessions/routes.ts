@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { takeKeptIdToken } from './provider-logout.js';
@@ -20,8 +21,15 @@ import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
  * says so. A GET must change nothing (RFC 9110 §9.2.1): any page can make
  * a browser send one, with an image or a link, so it only shows a form that
  * posts with the session's form token.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function sessionRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    signOutRoutes(scope, gateway);
+  });
+}
+
+function signOutRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/logout', async (request, reply) => {
     const active = await sessionOf(gateway, request);
     if (active === undefined) {
