@@ -130,11 +130,11 @@ const layers: readonly (readonly string[])[] = [
   ],
   [
     'features/sign-in/',
-    'features/trial-sign-in/',
     'features/portal/',
     'features/admin-console/',
     'features/local-accounts/',
     'features/admin-api/',
+    'features/trial-sign-in/',
     'features/forward-auth/',
     'features/reverse-proxy/',
     'features/openid-provider/',

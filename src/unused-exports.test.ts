@@ -44,7 +44,7 @@ const testedOnly: ReadonlySet<string> = new Set([
   ...exportsOf('foundation/storage/audit-retention', ['AUDIT_PRUNE_LOCK_KEY']),
   ...exportsOf('foundation/storage/kysely-storage', ['SWEEP_LOCK_KEY']),
   ...exportsOf('foundation/storage/postgres/postgres-revocation-feed', ['listenerApplicationName']),
-  ...exportsOf('foundation/storage/trial-sign-in-store', ['keptAfterExpiryMs']),
+  ...exportsOf('features/trial-sign-in/storage/trial-sign-in-store', ['keptAfterExpiryMs']),
   ...exportsOf('foundation/web/cookies', ['BINDING_COOKIE', 'SECURE_BINDING_COOKIE']),
   ...exportsOf('foundation/web/reference-id', ['REFERENCE_ID_PATTERN']),
   ...exportsOf('foundation/outbound/user-agent', ['ssogateVersion']),

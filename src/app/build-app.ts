@@ -20,7 +20,8 @@ import { sessionRoutes } from '../features/sessions/routes.js';
 import { backchannelLogoutRoutes } from '../features/sessions/backchannel-logout.js';
 import { frontchannelLogoutRoutes } from '../features/sessions/frontchannel-logout.js';
 import { signInRoutes } from '../features/sign-in/routes.js';
-import { finishTrialSignIn } from '../features/trial-sign-in/trial-callback.js';
+import { trialSignInCallback } from '../features/trial-sign-in/trial-callback.js';
+import { trialSignInAdminRoutes } from '../features/trial-sign-in/routes.js';
 import { securityHeaders } from '../foundation/web/index.js';
 import { serverLimits, withBodyDeadline } from '../foundation/http/connection-limits.js';
 import { dropUnusableForwardedFor } from '../foundation/http/forwarded-for.js';
@@ -126,21 +127,27 @@ export async function buildApp(
     sendFailure(gateway, request, reply, failure);
   });
 
-  signInRoutes(app, gateway, finishTrialSignIn);
-  handoffRoutes(app, gateway);
-  localSignInRoutes(app, gateway);
-  sessionRoutes(app, gateway);
-  backchannelLogoutRoutes(app, gateway);
-  frontchannelLogoutRoutes(app, gateway);
-  adminApiRoutes(app, gateway, [providerAdminRoutes(gateway)]);
+  // Each feature's routes are one encapsulated plugin, loaded here in this
+  // order (foundation/http/feature-scope.ts): its hooks and limits apply to
+  // its own routes only.
+  await signInRoutes(app, gateway, trialSignInCallback(gateway));
+  await handoffRoutes(app, gateway);
+  await localSignInRoutes(app, gateway);
+  await sessionRoutes(app, gateway);
+  await backchannelLogoutRoutes(app, gateway);
+  await frontchannelLogoutRoutes(app, gateway);
+  await adminApiRoutes(app, gateway, [
+    trialSignInAdminRoutes(gateway),
+    providerAdminRoutes(gateway),
+  ]);
   await openIdProviderRoutes(app, gateway);
-  adminConsoleRoutes(
+  await adminConsoleRoutes(
     app,
     gateway,
     options.consoleDir === undefined ? {} : { dir: options.consoleDir },
   );
-  forwardAuthRoutes(app, gateway);
-  portalRoutes(app, gateway);
+  await forwardAuthRoutes(app, gateway);
+  await portalRoutes(app, gateway);
   await serveTelemetry(app, gateway, options.worker !== undefined);
   await internalResourceRoutes(app, gateway);
 

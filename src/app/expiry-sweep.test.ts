@@ -3,7 +3,7 @@ import { describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { loadConfig } from '../foundation/config/load-config.js';
-import { keptAfterExpiryMs } from '../foundation/storage/trial-sign-in-store.js';
+import { keptAfterExpiryMs } from '../features/trial-sign-in/storage/trial-sign-in-store.js';
 import type { GatewayStorage } from './open-storage.js';
 import { withTestBackend } from '../test-support/test-backend.js';
 import { waitUntil } from '../test-support/wait-until.js';

@@ -14,15 +14,20 @@ import {
   createProviderStores,
   providerTables,
 } from '../features/openid-provider/storage/provider-stores.js';
+import type { TrialSignInStores } from '../features/trial-sign-in/storage/trial-stores.js';
+import {
+  createTrialSignInStores,
+  trialSignInTables,
+} from '../features/trial-sign-in/storage/trial-stores.js';
 
 /** The gateway's storage: the kernel's stores, and those of the features' own tables. */
-export type GatewayStorage = Storage & ProviderStores;
+export type GatewayStorage = Storage & ProviderStores & TrialSignInStores;
 
 /**
  * The tables features own (foundation/storage/feature-tables.ts), migrated
- * and swept with the kernel's: the OpenID Provider's.
+ * and swept with the kernel's: the test sign-ins' and the OpenID Provider's.
  */
-export const featureTables: readonly FeatureTables[] = [providerTables];
+export const featureTables: readonly FeatureTables[] = [trialSignInTables, providerTables];
 
 /**
  * Opens the configured storage, migrated, with app secrets sealed by the
@@ -33,7 +38,11 @@ export const featureTables: readonly FeatureTables[] = [providerTables];
  */
 export async function openStorage(config: Config): Promise<GatewayStorage> {
   const { kernel, secretBox } = await openKernel(config);
-  return { ...kernel, ...createProviderStores(kernel.kysely, secretBox) };
+  return {
+    ...kernel,
+    ...createTrialSignInStores(kernel.kysely, secretBox),
+    ...createProviderStores(kernel.kysely, secretBox),
+  };
 }
 
 /** The storage kernel, with the features' tables migrated, and the box that seals its secrets. */

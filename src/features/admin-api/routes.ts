@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -13,7 +14,6 @@ import { entryToolRoutes } from './entry-tool-routes.js';
 import { openApiRoute } from './openapi-route.js';
 import { passwordRoutes } from './password-routes.js';
 import { presetRoutes } from './preset-routes.js';
-import { trialSignInRoutes } from './trial-sign-in-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userAdminRoutes } from './user-admin-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -23,8 +23,19 @@ import { userRoutes } from './user-routes.js';
  * token or an administrator's session. Each resource's routes live in their
  * own file, described as data (api-router.ts): the same descriptions
  * validate the requests and make the OpenAPI document.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function adminApiRoutes(
+export async function adminApiRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  featureRoutes: readonly FeatureApiRoutes[] = [],
+): Promise<void> {
+  await featureScope(app, (scope) => {
+    adminApiScope(scope, gateway, featureRoutes);
+  });
+}
+
+function adminApiScope(
   app: FastifyInstance,
   gateway: Gateway,
   featureRoutes: readonly FeatureApiRoutes[] = [],
@@ -35,13 +46,22 @@ export function adminApiRoutes(
 }
 
 /**
- * A feature's resources in the admin API (the OpenID Provider's clients:
+ * A feature's resources in the admin API (the test sign-ins:
+ * trial-sign-in/admin/; the OpenID Provider's clients:
  * openid-provider/admin/), declared through the same router as the API's
  * own, so they are authenticated, validated and documented alike. The
  * composition root (app/build-app.ts) hands them in: the admin API imports
  * no feature that sits above it.
  */
-export type FeatureApiRoutes = (api: ApiRouter) => void;
+export interface FeatureApiRoutes {
+  /**
+   * Where they are declared among the API's own routes, which is their
+   * place in the OpenAPI document: with the entries' (a test sign-in starts
+   * with an entry), or after the API's own resources.
+   */
+  readonly among: 'entries' | 'resources';
+  readonly declare: (api: ApiRouter) => void;
+}
 
 function apiRoutes(
   app: FastifyInstance,
@@ -49,17 +69,20 @@ function apiRoutes(
   featureRoutes: readonly FeatureApiRoutes[],
 ): void {
   const api = createApiRouter(app, gateway);
+  const declareFeatures = (among: FeatureApiRoutes['among']) => {
+    for (const routes of featureRoutes) if (routes.among === among) routes.declare(api);
+  };
   entryRoutes(api);
   entryStateRoutes(api);
   entryToolRoutes(api);
-  trialSignInRoutes(api);
+  declareFeatures('entries');
   presetRoutes(api);
   userRoutes(api);
   userAdminRoutes(api);
   passwordRoutes(api);
   auditRoutes(api);
   tokenRoutes(api);
-  for (const routes of featureRoutes) routes(api);
+  declareFeatures('resources');
   extensionCheckRoute(api);
   openApiRoute(app, api);
 

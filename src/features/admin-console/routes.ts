@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -25,12 +26,19 @@ interface ConsoleOptions {
  * Every path under it but `assets/` is one of the app's own pages and gets
  * index.html; the app then talks to the admin API with the session cookie
  * and the CSRF token embedded here.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function adminConsoleRoutes(
+export async function adminConsoleRoutes(
   app: FastifyInstance,
   gateway: Gateway,
   options: ConsoleOptions = {},
-): void {
+): Promise<void> {
+  await featureScope(app, (scope) => {
+    consoleRoutes(scope, gateway, options);
+  });
+}
+
+function consoleRoutes(app: FastifyInstance, gateway: Gateway, options: ConsoleOptions = {}): void {
   const files = new ConsoleFiles(options.dir ?? defaultConsoleDir());
   const handler = async (request: FastifyRequest, reply: FastifyReply) =>
     serveConsole(gateway, files, request, reply);

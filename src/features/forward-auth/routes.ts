@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { hostListed } from '../../foundation/config/served-hosts.js';
@@ -22,8 +23,15 @@ import { forwardedHost } from './forwarded-request.js';
  *   lands, sending the browser on to the listed host.
  * The answers are forwardAuthDecision's (decision.ts), which the fast path
  * (fast-path.ts) gives before the framework when the session is known.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function forwardAuthRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    forwardAuthCheckRoutes(scope, gateway);
+  });
+}
+
+function forwardAuthCheckRoutes(app: FastifyInstance, gateway: Gateway): void {
   const observed = { onResponse: gateway.telemetry.forwardAuthHook };
   for (const [path, check] of [
     ['/_sso/auth', 'check'],

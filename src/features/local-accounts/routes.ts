@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import {
@@ -31,8 +32,17 @@ interface LocalSignInForm {
   readonly csrf?: unknown;
 }
 
-/** GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface). */
-export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void {
+/**
+ * GET /_sso/login (the chooser) and POST /_sso/login/local (docs/design.md#the-http-surface).
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
+ */
+export async function localSignInRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    chooserAndFormRoutes(scope, gateway);
+  });
+}
+
+function chooserAndFormRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Querystring: Record<string, unknown> }>('/_sso/login', async (request, reply) => {
     const returnTo = safeReturnTo(request.query.return_to);
     // On an application host the sign-in is the auth host's: the browser
@@ -50,43 +60,16 @@ export function localSignInRoutes(app: FastifyInstance, gateway: Gateway): void 
 }
 
 function localSignInPost(app: FastifyInstance, gateway: Gateway): void {
+  // Its policies, in this order, before the route runs: the form token
+  // (CSRF), then the limit on failed passwords.
+  app.addHook('preHandler', localFormToken(gateway));
+  app.addHook('preHandler', underFailureLimit(gateway));
   app.post<{ Body: LocalSignInForm | undefined }>('/_sso/login/local', async (request, reply) => {
     const form = request.body ?? {};
     const returnTo = safeReturnTo(form.return_to);
-    const username = typeof form.username === 'string' ? form.username.trim().slice(0, 255) : '';
+    const username = formUsername(form);
     const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
-    const binding = readCookie(gateway, request, 'binding');
-    if (binding === undefined || form.csrf !== loginFormToken(binding)) {
-      sendFailure(
-        gateway,
-        request,
-        reply,
-        new SsogateError('csrf_failed', 'the sign-in form token does not match'),
-        {
-          as: 'page',
-          tryAgainHref: '/_sso/login',
-        },
-      );
-      return reply;
-    }
     const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
-    try {
-      await checkLocalSignIn(limits, request.ip, username);
-    } catch (error) {
-      // rate_limited; or service_unavailable when the limit's store is down.
-      const { code, reference } = sendFailure(gateway, request, reply, error, {
-        as: 'page',
-        tryAgainHref: '/_sso/login',
-      });
-      await audit(gateway, request, {
-        kind: 'sign_in',
-        outcome: 'failure',
-        userId: username,
-        code,
-        reference,
-      });
-      return reply;
-    }
 
     const user = username === '' ? undefined : await gateway.storage.users.findByUserId(username);
     const localHash = user?.sourceEntryId === null ? user.passwordHash : null;
@@ -110,6 +93,71 @@ function localSignInPost(app: FastifyInstance, gateway: Gateway): void {
     // 303: the browser follows with a GET and never re-posts the password (RFC 9700 §4.12).
     return reply.redirect(returnTo, 303);
   });
+}
+
+/** The username as the form gives it: trimmed, at most 255 characters. */
+function formUsername(form: LocalSignInForm): string {
+  return typeof form.username === 'string' ? form.username.trim().slice(0, 255) : '';
+}
+
+type LocalSignInRequest = FastifyRequest<{ Body: LocalSignInForm | undefined }>;
+
+/** The form's token must be the one of the browser's binding cookie: else `csrf_failed`. */
+function localFormToken(gateway: Gateway) {
+  return async (
+    request: LocalSignInRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> => {
+    const form = request.body ?? {};
+    const binding = readCookie(gateway, request, 'binding');
+    if (binding === undefined || form.csrf !== loginFormToken(binding)) {
+      sendFailure(
+        gateway,
+        request,
+        reply,
+        new SsogateError('csrf_failed', 'the sign-in form token does not match'),
+        {
+          as: 'page',
+          tryAgainHref: '/_sso/login',
+        },
+      );
+      return reply;
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The limit on failed passwords of the client's address for this account
+ * (rate-limit/failure-limit.ts): while it must wait, the post is refused
+ * and audited.
+ */
+function underFailureLimit(gateway: Gateway) {
+  return async (
+    request: LocalSignInRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> => {
+    const username = formUsername(request.body ?? {});
+    const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
+    try {
+      await checkLocalSignIn(limits, request.ip, username);
+    } catch (error) {
+      // rate_limited; or service_unavailable when the limit's store is down.
+      const { code, reference } = sendFailure(gateway, request, reply, error, {
+        as: 'page',
+        tryAgainHref: '/_sso/login',
+      });
+      await audit(gateway, request, {
+        kind: 'sign_in',
+        outcome: 'failure',
+        userId: username,
+        code,
+        reference,
+      });
+      return reply;
+    }
+    return undefined;
+  };
 }
 
 async function renderChooser(

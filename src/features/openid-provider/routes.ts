@@ -79,7 +79,10 @@ function providerRoutes(provider: FastifyInstance, gateway: Gateway): void {
  * its OpenAPI document.
  */
 export function providerAdminRoutes(gateway: Gateway): FeatureApiRoutes {
-  return (api) => {
-    oidcClientRoutes(api, gateway);
+  return {
+    among: 'resources',
+    declare: (api) => {
+      oidcClientRoutes(api, gateway);
+    },
   };
 }

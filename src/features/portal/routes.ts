@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { NoSessionError, sendFailure } from '../../foundation/http/respond.js';
@@ -11,8 +12,15 @@ import { brandRoutes } from './brand-routes.js';
  * unknown paths under /_sso. Every other path is an internal resource
  * (src/features/reverse-proxy/routes.ts): proxied to an upstream, or the gateway's
  * own portal page (internal-resource.ts) (docs/design.md#the-http-surface).
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function portalRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function portalRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    portalAndHealthRoutes(scope, gateway);
+  });
+}
+
+function portalAndHealthRoutes(app: FastifyInstance, gateway: Gateway): void {
   brandRoutes(app, gateway);
 
   app.get('/_sso/healthz', () => ({ status: 'ok' }));

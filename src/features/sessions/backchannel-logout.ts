@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError, checkLogoutTokenClaims, isSsogateError } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
@@ -20,8 +21,18 @@ interface EntryParams {
  * seen), the sessions it names are deleted from storage, which every
  * instance reads, so each refuses them from its next check on. Answers 200
  * when done, 400 with a coded error otherwise (§2.8), never cached.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function backchannelLogoutRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function backchannelLogoutRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+): Promise<void> {
+  await featureScope(app, (scope) => {
+    backchannelLogoutRoute(scope, gateway);
+  });
+}
+
+function backchannelLogoutRoute(app: FastifyInstance, gateway: Gateway): void {
   app.post<{ Params: EntryParams; Body: Record<string, unknown> | undefined }>(
     '/_sso/backchannel-logout/:id',
     async (request, reply) => {

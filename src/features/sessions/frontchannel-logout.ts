@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -21,8 +22,18 @@ interface EntryParams {
  * (§3: the provider must send them); every gateway session of that provider
  * session ends, in storage, for every instance. The page may be framed by
  * the issuer's origin alone (this route's CSP) and is never cached.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function frontchannelLogoutRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function frontchannelLogoutRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+): Promise<void> {
+  await featureScope(app, (scope) => {
+    frontchannelLogoutRoute(scope, gateway);
+  });
+}
+
+function frontchannelLogoutRoute(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Params: EntryParams; Querystring: Record<string, unknown> }>(
     '/_sso/frontchannel-logout/:id',
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { takeKeptIdToken } from './provider-logout.js';
@@ -20,8 +21,15 @@ import { allowSignOutRedirect, shownUser } from './sign-out-form.js';
  * says so. A GET must change nothing (RFC 9110 §9.2.1): any page can make
  * a browser send one, with an image or a link, so it only shows a form that
  * posts with the session's form token.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function sessionRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    signOutRoutes(scope, gateway);
+  });
+}
+
+function signOutRoutes(app: FastifyInstance, gateway: Gateway): void {
   app.get('/_sso/logout', async (request, reply) => {
     const active = await sessionOf(gateway, request);
     if (active === undefined) {
@@ -39,29 +47,15 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
     );
   });
 
-  app.post<{ Body: { csrf?: unknown; scope?: unknown } | undefined }>(
-    '/_sso/logout',
-    async (request, reply) => {
-      const token = request.body?.csrf ?? request.headers['x-csrf-token'];
-      // The console's form carries its own session's token (console-session.ts).
-      const ids = [sessionIdOf(gateway, request), consoleSessionIdOf(gateway, request)].filter(
-        (id) => id !== undefined,
-      );
-      const refusal = fromAnotherSite(request)
-        ? 'the sign-out was posted from another site'
-        : ids.length > 0 && !ids.some((id) => token === csrfTokenFor(id))
-          ? 'the sign-out form token does not match'
-          : undefined;
-      if (refusal !== undefined) {
-        sendFailure(gateway, request, reply, new SsogateError('csrf_failed', refusal), {
-          as: 'page',
-          tryAgainHref: '/_sso/logout',
-        });
-        return reply;
-      }
-      return signOut(gateway, request, reply, signOutScope(request.body?.scope));
-    },
-  );
+  // The post signs out: its own scope refuses it, before the route runs,
+  // from another site or without the session's form token (signOutFormToken).
+  void app.register((scope, _options, done) => {
+    scope.addHook('preHandler', signOutFormToken(gateway));
+    scope.post<{ Body: SignOutForm | undefined }>('/_sso/logout', async (request, reply) =>
+      signOut(gateway, request, reply, signOutScope(request.body?.scope)),
+    );
+    done();
+  });
 
   // Never redirects to sign-in by itself: that would sign the user straight back in.
   app.get<{ Querystring: { scope?: unknown } }>('/_sso/signed-out', async (request, reply) =>
@@ -74,6 +68,42 @@ export function sessionRoutes(app: FastifyInstance, gateway: Gateway): void {
       }),
     ),
   );
+}
+
+interface SignOutForm {
+  readonly csrf?: unknown;
+  readonly scope?: unknown;
+}
+
+/**
+ * The sign-out's CSRF policy: a post from another site, or without the
+ * form token of the gateway's or the console's session, is refused with
+ * `csrf_failed`; with neither session there is nothing to protect.
+ */
+function signOutFormToken(gateway: Gateway) {
+  return async (
+    request: FastifyRequest<{ Body: SignOutForm | undefined }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> => {
+    const token = request.body?.csrf ?? request.headers['x-csrf-token'];
+    // The console's form carries its own session's token (console-session.ts).
+    const ids = [sessionIdOf(gateway, request), consoleSessionIdOf(gateway, request)].filter(
+      (id) => id !== undefined,
+    );
+    const refusal = fromAnotherSite(request)
+      ? 'the sign-out was posted from another site'
+      : ids.length > 0 && !ids.some((id) => token === csrfTokenFor(id))
+        ? 'the sign-out form token does not match'
+        : undefined;
+    if (refusal !== undefined) {
+      sendFailure(gateway, request, reply, new SsogateError('csrf_failed', refusal), {
+        as: 'page',
+        tryAgainHref: '/_sso/logout',
+      });
+      return reply;
+    }
+    return undefined;
+  };
 }
 
 /**

@@ -17,10 +17,9 @@ type CallbackRequest = FastifyRequest<{ Params: { readonly id: string } }>;
 /**
  * Answers the callback of an administrator's test sign-in
  * (src/features/trial-sign-in/trial-callback.ts), resolving true when it did;
- * given by the app, because that feature builds on this one.
+ * given by the app, over its gateway, because that feature builds on this one.
  */
 export type TrialCallback = (
-  gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
   routeEntryId: string,

@@ -73,7 +73,7 @@ export function formPostCallbackRoute(
         const start = callbackStart(gateway);
         void reply.header('referrer-policy', 'no-referrer');
         // A body that is not a form has no fields, so no test's state either.
-        if (await trialCallback(gateway, request, reply, request.params.id, query)) return reply;
+        if (await trialCallback(request, reply, request.params.id, query)) return reply;
         const refusal = await postRefusal(gateway, request);
         if (refusal !== undefined) return failCallback(gateway, request, reply, refusal, start);
         if (

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { finishHandoff, handoffFinishPath, handoffPath, issueHandoff } from './handoff.js';
@@ -9,8 +10,15 @@ import { handoffStartPath, startHandoffFromProxy } from './handoff-start.js';
  * the gateway, and the start a proxy may name. Under SSOGATE_COOKIE_DOMAIN
  * every host shares the sign-in's cookie, so there are no steps to take;
  * the start stays, sending the browser to sign in at the auth host.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function handoffRoutes(app: FastifyInstance, gateway: Gateway): void {
+export async function handoffRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
+  await featureScope(app, (scope) => {
+    handoffStepRoutes(scope, gateway);
+  });
+}
+
+function handoffStepRoutes(app: FastifyInstance, gateway: Gateway): void {
   const { hosts } = gateway.config;
   if (!hosts.several) return;
   app.get<{ Querystring: Record<string, unknown> }>(handoffStartPath, (request, reply) =>

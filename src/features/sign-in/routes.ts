@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SignInError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
@@ -23,8 +24,19 @@ interface EntryParams {
  * `trialCallback` answers the callback of an administrator's test sign-in
  * (src/features/trial-sign-in/trial-callback.ts), resolving true when it did; it is
  * given here, by the app, because that feature builds on this one.
+ * Registered as one encapsulated plugin (foundation/http/feature-scope.ts).
  */
-export function signInRoutes(
+export async function signInRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  trialCallback: TrialCallback,
+): Promise<void> {
+  await featureScope(app, (scope) => {
+    signInFlowRoutes(scope, gateway, trialCallback);
+  });
+}
+
+function signInFlowRoutes(
   app: FastifyInstance,
   gateway: Gateway,
   trialCallback: TrialCallback,
@@ -68,7 +80,7 @@ export function signInRoutes(
         // any Referer and any cache.
         void reply.header('referrer-policy', 'no-referrer');
         // An administrator's test sign-in records its trace and signs nobody in.
-        if (await trialCallback(gateway, request, reply, request.params.id, query)) return reply;
+        if (await trialCallback(request, reply, request.params.id, query)) return reply;
         return completeCallback(gateway, request, reply, query, start);
       },
     ),

@@ -14,14 +14,11 @@ import {
   validateEntry,
 } from '../../core/index.js';
 
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './trial-gateway.js';
 import { Telemetry } from '../../foundation/observability/telemetry.js';
 import { sourceOf } from '../sign-in/sources/source-registry.js';
-import type {
-  AppTokenStore,
-  PendingSignIn,
-  TrialSignInRecord,
-} from '../../foundation/storage/types.js';
+import type { AppTokenStore, PendingSignIn } from '../../foundation/storage/types.js';
+import type { TrialSignInRecord } from './storage/types.js';
 import { planProvisioning } from '../sign-in/provisioning-plan.js';
 import type { ProvisioningPlan } from '../sign-in/provisioning-plan.js';
 import type { TrialSignInTrace } from './trace-types.js';

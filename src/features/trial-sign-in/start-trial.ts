@@ -1,6 +1,6 @@
 import type { CompiledEntry, EntryInput } from '../../core/index.js';
 import { SsogateError, entryCallOrigins, randomToken } from '../../core/index.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './trial-gateway.js';
 import { pendingKey } from '../sign-in/pending-key.js';
 import { sourceOf } from '../sign-in/sources/source-registry.js';
 import { trialStateBytes } from './trial-state.js';

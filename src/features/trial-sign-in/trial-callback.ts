@@ -1,15 +1,26 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { audit } from '../../foundation/http/audit.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
+import type { Gateway } from './trial-gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendPage } from '../../foundation/http/respond.js';
 import { trialSignInPage } from '../../foundation/pages/index.js';
+import type { TrialCallback } from '../sign-in/callback-answer.js';
 import type { CallbackQuery } from '../sign-in/complete-sign-in.js';
 import { stateKey } from '../sign-in/pending-key.js';
 import { isTrialState } from './trial-state.js';
-import type { TrialSignInRecord } from '../../foundation/storage/types.js';
+import type { TrialSignInRecord } from './storage/types.js';
 import { runTrialSignIn, startedOrigins } from './run-trial.js';
 import type { TrialSignInTrace } from './trace-types.js';
+
+/**
+ * The sign-in's callback routes' hook for test sign-ins (sign-in/routes.ts),
+ * over the gateway whose storage holds them: handed in by the app, because
+ * this feature builds on the sign-in.
+ */
+export function trialSignInCallback(gateway: Gateway): TrialCallback {
+  return (request, reply, routeEntryId, query) =>
+    finishTrialSignIn(gateway, request, reply, routeEntryId, query);
+}
 
 /**
  * The callback of a test sign-in, when the state is one a test is waiting
@@ -17,7 +28,7 @@ import type { TrialSignInTrace } from './trace-types.js';
  * page saying nobody was signed in. False for any other callback, which
  * the sign-in flow then handles as ever.
  */
-export async function finishTrialSignIn(
+async function finishTrialSignIn(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,

@@ -4,8 +4,9 @@ import type { Database, SqlDialect } from './schema.js';
 
 /**
  * The tables a feature owns in the gateway's database (the OpenID
- * Provider's: features/openid-provider/storage/), which the storage kernel
- * migrates and sweeps without importing the feature: the composition root
+ * Provider's: features/openid-provider/storage/; the test sign-ins':
+ * features/trial-sign-in/storage/), which the storage kernel migrates and
+ * sweeps without importing the feature: the composition root
  * (app/open-storage.ts) hands them in, and builds the feature's stores over
  * the kernel's handle (Storage.kysely).
  */

@@ -15,7 +15,6 @@ import { createPendingSignInStore } from './pending-sign-in-store.js';
 import { createUpstreamSessionStore } from './upstream-session-store.js';
 import type { Database, SqlDialect } from './schema.js';
 import { createSessionStore } from './session-store.js';
-import { createTrialSignInStore } from './trial-sign-in-store.js';
 import type { Storage, SweepCounts } from './types.js';
 import { createUserStore } from './user-store.js';
 
@@ -54,7 +53,6 @@ export async function createKyselyStorage(
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
     appTokens: createAppTokenStore(db, secretBox),
-    trialSignIns: createTrialSignInStore(db, secretBox),
     // Several instances share limits through Redis (open-storage.ts); without
     // it, each process counts for itself.
     rateLimits: createMemoryRateLimitStore(),
@@ -111,7 +109,6 @@ async function sweepExpired(
     }
     await createUpstreamSessionStore(trx, secretBox).deleteExpired(now);
     await createSqlRateLimitStore(trx).deleteEnded(now);
-    await createTrialSignInStore(trx, secretBox).deleteExpired(now);
     for (const feature of features) await feature.sweepExpired(trx, secretBox, now);
     return {
       sessions: await createSessionStore(trx).deleteExpired(now, idleBefore),

@@ -142,22 +142,10 @@ interface RateWindowsTable {
   last_at: Millis;
 }
 
-export interface TrialSignInsTable {
-  id: string;
-  state_key: string;
-  actor: string;
-  entry_id: string;
-  status: string;
-  sealed: string;
-  trace: string | null;
-  created_at: Millis;
-  callback_until: Millis;
-  expires_at: Millis;
-}
-
 /**
  * The kernel's tables. A feature's own tables (the OpenID Provider's:
- * features/openid-provider/storage/provider-tables.ts) are typed where the
+ * features/openid-provider/storage/provider-tables.ts; the test sign-ins':
+ * features/trial-sign-in/storage/trial-tables.ts) are typed where the
  * feature is, over the same handle (Kysely's withTables).
  */
 export interface Database {
@@ -171,7 +159,6 @@ export interface Database {
   api_tokens: ApiTokensTable;
   app_tokens: AppTokensTable;
   rate_windows: RateWindowsTable;
-  test_sign_ins: TrialSignInsTable;
 }
 
 export type SqlDialect = 'sqlite' | 'postgres';

@@ -32,8 +32,6 @@ export interface Storage {
   readonly apiTokens: ApiTokenStore;
   /** Application tokens of entries with an appToken call, shared by every instance. */
   readonly appTokens: AppTokenStore;
-  /** Administrators' test sign-ins and their traces (docs/admin-api.md#test-sign-in). */
-  readonly trialSignIns: TrialSignInStore;
   /** Counters for rate limits: in memory, or in Redis shared by every instance. */
   readonly rateLimits: RateLimitStore;
   /**
@@ -568,44 +566,4 @@ export interface AppTokenStore {
   put(entryId: string, cached: CachedAppToken): Promise<void>;
   /** Forgets the entry's token, but only if it is still `token` (another instance may have renewed it). */
   drop(entryId: string, token: string): Promise<void>;
-}
-
-// ------------------------------------------------------- test sign-ins
-
-export type TrialSignInStatus = 'waiting' | 'running' | 'done';
-
-export interface TrialSignInRecord {
-  readonly id: string;
-  /** The hash of the state the authorization URL carries (pending-key.ts). */
-  readonly stateKey: string;
-  /** Who started it: an administrator's userId or `token:NAME`; only they read it. */
-  readonly actor: string;
-  readonly entryId: string;
-  readonly status: TrialSignInStatus;
-  /** Sealed at rest: the draft entry and the flow's own secrets, as JSON. */
-  readonly secrets: string;
-  /** The masked trace as JSON, once there is one. */
-  readonly trace: string | null;
-  readonly createdAt: number;
-  /** The callback is accepted until then (the pending sign-in's lifetime). */
-  readonly callbackUntil: number;
-  /** The trace is read until then. */
-  readonly expiresAt: number;
-}
-
-export interface TrialSignInStore {
-  create(record: TrialSignInRecord): Promise<void>;
-  get(id: string): Promise<TrialSignInRecord | undefined>;
-  /**
-   * Takes the waiting test with this state key, if its callback time is not
-   * over, and marks it running: atomically, so a replayed callback finds nothing.
-   */
-  claim(stateKey: string, now: number): Promise<TrialSignInRecord | undefined>;
-  /** Records the trace so far, and whether the test is done. */
-  saveTrace(id: string, trace: string, status: TrialSignInStatus): Promise<void>;
-  /**
-   * Deletes the tests whose trace expired more than a day before `now`,
-   * sealed draft and all; resolves how many went.
-   */
-  deleteExpired(now: number): Promise<number>;
 }

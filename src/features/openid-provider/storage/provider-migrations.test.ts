@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
+import { featureTables } from '../../../app/open-storage.js';
 import { migrations } from '../../../foundation/storage/migrations/index.js';
 import { openSqliteStorage } from '../../../foundation/storage/sqlite/open-sqlite-storage.js';
 import { withTestStorage } from '../../../test-support/storage-fixtures.js';
@@ -11,9 +12,9 @@ import { providerTables } from './provider-stores.js';
 
 /**
  * Every migration a database has recorded (kysely_migration), in the order
- * they ran, from before the provider's moved to its own folder: the kernel's
- * and the provider's merged must give exactly this list, so that no
- * database runs one again or finds one missing.
+ * they ran, from before the provider's and the test sign-ins' moved to
+ * their own folders: the kernel's and the features' merged must give
+ * exactly this list, so that no database runs one again or finds one missing.
  */
 const recorded = [
   '0001_initial',
@@ -44,10 +45,10 @@ const recorded = [
   '0026_oidc_grant_revocation',
 ];
 
-describe("the provider's migrations", () => {
+describe("the features' migrations", () => {
   test("join the kernel's in one list, by name, as databases recorded them", () => {
     for (const dialect of ['sqlite', 'postgres'] as const) {
-      assert.deepEqual(Object.keys(migrations(dialect, [providerTables])), recorded);
+      assert.deepEqual(Object.keys(migrations(dialect, featureTables)), recorded);
     }
   });
 
@@ -72,8 +73,8 @@ describe("the provider's migrations", () => {
     await withTempDir(async (dir) => {
       const filename = join(dir, 'gateway.db');
       const secretBox = newSecretBox();
-      await (await openSqliteStorage({ filename, secretBox, features: [providerTables] })).close();
-      await (await openSqliteStorage({ filename, secretBox, features: [providerTables] })).close();
+      await (await openSqliteStorage({ filename, secretBox, features: featureTables })).close();
+      await (await openSqliteStorage({ filename, secretBox, features: featureTables })).close();
       const raw = new BetterSqlite3(filename, { readonly: true });
       try {
         const rows = raw
@@ -86,6 +87,10 @@ describe("the provider's migrations", () => {
         assert.ok(
           raw.prepare("select name from sqlite_master where name = 'oidc_grants'").get(),
           'the provider tables exist',
+        );
+        assert.ok(
+          raw.prepare("select name from sqlite_master where name = 'test_sign_ins'").get(),
+          "the test sign-ins' table exists",
         );
       } finally {
         raw.close();

@@ -13,7 +13,6 @@ import { appTokensMigration } from './0008-app-tokens.js';
 import { userGroupsMigration } from './0009-user-groups.js';
 import { auditReferenceIndexMigration } from './0010-audit-reference-index.js';
 import { rateWindowsMigration } from './0011-rate-windows.js';
-import { testSignInsMigration } from './0013-test-sign-ins.js';
 import { accessTokenRevalidationMigration } from './0012-access-token-revalidation.js';
 import { apiTokenOwnerMigration } from './0014-api-token-owner.js';
 import { hostSessionsMigration } from './0015-host-sessions.js';
@@ -29,8 +28,9 @@ import { oidcSidPartialIndexMigration } from './0025-oidc-sid-partial-index.js';
  * tables (feature-tables.ts), in one list ordered by name. Names sort in the
  * order they run, and are what a database records of each; never rename or
  * edit a released one: add the next. A feature's migrations are numbered in
- * the same sequence (the OpenID Provider's are 0017-0021 and 0026), so a
- * database migrated before they moved to the feature finds each one done.
+ * the same sequence (the test sign-ins' is 0013, the OpenID Provider's are
+ * 0017-0021 and 0026), so a database migrated before they moved to the
+ * feature finds each one done.
  */
 export function migrations(
   dialect: SqlDialect,
@@ -63,7 +63,6 @@ function kernelMigrations(dialect: SqlDialect): Record<string, Migration> {
     '0010_audit_reference_index': auditReferenceIndexMigration,
     '0011_rate_windows': rateWindowsMigration,
     '0012_access_token_revalidation': accessTokenRevalidationMigration,
-    '0013_test_sign_ins': testSignInsMigration,
     '0014_api_token_owner': apiTokenOwnerMigration,
     '0015_host_sessions': hostSessionsMigration,
     '0016_session_host': sessionHostMigration,

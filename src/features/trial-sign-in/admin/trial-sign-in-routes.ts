@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { EntryInvalidError, SsogateError } from '../../core/index.js';
-import type { ApiRouter } from './api-router.js';
-import { entryAnswers, validatedForSaving } from './entry-answers.js';
-import { asStored, entryTestBody } from './entry-tool-routes.js';
-import { entryParams } from './schemas.js';
-import type { Gateway } from '../../foundation/http/gateway.js';
-import type { StartedTrial } from '../trial-sign-in/start-trial.js';
-import { startTrialSignIn } from '../trial-sign-in/start-trial.js';
-import type { TraceAnswer, TrialSignInTrace } from '../trial-sign-in/trace-types.js';
-import { traceText } from '../trial-sign-in/trace.js';
+import { EntryInvalidError, SsogateError } from '../../../core/index.js';
+import type { ApiRouter } from '../../admin-api/api-router.js';
+import { entryAnswers, validatedForSaving } from '../../admin-api/entry-answers.js';
+import { asStored, entryTestBody } from '../../admin-api/entry-tool-routes.js';
+import { entryParams } from '../../admin-api/schemas.js';
+import type { Gateway } from '../trial-gateway.js';
+import type { StartedTrial } from '../start-trial.js';
+import { startTrialSignIn } from '../start-trial.js';
+import type { TraceAnswer, TrialSignInTrace } from '../trace-types.js';
+import { traceText } from '../trace.js';
 
 const startedAnswer = z
   .looseObject({
@@ -46,10 +46,10 @@ const testParams = z.strictObject({ id: z.string().regex(/^[\w-]{1,64}$/, 'must 
 /**
  * Test sign-ins (docs/admin-api.md#test-sign-in): start one with a stored
  * entry or a draft, then read its trace. Only the administrator (or API
- * token) who started a test reads it.
+ * token) who started a test reads it. Declared through the admin API's
+ * router (trial-sign-in/routes.ts hands them to it).
  */
-export function trialSignInRoutes(api: ApiRouter): void {
-  const { gateway } = api;
+export function trialSignInRoutes(api: ApiRouter, gateway: Gateway): void {
   const answers = entryAnswers(gateway);
 
   api.route(

@@ -1,21 +1,21 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { toMillis } from './columns.js';
-import type { Database, TrialSignInsTable } from './schema.js';
+import type { SecretBox } from '../../../foundation/crypto/secret-box.js';
+import { toMillis } from '../../../foundation/storage/columns.js';
+import type { TrialDatabase } from './trial-tables.js';
 import type { TrialSignInRecord, TrialSignInStatus, TrialSignInStore } from './types.js';
 
 /**
  * Expired tests stay this long, so that reading one says "expired" rather
- * than "unknown"; then the expiry sweep deletes them (app/expiry-sweep.ts).
+ * than "unknown"; then the expiry sweep deletes them (app/expiry-sweep.ts, trial-stores.ts).
  */
 export const keptAfterExpiryMs = 24 * 60 * 60_000;
 
 /** Test sign-ins in the database, their secrets sealed with the entries' key. */
 export function createTrialSignInStore(
-  db: Kysely<Database>,
+  db: Kysely<TrialDatabase>,
   secretBox: SecretBox,
 ): TrialSignInStore {
-  const record = (row: Selectable<TrialSignInsTable>): TrialSignInRecord => ({
+  const record = (row: Selectable<TrialDatabase['test_sign_ins']>): TrialSignInRecord => ({
     id: row.id,
     stateKey: row.state_key,
     actor: row.actor,
