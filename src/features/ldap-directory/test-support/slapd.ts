@@ -51,7 +51,15 @@ export interface RunningSlapd {
   /** ldap://127.0.0.1:{port} */
   readonly url: string;
   readonly port: number;
+  /** ldaps://127.0.0.1:{port}, when started with a certificate. */
+  readonly ldapsUrl: string | undefined;
   stop(): Promise<void>;
+}
+
+/** A certificate for 127.0.0.1 and its key, in PEM: slapd then offers StartTLS and ldaps://. */
+interface SlapdTls {
+  readonly certificate: string;
+  readonly key: string;
 }
 
 /**
@@ -60,17 +68,25 @@ export interface RunningSlapd {
  * core, cosine and inetorgperson schemas, the memberof overlay), loaded with
  * `directoryUsers` and their groups by ldapadd. Stopped by its pid.
  */
-export async function startSlapd(): Promise<RunningSlapd> {
+export async function startSlapd(tls?: SlapdTls): Promise<RunningSlapd> {
   if (slapdBinary === undefined || ldapadd === undefined) throw new Error('no slapd');
   const dir = mkdtempSync(join(tmpdir(), 'ssogate-slapd-'));
   mkdirSync(join(dir, 'db'));
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
-  writeFileSync(join(dir, 'slapd.conf'), config(dir));
+  const ldapsUrl = tls === undefined ? undefined : `ldaps://127.0.0.1:${await freePort()}`;
+  if (tls !== undefined) {
+    writeFileSync(join(dir, 'server.pem'), tls.certificate);
+    writeFileSync(join(dir, 'server.key'), tls.key, { mode: 0o600 });
+  }
+  writeFileSync(join(dir, 'slapd.conf'), config(dir, tls !== undefined));
   writeFileSync(join(dir, 'users.ldif'), ldif());
-  const child = spawn(slapdBinary, ['-f', join(dir, 'slapd.conf'), '-h', `${url}/`, '-d', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const listen = [url, ...(ldapsUrl === undefined ? [] : [ldapsUrl])].map((at) => `${at}/`);
+  const child = spawn(
+    slapdBinary,
+    ['-f', join(dir, 'slapd.conf'), '-h', listen.join(' '), '-d', '0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let errors = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
     errors += text;
@@ -95,11 +111,17 @@ export async function startSlapd(): Promise<RunningSlapd> {
     await stop();
     throw new Error(`slapd did not start: ${String(error)}\n${errors}`, { cause: error });
   }
-  return { url, port, stop };
+  return { url, port, ldapsUrl, stop };
 }
 
-function config(dir: string): string {
+function config(dir: string, tls: boolean): string {
   return [
+    ...(tls
+      ? [
+          `TLSCertificateFile ${join(dir, 'server.pem')}`,
+          `TLSCertificateKeyFile ${join(dir, 'server.key')}`,
+        ]
+      : []),
     'include /etc/ldap/schema/core.schema',
     'include /etc/ldap/schema/cosine.schema',
     'include /etc/ldap/schema/inetorgperson.schema',
