@@ -62,21 +62,23 @@ export const emptyLdap: LdapDraft = {
 
 export function ldapFromEntry(view: EntryView): LdapDraft {
   const ldap = view.ldap;
+  // Another kind's entry: the form's new directory, should its type be switched.
+  if (ldap === undefined) return emptyLdap;
   const text = (value: string | number | undefined) => (value === undefined ? '' : String(value));
   return {
-    url: text(ldap?.url),
-    startTls: ldap?.startTls ?? false,
-    caCertificate: text(ldap?.caCertificate),
-    bindDn: text(ldap?.bindDn),
-    baseDn: text(ldap?.baseDn),
-    userFilter: text(ldap?.userFilter),
-    groupFilter: text(ldap?.groupFilter),
-    groupBaseDn: text(ldap?.groupBaseDn),
-    userIdAttribute: text(ldap?.userIdAttribute),
-    nameAttribute: text(ldap?.nameAttribute),
-    emailAttribute: text(ldap?.emailAttribute),
-    memberOfAttribute: text(ldap?.memberOfAttribute),
-    connectTimeoutMs: text(ldap?.connectTimeoutMs),
+    url: text(ldap.url),
+    startTls: ldap.startTls ?? false,
+    caCertificate: text(ldap.caCertificate),
+    bindDn: text(ldap.bindDn),
+    baseDn: text(ldap.baseDn),
+    userFilter: text(ldap.userFilter),
+    groupFilter: text(ldap.groupFilter),
+    groupBaseDn: text(ldap.groupBaseDn),
+    userIdAttribute: text(ldap.userIdAttribute),
+    nameAttribute: text(ldap.nameAttribute),
+    emailAttribute: text(ldap.emailAttribute),
+    memberOfAttribute: text(ldap.memberOfAttribute),
+    connectTimeoutMs: text(ldap.connectTimeoutMs),
     groupsExpression: view.groupMapping?.expression ?? '',
     adminGroups: (view.groupMapping?.adminGroups ?? []).join('\n'),
   };

@@ -315,6 +315,9 @@ export const en = {
         template_placeholder_not_allowed: 'A placeholder is not allowed in this template.',
         template_method: 'The method prefix must be POST and one space.',
         template_url: 'The template is not an absolute http(s) URL.',
+        ldap_dn_invalid: 'This is not a distinguished name, such as ou=people,dc=example,dc=org.',
+        ldap_filter_invalid:
+          'This is not an LDAP filter with its placeholder, such as (&(objectClass=person)(uid={username})).',
         url_address_refused:
           'The URL names a host the gateway does not call (loopback, private, metadata).',
         template_repeated_parameter: 'A POST template repeats a query parameter.',

@@ -50,7 +50,7 @@ export const zhCN: ConsoleMessages = {
     lastFailure: '最近一次失败登录',
     actions: '操作',
     extension: '扩展',
-    ldap: 'LDAP',
+    ldap: 'LDAP 目录',
     broken: '已损坏：',
     orderOf: (name) => `${name} 的顺序`,
     moveUp: (name) => `将 ${name} 上移`,
@@ -281,6 +281,9 @@ export const zhCN: ConsoleMessages = {
         template_placeholder_not_allowed: '此模板中不能使用该占位符。',
         template_method: '方法前缀只能是 POST 加一个空格。',
         template_url: '模板不是绝对的 http(s) URL。',
+        ldap_dn_invalid: '这不是一个 DN（可分辨名称），例如 ou=people,dc=example,dc=org。',
+        ldap_filter_invalid:
+          '这不是带占位符的 LDAP 过滤器，例如 (&(objectClass=person)(uid={username}))。',
         url_address_refused: 'URL 指向网关不会访问的主机（本机回环、内网、元数据地址等）。',
         template_repeated_parameter: 'POST 模板中有重复的查询参数。',
         template_parameter_name: 'POST 模板的参数名中不能有占位符。',

@@ -283,7 +283,7 @@ export const entryModelAnswer = z.looseObject({
     .array(
       z.looseObject({
         kind: z.string(),
-        entryType: z.enum(['oauth2', 'extension']),
+        entryType: z.enum(['oauth2', 'extension', 'ldap']),
         label: z.string(),
         sections: z.array(z.string()),
         testPanel: z.boolean(),

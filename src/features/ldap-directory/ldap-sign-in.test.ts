@@ -290,5 +290,15 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
     assert.equal(entry.type, 'ldap');
     assert.equal(entry.appsecretSet, true);
     assert.equal(JSON.stringify(entry).includes(servicePassword), false);
+    const trial = await gw.app.inject({
+      method: 'POST',
+      url: '/_sso/api/entries/corp/test-sign-in',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(trial.statusCode, 400, trial.body);
+    assert.equal(
+      (JSON.parse(trial.body) as { error: { code: string } }).error.code,
+      'test_sign_in_unsupported',
+    );
   });
 });

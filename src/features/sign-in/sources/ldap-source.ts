@@ -29,7 +29,12 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
   return {
     kind: ldapKind,
     authorizationRequest(deps, options = {}) {
-      const state = randomToken(deps.random, options.stateBytes);
+      // Only a test sign-in asks for a state of its own length
+      // (src/features/trial-sign-in/trial-state.ts): it would open a
+      // password form whose post finds no pending sign-in, so it is refused
+      // before it starts.
+      if (options.stateBytes !== undefined) return Promise.reject(trialRefused());
+      const state = randomToken(deps.random);
       const form = new URL(ldapFormPath(entry.id), deps.publicUrl);
       form.searchParams.set('state', state);
       return Promise.resolve({
@@ -85,15 +90,15 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
     secrets: [entry.ldap.bindPassword],
-    readTrialAnswer() {
-      return Promise.reject(
-        new SsogateError(
-          'test_sign_in_unsupported',
-          'an LDAP entry is tried by signing in with its password form; a test sign-in types no password',
-        ),
-      );
-    },
+    readTrialAnswer: () => Promise.reject(trialRefused()),
     oauth2Steps: undefined,
     doctorChecks: [],
   };
+}
+
+function trialRefused(): SsogateError {
+  return new SsogateError(
+    'test_sign_in_unsupported',
+    'an LDAP entry is tried by signing in with its password form; a test sign-in types no password',
+  );
 }
