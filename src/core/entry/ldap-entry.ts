@@ -177,7 +177,10 @@ function checkUrl(source: string | undefined, problems: ProblemList): string | u
     );
     return undefined;
   }
-  return `${url.protocol}//${url.host}`;
+  // The port always written out (RFC 4516 §2: 389, 636 for ldaps), so the
+  // origin that is checked and reported is the one connected to.
+  const port = url.port === '' ? (url.protocol === 'ldaps:' ? '636' : '389') : url.port;
+  return `${url.protocol}//${url.hostname}:${port}`;
 }
 
 function checkDn(
@@ -243,10 +246,7 @@ function isDistinguishedName(value: string): boolean {
  * undefined. Each `{placeholder}` stands for an assertion value (it is
  * replaced escaped, escapeFilterValue), so it is checked as one.
  */
-function filterProblem(
-  template: string,
-  placeholder: 'username' | 'dn',
-): string | undefined {
+function filterProblem(template: string, placeholder: 'username' | 'dn'): string | undefined {
   const marker = `{${placeholder}}`;
   if (!template.includes(marker))
     return `must hold ${marker}, where the ${placeholder === 'username' ? 'typed username' : "user's DN"} goes`;
