@@ -302,3 +302,48 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
     );
   });
 });
+
+describe("an LDAP entry's form with several hosts", { skip: slapdSkip }, () => {
+  let slapd: RunningSlapd;
+  let gw: TestGateway;
+  let port = 0;
+  before(async () => {
+    slapd = await startSlapd();
+    gw = await startTestGateway({
+      entries: () => [ldapEntry('corp', slapd.url, { isDefault: true })],
+      envOfPort: (listening) => {
+        port = listening;
+        return {
+          SSOGATE_PUBLIC_URL: `http://sso.localhost:${listening}`,
+          SSOGATE_FORWARD_AUTH_HOSTS: `*.apps.localhost:${listening}`,
+        };
+      },
+    });
+  });
+  after(async () => {
+    await gw.close();
+    await slapd.stop();
+  });
+
+  test('answers on the auth host only: a GET is sent there, a post is 404', async () => {
+    const host = `team.apps.localhost:${port}`;
+    const shown = await gw.app.inject({
+      method: 'GET',
+      url: '/_sso/ldap/corp?state=x',
+      headers: { host, accept: 'text/html' },
+    });
+    assert.equal(shown.statusCode, 302, shown.body);
+    assert.equal(shown.headers.location, `http://sso.localhost:${port}/_sso/ldap/corp?state=x`);
+    const posted = await gw.app.inject({
+      method: 'POST',
+      url: '/_sso/ldap/corp',
+      headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        state: 'x',
+        username: alice.uid,
+        password: alice.password,
+      }).toString(),
+    });
+    assert.equal(posted.statusCode, 404, posted.body);
+  });
+});
