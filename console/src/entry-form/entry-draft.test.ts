@@ -115,6 +115,40 @@ const extensionEntry: EntryView = {
   lastFailedSignInAt: null,
 };
 
+/** An LDAP entry with every field of its directory set. */
+const ldapEntry: EntryView = {
+  id: 'corp-directory',
+  name: 'Corporate directory',
+  enabled: true,
+  isDefault: false,
+  type: 'ldap',
+  appsecretSet: true,
+  extensionSecretSet: false,
+  broken: null,
+  ldap: {
+    url: 'ldap://ldap.example.test',
+    startTls: true,
+    caCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    bindDn: 'cn=gateway,ou=services,dc=example,dc=test',
+    baseDn: 'ou=people,dc=example,dc=test',
+    userFilter: '(&(objectClass=person)(sAMAccountName={username}))',
+    groupFilter: '(&(objectClass=group)(member={dn}))',
+    groupBaseDn: 'ou=groups,dc=example,dc=test',
+    userIdAttribute: 'sAMAccountName',
+    nameAttribute: 'displayName',
+    emailAttribute: 'mail',
+    memberOfAttribute: 'memberOf',
+    connectTimeoutMs: 3000,
+  },
+  groupMapping: { expression: "JSON_GET($response, 'groups')", adminGroups: ['sso-admins'] },
+  provisioning: { createUsers: true, updateOnSignIn: true, adoptExistingUsers: false },
+  position: 1,
+  createdAt: '2024-05-01T12:00:00.000Z',
+  updatedAt: '2024-05-01T12:00:00.000Z',
+  lastSuccessfulSignInAt: null,
+  lastFailedSignInAt: null,
+};
+
 /** What the API sends about an entry that a client never writes back. */
 const serverOnlyFields = new Set([
   'appsecretSet',
@@ -169,6 +203,7 @@ describe('an entry through the form and back', () => {
       ...Object.keys(oauth2Entry),
       ...Object.keys(revalidatingEntry),
       ...Object.keys(extensionEntry),
+      ...Object.keys(ldapEntry),
     ]);
     assert.deepEqual(
       Object.keys(entrySchema.shape).filter((key) => !set.has(key)),
@@ -195,6 +230,13 @@ describe('an entry through the form and back', () => {
       revalidateGraceMinutes: ' ',
     });
     assert.equal('revalidateMinutes' in blank || 'revalidateGraceMinutes' in blank, false);
+  });
+
+  test('an LDAP entry with every field set comes back as the same entry', () => {
+    const body = resent(ldapEntry);
+    assert.deepEqual(body, writtenFields(ldapEntry));
+    assert.equal(entryReplaceBody.safeParse(body).success, true);
+    assert.equal(validateEntry({ ...body, appsecret: 'kept' }).ok, true);
   });
 
   test('an extension entry with every field set comes back as the same entry', () => {

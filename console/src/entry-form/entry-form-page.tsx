@@ -17,6 +17,7 @@ import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
 import { ExtensionFields } from './extension-fields';
 import { GeneralFields } from './general-fields';
+import { LdapFields } from './ldap-fields';
 import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
 import { UsersSection } from './provisioning-fields';
@@ -236,6 +237,17 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
                     settings={draft.extensionSettings}
                     problems={problems}
                     onChange={change}
+                  />
+                );
+              case 'ldapDirectory':
+                return (
+                  <LdapFields
+                    key={section}
+                    ldap={draft.ldap}
+                    problems={problems}
+                    onChange={(ldap) => {
+                      change({ ldap });
+                    }}
                   />
                 );
               case 'users':

@@ -1,5 +1,6 @@
 import type { EntryKind, EntryKindId } from './entry-kind.js';
 import { extensionKind } from './extension.js';
+import { ldapKind } from './ldap.js';
 import { oauth2Kind } from './oauth2.js';
 
 /**
@@ -10,6 +11,7 @@ import { oauth2Kind } from './oauth2.js';
 const kinds: Readonly<Record<EntryKindId, EntryKind>> = {
   oauth2: oauth2Kind,
   extension: extensionKind,
+  ldap: ldapKind,
 };
 
 export const entryKinds: readonly EntryKind[] = Object.values(kinds);

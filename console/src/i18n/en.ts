@@ -55,6 +55,7 @@ export const en = {
     lastFailure: 'Last failed sign-in',
     actions: 'Actions',
     extension: 'extension',
+    ldap: 'LDAP',
     broken: 'Broken:',
     orderOf: (name: string) => `Order of ${name}`,
     moveUp: (name: string) => `Move ${name} up`,
@@ -241,6 +242,21 @@ export const en = {
       extensionUrl: 'Extension service URL',
       extensionSecret: 'Shared secret',
       extensionSettings: 'Settings',
+      'ldap.url': 'Directory URL',
+      'ldap.startTls': 'Upgrade the connection with StartTLS',
+      'ldap.caCertificate': 'CA certificates (PEM)',
+      'ldap.bindDn': 'Service account DN',
+      'ldap.baseDn': 'User search base DN',
+      'ldap.userFilter': 'User filter',
+      'ldap.groupFilter': 'Group filter',
+      'ldap.groupBaseDn': 'Group search base DN',
+      'ldap.userIdAttribute': 'User id attribute',
+      'ldap.nameAttribute': 'Name attribute',
+      'ldap.emailAttribute': 'E-mail attribute',
+      'ldap.memberOfAttribute': 'Group membership attribute',
+      'ldap.connectTimeoutMs': 'Connection time-out (ms)',
+      'groupMapping.expression': 'Groups',
+      'groupMapping.adminGroups': 'Administrator groups',
       'shapes.calls': 'Application token and calls after user info',
     },
     /** A test's link to the field it blames, which it focuses (opening its section). */
@@ -299,6 +315,9 @@ export const en = {
         template_placeholder_not_allowed: 'A placeholder is not allowed in this template.',
         template_method: 'The method prefix must be POST and one space.',
         template_url: 'The template is not an absolute http(s) URL.',
+        ldap_dn_invalid: 'This is not a distinguished name, such as ou=people,dc=example,dc=org.',
+        ldap_filter_invalid:
+          'This is not an LDAP filter with its placeholder, such as (&(objectClass=person)(uid={username})).',
         url_address_refused:
           'The URL names a host the gateway does not call (loopback, private, metadata).',
         template_repeated_parameter: 'A POST template repeats a query parameter.',
@@ -342,6 +361,7 @@ export const en = {
       legend: 'Entry',
       oauth2: 'OAuth2 server (URL templates and expressions)',
       extension: 'Extension service (for servers the templates cannot describe)',
+      ldap: 'LDAP or Active Directory (a password form of the gateway)',
       nameHint: 'The label on the sign-in page.',
       idHintNew:
         'Suggested from the name; lowercase letters, digits and hyphens. Part of the callback URL, so it cannot change later.',
@@ -480,6 +500,29 @@ export const en = {
       testing: 'Testing…',
       test: 'Test connection',
       answered: (ms: number) => `The extension service answered in ${ms} ms.`,
+    },
+    ldap: {
+      legend: 'Directory',
+      intro:
+        "The gateway shows its own sign-in form and checks the password against the directory. The service account's password is the App secret above.",
+      hints: {
+        url: 'ldaps://host:636, or ldap://host:389 (with StartTLS below).',
+        bindDn: 'The account that searches for users.',
+        baseDn: 'Users are searched in this subtree.',
+        userFilter: 'An LDAP filter; {username} is replaced by the typed name, escaped.',
+        groupFilter:
+          "Optional: finds the user's groups, {dn} being the user's DN. Blank: the membership attribute is read.",
+        groupBaseDn: 'Groups are searched in this subtree; blank: the user search base.',
+        userIdAttribute: 'Default uid (sAMAccountName for Active Directory).',
+        nameAttribute: 'Default cn.',
+        emailAttribute: 'Default mail.',
+        memberOfAttribute: 'Default memberOf.',
+        connectTimeoutMs: 'Default 5000; each operation has the entry time-out.',
+        caCertificate: "Blank: the system's certificates.",
+      },
+      groupsHint: (example: string) =>
+        `An expression over the directory's answer, such as ${example} (the names of the user's groups).`,
+      adminGroupsHint: 'One group per line: their members administer the gateway.',
     },
     /** Beside the heading of a collapsed part of the form. */
     sectionProblems: (count: number) => `${count} problem${count === 1 ? '' : 's'}`,

@@ -144,9 +144,10 @@ async function originFindings(
       findings.push(problem('address_refused', check, origin, `${address}: ${refusal}`, allowFix));
   }
   if (findings.length > 1) return findings;
+  // An LDAP entry's origin always names its port (src/core/entry/ldap-entry.ts).
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   findings.push(
-    url.protocol === 'https:'
+    url.protocol === 'https:' || url.protocol === 'ldaps:'
       ? await tlsFinding(check, origin, host, port, config)
       : await tcpFinding(check, origin, host, port),
   );
@@ -162,7 +163,8 @@ async function tcpFinding(
   try {
     const socket = await opened(connectTcp({ host, port }), 'connect', `${host}:${port}`);
     socket.destroy();
-    return passed(check, origin, `TCP connection to port ${port} accepted (plain http)`);
+    const plain = origin.startsWith('ldap:') ? 'plain ldap' : 'plain http';
+    return passed(check, origin, `TCP connection to port ${port} accepted (${plain})`);
   } catch (error) {
     return connectFailed(check, origin, error);
   }

@@ -17,6 +17,7 @@ import type { CompiledEntry } from './compiled-entry.js';
  */
 export function entryCallUrls(entry: CompiledEntry): readonly (readonly [string, string])[] {
   if (entry.type === 'extension') return [['extensionUrl', entry.extension.url]];
+  if (entry.type === 'ldap') return [['ldap.url', entry.ldap.url]];
   const urls: [string, string][] = [];
   if (entry.token !== undefined) urls.push(['tokenUrl', sampleUrl(entry.token.template)]);
   urls.push(['userInfoUrl', sampleUrl(entry.userInfo.template)]);
@@ -40,7 +41,13 @@ export function entryCallUrls(entry: CompiledEntry): readonly (readonly [string,
 export function entryCallOrigins(entry: CompiledEntry): readonly string[] {
   const urls = entryCallUrls(entry).map(([, url]) => url);
   if (entry.type === 'oauth2' && entry.oidc !== undefined) urls.push(entry.oidc.issuer);
-  return [...new Set(urls.map((url) => new URL(url).origin))].sort();
+  return [...new Set(urls.map(originOf))].sort();
+}
+
+/** An ldap:// URL has no origin in the URL standard ("null"): its scheme, host and port stand for one. */
+function originOf(text: string): string {
+  const url = new URL(text);
+  return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
 }
 
 /** The host is fixed when the entry is saved (placeholders stand only after it). */

@@ -7,6 +7,7 @@ import type { UserIdScope } from '../user/user-id-scope.js';
 import type { CompiledShapes } from './compile-shapes.js';
 import type { CompiledGroupMapping } from './group-mapping.js';
 import type { EntryInput } from './entry-input.js';
+import type { CompiledLdap } from './ldap-entry.js';
 
 /** How one outbound call (token or user-info) is shaped, beyond its URL. */
 export interface CompiledCall {
@@ -116,7 +117,18 @@ export interface CompiledExtensionEntry extends CompiledEntryBase {
   readonly extension: CompiledExtension;
 }
 
-export type CompiledEntry = CompiledOAuth2Entry | CompiledExtensionEntry;
+/**
+ * An entry whose users type their password into the gateway's own form,
+ * checked against an LDAP directory (docs/entries.md#ldap-directories).
+ */
+export interface CompiledLdapEntry extends CompiledEntryBase {
+  readonly type: 'ldap';
+  readonly ldap: CompiledLdap;
+  /** Groups and the administrator flag, over the user's attributes and `groups`. */
+  readonly groupMapping: CompiledGroupMapping | undefined;
+}
+
+export type CompiledEntry = CompiledOAuth2Entry | CompiledExtensionEntry | CompiledLdapEntry;
 
 export const defaultTimeoutMs = 10_000;
 

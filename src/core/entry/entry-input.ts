@@ -6,6 +6,7 @@ import {
 } from '../oidc/oidc-input.js';
 import { userIdScopes } from '../user/user-id-scope.js';
 import { groupMappingInput } from './group-mapping.js';
+import { ldapInput } from './ldap-entry.js';
 import { shapesInput } from './shapes-input.js';
 
 /**
@@ -79,8 +80,11 @@ const provisioningInput = z.strictObject({
 export const extensionSettingName = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 export const entryInput = z.strictObject({
-  /** `oauth2` (the default) is configured by templates; `extension` delegates to an extension service. */
-  type: z.enum(['oauth2', 'extension']).optional(),
+  /**
+   * `oauth2` (the default) is configured by templates; `extension` delegates to an
+   * extension service; `ldap` checks a password against a directory.
+   */
+  type: z.enum(['oauth2', 'extension', 'ldap']).optional(),
   id: z
     .string()
     .regex(
@@ -130,6 +134,8 @@ export const entryInput = z.strictObject({
     )
     .refine((settings) => Object.keys(settings).length <= 64, 'must hold at most 64 settings')
     .optional(),
+  /** The directory of an entry of type ldap (docs/entries.md#ldap-directories). */
+  ldap: ldapInput.optional(),
 });
 
 export type EntryInput = z.infer<typeof entryInput>;

@@ -3,6 +3,7 @@ export type {
   CompiledEntry,
   CompiledExtension,
   CompiledExtensionEntry,
+  CompiledLdapEntry,
   CompiledOAuth2Entry,
   ProvisioningPolicy,
   TokenValue,
@@ -20,5 +21,7 @@ export { entryCallOrigins, entryCallUrls } from './call-urls.js';
 export { discoveryIssuerOf, entryTypeOf } from './entry-kind.js';
 export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
+export type { CompiledLdap, DirectoryAnswer } from './ldap-entry.js';
+export { mapDirectoryUser, renderFilter } from './ldap-entry.js';
 export type { EntryValidation } from './validate-entry.js';
 export { compileEntry, compileOAuth2Entry, validateEntry } from './validate-entry.js';

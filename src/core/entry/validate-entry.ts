@@ -12,6 +12,7 @@ import { compileExtension } from './compile-extension.js';
 import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
 import { compileMappings } from './compile-mappings.js';
 import { compileGroupMapping } from './group-mapping.js';
+import { compileLdap } from './ldap-entry.js';
 import {
   compileShapes,
   hasTokenExchange,
@@ -53,6 +54,7 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
   // their shape, so an administrator sees every problem in one round.
   const given = asRecord(input);
   if (given.type === 'extension') return validateExtensionEntry(shape, given, problems);
+  if (given.type === 'ldap') return validateLdapEntry(shape, given, problems);
   // An OpenID Connect entry is read with the templates discovery writes for
   // the fields left empty (oidc-entry.ts); the stored input stays as given.
   const oidc = readOidc(given, options.discovery, problems);
@@ -195,6 +197,35 @@ function validateExtensionEntry(
   return {
     ok: true,
     entry: { ...commonFields(shape.data), type: 'extension', extension },
+    warnings,
+  };
+}
+
+/**
+ * An entry of type ldap (docs/entries.md#ldap-directories): its `ldap` block,
+ * the service account's password as `appsecret`, and an optional groupMapping
+ * over the user's attributes and `groups`.
+ */
+function validateLdapEntry(
+  shape: ReturnType<typeof entryInput.safeParse>,
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): EntryValidation {
+  const ldap = compileLdap(raw, problems);
+  const groupMapping = compileGroupMapping(raw, problems);
+  if (shape.success) checkCombinations(shape.data, problems);
+  if (!shape.success || problems.items.length > 0 || ldap === undefined) {
+    return { ok: false, problems: problems.items };
+  }
+  const warnings =
+    ldap.url.startsWith('ldap:') && !ldap.startTls
+      ? [
+          'the directory is reached over plain ldap:// without StartTLS: passwords cross the network unencrypted',
+        ]
+      : [];
+  return {
+    ok: true,
+    entry: { ...commonFields(shape.data), type: 'ldap', ldap, groupMapping },
     warnings,
   };
 }

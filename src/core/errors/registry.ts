@@ -47,6 +47,14 @@ export const errorRegistry = {
     summary: 'The method prefix is not `POST ` (the word POST and one space).',
   },
   template_url: { status: 400, summary: 'The template is not an absolute http(s) URL.' },
+  ldap_dn_invalid: {
+    status: 400,
+    summary: 'A DN field of an LDAP entry is not a distinguished name (RFC 4514).',
+  },
+  ldap_filter_invalid: {
+    status: 400,
+    summary: 'A filter of an LDAP entry is not an RFC 4515 filter or lacks its placeholder.',
+  },
   url_address_refused: {
     status: 400,
     summary:
@@ -285,6 +293,18 @@ export const errorRegistry = {
   origin_refused: {
     status: 403,
     summary: 'A WebSocket handshake came from a page of another site.',
+  },
+  ldap_sign_in_failed: {
+    status: 401,
+    summary: 'The username or password is wrong for the directory; the answer does not say which.',
+  },
+  ldap_unavailable: {
+    status: 503,
+    summary: 'The directory could not be reached in time, or its TLS could not be verified.',
+  },
+  ldap_directory_error: {
+    status: 502,
+    summary: 'The directory refused the service account or answered the search with an error.',
   },
   local_sign_in_failed: {
     status: 401,
@@ -673,6 +693,11 @@ export const errorRegistry = {
   test_sign_in_forbidden: {
     status: 403,
     summary: 'The test sign-in was started by another administrator or token.',
+  },
+  test_sign_in_unsupported: {
+    status: 400,
+    summary:
+      "The entry's kind signs users in through a form of the gateway's own: a test sign-in types no password.",
   },
   test_sign_in_needs_state: {
     status: 400,

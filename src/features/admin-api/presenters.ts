@@ -48,6 +48,8 @@ export function presentEntry(record: EntryRecord, appsecretSet: boolean): Record
     extensionSettings: input.extensionSettings,
     // Write-only like appsecret: whether one is stored, never its value.
     extensionSecretSet: input.extensionSecret !== undefined,
+    // An LDAP entry's directory; its service account's password is the write-only appsecret.
+    ldap: input.ldap,
     // A stored entry the engine no longer compiles signs no one in; shown, not hidden.
     broken: compileProblem(input) ?? null,
     position: record.position,

@@ -97,12 +97,13 @@ export const entrySchema = named(
     ...shapeFieldSchemas,
     revalidateMinutes: shape.revalidateMinutes,
     revalidateGraceMinutes: shape.revalidateGraceMinutes,
-    type: z.enum(['oauth2', 'extension']),
+    type: z.enum(['oauth2', 'extension', 'ldap']),
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,
     extensionSecretSet: z
       .boolean()
       .describe('whether an extensionSecret is stored; the secret is write-only'),
+    ldap: shape.ldap,
     broken: z
       .string()
       .nullable()
@@ -282,7 +283,7 @@ export const entryModelAnswer = z.looseObject({
     .array(
       z.looseObject({
         kind: z.string(),
-        entryType: z.enum(['oauth2', 'extension']),
+        entryType: z.enum(['oauth2', 'extension', 'ldap']),
         label: z.string(),
         sections: z.array(z.string()),
         testPanel: z.boolean(),

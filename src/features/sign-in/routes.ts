@@ -8,6 +8,7 @@ import type { TrialCallback } from './callback-answer.js';
 import { callbackStart, completeCallback } from './callback-answer.js';
 import { callbackQuery } from './callback-query.js';
 import { formPostCallbackRoute } from './form-post-callback.js';
+import { ldapPasswordFormRoutes } from './ldap-password-form.js';
 import { handsOffHere, sendToHandoff } from './handoff-start.js';
 import { chooserHref } from './auth-host-sign-in.js';
 import { redirectToEntry } from './send-to-sign-in.js';
@@ -20,7 +21,7 @@ interface EntryParams {
 /**
  * GET /_sso/login/{id} and GET /_sso/callback/{id} (docs/design.md#the-sign-in-flow),
  * and POST /_sso/callback/{id} for an entry whose server posts it
- * (form-post-callback.ts).
+ * (form-post-callback.ts), and the password form of an LDAP entry (ldap-password-form.ts).
  * `trialCallback` answers the callback of an administrator's test sign-in
  * (src/features/trial-sign-in/trial-callback.ts), resolving true when it did; it is
  * given here, by the app, because that feature builds on this one.
@@ -86,4 +87,5 @@ function signInFlowRoutes(
     ),
   );
   formPostCallbackRoute(app, gateway, trialCallback);
+  ldapPasswordFormRoutes(app, gateway);
 }

@@ -2,6 +2,7 @@ export { MARK_PATH, PRODUCT_NAME, markSvg } from './brand.js';
 export { RELAYED_FIELD, RELAY_SCRIPT_SOURCE, callbackRelayPage } from './callback-relay-page.js';
 export { chooserPage, entryHref } from './chooser-page.js';
 export { consentPage } from './consent-page.js';
+export { directorySignInPage } from './directory-sign-in-page.js';
 export { formPostPage } from './form-post-page.js';
 export type { ChooserEntry, ChooserPageInput, LocalFormInput } from './chooser-page.js';
 export { MAX_DETAIL_LENGTH, errorPage, flowErrorSentences, retryCanHelp } from './error-page.js';

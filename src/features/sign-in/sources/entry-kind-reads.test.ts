@@ -17,7 +17,7 @@ const repositoryRoot = fileURLToPath(new URL('../../../../../', import.meta.url)
 
 const allowed = ['src/features/sign-in/sources/', 'src/core/entry/', 'console/src/entry-kinds/'];
 
-const kinds = String.raw`['"\x60](?:oauth2|extension|openid-connect)['"\x60]`;
+const kinds = String.raw`['"\x60](?:oauth2|extension|openid-connect|ldap)['"\x60]`;
 
 /**
  * What reads an entry's kind. A kind is read off a value named as entries

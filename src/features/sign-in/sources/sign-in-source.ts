@@ -23,10 +23,10 @@ import type { SignedInUser, StepObserver } from '../oauth2-steps.js';
  * to know what a kind asks for.
  */
 export interface SourceKind {
-  /** The kind's name: `oauth2`, `openid-connect`, `extension`. */
+  /** The kind's name: `oauth2`, `openid-connect`, `extension`, `ldap`. */
   readonly kind: string;
   /** The `type` an entry of this kind is saved with (docs/entries.md#fields). */
-  readonly entryType: 'oauth2' | 'extension';
+  readonly entryType: 'oauth2' | 'extension' | 'ldap';
   readonly label: string;
   /**
    * The form's sections below its general fields, in order, by the names

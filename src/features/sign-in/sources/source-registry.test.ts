@@ -17,12 +17,26 @@ const extension = compileEntry({
   extensionSecret: 'a-signing-secret-of-enough-length-000',
 });
 
+const ldap = compileEntry({
+  id: 'corp',
+  name: 'Corp',
+  enabled: true,
+  type: 'ldap',
+  appsecret: 'service account password',
+  ldap: {
+    url: 'ldaps://ldap.corp.example',
+    bindDn: 'cn=gateway,ou=services,dc=corp,dc=example',
+    baseDn: 'ou=people,dc=corp,dc=example',
+    userFilter: '(&(objectClass=person)(uid={username}))',
+  },
+});
+
 describe('sign-in sources', () => {
   test('each kind of entry has its source, and every source kind is listed', () => {
-    const kinds = [oauth2, openIdConnect, extension].map((entry) => sourceOf(entry).kind);
+    const kinds = [oauth2, openIdConnect, extension, ldap].map((entry) => sourceOf(entry).kind);
     assert.deepEqual(
       kinds.map(({ kind }) => kind),
-      ['oauth2', 'openid-connect', 'extension'],
+      ['oauth2', 'openid-connect', 'extension', 'ldap'],
     );
     assert.deepEqual(sourceKinds, kinds);
     for (const kind of sourceKinds) {
@@ -33,6 +47,9 @@ describe('sign-in sources', () => {
   test('the callback is found by the state, or by the browser without one', () => {
     assert.equal(sourceOf(oauth2).callback.correlationField, 'state');
     assert.equal(sourceOf(extension).callback.correlationField, 'state');
+    // An LDAP entry's callback is its password form's post, on a route of its own.
+    assert.equal(sourceOf(ldap).callback.correlationField, 'state');
+    assert.deepEqual(sourceOf(ldap).callback.methods, []);
     const stateless = compileEntry(
       buildGetEntry({
         authorizeUrl: 'https://as.example/authorize?appid=${appid}&redirect_uri=${redirect_uri}',

@@ -1,0 +1,379 @@
+import { z } from 'zod';
+import { SsogateError } from '../errors/ssogate-error.js';
+import { createEvaluationContext } from '../expression/index.js';
+import type { MappedUser } from '../user/mapped-user.js';
+import { mapUser } from '../user/map-user.js';
+import type { ProblemList } from './compile-fields.js';
+import { asRecord, textField } from './compile-fields.js';
+import type { CompiledGroupMapping } from './group-mapping.js';
+import { readGroups } from './group-mapping.js';
+
+/**
+ * An LDAP or Active Directory entry's own fields (docs/entries.md#ldap-directories),
+ * the `ldap` block of an entry of type `ldap`. The service account's
+ * password is the entry's `appsecret`: write-only and sealed at rest like
+ * every entry secret.
+ */
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const optionalText = (max: number) =>
+  text(max)
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
+
+export const ldapInput = z.strictObject({
+  /** `ldap://host[:port]` or `ldaps://host[:port]`, nothing after the port. */
+  url: text(2048),
+  /** Upgrade an `ldap://` connection with StartTLS (RFC 4511 §4.14) before any bind. */
+  startTls: z.boolean().optional(),
+  /** PEM certificates the directory's certificate must chain to, instead of the system's. */
+  caCertificate: optionalText(64 * 1024),
+  /** The service account that searches for the user (RFC 4514 DN). */
+  bindDn: text(1024),
+  /** Where users are searched, the whole subtree. */
+  baseDn: text(1024),
+  /** An RFC 4515 filter holding `{username}`, replaced by the typed name, escaped. */
+  userFilter: text(1024),
+  /** A filter holding `{dn}` finding the user's groups; absent, the user's memberOf is read. */
+  groupFilter: optionalText(1024),
+  /** Where groups are searched; the baseDn when absent. */
+  groupBaseDn: optionalText(1024),
+  userIdAttribute: optionalText(64),
+  nameAttribute: optionalText(64),
+  emailAttribute: optionalText(64),
+  /** The attribute of the user naming their groups' DNs (Active Directory's memberOf). */
+  memberOfAttribute: optionalText(64),
+  /** The time allowed to open the connection (TLS included); the operations have `timeoutMs`. */
+  connectTimeoutMs: z.number().int().min(100).max(60_000).optional(),
+});
+
+export interface CompiledLdap {
+  readonly url: string;
+  readonly startTls: boolean;
+  readonly caCertificate: string | undefined;
+  readonly bindDn: string;
+  /** The entry's appsecret. */
+  readonly bindPassword: string;
+  readonly baseDn: string;
+  readonly userFilter: string;
+  readonly groupFilter: string | undefined;
+  readonly groupBaseDn: string;
+  readonly userIdAttribute: string;
+  readonly nameAttribute: string;
+  readonly emailAttribute: string;
+  readonly memberOfAttribute: string;
+  readonly connectTimeoutMs: number;
+}
+
+const defaultConnectTimeoutMs = 5_000;
+
+/** RFC 4512 §1.4 attribute descriptions: a keystring or a numeric OID. */
+const attributeName = /^(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)$/;
+
+/**
+ * Checks the `ldap` block of an entry of type ldap and compiles it, or
+ * returns undefined with its problems added.
+ */
+export function compileLdap(
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): CompiledLdap | undefined {
+  const before = problems.items.length;
+  const block = asRecord(raw.ldap);
+  if (raw.ldap === undefined) problems.field('ldap', 'is required for an entry of type ldap');
+  const url = checkUrl(textField(block, 'url'), problems);
+  const startTls = block.startTls === true;
+  if (startTls && url?.startsWith('ldaps:') === true) {
+    problems.field(
+      'ldap.startTls',
+      'cannot be combined with ldaps://: the connection is TLS already',
+    );
+  }
+  const caCertificate = textField(block, 'caCertificate');
+  if (caCertificate !== undefined && !caCertificate.includes('-----BEGIN CERTIFICATE-----')) {
+    problems.field('ldap.caCertificate', 'must be PEM certificates (-----BEGIN CERTIFICATE-----)');
+  }
+  const bindDn = checkDn(block, 'bindDn', problems);
+  const baseDn = checkDn(block, 'baseDn', problems);
+  const groupBaseDn =
+    textField(block, 'groupBaseDn') === undefined
+      ? baseDn
+      : checkDn(block, 'groupBaseDn', problems);
+  const userFilter = checkFilter(block, 'userFilter', 'username', problems);
+  const groupFilter =
+    textField(block, 'groupFilter') === undefined
+      ? undefined
+      : checkFilter(block, 'groupFilter', 'dn', problems);
+  const attribute = (field: string, fallback: string): string => {
+    const value = textField(block, field) ?? fallback;
+    if (!attributeName.test(value)) {
+      problems.add(
+        new SsogateError('field_invalid', 'must be an attribute name (RFC 4512 §1.4)', {
+          field: `ldap.${field}`,
+        }),
+      );
+    }
+    return value;
+  };
+  const compiled = {
+    userIdAttribute: attribute('userIdAttribute', 'uid'),
+    nameAttribute: attribute('nameAttribute', 'cn'),
+    emailAttribute: attribute('emailAttribute', 'mail'),
+    memberOfAttribute: attribute('memberOfAttribute', 'memberOf'),
+  };
+  const bindPassword = textField(raw, 'appsecret');
+  if (bindPassword === undefined) {
+    problems.field(
+      'appsecret',
+      "is required for an entry of type ldap: the service account's password",
+    );
+  }
+  if (
+    problems.items.length > before ||
+    url === undefined ||
+    bindDn === undefined ||
+    baseDn === undefined ||
+    groupBaseDn === undefined ||
+    userFilter === undefined ||
+    bindPassword === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    url,
+    startTls,
+    caCertificate,
+    bindDn,
+    bindPassword,
+    baseDn,
+    userFilter,
+    groupFilter,
+    groupBaseDn,
+    ...compiled,
+    connectTimeoutMs:
+      typeof block.connectTimeoutMs === 'number' ? block.connectTimeoutMs : defaultConnectTimeoutMs,
+  };
+}
+
+function checkUrl(source: string | undefined, problems: ProblemList): string | undefined {
+  if (source === undefined) {
+    problems.field('ldap.url', 'is required: ldap://host:389 or ldaps://host:636');
+    return undefined;
+  }
+  const url = URL.canParse(source) ? new URL(source) : undefined;
+  if (url === undefined || !/^ldaps?:$/.test(url.protocol) || url.hostname === '') {
+    problems.field('ldap.url', 'must be ldap://host[:port] or ldaps://host[:port]');
+    return undefined;
+  }
+  if (
+    url.username !== '' ||
+    url.password !== '' ||
+    !['', '/'].includes(url.pathname) ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
+    problems.field(
+      'ldap.url',
+      'must name only the scheme, host and port: the base DN and filter are fields of their own',
+    );
+    return undefined;
+  }
+  // The port always written out (RFC 4516 §2: 389, 636 for ldaps), so the
+  // origin that is checked and reported is the one connected to.
+  const port = url.port === '' ? (url.protocol === 'ldaps:' ? '636' : '389') : url.port;
+  return `${url.protocol}//${url.hostname}:${port}`;
+}
+
+function checkDn(
+  block: Readonly<Record<string, unknown>>,
+  field: string,
+  problems: ProblemList,
+): string | undefined {
+  const value = textField(block, field);
+  if (value === undefined) {
+    problems.field(`ldap.${field}`, 'is required');
+    return undefined;
+  }
+  if (!isDistinguishedName(value)) {
+    problems.add(
+      new SsogateError(
+        'ldap_dn_invalid',
+        'is not a distinguished name (RFC 4514), such as ou=people,dc=example,dc=org',
+        { field: `ldap.${field}` },
+      ),
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function checkFilter(
+  block: Readonly<Record<string, unknown>>,
+  field: string,
+  placeholder: 'username' | 'dn',
+  problems: ProblemList,
+): string | undefined {
+  const value = textField(block, field);
+  if (value === undefined) {
+    problems.field(`ldap.${field}`, `is required, such as (&(objectClass=person)(uid={username}))`);
+    return undefined;
+  }
+  const problem = filterProblem(value, placeholder);
+  if (problem !== undefined) {
+    problems.add(new SsogateError('ldap_filter_invalid', problem, { field: `ldap.${field}` }));
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * RFC 4514 §3: one or more RDNs separated by commas, each one or more
+ * `type=value` joined by `+`; a type is a keystring or a numeric OID, a value
+ * is a `#` hex string or a string whose special characters are escaped.
+ */
+const attributeType = String.raw`(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)*)`;
+const pairEscape = String.raw`\\(?:[ "#+,;<=>\\]|[0-9A-Fa-f]{2})`;
+const stringValue = String.raw`(?:(?:[^\\"+,;<>\s#=]|${pairEscape})(?:(?:[^\\"+,;<>=]|${pairEscape})*(?:[^\\"+,;<>\s=]|${pairEscape}))?)?`;
+const attributeValue = String.raw`(?:#(?:[0-9A-Fa-f]{2})+|${stringValue})`;
+const rdn = String.raw`${attributeType}=${attributeValue}(?:\+${attributeType}=${attributeValue})*`;
+const distinguishedName = new RegExp(String.raw`^${rdn}(?:,${rdn})*$`);
+
+function isDistinguishedName(value: string): boolean {
+  return value.length <= 1024 && distinguishedName.test(value.replace(/,\s+/g, ','));
+}
+
+/**
+ * Why `template` is not an RFC 4515 filter holding `{placeholder}`, or
+ * undefined. Each `{placeholder}` stands for an assertion value (it is
+ * replaced escaped, escapeFilterValue), so it is checked as one.
+ */
+function filterProblem(template: string, placeholder: 'username' | 'dn'): string | undefined {
+  const marker = `{${placeholder}}`;
+  if (!template.includes(marker))
+    return `must hold ${marker}, where the ${placeholder === 'username' ? 'typed username' : "user's DN"} goes`;
+  const other = /\{([A-Za-z]+)\}/.exec(template.split(marker).join('x'));
+  if (other !== null) return `names {${other[1]}}; only ${marker} is replaced here`;
+  const sample = template.split(marker).join('x');
+  return parseFilter(sample)
+    ? undefined
+    : 'is not an LDAP filter (RFC 4515), such as (&(objectClass=person)(uid={username}))';
+}
+
+/** RFC 4515 §3 filter syntax, recursively: ( and / or / not / item ). */
+function parseFilter(text: string): boolean {
+  let position = 0;
+  const filter = (depth: number): boolean => {
+    if (depth > 32 || text[position] !== '(') return false;
+    position += 1;
+    const operator = text[position];
+    if (operator === '&' || operator === '|') {
+      position += 1;
+      let count = 0;
+      while (text[position] === '(') {
+        if (!filter(depth + 1)) return false;
+        count += 1;
+      }
+      if (count === 0) return false;
+    } else if (operator === '!') {
+      position += 1;
+      if (!filter(depth + 1)) return false;
+    } else if (!item()) {
+      return false;
+    }
+    if (text[position] !== ')') return false;
+    position += 1;
+    return true;
+  };
+  const item = (): boolean => {
+    const match = /^([A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)(?:;[A-Za-z0-9-]+)*(~=|>=|<=|=)/.exec(
+      text.slice(position),
+    );
+    if (match === null) return false;
+    position += match[0].length;
+    const start = position;
+    while (position < text.length && text[position] !== ')') {
+      const character = text[position] ?? '';
+      if (character === '(' || character === '\0') return false;
+      if (character === '\\') {
+        if (!/^[0-9A-Fa-f]{2}$/.test(text.slice(position + 1, position + 3))) return false;
+        position += 3;
+      } else {
+        position += 1;
+      }
+    }
+    // `attr=` with nothing after it is an empty equality value, which RFC 4515 allows.
+    return position >= start;
+  };
+  return filter(0) && position === text.length;
+}
+
+/**
+ * RFC 4515 §3: a value placed in a filter has `*`, `(`, `)`, `\` and NUL
+ * escaped as `\XX`, so a username can never add to or end the filter.
+ */
+function escapeFilterValue(value: string): string {
+  return value.replace(/[*()\\\0]/g, (character) => {
+    return `\\${character.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  });
+}
+
+/** The filter template with its `{placeholder}` replaced by `value`, escaped. */
+export function renderFilter(
+  template: string,
+  placeholder: 'username' | 'dn',
+  value: string,
+): string {
+  return template.split(`{${placeholder}}`).join(escapeFilterValue(value));
+}
+
+/** What the directory said of a user who signed in (src/features/ldap-directory/). */
+export interface DirectoryAnswer {
+  readonly dn: string;
+  readonly attributes: Readonly<Record<string, string | readonly string[]>>;
+  readonly groupDns: readonly string[];
+}
+
+/**
+ * The user a directory's answer describes: userId, userName and email from
+ * the entry's attributes, and the groups of its groupMapping, evaluated over
+ * `$response`, which holds `user` (the mapped attributes), `dn`,
+ * `attributes` (as read), `groups` (the value of each group DN's first RDN:
+ * `cn=engineers,ou=groups,...` is `engineers`) and `groupDns`.
+ */
+export function mapDirectoryUser(
+  ldap: CompiledLdap,
+  groupMapping: CompiledGroupMapping | undefined,
+  answer: DirectoryAnswer,
+): MappedUser {
+  const first = (name: string): string | undefined => {
+    const value = answer.attributes[name];
+    return typeof value === 'string' ? value : value?.[0];
+  };
+  const userId = first(ldap.userIdAttribute);
+  const userName = first(ldap.nameAttribute);
+  const email = first(ldap.emailAttribute);
+  const response = {
+    user: {
+      ...(userId === undefined ? {} : { userId }),
+      ...(userName === undefined ? {} : { userName }),
+      ...(email === undefined ? {} : { email }),
+    },
+    dn: answer.dn,
+    attributes: answer.attributes,
+    groups: [...new Set(answer.groupDns.map(firstRdnValue))],
+    groupDns: answer.groupDns,
+  };
+  const context = createEvaluationContext(JSON.stringify(response));
+  const mapped = mapUser([], context);
+  return groupMapping === undefined
+    ? mapped
+    : { ...mapped, groups: readGroups(groupMapping, context) };
+}
+
+/** `cn=engineers,ou=groups,dc=example,dc=org` → `engineers`, its RFC 4514 escapes undone. */
+function firstRdnValue(dn: string): string {
+  const match = /^[^=]+=((?:\\.|[^,+\\])*)/.exec(dn);
+  const value = match?.[1] ?? dn;
+  return value.replace(/\\([0-9A-Fa-f]{2}|.)/g, (_, escaped: string) =>
+    escaped.length === 2 ? String.fromCharCode(parseInt(escaped, 16)) : escaped,
+  );
+}

@@ -1,0 +1,90 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { CompiledLdap } from '../../core/index.js';
+import { compileEntry } from '../../core/index.js';
+import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
+import type { CertificateFiles } from '../../cli/doctor/test-support/tls-provider.js';
+import { makeCertificates } from '../../cli/doctor/test-support/tls-provider.js';
+import { signInWithDirectory } from './directory-sign-in.js';
+import type { RunningSlapd } from './test-support/slapd.js';
+import {
+  directoryUsers,
+  serviceDn,
+  servicePassword,
+  slapdSkip,
+  startSlapd,
+  suffix,
+} from './test-support/slapd.js';
+
+const [alice] = directoryUsers as [(typeof directoryUsers)[number]];
+const deps = {
+  policy: addressPolicy(parseAllowList('127.0.0.1', 'SSOGATE_OUTBOUND_ALLOW', [])),
+  timeoutMs: 2000,
+  entryId: 'tls',
+};
+
+function directory(ldap: Record<string, unknown>): CompiledLdap {
+  const entry = compileEntry({
+    type: 'ldap',
+    id: 'tls',
+    name: 'TLS',
+    enabled: true,
+    appsecret: servicePassword,
+    ldap: {
+      bindDn: serviceDn,
+      baseDn: `ou=people,${suffix}`,
+      userFilter: '(uid={username})',
+      connectTimeoutMs: 1000,
+      ...ldap,
+    },
+  });
+  assert.ok('ldap' in entry);
+  return entry.ldap;
+}
+
+describe('a directory over TLS', { skip: slapdSkip }, () => {
+  let certificates: CertificateFiles;
+  let slapd: RunningSlapd;
+  let ca: string;
+
+  before(async () => {
+    certificates = await makeCertificates(30);
+    ca = await readFile(certificates.caFile, 'utf8');
+    slapd = await startSlapd({ certificate: certificates.certificate, key: certificates.key });
+  });
+  after(async () => {
+    await slapd.stop();
+    await certificates.remove();
+  });
+
+  test('ldaps:// with the CA of the entry signs in', async () => {
+    const answer = await signInWithDirectory(
+      deps,
+      directory({ url: slapd.ldapsUrl, caCertificate: ca }),
+      alice.uid,
+      alice.password,
+    );
+    assert.equal(answer.dn, `uid=alice,ou=people,${suffix}`);
+  });
+
+  test('StartTLS with the CA of the entry signs in (RFC 4511 §4.14)', async () => {
+    const answer = await signInWithDirectory(
+      deps,
+      directory({ url: slapd.url, startTls: true, caCertificate: ca }),
+      alice.uid,
+      alice.password,
+    );
+    assert.equal(answer.dn, `uid=alice,ou=people,${suffix}`);
+  });
+
+  test('a certificate no CA vouches for is ldap_unavailable, over ldaps:// and StartTLS', async () => {
+    for (const ldap of [{ url: slapd.ldapsUrl }, { url: slapd.url, startTls: true }]) {
+      await assert.rejects(
+        signInWithDirectory(deps, directory(ldap), alice.uid, alice.password),
+        { code: 'ldap_unavailable', message: /certificate/i },
+        JSON.stringify(ldap),
+      );
+    }
+  });
+});

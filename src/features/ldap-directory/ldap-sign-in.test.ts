@@ -1,0 +1,349 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import type { TestBrowser } from '../../test-support/browser.js';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
+import { freePort } from '../../test-support/free-port.js';
+import { compileEntry } from '../../core/index.js';
+import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
+import { signInWithDirectory } from './directory-sign-in.js';
+import type { RunningSlapd } from './test-support/slapd.js';
+import {
+  directoryUsers,
+  serviceDn,
+  servicePassword,
+  slapdSkip,
+  startSlapd,
+  suffix,
+} from './test-support/slapd.js';
+
+const [alice, bob] = directoryUsers as [
+  (typeof directoryUsers)[number],
+  (typeof directoryUsers)[number],
+];
+
+function ldapEntry(id: string, url: string, extra: Record<string, unknown> = {}) {
+  const { ldap, ...rest } = extra as { ldap?: Record<string, unknown> };
+  return {
+    type: 'ldap',
+    id,
+    name: `Directory ${id}`,
+    enabled: true,
+    appsecret: servicePassword,
+    timeoutMs: 2000,
+    ldap: {
+      url,
+      bindDn: serviceDn,
+      baseDn: `ou=people,${suffix}`,
+      userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
+      connectTimeoutMs: 1000,
+      ...ldap,
+    },
+    groupMapping: {
+      expression: "JSON_GET($response, 'groups')",
+      adminGroups: ['gateway-admins'],
+    },
+    ...rest,
+  };
+}
+
+interface FormAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly location: string | undefined;
+}
+
+/** The form of `entryId` opened from its start, then posted with these credentials. */
+async function signIn(
+  gw: TestGateway,
+  browser: TestBrowser,
+  entryId: string,
+  username: string,
+  password: string,
+): Promise<FormAnswer> {
+  const form = await browser.open(`${gw.url}/_sso/login/${entryId}?return_to=/after`);
+  assert.equal(form.status, 200, form.body);
+  assert.equal(new URL(form.url).pathname, `/_sso/ldap/${entryId}`);
+  return post(gw, browser, entryId, form.body, username, password);
+}
+
+async function post(
+  gw: TestGateway,
+  browser: TestBrowser,
+  entryId: string,
+  page: string,
+  username: string,
+  password: string,
+): Promise<FormAnswer> {
+  const field = (name: string) =>
+    new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+  const response = await browser.exchange('POST', `${gw.url}/_sso/ldap/${entryId}`, {
+    state: field('state'),
+    csrf: field('csrf'),
+    username,
+    password,
+  });
+  return {
+    status: response.status,
+    body: await response.text(),
+    location: response.headers.get('location') ?? undefined,
+  };
+}
+
+/** The page with what differs per browser and sign-in (its tokens) taken out. */
+const withoutTokens = (body: string) => body.replace(/name="(state|csrf)" value="[^"]*"/g, '');
+
+describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
+  let slapd: RunningSlapd;
+  let gw: TestGateway;
+  // A server that takes connections and never answers: a directory that hangs.
+  let silent: Server;
+  let silentPort: number;
+  const sockets: Socket[] = [];
+  let closedPort: number;
+
+  before(async () => {
+    slapd = await startSlapd();
+    silentPort = await freePort();
+    silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(silentPort, '127.0.0.1', resolve));
+    closedPort = await freePort();
+    gw = await startTestGateway({
+      entries: () => [
+        ldapEntry('corp', slapd.url, { isDefault: true }),
+        ldapEntry('groups', slapd.url, {
+          ldap: {
+            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
+            groupBaseDn: `ou=groups,${suffix}`,
+          },
+        }),
+        ldapEntry('down', `ldap://127.0.0.1:${closedPort}`),
+        ldapEntry('hangs', `ldap://127.0.0.1:${silentPort}`, { timeoutMs: 500 }),
+      ],
+    });
+  });
+  after(async () => {
+    await gw.close();
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+    await slapd.stop();
+  });
+
+  test('the password form signs the user in: session, attributes, groups and the administrator flag', async () => {
+    const browser = gw.browser();
+    const answer = await signIn(gw, browser, 'corp', alice.uid, alice.password);
+    assert.equal(answer.status, 303, answer.body);
+    assert.equal(answer.location, '/after');
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    assert.equal(me.status, 200, me.body);
+    const body = JSON.parse(me.body) as Record<string, unknown>;
+    assert.equal(body.userId, 'alice');
+    assert.equal(body.userName, alice.name);
+    assert.equal(body.email, alice.email);
+    assert.equal(body.isAdmin, true);
+    assert.equal(body.entryId, 'corp');
+    const stored = await gw.storage.users.findByUserId('alice');
+    assert.deepEqual(stored?.groups, ['engineers', 'gateway-admins']);
+  });
+
+  test('a page that needs a session sends the browser to the default entry: its form', async () => {
+    const browser = gw.browser();
+    const form = await browser.open(`${gw.url}/`);
+    assert.equal(form.status, 200, form.body);
+    assert.equal(new URL(form.url).pathname, '/_sso/ldap/corp');
+    assert.match(form.body, /<h1>Directory corp<\/h1>/);
+    const answer = await post(gw, browser, 'corp', form.body, alice.uid, alice.password);
+    assert.equal(answer.status, 303, answer.body);
+    assert.equal(answer.location, '/');
+  });
+
+  test('groups found by a group search, without memberOf', async () => {
+    const browser = gw.browser();
+    const answer = await signIn(gw, browser, 'groups', bob.uid, bob.password);
+    assert.equal(answer.status, 303, answer.body);
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    assert.equal((JSON.parse(me.body) as { isAdmin: boolean }).isAdmin, false);
+    const stored = await gw.storage.users.findByUserId('bob');
+    assert.deepEqual(stored?.groups, ['engineers']);
+  });
+
+  test('a wrong password, an unknown user and a filter injection get the same answer', async () => {
+    const answers = [
+      await signIn(gw, gw.browser(), 'corp', bob.uid, 'not the password'),
+      await signIn(gw, gw.browser(), 'corp', 'nobody', 'not the password'),
+      await signIn(gw, gw.browser(), 'corp', '*)(uid=*', 'not the password'),
+      await signIn(gw, gw.browser(), 'corp', '*', bob.password),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.status, 401, answer.body);
+      assert.match(answer.body, /The username or password is not right/);
+      // The form again, under a new state, to try once more.
+      assert.match(answer.body, /name="state" value="[^"]+"/);
+      assert.equal(answer.location, undefined);
+    }
+    const [wrong, unknown] = answers as [FormAnswer, FormAnswer];
+    assert.equal(
+      withoutTokens(wrong.body).replace('value="bob"', ''),
+      withoutTokens(unknown.body).replace('value="nobody"', ''),
+    );
+    const failures = (await gw.storage.audit.list({ limit: 20 })).filter(
+      (event) => event.code === 'ldap_sign_in_failed',
+    );
+    assert.ok(failures.length >= 4);
+  });
+
+  test('an empty password is refused before any connection (RFC 4513 §5.1.2)', async () => {
+    const answer = await signIn(gw, gw.browser(), 'corp', alice.uid, '');
+    assert.equal(answer.status, 401, answer.body);
+    // Against a port where nothing listens: refused as a wrong password, not as a directory down.
+    const entry = compileEntry(ldapEntry('x', `ldap://127.0.0.1:${closedPort}`));
+    assert.ok('ldap' in entry);
+    await assert.rejects(
+      signInWithDirectory(
+        {
+          policy: addressPolicy(parseAllowList('127.0.0.1', 'SSOGATE_OUTBOUND_ALLOW', [])),
+          timeoutMs: 1000,
+          entryId: 'x',
+        },
+        entry.ldap,
+        alice.uid,
+        '',
+      ),
+      { code: 'ldap_sign_in_failed' },
+    );
+  });
+
+  test('a directory down or silent is a coded 503, within the time-outs', async () => {
+    for (const id of ['down', 'hangs']) {
+      const began = Date.now();
+      const answer = await signIn(gw, gw.browser(), id, alice.uid, alice.password);
+      assert.equal(answer.status, 503, answer.body);
+      assert.match(answer.body, /ldap_unavailable/);
+      assert.ok(Date.now() - began < 5000, `${id} answered after ${Date.now() - began} ms`);
+    }
+  });
+
+  test('a GET callback with a username and password signs no one in', async () => {
+    const browser = gw.browser();
+    const form = await browser.open(`${gw.url}/_sso/login/corp?return_to=/after`);
+    const state = /name="state" value="([^"]*)"/.exec(form.body)?.[1] ?? '';
+    const query = new URLSearchParams({ state, username: alice.uid, password: alice.password });
+    const answer = await browser.exchange(
+      'GET',
+      `${gw.url}/_sso/callback/corp?${query.toString()}`,
+    );
+    assert.equal(answer.status, 401);
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    assert.equal(me.status, 401);
+  });
+
+  test('failures are limited per address and username, as the local sign-in', async () => {
+    const browser = gw.browser();
+    for (let index = 0; index < 5; index += 1) {
+      assert.equal((await signIn(gw, browser, 'corp', 'carol', `guess ${index}`)).status, 401);
+    }
+    const held = await signIn(gw, browser, 'corp', 'carol', 'guess 6');
+    assert.equal(held.status, 429, held.body);
+    assert.match(held.body, /rate_limited/);
+    // Another username from the same address is not held.
+    assert.equal((await signIn(gw, browser, 'corp', alice.uid, alice.password)).status, 303);
+  });
+
+  test('the admin API refuses a bad DN or filter with its code and field', async () => {
+    const token = await storedApiToken(gw, 'ldap-test');
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ baseDn: 'people' }, 'ldap_dn_invalid', 'ldap.baseDn'],
+      [{ bindDn: 'cn=gateway,,dc=example' }, 'ldap_dn_invalid', 'ldap.bindDn'],
+      [{ userFilter: '(uid={username}' }, 'ldap_filter_invalid', 'ldap.userFilter'],
+      [{ userFilter: '(uid=alice)' }, 'ldap_filter_invalid', 'ldap.userFilter'],
+      [{ groupFilter: '(member={username})' }, 'ldap_filter_invalid', 'ldap.groupFilter'],
+      [{ url: 'http://127.0.0.1:389' }, 'field_invalid', 'ldap.url'],
+    ];
+    for (const [ldap, code, field] of cases) {
+      const response = await gw.app.inject({
+        method: 'POST',
+        url: '/_sso/api/entries',
+        headers: { authorization: `Bearer ${token}` },
+        payload: ldapEntry('bad', slapd.url, { ldap }),
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      const { error } = JSON.parse(response.body) as {
+        error: { code: string; problems: { code: string; field: string }[] };
+      };
+      assert.equal(error.code, 'entry_invalid');
+      assert.deepEqual(
+        error.problems.map((problem) => [problem.code, problem.field]),
+        [[code, field]],
+        JSON.stringify(ldap),
+      );
+    }
+    const created = await gw.app.inject({
+      method: 'POST',
+      url: '/_sso/api/entries',
+      headers: { authorization: `Bearer ${token}` },
+      payload: ldapEntry('good', slapd.url),
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const entry = (JSON.parse(created.body) as { entry: Record<string, unknown> }).entry;
+    assert.equal(entry.type, 'ldap');
+    assert.equal(entry.appsecretSet, true);
+    assert.equal(JSON.stringify(entry).includes(servicePassword), false);
+    const trial = await gw.app.inject({
+      method: 'POST',
+      url: '/_sso/api/entries/corp/test-sign-in',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(trial.statusCode, 400, trial.body);
+    assert.equal(
+      (JSON.parse(trial.body) as { error: { code: string } }).error.code,
+      'test_sign_in_unsupported',
+    );
+  });
+});
+
+describe("an LDAP entry's form with several hosts", { skip: slapdSkip }, () => {
+  let slapd: RunningSlapd;
+  let gw: TestGateway;
+  let port = 0;
+  before(async () => {
+    slapd = await startSlapd();
+    gw = await startTestGateway({
+      entries: () => [ldapEntry('corp', slapd.url, { isDefault: true })],
+      envOfPort: (listening) => {
+        port = listening;
+        return {
+          SSOGATE_PUBLIC_URL: `http://sso.localhost:${listening}`,
+          SSOGATE_FORWARD_AUTH_HOSTS: `*.apps.localhost:${listening}`,
+        };
+      },
+    });
+  });
+  after(async () => {
+    await gw.close();
+    await slapd.stop();
+  });
+
+  test('answers on the auth host only: a GET is sent there, a post is 404', async () => {
+    const host = `team.apps.localhost:${port}`;
+    const shown = await gw.app.inject({
+      method: 'GET',
+      url: '/_sso/ldap/corp?state=x',
+      headers: { host, accept: 'text/html' },
+    });
+    assert.equal(shown.statusCode, 302, shown.body);
+    assert.equal(shown.headers.location, `http://sso.localhost:${port}/_sso/ldap/corp?state=x`);
+    const posted = await gw.app.inject({
+      method: 'POST',
+      url: '/_sso/ldap/corp',
+      headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        state: 'x',
+        username: alice.uid,
+        password: alice.password,
+      }).toString(),
+    });
+    assert.equal(posted.statusCode, 404, posted.body);
+  });
+});

@@ -1,0 +1,258 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CompiledEntry } from '../../core/index.js';
+import { SignInError, SsogateError, isSsogateError } from '../../core/index.js';
+import { audit } from '../../foundation/http/audit.js';
+import { authHostOnly } from '../../foundation/http/auth-host-only.js';
+import {
+  ensureBinding,
+  loginFormToken,
+  readCookie,
+  setSessionCookie,
+} from '../../foundation/http/browser-cookies.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { pageContext } from '../../foundation/http/page-context.js';
+import { sendFailure, sendPage } from '../../foundation/http/respond.js';
+import { addressPolicy } from '../../foundation/outbound/address-policy.js';
+import { directorySignInPage, pageMessages } from '../../foundation/pages/index.js';
+import type { TypedCredentials } from '../ldap-directory/password-form-answer.js';
+import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
+import {
+  checkLocalSignIn,
+  recordLocalSignInFailure,
+  recordLocalSignInSuccess,
+} from '../rate-limit/failure-limit.js';
+import { startConsoleSession } from '../sessions/console-session.js';
+import { sessionIdOf } from '../sessions/request-session.js';
+import { startSession } from '../sessions/session-service.js';
+import { chooserHref } from './auth-host-sign-in.js';
+import { callbackStart, failCallback } from './callback-answer.js';
+import { completeSignIn } from './complete-sign-in.js';
+import { ldapFormPath, ldapKind } from './sources/ldap-source.js';
+import { sourceOf } from './sources/source-registry.js';
+import { startSignIn } from './start-sign-in.js';
+
+interface PasswordForm {
+  readonly state?: unknown;
+  readonly username?: unknown;
+  readonly password?: unknown;
+  readonly csrf?: unknown;
+}
+
+type FormRequest = FastifyRequest<{ Params: { readonly id: string } }>;
+
+/**
+ * GET and POST /_sso/ldap/{id}: the password form of an LDAP entry
+ * (docs/entries.md#ldap-directories), where its sign-in's start sends the
+ * browser with the pending sign-in's state. The post is the entry's
+ * callback, with the local sign-in's form token and failure limits
+ * (src/features/rate-limit/failure-limit.ts, counted per entry and
+ * username): the pending sign-in is consumed and checked as for any
+ * callback (complete-sign-in.ts), then the directory checks the password.
+ * A wrong password or an unknown user shows the form again, with the same
+ * words and status, and a new pending sign-in to the same return-to path.
+ * On the auth host only, like every sign-in.
+ */
+export function ldapPasswordFormRoutes(app: FastifyInstance, gateway: Gateway): void {
+  authHostOnly(app, gateway, (scope) => {
+    scope.get<{ Params: { readonly id: string }; Querystring: Record<string, unknown> }>(
+      '/_sso/ldap/:id',
+      async (request, reply) => {
+        const state = typeof request.query.state === 'string' ? request.query.state : '';
+        try {
+          const entry = await formEntry(gateway, request.params.id);
+          return await renderForm(gateway, request, reply, entry, state, 200);
+        } catch (error) {
+          sendFailure(gateway, request, reply, error, {
+            as: 'page',
+            tryAgainHref: chooserHref('/'),
+          });
+          return reply;
+        }
+      },
+    );
+    scope.post<{ Params: { readonly id: string }; Body: PasswordForm | undefined }>(
+      '/_sso/ldap/:id',
+      async (request, reply) => postForm(gateway, request, reply, request.body ?? {}),
+    );
+  });
+}
+
+async function postForm(
+  gateway: Gateway,
+  request: FormRequest,
+  reply: FastifyReply,
+  form: PasswordForm,
+): Promise<FastifyReply> {
+  const start = callbackStart(gateway);
+  const entryId = request.params.id;
+  const state = typeof form.state === 'string' ? form.state : '';
+  const username = typeof form.username === 'string' ? form.username.trim().slice(0, 255) : '';
+  const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
+  const binding = readCookie(gateway, request, 'binding');
+  if (binding === undefined || form.csrf !== loginFormToken(binding)) {
+    sendFailure(
+      gateway,
+      request,
+      reply,
+      new SsogateError('csrf_failed', 'the sign-in form token does not match'),
+      { as: 'page', tryAgainHref: `/_sso/login/${encodeURIComponent(entryId)}` },
+    );
+    return reply;
+  }
+  const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
+  // One count per entry and username, beside the local accounts' own.
+  const account = `ldap:${entryId}:${username}`;
+  try {
+    await checkLocalSignIn(limits, request.ip, account);
+  } catch (error) {
+    // rate_limited; or service_unavailable when the limit's store is down.
+    const { code, reference } = sendFailure(gateway, request, reply, error, {
+      as: 'page',
+      tryAgainHref: `/_sso/login/${encodeURIComponent(entryId)}`,
+    });
+    await audit(gateway, request, {
+      kind: 'sign_in',
+      outcome: 'failure',
+      entryId,
+      userId: username,
+      code,
+      reference,
+    });
+    return reply;
+  }
+
+  const credentials: TypedCredentials = {
+    username,
+    password,
+    policy: addressPolicy(gateway.config.outboundAllow),
+  };
+  try {
+    const result = await completeSignIn(
+      gateway,
+      entryId,
+      passwordFormFields(state, credentials),
+      binding,
+      async (stores, success) => {
+        // As the callback's (callback-answer.ts): the event, then the session, last.
+        await audit(
+          gateway,
+          request,
+          {
+            kind: 'sign_in',
+            outcome: 'success',
+            entryId: success.entry.id,
+            userId: success.user.userId,
+            startedAt: start.startedAt,
+          },
+          stores.audit,
+          'request',
+        );
+        const started = await startSession(
+          { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
+          success.user,
+          success.entry.id,
+          sessionIdOf(gateway, request),
+          { signInRecorded: true },
+        );
+        return { ...success, sessionId: started.id, started: started.active };
+      },
+    );
+    await recordLocalSignInSuccess(limits, request.ip, account);
+    gateway.sessionCache.remember(result.sessionId, result.started, start.generationBefore);
+    setSessionCookie(gateway, reply, result.sessionId);
+    await startConsoleSession(gateway, reply, result.started.session);
+    gateway.telemetry.signInFinished(result.entry.id, 'success');
+    // 303: the browser follows with a GET and never re-posts the password (RFC 9700 §4.12).
+    return await reply.redirect(result.returnTo, 303);
+  } catch (error) {
+    if (!(isSsogateError(error) && error.code === 'ldap_sign_in_failed')) {
+      return failCallback(gateway, request, reply, error, start);
+    }
+    await recordLocalSignInFailure(limits, request.ip, account);
+    gateway.telemetry.signInFinished(entryId, error.code);
+    await audit(gateway, request, {
+      kind: 'sign_in',
+      outcome: 'failure',
+      entryId,
+      userId: username,
+      code: error.code,
+      startedAt: start.startedAt,
+    });
+    return retryForm(gateway, request, reply, entryId, credentials.returnTo ?? '/', username);
+  }
+}
+
+/**
+ * The form again after a wrong password, under a new pending sign-in to the
+ * same return-to path: the one the post carried was consumed with it.
+ */
+async function retryForm(
+  gateway: Gateway,
+  request: FormRequest,
+  reply: FastifyReply,
+  entryId: string,
+  returnTo: string,
+  username: string,
+): Promise<FastifyReply> {
+  const entry = await formEntry(gateway, entryId);
+  const binding = ensureBinding(gateway, request, reply);
+  const url = await startSignIn(
+    {
+      publicUrl: gateway.config.publicUrl,
+      pendingSignIns: gateway.storage.pendingSignIns,
+      random: gateway.random,
+      clock: gateway.clock,
+      pendingSignInMs: gateway.config.pendingSignInMs,
+      pendingPerBrowser: gateway.config.pendingPerBrowser,
+      send: gateway.send,
+      telemetry: gateway.telemetry,
+    },
+    entry,
+    returnTo,
+    binding,
+  );
+  const state = new URL(url).searchParams.get('state') ?? '';
+  return renderForm(gateway, request, reply, entry, state, 401, username, true);
+}
+
+/** The entry the form is for: an enabled entry whose start sends the browser here. */
+async function formEntry(gateway: Gateway, entryId: string): Promise<CompiledEntry> {
+  const entry = await gateway.entries.get(entryId);
+  // Asked of the entry's source: only an LDAP entry's start sends the browser here.
+  if (entry === undefined || sourceOf(entry).kind !== ldapKind) {
+    throw new SignInError('entry_unknown', `no LDAP entry ${entryId}`);
+  }
+  if (!entry.enabled) {
+    throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, { entryId });
+  }
+  return entry;
+}
+
+function renderForm(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: CompiledEntry,
+  state: string,
+  status: number,
+  username?: string,
+  failed = false,
+): FastifyReply {
+  const page = pageContext(gateway, request);
+  const binding = ensureBinding(gateway, request, reply);
+  // The typed password never goes back into a page, nor into any cache.
+  void reply.header('cache-control', 'no-store');
+  return sendPage(
+    reply,
+    status,
+    directorySignInPage({
+      entryName: entry.name,
+      action: ldapFormPath(entry.id),
+      state,
+      csrfToken: loginFormToken(binding),
+      page,
+      ...(failed ? { error: pageMessages(page.language).chooser.wrongPassword } : {}),
+      ...(username === undefined ? {} : { username }),
+    }),
+  );
+}
