@@ -6,6 +6,7 @@ import {
 } from '../oidc/oidc-input.js';
 import { userIdScopes } from '../user/user-id-scope.js';
 import { groupMappingInput } from './group-mapping.js';
+import { samlInput } from './saml-entry.js';
 import { shapesInput } from './shapes-input.js';
 
 /**
@@ -79,8 +80,11 @@ const provisioningInput = z.strictObject({
 export const extensionSettingName = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 export const entryInput = z.strictObject({
-  /** `oauth2` (the default) is configured by templates; `extension` delegates to an extension service. */
-  type: z.enum(['oauth2', 'extension']).optional(),
+  /**
+   * `oauth2` (the default) is configured by templates; `extension` delegates to an
+   * extension service; `saml` signs in at a SAML 2.0 identity provider.
+   */
+  type: z.enum(['oauth2', 'extension', 'saml']).optional(),
   id: z
     .string()
     .regex(
@@ -108,6 +112,8 @@ export const entryInput = z.strictObject({
   provisioning: provisioningInput.optional(),
   /** OpenID Connect (docs/entries.md#openid-connect): the issuer, discovery and id_token checks. */
   oidc: oidcInput.optional(),
+  /** A SAML 2.0 identity provider (type saml, docs/entries.md#saml-20-identity-providers). */
+  saml: samlInput.optional(),
   /**
    * Re-check a session every so many minutes by calling user info again with
    * the sign-in's access token (docs/entries.md#re-validation); off when absent.

@@ -7,15 +7,15 @@ import type { EntryInput } from './entry-input.js';
  * any source exists: the type an input declares, and the issuer an oauth2
  * entry's `oidc` block names (docs/entries.md#openid-connect).
  */
-export function entryTypeOf(input: EntryInput): 'oauth2' | 'extension' {
+export function entryTypeOf(input: EntryInput): 'oauth2' | 'extension' | 'saml' {
   return input.type ?? 'oauth2';
 }
 
 /**
  * The OpenID Provider whose discovery document an entry is compiled with:
- * an oauth2 entry's `oidc.issuer`. An extension entry's `oidc` block is
+ * an oauth2 entry's `oidc.issuer`. Another kind's `oidc` block is
  * never read, so it names none.
  */
 export function discoveryIssuerOf(input: EntryInput): string | undefined {
-  return entryTypeOf(input) === 'extension' ? undefined : input.oidc?.issuer;
+  return entryTypeOf(input) === 'oauth2' ? input.oidc?.issuer : undefined;
 }
