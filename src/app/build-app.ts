@@ -20,6 +20,7 @@ import { sessionRoutes } from '../features/sessions/routes.js';
 import { backchannelLogoutRoutes } from '../features/sessions/backchannel-logout.js';
 import { frontchannelLogoutRoutes } from '../features/sessions/frontchannel-logout.js';
 import { signInRoutes } from '../features/sign-in/routes.js';
+import { samlRoutes } from '../features/saml/routes.js';
 import { finishTrialSignIn } from '../features/trial-sign-in/trial-callback.js';
 import { securityHeaders } from '../foundation/web/index.js';
 import { serverLimits, withBodyDeadline } from '../foundation/http/connection-limits.js';
@@ -128,6 +129,7 @@ export async function buildApp(
 
   signInRoutes(app, gateway, finishTrialSignIn);
   handoffRoutes(app, gateway);
+  samlRoutes(app, gateway);
   localSignInRoutes(app, gateway);
   sessionRoutes(app, gateway);
   backchannelLogoutRoutes(app, gateway);

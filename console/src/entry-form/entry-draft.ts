@@ -3,6 +3,8 @@ import { defaultEntryKind, entryKindOf } from '../entry-kinds/registry.js';
 import type { EntryBody, EntryView, Problem } from '../types.js';
 import { secretBody } from './body-parts.js';
 import { printSettings } from './extension-settings.js';
+import type { SamlDraft } from './saml-draft.js';
+import { emptySaml, samlFromEntry } from './saml-draft.js';
 import type { ShapesDraft } from './shapes-draft.js';
 import { emptyShapes, shapesFromEntry } from './shapes-draft.js';
 
@@ -78,6 +80,8 @@ export interface EntryDraft {
   readonly oidcOptions: Omit<NonNullable<EntryView['oidc']>, 'issuer'>;
   /** The shapes beyond the basic flow. */
   readonly shapes: ShapesDraft;
+  /** A SAML identity provider (type saml). */
+  readonly saml: SamlDraft;
 }
 
 const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successCondition: '' };
@@ -118,6 +122,7 @@ export const emptyDraft: EntryDraft = {
   oidcIssuer: '',
   oidcOptions: {},
   shapes: emptyShapes,
+  saml: emptySaml,
 };
 
 function storedSecret(set: boolean | undefined): SecretDraft {
@@ -179,6 +184,7 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     extensionSettings: printSettings(view.extensionSettings ?? {}),
     ...oidcDraft(view.oidc),
     shapes: shapesFromEntry(view),
+    saml: samlFromEntry(view),
   };
 }
 

@@ -16,6 +16,7 @@ import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
 import { ExtensionFields } from './extension-fields';
+import { SamlFields } from './saml-fields';
 import { GeneralFields } from './general-fields';
 import { OAuth2Fields } from './oauth2-fields';
 import { OidcFields } from './oidc-fields';
@@ -234,6 +235,16 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
                     url={draft.extensionUrl}
                     secret={draft.extensionSecret}
                     settings={draft.extensionSettings}
+                    problems={problems}
+                    onChange={change}
+                  />
+                );
+              case 'samlIdentityProvider':
+                return (
+                  <SamlFields
+                    key={section}
+                    entryId={existingId}
+                    saml={draft.saml}
                     problems={problems}
                     onChange={change}
                   />

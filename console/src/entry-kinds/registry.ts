@@ -1,6 +1,7 @@
 import type { EntryKind, EntryKindId } from './entry-kind.js';
 import { extensionKind } from './extension.js';
 import { oauth2Kind } from './oauth2.js';
+import { samlKind } from './saml.js';
 
 /**
  * Every kind of entry the console knows, by the `type` the admin API gives
@@ -10,6 +11,7 @@ import { oauth2Kind } from './oauth2.js';
 const kinds: Readonly<Record<EntryKindId, EntryKind>> = {
   oauth2: oauth2Kind,
   extension: extensionKind,
+  saml: samlKind,
 };
 
 export const entryKinds: readonly EntryKind[] = Object.values(kinds);

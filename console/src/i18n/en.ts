@@ -55,6 +55,7 @@ export const en = {
     lastFailure: 'Last failed sign-in',
     actions: 'Actions',
     extension: 'extension',
+    saml: 'SAML',
     broken: 'Broken:',
     orderOf: (name: string) => `Order of ${name}`,
     moveUp: (name: string) => `Move ${name} up`,
@@ -241,6 +242,15 @@ export const en = {
       extensionUrl: 'Extension service URL',
       extensionSecret: 'Shared secret',
       extensionSettings: 'Settings',
+      'saml.ssoUrl': 'Single sign-on URL',
+      'saml.idpEntityId': 'Identity provider entityID',
+      'saml.idpCertificate': 'Signing certificate',
+      'saml.spEntityId': 'Service provider entityID',
+      'saml.attributes.userId': 'User id attribute',
+      'saml.attributes.name': 'Name attribute',
+      'saml.attributes.email': 'E-mail attribute',
+      'saml.attributes.groups': 'Groups attribute',
+      'groupMapping.adminGroups': 'Administrator groups',
       'shapes.calls': 'Application token and calls after user info',
     },
     /** A test's link to the field it blames, which it focuses (opening its section). */
@@ -342,6 +352,7 @@ export const en = {
       legend: 'Entry',
       oauth2: 'OAuth2 server (URL templates and expressions)',
       extension: 'Extension service (for servers the templates cannot describe)',
+      saml: 'SAML 2.0 identity provider',
       nameHint: 'The label on the sign-in page.',
       idHintNew:
         'Suggested from the name; lowercase letters, digits and hyphens. Part of the callback URL, so it cannot change later.',
@@ -481,6 +492,17 @@ export const en = {
       test: 'Test connection',
       answered: (ms: number) => `The extension service answered in ${ms} ms.`,
     },
+    saml: {
+      legend: 'SAML identity provider',
+      metadata: "The gateway's metadata, for the identity provider's administrator:",
+      metadataAfterSave:
+        "Once saved, the entry's metadata URL is shown here, for the identity provider's administrator.",
+      ssoUrlHint: 'Its SingleSignOnService for the HTTP-Redirect binding.',
+      certificateHint: 'The certificate it signs responses with: PEM, or the base64 of its metadata.',
+      spEntityIdHint: "The gateway's own entityID; blank: its metadata URL.",
+      userIdHint: 'Blank: the NameID of the assertion.',
+      adminGroupsHint: 'One group per line; members of any of them are administrators.',
+    },
     /** Beside the heading of a collapsed part of the form. */
     sectionProblems: (count: number) => `${count} problem${count === 1 ? '' : 's'}`,
     validation: {
@@ -565,6 +587,7 @@ export const en = {
       'user info': 'user info',
       'app token': 'app token',
       extension: 'extension',
+      saml: 'SAML response',
       provisioning: 'provisioning',
       discovery: 'discovery',
     },

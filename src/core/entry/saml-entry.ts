@@ -61,7 +61,7 @@ export function compileSaml(
   const given = asRecord(raw.saml);
   const ssoUrl = textField(given, 'ssoUrl');
   if (ssoUrl === undefined) {
-    problems.field('saml.ssoUrl', 'is required: the identity provider’s SingleSignOnService URL');
+    problems.field('saml.ssoUrl', "is required: the identity provider's SingleSignOnService URL");
   } else if (!isHttpUrl(ssoUrl)) {
     problems.field(
       'saml.ssoUrl',
@@ -70,7 +70,7 @@ export function compileSaml(
   }
   const idpEntityId = textField(given, 'idpEntityId');
   if (idpEntityId === undefined) {
-    problems.field('saml.idpEntityId', 'is required: the identity provider’s entityID');
+    problems.field('saml.idpEntityId', "is required: the identity provider's entityID");
   }
   const spEntityId = textField(given, 'spEntityId');
   const certificateText = textField(given, 'idpCertificate');

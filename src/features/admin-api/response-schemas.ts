@@ -97,7 +97,8 @@ export const entrySchema = named(
     ...shapeFieldSchemas,
     revalidateMinutes: shape.revalidateMinutes,
     revalidateGraceMinutes: shape.revalidateGraceMinutes,
-    type: z.enum(['oauth2', 'extension']),
+    type: z.enum(['oauth2', 'extension', 'saml']),
+    saml: shape.saml,
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,
     extensionSecretSet: z
@@ -282,7 +283,7 @@ export const entryModelAnswer = z.looseObject({
     .array(
       z.looseObject({
         kind: z.string(),
-        entryType: z.enum(['oauth2', 'extension']),
+        entryType: z.enum(['oauth2', 'extension', 'saml']),
         label: z.string(),
         sections: z.array(z.string()),
         testPanel: z.boolean(),

@@ -5,6 +5,7 @@ import { extensionKind, extensionSource } from './extension-source.js';
 import { oauth2Kind, oauth2TemplateSource } from './oauth2-template-source.js';
 import type { OpenIdConnectEntry } from './openid-connect-source.js';
 import { openIdConnectKind, openIdConnectSource } from './openid-connect-source.js';
+import { samlKind, samlSource } from './saml-source.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 /**
@@ -18,6 +19,8 @@ export function sourceOf(entry: CompiledEntry): SignInSource {
       return extensionSource(entry);
     case 'oauth2':
       return isOpenIdConnect(entry) ? openIdConnectSource(entry) : oauth2TemplateSource(entry);
+    case 'saml':
+      return samlSource(entry);
   }
 }
 
@@ -29,7 +32,12 @@ function isOpenIdConnect(entry: CompiledOAuth2Entry): entry is OpenIdConnectEntr
  * Every kind of sign-in source, as the console's entry form shows it
  * (`GET /_sso/api/entry-model`): a kind added to `sourceOf` is added here.
  */
-export const sourceKinds: readonly SourceKind[] = [oauth2Kind, openIdConnectKind, extensionKind];
+export const sourceKinds: readonly SourceKind[] = [
+  oauth2Kind,
+  openIdConnectKind,
+  extensionKind,
+  samlKind,
+];
 
 /**
  * A session re-checked by its entry's source when due (`SessionDeps.revalidate`,
