@@ -123,6 +123,7 @@ const layers: readonly (readonly string[])[] = [
   ['foundation/http/'],
   [
     'features/extension/',
+    'features/saml/',
     'features/rate-limit/',
     'features/access-rules/',
     'features/provisioning/',

@@ -70,7 +70,10 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
       {field('nameAttribute', 'saml.attributes.name')}
       {field('emailAttribute', 'saml.attributes.email')}
       {field('groupsAttribute', 'saml.attributes.groups')}
-      {field('adminGroups', 'groupMapping.adminGroups', { multiline: true, hint: x.adminGroupsHint })}
+      {field('adminGroups', 'groupMapping.adminGroups', {
+        multiline: true,
+        hint: x.adminGroupsHint,
+      })}
     </fieldset>
   );
 }

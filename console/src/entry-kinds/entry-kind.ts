@@ -25,11 +25,7 @@ export type EntryKindId = EntryView['type'];
  * (provisioning-fields.tsx).
  */
 export type FormSectionName =
-  | 'oidcIssuer'
-  | 'oauth2Flow'
-  | 'extensionService'
-  | 'samlIdentityProvider'
-  | 'users';
+  'oidcIssuer' | 'oauth2Flow' | 'extensionService' | 'samlIdentityProvider' | 'users';
 
 /** A credential of the general fields a trial sign-in may need typed first. */
 export type TrialCredential = 'appid' | 'appsecret';

@@ -498,7 +498,8 @@ export const en = {
       metadataAfterSave:
         "Once saved, the entry's metadata URL is shown here, for the identity provider's administrator.",
       ssoUrlHint: 'Its SingleSignOnService for the HTTP-Redirect binding.',
-      certificateHint: 'The certificate it signs responses with: PEM, or the base64 of its metadata.',
+      certificateHint:
+        'The certificate it signs responses with: PEM, or the base64 of its metadata.',
       spEntityIdHint: "The gateway's own entityID; blank: its metadata URL.",
       userIdHint: 'Blank: the NameID of the assertion.',
       adminGroupsHint: 'One group per line; members of any of them are administrators.',

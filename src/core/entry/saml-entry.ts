@@ -38,7 +38,7 @@ export const samlInput = z.strictObject({
 });
 
 /** Assertions are refused once their times are further off than this (SAML Core §2.5.1.2). */
-export const defaultSamlClockSkewSeconds = 60;
+const defaultSamlClockSkewSeconds = 60;
 
 /** The `saml` block of an entry of type saml, or undefined for any other type. */
 export function samlOf(entry: CompiledEntry): CompiledSamlEntry | undefined {

@@ -42,7 +42,9 @@ export function validateSamlEntry(
     return { ok: false, problems: problems.items };
   }
   const warnings = saml.ssoUrl.startsWith('http:')
-    ? ['the identity provider is reached over plain http: its answers carry user attributes unencrypted']
+    ? [
+        'the identity provider is reached over plain http: its answers carry user attributes unencrypted',
+      ]
     : [];
   return {
     ok: true,

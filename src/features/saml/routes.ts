@@ -13,29 +13,32 @@ import { samlEndpoints } from './saml-endpoints.js';
  * secret. Any other entry, or none, is entry_unknown.
  */
 export function samlRoutes(app: FastifyInstance, gateway: Gateway): void {
-  app.get<{ Params: { readonly id: string } }>('/_sso/saml/:id/metadata', async (request, reply) => {
-    const found = await gateway.entries.get(request.params.id);
-    const entry = found === undefined ? undefined : samlOf(found);
-    if (entry === undefined) {
-      sendFailure(
-        gateway,
-        request,
-        reply,
-        new SsogateError('entry_unknown', `no SAML entry ${request.params.id}`),
-        { as: 'json' },
-      );
-      return reply;
-    }
-    const endpoints = samlEndpoints(gateway.config.publicUrl, entry);
-    const metadata = generateServiceProviderMetadata({
-      issuer: endpoints.spEntityId,
-      callbackUrl: endpoints.acsUrl,
-      identifierFormat: null,
-      wantAssertionsSigned: true,
-    });
-    return reply
-      .type('application/samlmetadata+xml; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(metadata);
-  });
+  app.get<{ Params: { readonly id: string } }>(
+    '/_sso/saml/:id/metadata',
+    async (request, reply) => {
+      const found = await gateway.entries.get(request.params.id);
+      const entry = found === undefined ? undefined : samlOf(found);
+      if (entry === undefined) {
+        sendFailure(
+          gateway,
+          request,
+          reply,
+          new SsogateError('entry_unknown', `no SAML entry ${request.params.id}`),
+          { as: 'json' },
+        );
+        return reply;
+      }
+      const endpoints = samlEndpoints(gateway.config.publicUrl, entry);
+      const metadata = generateServiceProviderMetadata({
+        issuer: endpoints.spEntityId,
+        callbackUrl: endpoints.acsUrl,
+        identifierFormat: null,
+        wantAssertionsSigned: true,
+      });
+      return reply
+        .type('application/samlmetadata+xml; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(metadata);
+    },
+  );
 }

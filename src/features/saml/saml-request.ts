@@ -1,9 +1,5 @@
 import { SAML } from '@node-saml/node-saml';
-import type {
-  AuthorizationRequest,
-  CompiledSamlEntry,
-  RandomSource,
-} from '../../core/index.js';
+import type { AuthorizationRequest, CompiledSamlEntry, RandomSource } from '../../core/index.js';
 import { randomToken } from '../../core/index.js';
 import { samlEndpoints } from './saml-endpoints.js';
 
@@ -15,7 +11,11 @@ import { samlEndpoints } from './saml-endpoints.js';
  */
 export async function samlAuthnRequest(
   entry: CompiledSamlEntry,
-  options: { readonly publicUrl: string; readonly random: RandomSource; readonly stateBytes?: number },
+  options: {
+    readonly publicUrl: string;
+    readonly random: RandomSource;
+    readonly stateBytes?: number;
+  },
 ): Promise<AuthorizationRequest> {
   const state = randomToken(options.random, options.stateBytes);
   // xs:ID is an NCName: it must not start with a digit (SAML Core §1.3.4).

@@ -12,7 +12,7 @@ const success = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 const bearer = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
 /** What reading a SAML response needs beyond the entry. */
-export interface SamlAnswerContext {
+interface SamlAnswerContext {
   readonly endpoints: SamlEndpoints;
   readonly clock: () => number;
 }
@@ -53,10 +53,18 @@ export async function readSamlAnswer(
 
   // The protocol message itself (SAML Core §3.2.2). Its Status first: an
   // identity provider's refusal is often unsigned, and says the most.
-  const statusCode = firstChild(firstChild(response, protocolNs, 'Status'), protocolNs, 'StatusCode');
+  const statusCode = firstChild(
+    firstChild(response, protocolNs, 'Status'),
+    protocolNs,
+    'StatusCode',
+  );
   const status = statusCode?.getAttribute('Value') ?? '';
   if (status !== success) {
-    const message = firstChild(firstChild(response, protocolNs, 'Status'), protocolNs, 'StatusMessage');
+    const message = firstChild(
+      firstChild(response, protocolNs, 'Status'),
+      protocolNs,
+      'StatusMessage',
+    );
     const inner = firstChild(statusCode, protocolNs, 'StatusCode')?.getAttribute('Value');
     const said = [status, inner, message?.textContent]
       .filter((part): part is string => part !== undefined && part !== null && part !== '')
@@ -72,15 +80,27 @@ export async function readSamlAnswer(
     throw refuse('saml_destination_mismatch', `the Response is for ${excerpt(destination, 200)}`);
   }
   const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
-  if (responseIssuer !== undefined && responseIssuer !== null && responseIssuer.trim() !== entry.saml.idpEntityId) {
-    throw refuse('saml_issuer_mismatch', `the Response was issued by ${excerpt(responseIssuer, 200)}`);
+  if (
+    responseIssuer !== undefined &&
+    responseIssuer.trim() !== entry.saml.idpEntityId
+  ) {
+    throw refuse(
+      'saml_issuer_mismatch',
+      `the Response was issued by ${excerpt(responseIssuer, 200)}`,
+    );
   }
   const requestId = pending.nonce ?? '';
   if (requestId === '' || response.getAttribute('InResponseTo') !== requestId) {
-    throw refuse('saml_in_response_to_mismatch', 'the Response answers another AuthnRequest, or none');
+    throw refuse(
+      'saml_in_response_to_mismatch',
+      'the Response answers another AuthnRequest, or none',
+    );
   }
   if (firstChild(response, assertionNs, 'EncryptedAssertion') !== undefined) {
-    throw refuse('saml_response_invalid', 'the assertion is encrypted; the gateway has no key to read it');
+    throw refuse(
+      'saml_response_invalid',
+      'the assertion is encrypted; the gateway has no key to read it',
+    );
   }
 
   const signed = await signedAssertion(entry, encoded, refuse);
@@ -122,7 +142,8 @@ async function signedAssertion(
       { entryId: entry.id, cause: error },
     );
   }
-  if (xml === undefined) throw refuse('saml_signature_invalid', 'the Response holds no signed assertion');
+  if (xml === undefined)
+    throw refuse('saml_signature_invalid', 'the Response holds no signed assertion');
   return xml;
 }
 
@@ -134,9 +155,12 @@ function checkAssertion(
   { endpoints, clock }: SamlAnswerContext,
   refuse: (code: ErrorCode, message: string) => SignInError,
 ): void {
-  const issuer = firstChild(assertion, assertionNs, 'Issuer')?.textContent?.trim();
+  const issuer = firstChild(assertion, assertionNs, 'Issuer')?.textContent.trim();
   if (issuer !== entry.saml.idpEntityId) {
-    throw refuse('saml_issuer_mismatch', `the assertion was issued by ${excerpt(issuer ?? 'no one', 200)}`);
+    throw refuse(
+      'saml_issuer_mismatch',
+      `the assertion was issued by ${excerpt(issuer ?? 'no one', 200)}`,
+    );
   }
   const now = clock();
   const skewMs = entry.saml.clockSkewSeconds * 1000;
@@ -152,7 +176,9 @@ function checkAssertion(
     throw refuse('saml_audience_mismatch', 'the assertion names no audience');
   }
   for (const restriction of restrictions) {
-    const audiences = childrenOf(restriction, assertionNs, 'Audience').map((one) => one.textContent?.trim());
+    const audiences = childrenOf(restriction, assertionNs, 'Audience').map((one) =>
+      one.textContent.trim(),
+    );
     if (!audiences.includes(endpoints.spEntityId)) {
       throw refuse(
         'saml_audience_mismatch',
@@ -168,14 +194,18 @@ function checkAssertion(
   if (confirmations.length === 0) {
     throw refuse('saml_response_invalid', 'the assertion has no bearer SubjectConfirmation');
   }
-  const data = confirmations.find(
-    (one) => one?.getAttribute('Recipient') === endpoints.acsUrl,
-  );
+  const data = confirmations.find((one) => one?.getAttribute('Recipient') === endpoints.acsUrl);
   if (data === undefined) {
-    throw refuse('saml_destination_mismatch', `no bearer confirmation names ${endpoints.acsUrl} as Recipient`);
+    throw refuse(
+      'saml_destination_mismatch',
+      `no bearer confirmation names ${endpoints.acsUrl} as Recipient`,
+    );
   }
   if (data.getAttribute('InResponseTo') !== requestId) {
-    throw refuse('saml_in_response_to_mismatch', 'the assertion answers another AuthnRequest, or none');
+    throw refuse(
+      'saml_in_response_to_mismatch',
+      'the assertion answers another AuthnRequest, or none',
+    );
   }
   if (!data.hasAttribute('NotOnOrAfter')) {
     throw refuse('saml_response_invalid', 'the bearer confirmation has no NotOnOrAfter');
@@ -201,10 +231,16 @@ function checkTimes(
   const notBefore = time('NotBefore');
   const notOnOrAfter = time('NotOnOrAfter');
   if (notBefore !== undefined && now + skewMs < notBefore) {
-    throw refuse('saml_assertion_expired', `${name} is not valid before ${new Date(notBefore).toISOString()}`);
+    throw refuse(
+      'saml_assertion_expired',
+      `${name} is not valid before ${new Date(notBefore).toISOString()}`,
+    );
   }
   if (notOnOrAfter !== undefined && now - skewMs >= notOnOrAfter) {
-    throw refuse('saml_assertion_expired', `${name} expired at ${new Date(notOnOrAfter).toISOString()}`);
+    throw refuse(
+      'saml_assertion_expired',
+      `${name} expired at ${new Date(notOnOrAfter).toISOString()}`,
+    );
   }
 }
 
@@ -216,8 +252,11 @@ function userOf(
 ): MappedUser {
   const names = entry.saml.attributes;
   const values = attributeValues(assertion);
-  const nameId = firstChild(firstChild(assertion, assertionNs, 'Subject'), assertionNs, 'NameID')
-    ?.textContent?.trim();
+  const nameId = firstChild(
+    firstChild(assertion, assertionNs, 'Subject'),
+    assertionNs,
+    'NameID',
+  )?.textContent.trim();
   const rawUserId = names.userId === undefined ? nameId : values.get(names.userId)?.[0];
   if (rawUserId === undefined || rawUserId === '') {
     throw refuse(
@@ -233,7 +272,8 @@ function userOf(
   };
   try {
     const userId = coerceAttribute('userId', rawUserId) as string;
-    const groups = names.groups === undefined ? undefined : [...new Set(values.get(names.groups) ?? [])];
+    const groups =
+      names.groups === undefined ? undefined : [...new Set(values.get(names.groups) ?? [])];
     return {
       userId,
       ...one('userName', names.name),
@@ -254,7 +294,7 @@ function attributeValues(assertion: Element): Map<string, string[]> {
     for (const attribute of childrenOf(statement, assertionNs, 'Attribute')) {
       const name = attribute.getAttribute('Name') ?? '';
       const texts = childrenOf(attribute, assertionNs, 'AttributeValue')
-        .map((value) => value.textContent?.trim() ?? '')
+        .map((value) => value.textContent.trim())
         .filter((text) => text !== '');
       values.set(name, [...(values.get(name) ?? []), ...texts]);
     }
@@ -269,15 +309,15 @@ function attributeValues(assertion: Element): Map<string, string[]> {
  */
 function parseXml(xml: string): Document | undefined {
   if (/<!DOCTYPE/i.test(xml)) return undefined;
-  let failed = false;
+  const parse = { failed: false };
   const document = new DOMParser({
     errorHandler: {
       warning: () => undefined,
-      error: () => (failed = true),
-      fatalError: () => (failed = true),
+      error: () => (parse.failed = true),
+      fatalError: () => (parse.failed = true),
     },
   }).parseFromString(xml, 'text/xml');
-  return failed ? undefined : document;
+  return parse.failed ? undefined : document;
 }
 
 function childrenOf(parent: Element | undefined, ns: string, name: string): Element[] {

@@ -53,7 +53,12 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     token = await storedApiToken(gw, 'saml-tests');
     idp = await startSimpleSamlPhp(
       [
-        { username: 'alice', name: 'Alice Example', email: 'alice@example.test', groups: ['staff', 'admins'] },
+        {
+          username: 'alice',
+          name: 'Alice Example',
+          email: 'alice@example.test',
+          groups: ['staff', 'admins'],
+        },
         { username: 'bob', name: 'Bob Example', email: 'bob@example.test', groups: ['staff'] },
       ],
       [
@@ -81,8 +86,8 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     }
   });
   after(async () => {
-    await gw?.close();
-    await idp?.stop();
+    await gw.close();
+    await idp.stop();
   });
 
   /**
@@ -116,7 +121,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     return answer;
   }
 
-  async function failsWith(response: BrowserResponse, status: number, code: string): Promise<void> {
+  function failsWith(response: BrowserResponse, status: number, code: string): void {
     assert.equal(response.status, status, response.body);
     assert.match(response.body, new RegExp(`<code>${code}</code>`));
     assert.ok(
@@ -161,7 +166,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     const answer = await responseFromIdp(browser, 'corp-saml', 'bob');
     await browser.submit(answer.action, answer.fields);
     const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
-    assert.equal(JSON.parse(me.body).isAdmin, false);
+    assert.equal((JSON.parse(me.body) as { isAdmin: boolean }).isAdmin, false);
 
     const other = gw.browser();
     const byUid = await responseFromIdp(other, 'corp-saml-uid', 'bob');
@@ -169,7 +174,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     assert.equal(page.url, `${gw.url}/reports`, page.body);
     const bob = JSON.parse(
       (await other.open(`${gw.url}/_sso/me`, { accept: 'application/json' })).body,
-    );
+    ) as { userId: string; entryId: string };
     assert.equal(bob.userId, 'corp-saml-uid:bob');
     assert.equal(bob.entryId, 'corp-saml-uid');
   });
@@ -179,13 +184,16 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     const answer = await responseFromIdp(browser);
     const first = await browser.submit(answer.action, answer.fields);
     assert.equal(first.url, `${gw.url}/reports`);
-    await failsWith(await browser.submit(answer.action, answer.fields), 400, 'state_invalid');
+    failsWith(await browser.submit(answer.action, answer.fields), 400, 'state_invalid');
 
     // The same Response under a new sign-in's RelayState answers another AuthnRequest.
     const other = gw.browser();
     const fresh = await responseFromIdp(other);
-    await failsWith(
-      await other.submit(answer.action, { ...answer.fields, RelayState: fresh.fields.RelayState ?? '' }),
+    failsWith(
+      await other.submit(answer.action, {
+        ...answer.fields,
+        RelayState: fresh.fields.RelayState ?? '',
+      }),
       400,
       'saml_in_response_to_mismatch',
     );
@@ -197,7 +205,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     const xml = xmlOf(answer.fields.SAMLResponse ?? '');
     assert.ok(xml.includes('>staff<'));
     const tampered = encode(xml.replace('>staff<', '>admins<'));
-    await failsWith(
+    failsWith(
       await browser.submit(answer.action, { ...answer.fields, SAMLResponse: tampered }),
       400,
       'saml_signature_invalid',
@@ -216,8 +224,10 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       .replace(/ID="[^"]*"/, 'ID="_evil"')
       .replace('>bob<', '>alice<');
     // Every signature removed: nothing is signed.
-    const bare = xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, '').replace('>bob<', '>alice<');
-    await failsWith(
+    const bare = xml
+      .replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, '')
+      .replace('>bob<', '>alice<');
+    failsWith(
       await browser.submit(answer.action, { ...answer.fields, SAMLResponse: encode(bare) }),
       400,
       'saml_signature_invalid',
@@ -230,9 +240,12 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     const original = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(signed)?.[0] ?? '';
     const wrapped = signed.replace(
       original,
-      unsigned.replace('</saml:Assertion>', `<saml:Advice>${original}</saml:Advice></saml:Assertion>`),
+      unsigned.replace(
+        '</saml:Assertion>',
+        `<saml:Advice>${original}</saml:Advice></saml:Assertion>`,
+      ),
     );
-    await failsWith(
+    failsWith(
       await second.submit(again.action, { ...again.fields, SAMLResponse: encode(wrapped) }),
       400,
       'saml_signature_invalid',
@@ -245,7 +258,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     const other = gw.browser();
     // The other browser has a binding cookie of its own from a sign-in it started.
     await other.open(`${gw.url}/_sso/login/corp-saml?return_to=/`, { maxHops: 0 });
-    await failsWith(await other.submit(answer.action, answer.fields), 400, 'state_invalid');
+    failsWith(await other.submit(answer.action, answer.fields), 400, 'state_invalid');
   });
 
   test('an entry that expects another audience or another issuer refuses the Response', async () => {
@@ -260,7 +273,11 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       saml: { ...saml, spEntityId: 'https://elsewhere.example/sp' },
     });
     assert.equal(changed.status, 200, await changed.text());
-    await failsWith(await browser.submit(answer.action, answer.fields), 400, 'saml_audience_mismatch');
+    failsWith(
+      await browser.submit(answer.action, answer.fields),
+      400,
+      'saml_audience_mismatch',
+    );
 
     const issuer = await api('PUT', 'entries/corp-saml', {
       ...original,
@@ -270,9 +287,17 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     });
     assert.equal(issuer.status, 200, await issuer.text());
     const second = await responseFromIdp(browser);
-    await failsWith(await browser.submit(second.action, second.fields), 400, 'saml_issuer_mismatch');
+    failsWith(
+      await browser.submit(second.action, second.fields),
+      400,
+      'saml_issuer_mismatch',
+    );
 
-    const back = await api('PUT', 'entries/corp-saml', { ...original, appsecret: null, extensionSecret: null });
+    const back = await api('PUT', 'entries/corp-saml', {
+      ...original,
+      appsecret: null,
+      extensionSecret: null,
+    });
     assert.equal(back.status, 200, await back.text());
   });
 
@@ -297,7 +322,8 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       saml: {
         ssoUrl: 'ftp://idp.example/sso',
         idpEntityId: idp.entityId,
-        idpCertificate: '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----',
+        idpCertificate:
+          '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----',
       },
     });
     assert.equal(bad.status, 400);
@@ -305,14 +331,14 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       error: { code: string; problems: { code: string; field: string }[] };
     };
     assert.equal(body.error.code, 'entry_invalid');
-    assert.deepEqual(
-      body.error.problems.map(({ code, field }) => [code, field]).sort(),
-      [
-        ['field_invalid', 'saml.idpCertificate'],
-        ['field_invalid', 'saml.ssoUrl'],
-      ],
-    );
-    const missing = await api('POST', 'entries', { ...samlEntry('corp-saml-bad'), saml: undefined });
+    assert.deepEqual(body.error.problems.map(({ code, field }) => [code, field]).sort(), [
+      ['field_invalid', 'saml.idpCertificate'],
+      ['field_invalid', 'saml.ssoUrl'],
+    ]);
+    const missing = await api('POST', 'entries', {
+      ...samlEntry('corp-saml-bad'),
+      saml: undefined,
+    });
     assert.equal(missing.status, 400);
     assert.match(await missing.text(), /"field":"saml"/);
   });

@@ -166,12 +166,13 @@ $metadata[${php(entityId)}] = ${php({
     `<?php
 ${serviceProviders
   .map(
-    (sp) => `$metadata[${php(sp.entityId)}] = ${php({
-      AssertionConsumerService: sp.acsUrl,
-      NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
-      'simplesaml.nameidattribute': 'uid',
-      'simplesaml.attributes': true,
-    })};`,
+    (sp) =>
+      `$metadata[${php(sp.entityId)}] = ${php({
+        AssertionConsumerService: sp.acsUrl,
+        NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+        'simplesaml.nameidattribute': 'uid',
+        'simplesaml.attributes': true,
+      })};`,
   )
   .join('\n')}
 `,
