@@ -80,10 +80,7 @@ export async function readSamlAnswer(
     throw refuse('saml_destination_mismatch', `the Response is for ${excerpt(destination, 200)}`);
   }
   const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
-  if (
-    responseIssuer !== undefined &&
-    responseIssuer.trim() !== entry.saml.idpEntityId
-  ) {
+  if (responseIssuer !== undefined && responseIssuer.trim() !== entry.saml.idpEntityId) {
     throw refuse(
       'saml_issuer_mismatch',
       `the Response was issued by ${excerpt(responseIssuer, 200)}`,

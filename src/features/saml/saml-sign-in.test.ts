@@ -273,11 +273,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       saml: { ...saml, spEntityId: 'https://elsewhere.example/sp' },
     });
     assert.equal(changed.status, 200, await changed.text());
-    failsWith(
-      await browser.submit(answer.action, answer.fields),
-      400,
-      'saml_audience_mismatch',
-    );
+    failsWith(await browser.submit(answer.action, answer.fields), 400, 'saml_audience_mismatch');
 
     const issuer = await api('PUT', 'entries/corp-saml', {
       ...original,
@@ -287,11 +283,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     });
     assert.equal(issuer.status, 200, await issuer.text());
     const second = await responseFromIdp(browser);
-    failsWith(
-      await browser.submit(second.action, second.fields),
-      400,
-      'saml_issuer_mismatch',
-    );
+    failsWith(await browser.submit(second.action, second.fields), 400, 'saml_issuer_mismatch');
 
     const back = await api('PUT', 'entries/corp-saml', {
       ...original,
