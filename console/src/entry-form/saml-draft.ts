@@ -10,6 +10,8 @@ export interface SamlDraft {
   readonly idpEntityId: string;
   readonly idpCertificate: string;
   readonly spEntityId: string;
+  /** Whole seconds as typed; blank: the default. */
+  readonly clockSkewSeconds: string;
   readonly userIdAttribute: string;
   readonly nameAttribute: string;
   readonly emailAttribute: string;
@@ -22,6 +24,7 @@ export const emptySaml: SamlDraft = {
   idpEntityId: '',
   idpCertificate: '',
   spEntityId: '',
+  clockSkewSeconds: '',
   userIdAttribute: '',
   nameAttribute: '',
   emailAttribute: '',
@@ -33,10 +36,11 @@ export function samlFromEntry(view: EntryView): SamlDraft {
   const saml = view.saml;
   if (saml === undefined) return emptySaml;
   return {
-    ssoUrl: saml.ssoUrl,
-    idpEntityId: saml.idpEntityId,
-    idpCertificate: saml.idpCertificate,
+    ssoUrl: saml.ssoUrl ?? '',
+    idpEntityId: saml.idpEntityId ?? '',
+    idpCertificate: saml.idpCertificate ?? '',
     spEntityId: saml.spEntityId ?? '',
+    clockSkewSeconds: saml.clockSkewSeconds === undefined ? '' : String(saml.clockSkewSeconds),
     userIdAttribute: saml.attributes?.userId ?? '',
     nameAttribute: saml.attributes?.name ?? '',
     emailAttribute: saml.attributes?.email ?? '',
@@ -63,12 +67,15 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
     .map((group) => group.trim())
     .filter((group) => group !== '');
   const spEntityId = optional(draft.spEntityId);
+  const skew = optional(draft.clockSkewSeconds);
   return {
     saml: {
       ssoUrl: draft.ssoUrl.trim(),
       idpEntityId: draft.idpEntityId.trim(),
       idpCertificate: draft.idpCertificate,
       ...(spEntityId === undefined ? {} : { spEntityId }),
+      // Anything but a number is sent as one the core refuses, with its field named.
+      ...(skew === undefined ? {} : { clockSkewSeconds: Number(skew) }),
       ...(Object.keys(attributes).length === 0 ? {} : { attributes }),
     },
     ...(adminGroups.length === 0 ? {} : { groupMapping: { adminGroups } }),

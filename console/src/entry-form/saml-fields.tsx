@@ -66,6 +66,7 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
         hint: x.certificateHint,
       })}
       {field('spEntityId', 'saml.spEntityId', { hint: x.spEntityIdHint })}
+      {field('clockSkewSeconds', 'saml.clockSkewSeconds', { hint: x.clockSkewHint })}
       {field('userIdAttribute', 'saml.attributes.userId', { hint: x.userIdHint })}
       {field('nameAttribute', 'saml.attributes.name')}
       {field('emailAttribute', 'saml.attributes.email')}

@@ -246,6 +246,7 @@ export const en = {
       'saml.idpEntityId': 'Identity provider entityID',
       'saml.idpCertificate': 'Signing certificate',
       'saml.spEntityId': 'Service provider entityID',
+      'saml.clockSkewSeconds': 'Clock skew (seconds)',
       'saml.attributes.userId': 'User id attribute',
       'saml.attributes.name': 'Name attribute',
       'saml.attributes.email': 'E-mail attribute',
@@ -502,6 +503,7 @@ export const en = {
         'The certificate it signs responses with: PEM, or the base64 of its metadata.',
       spEntityIdHint: "The gateway's own entityID; blank: its metadata URL.",
       userIdHint: 'Blank: the NameID of the assertion.',
+      clockSkewHint: 'How far the two clocks may differ when the assertion is checked; blank: 60.',
       adminGroupsHint: 'One group per line; members of any of them are administrators.',
     },
     /** Beside the heading of a collapsed part of the form. */

@@ -16,12 +16,13 @@ const attributeName = text(1024).min(1, 'must not be empty');
  * attributes become the user.
  */
 export const samlInput = z.strictObject({
+  // The three are required; compileSaml says so with each field's name.
   /** The identity provider's SingleSignOnService for the HTTP-Redirect binding. */
-  ssoUrl: text(2048),
+  ssoUrl: text(2048).optional(),
   /** The identity provider's entityID: the Issuer of its responses and assertions. */
-  idpEntityId: text(1024),
+  idpEntityId: text(1024).optional(),
   /** The certificate the identity provider signs with (PEM, or its base64 DER). */
-  idpCertificate: text(16 * 1024),
+  idpCertificate: text(16 * 1024).optional(),
   /** The gateway's own entityID for this entry; default its metadata URL. */
   spEntityId: text(1024).optional(),
   /** How far the two clocks may be apart when the assertion's times are checked. */

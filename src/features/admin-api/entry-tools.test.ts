@@ -385,9 +385,11 @@ describe('admin API: entry-model', () => {
           ['oauth2', 'oauth2', true],
           ['openid-connect', 'oauth2', true],
           ['extension', 'extension', false],
+          ['saml', 'saml', false],
         ],
       );
       assert.deepEqual(model.kinds[2]?.sections, ['extensionService', 'users']);
+      assert.deepEqual(model.kinds[3]?.sections, ['samlIdentityProvider', 'users']);
     });
   });
 });
