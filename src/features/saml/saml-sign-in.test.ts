@@ -4,6 +4,10 @@ import { waitForAuditEvent } from '../../test-support/audit-events.js';
 import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
+import { samlOf } from '../../core/index.js';
+import type { PendingSignIn } from '../../foundation/storage/types.js';
+import { samlEndpoints } from './saml-endpoints.js';
+import { readSamlAnswer } from './saml-response.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
@@ -291,6 +295,57 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       extensionSecret: null,
     });
     assert.equal(back.status, 200, await back.text());
+  });
+
+  test("the assertion's times, the Destination and the Status are checked with their own codes", async () => {
+    const answer = await responseFromIdp(gw.browser(), 'corp-saml', 'bob');
+    const xml = xmlOf(answer.fields.SAMLResponse ?? '');
+    const requestId = /InResponseTo="([^"]+)"/.exec(xml)?.[1];
+    const entry = samlOf((await gw.gateway.entries.get('corp-saml')) ?? assert.fail('no entry'));
+    assert.ok(entry !== undefined && requestId !== undefined);
+    const now = Date.now();
+    const pending: PendingSignIn = {
+      stateHash: 'unused',
+      entryId: entry.id,
+      returnTo: '/',
+      bindingHash: 'unused',
+      redirectUri: acsUrl(entry.id),
+      codeVerifier: null,
+      createdAt: now,
+      expiresAt: now + 60_000,
+      nonce: requestId,
+    };
+    const endpoints = samlEndpoints(gw.url, entry);
+    const read = (clock: () => number, at = endpoints, fields = answer.fields) =>
+      readSamlAnswer(entry, fields, pending, { endpoints: at, clock });
+    assert.equal((await read(() => now)).userId, 'bob');
+    // SimpleSAMLphp's assertions last 5 minutes and start 30 seconds back; the skew is 60 seconds.
+    await assert.rejects(
+      read(() => now + 10 * 60_000),
+      { code: 'saml_assertion_expired' },
+    );
+    await assert.rejects(
+      read(() => now - 10 * 60_000),
+      { code: 'saml_assertion_expired' },
+    );
+    await assert.rejects(
+      read(() => now, { ...endpoints, acsUrl: `${gw.url}/_sso/callback/elsewhere` }),
+      { code: 'saml_destination_mismatch' },
+    );
+    const refused = xml.replace(
+      /<samlp:Status>[\s\S]*<\/samlp:Status>/,
+      '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">' +
+        '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode>' +
+        '</samlp:Status>',
+    );
+    assert.notEqual(refused, xml);
+    await assert.rejects(
+      read(() => now, endpoints, { ...answer.fields, SAMLResponse: encode(refused) }),
+      {
+        code: 'saml_status',
+        message: /Responder urn:oasis:names:tc:SAML:2\.0:status:AuthnFailed/,
+      },
+    );
   });
 
   test('the metadata names the entityID and the AssertionConsumerService', async () => {
