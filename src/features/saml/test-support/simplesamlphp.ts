@@ -73,10 +73,14 @@ function php(value: unknown): string {
 export async function startSimpleSamlPhp(
   users: readonly SamlTestUser[],
   serviceProviders: readonly SamlTestServiceProvider[],
+  options: {
+    /** The name the browser reaches it by (a browser mapping it to loopback); default 127.0.0.1. */
+    readonly host?: string;
+  } = {},
 ): Promise<RunningSimpleSamlPhp> {
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-simplesamlphp-'));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const entityId = `${url}/saml2/idp/metadata.php`;
   for (const folder of ['cert', 'log', 'data', 'tmp', 'sessions', 'metadata']) {
     await mkdir(join(dir, folder));
@@ -200,7 +204,7 @@ ${serviceProviders
     await waitUntil(
       async () => {
         // Its own metadata, which needs PHP's DOM (php-xml) as every SAML message does.
-        const answered = await fetch(entityId).then(
+        const answered = await fetch(`http://127.0.0.1:${port}/saml2/idp/metadata.php`).then(
           async (response) => response.ok && (await response.text()).includes('EntityDescriptor'),
           () => false,
         );
