@@ -27,10 +27,12 @@ interface SamlAnswerContext {
  * or over its one Assertion, with the entry's certificate only, and what is
  * read afterwards is only what that signature covers, so a second,
  * unsigned assertion wrapped around or beside the signed one is never read
- * (XML signature wrapping). Every other check is made here on the signed
- * assertion, each refusal with its own code: Status, Destination, Issuer,
- * InResponseTo, the time conditions against the gateway's clock, the
- * audience, and the bearer confirmation's Recipient.
+ * (XML signature wrapping). The Response's own Status, Destination,
+ * Issuer and InResponseTo are checked first, each refusal with its own
+ * code (they may be unsigned when only the assertion is); then the signed
+ * assertion's Issuer, its time conditions against the gateway's clock, its
+ * audience, and its bearer confirmation's Recipient and InResponseTo, which
+ * tie it to this callback and to this sign-in's AuthnRequest.
  */
 export async function readSamlAnswer(
   entry: CompiledSamlEntry,
@@ -119,8 +121,8 @@ async function signedAssertion(
     idpCert: entry.saml.idpCertificate,
     issuer: 'unused: no request is made here',
     callbackUrl: 'unused: no request is made here',
-    // The signature over the Response or over its Assertion, either one;
-    // an unsigned assertion is refused whatever else is signed.
+    // The signature over the Response or over its Assertion, either one: an
+    // assertion is read only when a valid signature of the certificate covers it.
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
     // Checked below on the signed assertion, each with its own code and the gateway's clock.
