@@ -1,9 +1,9 @@
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import type { FastifyInstance } from 'fastify';
 import { SsogateError, samlOf } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { samlEndpoints } from './saml-endpoints.js';
+import { loadNodeSaml } from './saml-modules.js';
 
 /**
  * GET /_sso/saml/{id}/metadata: the service provider's metadata of a SAML
@@ -29,6 +29,7 @@ export function samlRoutes(app: FastifyInstance, gateway: Gateway): void {
         return reply;
       }
       const endpoints = samlEndpoints(gateway.config.publicUrl, entry);
+      const { generateServiceProviderMetadata } = await loadNodeSaml();
       const metadata = generateServiceProviderMetadata({
         issuer: endpoints.spEntityId,
         callbackUrl: endpoints.acsUrl,

@@ -1,7 +1,7 @@
-import { SAML } from '@node-saml/node-saml';
 import type { AuthorizationRequest, CompiledSamlEntry, RandomSource } from '../../core/index.js';
 import { randomToken } from '../../core/index.js';
 import { samlEndpoints } from './saml-endpoints.js';
+import { loadNodeSaml } from './saml-modules.js';
 
 /**
  * Flow step 2 of an entry of type saml: an AuthnRequest (SAML Core §3.4.1)
@@ -21,6 +21,7 @@ export async function samlAuthnRequest(
   // xs:ID is an NCName: it must not start with a digit (SAML Core §1.3.4).
   const requestId = `_${Buffer.from(options.random(20)).toString('hex')}`;
   const endpoints = samlEndpoints(options.publicUrl, entry);
+  const { SAML } = await loadNodeSaml();
   const saml = new SAML({
     idpCert: entry.saml.idpCertificate,
     issuer: endpoints.spEntityId,

@@ -1,10 +1,11 @@
-import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
 import type { CompiledSamlEntry, MappedUser } from '../../core/index.js';
 import { SignInError, coerceAttribute, excerpt, isSsogateError } from '../../core/index.js';
 import type { ErrorCode } from '../../core/index.js';
 import type { PendingSignIn } from '../../foundation/storage/types.js';
 import type { SamlEndpoints } from './saml-endpoints.js';
+import { loadNodeSaml, loadXmlDom } from './saml-modules.js';
+
+type XmlParser = (typeof import('@xmldom/xmldom'))['DOMParser'];
 
 const protocolNs = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const assertionNs = 'urn:oasis:names:tc:SAML:2.0:assertion';
@@ -47,8 +48,9 @@ export async function readSamlAnswer(
   if (typeof encoded !== 'string' || encoded === '') {
     throw refuse('saml_response_invalid', 'the callback carries no single SAMLResponse');
   }
+  const { DOMParser } = await loadXmlDom();
   const xml = Buffer.from(encoded, 'base64').toString('utf8');
-  const response = parseXml(xml)?.documentElement;
+  const response = parseXml(DOMParser, xml)?.documentElement;
   if (response?.namespaceURI !== protocolNs || response.localName !== 'Response') {
     throw refuse('saml_response_invalid', 'the SAMLResponse is not a SAML 2.0 Response');
   }
@@ -103,7 +105,7 @@ export async function readSamlAnswer(
   }
 
   const signed = await signedAssertion(entry, encoded, refuse);
-  const assertion = parseXml(signed)?.documentElement;
+  const assertion = parseXml(DOMParser, signed)?.documentElement;
   if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
     throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
   }
@@ -117,6 +119,7 @@ async function signedAssertion(
   encoded: string,
   refuse: (code: ErrorCode, message: string) => SignInError,
 ): Promise<string> {
+  const { SAML, ValidateInResponseTo } = await loadNodeSaml();
   const saml = new SAML({
     idpCert: entry.saml.idpCertificate,
     issuer: 'unused: no request is made here',
@@ -306,7 +309,7 @@ function attributeValues(assertion: Element): Map<string, string[]> {
  * type declaration is refused outright: SAML messages have none, and its
  * entities are the way to the classic XML expansion attacks.
  */
-function parseXml(xml: string): Document | undefined {
+function parseXml(DOMParser: XmlParser, xml: string): Document | undefined {
   if (/<!DOCTYPE/i.test(xml)) return undefined;
   const parse = { failed: false };
   const document = new DOMParser({
