@@ -124,6 +124,7 @@ const layers: readonly (readonly string[])[] = [
   [
     'features/extension/',
     'features/ldap-directory/',
+    'features/saml/',
     'features/rate-limit/',
     'features/access-rules/',
     'features/provisioning/',

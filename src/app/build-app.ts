@@ -22,6 +22,7 @@ import { frontchannelLogoutRoutes } from '../features/sessions/frontchannel-logo
 import { signInRoutes } from '../features/sign-in/routes.js';
 import { trialSignInCallback } from '../features/trial-sign-in/trial-callback.js';
 import { trialSignInAdminRoutes } from '../features/trial-sign-in/routes.js';
+import { samlRoutes } from '../features/saml/routes.js';
 import { securityHeaders } from '../foundation/web/index.js';
 import { serverLimits, withBodyDeadline } from '../foundation/http/connection-limits.js';
 import { dropUnusableForwardedFor } from '../foundation/http/forwarded-for.js';
@@ -132,6 +133,7 @@ export async function buildApp(
   // its own routes only.
   await signInRoutes(app, gateway, trialSignInCallback(gateway));
   await handoffRoutes(app, gateway);
+  await samlRoutes(app, gateway);
   await localSignInRoutes(app, gateway);
   await sessionRoutes(app, gateway);
   await backchannelLogoutRoutes(app, gateway);

@@ -70,6 +70,9 @@ test('a gateway with the default settings loads no module for what it is not con
       'undici', // calls to third-party servers: the first sign-in
       'jose', // the gateway's own OpenID Provider: its first signing key or token
       'yaml', // a configuration, rules or entries file
+      '@node-saml/node-saml', // a SAML entry: its first sign-in or metadata request
+      'xml-crypto',
+      '@xmldom/xmldom',
       // A route with a Fastify schema: none has one. (Fastify's error
       // serializer loads a file of fast-json-stringify whatever the routes.)
       '@fastify/ajv-compiler',

@@ -149,6 +149,34 @@ const ldapEntry: EntryView = {
   lastFailedSignInAt: null,
 };
 
+/** A SAML entry with every field of its identity provider set. */
+const samlEntry: EntryView = {
+  id: 'corp-saml',
+  name: 'Corp sign-on',
+  enabled: true,
+  isDefault: false,
+  type: 'saml',
+  appsecretSet: false,
+  extensionSecretSet: false,
+  oidcDiscovery: null,
+  broken: null,
+  saml: {
+    ssoUrl: 'https://idp.example.test/sso',
+    idpEntityId: 'https://idp.example.test/metadata',
+    idpCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    spEntityId: 'urn:example:gateway',
+    clockSkewSeconds: 30,
+    attributes: { userId: 'uid', name: 'displayName', email: 'mail', groups: 'groups' },
+  },
+  groupMapping: { adminGroups: ['sso-admins', 'root'] },
+  provisioning: { createUsers: true, updateOnSignIn: true, adoptExistingUsers: false },
+  position: 3,
+  createdAt: '2024-05-01T12:00:00.000Z',
+  updatedAt: '2024-05-01T12:00:00.000Z',
+  lastSuccessfulSignInAt: null,
+  lastFailedSignInAt: null,
+};
+
 /** What the API sends about an entry that a client never writes back. */
 const serverOnlyFields = new Set([
   'appsecretSet',
@@ -204,6 +232,7 @@ describe('an entry through the form and back', () => {
       ...Object.keys(revalidatingEntry),
       ...Object.keys(extensionEntry),
       ...Object.keys(ldapEntry),
+      ...Object.keys(samlEntry),
     ]);
     assert.deepEqual(
       Object.keys(entrySchema.shape).filter((key) => !set.has(key)),
@@ -244,6 +273,12 @@ describe('an entry through the form and back', () => {
     assert.deepEqual(body, writtenFields(extensionEntry));
     assert.equal('appsecret' in body, false);
     assert.equal('extensionSecret' in body, false);
+    assert.equal(entryReplaceBody.safeParse(body).success, true);
+  });
+
+  test('a SAML entry with every field set comes back as the same entry', () => {
+    const body = resent(samlEntry);
+    assert.deepEqual(body, writtenFields(samlEntry));
     assert.equal(entryReplaceBody.safeParse(body).success, true);
   });
 

@@ -5,6 +5,8 @@ import { secretBody } from './body-parts.js';
 import { printSettings } from './extension-settings.js';
 import type { LdapDraft } from './ldap-draft.js';
 import { emptyLdap, ldapFromEntry } from './ldap-draft.js';
+import type { SamlDraft } from './saml-draft.js';
+import { emptySaml, samlFromEntry } from './saml-draft.js';
 import type { ShapesDraft } from './shapes-draft.js';
 import { emptyShapes, shapesFromEntry } from './shapes-draft.js';
 
@@ -82,6 +84,8 @@ export interface EntryDraft {
   readonly shapes: ShapesDraft;
   /** An LDAP entry's directory (ldap-draft.ts). */
   readonly ldap: LdapDraft;
+  /** A SAML identity provider (type saml). */
+  readonly saml: SamlDraft;
 }
 
 const emptyCall: CallDraft = { headers: [], bodyEncoding: 'json', successCondition: '' };
@@ -123,6 +127,7 @@ export const emptyDraft: EntryDraft = {
   oidcOptions: {},
   shapes: emptyShapes,
   ldap: emptyLdap,
+  saml: emptySaml,
 };
 
 function storedSecret(set: boolean | undefined): SecretDraft {
@@ -185,6 +190,7 @@ export function draftFromEntry(view: EntryView): EntryDraft {
     ...oidcDraft(view.oidc),
     shapes: shapesFromEntry(view),
     ldap: ldapFromEntry(view),
+    saml: samlFromEntry(view),
   };
 }
 

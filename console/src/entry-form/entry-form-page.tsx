@@ -16,6 +16,7 @@ import type { EntryDraft } from './entry-draft';
 import { draftFromEntry, emptyDraft, toEntryBody } from './entry-draft';
 import { takenIdProblem, topField, visibleProblems } from './form-assist';
 import { ExtensionFields } from './extension-fields';
+import { SamlFields } from './saml-fields';
 import { GeneralFields } from './general-fields';
 import { LdapFields } from './ldap-fields';
 import { OAuth2Fields } from './oauth2-fields';
@@ -248,6 +249,16 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
                     onChange={(ldap) => {
                       change({ ldap });
                     }}
+                  />
+                );
+              case 'samlIdentityProvider':
+                return (
+                  <SamlFields
+                    key={section}
+                    entryId={existingId}
+                    saml={draft.saml}
+                    problems={problems}
+                    onChange={change}
                   />
                 );
               case 'users':

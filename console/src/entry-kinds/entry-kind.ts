@@ -21,11 +21,16 @@ export type EntryKindId = EntryView['type'];
  * entry-form/entry-form-page.tsx: an OpenID Connect entry's issuer
  * (oidc-fields.tsx), the OAuth2 flow's calls with the users section
  * (oauth2-fields.tsx), an extension's service (extension-fields.tsx), an
- * LDAP directory (ldap-fields.tsx), and
- * the users section alone (provisioning-fields.tsx).
+ * LDAP directory (ldap-fields.tsx), a SAML identity provider
+ * (saml-fields.tsx), and the users section alone (provisioning-fields.tsx).
  */
 export type FormSectionName =
-  'oidcIssuer' | 'oauth2Flow' | 'extensionService' | 'ldapDirectory' | 'users';
+  | 'oidcIssuer'
+  | 'oauth2Flow'
+  | 'extensionService'
+  | 'ldapDirectory'
+  | 'samlIdentityProvider'
+  | 'users';
 
 /** A credential of the general fields a trial sign-in may need typed first. */
 export type TrialCredential = 'appid' | 'appsecret';

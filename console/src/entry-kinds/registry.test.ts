@@ -6,7 +6,7 @@ describe('the registry of entry kinds', () => {
   test('each kind is found by its own type, once, in the order of the Type field', () => {
     assert.deepEqual(
       entryKinds.map((kind) => kind.id),
-      ['oauth2', 'extension', 'ldap'],
+      ['oauth2', 'extension', 'ldap', 'saml'],
     );
     for (const kind of entryKinds) assert.equal(entryKindOf({ type: kind.id }), kind);
   });

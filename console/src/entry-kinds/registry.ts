@@ -2,6 +2,7 @@ import type { EntryKind, EntryKindId } from './entry-kind.js';
 import { extensionKind } from './extension.js';
 import { ldapKind } from './ldap.js';
 import { oauth2Kind } from './oauth2.js';
+import { samlKind } from './saml.js';
 
 /**
  * Every kind of entry the console knows, by the `type` the admin API gives
@@ -12,6 +13,7 @@ const kinds: Readonly<Record<EntryKindId, EntryKind>> = {
   oauth2: oauth2Kind,
   extension: extensionKind,
   ldap: ldapKind,
+  saml: samlKind,
 };
 
 export const entryKinds: readonly EntryKind[] = Object.values(kinds);

@@ -18,6 +18,8 @@ import type { CompiledEntry } from './compiled-entry.js';
 export function entryCallUrls(entry: CompiledEntry): readonly (readonly [string, string])[] {
   if (entry.type === 'extension') return [['extensionUrl', entry.extension.url]];
   if (entry.type === 'ldap') return [['ldap.url', entry.ldap.url]];
+  // A SAML identity provider is only reached by the browser: redirected, and posting back.
+  if (entry.type === 'saml') return [];
   const urls: [string, string][] = [];
   if (entry.token !== undefined) urls.push(['tokenUrl', sampleUrl(entry.token.template)]);
   urls.push(['userInfoUrl', sampleUrl(entry.userInfo.template)]);

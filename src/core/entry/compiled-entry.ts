@@ -5,7 +5,7 @@ import type { CompiledHeader, CompiledTemplate } from '../template/index.js';
 import type { AttributeMapping } from '../user/map-user.js';
 import type { UserIdScope } from '../user/user-id-scope.js';
 import type { CompiledShapes } from './compile-shapes.js';
-import type { CompiledGroupMapping } from './group-mapping.js';
+import type { AdminGroups, CompiledGroupMapping } from './group-mapping.js';
 import type { EntryInput } from './entry-input.js';
 import type { CompiledLdap } from './ldap-entry.js';
 
@@ -128,7 +128,40 @@ export interface CompiledLdapEntry extends CompiledEntryBase {
   readonly groupMapping: CompiledGroupMapping | undefined;
 }
 
-export type CompiledEntry = CompiledOAuth2Entry | CompiledExtensionEntry | CompiledLdapEntry;
+/** What a SAML entry names of its identity provider (docs/entries.md#saml-20-identity-providers). */
+export interface CompiledSaml {
+  readonly ssoUrl: string;
+  readonly idpEntityId: string;
+  /** The signing certificate, as one PEM block. */
+  readonly idpCertificate: string;
+  /** Undefined: the entry's metadata URL, which depends on the public URL. */
+  readonly spEntityId: string | undefined;
+  readonly clockSkewSeconds: number;
+  /** The attributes read into the user; an undefined userId is the NameID. */
+  readonly attributes: {
+    readonly userId: string | undefined;
+    readonly name: string | undefined;
+    readonly email: string | undefined;
+    readonly groups: string | undefined;
+  };
+}
+
+/**
+ * An entry whose users sign in at a SAML 2.0 identity provider, the gateway
+ * its service provider (docs/entries.md#saml-20-identity-providers).
+ */
+export interface CompiledSamlEntry extends CompiledEntryBase {
+  readonly type: 'saml';
+  readonly saml: CompiledSaml;
+  /**
+   * The administrators' groups of `groupMapping`: the groups themselves are
+   * the values of the attribute `saml.attributes.groups` names.
+   */
+  readonly groupMapping: AdminGroups | undefined;
+}
+
+export type CompiledEntry =
+  CompiledOAuth2Entry | CompiledExtensionEntry | CompiledLdapEntry | CompiledSamlEntry;
 
 export const defaultTimeoutMs = 10_000;
 

@@ -7,6 +7,7 @@ import {
 import { userIdScopes } from '../user/user-id-scope.js';
 import { groupMappingInput } from './group-mapping.js';
 import { ldapInput } from './ldap-entry.js';
+import { samlInput } from './saml-entry.js';
 import { shapesInput } from './shapes-input.js';
 
 /**
@@ -82,9 +83,10 @@ export const extensionSettingName = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 export const entryInput = z.strictObject({
   /**
    * `oauth2` (the default) is configured by templates; `extension` delegates to an
-   * extension service; `ldap` checks a password against a directory.
+   * extension service; `ldap` checks a password against a directory; `saml`
+   * signs in at a SAML 2.0 identity provider.
    */
-  type: z.enum(['oauth2', 'extension', 'ldap']).optional(),
+  type: z.enum(['oauth2', 'extension', 'ldap', 'saml']).optional(),
   id: z
     .string()
     .regex(
@@ -112,6 +114,8 @@ export const entryInput = z.strictObject({
   provisioning: provisioningInput.optional(),
   /** OpenID Connect (docs/entries.md#openid-connect): the issuer, discovery and id_token checks. */
   oidc: oidcInput.optional(),
+  /** A SAML 2.0 identity provider (type saml, docs/entries.md#saml-20-identity-providers). */
+  saml: samlInput.optional(),
   /**
    * Re-check a session every so many minutes by calling user info again with
    * the sign-in's access token (docs/entries.md#re-validation); off when absent.

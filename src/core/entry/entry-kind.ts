@@ -7,14 +7,14 @@ import type { EntryInput } from './entry-input.js';
  * any source exists: the type an input declares, and the issuer an oauth2
  * entry's `oidc` block names (docs/entries.md#openid-connect).
  */
-export function entryTypeOf(input: EntryInput): 'oauth2' | 'extension' | 'ldap' {
+export function entryTypeOf(input: EntryInput): 'oauth2' | 'extension' | 'ldap' | 'saml' {
   return input.type ?? 'oauth2';
 }
 
 /**
  * The OpenID Provider whose discovery document an entry is compiled with:
- * an oauth2 entry's `oidc.issuer`. An extension entry's `oidc` block is
- * never read, nor an ldap entry's, so they name none.
+ * an oauth2 entry's `oidc.issuer`. Another kind's `oidc` block is
+ * never read, so it names none.
  */
 export function discoveryIssuerOf(input: EntryInput): string | undefined {
   return entryTypeOf(input) === 'oauth2' ? input.oidc?.issuer : undefined;

@@ -12,16 +12,31 @@ import { asRecord, compileExpression, textField } from './compile-fields.js';
  * administer the gateway.
  */
 export const groupMappingInput = z.strictObject({
-  /** Over the mapping's `$response`; yields a list of text (a single text counts as one group). */
-  expression: z.string().max(4096, 'must be at most 4096 characters'),
+  /**
+   * Over the mapping's `$response`; yields a list of text (a single text counts
+   * as one group). Required but for an entry of type saml, whose groups are an attribute's values.
+   */
+  expression: z.string().max(4096, 'must be at most 4096 characters').optional(),
   /** Members of any of these groups are administrators; the others are not. */
   adminGroups: z.array(z.string().min(1).max(256)).max(64).optional(),
 });
 
-export interface CompiledGroupMapping {
-  readonly expression: Expression;
+/** Which groups make a user an administrator. */
+export interface AdminGroups {
   /** Undefined: the entry leaves the administrator flag alone. */
   readonly adminGroups: ReadonlySet<string> | undefined;
+}
+
+export interface CompiledGroupMapping extends AdminGroups {
+  readonly expression: Expression;
+}
+
+/** The `adminGroups` of a groupMapping as given, whatever else it holds. */
+export function readAdminGroups(raw: unknown): ReadonlySet<string> | undefined {
+  const { adminGroups } = asRecord(raw);
+  return Array.isArray(adminGroups)
+    ? new Set(adminGroups.filter((group): group is string => typeof group === 'string'))
+    : undefined;
 }
 
 export function compileGroupMapping(
@@ -36,10 +51,9 @@ export function compileGroupMapping(
     return undefined;
   }
   const expression = compileExpression(source, 'groupMapping.expression', problems);
-  const adminGroups = Array.isArray(record.adminGroups)
-    ? new Set(record.adminGroups.filter((group): group is string => typeof group === 'string'))
-    : undefined;
-  return expression === undefined ? undefined : { expression, adminGroups };
+  return expression === undefined
+    ? undefined
+    : { expression, adminGroups: readAdminGroups(record) };
 }
 
 const maxGroups = 256;

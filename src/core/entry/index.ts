@@ -5,12 +5,14 @@ export type {
   CompiledExtensionEntry,
   CompiledLdapEntry,
   CompiledOAuth2Entry,
+  CompiledSaml,
+  CompiledSamlEntry,
   ProvisioningPolicy,
   TokenValue,
 } from './compiled-entry.js';
 export { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
 export type { EntryInput } from './entry-input.js';
-export type { CompiledGroupMapping } from './group-mapping.js';
+export type { AdminGroups, CompiledGroupMapping } from './group-mapping.js';
 export type { CompiledShapes, CompiledUserInfoCall, NamedValue } from './compile-shapes.js';
 export { validateExtensionTarget } from './compile-extension.js';
 export { entryIdPattern, entryInput, extensionSettingName } from './entry-input.js';
@@ -19,6 +21,7 @@ export type { MappingSource } from './mapping-text.js';
 export { parseMappingText, printMappingText } from './mapping-text.js';
 export { entryCallOrigins, entryCallUrls } from './call-urls.js';
 export { discoveryIssuerOf, entryTypeOf } from './entry-kind.js';
+export { samlOf } from './saml-entry.js';
 export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
 export type { CompiledLdap, DirectoryAnswer } from './ldap-entry.js';

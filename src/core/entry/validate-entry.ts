@@ -9,6 +9,7 @@ import type {
 import { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
 import { compileCall, compileTemplateField } from './compile-call.js';
 import { compileExtension } from './compile-extension.js';
+import { validateSamlEntry } from './validate-saml-entry.js';
 import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
 import { compileMappings } from './compile-mappings.js';
 import { compileGroupMapping } from './group-mapping.js';
@@ -55,6 +56,7 @@ export function validateEntry(input: unknown, options: ValidateOptions = {}): En
   const given = asRecord(input);
   if (given.type === 'extension') return validateExtensionEntry(shape, given, problems);
   if (given.type === 'ldap') return validateLdapEntry(shape, given, problems);
+  if (given.type === 'saml') return validateSamlEntry(shape, given, problems);
   // An OpenID Connect entry is read with the templates discovery writes for
   // the fields left empty (oidc-entry.ts); the stored input stays as given.
   const oidc = readOidc(given, options.discovery, problems);
@@ -241,7 +243,7 @@ export function compileOAuth2Entry(input: unknown): CompiledOAuth2Entry {
   return entry;
 }
 
-function commonFields(entry: EntryInput) {
+export function commonFields(entry: EntryInput) {
   return {
     id: entry.id,
     name: entry.name,
@@ -257,7 +259,7 @@ function commonFields(entry: EntryInput) {
 }
 
 /** Fields that are valid alone but not together. */
-function checkCombinations(entry: EntryInput, problems: ProblemList): void {
+export function checkCombinations(entry: EntryInput, problems: ProblemList): void {
   if (entry.isDefault === true && !entry.enabled) {
     problems.field('isDefault', 'a disabled entry cannot be the default');
   }

@@ -225,6 +225,42 @@ export const errorRegistry = {
       "A global entry's userId has the form `<entry id>:…`, reserved for that entry's users.",
   },
 
+  // SAML entries (docs/entries.md#saml-20-identity-providers): each check of a Response has its own code.
+  saml_response_invalid: {
+    status: 400,
+    summary:
+      'The posted SAMLResponse is missing, not a SAML 2.0 Response, encrypted, or lacks a part the profile requires.',
+  },
+  saml_status: {
+    status: 400,
+    summary: 'The identity provider answered with a status other than Success.',
+  },
+  saml_signature_invalid: {
+    status: 400,
+    summary:
+      "The Response and its assertion carry no valid signature of the entry's certificate, or a wrapped one.",
+  },
+  saml_issuer_mismatch: {
+    status: 400,
+    summary: "The Response or assertion was issued by another entity than the entry's idpEntityId.",
+  },
+  saml_destination_mismatch: {
+    status: 400,
+    summary: "The Destination or the Recipient of the Response is not this entry's callback.",
+  },
+  saml_audience_mismatch: {
+    status: 400,
+    summary: "The assertion's audience is not the entry's service provider entityID.",
+  },
+  saml_in_response_to_mismatch: {
+    status: 400,
+    summary: 'The Response does not answer the AuthnRequest this sign-in sent.',
+  },
+  saml_assertion_expired: {
+    status: 400,
+    summary: 'The assertion is not yet valid or no longer valid (beyond the clock skew).',
+  },
+
   // OpenID Connect entries (docs/entries.md#openid-connect): each refusal has its own code.
   oidc_discovery_invalid: {
     status: 502,

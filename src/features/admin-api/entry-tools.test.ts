@@ -386,10 +386,12 @@ describe('admin API: entry-model', () => {
           ['openid-connect', 'oauth2', true],
           ['extension', 'extension', false],
           ['ldap', 'ldap', false],
+          ['saml', 'saml', false],
         ],
       );
       assert.deepEqual(model.kinds[2]?.sections, ['extensionService', 'users']);
       assert.deepEqual(model.kinds[3]?.sections, ['ldapDirectory', 'users']);
+      assert.deepEqual(model.kinds[4]?.sections, ['samlIdentityProvider', 'users']);
     });
   });
 });

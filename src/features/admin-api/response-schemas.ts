@@ -97,7 +97,8 @@ export const entrySchema = named(
     ...shapeFieldSchemas,
     revalidateMinutes: shape.revalidateMinutes,
     revalidateGraceMinutes: shape.revalidateGraceMinutes,
-    type: z.enum(['oauth2', 'extension', 'ldap']),
+    type: z.enum(['oauth2', 'extension', 'ldap', 'saml']),
+    saml: shape.saml,
     extensionUrl: z.string().optional(),
     extensionSettings: shape.extensionSettings,
     extensionSecretSet: z
@@ -283,7 +284,7 @@ export const entryModelAnswer = z.looseObject({
     .array(
       z.looseObject({
         kind: z.string(),
-        entryType: z.enum(['oauth2', 'extension', 'ldap']),
+        entryType: z.enum(['oauth2', 'extension', 'ldap', 'saml']),
         label: z.string(),
         sections: z.array(z.string()),
         testPanel: z.boolean(),

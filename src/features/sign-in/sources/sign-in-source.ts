@@ -1,6 +1,6 @@
 import type {
   AuthorizationRequest,
-  CompiledGroupMapping,
+  AdminGroups,
   CompiledOAuth2Entry,
   MappedUser,
   RandomSource,
@@ -23,10 +23,10 @@ import type { SignedInUser, StepObserver } from '../oauth2-steps.js';
  * to know what a kind asks for.
  */
 export interface SourceKind {
-  /** The kind's name: `oauth2`, `openid-connect`, `extension`, `ldap`. */
+  /** The kind's name: `oauth2`, `openid-connect`, `extension`, `ldap`, `saml`. */
   readonly kind: string;
   /** The `type` an entry of this kind is saved with (docs/entries.md#fields). */
-  readonly entryType: 'oauth2' | 'extension' | 'ldap';
+  readonly entryType: 'oauth2' | 'extension' | 'ldap' | 'saml';
   readonly label: string;
   /**
    * The form's sections below its general fields, in order, by the names
@@ -117,8 +117,11 @@ export interface SignInSource extends SourceSignOut {
     pending: PendingSignIn,
   ): Promise<SignedInUser>;
 
-  /** How the user's groups become their groups and administrator flag; undefined: they do not. */
-  readonly groupMapping: CompiledGroupMapping | undefined;
+  /**
+   * Whether the user's groups (MappedUser.groups, which `readAnswer` read)
+   * are kept, and which make an administrator; undefined: they are not.
+   */
+  readonly groupMapping: AdminGroups | undefined;
 
   /** Re-checks a session with the source when due (docs/entries.md#re-validation); false ends it. */
   revalidate(deps: RevalidationDeps, session: SessionRecord): Promise<boolean>;

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileEntry } from '../../../core/index.js';
 import { buildGetEntry } from '../../../core/test-support/entries.js';
+import { samlEntryInput } from '../../saml/test-support/saml-entries.js';
 import { sourceKinds, sourceOf } from './source-registry.js';
 
 const oauth2 = compileEntry(buildGetEntry());
@@ -16,6 +17,7 @@ const extension = compileEntry({
   extensionUrl: 'https://ext.corp.example/acme',
   extensionSecret: 'a-signing-secret-of-enough-length-000',
 });
+const saml = compileEntry(samlEntryInput());
 
 const ldap = compileEntry({
   id: 'corp',
@@ -33,10 +35,12 @@ const ldap = compileEntry({
 
 describe('sign-in sources', () => {
   test('each kind of entry has its source, and every source kind is listed', () => {
-    const kinds = [oauth2, openIdConnect, extension, ldap].map((entry) => sourceOf(entry).kind);
+    const kinds = [oauth2, openIdConnect, extension, ldap, saml].map(
+      (entry) => sourceOf(entry).kind,
+    );
     assert.deepEqual(
       kinds.map(({ kind }) => kind),
-      ['oauth2', 'openid-connect', 'extension', 'ldap'],
+      ['oauth2', 'openid-connect', 'extension', 'ldap', 'saml'],
     );
     assert.deepEqual(sourceKinds, kinds);
     for (const kind of sourceKinds) {
@@ -61,19 +65,24 @@ describe('sign-in sources', () => {
     assert.deepEqual(sourceOf(posted).callback.methods, ['GET', 'POST']);
   });
 
+  test('a SAML Response is posted only, and found by its RelayState', () => {
+    assert.deepEqual(sourceOf(saml).callback.methods, ['POST']);
+    assert.equal(sourceOf(saml).callback.correlationField, 'RelayState');
+  });
+
   test('only an OpenID Connect source takes logout notifications and has doctor checks', () => {
     assert.equal(sourceOf(openIdConnect).logoutNotifications?.issuer, 'https://idp.example');
     assert.deepEqual(sourceOf(openIdConnect).doctorChecks, [
       { check: 'openid-discovery', issuer: 'https://idp.example' },
     ]);
-    for (const entry of [oauth2, extension]) {
+    for (const entry of [oauth2, extension, saml]) {
       assert.equal(sourceOf(entry).logoutNotifications, undefined);
       assert.deepEqual(sourceOf(entry).doctorChecks, []);
     }
   });
 
   test('the OAuth2 steps and the test panel go together', () => {
-    for (const entry of [oauth2, openIdConnect, extension]) {
+    for (const entry of [oauth2, openIdConnect, extension, saml]) {
       const source = sourceOf(entry);
       assert.equal(source.oauth2Steps !== undefined, source.kind.testPanel, source.kind.kind);
     }

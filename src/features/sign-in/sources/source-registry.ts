@@ -6,6 +6,7 @@ import { ldapKind, ldapSource } from './ldap-source.js';
 import { oauth2Kind, oauth2TemplateSource } from './oauth2-template-source.js';
 import type { OpenIdConnectEntry } from './openid-connect-source.js';
 import { openIdConnectKind, openIdConnectSource } from './openid-connect-source.js';
+import { samlKind, samlSource } from './saml-source.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 /**
@@ -21,6 +22,8 @@ export function sourceOf(entry: CompiledEntry): SignInSource {
       return isOpenIdConnect(entry) ? openIdConnectSource(entry) : oauth2TemplateSource(entry);
     case 'ldap':
       return ldapSource(entry);
+    case 'saml':
+      return samlSource(entry);
   }
 }
 
@@ -37,6 +40,7 @@ export const sourceKinds: readonly SourceKind[] = [
   openIdConnectKind,
   extensionKind,
   ldapKind,
+  samlKind,
 ];
 
 /**

@@ -1,0 +1,83 @@
+import type { EntryBody, EntryView } from '../types.js';
+
+/**
+ * The form's state of an entry of type saml (docs/entries.md#saml-20-identity-providers):
+ * the identity provider, the attributes read into the user, and the
+ * administrators' groups, one per line.
+ */
+export interface SamlDraft {
+  readonly ssoUrl: string;
+  readonly idpEntityId: string;
+  readonly idpCertificate: string;
+  readonly spEntityId: string;
+  /** Whole seconds as typed; blank: the default. */
+  readonly clockSkewSeconds: string;
+  readonly userIdAttribute: string;
+  readonly nameAttribute: string;
+  readonly emailAttribute: string;
+  readonly groupsAttribute: string;
+  readonly adminGroups: string;
+}
+
+export const emptySaml: SamlDraft = {
+  ssoUrl: '',
+  idpEntityId: '',
+  idpCertificate: '',
+  spEntityId: '',
+  clockSkewSeconds: '',
+  userIdAttribute: '',
+  nameAttribute: '',
+  emailAttribute: '',
+  groupsAttribute: '',
+  adminGroups: '',
+};
+
+export function samlFromEntry(view: EntryView): SamlDraft {
+  const saml = view.saml;
+  if (saml === undefined) return emptySaml;
+  return {
+    ssoUrl: saml.ssoUrl ?? '',
+    idpEntityId: saml.idpEntityId ?? '',
+    idpCertificate: saml.idpCertificate ?? '',
+    spEntityId: saml.spEntityId ?? '',
+    clockSkewSeconds: saml.clockSkewSeconds === undefined ? '' : String(saml.clockSkewSeconds),
+    userIdAttribute: saml.attributes?.userId ?? '',
+    nameAttribute: saml.attributes?.name ?? '',
+    emailAttribute: saml.attributes?.email ?? '',
+    groupsAttribute: saml.attributes?.groups ?? '',
+    adminGroups: (view.groupMapping?.adminGroups ?? []).join('\n'),
+  };
+}
+
+/** The `saml` block and the groupMapping of the admin API's body; blank fields left out. */
+export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMapping'> {
+  const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
+  const attributes = Object.fromEntries(
+    (
+      [
+        ['userId', draft.userIdAttribute],
+        ['name', draft.nameAttribute],
+        ['email', draft.emailAttribute],
+        ['groups', draft.groupsAttribute],
+      ] as const
+    ).flatMap(([key, value]) => (optional(value) === undefined ? [] : [[key, value.trim()]])),
+  );
+  const adminGroups = draft.adminGroups
+    .split('\n')
+    .map((group) => group.trim())
+    .filter((group) => group !== '');
+  const spEntityId = optional(draft.spEntityId);
+  const skew = optional(draft.clockSkewSeconds);
+  return {
+    saml: {
+      ssoUrl: draft.ssoUrl.trim(),
+      idpEntityId: draft.idpEntityId.trim(),
+      idpCertificate: draft.idpCertificate,
+      ...(spEntityId === undefined ? {} : { spEntityId }),
+      // Anything but a number is sent as one the core refuses, with its field named.
+      ...(skew === undefined ? {} : { clockSkewSeconds: Number(skew) }),
+      ...(Object.keys(attributes).length === 0 ? {} : { attributes }),
+    },
+    ...(adminGroups.length === 0 ? {} : { groupMapping: { adminGroups } }),
+  };
+}

@@ -1,0 +1,148 @@
+import { X509Certificate } from 'node:crypto';
+import { z } from 'zod';
+import type { CompiledEntry, CompiledSaml, CompiledSamlEntry } from './compiled-entry.js';
+import type { ProblemList } from './compile-fields.js';
+import { asRecord, textField } from './compile-fields.js';
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+/** A SAML attribute's name: a URI (urn:oid:..., http://...) or a short name. */
+const attributeName = text(1024).min(1, 'must not be empty');
+
+/**
+ * An entry of type saml (docs/entries.md#saml-20-identity-providers): the
+ * identity provider the gateway is a service provider of, in the SAML 2.0
+ * Web Browser SSO profile (SAML Profiles §4.1), and which of its
+ * attributes become the user.
+ */
+export const samlInput = z.strictObject({
+  // The three are required; compileSaml says so with each field's name.
+  /** The identity provider's SingleSignOnService for the HTTP-Redirect binding. */
+  ssoUrl: text(2048).optional(),
+  /** The identity provider's entityID: the Issuer of its responses and assertions. */
+  idpEntityId: text(1024).optional(),
+  /** The certificate the identity provider signs with (PEM, or its base64 DER). */
+  idpCertificate: text(16 * 1024).optional(),
+  /** The gateway's own entityID for this entry; default its metadata URL. */
+  spEntityId: text(1024).optional(),
+  /** How far the two clocks may be apart when the assertion's times are checked. */
+  clockSkewSeconds: z.number().int().min(0).max(300).optional(),
+  /** Which attributes hold the user's fields; the userId is the NameID unless named. */
+  attributes: z
+    .strictObject({
+      userId: attributeName.optional(),
+      name: attributeName.optional(),
+      email: attributeName.optional(),
+      groups: attributeName.optional(),
+    })
+    .optional(),
+});
+
+/** Assertions are refused once their times are further off than this (SAML Core §2.5.1.2). */
+const defaultSamlClockSkewSeconds = 60;
+
+/** The `saml` block of an entry of type saml, or undefined for any other type. */
+export function samlOf(entry: CompiledEntry): CompiledSamlEntry | undefined {
+  return entry.type === 'saml' ? entry : undefined;
+}
+
+/**
+ * Checks the `saml` block (the shape is zod's; what the values mean is
+ * checked here) and returns it compiled, or undefined with problems added.
+ */
+export function compileSaml(
+  raw: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): CompiledSaml | undefined {
+  const before = problems.items.length;
+  if (raw.saml === undefined) {
+    problems.field('saml', 'is required for an entry of type saml');
+    return undefined;
+  }
+  const given = asRecord(raw.saml);
+  const ssoUrl = textField(given, 'ssoUrl');
+  if (ssoUrl === undefined) {
+    problems.field('saml.ssoUrl', "is required: the identity provider's SingleSignOnService URL");
+  } else if (!isHttpUrl(ssoUrl)) {
+    problems.field(
+      'saml.ssoUrl',
+      'must be an absolute http(s) URL without a fragment, such as https://idp.corp/saml2/idp/SSOService.php',
+    );
+  }
+  const idpEntityId = textField(given, 'idpEntityId');
+  if (idpEntityId === undefined) {
+    problems.field('saml.idpEntityId', "is required: the identity provider's entityID");
+  }
+  const spEntityId = textField(given, 'spEntityId');
+  const certificateText = textField(given, 'idpCertificate');
+  let certificate: string | undefined;
+  if (certificateText === undefined) {
+    problems.field(
+      'saml.idpCertificate',
+      'is required: the certificate the identity provider signs with',
+    );
+  } else {
+    certificate = readCertificate(certificateText);
+    if (certificate === undefined) {
+      problems.field(
+        'saml.idpCertificate',
+        'must be one X.509 certificate, PEM (-----BEGIN CERTIFICATE-----) or its base64 DER',
+      );
+    }
+  }
+  const attributes = asRecord(given.attributes);
+  const named = (key: string) => textField(attributes, key);
+  if (
+    problems.items.length > before ||
+    ssoUrl === undefined ||
+    idpEntityId === undefined ||
+    certificate === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    ssoUrl,
+    idpEntityId,
+    idpCertificate: certificate,
+    spEntityId,
+    clockSkewSeconds:
+      typeof given.clockSkewSeconds === 'number'
+        ? given.clockSkewSeconds
+        : defaultSamlClockSkewSeconds,
+    attributes: {
+      userId: named('userId'),
+      name: named('name'),
+      email: named('email'),
+      groups: named('groups'),
+    },
+  };
+}
+
+function isHttpUrl(source: string): boolean {
+  if (!URL.canParse(source)) return false;
+  const url = new URL(source);
+  return /^https?:$/.test(url.protocol) && url.hash === '' && url.username === '';
+}
+
+/**
+ * The certificate as PEM, read once: a PEM block, or the bare base64 of its
+ * DER as metadata documents carry it (SAML Metadata §2.4.1.1, ds:X509Certificate).
+ */
+function readCertificate(source: string): string | undefined {
+  const trimmed = source.trim();
+  const blocks = trimmed.match(/-----BEGIN CERTIFICATE-----/g)?.length ?? 0;
+  if (blocks > 1) return undefined;
+  const body = trimmed
+    .replace(/-----BEGIN CERTIFICATE-----/, '')
+    .replace(/-----END CERTIFICATE-----/, '')
+    .replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return undefined;
+  const lines = body.match(/.{1,64}/g) ?? [];
+  const pem = `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
+  try {
+    new X509Certificate(pem);
+    return pem;
+  } catch {
+    return undefined;
+  }
+}

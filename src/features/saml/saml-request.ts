@@ -1,0 +1,37 @@
+import type { AuthorizationRequest, CompiledSamlEntry, RandomSource } from '../../core/index.js';
+import { randomToken } from '../../core/index.js';
+import { samlEndpoints } from './saml-endpoints.js';
+import { loadNodeSaml } from './saml-modules.js';
+
+/**
+ * Flow step 2 of an entry of type saml: an AuthnRequest (SAML Core §3.4.1)
+ * sent by the HTTP-Redirect binding (SAML Bindings §3.4), unsigned, with
+ * the sign-in's state as its RelayState. The request's ID is kept with the
+ * pending sign-in (as its nonce): the response must answer it (InResponseTo).
+ */
+export async function samlAuthnRequest(
+  entry: CompiledSamlEntry,
+  options: {
+    readonly publicUrl: string;
+    readonly random: RandomSource;
+    readonly stateBytes?: number;
+  },
+): Promise<AuthorizationRequest> {
+  const state = randomToken(options.random, options.stateBytes);
+  // xs:ID is an NCName: it must not start with a digit (SAML Core §1.3.4).
+  const requestId = `_${Buffer.from(options.random(20)).toString('hex')}`;
+  const endpoints = samlEndpoints(options.publicUrl, entry);
+  const { SAML } = await loadNodeSaml();
+  const saml = new SAML({
+    idpCert: entry.saml.idpCertificate,
+    issuer: endpoints.spEntityId,
+    callbackUrl: endpoints.acsUrl,
+    entryPoint: entry.saml.ssoUrl,
+    generateUniqueId: () => requestId,
+    // Any NameID format the identity provider has for the user.
+    identifierFormat: null,
+    disableRequestedAuthnContext: true,
+  });
+  const url = await saml.getAuthorizeUrlAsync(state, undefined, {});
+  return { url, state, redirectUri: endpoints.acsUrl, codeVerifier: undefined, nonce: requestId };
+}

@@ -1,0 +1,339 @@
+import type { CompiledSamlEntry, MappedUser } from '../../core/index.js';
+import { SignInError, coerceAttribute, excerpt, isSsogateError } from '../../core/index.js';
+import type { ErrorCode } from '../../core/index.js';
+import type { PendingSignIn } from '../../foundation/storage/types.js';
+import type { SamlEndpoints } from './saml-endpoints.js';
+import { loadNodeSaml, loadXmlDom } from './saml-modules.js';
+
+type XmlParser = (typeof import('@xmldom/xmldom'))['DOMParser'];
+
+const protocolNs = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const assertionNs = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const success = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+const bearer = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+
+/** What reading a SAML response needs beyond the entry. */
+interface SamlAnswerContext {
+  readonly endpoints: SamlEndpoints;
+  readonly clock: () => number;
+}
+
+/**
+ * Flow steps 10 to 14 of an entry of type saml: the Response posted to the
+ * AssertionConsumerService (SAML Bindings §3.5, HTTP-POST) checked as the
+ * Web Browser SSO profile asks of a service provider (SAML Profiles
+ * §4.1.4.3), then its subject and attributes read into the user.
+ *
+ * The signature is node-saml's (over xml-crypto): over the whole Response
+ * or over its one Assertion, with the entry's certificate only, and what is
+ * read afterwards is only what that signature covers, so a second,
+ * unsigned assertion wrapped around or beside the signed one is never read
+ * (XML signature wrapping). The Response's own Status, Destination,
+ * Issuer and InResponseTo are checked first, each refusal with its own
+ * code (they may be unsigned when only the assertion is); then the signed
+ * assertion's Issuer, its time conditions against the gateway's clock, its
+ * audience, and its bearer confirmation's Recipient and InResponseTo, which
+ * tie it to this callback and to this sign-in's AuthnRequest.
+ */
+export async function readSamlAnswer(
+  entry: CompiledSamlEntry,
+  fields: Readonly<Record<string, unknown>>,
+  pending: PendingSignIn,
+  context: SamlAnswerContext,
+): Promise<MappedUser> {
+  const refuse = (code: ErrorCode, message: string) =>
+    new SignInError(code, message, { entryId: entry.id });
+  const { endpoints } = context;
+  const encoded = fields.SAMLResponse;
+  if (typeof encoded !== 'string' || encoded === '') {
+    throw refuse('saml_response_invalid', 'the callback carries no single SAMLResponse');
+  }
+  const { DOMParser } = await loadXmlDom();
+  const xml = Buffer.from(encoded, 'base64').toString('utf8');
+  const response = parseXml(DOMParser, xml)?.documentElement;
+  if (response?.namespaceURI !== protocolNs || response.localName !== 'Response') {
+    throw refuse('saml_response_invalid', 'the SAMLResponse is not a SAML 2.0 Response');
+  }
+
+  // The protocol message itself (SAML Core §3.2.2). Its Status first: an
+  // identity provider's refusal is often unsigned, and says the most.
+  const statusCode = firstChild(
+    firstChild(response, protocolNs, 'Status'),
+    protocolNs,
+    'StatusCode',
+  );
+  const status = statusCode?.getAttribute('Value') ?? '';
+  if (status !== success) {
+    const message = firstChild(
+      firstChild(response, protocolNs, 'Status'),
+      protocolNs,
+      'StatusMessage',
+    );
+    const inner = firstChild(statusCode, protocolNs, 'StatusCode')?.getAttribute('Value');
+    const said = [status, inner, message?.textContent]
+      .filter((part): part is string => part !== undefined && part !== null && part !== '')
+      .join(' ');
+    throw new SignInError('saml_status', `the identity provider answered ${excerpt(said, 300)}`, {
+      entryId: entry.id,
+      publicDetail: excerpt(said, 300),
+    });
+  }
+  // SAML Bindings §3.5.5.2: a Destination must be the URL the message was delivered to.
+  const destination = response.getAttribute('Destination');
+  if (destination !== null && destination !== '' && destination !== endpoints.acsUrl) {
+    throw refuse('saml_destination_mismatch', `the Response is for ${excerpt(destination, 200)}`);
+  }
+  const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
+  if (responseIssuer !== undefined && responseIssuer.trim() !== entry.saml.idpEntityId) {
+    throw refuse(
+      'saml_issuer_mismatch',
+      `the Response was issued by ${excerpt(responseIssuer, 200)}`,
+    );
+  }
+  const requestId = pending.nonce ?? '';
+  if (requestId === '' || response.getAttribute('InResponseTo') !== requestId) {
+    throw refuse(
+      'saml_in_response_to_mismatch',
+      'the Response answers another AuthnRequest, or none',
+    );
+  }
+  if (firstChild(response, assertionNs, 'EncryptedAssertion') !== undefined) {
+    throw refuse(
+      'saml_response_invalid',
+      'the assertion is encrypted; the gateway has no key to read it',
+    );
+  }
+
+  const signed = await signedAssertion(entry, encoded, refuse);
+  const assertion = parseXml(DOMParser, signed)?.documentElement;
+  if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
+    throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
+  }
+  checkAssertion(entry, assertion, requestId, context, refuse);
+  return userOf(entry, assertion, refuse);
+}
+
+/** The assertion's XML exactly as the signature covers it, or saml_signature_invalid. */
+async function signedAssertion(
+  entry: CompiledSamlEntry,
+  encoded: string,
+  refuse: (code: ErrorCode, message: string) => SignInError,
+): Promise<string> {
+  const { SAML, ValidateInResponseTo } = await loadNodeSaml();
+  const saml = new SAML({
+    idpCert: entry.saml.idpCertificate,
+    issuer: 'unused: no request is made here',
+    callbackUrl: 'unused: no request is made here',
+    // The signature over the Response or over its Assertion, either one: an
+    // assertion is read only when a valid signature of the certificate covers it.
+    wantAuthnResponseSigned: false,
+    wantAssertionsSigned: false,
+    // Checked below on the signed assertion, each with its own code and the gateway's clock.
+    audience: false,
+    acceptedClockSkewMs: -1,
+    validateInResponseTo: ValidateInResponseTo.never,
+  });
+  let xml: string | undefined;
+  try {
+    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: encoded });
+    xml = profile?.getAssertionXml?.();
+  } catch (error) {
+    throw new SignInError(
+      'saml_signature_invalid',
+      `the Response's signature does not hold: ${error instanceof Error ? excerpt(error.message, 200) : 'unreadable'}`,
+      { entryId: entry.id, cause: error },
+    );
+  }
+  if (xml === undefined)
+    throw refuse('saml_signature_invalid', 'the Response holds no signed assertion');
+  return xml;
+}
+
+/** SAML Core §2.3.3 to §2.5 and Profiles §4.1.4.3, on the signed assertion. */
+function checkAssertion(
+  entry: CompiledSamlEntry,
+  assertion: Element,
+  requestId: string,
+  { endpoints, clock }: SamlAnswerContext,
+  refuse: (code: ErrorCode, message: string) => SignInError,
+): void {
+  const issuer = firstChild(assertion, assertionNs, 'Issuer')?.textContent.trim();
+  if (issuer !== entry.saml.idpEntityId) {
+    throw refuse(
+      'saml_issuer_mismatch',
+      `the assertion was issued by ${excerpt(issuer ?? 'no one', 200)}`,
+    );
+  }
+  const now = clock();
+  const skewMs = entry.saml.clockSkewSeconds * 1000;
+  const conditions = childrenOf(assertion, assertionNs, 'Conditions');
+  if (conditions.length !== 1) {
+    throw refuse('saml_response_invalid', 'the assertion must have exactly one Conditions');
+  }
+  const [condition] = conditions as [Element];
+  checkTimes(condition, now, skewMs, 'Conditions', refuse);
+  // SAML Core §2.5.1.4: every AudienceRestriction must name this service provider.
+  const restrictions = childrenOf(condition, assertionNs, 'AudienceRestriction');
+  if (restrictions.length === 0) {
+    throw refuse('saml_audience_mismatch', 'the assertion names no audience');
+  }
+  for (const restriction of restrictions) {
+    const audiences = childrenOf(restriction, assertionNs, 'Audience').map((one) =>
+      one.textContent.trim(),
+    );
+    if (!audiences.includes(endpoints.spEntityId)) {
+      throw refuse(
+        'saml_audience_mismatch',
+        `the assertion is for ${excerpt(audiences.join(', '), 200)}, not ${endpoints.spEntityId}`,
+      );
+    }
+  }
+  // Profiles §4.1.4.2: a bearer confirmation for this ACS, answering this request, still valid.
+  const subject = firstChild(assertion, assertionNs, 'Subject');
+  const confirmations = childrenOf(subject, assertionNs, 'SubjectConfirmation')
+    .filter((confirmation) => confirmation.getAttribute('Method') === bearer)
+    .map((confirmation) => firstChild(confirmation, assertionNs, 'SubjectConfirmationData'));
+  if (confirmations.length === 0) {
+    throw refuse('saml_response_invalid', 'the assertion has no bearer SubjectConfirmation');
+  }
+  const data = confirmations.find((one) => one?.getAttribute('Recipient') === endpoints.acsUrl);
+  if (data === undefined) {
+    throw refuse(
+      'saml_destination_mismatch',
+      `no bearer confirmation names ${endpoints.acsUrl} as Recipient`,
+    );
+  }
+  if (data.getAttribute('InResponseTo') !== requestId) {
+    throw refuse(
+      'saml_in_response_to_mismatch',
+      'the assertion answers another AuthnRequest, or none',
+    );
+  }
+  if (!data.hasAttribute('NotOnOrAfter')) {
+    throw refuse('saml_response_invalid', 'the bearer confirmation has no NotOnOrAfter');
+  }
+  checkTimes(data, now, skewMs, 'SubjectConfirmationData', refuse);
+}
+
+/** NotBefore and NotOnOrAfter (SAML Core §2.5.1.2), each given `skewMs` of grace. */
+function checkTimes(
+  element: Element,
+  now: number,
+  skewMs: number,
+  name: string,
+  refuse: (code: ErrorCode, message: string) => SignInError,
+): void {
+  const time = (attribute: string): number | undefined => {
+    const value = element.getAttribute(attribute);
+    if (value === null || value === '') return undefined;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) throw refuse('saml_response_invalid', `${name}/@${attribute} is no time`);
+    return ms;
+  };
+  const notBefore = time('NotBefore');
+  const notOnOrAfter = time('NotOnOrAfter');
+  if (notBefore !== undefined && now + skewMs < notBefore) {
+    throw refuse(
+      'saml_assertion_expired',
+      `${name} is not valid before ${new Date(notBefore).toISOString()}`,
+    );
+  }
+  if (notOnOrAfter !== undefined && now - skewMs >= notOnOrAfter) {
+    throw refuse(
+      'saml_assertion_expired',
+      `${name} expired at ${new Date(notOnOrAfter).toISOString()}`,
+    );
+  }
+}
+
+/** The NameID or the named attribute as userId; name, email and groups from their attributes. */
+function userOf(
+  entry: CompiledSamlEntry,
+  assertion: Element,
+  refuse: (code: ErrorCode, message: string) => SignInError,
+): MappedUser {
+  const names = entry.saml.attributes;
+  const values = attributeValues(assertion);
+  const nameId = firstChild(
+    firstChild(assertion, assertionNs, 'Subject'),
+    assertionNs,
+    'NameID',
+  )?.textContent.trim();
+  const rawUserId = names.userId === undefined ? nameId : values.get(names.userId)?.[0];
+  if (rawUserId === undefined || rawUserId === '') {
+    throw refuse(
+      'user_id_missing',
+      names.userId === undefined
+        ? 'the assertion has no NameID'
+        : `the assertion has no attribute ${names.userId}`,
+    );
+  }
+  const one = (attribute: 'userName' | 'email', name: string | undefined) => {
+    const value = name === undefined ? undefined : values.get(name)?.[0];
+    return value === undefined ? {} : { [attribute]: coerceAttribute(attribute, value) as string };
+  };
+  try {
+    const userId = coerceAttribute('userId', rawUserId) as string;
+    const groups =
+      names.groups === undefined ? undefined : [...new Set(values.get(names.groups) ?? [])];
+    return {
+      userId,
+      ...one('userName', names.name),
+      ...one('email', names.email),
+      extra: {},
+      ...(groups === undefined ? {} : { groups }),
+    };
+  } catch (error) {
+    if (!isSsogateError(error)) throw error;
+    throw new SignInError(error.code, error.message, { entryId: entry.id, cause: error });
+  }
+}
+
+/** Each attribute's text values by its Name (SAML Core §2.7.3.1). */
+function attributeValues(assertion: Element): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const statement of childrenOf(assertion, assertionNs, 'AttributeStatement')) {
+    for (const attribute of childrenOf(statement, assertionNs, 'Attribute')) {
+      const name = attribute.getAttribute('Name') ?? '';
+      const texts = childrenOf(attribute, assertionNs, 'AttributeValue')
+        .map((value) => value.textContent.trim())
+        .filter((text) => text !== '');
+      values.set(name, [...(values.get(name) ?? []), ...texts]);
+    }
+  }
+  return values;
+}
+
+/**
+ * The document, or undefined when it is not well-formed XML. A document
+ * type declaration is refused outright: SAML messages have none, and its
+ * entities are the way to the classic XML expansion attacks.
+ */
+function parseXml(DOMParser: XmlParser, xml: string): Document | undefined {
+  if (/<!DOCTYPE/i.test(xml)) return undefined;
+  const parse = { failed: false };
+  const document = new DOMParser({
+    errorHandler: {
+      warning: () => undefined,
+      error: () => (parse.failed = true),
+      fatalError: () => (parse.failed = true),
+    },
+  }).parseFromString(xml, 'text/xml');
+  return parse.failed ? undefined : document;
+}
+
+function childrenOf(parent: Element | undefined, ns: string, name: string): Element[] {
+  if (parent === undefined) return [];
+  const found: Element[] = [];
+  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 1) {
+      const element = node as Element;
+      if (element.namespaceURI === ns && element.localName === name) found.push(element);
+    }
+  }
+  return found;
+}
+
+function firstChild(parent: Element | undefined, ns: string, name: string): Element | undefined {
+  return childrenOf(parent, ns, name)[0];
+}

@@ -1,0 +1,251 @@
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../../test-support/free-port.js';
+import { waitUntil } from '../../../test-support/wait-until.js';
+
+/** Where Debian's simplesamlphp package puts the IdP's public pages. */
+const simpleSamlPhpWww = '/usr/share/simplesamlphp/www';
+
+const phpAvailable = spawnSync('php', ['--version']).status === 0;
+
+// CI installs Debian's simplesamlphp and php-cli (.ci/run); elsewhere the
+// test says it is skipped. Under CI a missing one fails the test instead.
+export const simpleSamlPhpSkip: string | false =
+  (!phpAvailable || !existsSync(simpleSamlPhpWww)) && process.env.CI !== 'true'
+    ? 'no SimpleSAMLphp (apt-get install simplesamlphp php-cli)'
+    : false;
+
+/** A person of the IdP's `exampleauth:UserPass` source; password `<username>-password`. */
+export interface SamlTestUser {
+  readonly username: string;
+  readonly name: string;
+  readonly email: string;
+  readonly groups: readonly string[];
+}
+
+/** A service provider the IdP knows: its entityID and its AssertionConsumerService. */
+export interface SamlTestServiceProvider {
+  readonly entityId: string;
+  readonly acsUrl: string;
+}
+
+export interface RunningSimpleSamlPhp {
+  readonly url: string;
+  /** The IdP's entityID (its metadata URL, as SimpleSAMLphp names a hosted IdP). */
+  readonly entityId: string;
+  /** The SingleSignOnService of the HTTP-Redirect binding. */
+  readonly ssoUrl: string;
+  /** The certificate the IdP signs with, PEM. */
+  readonly certificate: string;
+  /** The IdP's own log and the PHP server's output, for a failing test's message. */
+  log(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** PHP text of a value: strings quoted, arrays as PHP arrays. */
+function php(value: unknown): string {
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `[${value.map(php).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `[${Object.entries(value)
+      .map(([key, item]) => `${php(key)} => ${php(item)}`)
+      .join(', ')}]`;
+  }
+  return 'null';
+}
+
+/**
+ * A real SAML 2.0 identity provider: Debian's SimpleSAMLphp, configured in
+ * a temporary directory of its own (SIMPLESAMLPHP_CONFIG_DIR; nothing of
+ * /etc/simplesamlphp read) and served by PHP's built-in server on a free
+ * loopback port. Its signing key and certificate are made by openssl for
+ * this run; its users sign in with `exampleauth:UserPass`, their `uid`,
+ * `displayName`, `mail` and `groups` released as attributes, the uid also
+ * as the NameID. Stopped by its process id.
+ */
+export async function startSimpleSamlPhp(
+  users: readonly SamlTestUser[],
+  serviceProviders: readonly SamlTestServiceProvider[],
+  options: {
+    /** The name the browser reaches it by (a browser mapping it to loopback); default 127.0.0.1. */
+    readonly host?: string;
+  } = {},
+): Promise<RunningSimpleSamlPhp> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-simplesamlphp-'));
+  const port = await freePort();
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const entityId = `${url}/saml2/idp/metadata.php`;
+  for (const folder of ['cert', 'log', 'data', 'tmp', 'sessions', 'metadata']) {
+    await mkdir(join(dir, folder));
+  }
+  await promisify(execFile)('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=simplesamlphp.test',
+    '-keyout',
+    join(dir, 'cert', 'idp.key'),
+    '-out',
+    join(dir, 'cert', 'idp.crt'),
+  ]);
+  const certificate = await readFile(join(dir, 'cert', 'idp.crt'), 'utf8');
+  const salt = Math.random().toString(36).slice(2);
+  await writeFile(
+    join(dir, 'config.php'),
+    `<?php
+$config = ${php({
+      baseurlpath: `${url}/`,
+      certdir: `${dir}/cert/`,
+      loggingdir: `${dir}/log/`,
+      datadir: `${dir}/data/`,
+      tempdir: `${dir}/tmp`,
+      metadatadir: `${dir}/metadata/`,
+      technicalcontact_name: 'ssogate tests',
+      technicalcontact_email: 'tests@example.test',
+      secretsalt: `salt-${salt}`,
+      'auth.adminpassword': `admin-${salt}`,
+      'admin.protectindexpage': false,
+      'admin.protectmetadata': false,
+      timezone: 'UTC',
+      'logging.handler': 'file',
+      'logging.logfile': 'simplesamlphp.log',
+      'enable.saml20-idp': true,
+      'module.enable': { exampleauth: true, core: true, saml: true },
+      'store.type': 'phpsession',
+      'session.cookie.secure': false,
+      'session.phpsession.savepath': `${dir}/sessions`,
+      'language.cookie.secure': false,
+      production: false,
+      showerrors: true,
+      'metadata.sources': [{ type: 'flatfile' }],
+    })};
+$config['logging.level'] = SimpleSAML\\Logger::DEBUG;
+$config['session.cookie.samesite'] = null;
+$config['language.cookie.samesite'] = null;
+`,
+  );
+  const accounts = Object.fromEntries(
+    users.map((user) => [
+      `${user.username}:${user.username}-password`,
+      {
+        uid: [user.username],
+        displayName: [user.name],
+        mail: [user.email],
+        groups: [...user.groups],
+      },
+    ]),
+  );
+  await writeFile(
+    join(dir, 'authsources.php'),
+    `<?php
+$config = ${php({ admin: ['core:AdminPassword'], 'example-userpass': { 0: 'exampleauth:UserPass', ...accounts } })};
+`,
+  );
+  await writeFile(
+    join(dir, 'metadata', 'saml20-idp-hosted.php'),
+    `<?php
+$metadata[${php(entityId)}] = ${php({
+      host: '__DEFAULT__',
+      privatekey: 'idp.key',
+      certificate: 'idp.crt',
+      auth: 'example-userpass',
+      'attributes.NameFormat': 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic',
+    })};
+`,
+  );
+  await writeFile(
+    join(dir, 'metadata', 'saml20-sp-remote.php'),
+    `<?php
+${serviceProviders
+  .map(
+    (sp) =>
+      `$metadata[${php(sp.entityId)}] = ${php({
+        AssertionConsumerService: sp.acsUrl,
+        NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+        'simplesaml.nameidattribute': 'uid',
+        'simplesaml.attributes': true,
+      })};`,
+  )
+  .join('\n')}
+`,
+  );
+
+  const server: ChildProcess = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', simpleSamlPhpWww], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SIMPLESAMLPHP_CONFIG_DIR: dir },
+  });
+  let output = '';
+  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.once('error', (error) => (output += `${error.message}\n`));
+  const exited = new Promise((resolve) => server.once('close', resolve));
+  const log = async () =>
+    `${output}${await readFile(join(dir, 'log', 'simplesamlphp.log'), 'utf8').catch(() => '')}`;
+  const stop = async () => {
+    if (server.pid !== undefined && server.exitCode === null && server.signalCode === null) {
+      process.kill(server.pid, 'SIGTERM');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntil(
+      async () => {
+        // Its own metadata, which needs PHP's DOM (php-xml) as every SAML message does.
+        const answered = await fetch(`http://127.0.0.1:${port}/saml2/idp/metadata.php`).then(
+          async (response) => response.ok && (await response.text()).includes('EntityDescriptor'),
+          () => false,
+        );
+        if (answered) return true;
+        if (server.exitCode !== null || server.pid === undefined) throw new Error('exited');
+        return false;
+      },
+      { message: 'SimpleSAMLphp to answer', timeoutMs: 15_000, intervalMs: 100 },
+    );
+  } catch {
+    const said = await log();
+    await stop();
+    throw new Error(`SimpleSAMLphp did not start: ${said}`);
+  }
+  return {
+    url,
+    entityId,
+    ssoUrl: `${url}/saml2/idp/SSOService.php`,
+    certificate,
+    log,
+    stop,
+  };
+}
+
+/** The fields of the first form of an HTML page, and where it posts them. */
+export function formOf(html: string): { action: string; fields: Record<string, string> } {
+  const decode = (text: string) =>
+    text
+      .replace(/&quot;/g, '"')
+      .replace(/&#039;|&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const form = /<form[^>]*action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
+  if (form === null) throw new Error(`no form in the page: ${html.slice(0, 2000)}`);
+  const fields: Record<string, string> = {};
+  for (const input of (form[2] ?? '').matchAll(/<input[^>]*>/gi)) {
+    const tag = input[0];
+    const name = /name="([^"]*)"/i.exec(tag)?.[1];
+    const value = /value="([^"]*)"/i.exec(tag)?.[1] ?? '';
+    if (name !== undefined) fields[decode(name)] = decode(value);
+  }
+  return { action: decode(form[1] ?? ''), fields };
+}

@@ -1,0 +1,72 @@
+import type { CompiledSamlEntry } from '../../../core/index.js';
+import { SignInError } from '../../../core/index.js';
+import { publicUrlOfCallback, samlEndpoints } from '../../saml/saml-endpoints.js';
+import { samlAuthnRequest } from '../../saml/saml-request.js';
+import { readSamlAnswer } from '../../saml/saml-response.js';
+import type { SignInSource, SourceKind } from './sign-in-source.js';
+
+export const samlKind: SourceKind = {
+  kind: 'saml',
+  entryType: 'saml',
+  label: 'SAML 2.0',
+  sections: ['samlIdentityProvider', 'users'],
+  // A SAML Response is signed XML the identity provider posts; nothing to paste.
+  testPanel: false,
+};
+
+/**
+ * An entry of type saml (docs/entries.md#saml-20-identity-providers): the
+ * gateway as a SAML 2.0 service provider, SP-initiated Web Browser SSO
+ * (src/features/saml/). The AuthnRequest goes by HTTP-Redirect with the
+ * state as RelayState; the Response is posted to the callback (HTTP-POST),
+ * which finds the pending sign-in by that RelayState. Its sign-out ends the
+ * gateway's session only, and it re-checks nothing.
+ */
+export function samlSource(entry: CompiledSamlEntry): SignInSource {
+  const read: SignInSource['readAnswer'] = async (deps, fields, pending) => {
+    if (!entry.enabled) {
+      throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
+        entryId: entry.id,
+      });
+    }
+    const endpoints = samlEndpoints(publicUrlOfCallback(pending.redirectUri, entry.id), entry);
+    const mapped = await readSamlAnswer(entry, fields, pending, {
+      endpoints,
+      clock: deps.clock,
+    });
+    return { mapped, oidc: undefined };
+  };
+  return {
+    kind: samlKind,
+    authorizationRequest: (deps, options = {}) =>
+      samlAuthnRequest(entry, {
+        publicUrl: deps.publicUrl,
+        random: deps.random,
+        ...(options.stateBytes === undefined ? {} : { stateBytes: options.stateBytes }),
+      }),
+    callback: {
+      // SAML Bindings §3.5: the HTTP-POST binding, the only one the ACS takes.
+      methods: ['POST'],
+      // SAML Bindings §3.5.3: the RelayState the request carried comes back unchanged.
+      correlationField: 'RelayState',
+      // A SAML Response carries no code; a stray `code` field is checked like any.
+      codeField: 'code',
+    },
+    readAnswer: read,
+    groupMapping:
+      entry.saml.attributes.groups === undefined
+        ? undefined
+        : { adminGroups: entry.groupMapping?.adminGroups },
+    signOutDestination: undefined,
+    signOutAtSource: () => undefined,
+    logoutNotifications: undefined,
+    revalidate: () => Promise.resolve(true),
+    secrets: [],
+    async readTrialAnswer(deps, fields, pending, trace) {
+      trace.begin('saml');
+      return (await read(deps, fields, pending)).mapped;
+    },
+    oauth2Steps: undefined,
+    doctorChecks: [],
+  };
+}
