@@ -513,7 +513,7 @@ export const en = {
       answered: (ms: number) => `The extension service answered in ${ms} ms.`,
     },
     ldap: {
-      legend: 'Directory',
+      legend: 'LDAP directory',
       intro:
         "The gateway shows its own sign-in form and checks the password against the directory. The service account's password is the App secret above.",
       hints: {

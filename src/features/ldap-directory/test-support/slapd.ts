@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../test-support/free-port.js';
+import { waitUntil } from '../../../test-support/wait-until.js';
 
 const slapdBinary = ['/usr/sbin/slapd', '/usr/local/sbin/slapd'].find((path) => existsSync(path));
 const ldapadd = ['/usr/bin/ldapadd', '/usr/local/bin/ldapadd'].find((path) => existsSync(path));
@@ -171,21 +172,20 @@ function ldif(): string {
 
 /** Resolves once the port takes connections; rejects if the process ended or 10 s passed. */
 async function listening(port: number, ended: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (ended()) throw new Error('slapd exited');
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
+  await waitUntil(
+    async () => {
+      if (ended()) throw new Error('slapd exited');
+      return new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => {
+          resolve(false);
+        });
       });
-      socket.once('error', () => {
-        resolve(false);
-      });
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error('slapd did not listen within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    },
+    { message: `slapd to listen on port ${String(port)}`, timeoutMs: 10_000, intervalMs: 50 },
+  );
 }
