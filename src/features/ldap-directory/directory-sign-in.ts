@@ -16,6 +16,18 @@ interface DirectoryDeps {
   readonly timeoutMs: number;
   /** Which entry, for the errors' audit events. */
   readonly entryId: string;
+  /**
+   * Told of each operation as it begins and of what it found: an
+   * administrator's test sign-in records them (src/features/trial-sign-in/).
+   * The typed password is never given to it.
+   */
+  readonly observe?: DirectoryObserver;
+}
+
+/** What a test sign-in's trace hears of a sign-in against the directory. */
+export interface DirectoryObserver {
+  begin(operation: string): void;
+  result(label: string, value: string): void;
 }
 
 /** At most this many values of one attribute are kept (a user in thousands of groups). */
@@ -46,16 +58,23 @@ export async function signInWithDirectory(
       'an empty password is refused: it would be an unauthenticated bind (RFC 4513 §5.1.2)',
     );
   }
+  const observe = deps.observe;
   const client = connectedClient(deps, ldap);
   try {
     await step(deps, 'the TLS upgrade', async () => {
       if (ldap.startTls) await client.startTLS(tlsOptions(ldap));
     });
+    observe?.begin('service bind');
     await serviceBind(deps, client, ldap);
+    observe?.result('bound as', ldap.bindDn);
+    const filter = renderFilter(ldap.userFilter, 'username', username);
+    observe?.begin('user search');
+    observe?.result('base', ldap.baseDn);
+    observe?.result('filter', filter);
     const found = await step(deps, 'the user search', () =>
       client.search(ldap.baseDn, {
         scope: 'sub',
-        filter: renderFilter(ldap.userFilter, 'username', username),
+        filter,
         attributes: [
           ldap.userIdAttribute,
           ldap.nameAttribute,
@@ -66,11 +85,13 @@ export async function signInWithDirectory(
         timeLimit: Math.ceil(deps.timeoutMs / 1000),
       }),
     );
+    observe?.result('found', String(found.searchEntries.length));
     const [user, another] = found.searchEntries;
     // Bound all the same, to a name that is no one's, so an unknown user
     // costs the directory the same round trips as a wrong password.
     const dn =
       user !== undefined && another === undefined ? user.dn : `cn=ssogate-no-user,${ldap.baseDn}`;
+    observe?.begin('user bind');
     try {
       await client.bind(dn, password);
     } catch (error) {
@@ -80,7 +101,13 @@ export async function signInWithDirectory(
     }
     if (user === undefined) throw failed('no user matches the filter');
     if (another !== undefined) throw failed('more than one user matches the filter');
+    observe?.result('bound as', user.dn);
+    observe?.begin('groups');
     const groupDns = await groupsOf(deps, client, ldap, user);
+    observe?.result(
+      ldap.groupFilter === undefined ? `read from ${ldap.memberOfAttribute}` : 'group search',
+      groupDns.length === 0 ? '(none)' : groupDns.join('; '),
+    );
     return { dn: user.dn, attributes: attributesOf(user, ldap), groupDns };
   } finally {
     await client.unbind().catch(() => undefined);

@@ -16,6 +16,11 @@ const bearer = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 interface SamlAnswerContext {
   readonly endpoints: SamlEndpoints;
   readonly clock: () => number;
+  /**
+   * Told of each check as it passes, and of each value read into the user:
+   * an administrator's test sign-in records them (src/features/trial-sign-in/).
+   */
+  readonly checked?: (label: string, value: string) => void;
 }
 
 /**
@@ -44,6 +49,7 @@ export async function readSamlAnswer(
   const refuse = (code: ErrorCode, message: string) =>
     new SignInError(code, message, { entryId: entry.id });
   const { endpoints } = context;
+  const checked = context.checked ?? (() => undefined);
   const encoded = fields.SAMLResponse;
   if (typeof encoded !== 'string' || encoded === '') {
     throw refuse('saml_response_invalid', 'the callback carries no single SAMLResponse');
@@ -78,11 +84,13 @@ export async function readSamlAnswer(
       publicDetail: excerpt(said, 300),
     });
   }
+  checked('Status', status);
   // SAML Bindings §3.5.5.2: a Destination must be the URL the message was delivered to.
   const destination = response.getAttribute('Destination');
   if (destination !== null && destination !== '' && destination !== endpoints.acsUrl) {
     throw refuse('saml_destination_mismatch', `the Response is for ${excerpt(destination, 200)}`);
   }
+  checked('Response Destination', destination === null || destination === '' ? '(none)' : destination);
   const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
   if (responseIssuer !== undefined && responseIssuer.trim() !== entry.saml.idpEntityId) {
     throw refuse(
@@ -90,6 +98,7 @@ export async function readSamlAnswer(
       `the Response was issued by ${excerpt(responseIssuer, 200)}`,
     );
   }
+  checked('Response Issuer', responseIssuer?.trim() ?? '(none)');
   const requestId = pending.nonce ?? '';
   if (requestId === '' || response.getAttribute('InResponseTo') !== requestId) {
     throw refuse(
@@ -97,6 +106,7 @@ export async function readSamlAnswer(
       'the Response answers another AuthnRequest, or none',
     );
   }
+  checked('Response InResponseTo', requestId);
   if (firstChild(response, assertionNs, 'EncryptedAssertion') !== undefined) {
     throw refuse(
       'saml_response_invalid',
@@ -109,8 +119,15 @@ export async function readSamlAnswer(
   if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
     throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
   }
-  checkAssertion(entry, assertion, requestId, context, refuse);
-  return userOf(entry, assertion, refuse);
+  checked('signature', "holds, by the entry's idpCertificate, over the assertion read");
+  checkAssertion(entry, assertion, requestId, context, refuse, checked);
+  const user = userOf(entry, assertion, refuse);
+  const names = entry.saml.attributes;
+  checked(`userId ← ${names.userId ?? 'NameID'}`, user.userId);
+  if (user.userName !== undefined) checked(`name ← ${names.name ?? ''}`, user.userName);
+  if (user.email !== undefined) checked(`email ← ${names.email ?? ''}`, user.email);
+  if (user.groups !== undefined) checked(`groups ← ${names.groups ?? ''}`, user.groups.join(', '));
+  return user;
 }
 
 /** The assertion's XML exactly as the signature covers it, or saml_signature_invalid. */
@@ -156,6 +173,7 @@ function checkAssertion(
   requestId: string,
   { endpoints, clock }: SamlAnswerContext,
   refuse: (code: ErrorCode, message: string) => SignInError,
+  checked: (label: string, value: string) => void,
 ): void {
   const issuer = firstChild(assertion, assertionNs, 'Issuer')?.textContent.trim();
   if (issuer !== entry.saml.idpEntityId) {
@@ -164,6 +182,7 @@ function checkAssertion(
       `the assertion was issued by ${excerpt(issuer ?? 'no one', 200)}`,
     );
   }
+  checked('assertion Issuer', issuer);
   const now = clock();
   const skewMs = entry.saml.clockSkewSeconds * 1000;
   const conditions = childrenOf(assertion, assertionNs, 'Conditions');
@@ -172,6 +191,7 @@ function checkAssertion(
   }
   const [condition] = conditions as [Element];
   checkTimes(condition, now, skewMs, 'Conditions', refuse);
+  checked('Conditions times', timesOf(condition, skewMs));
   // SAML Core §2.5.1.4: every AudienceRestriction must name this service provider.
   const restrictions = childrenOf(condition, assertionNs, 'AudienceRestriction');
   if (restrictions.length === 0) {
@@ -188,6 +208,7 @@ function checkAssertion(
       );
     }
   }
+  checked('Audience', endpoints.spEntityId);
   // Profiles §4.1.4.2: a bearer confirmation for this ACS, answering this request, still valid.
   const subject = firstChild(assertion, assertionNs, 'Subject');
   const confirmations = childrenOf(subject, assertionNs, 'SubjectConfirmation')
@@ -203,16 +224,30 @@ function checkAssertion(
       `no bearer confirmation names ${endpoints.acsUrl} as Recipient`,
     );
   }
+  checked('SubjectConfirmationData Recipient', endpoints.acsUrl);
   if (data.getAttribute('InResponseTo') !== requestId) {
     throw refuse(
       'saml_in_response_to_mismatch',
       'the assertion answers another AuthnRequest, or none',
     );
   }
+  checked('SubjectConfirmationData InResponseTo', requestId);
   if (!data.hasAttribute('NotOnOrAfter')) {
     throw refuse('saml_response_invalid', 'the bearer confirmation has no NotOnOrAfter');
   }
   checkTimes(data, now, skewMs, 'SubjectConfirmationData', refuse);
+  checked('SubjectConfirmationData times', timesOf(data, skewMs));
+}
+
+/** An element's validity window as the trace shows it, once checked. */
+function timesOf(element: Element, skewMs: number): string {
+  const notBefore = element.getAttribute('NotBefore');
+  const notOnOrAfter = element.getAttribute('NotOnOrAfter');
+  return [
+    `NotBefore ${notBefore === null || notBefore === '' ? '(none)' : notBefore}`,
+    `NotOnOrAfter ${notOnOrAfter === null || notOnOrAfter === '' ? '(none)' : notOnOrAfter}`,
+    `${skewMs / 1000} s of clock skew allowed`,
+  ].join(', ');
 }
 
 /** NotBefore and NotOnOrAfter (SAML Core §2.5.1.2), each given `skewMs` of grace. */

@@ -14,6 +14,7 @@ import { pageContext } from '../../foundation/http/page-context.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { addressPolicy } from '../../foundation/outbound/address-policy.js';
 import { directorySignInPage, pageMessages } from '../../foundation/pages/index.js';
+import type { TrialCallback } from './callback-answer.js';
 import type { TypedCredentials } from '../ldap-directory/password-form-answer.js';
 import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
 import {
@@ -27,7 +28,7 @@ import { startSession } from '../sessions/session-service.js';
 import { chooserHref } from './auth-host-sign-in.js';
 import { callbackStart, failCallback } from './callback-answer.js';
 import { completeSignIn } from './complete-sign-in.js';
-import { ldapFormPath, ldapKind } from './sources/ldap-source.js';
+import { ldapFormPath, ldapKind, trialFormMark } from './sources/ldap-source.js';
 import { sourceOf } from './sources/source-registry.js';
 import { startSignIn } from './start-sign-in.js';
 
@@ -50,17 +51,25 @@ type FormRequest = FastifyRequest<{ Params: { readonly id: string } }>;
  * callback (complete-sign-in.ts), then the directory checks the password.
  * A wrong password or an unknown user shows the form again, with the same
  * words and status, and a new pending sign-in to the same return-to path.
- * On the auth host only, like every sign-in.
+ * On the auth host only, like every sign-in. An administrator's test
+ * sign-in opens the form marked as a test; its post, found by its state
+ * like any callback's, goes to the test (`trialCallback`), which records a
+ * trace and signs nobody in.
  */
-export function ldapPasswordFormRoutes(app: FastifyInstance, gateway: Gateway): void {
+export function ldapPasswordFormRoutes(
+  app: FastifyInstance,
+  gateway: Gateway,
+  trialCallback: TrialCallback,
+): void {
   authHostOnly(app, gateway, (scope) => {
     scope.get<{ Params: { readonly id: string }; Querystring: Record<string, unknown> }>(
       '/_sso/ldap/:id',
       async (request, reply) => {
         const state = typeof request.query.state === 'string' ? request.query.state : '';
+        const trial = request.query[trialFormMark] === '1';
         try {
           const entry = await formEntry(gateway, request.params.id);
-          return await renderForm(gateway, request, reply, entry, state, 200);
+          return await renderForm(gateway, request, reply, entry, state, 200, { trial });
         } catch (error) {
           sendFailure(gateway, request, reply, error, {
             as: 'page',
@@ -72,7 +81,8 @@ export function ldapPasswordFormRoutes(app: FastifyInstance, gateway: Gateway): 
     );
     scope.post<{ Params: { readonly id: string }; Body: PasswordForm | undefined }>(
       '/_sso/ldap/:id',
-      async (request, reply) => postForm(gateway, request, reply, request.body ?? {}),
+      async (request, reply) =>
+        postForm(gateway, request, reply, request.body ?? {}, trialCallback),
     );
   });
 }
@@ -82,6 +92,7 @@ async function postForm(
   request: FormRequest,
   reply: FastifyReply,
   form: PasswordForm,
+  trialCallback: TrialCallback,
 ): Promise<FastifyReply> {
   const start = callbackStart(gateway);
   const entryId = request.params.id;
@@ -126,6 +137,11 @@ async function postForm(
     password,
     policy: addressPolicy(gateway.config.outboundAllow),
   };
+  // A test sign-in's post: traced by the test, nobody signed in.
+  void reply.header('cache-control', 'no-store');
+  if (await trialCallback(request, reply, entryId, passwordFormFields(state, credentials))) {
+    return reply;
+  }
   try {
     const result = await completeSignIn(
       gateway,
@@ -212,7 +228,7 @@ async function retryForm(
     binding,
   );
   const state = new URL(url).searchParams.get('state') ?? '';
-  return renderForm(gateway, request, reply, entry, state, 401, username, true);
+  return renderForm(gateway, request, reply, entry, state, 401, { username, failed: true });
 }
 
 /** The entry the form is for: an enabled entry whose start sends the browser here. */
@@ -235,9 +251,9 @@ function renderForm(
   entry: CompiledEntry,
   state: string,
   status: number,
-  username?: string,
-  failed = false,
+  shown: { readonly username?: string; readonly failed?: boolean; readonly trial?: boolean },
 ): FastifyReply {
+  const { username, failed = false, trial = false } = shown;
   const page = pageContext(gateway, request);
   const binding = ensureBinding(gateway, request, reply);
   // The typed password never goes back into a page, nor into any cache.
@@ -253,6 +269,7 @@ function renderForm(
       page,
       ...(failed ? { error: pageMessages(page.language).chooser.wrongPassword } : {}),
       ...(username === undefined ? {} : { username }),
+      ...(trial ? { trial } : {}),
     }),
   );
 }

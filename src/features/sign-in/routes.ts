@@ -87,5 +87,5 @@ function signInFlowRoutes(
     ),
   );
   formPostCallbackRoute(app, gateway, trialCallback);
-  ldapPasswordFormRoutes(app, gateway);
+  ldapPasswordFormRoutes(app, gateway, trialCallback);
 }

@@ -62,9 +62,18 @@ export async function runTrialSignIn(
   let entry: CompiledEntry | undefined;
   try {
     entry = await testedEntry(gateway, test, sealed.draft);
-    for (const secret of sourceOf(entry).secrets) recorder.secret(secret);
+    const source = sourceOf(entry);
+    for (const secret of source.secrets) recorder.secret(secret);
     if (entry.id !== routeEntryId) {
       throw new SignInError('state_invalid', `the state belongs to entry ${entry.id}`);
+    }
+    // Found under a correlation field of some source (trial-callback.ts): it must be this one's.
+    const field = source.callback.correlationField;
+    if (field === undefined || single(query[field]) !== sealed.state) {
+      throw new SignInError(
+        'state_invalid',
+        `entry ${entry.id} carries its state back in ${field ?? 'no field'}`,
+      );
     }
     recorder.result({
       label: 'query parameters',

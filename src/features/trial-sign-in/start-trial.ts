@@ -22,8 +22,10 @@ export interface StartedTrial {
  * Starts an administrator's test sign-in (docs/admin-api.md#test-sign-in):
  * the entry's authorization request, as a sign-in makes it, kept with the
  * test instead of a pending sign-in, so that its callback records a trace
- * and signs nobody in. Found at the callback by its state alone, so anyone's
- * browser may finish it; an entry without `${state}` cannot be tested.
+ * and signs nobody in. Found at the callback by what the source's
+ * correlation field carries back (the state, a SAML entry's RelayState)
+ * alone, so anyone's browser may finish it; an entry without `${state}`
+ * cannot be tested.
  */
 export async function startTrialSignIn(
   gateway: Gateway,
@@ -32,8 +34,8 @@ export async function startTrialSignIn(
   draft: EntryInput | undefined,
 ): Promise<StartedTrial> {
   const source = sourceOf(entry);
-  // trial-callback.ts finds a test by the `state` of its callback.
-  if (source.callback.correlationField !== 'state') {
+  // trial-callback.ts finds a test by the correlation field of its callback.
+  if (source.callback.correlationField === undefined) {
     throw new SsogateError(
       'test_sign_in_needs_state',
       'the authorization URL has no ${state}, by which a test sign-in finds its callback',
@@ -47,7 +49,7 @@ export async function startTrialSignIn(
       send: gateway.send,
       clock: gateway.clock,
     },
-    { stateBytes: trialStateBytes },
+    { stateBytes: trialStateBytes, trial: true },
   );
   const now = gateway.clock();
   const id = randomToken(gateway.random, 18);

@@ -7,6 +7,7 @@ import { trialSignInPage } from '../../foundation/pages/index.js';
 import type { TrialCallback } from '../sign-in/callback-answer.js';
 import type { CallbackQuery } from '../sign-in/complete-sign-in.js';
 import { stateKey } from '../sign-in/pending-key.js';
+import { correlationFields } from '../sign-in/sources/source-registry.js';
 import { isTrialState } from './trial-state.js';
 import type { TrialSignInRecord } from './storage/types.js';
 import { runTrialSignIn, startedOrigins } from './run-trial.js';
@@ -23,8 +24,10 @@ export function trialSignInCallback(gateway: Gateway): TrialCallback {
 }
 
 /**
- * The callback of a test sign-in, when the state is one a test is waiting
- * for: runs it, stores its trace, writes its one audit event and shows a
+ * The callback of a test sign-in, when the value in a source's correlation
+ * field (`state`, or a SAML Response's `RelayState`) is one a test is
+ * waiting for, by GET, by a posted form or by the password form of an LDAP
+ * entry (src/features/sign-in/ldap-password-form.ts): runs it, stores its trace, writes its one audit event and shows a
  * page saying nobody was signed in. False for any other callback, which
  * the sign-in flow then handles as ever.
  */
@@ -35,10 +38,7 @@ async function finishTrialSignIn(
   routeEntryId: string,
   query: CallbackQuery,
 ): Promise<boolean> {
-  const state = query.state;
-  // A sign-in's state never has a test's length: no lookup on that path.
-  if (typeof state !== 'string' || !isTrialState(state)) return false;
-  const test = await gateway.storage.trialSignIns.claim(stateKey(state), gateway.clock());
+  const test = await waitingTest(gateway, query);
   if (test === undefined) return false;
   const startedAt = gateway.clock();
   let trace: TrialSignInTrace;
@@ -77,6 +77,25 @@ async function finishTrialSignIn(
     ),
   );
   return true;
+}
+
+/**
+ * The test waiting for this callback, claimed: looked up under each field a
+ * source correlates by. run-trial.ts then checks that the value came in the
+ * field the entry's own source reads.
+ */
+async function waitingTest(
+  gateway: Gateway,
+  query: CallbackQuery,
+): Promise<TrialSignInRecord | undefined> {
+  for (const field of correlationFields) {
+    const value = query[field];
+    // A sign-in's state never has a test's length: no lookup on that path.
+    if (typeof value !== 'string' || !isTrialState(value)) continue;
+    const test = await gateway.storage.trialSignIns.claim(stateKey(value), gateway.clock());
+    if (test !== undefined) return test;
+  }
+  return undefined;
 }
 
 function unexpectedFailure(gateway: Gateway, test: TrialSignInRecord): TrialSignInTrace {

@@ -12,6 +12,8 @@ interface DirectorySignInPageInput {
   readonly csrfToken: string;
   readonly error?: string;
   readonly username?: string;
+  /** The form of an administrator's test sign-in, which says so. */
+  readonly trial?: boolean;
   readonly page?: PageContext;
 }
 
@@ -29,6 +31,7 @@ export function directorySignInPage(input: DirectorySignInPageInput): string {
     input.page,
     t.chooser.title,
     html`<h1>${input.entryName}</h1>
+      ${input.trial === true ? html`<p role="note">${t.trialSignIn.passwordForm}</p> ` : undefined}
       ${
         hasError
           ? html`<p class="error" id="sign-in-error" role="alert">${input.error}</p> `

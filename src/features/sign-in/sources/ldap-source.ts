@@ -1,5 +1,6 @@
-import type { CompiledLdapEntry } from '../../../core/index.js';
-import { SignInError, SsogateError, mapDirectoryUser, randomToken } from '../../../core/index.js';
+import type { CompiledLdapEntry, DirectoryAnswer, MappedUser } from '../../../core/index.js';
+import { SignInError, mapDirectoryUser, randomToken } from '../../../core/index.js';
+import type { DirectoryObserver } from '../../ldap-directory/directory-sign-in.js';
 import { signInWithDirectory } from '../../ldap-directory/directory-sign-in.js';
 import { typedCredentials } from '../../ldap-directory/password-form-answer.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
@@ -9,9 +10,17 @@ export const ldapKind: SourceKind = {
   entryType: 'ldap',
   label: 'LDAP directory',
   sections: ['ldapDirectory', 'users'],
-  // The directory answers binds, not documents: nothing to paste.
+  // The directory answers binds, not documents: nothing to paste. A test
+  // sign-in types a password into the form (docs/admin-api.md#test-sign-in).
   testPanel: false,
 };
+
+/**
+ * The form's query parameter that marks an administrator's test sign-in:
+ * the form says so. Only shown: whether a post is a test is decided by the
+ * test sign-in its state belongs to (src/features/trial-sign-in/trial-callback.ts).
+ */
+export const trialFormMark = 'test';
 
 /** The gateway's own password form for an LDAP entry (src/features/sign-in/ldap-password-form.ts). */
 export function ldapFormPath(entryId: string): string {
@@ -23,20 +32,17 @@ export function ldapFormPath(entryId: string): string {
  * the browser to the gateway's own password form with the state; the form's
  * post is the callback, whose password the directory checks
  * (src/features/ldap-directory/directory-sign-in.ts). Its sign-out ends the
- * gateway's session only, and it re-checks nothing.
+ * gateway's session only, and it re-checks nothing. A test sign-in opens
+ * the same form, marked as a test, and its post is traced, not signed in.
  */
 export function ldapSource(entry: CompiledLdapEntry): SignInSource {
   return {
     kind: ldapKind,
     authorizationRequest(deps, options = {}) {
-      // Only a test sign-in asks for a state of its own length
-      // (src/features/trial-sign-in/trial-state.ts): it would open a
-      // password form whose post finds no pending sign-in, so it is refused
-      // before it starts.
-      if (options.stateBytes !== undefined) return Promise.reject(trialRefused());
-      const state = randomToken(deps.random);
+      const state = randomToken(deps.random, options.stateBytes);
       const form = new URL(ldapFormPath(entry.id), deps.publicUrl);
       form.searchParams.set('state', state);
+      if (options.trial === true) form.searchParams.set(trialFormMark, '1');
       return Promise.resolve({
         url: form.href,
         state,
@@ -51,38 +57,8 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
       codeField: 'state',
     },
     async readAnswer(_deps, fields, pending) {
-      if (!entry.enabled) {
-        throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
-          entryId: entry.id,
-        });
-      }
-      const credentials = typedCredentials(fields);
-      if (credentials === undefined) {
-        throw new SignInError(
-          'ldap_sign_in_failed',
-          'an LDAP entry signs in only through its password form',
-          { entryId: entry.id },
-        );
-      }
-      credentials.returnTo = pending.returnTo;
-      const answer = await signInWithDirectory(
-        { policy: credentials.policy, timeoutMs: entry.timeoutMs, entryId: entry.id },
-        entry.ldap,
-        credentials.username,
-        credentials.password,
-      );
-      try {
-        return {
-          mapped: mapDirectoryUser(entry.ldap, entry.groupMapping, answer),
-          oidc: undefined,
-        };
-      } catch (error) {
-        throw new SignInError(
-          'userinfo_parse_failed',
-          `the directory's answer could not be read into a user: ${error instanceof Error ? error.message : String(error)}`,
-          { entryId: entry.id, cause: error },
-        );
-      }
+      const answer = await directoryAnswer(entry, fields, pending, undefined);
+      return { mapped: userOf(entry, answer), oidc: undefined };
     },
     groupMapping: entry.groupMapping,
     signOutDestination: undefined,
@@ -90,15 +66,71 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
     secrets: [entry.ldap.bindPassword],
-    readTrialAnswer: () => Promise.reject(trialRefused()),
+    // The same binds and searches, each recorded; the typed password masked.
+    async readTrialAnswer(_deps, fields, pending, trace) {
+      const password = typedCredentials(fields)?.password;
+      if (password !== undefined && password !== '') trace.secret(password);
+      const observe: DirectoryObserver = {
+        begin: (operation) => {
+          trace.begin(operation);
+        },
+        result: (label, value) => {
+          trace.result({ label, outcome: 'ok', value });
+        },
+      };
+      const answer = await directoryAnswer(entry, fields, pending, observe);
+      trace.begin('user');
+      const user = userOf(entry, answer);
+      trace.result({ label: 'userId', outcome: 'ok', value: user.userId });
+      return user;
+    },
     oauth2Steps: undefined,
     doctorChecks: [],
   };
 }
 
-function trialRefused(): SsogateError {
-  return new SsogateError(
-    'test_sign_in_unsupported',
-    'an LDAP entry is tried by signing in with its password form; a test sign-in types no password',
+/** The directory's answer to the typed credentials, which only the password form's fields carry. */
+async function directoryAnswer(
+  entry: CompiledLdapEntry,
+  fields: Readonly<Record<string, unknown>>,
+  pending: { readonly returnTo: string },
+  observe: DirectoryObserver | undefined,
+): Promise<DirectoryAnswer> {
+  if (!entry.enabled) {
+    throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
+      entryId: entry.id,
+    });
+  }
+  const credentials = typedCredentials(fields);
+  if (credentials === undefined) {
+    throw new SignInError(
+      'ldap_sign_in_failed',
+      'an LDAP entry signs in only through its password form',
+      { entryId: entry.id },
+    );
+  }
+  credentials.returnTo = pending.returnTo;
+  return signInWithDirectory(
+    {
+      policy: credentials.policy,
+      timeoutMs: entry.timeoutMs,
+      entryId: entry.id,
+      ...(observe === undefined ? {} : { observe }),
+    },
+    entry.ldap,
+    credentials.username,
+    credentials.password,
   );
+}
+
+function userOf(entry: CompiledLdapEntry, answer: DirectoryAnswer): MappedUser {
+  try {
+    return mapDirectoryUser(entry.ldap, entry.groupMapping, answer);
+  } catch (error) {
+    throw new SignInError(
+      'userinfo_parse_failed',
+      `the directory's answer could not be read into a user: ${error instanceof Error ? error.message : String(error)}`,
+      { entryId: entry.id, cause: error },
+    );
+  }
 }

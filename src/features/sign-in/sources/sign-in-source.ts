@@ -81,6 +81,8 @@ interface TrialTrace extends StepObserver {
   /** Starts a step of the trace; its calls and results follow. */
   begin(name: string): void;
   result(line: { readonly label: string; readonly outcome: 'ok'; readonly value: string }): void;
+  /** A value the trace never shows (a typed password). */
+  secret(value: string): void;
 }
 
 /** A check `ssogate doctor` makes of a source beyond its call origins (src/cli/doctor/entry-checks.ts). */
@@ -97,10 +99,15 @@ export type DoctorCheck = { readonly check: 'openid-discovery'; readonly issuer:
 export interface SignInSource extends SourceSignOut {
   readonly kind: SourceKind;
 
-  /** Flow step 2: where the browser goes, and what its pending sign-in keeps. */
+  /**
+   * Flow step 2: where the browser goes, and what its pending sign-in
+   * keeps. `trial` says, explicitly, that an administrator's test sign-in
+   * starts it (src/features/trial-sign-in/start-trial.ts), with a state of
+   * `stateBytes`.
+   */
   authorizationRequest(
     deps: SourceStartDeps,
-    options?: { readonly stateBytes?: number },
+    options?: { readonly stateBytes?: number; readonly trial?: boolean },
   ): Promise<AuthorizationRequest>;
 
   readonly callback: SourceCallback;

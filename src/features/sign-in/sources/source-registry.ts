@@ -44,6 +44,14 @@ export const sourceKinds: readonly SourceKind[] = [
 ];
 
 /**
+ * Every field a source's callback carries its correlation back in
+ * (`callback.correlationField`): `state`, and a SAML source's `RelayState`.
+ * A test sign-in's callback is looked for under these
+ * (src/features/trial-sign-in/trial-callback.ts).
+ */
+export const correlationFields: readonly string[] = ['state', 'RelayState'];
+
+/**
  * A session re-checked by its entry's source when due (`SessionDeps.revalidate`,
  * made in app/create-gateway.ts); a session of no entry, or of one gone, is
  * left to the session checks that refuse it.

@@ -64,6 +64,7 @@ export const en = {
     wouldFail: 'The sign-in would fail with this error:',
     nothingChanged: 'Nobody was signed in and no user was created or changed.',
     seeConsole: 'The console shows each step. You can close this window.',
+    passwordForm: 'A test sign-in: the directory checks the password, but nobody is signed in.',
   },
   signedOut: {
     title: 'Signed out',

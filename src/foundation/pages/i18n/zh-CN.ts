@@ -60,6 +60,7 @@ export const zhCN: PageMessages = {
     wouldFail: '此次登录将因以下错误而失败：',
     nothingChanged: '没有任何人登录，也没有创建或更改任何用户。',
     seeConsole: '控制台中显示了每一步。您可以关闭此窗口。',
+    passwordForm: '这是一次测试登录：目录会检查密码，但不会有任何人登录。',
   },
   signedOut: {
     title: '已退出',
