@@ -276,12 +276,14 @@ function EntryForm({ model, stored, takenIds }: EntryFormProps) {
         {/* Beside the form on a wide screen, in view while scrolling: a test's
           answer is read next to the fields it blames, and links to them. */}
         <aside className="entry-aside" aria-label={words.tests}>
-          <TrialSignInPanel
-            entry={toEntryBody(draft, storedDefault)}
-            existingId={existingId}
-            edited={dirty}
-            missing={missingCredentials(draft, JSON.stringify(toEntryBody(draft, storedDefault)))}
-          />
+          {kind.trialSignIn ? (
+            <TrialSignInPanel
+              entry={toEntryBody(draft, storedDefault)}
+              existingId={existingId}
+              edited={dirty}
+              missing={missingCredentials(draft, JSON.stringify(toEntryBody(draft, storedDefault)))}
+            />
+          ) : null}
           {kind.samplesTest ? <TestPanel entry={checked} existingId={existingId} /> : null}
         </aside>
       </div>

@@ -54,6 +54,8 @@ export interface EntryKind {
   readonly sections: readonly FormSectionName[];
   /** Whether the form offers the test with pasted samples (entry-form/samples-panel.tsx). */
   readonly samplesTest: boolean;
+  /** Whether the form offers a test sign-in (trial-sign-in/trial-sign-in-panel.tsx). */
+  readonly trialSignIn: boolean;
   /**
    * The credentials a trial sign-in of the draft would use, so those left
    * empty are named before the provider's window opens

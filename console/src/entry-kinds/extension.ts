@@ -15,6 +15,7 @@ export const extensionKind: EntryKind = {
   // Its answers come from the service, not from templates pasted samples could try.
   samplesTest: false,
   // The service holds its own credentials; the gateway sends only its signed call.
+  trialSignIn: true,
   trialCredentials: () => [],
   blamedField: (step) => (step.name === 'extension' ? 'extensionUrl' : undefined),
   body: (draft, common) =>

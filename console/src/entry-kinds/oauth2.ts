@@ -16,6 +16,7 @@ export const oauth2Kind: EntryKind = {
   badge: () => undefined,
   sections: ['oidcIssuer', 'oauth2Flow'],
   samplesTest: true,
+  trialSignIn: true,
   trialCredentials,
   blamedField,
   body,

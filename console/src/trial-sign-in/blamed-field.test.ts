@@ -20,6 +20,24 @@ describe('the field a failed test step blames', () => {
     assert.equal(blamedByTraceStep(step('extension', 'failed')), 'extensionUrl');
   });
 
+  it("blames a SAML entry's field by the check of the Response that failed", () => {
+    const saml = (code: string) => ({ ...step('saml response', 'failed'), error: { code, message: '' } });
+    assert.equal(blamedByTraceStep(saml('saml_signature_invalid')), 'saml.idpCertificate');
+    assert.equal(blamedByTraceStep(saml('saml_audience_mismatch')), 'saml.spEntityId');
+    assert.equal(blamedByTraceStep(saml('saml_status')), 'saml.ssoUrl');
+  });
+
+  it("blames an LDAP entry's field by the operation that failed", () => {
+    const ldap = (name: string, code = 'ldap_directory_error') => ({
+      ...step(name, 'failed'),
+      error: { code, message: '' },
+    });
+    assert.equal(blamedByTraceStep(ldap('service bind', 'ldap_unavailable')), 'ldap.url');
+    assert.equal(blamedByTraceStep(ldap('service bind')), 'ldap.bindDn');
+    assert.equal(blamedByTraceStep(ldap('user search')), 'ldap.userFilter');
+    assert.equal(blamedByTraceStep(ldap('user bind', 'ldap_sign_in_failed')), undefined);
+  });
+
   it('blames the expression that failed to read an answer', () => {
     assert.equal(
       blamedByTraceStep(step('token', 'failed', "successCondition: JSON_GET($response, 'ok')")),

@@ -730,11 +730,6 @@ export const errorRegistry = {
     status: 403,
     summary: 'The test sign-in was started by another administrator or token.',
   },
-  test_sign_in_unsupported: {
-    status: 400,
-    summary:
-      "The entry's kind signs users in through a form of the gateway's own: a test sign-in types no password.",
-  },
   test_sign_in_needs_state: {
     status: 400,
     summary:

@@ -145,7 +145,11 @@ export class TraceRecorder implements StepObserver {
         name: step.name,
         outcome: step.error === undefined ? 'ok' : 'failed',
         calls: step.calls.map((call) => maskedCall(call, mask)),
-        results: step.results,
+        // Values a source recorded itself (a SAML Response's checks, a
+        // directory's binds) are masked as the calls are.
+        results: step.results.map((result) =>
+          typeof result.value === 'string' ? { ...result, value: mask(result.value) } : result,
+        ),
         ...(step.error === undefined
           ? {}
           : { error: { code: step.error.code, message: mask(step.error.message) } }),

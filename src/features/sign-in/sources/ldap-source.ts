@@ -79,7 +79,7 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
         },
       };
       const answer = await directoryAnswer(entry, fields, pending, observe);
-      trace.begin('user');
+      trace.begin('mapped user');
       const user = userOf(entry, answer);
       trace.result({ label: 'userId', outcome: 'ok', value: user.userId });
       return user;
