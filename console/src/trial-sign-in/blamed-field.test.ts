@@ -21,7 +21,10 @@ describe('the field a failed test step blames', () => {
   });
 
   it("blames a SAML entry's field by the check of the Response that failed", () => {
-    const saml = (code: string) => ({ ...step('saml response', 'failed'), error: { code, message: '' } });
+    const saml = (code: string) => ({
+      ...step('saml response', 'failed'),
+      error: { code, message: '' },
+    });
     assert.equal(blamedByTraceStep(saml('saml_signature_invalid')), 'saml.idpCertificate');
     assert.equal(blamedByTraceStep(saml('saml_audience_mismatch')), 'saml.spEntityId');
     assert.equal(blamedByTraceStep(saml('saml_status')), 'saml.ssoUrl');

@@ -90,7 +90,10 @@ export async function readSamlAnswer(
   if (destination !== null && destination !== '' && destination !== endpoints.acsUrl) {
     throw refuse('saml_destination_mismatch', `the Response is for ${excerpt(destination, 200)}`);
   }
-  checked('Response Destination', destination === null || destination === '' ? '(none)' : destination);
+  checked(
+    'Response Destination',
+    destination === null || destination === '' ? '(none)' : destination,
+  );
   const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
   if (responseIssuer !== undefined && responseIssuer.trim() !== entry.saml.idpEntityId) {
     throw refuse(

@@ -4,7 +4,11 @@ import { MASK } from '../../core/index.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { RunningSimpleSamlPhp } from '../saml/test-support/simplesamlphp.js';
-import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from '../saml/test-support/simplesamlphp.js';
+import {
+  formOf,
+  simpleSamlPhpSkip,
+  startSimpleSamlPhp,
+} from '../saml/test-support/simplesamlphp.js';
 import type { TrialSignInTrace } from './trace-types.js';
 
 /**
