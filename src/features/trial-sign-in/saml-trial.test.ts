@@ -100,8 +100,9 @@ describe('a test sign-in of a SAML entry', { skip: simpleSamlPhpSkip }, () => {
     const trace = await traceOf(id);
     assert.equal(trace.outcome, 'success', JSON.stringify(trace, null, 2));
     const checks = trace.steps.find((step) => step.name === 'saml response');
+    assert.ok(checks !== undefined);
     assert.deepEqual(
-      checks?.results.map((result) => result.label),
+      checks.results.map((result) => result.label),
       [
         'Status',
         'Response Destination',
@@ -120,7 +121,7 @@ describe('a test sign-in of a SAML entry', { skip: simpleSamlPhpSkip }, () => {
         'groups ← groups',
       ],
     );
-    const value = (label: string) => checks?.results.find((one) => one.label === label)?.value;
+    const value = (label: string) => checks.results.find((one) => one.label === label)?.value;
     assert.equal(value('Audience'), 'urn:ssogate:test:trial');
     assert.equal(value('Response Issuer'), idp.entityId);
     // The AuthnRequest's ID is the test's nonce: masked as the trace masks any.
