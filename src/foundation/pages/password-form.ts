@@ -2,7 +2,7 @@ import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import type { PageMessages } from './i18n/index.js';
 
-export interface PasswordFormInput {
+interface PasswordFormInput {
   /** Where the form posts. */
   readonly action: string;
   /** The one hidden field that says which sign-in the form continues. */
