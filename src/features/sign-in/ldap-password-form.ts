@@ -25,6 +25,7 @@ import {
 import { completeSignIn } from './complete-sign-in.js';
 import { startBrowserSignIn } from './send-to-sign-in.js';
 import { ldapFormPath, ldapKind } from './sources/ldap-source.js';
+import { refuseDisabled } from './sources/enabled-entry.js';
 import { sourceOf } from './sources/source-registry.js';
 
 interface PasswordForm {
@@ -172,9 +173,7 @@ async function formEntry(gateway: Gateway, entryId: string): Promise<CompiledEnt
   if (entry === undefined || sourceOf(entry).kind !== ldapKind) {
     throw new SignInError('entry_unknown', `no LDAP entry ${entryId}`);
   }
-  if (!entry.enabled) {
-    throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, { entryId });
-  }
+  refuseDisabled(entry);
   return entry;
 }
 
