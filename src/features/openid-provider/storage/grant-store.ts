@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { toMillis } from '../../../foundation/storage/columns.js';
 import type { ProviderDatabase } from './provider-tables.js';
 import type {
@@ -149,6 +149,17 @@ async function lookUp<T extends SingleUseTable>(
   const row = rowOf<T>(found);
   if (found.used_at !== null) return { outcome: 'replayed', row };
   return toMillis(found.expires_at) > now ? { outcome: 'unused', row } : { outcome: 'unknown' };
+}
+
+/** The rows of a code or refresh token of the grant a query of grants is at. */
+function grantRowsIn(
+  eb: ExpressionBuilder<ProviderDatabase, 'oidc_grants'>,
+  table: SingleUseTable,
+) {
+  return eb
+    .selectFrom(table)
+    .select(`${table}.grant_id`)
+    .whereRef(`${table}.grant_id`, '=', 'oidc_grants.grant_id');
 }
 
 /** A code found, as the store answers it. */
@@ -378,26 +389,8 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
       await db
         .deleteFrom('oidc_grants')
         .where('revoked_at', 'is not', null)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('oidc_refresh_tokens')
-                .select('token_hash')
-                .whereRef('oidc_refresh_tokens.grant_id', '=', 'oidc_grants.grant_id'),
-            ),
-          ),
-        )
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('oidc_codes')
-                .select('code_hash')
-                .whereRef('oidc_codes.grant_id', '=', 'oidc_grants.grant_id'),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(grantRowsIn(eb, 'oidc_refresh_tokens'))))
+        .where((eb) => eb.not(eb.exists(grantRowsIn(eb, 'oidc_codes'))))
         .execute();
     },
   };
