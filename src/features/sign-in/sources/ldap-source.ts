@@ -2,6 +2,7 @@ import type { CompiledLdapEntry } from '../../../core/index.js';
 import { SignInError, SsogateError, mapDirectoryUser, randomToken } from '../../../core/index.js';
 import { signInWithDirectory } from '../../ldap-directory/directory-sign-in.js';
 import { typedCredentials } from '../../ldap-directory/password-form-answer.js';
+import { refuseDisabled } from './enabled-entry.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 export const ldapKind: SourceKind = {
@@ -51,11 +52,7 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
       codeField: 'state',
     },
     async readAnswer(_deps, fields, pending) {
-      if (!entry.enabled) {
-        throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
-          entryId: entry.id,
-        });
-      }
+      refuseDisabled(entry);
       const credentials = typedCredentials(fields);
       if (credentials === undefined) {
         throw new SignInError(
