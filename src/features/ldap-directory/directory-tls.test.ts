@@ -10,8 +10,7 @@ import { signInWithDirectory } from './directory-sign-in.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
-  serviceDn,
-  servicePassword,
+  serviceAccountEntry,
   slapdSkip,
   startSlapd,
   suffix,
@@ -26,18 +25,9 @@ const deps = {
 
 function directory(ldap: Record<string, unknown>): CompiledLdap {
   const entry = compileEntry({
-    type: 'ldap',
+    ...serviceAccountEntry({ userFilter: '(uid={username})', ...ldap }),
     id: 'tls',
     name: 'TLS',
-    enabled: true,
-    appsecret: servicePassword,
-    ldap: {
-      bindDn: serviceDn,
-      baseDn: `ou=people,${suffix}`,
-      userFilter: '(uid={username})',
-      connectTimeoutMs: 1000,
-      ...ldap,
-    },
   });
   assert.ok('ldap' in entry);
   return entry.ldap;

@@ -12,7 +12,7 @@ import { signInWithDirectory } from './directory-sign-in.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
-  serviceDn,
+  serviceAccountEntry,
   servicePassword,
   slapdSkip,
   startSlapd,
@@ -27,20 +27,14 @@ const [alice, bob] = directoryUsers as [
 function ldapEntry(id: string, url: string, extra: Record<string, unknown> = {}) {
   const { ldap, ...rest } = extra as { ldap?: Record<string, unknown> };
   return {
-    type: 'ldap',
+    ...serviceAccountEntry({
+      url,
+      userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
+      ...ldap,
+    }),
     id,
     name: `Directory ${id}`,
-    enabled: true,
-    appsecret: servicePassword,
     timeoutMs: 2000,
-    ldap: {
-      url,
-      bindDn: serviceDn,
-      baseDn: `ou=people,${suffix}`,
-      userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
-      connectTimeoutMs: 1000,
-      ...ldap,
-    },
     groupMapping: {
       expression: "JSON_GET($response, 'groups')",
       adminGroups: ['gateway-admins'],

@@ -1,25 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { featureScope } from '../../foundation/http/feature-scope.js';
-import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import {
   ensureBinding,
   loginFormToken,
-  readCookie,
   setSessionCookie,
 } from '../../foundation/http/browser-cookies.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
-import { sendFailure, sendPage } from '../../foundation/http/respond.js';
+import { sendPage } from '../../foundation/http/respond.js';
 import { chooserPage, pageMessages } from '../../foundation/pages/index.js';
-import {
-  checkLocalSignIn,
-  recordLocalSignInFailure,
-  recordLocalSignInSuccess,
-} from '../rate-limit/failure-limit.js';
+import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { handsOffHere, sendToHandoff } from '../sign-in/handoff-start.js';
+import { formBinding, withinFailureLimit } from '../sign-in/password-form-guards.js';
 import { startSession } from '../sessions/session-service.js';
 import { startConsoleSession } from '../sessions/console-session.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
@@ -108,22 +103,9 @@ function localFormToken(gateway: Gateway) {
     request: LocalSignInRequest,
     reply: FastifyReply,
   ): Promise<FastifyReply | undefined> => {
-    const form = request.body ?? {};
-    const binding = readCookie(gateway, request, 'binding');
-    if (binding === undefined || form.csrf !== loginFormToken(binding)) {
-      sendFailure(
-        gateway,
-        request,
-        reply,
-        new SsogateError('csrf_failed', 'the sign-in form token does not match'),
-        {
-          as: 'page',
-          tryAgainHref: '/_sso/login',
-        },
-      );
-      return reply;
-    }
-    return undefined;
+    const csrf = (request.body ?? {}).csrf;
+    const binding = formBinding(gateway, request, reply, csrf, '/_sso/login');
+    return binding === undefined ? reply : undefined;
   };
 }
 
@@ -138,25 +120,8 @@ function underFailureLimit(gateway: Gateway) {
     reply: FastifyReply,
   ): Promise<FastifyReply | undefined> => {
     const username = formUsername(request.body ?? {});
-    const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
-    try {
-      await checkLocalSignIn(limits, request.ip, username);
-    } catch (error) {
-      // rate_limited; or service_unavailable when the limit's store is down.
-      const { code, reference } = sendFailure(gateway, request, reply, error, {
-        as: 'page',
-        tryAgainHref: '/_sso/login',
-      });
-      await audit(gateway, request, {
-        kind: 'sign_in',
-        outcome: 'failure',
-        userId: username,
-        code,
-        reference,
-      });
-      return reply;
-    }
-    return undefined;
+    const check = { account: username, userId: username, tryAgainHref: '/_sso/login' };
+    return (await withinFailureLimit(gateway, request, reply, check)) ? undefined : reply;
   };
 }
 

@@ -146,8 +146,8 @@ async function exchange(
     gateway.clock(),
   );
   if (found.outcome === 'replayed') {
-    await revokeReplayed(gateway, request, found.code.grantId, client.clientId, 'code');
-    return refuse(gateway, request, reply, 'provider_code_reused', facts);
+    const { grantId } = found.code;
+    return refuseReplayed(gateway, request, reply, { grantId, what: 'code', facts });
   }
   if (found.outcome !== 'unused') {
     return refuse(gateway, request, reply, 'provider_code_invalid', facts);
@@ -243,7 +243,7 @@ async function refuseReplayed(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
-  presented: Presented,
+  presented: Pick<Presented, 'grantId' | 'what' | 'facts'>,
 ): Promise<FastifyReply> {
   const { clientId } = presented.facts;
   await revokeReplayed(gateway, request, presented.grantId, clientId, presented.what);
@@ -322,8 +322,8 @@ async function refresh(
     gateway.clock(),
   );
   if (found.outcome === 'replayed') {
-    await revokeReplayed(gateway, request, found.token.grantId, client.clientId, 'refresh token');
-    return refuse(gateway, request, reply, 'provider_refresh_token_reused', facts);
+    const { grantId } = found.token;
+    return refuseReplayed(gateway, request, reply, { grantId, what: 'refresh token', facts });
   }
   if (found.outcome !== 'unused') {
     return refuse(gateway, request, reply, 'provider_refresh_token_invalid', facts);

@@ -3,11 +3,13 @@ import { SignInError, isSsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { readCookie, setSessionCookie } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
+import type { AuditStore } from '../../foundation/storage/types.js';
 import { sendFailure } from '../../foundation/http/respond.js';
 import { sessionIdOf } from '../sessions/request-session.js';
+import type { ActiveSession } from '../sessions/session-service.js';
 import { startSession } from '../sessions/session-service.js';
 import { startConsoleSession } from '../sessions/console-session.js';
-import type { CallbackQuery } from './complete-sign-in.js';
+import type { CallbackQuery, SignInSuccess } from './complete-sign-in.js';
 import { completeSignIn } from './complete-sign-in.js';
 import { signInEndsHeldUntilCommit } from '../../foundation/storage/sign-in-ends.js';
 import { keepProviderSession } from './keep-provider-session.js';
@@ -67,19 +69,7 @@ export async function completeCallback(
         // the session: a session is the last thing written, so a failure
         // anywhere leaves no session behind either, and none commits
         // without the record a provider's logout finds it by.
-        await audit(
-          gateway,
-          request,
-          {
-            kind: 'sign_in',
-            outcome: 'success',
-            entryId: success.entry.id,
-            userId: success.user.userId,
-            startedAt: start.startedAt,
-          },
-          stores.audit,
-          'request',
-        );
+        await auditSignInSuccess(gateway, request, success, start, stores.audit);
         const started = await startSession(
           {
             ...gateway.sessions,
@@ -99,21 +89,64 @@ export async function completeCallback(
       },
     );
     await replaced.release();
-    // Committed, with what the provider's session keeps: the page the
-    // browser goes to next, and the first forward-auth check, find it
-    // without reading it back. A re-validation due now would pass (the
-    // provider vouched for it this instant), so nothing is skipped. The
-    // cache keeps it only if no revocation (a back-channel logout
-    // included) came since the callback began.
-    gateway.sessionCache.remember(result.sessionId, result.started, start.generationBefore);
-    setSessionCookie(gateway, reply, result.sessionId);
-    await startConsoleSession(gateway, reply, result.started.session);
-    gateway.telemetry.signInFinished(result.entry.id, 'success');
+    await settleSignIn(gateway, reply, result, start);
     // 302 after a GET; after a posted callback 303, so the next request is a GET.
     return await reply.redirect(result.returnTo, request.method === 'POST' ? 303 : 302);
   } catch (error) {
     return failCallback(gateway, request, reply, error, start);
   }
+}
+
+/** A sign-in's success event, written in the sign-in's own unit of work. */
+export async function auditSignInSuccess(
+  gateway: Gateway,
+  request: FastifyRequest,
+  success: SignInSuccess,
+  start: CallbackStart,
+  inTransaction: AuditStore,
+): Promise<void> {
+  await audit(
+    gateway,
+    request,
+    {
+      kind: 'sign_in',
+      outcome: 'success',
+      entryId: success.entry.id,
+      userId: success.user.userId,
+      startedAt: start.startedAt,
+    },
+    inTransaction,
+    'request',
+  );
+}
+
+/** A sign-in whose session committed, as the unit of work returns it. */
+interface SignedIn {
+  readonly entry: { readonly id: string };
+  readonly sessionId: string;
+  readonly started: ActiveSession;
+}
+
+/**
+ * A committed sign-in's session in the browser: cached, its cookie set, the
+ * console's own session started, the sign-in counted as finished.
+ */
+export async function settleSignIn(
+  gateway: Gateway,
+  reply: FastifyReply,
+  result: SignedIn,
+  start: CallbackStart,
+): Promise<void> {
+  // Committed, with what the provider's session keeps: the page the
+  // browser goes to next, and the first forward-auth check, find it
+  // without reading it back. A re-validation due now would pass (the
+  // provider vouched for it this instant), so nothing is skipped. The
+  // cache keeps it only if no revocation (a back-channel logout
+  // included) came since the callback began.
+  gateway.sessionCache.remember(result.sessionId, result.started, start.generationBefore);
+  setSessionCookie(gateway, reply, result.sessionId);
+  await startConsoleSession(gateway, reply, result.started.session);
+  gateway.telemetry.signInFinished(result.entry.id, 'success');
 }
 
 /** A failed callback: its page with a reference, its telemetry and its audit event. */

@@ -1,14 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CompiledEntry } from '../../core/index.js';
-import { SignInError, SsogateError, isSsogateError } from '../../core/index.js';
+import { SignInError, isSsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
-import {
-  ensureBinding,
-  loginFormToken,
-  readCookie,
-  setSessionCookie,
-} from '../../foundation/http/browser-cookies.js';
+import { ensureBinding, loginFormToken } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
@@ -17,20 +12,22 @@ import { directorySignInPage, pageMessages } from '../../foundation/pages/index.
 import type { TrialCallback } from './callback-answer.js';
 import type { TypedCredentials } from '../ldap-directory/password-form-answer.js';
 import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
-import {
-  checkLocalSignIn,
-  recordLocalSignInFailure,
-  recordLocalSignInSuccess,
-} from '../rate-limit/failure-limit.js';
-import { startConsoleSession } from '../sessions/console-session.js';
+import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { startSession } from '../sessions/session-service.js';
 import { chooserHref } from './auth-host-sign-in.js';
-import { callbackStart, failCallback } from './callback-answer.js';
+import { formBinding, withinFailureLimit } from './password-form-guards.js';
+import {
+  auditSignInSuccess,
+  callbackStart,
+  failCallback,
+  settleSignIn,
+} from './callback-answer.js';
 import { completeSignIn } from './complete-sign-in.js';
+import { startBrowserSignIn } from './send-to-sign-in.js';
 import { ldapFormPath, ldapKind, trialFormMark } from './sources/ldap-source.js';
+import { refuseDisabled } from './sources/enabled-entry.js';
 import { sourceOf } from './sources/source-registry.js';
-import { startSignIn } from './start-sign-in.js';
 
 interface PasswordForm {
   readonly state?: unknown;
@@ -99,36 +96,20 @@ async function postForm(
   const state = typeof form.state === 'string' ? form.state : '';
   const username = typeof form.username === 'string' ? form.username.trim().slice(0, 255) : '';
   const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
-  const binding = readCookie(gateway, request, 'binding');
-  if (binding === undefined || form.csrf !== loginFormToken(binding)) {
-    sendFailure(
-      gateway,
-      request,
-      reply,
-      new SsogateError('csrf_failed', 'the sign-in form token does not match'),
-      { as: 'page', tryAgainHref: `/_sso/login/${encodeURIComponent(entryId)}` },
-    );
-    return reply;
-  }
+  const tryAgainHref = `/_sso/login/${encodeURIComponent(entryId)}`;
+  const binding = formBinding(gateway, request, reply, form.csrf, tryAgainHref);
+  if (binding === undefined) return reply;
   const limits = { store: gateway.storage.failureCounts, clock: gateway.clock };
   // One count per entry and username, beside the local accounts' own.
   const account = `ldap:${entryId}:${username}`;
-  try {
-    await checkLocalSignIn(limits, request.ip, account);
-  } catch (error) {
-    // rate_limited; or service_unavailable when the limit's store is down.
-    const { code, reference } = sendFailure(gateway, request, reply, error, {
-      as: 'page',
-      tryAgainHref: `/_sso/login/${encodeURIComponent(entryId)}`,
-    });
-    await audit(gateway, request, {
-      kind: 'sign_in',
-      outcome: 'failure',
-      entryId,
+  if (
+    !(await withinFailureLimit(gateway, request, reply, {
+      account,
       userId: username,
-      code,
-      reference,
-    });
+      entryId,
+      tryAgainHref,
+    }))
+  ) {
     return reply;
   }
 
@@ -150,19 +131,7 @@ async function postForm(
       binding,
       async (stores, success) => {
         // As the callback's (callback-answer.ts): the event, then the session, last.
-        await audit(
-          gateway,
-          request,
-          {
-            kind: 'sign_in',
-            outcome: 'success',
-            entryId: success.entry.id,
-            userId: success.user.userId,
-            startedAt: start.startedAt,
-          },
-          stores.audit,
-          'request',
-        );
+        await auditSignInSuccess(gateway, request, success, start, stores.audit);
         const started = await startSession(
           { ...gateway.sessions, sessions: stores.sessions, users: stores.users },
           success.user,
@@ -174,10 +143,7 @@ async function postForm(
       },
     );
     await recordLocalSignInSuccess(limits, request.ip, account);
-    gateway.sessionCache.remember(result.sessionId, result.started, start.generationBefore);
-    setSessionCookie(gateway, reply, result.sessionId);
-    await startConsoleSession(gateway, reply, result.started.session);
-    gateway.telemetry.signInFinished(result.entry.id, 'success');
+    await settleSignIn(gateway, reply, result, start);
     // 303: the browser follows with a GET and never re-posts the password (RFC 9700 §4.12).
     return await reply.redirect(result.returnTo, 303);
   } catch (error) {
@@ -211,22 +177,7 @@ async function retryForm(
   username: string,
 ): Promise<FastifyReply> {
   const entry = await formEntry(gateway, entryId);
-  const binding = ensureBinding(gateway, request, reply);
-  const url = await startSignIn(
-    {
-      publicUrl: gateway.config.publicUrl,
-      pendingSignIns: gateway.storage.pendingSignIns,
-      random: gateway.random,
-      clock: gateway.clock,
-      pendingSignInMs: gateway.config.pendingSignInMs,
-      pendingPerBrowser: gateway.config.pendingPerBrowser,
-      send: gateway.send,
-      telemetry: gateway.telemetry,
-    },
-    entry,
-    returnTo,
-    binding,
-  );
+  const url = await startBrowserSignIn(gateway, request, reply, entry, returnTo);
   const state = new URL(url).searchParams.get('state') ?? '';
   return renderForm(gateway, request, reply, entry, state, 401, { username, failed: true });
 }
@@ -238,9 +189,7 @@ async function formEntry(gateway: Gateway, entryId: string): Promise<CompiledEnt
   if (entry === undefined || sourceOf(entry).kind !== ldapKind) {
     throw new SignInError('entry_unknown', `no LDAP entry ${entryId}`);
   }
-  if (!entry.enabled) {
-    throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, { entryId });
-  }
+  refuseDisabled(entry);
   return entry;
 }
 

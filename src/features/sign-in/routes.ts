@@ -12,6 +12,7 @@ import { ldapPasswordFormRoutes } from './ldap-password-form.js';
 import { handsOffHere, sendToHandoff } from './handoff-start.js';
 import { chooserHref } from './auth-host-sign-in.js';
 import { redirectToEntry } from './send-to-sign-in.js';
+import { refuseDisabled } from './sources/enabled-entry.js';
 import { tracedCallback } from './sign-in-trace.js';
 
 interface EntryParams {
@@ -55,10 +56,7 @@ function signInFlowRoutes(
         const entry = await gateway.entries.get(request.params.id);
         if (entry === undefined)
           throw new SignInError('entry_unknown', `no entry ${request.params.id}`);
-        if (!entry.enabled)
-          throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
-            entryId: entry.id,
-          });
+        refuseDisabled(entry);
         return await redirectToEntry(gateway, request, reply, entry.id, returnTo);
       } catch (error) {
         sendFailure(gateway, request, reply, error, {

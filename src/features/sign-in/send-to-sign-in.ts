@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CompiledEntry } from '../../core/index.js';
 import { SignInError } from '../../core/index.js';
 import { ensureBinding } from '../../foundation/http/browser-cookies.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -35,8 +36,26 @@ export async function redirectToEntry(
     },
     request.ip,
   );
+  const url = await startBrowserSignIn(gateway, request, reply, entry, returnTo);
+  // A start sent on is routine: its callback's line says how the sign-in ended.
+  markRoutine(request);
+  return reply.redirect(url, 302);
+}
+
+/**
+ * Starts a sign-in with an entry for this browser (its binding cookie set
+ * if it had none) and returns where to send it: the entry's authorization
+ * URL, or the entry's own page at the gateway.
+ */
+export async function startBrowserSignIn(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: CompiledEntry,
+  returnTo: string,
+): Promise<string> {
   const binding = ensureBinding(gateway, request, reply);
-  const url = await startSignIn(
+  return startSignIn(
     {
       publicUrl: gateway.config.publicUrl,
       pendingSignIns: gateway.storage.pendingSignIns,
@@ -51,9 +70,6 @@ export async function redirectToEntry(
     returnTo,
     binding,
   );
-  // A start sent on is routine: its callback's line says how the sign-in ended.
-  markRoutine(request);
-  return reply.redirect(url, 302);
 }
 
 /**

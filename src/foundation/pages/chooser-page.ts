@@ -2,6 +2,7 @@ import { html } from './html.js';
 import type { PageMessages } from './i18n/index.js';
 import { messagesOf, renderDocument } from './layout.js';
 import type { PageContext } from './layout.js';
+import { passwordForm } from './password-form.js';
 
 export interface ChooserEntry {
   readonly id: string;
@@ -57,42 +58,11 @@ function localFormHtml(
   returnTo: string,
   afterEntries: boolean,
 ) {
-  const hasError = form.error !== undefined && form.error !== '';
-  // aria-describedby ties the message to the fields, so a screen reader
-  // announces it when the user returns to them.
-  const invalid = hasError
-    ? html` aria-invalid="true" aria-describedby="sign-in-error"`
-    : undefined;
   return html`${afterEntries ? html`<p class="separator">${t.chooser.or}</p> ` : undefined}
     <h2>${t.chooser.withPassword}</h2>
-    ${
-      hasError
-        ? html`<p class="error" id="sign-in-error" role="alert">${form.error}</p> `
-        : undefined
-    }
-    <form method="post" action="/_sso/login/local">
-      <input type="hidden" name="return_to" value="${returnTo}" />
-      <input type="hidden" name="csrf" value="${form.csrfToken}" />
-      <label for="username">${t.chooser.username}</label>
-      <input
-        id="username"
-        name="username"
-        type="text"
-        autocomplete="username"
-        autocapitalize="none"
-        spellcheck="false"
-        required
-        value="${form.username ?? ''}"
-        ${invalid}
-      />
-      <label for="password">${t.chooser.password}</label>
-      <input
-        id="password"
-        name="password"
-        type="password"
-        autocomplete="current-password"
-        required${invalid}
-      />
-      <button type="submit">${t.chooser.submit}</button>
-    </form> `;
+    ${passwordForm(t, {
+      ...form,
+      action: '/_sso/login/local',
+      carried: { name: 'return_to', value: returnTo },
+    })}`;
 }

@@ -1,6 +1,7 @@
 import { html } from './html.js';
 import { messagesOf, renderDocument } from './layout.js';
 import type { PageContext } from './layout.js';
+import { passwordForm } from './password-form.js';
 
 interface DirectorySignInPageInput {
   /** The entry's name, the page's heading. */
@@ -23,44 +24,17 @@ interface DirectorySignInPageInput {
  */
 export function directorySignInPage(input: DirectorySignInPageInput): string {
   const t = messagesOf(input.page);
-  const hasError = input.error !== undefined && input.error !== '';
-  const invalid = hasError
-    ? html` aria-invalid="true" aria-describedby="sign-in-error"`
-    : undefined;
   return renderDocument(
     input.page,
     t.chooser.title,
     html`<h1>${input.entryName}</h1>
       ${input.trial === true ? html`<p role="note">${t.trialSignIn.passwordForm}</p> ` : undefined}
-      ${
-        hasError
-          ? html`<p class="error" id="sign-in-error" role="alert">${input.error}</p> `
-          : undefined
-      }
-      <form method="post" action="${input.action}">
-        <input type="hidden" name="state" value="${input.state}" />
-        <input type="hidden" name="csrf" value="${input.csrfToken}" />
-        <label for="username">${t.chooser.username}</label>
-        <input
-          id="username"
-          name="username"
-          type="text"
-          autocomplete="username"
-          autocapitalize="none"
-          spellcheck="false"
-          required
-          value="${input.username ?? ''}"
-          ${invalid}
-        />
-        <label for="password">${t.chooser.password}</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required${invalid}
-        />
-        <button type="submit">${t.chooser.submit}</button>
-      </form> `,
+      ${passwordForm(t, {
+        action: input.action,
+        carried: { name: 'state', value: input.state },
+        csrfToken: input.csrfToken,
+        error: input.error,
+        username: input.username,
+      })}`,
   );
 }

@@ -23,6 +23,25 @@ export const rootPassword = 'directory admin secret';
 export const serviceDn = `cn=gateway,ou=services,${suffix}`;
 export const servicePassword = 'service account secret';
 
+/**
+ * The input of an enabled LDAP entry that reads this directory's people as
+ * the service account, with `ldap` settings of its own (its URL at least);
+ * the test adds its id and name.
+ */
+export function serviceAccountEntry(ldap: Record<string, unknown>) {
+  return {
+    type: 'ldap',
+    enabled: true,
+    appsecret: servicePassword,
+    ldap: {
+      bindDn: serviceDn,
+      baseDn: `ou=people,${suffix}`,
+      connectTimeoutMs: 1000,
+      ...ldap,
+    },
+  };
+}
+
 export interface DirectoryUser {
   readonly uid: string;
   readonly name: string;

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { toMillis } from '../../../foundation/storage/columns.js';
 import type { ProviderDatabase } from './provider-tables.js';
 import type {
@@ -76,6 +76,41 @@ type SingleUseColumns = Pick<
   'code_hash' | 'client_id' | 'used_at' | 'expires_at'
 >;
 
+/** What presenting or looking up a code or refresh token finds: a row of the table, or nothing. */
+type SingleUseFound<T extends SingleUseTable, Outcome extends string> =
+  | { readonly outcome: Outcome | 'replayed'; readonly row: Selectable<ProviderDatabase[T]> }
+  | { readonly outcome: 'unknown' };
+
+/** A code or refresh token a client presents: its table, its hash. */
+interface Presented<T extends SingleUseTable> {
+  readonly table: T;
+  readonly hash: string;
+  readonly clientId: string;
+}
+
+/**
+ * The queries of the client's row of the presented code or refresh token.
+ * Both tables have these columns alike; the builder is told of one shape,
+ * whichever table is named, and the rows read back are that table's (rowOf).
+ */
+function presentedRow(
+  db: Kysely<ProviderDatabase>,
+  { table, hash, clientId }: Presented<SingleUseTable>,
+) {
+  const single = db as unknown as Kysely<{ oidc_codes: SingleUseColumns }>;
+  const name = table as 'oidc_codes';
+  const key = singleUseKeys[table] as 'code_hash';
+  return {
+    update: () => single.updateTable(name).where(key, '=', hash).where('client_id', '=', clientId),
+    select: () =>
+      single.selectFrom(name).selectAll().where(key, '=', hash).where('client_id', '=', clientId),
+  };
+}
+
+function rowOf<T extends SingleUseTable>(row: object): Selectable<ProviderDatabase[T]> {
+  return row as unknown as Selectable<ProviderDatabase[T]>;
+}
+
 /**
  * Presents a code or refresh token of a client: marks it used if it is
  * unused and unexpired, in one statement (UPDATE ... WHERE used_at IS NULL
@@ -84,41 +119,20 @@ type SingleUseColumns = Pick<
  */
 async function redeemOnce<T extends SingleUseTable>(
   db: Kysely<ProviderDatabase>,
-  table: T,
-  hash: string,
-  clientId: string,
+  presented: Presented<T>,
   now: number,
-): Promise<
-  | { readonly outcome: 'redeemed' | 'replayed'; readonly row: Selectable<ProviderDatabase[T]> }
-  | { readonly outcome: 'unknown' }
-> {
-  // Both tables have these columns alike; the builder is told of one shape,
-  // whichever table is named, and the rows read back are that table's.
-  const single = db as unknown as Kysely<{ oidc_codes: SingleUseColumns }>;
-  const name = table as 'oidc_codes';
-  const key = singleUseKeys[table] as 'code_hash';
-  const redeemed = await single
-    .updateTable(name)
+): Promise<SingleUseFound<T, 'redeemed'>> {
+  const row = presentedRow(db, presented);
+  const redeemed = await row
+    .update()
     .set({ used_at: now })
-    .where(key, '=', hash)
-    .where('client_id', '=', clientId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  if (redeemed !== undefined) {
-    return { outcome: 'redeemed', row: redeemed as unknown as Selectable<ProviderDatabase[T]> };
-  }
-  const used = await single
-    .selectFrom(name)
-    .selectAll()
-    .where(key, '=', hash)
-    .where('client_id', '=', clientId)
-    .where('used_at', 'is not', null)
-    .executeTakeFirst();
-  return used === undefined
-    ? { outcome: 'unknown' }
-    : { outcome: 'replayed', row: used as unknown as Selectable<ProviderDatabase[T]> };
+  if (redeemed !== undefined) return { outcome: 'redeemed', row: rowOf<T>(redeemed) };
+  const used = await row.select().where('used_at', 'is not', null).executeTakeFirst();
+  return used === undefined ? { outcome: 'unknown' } : { outcome: 'replayed', row: rowOf<T>(used) };
 }
 
 /**
@@ -127,25 +141,37 @@ async function redeemOnce<T extends SingleUseTable>(
  */
 async function lookUp<T extends SingleUseTable>(
   db: Kysely<ProviderDatabase>,
-  table: T,
-  hash: string,
-  clientId: string,
+  presented: Presented<T>,
   now: number,
-): Promise<
-  | { readonly outcome: 'unused' | 'replayed'; readonly row: Selectable<ProviderDatabase[T]> }
-  | { readonly outcome: 'unknown' }
-> {
-  const single = db as unknown as Kysely<{ oidc_codes: SingleUseColumns }>;
-  const found = await single
-    .selectFrom(table as 'oidc_codes')
-    .selectAll()
-    .where(singleUseKeys[table] as 'code_hash', '=', hash)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+): Promise<SingleUseFound<T, 'unused'>> {
+  const found = await presentedRow(db, presented).select().executeTakeFirst();
   if (found === undefined) return { outcome: 'unknown' };
-  const row = found as unknown as Selectable<ProviderDatabase[T]>;
+  const row = rowOf<T>(found);
   if (found.used_at !== null) return { outcome: 'replayed', row };
   return toMillis(found.expires_at) > now ? { outcome: 'unused', row } : { outcome: 'unknown' };
+}
+
+/** The rows of a code or refresh token of the grant a query of grants is at. */
+function grantRowsIn(
+  eb: ExpressionBuilder<ProviderDatabase, 'oidc_grants'>,
+  table: SingleUseTable,
+) {
+  return eb
+    .selectFrom(table)
+    .select(`${table}.grant_id`)
+    .whereRef(`${table}.grant_id`, '=', 'oidc_grants.grant_id');
+}
+
+/** A code found, as the store answers it. */
+function asCode<Outcome extends string>(found: SingleUseFound<'oidc_codes', Outcome>) {
+  return 'row' in found ? { outcome: found.outcome, code: toCode(found.row) } : found;
+}
+
+/** A refresh token found, as the store answers it. */
+function asRefreshToken<Outcome extends string>(
+  found: SingleUseFound<'oidc_refresh_tokens', Outcome>,
+) {
+  return 'row' in found ? { outcome: found.outcome, token: toRefreshToken(found.row) } : found;
 }
 
 /**
@@ -181,16 +207,10 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
         .execute();
     },
     async findCode(codeHash, clientId, now) {
-      const found = await lookUp(db, 'oidc_codes', codeHash, clientId, now);
-      return found.outcome === 'unknown'
-        ? found
-        : { outcome: found.outcome, code: toCode(found.row) };
+      return asCode(await lookUp(db, { table: 'oidc_codes', hash: codeHash, clientId }, now));
     },
     async redeemCode(codeHash, clientId, now) {
-      const found = await redeemOnce(db, 'oidc_codes', codeHash, clientId, now);
-      return found.outcome === 'unknown'
-        ? found
-        : { outcome: found.outcome, code: toCode(found.row) };
+      return asCode(await redeemOnce(db, { table: 'oidc_codes', hash: codeHash, clientId }, now));
     },
     async addTokens(grantId, tokens, now) {
       return together(async (trx) => {
@@ -269,16 +289,14 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
       return [...new Set([...access, ...refresh].map((row) => row.scope))];
     },
     async findRefreshToken(tokenHash, clientId, now) {
-      const found = await lookUp(db, 'oidc_refresh_tokens', tokenHash, clientId, now);
-      return found.outcome === 'unknown'
-        ? found
-        : { outcome: found.outcome, token: toRefreshToken(found.row) };
+      return asRefreshToken(
+        await lookUp(db, { table: 'oidc_refresh_tokens', hash: tokenHash, clientId }, now),
+      );
     },
     async redeemRefreshToken(tokenHash, clientId, now) {
-      const found = await redeemOnce(db, 'oidc_refresh_tokens', tokenHash, clientId, now);
-      return found.outcome === 'unknown'
-        ? found
-        : { outcome: found.outcome, token: toRefreshToken(found.row) };
+      return asRefreshToken(
+        await redeemOnce(db, { table: 'oidc_refresh_tokens', hash: tokenHash, clientId }, now),
+      );
     },
     async revokeGrant(grantId, now) {
       return together(async (trx) => {
@@ -371,26 +389,8 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
       await db
         .deleteFrom('oidc_grants')
         .where('revoked_at', 'is not', null)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('oidc_refresh_tokens')
-                .select('token_hash')
-                .whereRef('oidc_refresh_tokens.grant_id', '=', 'oidc_grants.grant_id'),
-            ),
-          ),
-        )
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('oidc_codes')
-                .select('code_hash')
-                .whereRef('oidc_codes.grant_id', '=', 'oidc_grants.grant_id'),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(grantRowsIn(eb, 'oidc_refresh_tokens'))))
+        .where((eb) => eb.not(eb.exists(grantRowsIn(eb, 'oidc_codes'))))
         .execute();
     },
   };

@@ -1,10 +1,10 @@
 import type { CompiledExtensionEntry } from '../../../core/index.js';
-import { SignInError } from '../../../core/index.js';
 import {
   extensionAuthorizationRequest,
   extensionCallbackUser,
 } from '../../extension/extension-flow.js';
 import { callbackMethods } from './callback-fields.js';
+import { refuseDisabled } from './enabled-entry.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 export const extensionKind: SourceKind = {
@@ -36,11 +36,7 @@ export function extensionSource(entry: CompiledExtensionEntry): SignInSource {
       codeField: 'code',
     },
     async readAnswer(deps, fields, pending) {
-      if (!entry.enabled) {
-        throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
-          entryId: entry.id,
-        });
-      }
+      refuseDisabled(entry);
       const mapped = await deps.telemetry.step(entry.id, 'extension', () =>
         extensionCallbackUser(deps, entry, fields, pending.redirectUri),
       );

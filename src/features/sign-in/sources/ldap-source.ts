@@ -3,6 +3,7 @@ import { SignInError, mapDirectoryUser, randomToken } from '../../../core/index.
 import type { DirectoryObserver } from '../../ldap-directory/directory-sign-in.js';
 import { signInWithDirectory } from '../../ldap-directory/directory-sign-in.js';
 import { typedCredentials } from '../../ldap-directory/password-form-answer.js';
+import { refuseDisabled } from './enabled-entry.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 export const ldapKind: SourceKind = {
@@ -96,11 +97,7 @@ async function directoryAnswer(
   pending: { readonly returnTo: string },
   observe: DirectoryObserver | undefined,
 ): Promise<DirectoryAnswer> {
-  if (!entry.enabled) {
-    throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
-      entryId: entry.id,
-    });
-  }
+  refuseDisabled(entry);
   const credentials = typedCredentials(fields);
   if (credentials === undefined) {
     throw new SignInError(

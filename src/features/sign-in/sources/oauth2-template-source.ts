@@ -13,6 +13,7 @@ import type { SourceSignOut } from '../../../foundation/http/source-sign-out.js'
 import { revalidateSession } from '../../sessions/revalidate-session.js';
 import { readSignedInUser } from '../oauth2-steps.js';
 import { callbackMethods, single } from './callback-fields.js';
+import { refuseDisabled } from './enabled-entry.js';
 import type { DoctorCheck, SignInSource, SourceKind } from './sign-in-source.js';
 
 export const oauth2Kind: SourceKind = {
@@ -88,8 +89,7 @@ export function oauth2StepsSource(
       if (code === undefined || code === '') {
         throw new SignInError('missing_code', 'the callback carries no single code', { entryId });
       }
-      if (!entry.enabled)
-        throw new SignInError('entry_disabled', `entry ${entryId} is disabled`, { entryId });
+      refuseDisabled(entry);
       const { checkCallback } = variant;
       if (checkCallback !== undefined) {
         onStep(entry, () => {

@@ -3,6 +3,7 @@ import { SignInError } from '../../../core/index.js';
 import { publicUrlOfCallback, samlEndpoints } from '../../saml/saml-endpoints.js';
 import { samlAuthnRequest } from '../../saml/saml-request.js';
 import { readSamlAnswer } from '../../saml/saml-response.js';
+import { refuseDisabled } from './enabled-entry.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
 export const samlKind: SourceKind = {
@@ -67,11 +68,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
     // any (trace-recorder.ts); the assertion itself is never shown.
     async readTrialAnswer(deps, fields, pending, trace) {
       trace.begin('saml response');
-      if (!entry.enabled) {
-        throw new SignInError('entry_disabled', `entry ${entry.id} is disabled`, {
-          entryId: entry.id,
-        });
-      }
+      refuseDisabled(entry);
       return readSamlAnswer(entry, fields, pending, {
         endpoints: samlEndpoints(publicUrlOfCallback(pending.redirectUri, entry.id), entry),
         clock: deps.clock,
