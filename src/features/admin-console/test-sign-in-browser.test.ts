@@ -10,8 +10,17 @@ import {
   signInToConsole,
 } from '../../test-support/console-in-chromium.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
-import { startTestGateway } from '../../test-support/gateway-fixture.js';
+import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { cookieNames } from '../../foundation/web/index.js';
+import type { RunningSlapd } from '../ldap-directory/test-support/slapd.js';
+import {
+  directoryUsers,
+  serviceDn,
+  servicePassword,
+  slapdSkip,
+  startSlapd,
+  suffix,
+} from '../ldap-directory/test-support/slapd.js';
 
 /**
  * An administrator makes a GitHub entry from its preset, pointed at the
@@ -306,3 +315,87 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
     }
   });
 });
+
+/**
+ * A stored LDAP entry tested from its form: the window opens the gateway's
+ * own password form, marked as a test; the password typed there is checked
+ * by slapd, the trace lists the binds and the search, and nobody is signed in.
+ */
+describe(
+  'an LDAP test sign-in in the console, in headless Chromium',
+  {
+    skip: consoleSkip === false ? slapdSkip : consoleSkip,
+  },
+  () => {
+    let gateway: TestGateway;
+    let slapd: RunningSlapd;
+    let browser: Browser;
+    let admin: BrowserContext;
+    let page: Page;
+    let pageProblems: readonly string[];
+    const [alice] = directoryUsers as [(typeof directoryUsers)[number]];
+
+    before(async () => {
+      slapd = await startSlapd();
+      gateway = await startTestGateway();
+      const token = await storedApiToken(gateway, 'ldap-console-trial');
+      const created = await fetch(`${gateway.url}/_sso/api/entries`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'ldap',
+          id: 'corp',
+          name: 'Corporate directory',
+          enabled: true,
+          appsecret: servicePassword,
+          timeoutMs: 2000,
+          ldap: {
+            url: slapd.url,
+            bindDn: serviceDn,
+            baseDn: `ou=people,${suffix}`,
+            userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
+            connectTimeoutMs: 1000,
+          },
+        }),
+      });
+      assert.equal(created.status, 201, await created.text());
+      ({ browser, admin, page, pageProblems } = await openConsoleBrowser(gateway));
+    });
+
+    after(async () => {
+      try {
+        await browser.close();
+      } finally {
+        await gateway.close();
+        await slapd.stop();
+      }
+    });
+
+    test("the password form says it is a test; the trace shows the directory's steps", async () => {
+      await signInToConsole(page, gateway.url);
+      await page.goto(`${gateway.url}/_sso/admin/entries/corp`);
+      const panel = page.locator('section[aria-labelledby="test-sign-in-heading"]');
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        panel.getByRole('button', { name: 'Test sign-in', exact: true }).click(),
+      ]);
+      await popup.getByText('A test sign-in: the directory checks the password').waitFor();
+      await popup.getByLabel('Username').fill(alice.uid);
+      await popup.getByLabel('Password').fill(alice.password);
+      await popup.getByRole('button', { name: 'Sign in' }).click();
+      await popup.getByRole('heading', { name: 'Test sign-in finished' }).waitFor();
+      await popup.close();
+      await panel.getByText('The sign-in would succeed.').waitFor();
+      const shown = await panel.innerText();
+      assert.match(shown, /^service bind: ok$/m);
+      assert.match(shown, /^user search: ok$/m);
+      assert.match(shown, /uid=alice\)/);
+      assert.doesNotMatch(shown, new RegExp(alice.password));
+      assert.doesNotMatch(shown, new RegExp(servicePassword));
+      const cookies = await admin.cookies(gateway.url);
+      assert.equal(await gateway.storage.users.findByUserId(alice.uid), undefined);
+      assert.ok(cookies.length > 0);
+      assert.deepEqual(pageProblems, []);
+    });
+  },
+);
