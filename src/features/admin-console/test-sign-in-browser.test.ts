@@ -184,7 +184,7 @@ describe('test sign-in in the console, in headless Chromium', { skip: consoleSki
         const response = await fetch(`/_sso/api${path}`, {
           headers: { accept: 'application/json' },
         });
-        return { status: response.status, body: await response.json() };
+        return { status: response.status, body: (await response.json()) as unknown };
       };
       return {
         users: await read('/users'),
