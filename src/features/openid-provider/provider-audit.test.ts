@@ -100,7 +100,8 @@ describe('OpenID Provider: the audit trail', () => {
   const refusal = (kind: AuditEvent['kind'], code: string) =>
     waitForAuditEvent(
       gw.storage.audit,
-      { kind, outcome: 'failure', limit: 20 },
+      // Wide enough for a flood's one event among the refusals written after it.
+      { kind, outcome: 'failure', limit: 200 },
       (event) => event.code === code,
     );
   const facts = (event: AuditEvent) => [event.userId, event.entryId, event.detail];

@@ -50,6 +50,7 @@ describe('the handoff of a sign-in to another host', () => {
 
   /** Opens a finish URL 61 seconds on, and checks it is refused as expired. */
   async function assertExpiredLater(browser: TestBrowser, finish: string): Promise<void> {
+    const lastBefore = (await gw.storage.audit.list({ kind: 'handoff', limit: 1 }))[0]?.id ?? 0;
     clockOffset += 61_000;
     try {
       const late = await browser.open(finish);
@@ -58,6 +59,13 @@ describe('the handoff of a sign-in to another host', () => {
     } finally {
       clockOffset -= 61_000;
     }
+    // The refusal's page goes out before its event is written: awaited here,
+    // so no later test finds it among its own.
+    await waitForAuditEvent(
+      gw.storage.audit,
+      { kind: 'handoff', outcome: 'failure' },
+      ({ id, code }) => id > lastBefore && code === 'handoff_expired',
+    );
   }
 
   before(async () => {
