@@ -137,6 +137,8 @@ export interface CompiledSaml {
   /** Undefined: the entry's metadata URL, which depends on the public URL. */
   readonly spEntityId: string | undefined;
   readonly clockSkewSeconds: number;
+  /** True: an assertion is read only under its own signature, a signed Response's not enough. */
+  readonly wantAssertionsSigned: boolean;
   /** The attributes read into the user; an undefined userId is the NameID. */
   readonly attributes: {
     readonly userId: string | undefined;

@@ -24,6 +24,7 @@ describe('entries of type saml', () => {
     const compiled = samlOf(validation.entry);
     assert.equal(compiled?.saml.idpCertificate, unusedIdpCertificate);
     assert.equal(compiled.saml.clockSkewSeconds, 60);
+    assert.equal(compiled.saml.wantAssertionsSigned, true);
     assert.equal(compiled.saml.spEntityId, undefined);
     assert.deepEqual(validation.warnings, []);
   });

@@ -27,6 +27,12 @@ export const samlInput = z.strictObject({
   spEntityId: text(1024).optional(),
   /** How far the two clocks may be apart when the assertion's times are checked. */
   clockSkewSeconds: z.number().int().min(0).max(300).optional(),
+  /**
+   * Whether the assertion itself must carry the identity provider's
+   * signature (default true); false also takes an unsigned assertion inside
+   * a signed Response.
+   */
+  wantAssertionsSigned: z.boolean().optional(),
   /** Which attributes hold the user's fields; the userId is the NameID unless named. */
   attributes: z
     .strictObject({
@@ -109,6 +115,7 @@ export function compileSaml(
       typeof given.clockSkewSeconds === 'number'
         ? given.clockSkewSeconds
         : defaultSamlClockSkewSeconds,
+    wantAssertionsSigned: given.wantAssertionsSigned !== false,
     attributes: {
       userId: named('userId'),
       name: named('name'),

@@ -124,10 +124,11 @@ async function signedAssertion(
     idpCert: entry.saml.idpCertificate,
     issuer: 'unused: no request is made here',
     callbackUrl: 'unused: no request is made here',
-    // The signature over the Response or over its Assertion, either one: an
-    // assertion is read only when a valid signature of the certificate covers it.
+    // An assertion is read only when a valid signature of the certificate
+    // covers it: its own, or (wantAssertionsSigned false) the Response's.
+    // A signed assertion inside an unsigned Response is always enough.
     wantAuthnResponseSigned: false,
-    wantAssertionsSigned: false,
+    wantAssertionsSigned: entry.saml.wantAssertionsSigned,
     // Checked below on the signed assertion, each with its own code and the gateway's clock.
     audience: false,
     acceptedClockSkewMs: -1,
