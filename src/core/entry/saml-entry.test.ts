@@ -48,6 +48,19 @@ describe('entries of type saml', () => {
     assert.deepEqual(problemFields(saml({ ssoUrl: 'https://idp.example/sso#x' })), ['saml.ssoUrl']);
   });
 
+  test('pasted metadata stands for the three fields; what is not metadata is refused', () => {
+    const metadata =
+      '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example/"/>';
+    const validation = validateEntry(samlEntryInput({ saml: { idpMetadataXml: metadata } }));
+    assert.ok(validation.ok, JSON.stringify(validation));
+    const compiled = samlOf(validation.entry);
+    assert.equal(compiled?.saml.idpMetadataXml, metadata);
+    assert.equal(compiled.saml.ssoUrl, undefined);
+    assert.deepEqual(problemFields(samlEntryInput({ saml: { idpMetadataXml: '<html/>' } })), [
+      'saml.idpMetadataXml',
+    ]);
+  });
+
   test('need the saml block and its three fields', () => {
     assert.deepEqual(problemFields(samlEntryInput({ saml: undefined })), ['saml']);
     assert.deepEqual(

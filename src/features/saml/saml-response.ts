@@ -2,6 +2,8 @@ import type { CompiledSamlEntry, MappedUser } from '../../core/index.js';
 import { SignInError, coerceAttribute, excerpt, isSsogateError } from '../../core/index.js';
 import type { ErrorCode } from '../../core/index.js';
 import type { PendingSignIn } from '../../foundation/storage/types.js';
+import type { SamlIdentityProvider } from './idp-metadata.js';
+import { identityProviderOf } from './idp-metadata.js';
 import type { SamlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml, loadXmlDom } from './saml-modules.js';
 
@@ -44,6 +46,7 @@ export async function readSamlAnswer(
   const refuse = (code: ErrorCode, message: string) =>
     new SignInError(code, message, { entryId: entry.id });
   const { endpoints } = context;
+  const idp = await identityProviderOf(entry);
   const encoded = fields.SAMLResponse;
   if (typeof encoded !== 'string' || encoded === '') {
     throw refuse('saml_response_invalid', 'the callback carries no single SAMLResponse');
@@ -84,7 +87,7 @@ export async function readSamlAnswer(
     throw refuse('saml_destination_mismatch', `the Response is for ${excerpt(destination, 200)}`);
   }
   const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
-  if (responseIssuer !== undefined && responseIssuer.trim() !== entry.saml.idpEntityId) {
+  if (responseIssuer !== undefined && responseIssuer.trim() !== idp.entityId) {
     throw refuse(
       'saml_issuer_mismatch',
       `the Response was issued by ${excerpt(responseIssuer, 200)}`,
@@ -104,24 +107,25 @@ export async function readSamlAnswer(
     );
   }
 
-  const signed = await signedAssertion(entry, encoded, refuse);
+  const signed = await signedAssertion(entry, idp, encoded, refuse);
   const assertion = parseXml(DOMParser, signed)?.documentElement;
   if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
     throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
   }
-  checkAssertion(entry, assertion, requestId, context, refuse);
+  checkAssertion(entry, idp, assertion, requestId, context, refuse);
   return userOf(entry, assertion, refuse);
 }
 
 /** The assertion's XML exactly as the signature covers it, or saml_signature_invalid. */
 async function signedAssertion(
   entry: CompiledSamlEntry,
+  idp: SamlIdentityProvider,
   encoded: string,
   refuse: (code: ErrorCode, message: string) => SignInError,
 ): Promise<string> {
   const { SAML, ValidateInResponseTo } = await loadNodeSaml();
   const saml = new SAML({
-    idpCert: entry.saml.idpCertificate,
+    idpCert: [...idp.certificates],
     issuer: 'unused: no request is made here',
     callbackUrl: 'unused: no request is made here',
     // An assertion is read only when a valid signature of the certificate
@@ -153,13 +157,14 @@ async function signedAssertion(
 /** SAML Core §2.3.3 to §2.5 and Profiles §4.1.4.3, on the signed assertion. */
 function checkAssertion(
   entry: CompiledSamlEntry,
+  idp: SamlIdentityProvider,
   assertion: Element,
   requestId: string,
   { endpoints, clock }: SamlAnswerContext,
   refuse: (code: ErrorCode, message: string) => SignInError,
 ): void {
   const issuer = firstChild(assertion, assertionNs, 'Issuer')?.textContent.trim();
-  if (issuer !== entry.saml.idpEntityId) {
+  if (issuer !== idp.entityId) {
     throw refuse(
       'saml_issuer_mismatch',
       `the assertion was issued by ${excerpt(issuer ?? 'no one', 200)}`,
