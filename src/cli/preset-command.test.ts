@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withTestStorage } from '../test-support/storage-fixtures.js';
+import { unusedIdpCertificate } from '../features/saml/test-support/saml-entries.js';
 import { runCommand } from './test-support/run-command.js';
 
 describe('ssogate entries add --preset', () => {
@@ -80,6 +81,33 @@ describe('ssogate entries add --preset', () => {
         (await storage.entries.get('w'))?.input.userInfoUrl ?? '',
         /^https:\/\/git\.corp\.example\/api\/v4\/user$/,
       );
+      const noAppid = await runCommand(['entries', 'add', '--id', 'g', '--preset', 'gitlab'], {
+        storage,
+      });
+      assert.match(noAppid.err, /preset gitlab needs --appid/);
+      const samlWithAppid = await runCommand([...base, '--preset', 'okta-saml'], { storage });
+      assert.match(samlWithAppid.err, /takes no --appid/);
+      const okta = await runCommand(
+        [
+          'entries',
+          'add',
+          '--id',
+          'okta-saml',
+          '--preset',
+          'okta-saml',
+          '--param',
+          'ssoUrl=https://dev-1.okta.com/app/corp_ssogate_1/exk1/sso/saml',
+          '--param',
+          'issuer=http://www.okta.com/exk1',
+          '--param',
+          `certificate=${unusedIdpCertificate}`,
+        ],
+        { storage },
+      );
+      assert.equal(okta.code, 0, okta.err);
+      const oktaEntry = await storage.entries.get('okta-saml');
+      assert.equal(oktaEntry?.input.type, 'saml');
+      assert.equal(oktaEntry.input.appid, undefined);
       const keycloak = await runCommand(
         [
           ...base.map((part) => (part === 'w' ? 'kc' : part)),

@@ -10,7 +10,8 @@ interface PresetAddOptions {
   readonly preset: string;
   readonly id: string;
   readonly name: string | undefined;
-  readonly appid: string;
+  /** Required, except for a SAML preset, which refuses it. */
+  readonly appid: string | undefined;
   /** A file holding the secret, so that it never stands on a command line. */
   readonly appsecretFile: string | undefined;
   /** `key=value` for the preset's parameters. */
@@ -37,6 +38,15 @@ export async function addFromPreset(
     throw new Error(
       `no preset "${options.preset}"; presets: ${presets.map((p) => p.preset).join(', ')}`,
     );
+  }
+  const saml = preset.entry.type === 'saml';
+  if (saml && (options.appid !== undefined || options.appsecretFile !== undefined)) {
+    throw new Error(
+      `preset ${preset.preset} is a SAML identity provider: it takes no --appid or --appsecret-file`,
+    );
+  }
+  if (!saml && options.appid === undefined) {
+    throw new Error(`preset ${preset.preset} needs --appid APPID`);
   }
   const parameters: Record<string, string> = {};
   for (const pair of options.parameters) {

@@ -59,7 +59,7 @@ const usage = `Usage:
                                      runs, and the generated key to FILE.key
   ssogate restore FILE [--force]     put a backup (and FILE.key) in place; stop the
                                      gateway first
-  ssogate entries add --preset PRESET --id ID --appid APPID
+  ssogate entries add --preset PRESET --id ID [--appid APPID]
       [--appsecret-file FILE] [--name NAME] [--param NAME=VALUE ...] [--enable]
                                      create an entry from a provider preset (docs/providers.md),
                                      disabled until tested unless --enable; prints the
@@ -374,8 +374,9 @@ function presetCommand(
   if (values['with-secrets'] !== undefined)
     throw new UsageError('--with-secrets belongs to entries export only');
   const { preset, id, appid } = values;
-  if (preset === undefined || id === undefined || appid === undefined) {
-    throw new UsageError('entries add needs --preset PRESET, --id ID and --appid APPID');
+  // --appid is checked against the preset: a SAML preset's entry has no client id.
+  if (preset === undefined || id === undefined) {
+    throw new UsageError('entries add needs --preset PRESET and --id ID');
   }
   const options = {
     preset,

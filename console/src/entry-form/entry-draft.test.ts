@@ -164,6 +164,8 @@ const samlEntry: EntryView = {
     ssoUrl: 'https://idp.example.test/sso',
     idpEntityId: 'https://idp.example.test/metadata',
     idpCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    idpMetadataXml: '<md:EntityDescriptor entityID="https://idp.example.test/metadata"/>',
+    wantAssertionsSigned: false,
     spEntityId: 'urn:example:gateway',
     clockSkewSeconds: 30,
     attributes: { userId: 'uid', name: 'displayName', email: 'mail', groups: 'groups' },

@@ -9,6 +9,10 @@ export interface SamlDraft {
   readonly ssoUrl: string;
   readonly idpEntityId: string;
   readonly idpCertificate: string;
+  /** The identity provider's metadata, pasted; it stands for the three above. */
+  readonly idpMetadataXml: string;
+  /** Kept as stored: the form has no control for it (docs/entries.md). */
+  readonly wantAssertionsSigned: boolean | undefined;
   readonly spEntityId: string;
   /** Whole seconds as typed; blank: the default. */
   readonly clockSkewSeconds: string;
@@ -23,6 +27,8 @@ export const emptySaml: SamlDraft = {
   ssoUrl: '',
   idpEntityId: '',
   idpCertificate: '',
+  idpMetadataXml: '',
+  wantAssertionsSigned: undefined,
   spEntityId: '',
   clockSkewSeconds: '',
   userIdAttribute: '',
@@ -39,6 +45,8 @@ export function samlFromEntry(view: EntryView): SamlDraft {
     ssoUrl: saml.ssoUrl ?? '',
     idpEntityId: saml.idpEntityId ?? '',
     idpCertificate: saml.idpCertificate ?? '',
+    idpMetadataXml: saml.idpMetadataXml ?? '',
+    wantAssertionsSigned: saml.wantAssertionsSigned,
     spEntityId: saml.spEntityId ?? '',
     clockSkewSeconds: saml.clockSkewSeconds === undefined ? '' : String(saml.clockSkewSeconds),
     userIdAttribute: saml.attributes?.userId ?? '',
@@ -68,11 +76,22 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
     .filter((group) => group !== '');
   const spEntityId = optional(draft.spEntityId);
   const skew = optional(draft.clockSkewSeconds);
+  const metadata = draft.idpMetadataXml.trim() === '' ? undefined : draft.idpMetadataXml;
+  // With metadata, a blank field is left to it; without, it is sent for the core to name.
+  const given = (value: string) =>
+    metadata !== undefined && value.trim() === '' ? undefined : value;
+  const ssoUrl = given(draft.ssoUrl.trim());
+  const idpEntityId = given(draft.idpEntityId.trim());
+  const idpCertificate = given(draft.idpCertificate);
   return {
     saml: {
-      ssoUrl: draft.ssoUrl.trim(),
-      idpEntityId: draft.idpEntityId.trim(),
-      idpCertificate: draft.idpCertificate,
+      ...(ssoUrl === undefined ? {} : { ssoUrl }),
+      ...(idpEntityId === undefined ? {} : { idpEntityId }),
+      ...(idpCertificate === undefined ? {} : { idpCertificate }),
+      ...(metadata === undefined ? {} : { idpMetadataXml: metadata }),
+      ...(draft.wantAssertionsSigned === undefined
+        ? {}
+        : { wantAssertionsSigned: draft.wantAssertionsSigned }),
       ...(spEntityId === undefined ? {} : { spEntityId }),
       // Anything but a number is sent as one the core refuses, with its field named.
       ...(skew === undefined ? {} : { clockSkewSeconds: Number(skew) }),

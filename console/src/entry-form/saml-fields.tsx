@@ -28,8 +28,9 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
     entryId === undefined
       ? undefined
       : `${window.location.origin}/_sso/saml/${encodeURIComponent(entryId)}/metadata`;
+  const fromMetadata = saml.idpMetadataXml.trim() !== '';
   const field = (
-    name: keyof SamlDraft,
+    name: Exclude<keyof SamlDraft, 'wantAssertionsSigned'>,
     apiField: string,
     options: { required?: boolean; multiline?: boolean; hint?: string; url?: boolean } = {},
   ) => (
@@ -58,10 +59,11 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
           {x.metadata} <code>{metadataUrl}</code>
         </p>
       )}
-      {field('ssoUrl', 'saml.ssoUrl', { required: true, url: true, hint: x.ssoUrlHint })}
-      {field('idpEntityId', 'saml.idpEntityId', { required: true })}
+      {field('idpMetadataXml', 'saml.idpMetadataXml', { multiline: true })}
+      {field('ssoUrl', 'saml.ssoUrl', { required: !fromMetadata, url: true, hint: x.ssoUrlHint })}
+      {field('idpEntityId', 'saml.idpEntityId', { required: !fromMetadata })}
       {field('idpCertificate', 'saml.idpCertificate', {
-        required: true,
+        required: !fromMetadata,
         multiline: true,
         hint: x.certificateHint,
       })}

@@ -259,6 +259,7 @@ export const en = {
       'saml.ssoUrl': 'Single sign-on URL',
       'saml.idpEntityId': 'Identity provider entityID',
       'saml.idpCertificate': 'Signing certificate',
+      'saml.idpMetadataXml': 'Identity provider metadata (XML)',
       'saml.spEntityId': 'Service provider entityID',
       'saml.clockSkewSeconds': 'Clock skew (seconds)',
       'saml.attributes.userId': 'User id attribute',

@@ -242,6 +242,7 @@ export const zhCN: ConsoleMessages = {
       'saml.ssoUrl': '单点登录 URL',
       'saml.idpEntityId': '身份提供方 entityID',
       'saml.idpCertificate': '签名证书',
+      'saml.idpMetadataXml': '身份提供方元数据（XML）',
       'saml.spEntityId': '服务提供方 entityID',
       'saml.clockSkewSeconds': '时钟偏差（秒）',
       'saml.attributes.userId': '用户标识属性',

@@ -35,6 +35,29 @@ describe('a new entry from a preset', () => {
     assert.match(JSON.stringify(body.userInfoParse), /userId = JSON_GET\(\$response, 'id'\)/);
   });
 
+  test('a SAML preset makes an entry of type saml, its attributes filled and no client id', async () => {
+    const okta = JSON.parse(
+      await readFile(
+        new URL('../../../../src/foundation/presets/okta-saml.json', import.meta.url),
+        'utf8',
+      ),
+    ) as PresetView;
+    const draft = draftFromPreset(
+      okta,
+      { ssoUrl: 'https://dev-1.okta.com/app/a/exk1/sso/saml', issuer: 'http://www.okta.com/exk1' },
+      emptyDraft,
+    );
+    assert.equal(draft.type, 'saml');
+    const body = toEntryBody(draft, false);
+    assert.equal(body.appid, undefined);
+    assert.deepEqual(body.saml?.attributes, {
+      name: 'displayName',
+      email: 'email',
+      groups: 'groups',
+    });
+    assert.equal(body.saml.idpEntityId, 'http://www.okta.com/exk1');
+  });
+
   test('the id is the preset’s own, unless typed, and never one another entry has', () => {
     assert.equal(draftFromPreset(github, defaultParameters(github), emptyDraft).id, 'github');
     assert.equal(

@@ -74,7 +74,8 @@ export function draftFromPreset(
   const idIsSuggested = current.id === '' || current.id === idFromName(current.name);
   const view = {
     ...filled,
-    type: defaultEntryKind.id,
+    // A SAML preset names its type; the OAuth2 and OpenID Connect ones do not.
+    type: typeof filled.type === 'string' ? filled.type : defaultEntryKind.id,
     id: idIsSuggested ? uniqueId(preset.preset, takenIds) : current.id,
     name: current.name === '' ? presetName(preset, language) : current.name,
     enabled: current.enabled,

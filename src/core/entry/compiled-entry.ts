@@ -130,13 +130,18 @@ export interface CompiledLdapEntry extends CompiledEntryBase {
 
 /** What a SAML entry names of its identity provider (docs/entries.md#saml-20-identity-providers). */
 export interface CompiledSaml {
-  readonly ssoUrl: string;
-  readonly idpEntityId: string;
+  /** Undefined only with idpMetadataXml, which then says it (src/features/saml/idp-metadata.ts). */
+  readonly ssoUrl: string | undefined;
+  readonly idpEntityId: string | undefined;
   /** The signing certificate, as one PEM block. */
-  readonly idpCertificate: string;
+  readonly idpCertificate: string | undefined;
+  /** The identity provider's metadata, pasted: what the three above leave out. */
+  readonly idpMetadataXml: string | undefined;
   /** Undefined: the entry's metadata URL, which depends on the public URL. */
   readonly spEntityId: string | undefined;
   readonly clockSkewSeconds: number;
+  /** True: an assertion is read only under its own signature, a signed Response's not enough. */
+  readonly wantAssertionsSigned: boolean;
   /** The attributes read into the user; an undefined userId is the NameID. */
   readonly attributes: {
     readonly userId: string | undefined;

@@ -21,7 +21,7 @@ export type { MappingSource } from './mapping-text.js';
 export { parseMappingText, printMappingText } from './mapping-text.js';
 export { entryCallOrigins, entryCallUrls } from './call-urls.js';
 export { discoveryIssuerOf, entryTypeOf } from './entry-kind.js';
-export { samlOf } from './saml-entry.js';
+export { readCertificate, samlOf } from './saml-entry.js';
 export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
 export type { CompiledLdap, DirectoryAnswer } from './ldap-entry.js';

@@ -24,6 +24,7 @@ describe('entries of type saml', () => {
     const compiled = samlOf(validation.entry);
     assert.equal(compiled?.saml.idpCertificate, unusedIdpCertificate);
     assert.equal(compiled.saml.clockSkewSeconds, 60);
+    assert.equal(compiled.saml.wantAssertionsSigned, true);
     assert.equal(compiled.saml.spEntityId, undefined);
     assert.deepEqual(validation.warnings, []);
   });
@@ -45,6 +46,19 @@ describe('entries of type saml', () => {
       ['saml.idpCertificate'],
     );
     assert.deepEqual(problemFields(saml({ ssoUrl: 'https://idp.example/sso#x' })), ['saml.ssoUrl']);
+  });
+
+  test('pasted metadata stands for the three fields; what is not metadata is refused', () => {
+    const metadata =
+      '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example/"/>';
+    const validation = validateEntry(samlEntryInput({ saml: { idpMetadataXml: metadata } }));
+    assert.ok(validation.ok, JSON.stringify(validation));
+    const compiled = samlOf(validation.entry);
+    assert.equal(compiled?.saml.idpMetadataXml, metadata);
+    assert.equal(compiled.saml.ssoUrl, undefined);
+    assert.deepEqual(problemFields(samlEntryInput({ saml: { idpMetadataXml: '<html/>' } })), [
+      'saml.idpMetadataXml',
+    ]);
   });
 
   test('need the saml block and its three fields', () => {

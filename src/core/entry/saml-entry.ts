@@ -23,10 +23,22 @@ export const samlInput = z.strictObject({
   idpEntityId: text(1024).optional(),
   /** The certificate the identity provider signs with (PEM, or its base64 DER). */
   idpCertificate: text(16 * 1024).optional(),
+  /**
+   * The identity provider's metadata document (SAML Metadata §2.3), pasted:
+   * ssoUrl, idpEntityId and the signing certificates are read from it
+   * (src/features/saml/idp-metadata.ts) where the entry does not give them.
+   */
+  idpMetadataXml: text(256 * 1024).optional(),
   /** The gateway's own entityID for this entry; default its metadata URL. */
   spEntityId: text(1024).optional(),
   /** How far the two clocks may be apart when the assertion's times are checked. */
   clockSkewSeconds: z.number().int().min(0).max(300).optional(),
+  /**
+   * Whether the assertion itself must carry the identity provider's
+   * signature (default true); false also takes an unsigned assertion inside
+   * a signed Response.
+   */
+  wantAssertionsSigned: z.boolean().optional(),
   /** Which attributes hold the user's fields; the userId is the NameID unless named. */
   attributes: z
     .strictObject({
@@ -60,9 +72,19 @@ export function compileSaml(
     return undefined;
   }
   const given = asRecord(raw.saml);
+  const idpMetadataXml = textField(given, 'idpMetadataXml');
+  if (idpMetadataXml !== undefined && !/<(\w+:)?EntityDescriptor[\s>]/.test(idpMetadataXml)) {
+    problems.field('saml.idpMetadataXml', 'must be a SAML metadata document (an EntityDescriptor)');
+  }
+  // With metadata, the three fields only override what it says.
+  const fromMetadata = idpMetadataXml !== undefined;
   const ssoUrl = textField(given, 'ssoUrl');
   if (ssoUrl === undefined) {
-    problems.field('saml.ssoUrl', "is required: the identity provider's SingleSignOnService URL");
+    if (!fromMetadata)
+      problems.field(
+        'saml.ssoUrl',
+        "is required: the identity provider's SingleSignOnService URL, or its idpMetadataXml",
+      );
   } else if (!isHttpUrl(ssoUrl)) {
     problems.field(
       'saml.ssoUrl',
@@ -70,17 +92,21 @@ export function compileSaml(
     );
   }
   const idpEntityId = textField(given, 'idpEntityId');
-  if (idpEntityId === undefined) {
-    problems.field('saml.idpEntityId', "is required: the identity provider's entityID");
+  if (idpEntityId === undefined && !fromMetadata) {
+    problems.field(
+      'saml.idpEntityId',
+      "is required: the identity provider's entityID, or its idpMetadataXml",
+    );
   }
   const spEntityId = textField(given, 'spEntityId');
   const certificateText = textField(given, 'idpCertificate');
   let certificate: string | undefined;
   if (certificateText === undefined) {
-    problems.field(
-      'saml.idpCertificate',
-      'is required: the certificate the identity provider signs with',
-    );
+    if (!fromMetadata)
+      problems.field(
+        'saml.idpCertificate',
+        'is required: the certificate the identity provider signs with',
+      );
   } else {
     certificate = readCertificate(certificateText);
     if (certificate === undefined) {
@@ -92,23 +118,18 @@ export function compileSaml(
   }
   const attributes = asRecord(given.attributes);
   const named = (key: string) => textField(attributes, key);
-  if (
-    problems.items.length > before ||
-    ssoUrl === undefined ||
-    idpEntityId === undefined ||
-    certificate === undefined
-  ) {
-    return undefined;
-  }
+  if (problems.items.length > before) return undefined;
   return {
     ssoUrl,
     idpEntityId,
     idpCertificate: certificate,
+    idpMetadataXml,
     spEntityId,
     clockSkewSeconds:
       typeof given.clockSkewSeconds === 'number'
         ? given.clockSkewSeconds
         : defaultSamlClockSkewSeconds,
+    wantAssertionsSigned: given.wantAssertionsSigned !== false,
     attributes: {
       userId: named('userId'),
       name: named('name'),
@@ -128,7 +149,7 @@ function isHttpUrl(source: string): boolean {
  * The certificate as PEM, read once: a PEM block, or the bare base64 of its
  * DER as metadata documents carry it (SAML Metadata §2.4.1.1, ds:X509Certificate).
  */
-function readCertificate(source: string): string | undefined {
+export function readCertificate(source: string): string | undefined {
   const trimmed = source.trim();
   const blocks = trimmed.match(/-----BEGIN CERTIFICATE-----/g)?.length ?? 0;
   if (blocks > 1) return undefined;

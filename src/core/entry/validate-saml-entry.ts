@@ -41,7 +41,7 @@ export function validateSamlEntry(
   if (!shape.success || problems.items.length > 0 || saml === undefined) {
     return { ok: false, problems: problems.items };
   }
-  const warnings = saml.ssoUrl.startsWith('http:')
+  const warnings = saml.ssoUrl?.startsWith('http:')
     ? [
         'the identity provider is reached over plain http: its answers carry user attributes unencrypted',
       ]

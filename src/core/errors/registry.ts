@@ -231,6 +231,11 @@ export const errorRegistry = {
     summary:
       'The posted SAMLResponse is missing, not a SAML 2.0 Response, encrypted, or lacks a part the profile requires.',
   },
+  saml_metadata_invalid: {
+    status: 502,
+    summary:
+      "The identity provider's metadata does not give what the entry leaves out: an HTTP-Redirect SingleSignOnService, an entityID or a signing certificate.",
+  },
   saml_status: {
     status: 400,
     summary: 'The identity provider answered with a status other than Success.',

@@ -1,5 +1,6 @@
 import type { AuthorizationRequest, CompiledSamlEntry, RandomSource } from '../../core/index.js';
 import { randomToken } from '../../core/index.js';
+import { identityProviderOf } from './idp-metadata.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml } from './saml-modules.js';
 
@@ -21,12 +22,13 @@ export async function samlAuthnRequest(
   // xs:ID is an NCName: it must not start with a digit (SAML Core §1.3.4).
   const requestId = `_${Buffer.from(options.random(20)).toString('hex')}`;
   const endpoints = samlEndpoints(options.publicUrl, entry);
+  const idp = await identityProviderOf(entry);
   const { SAML } = await loadNodeSaml();
   const saml = new SAML({
-    idpCert: entry.saml.idpCertificate,
+    idpCert: [...idp.certificates],
     issuer: endpoints.spEntityId,
     callbackUrl: endpoints.acsUrl,
-    entryPoint: entry.saml.ssoUrl,
+    entryPoint: idp.ssoUrl,
     generateUniqueId: () => requestId,
     // Any NameID format the identity provider has for the user.
     identifierFormat: null,

@@ -2,6 +2,8 @@ import type { CompiledSamlEntry, MappedUser } from '../../core/index.js';
 import { SignInError, coerceAttribute, excerpt, isSsogateError } from '../../core/index.js';
 import type { ErrorCode } from '../../core/index.js';
 import type { PendingSignIn } from '../../foundation/storage/types.js';
+import type { SamlIdentityProvider } from './idp-metadata.js';
+import { identityProviderOf } from './idp-metadata.js';
 import type { SamlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml, loadXmlDom } from './saml-modules.js';
 
@@ -50,6 +52,7 @@ export async function readSamlAnswer(
     new SignInError(code, message, { entryId: entry.id });
   const { endpoints } = context;
   const checked = context.checked ?? (() => undefined);
+  const idp = await identityProviderOf(entry);
   const encoded = fields.SAMLResponse;
   if (typeof encoded !== 'string' || encoded === '') {
     throw refuse('saml_response_invalid', 'the callback carries no single SAMLResponse');
@@ -95,7 +98,7 @@ export async function readSamlAnswer(
     destination === null || destination === '' ? '(none)' : destination,
   );
   const responseIssuer = firstChild(response, assertionNs, 'Issuer')?.textContent;
-  if (responseIssuer !== undefined && responseIssuer.trim() !== entry.saml.idpEntityId) {
+  if (responseIssuer !== undefined && responseIssuer.trim() !== idp.entityId) {
     throw refuse(
       'saml_issuer_mismatch',
       `the Response was issued by ${excerpt(responseIssuer, 200)}`,
@@ -117,13 +120,13 @@ export async function readSamlAnswer(
     );
   }
 
-  const signed = await signedAssertion(entry, encoded, refuse);
+  const signed = await signedAssertion(entry, idp, encoded, refuse);
   const assertion = parseXml(DOMParser, signed)?.documentElement;
   if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
     throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
   }
-  checked('signature', "holds, by the entry's idpCertificate, over the assertion read");
-  checkAssertion(entry, assertion, requestId, context, refuse, checked);
+  checked('signature', "holds, by the identity provider's certificate, over the assertion read");
+  checkAssertion(entry, idp, assertion, requestId, context, refuse, checked);
   const user = userOf(entry, assertion, refuse);
   const names = entry.saml.attributes;
   checked(`userId ← ${names.userId ?? 'NameID'}`, user.userId);
@@ -136,18 +139,20 @@ export async function readSamlAnswer(
 /** The assertion's XML exactly as the signature covers it, or saml_signature_invalid. */
 async function signedAssertion(
   entry: CompiledSamlEntry,
+  idp: SamlIdentityProvider,
   encoded: string,
   refuse: (code: ErrorCode, message: string) => SignInError,
 ): Promise<string> {
   const { SAML, ValidateInResponseTo } = await loadNodeSaml();
   const saml = new SAML({
-    idpCert: entry.saml.idpCertificate,
+    idpCert: [...idp.certificates],
     issuer: 'unused: no request is made here',
     callbackUrl: 'unused: no request is made here',
-    // The signature over the Response or over its Assertion, either one: an
-    // assertion is read only when a valid signature of the certificate covers it.
+    // An assertion is read only when a valid signature of the certificate
+    // covers it: its own, or (wantAssertionsSigned false) the Response's.
+    // A signed assertion inside an unsigned Response is always enough.
     wantAuthnResponseSigned: false,
-    wantAssertionsSigned: false,
+    wantAssertionsSigned: entry.saml.wantAssertionsSigned,
     // Checked below on the signed assertion, each with its own code and the gateway's clock.
     audience: false,
     acceptedClockSkewMs: -1,
@@ -172,6 +177,7 @@ async function signedAssertion(
 /** SAML Core §2.3.3 to §2.5 and Profiles §4.1.4.3, on the signed assertion. */
 function checkAssertion(
   entry: CompiledSamlEntry,
+  idp: SamlIdentityProvider,
   assertion: Element,
   requestId: string,
   { endpoints, clock }: SamlAnswerContext,
@@ -179,7 +185,7 @@ function checkAssertion(
   checked: (label: string, value: string) => void,
 ): void {
   const issuer = firstChild(assertion, assertionNs, 'Issuer')?.textContent.trim();
-  if (issuer !== entry.saml.idpEntityId) {
+  if (issuer !== idp.entityId) {
     throw refuse(
       'saml_issuer_mismatch',
       `the assertion was issued by ${excerpt(issuer ?? 'no one', 200)}`,

@@ -9,6 +9,7 @@ import type { PendingSignIn } from '../../foundation/storage/types.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { readSamlAnswer } from './saml-response.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
+import { unusedIdpCertificate } from './test-support/saml-entries.js';
 import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
 /**
@@ -68,6 +69,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       [
         { entityId: metadataUrl('corp-saml'), acsUrl: acsUrl('corp-saml') },
         { entityId: 'urn:ssogate:test:uid', acsUrl: acsUrl('corp-saml-uid') },
+        { entityId: metadataUrl('corp-saml-md'), acsUrl: acsUrl('corp-saml-md') },
       ],
     );
     for (const entry of [
@@ -347,6 +349,51 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
         message: /Responder urn:oasis:names:tc:SAML:2\.0:status:AuthnFailed/,
       },
     );
+  });
+
+  test("an entry given the identity provider's metadata signs in with what it says", async () => {
+    const metadata = await fetch(`${idp.url}/saml2/idp/metadata.php`);
+    assert.equal(metadata.status, 200);
+    const xml = await metadata.text();
+    const created = await api('POST', 'entries', {
+      ...samlEntry('corp-saml-md'),
+      saml: { idpMetadataXml: xml, attributes: { name: 'displayName' } },
+      groupMapping: undefined,
+      provisioning: { userIdScope: 'entry' },
+    });
+    assert.equal(created.status, 201, await created.text());
+    const browser = gw.browser();
+    const answer = await responseFromIdp(browser, 'corp-saml-md', 'bob');
+    const page = await browser.submit(answer.action, answer.fields);
+    assert.equal(page.url, `${gw.url}/reports`, page.body);
+
+    // Metadata without the signing key: the sign-in cannot start, and says why.
+    const keyless = xml.replace(/<md:KeyDescriptor[\s\S]*<\/md:KeyDescriptor>/, '');
+    assert.notEqual(keyless, xml);
+    const changed = await api('PUT', 'entries/corp-saml-md', {
+      ...samlEntry('corp-saml-md'),
+      appsecret: null,
+      extensionSecret: null,
+      saml: { idpMetadataXml: keyless },
+      groupMapping: undefined,
+      provisioning: { userIdScope: 'entry' },
+    });
+    assert.equal(changed.status, 200, await changed.text());
+    const refused = await gw.browser().open(`${gw.url}/_sso/login/corp-saml-md?return_to=/`);
+    assert.match(refused.body, /<code>saml_metadata_invalid<\/code>/);
+    // Another certificate in the entry wins over the metadata's: the Response is refused.
+    const wrongKey = await api('PUT', 'entries/corp-saml-md', {
+      ...samlEntry('corp-saml-md'),
+      appsecret: null,
+      extensionSecret: null,
+      saml: { idpMetadataXml: xml, idpCertificate: unusedIdpCertificate },
+      groupMapping: undefined,
+      provisioning: { userIdScope: 'entry' },
+    });
+    assert.equal(wrongKey.status, 200, await wrongKey.text());
+    const other = gw.browser();
+    const second = await responseFromIdp(other, 'corp-saml-md', 'bob');
+    failsWith(await other.submit(second.action, second.fields), 400, 'saml_signature_invalid');
   });
 
   test('the metadata names the entityID and the AssertionConsumerService', async () => {

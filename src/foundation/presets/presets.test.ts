@@ -10,6 +10,8 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
 import { emulatedRealm, emulatedSlug, emulatedTenant } from '../../example-server/oidc-profiles.js';
 import { redirectTarget } from '../oidc/test-support/oidc-gateway.js';
+import { unusedIdpCertificate } from '../../features/saml/test-support/saml-entries.js';
+import { samlOf } from '../../core/index.js';
 import { entryFromPreset, findPreset, presets } from './presets.js';
 
 // Compiled into build/src/foundation/presets/, so the repository is four levels up.
@@ -23,15 +25,27 @@ const sampleParameters: Record<string, Record<string, string>> = {
   keycloak: { baseUrl: 'https://keycloak.example.com', realm: 'example' },
   authentik: { baseUrl: 'https://authentik.example.com', slug: 'ssogate' },
   auth0: { domain: 'https://dev-abc123.us.auth0.com' },
+  'microsoft-entra-id-saml': {
+    tenant: '9188040d-6c67-4c5b-b112-36a304b66dad',
+    certificate: unusedIdpCertificate,
+  },
+  'adfs-saml': { host: 'adfs.corp.example', certificate: unusedIdpCertificate },
+  'okta-saml': {
+    ssoUrl: 'https://dev-123456.okta.com/app/corp_ssogate_1/exk1a2b3c4/sso/saml',
+    issuer: 'http://www.okta.com/exk1a2b3c4',
+    certificate: unusedIdpCertificate,
+  },
 };
+
+/** The presets of SAML identity providers: no client id or secret, no OAuth2 emulation. */
+const isSaml = (name: string) => findPreset(name)?.entry.type === 'saml';
 
 function presetEntry(name: string, parameters: Record<string, string> = {}) {
   const preset = findPreset(name);
   assert.ok(preset, name);
   const result = entryFromPreset(preset, {
     id: name,
-    appid: 'demo-app',
-    appsecret: 'demo-secret',
+    ...(isSaml(name) ? {} : { appid: 'demo-app', appsecret: 'demo-secret' }),
     parameters: { ...sampleParameters[name], ...parameters },
   });
   assert.ok(result.ok, result.ok ? '' : result.problems.map((p) => p.message).join('; '));
@@ -46,6 +60,32 @@ describe('presets', () => {
       presets.map((preset) => preset.preset).sort(),
     );
     for (const preset of presets) presetEntry(preset.preset);
+  });
+
+  test("the SAML presets make entries of type saml with their providers' attribute names", () => {
+    const entra = samlOf(presetEntry('microsoft-entra-id-saml'));
+    assert.equal(
+      entra?.saml.ssoUrl,
+      'https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/saml2',
+    );
+    assert.equal(
+      entra.saml.idpEntityId,
+      'https://sts.windows.net/9188040d-6c67-4c5b-b112-36a304b66dad/',
+    );
+    assert.equal(entra.saml.idpCertificate, unusedIdpCertificate);
+    assert.equal(entra.appid, undefined);
+    assert.deepEqual(entra.saml.attributes, {
+      userId: undefined,
+      name: 'http://schemas.microsoft.com/identity/claims/displayname',
+      email: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+      groups: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+    });
+    const adfs = samlOf(presetEntry('adfs-saml'));
+    assert.equal(adfs?.saml.ssoUrl, 'https://adfs.corp.example/adfs/ls/');
+    assert.equal(adfs.saml.idpEntityId, 'http://adfs.corp.example/adfs/services/trust');
+    const okta = samlOf(presetEntry('okta-saml'));
+    assert.equal(okta?.saml.idpEntityId, 'http://www.okta.com/exk1a2b3c4');
+    assert.equal(okta.saml.attributes.groups, 'groups');
   });
 
   test('a parameter without value or default is a coded problem on its name', () => {
@@ -170,17 +210,25 @@ describe('presets sign in against emulations of their providers', () => {
   before(async () => {
     gw = await startTestGateway({
       entries: (_examples, exampleUrl) =>
-        presets.map(
-          (preset) =>
-            presetEntry(preset.preset, emulated[preset.preset]?.parameters(exampleUrl)).input,
-        ),
+        presets
+          .filter((preset) => !isSaml(preset.preset))
+          .map(
+            (preset) =>
+              presetEntry(preset.preset, emulated[preset.preset]?.parameters(exampleUrl)).input,
+          ),
       usernames: ['alice'],
     });
   });
   after(async () => gw.close());
 
   test('every preset has an emulation', () => {
-    assert.deepEqual(Object.keys(emulated).sort(), presets.map((p) => p.preset).sort());
+    assert.deepEqual(
+      Object.keys(emulated).sort(),
+      presets
+        .map((p) => p.preset)
+        .filter((name) => !isSaml(name))
+        .sort(),
+    );
   });
 
   for (const [name, expected] of Object.entries(emulated)) {

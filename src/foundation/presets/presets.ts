@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EntryValidation } from '../../core/index.js';
 import { SsogateError, validateEntry } from '../../core/index.js';
+import adfsSaml from './adfs-saml.json' with { type: 'json' };
 import auth0 from './auth0.json' with { type: 'json' };
 import authentik from './authentik.json' with { type: 'json' };
 import dingtalk from './dingtalk.json' with { type: 'json' };
@@ -10,7 +11,9 @@ import gitlab from './gitlab.json' with { type: 'json' };
 import google from './google.json' with { type: 'json' };
 import keycloak from './keycloak.json' with { type: 'json' };
 import microsoftEntraId from './microsoft-entra-id.json' with { type: 'json' };
+import microsoftEntraIdSaml from './microsoft-entra-id-saml.json' with { type: 'json' };
 import okta from './okta.json' with { type: 'json' };
+import oktaSaml from './okta-saml.json' with { type: 'json' };
 import slack from './slack.json' with { type: 'json' };
 import wechat from './wechat.json' with { type: 'json' };
 import wecom from './wecom.json' with { type: 'json' };
@@ -60,6 +63,9 @@ export const presets: readonly Preset[] = [
   keycloak,
   authentik,
   auth0,
+  microsoftEntraIdSaml,
+  adfsSaml,
+  oktaSaml,
 ].map((file) => presetFile.parse(file));
 
 export function findPreset(name: string): Preset | undefined {
@@ -69,7 +75,8 @@ export function findPreset(name: string): Preset | undefined {
 interface PresetValues {
   readonly id: string;
   readonly name?: string | undefined;
-  readonly appid: string;
+  /** Undefined for a SAML preset, whose entry has no client of its own. */
+  readonly appid?: string | undefined;
   readonly appsecret?: string | undefined;
   /** Values of the preset's parameters; a parameter with a default may be left out. */
   readonly parameters?: Readonly<Record<string, string>>;
@@ -100,7 +107,7 @@ export function entryFromPreset(preset: Preset, values: PresetValues): EntryVali
     id: values.id,
     name: values.name ?? preset.name,
     enabled: true,
-    appid: values.appid,
+    ...(values.appid === undefined ? {} : { appid: values.appid }),
     ...(values.appsecret === undefined ? {} : { appsecret: values.appsecret }),
   });
 }

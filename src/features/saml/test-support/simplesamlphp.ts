@@ -32,6 +32,8 @@ export interface SamlTestUser {
 export interface SamlTestServiceProvider {
   readonly entityId: string;
   readonly acsUrl: string;
+  /** Whether the IdP signs the assertion (default true, saml20.sign.assertion). */
+  readonly signAssertion?: boolean;
 }
 
 export interface RunningSimpleSamlPhp {
@@ -42,6 +44,8 @@ export interface RunningSimpleSamlPhp {
   readonly ssoUrl: string;
   /** The certificate the IdP signs with, PEM. */
   readonly certificate: string;
+  /** Where an IdP-initiated sign-in for that service provider starts (no AuthnRequest). */
+  idpInitiatedUrl(spEntityId: string): string;
   /** The IdP's own log and the PHP server's output, for a failing test's message. */
   log(): Promise<string>;
   stop(): Promise<void>;
@@ -176,6 +180,8 @@ ${serviceProviders
         NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
         'simplesaml.nameidattribute': 'uid',
         'simplesaml.attributes': true,
+        'saml20.sign.assertion': sp.signAssertion ?? true,
+        'saml20.sign.response': true,
       })};`,
   )
   .join('\n')}
@@ -224,6 +230,8 @@ ${serviceProviders
     entityId,
     ssoUrl: `${url}/saml2/idp/SSOService.php`,
     certificate,
+    idpInitiatedUrl: (spEntityId) =>
+      `${url}/saml2/idp/SSOService.php?${new URLSearchParams({ spentityid: spEntityId })}`,
     log,
     stop,
   };

@@ -1,0 +1,128 @@
+import type { CompiledSamlEntry } from '../../core/index.js';
+import { SignInError, readCertificate } from '../../core/index.js';
+import { loadXmlDom } from './saml-modules.js';
+
+const metadataNs = 'urn:oasis:names:tc:SAML:2.0:metadata';
+const signatureNs = 'http://www.w3.org/2000/09/xmldsig#';
+const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+const samlProtocol = 'urn:oasis:names:tc:SAML:2.0:protocol';
+
+/** What the gateway needs of an identity provider, from the entry or its metadata. */
+export interface SamlIdentityProvider {
+  readonly ssoUrl: string;
+  readonly entityId: string;
+  /** Each certificate it may sign with, PEM: metadata may list two while a key rolls over. */
+  readonly certificates: readonly string[];
+}
+
+/** Parsed once per metadata text: compiled entries are rebuilt on any change. */
+const parsed = new Map<string, Partial<SamlIdentityProvider>>();
+
+/**
+ * The identity provider of an entry of type saml: its ssoUrl, idpEntityId
+ * and idpCertificate where given, the rest read from its idpMetadataXml
+ * (SAML Metadata §2.3.2 EntityDescriptor, §2.4.3 IDPSSODescriptor). A
+ * metadata document that does not say what is missing is the entry's
+ * fault, reported as `saml_metadata_invalid`.
+ */
+export async function identityProviderOf(entry: CompiledSamlEntry): Promise<SamlIdentityProvider> {
+  const { saml } = entry;
+  const fromMetadata =
+    saml.idpMetadataXml === undefined
+      ? {}
+      : await readMetadata(saml.idpMetadataXml, saml.idpEntityId);
+  const ssoUrl = saml.ssoUrl ?? fromMetadata.ssoUrl;
+  const entityId = saml.idpEntityId ?? fromMetadata.entityId;
+  const certificates =
+    saml.idpCertificate === undefined ? (fromMetadata.certificates ?? []) : [saml.idpCertificate];
+  if (ssoUrl === undefined || entityId === undefined || certificates.length === 0) {
+    const missing = [
+      ssoUrl === undefined ? 'an HTTP-Redirect SingleSignOnService' : undefined,
+      entityId === undefined ? 'an entityID' : undefined,
+      certificates.length === 0 ? 'a signing certificate' : undefined,
+    ].filter((part) => part !== undefined);
+    throw new SignInError(
+      'saml_metadata_invalid',
+      `the identity provider's metadata gives no ${missing.join(', ')}`,
+      { entryId: entry.id },
+    );
+  }
+  return { ssoUrl, entityId, certificates };
+}
+
+async function readMetadata(
+  xml: string,
+  wantedEntityId: string | undefined,
+): Promise<Partial<SamlIdentityProvider>> {
+  const key = `${wantedEntityId ?? ''}\n${xml}`;
+  const known = parsed.get(key);
+  if (known !== undefined) return known;
+  const { DOMParser } = await loadXmlDom();
+  const failed = { yes: false };
+  // No document type: its entities are the way to expansion and external fetches.
+  const document = /<!DOCTYPE/i.test(xml)
+    ? undefined
+    : new DOMParser({
+        errorHandler: {
+          warning: () => undefined,
+          error: () => (failed.yes = true),
+          fatalError: () => (failed.yes = true),
+        },
+      }).parseFromString(xml, 'text/xml');
+  const root = failed.yes ? undefined : document?.documentElement;
+  // An EntityDescriptor, or an EntitiesDescriptor (a federation's) holding it.
+  const candidates =
+    root === undefined
+      ? []
+      : root.namespaceURI === metadataNs && root.localName === 'EntityDescriptor'
+        ? [root]
+        : Array.from(root.getElementsByTagNameNS(metadataNs, 'EntityDescriptor'));
+  const idps = candidates.filter(
+    (one) =>
+      idpDescriptorOf(one) !== undefined &&
+      (wantedEntityId === undefined || one.getAttribute('entityID') === wantedEntityId),
+  );
+  const result: Partial<SamlIdentityProvider> = {};
+  // Several identity providers and no idpEntityId to choose: none is guessed.
+  if (idps.length === 1) {
+    const [entity] = idps as [Element];
+    const descriptor = idpDescriptorOf(entity);
+    const sso = childrenOf(descriptor, metadataNs, 'SingleSignOnService').find(
+      (service) => service.getAttribute('Binding') === redirectBinding,
+    );
+    const location = sso?.getAttribute('Location') ?? '';
+    const certificates = childrenOf(descriptor, metadataNs, 'KeyDescriptor')
+      // SAML Metadata §2.4.1.1: no `use` means both signing and encryption.
+      .filter((key) => (key.getAttribute('use') ?? 'signing') !== 'encryption')
+      .flatMap((key) => Array.from(key.getElementsByTagNameNS(signatureNs, 'X509Certificate')))
+      .map((certificate) => readCertificate(certificate.textContent))
+      .filter((pem): pem is string => pem !== undefined);
+    Object.assign(result, {
+      ...(entity.getAttribute('entityID') ? { entityId: entity.getAttribute('entityID') } : {}),
+      ...(/^https?:\/\//.test(location) ? { ssoUrl: location } : {}),
+      ...(certificates.length > 0 ? { certificates: [...new Set(certificates)] } : {}),
+    });
+  }
+  parsed.set(key, result);
+  return result;
+}
+
+function idpDescriptorOf(entity: Element | undefined): Element | undefined {
+  return childrenOf(entity, metadataNs, 'IDPSSODescriptor').find((descriptor) =>
+    (descriptor.getAttribute('protocolSupportEnumeration') ?? '')
+      .split(/\s+/)
+      .includes(samlProtocol),
+  );
+}
+
+function childrenOf(parent: Element | undefined, ns: string, name: string): Element[] {
+  if (parent === undefined) return [];
+  const found: Element[] = [];
+  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType === 1) {
+      const element = node as Element;
+      if (element.namespaceURI === ns && element.localName === name) found.push(element);
+    }
+  }
+  return found;
+}
