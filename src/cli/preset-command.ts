@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { callbackUrl, describeProblem } from '../core/index.js';
+import type { EntryInput } from '../core/index.js';
+import { callbackUrl, describeProblem, entryTypeOf } from '../core/index.js';
 import { changedFields } from '../features/admin-api/entry-changes.js';
 import { entryAddressProblems } from '../foundation/outbound/entry-addresses.js';
 import { entryFromPreset, findPreset, presets } from '../foundation/presets/presets.js';
@@ -39,13 +40,18 @@ export async function addFromPreset(
       `no preset "${options.preset}"; presets: ${presets.map((p) => p.preset).join(', ')}`,
     );
   }
-  const saml = preset.entry.type === 'saml';
-  if (saml && (options.appid !== undefined || options.appsecretFile !== undefined)) {
+  // A SAML identity provider knows the gateway by its metadata, and a
+  // directory by its service account: neither gives it an app id.
+  const kind = entryTypeOf(preset.entry as EntryInput);
+  if (kind === 'saml' && (options.appid !== undefined || options.appsecretFile !== undefined)) {
     throw new Error(
       `preset ${preset.preset} is a SAML identity provider: it takes no --appid or --appsecret-file`,
     );
   }
-  if (!saml && options.appid === undefined) {
+  if (kind === 'ldap' && options.appid !== undefined) {
+    throw new Error(`preset ${preset.preset} is a directory: it takes no --appid`);
+  }
+  if (kind !== 'saml' && kind !== 'ldap' && options.appid === undefined) {
     throw new Error(`preset ${preset.preset} needs --appid APPID`);
   }
   const parameters: Record<string, string> = {};
