@@ -130,6 +130,7 @@ const ldapEntry: EntryView = {
     startTls: true,
     caCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
     bindDn: 'cn=gateway,ou=services,dc=example,dc=test',
+    userDnTemplate: undefined,
     baseDn: 'ou=people,dc=example,dc=test',
     userFilter: '(&(objectClass=person)(sAMAccountName={username}))',
     groupFilter: '(&(objectClass=group)(member={dn}))',

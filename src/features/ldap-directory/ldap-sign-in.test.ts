@@ -119,6 +119,38 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
             groupBaseDn: `ou=groups,${suffix}`,
           },
         }),
+        ldapEntry('nested', slapd.url, {
+          // The same people as the entry corp signs in.
+          provisioning: { adoptExistingUsers: true },
+          ldap: {
+            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
+            groupBaseDn: `ou=groups,${suffix}`,
+            nestedGroups: true,
+          },
+        }),
+        ldapEntry('direct', slapd.url, {
+          // The same people as the entry corp signs in.
+          provisioning: { adoptExistingUsers: true },
+          appsecret: undefined,
+          ldap: {
+            bindDn: undefined,
+            userFilter: undefined,
+            userDnTemplate: `uid={username},ou=people,${suffix}`,
+          },
+        }),
+        ldapEntry('direct-groups', slapd.url, {
+          // The same people as the entry corp signs in.
+          provisioning: { adoptExistingUsers: true },
+          appsecret: undefined,
+          ldap: {
+            bindDn: undefined,
+            userFilter: undefined,
+            userDnTemplate: `uid={username},ou=people,${suffix}`,
+            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
+            groupBaseDn: `ou=groups,${suffix}`,
+            nestedGroups: true,
+          },
+        }),
         ldapEntry('down', `ldap://127.0.0.1:${closedPort}`),
         ldapEntry('hangs', `ldap://127.0.0.1:${silentPort}`, { timeoutMs: 500 }),
       ],
@@ -167,6 +199,61 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
     assert.equal((JSON.parse(me.body) as { isAdmin: boolean }).isAdmin, false);
     const stored = await gw.storage.users.findByUserId('bob');
     assert.deepEqual(stored?.groups, ['engineers']);
+  });
+
+  test('nested groups are followed by searching again, through a cycle, when asked', async () => {
+    const answer = await signIn(gw, gw.browser(), 'nested', bob.uid, bob.password);
+    assert.equal(answer.status, 303, answer.body);
+    const stored = await gw.storage.users.findByUserId('bob');
+    // engineers directly; platform holds engineers; staff holds platform, which holds staff back.
+    assert.deepEqual([...(stored?.groups ?? [])].sort(), ['engineers', 'platform', 'staff']);
+    // The same directory without nestedGroups: the direct group only.
+    assert.equal((await signIn(gw, gw.browser(), 'groups', bob.uid, bob.password)).status, 303);
+    assert.deepEqual((await gw.storage.users.findByUserId('bob'))?.groups, ['engineers']);
+  });
+
+  test('a direct bind by DN template signs in without a service account', async () => {
+    const browser = gw.browser();
+    const answer = await signIn(gw, browser, 'direct', alice.uid, alice.password);
+    assert.equal(answer.status, 303, answer.body);
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    const body = JSON.parse(me.body) as Record<string, unknown>;
+    assert.equal(body.userId, 'alice');
+    assert.equal(body.userName, alice.name);
+    assert.equal(body.email, alice.email);
+    assert.equal(body.isAdmin, true);
+    assert.deepEqual((await gw.storage.users.findByUserId('alice'))?.groups, [
+      'engineers',
+      'gateway-admins',
+    ]);
+    // Groups searched as the user themselves, nested ones included.
+    assert.equal(
+      (await signIn(gw, gw.browser(), 'direct-groups', bob.uid, bob.password)).status,
+      303,
+    );
+    assert.deepEqual([...((await gw.storage.users.findByUserId('bob'))?.groups ?? [])].sort(), [
+      'engineers',
+      'platform',
+      'staff',
+    ]);
+  });
+
+  test('a direct bind: a wrong password, an unknown user and a DN injection get the same answer', async () => {
+    const answers = [
+      await signIn(gw, gw.browser(), 'direct', bob.uid, 'not the password'),
+      await signIn(gw, gw.browser(), 'direct', 'nobody', 'not the password'),
+      await signIn(gw, gw.browser(), 'direct', `bob,ou=people,${suffix}`, bob.password),
+      await signIn(gw, gw.browser(), 'direct', 'bob+cn=x', bob.password),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.status, 401, answer.body);
+      assert.match(answer.body, /The username or password is not right/);
+    }
+    const [wrong, unknown] = answers as [FormAnswer, FormAnswer];
+    assert.equal(
+      withoutTokens(wrong.body).replace('value="bob"', ''),
+      withoutTokens(unknown.body).replace('value="nobody"', ''),
+    );
   });
 
   test('a wrong password, an unknown user and a filter injection get the same answer', async () => {

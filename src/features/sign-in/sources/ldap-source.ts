@@ -89,7 +89,7 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
     signOutAtSource: () => undefined,
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
-    secrets: [entry.ldap.bindPassword],
+    secrets: entry.ldap.lookup.kind === 'search' ? [entry.ldap.lookup.bindPassword] : [],
     readTrialAnswer: () => Promise.reject(trialRefused()),
     oauth2Steps: undefined,
     doctorChecks: [],
