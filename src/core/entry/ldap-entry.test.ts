@@ -75,6 +75,22 @@ describe('an LDAP entry', () => {
     assert.equal(entry.ldap.baseDn, 'ou=R\\2cD,O=Example\\, Inc.,dc=corp');
   });
 
+  test('extensible match filters are accepted: Active Directory rules in chain and bitwise', () => {
+    const entry = compiled({
+      userFilter:
+        '(&(objectClass=user)(sAMAccountName={username})(!(userAccountControl:1.2.840.113556.1.4.803:=2)))',
+      groupFilter: '(&(objectClass=group)(member:1.2.840.113556.1.4.1941:={dn}))',
+    });
+    assert.equal(
+      entry.ldap.groupFilter,
+      '(&(objectClass=group)(member:1.2.840.113556.1.4.1941:={dn}))',
+    );
+    assert.ok(compiled({ userFilter: '(&(uid={username})(:dn:2.5.13.5:=x)(cn:dn:=y))' }));
+    assert.deepEqual(problems({ userFilter: '(&(uid={username})(cn::=x))' }), [
+      ['ldap_filter_invalid', 'ldap.userFilter'],
+    ]);
+  });
+
   test('a username is escaped into the filter (RFC 4515 §3)', () => {
     assert.equal(
       renderFilter('(uid={username})', 'username', '*)(uid=*\\\0'),

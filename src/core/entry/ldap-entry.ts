@@ -338,6 +338,17 @@ function filterProblem(template: string, placeholder: 'username' | 'dn'): string
     : 'is not an LDAP filter (RFC 4515), such as (&(objectClass=person)(uid={username}))';
 }
 
+/**
+ * RFC 4515 §3 extensible match: `attr[:dn][:rule]:=` or `[:dn]:rule:=`, such
+ * as Active Directory's `(member:1.2.840.113556.1.4.1941:={dn})` (a group
+ * member at any depth) or `(userAccountControl:1.2.840.113556.1.4.803:=2)`.
+ */
+const descriptor = String.raw`(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)`;
+const extensibleMatch = new RegExp(
+  String.raw`^(?:${descriptor}(?:;[A-Za-z0-9-]+)*(?::dn)?(?::${descriptor})?|(?::dn)?:${descriptor}):=`,
+  'i',
+);
+
 /** RFC 4515 §3 filter syntax, recursively: ( and / or / not / item ). */
 function parseFilter(text: string): boolean {
   let position = 0;
@@ -364,9 +375,10 @@ function parseFilter(text: string): boolean {
     return true;
   };
   const item = (): boolean => {
-    const match = /^([A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)(?:;[A-Za-z0-9-]+)*(~=|>=|<=|=)/.exec(
-      text.slice(position),
-    );
+    const rest = text.slice(position);
+    const match =
+      extensibleMatch.exec(rest) ??
+      /^([A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)(?:;[A-Za-z0-9-]+)*(~=|>=|<=|=)/.exec(rest);
     if (match === null) return false;
     position += match[0].length;
     const start = position;

@@ -8,6 +8,7 @@ import { startTestGateway, storedApiToken } from '../../test-support/gateway-fix
 import { freePort } from '../../test-support/free-port.js';
 import { compileEntry } from '../../core/index.js';
 import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
+import { entryFromPreset, findPreset } from '../../foundation/presets/presets.js';
 import { signInWithDirectory } from './directory-sign-in.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
@@ -47,6 +48,25 @@ function ldapEntry(id: string, url: string, extra: Record<string, unknown> = {})
     },
     ...rest,
   };
+}
+
+/** The OpenLDAP preset (src/foundation/presets/openldap.json) filled for the test directory. */
+function openldapPresetEntry(url: string) {
+  const preset = findPreset('openldap');
+  assert.ok(preset);
+  const made = entryFromPreset(preset, {
+    id: 'openldap',
+    appid: 'gateway',
+    appsecret: servicePassword,
+    parameters: {
+      url,
+      bindDn: serviceDn,
+      baseDn: `ou=people,${suffix}`,
+      groupBaseDn: `ou=groups,${suffix}`,
+    },
+  });
+  assert.ok(made.ok, made.ok ? '' : JSON.stringify(made.problems));
+  return { ...made.entry.input, provisioning: { adoptExistingUsers: true } };
 }
 
 interface FormAnswer {
@@ -151,6 +171,7 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
             nestedGroups: true,
           },
         }),
+        openldapPresetEntry(slapd.url),
         ldapEntry('down', `ldap://127.0.0.1:${closedPort}`),
         ldapEntry('hangs', `ldap://127.0.0.1:${silentPort}`, { timeoutMs: 500 }),
       ],
@@ -210,6 +231,15 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
     // The same directory without nestedGroups: the direct group only.
     assert.equal((await signIn(gw, gw.browser(), 'groups', bob.uid, bob.password)).status, 303);
     assert.deepEqual((await gw.storage.users.findByUserId('bob'))?.groups, ['engineers']);
+  });
+
+  test('the OpenLDAP preset signs in against slapd, groups by its group search', async () => {
+    const answer = await signIn(gw, gw.browser(), 'openldap', bob.uid, bob.password);
+    assert.equal(answer.status, 303, answer.body);
+    const stored = await gw.storage.users.findByUserId('bob');
+    assert.ok(stored);
+    assert.equal(stored.userName, bob.name);
+    assert.deepEqual(stored.groups, ['engineers']);
   });
 
   test('a direct bind by DN template signs in without a service account', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EntryValidation } from '../../core/index.js';
 import { SsogateError, validateEntry } from '../../core/index.js';
+import activeDirectory from './active-directory.json' with { type: 'json' };
 import auth0 from './auth0.json' with { type: 'json' };
 import authentik from './authentik.json' with { type: 'json' };
 import dingtalk from './dingtalk.json' with { type: 'json' };
@@ -11,6 +12,7 @@ import google from './google.json' with { type: 'json' };
 import keycloak from './keycloak.json' with { type: 'json' };
 import microsoftEntraId from './microsoft-entra-id.json' with { type: 'json' };
 import okta from './okta.json' with { type: 'json' };
+import openldap from './openldap.json' with { type: 'json' };
 import slack from './slack.json' with { type: 'json' };
 import wechat from './wechat.json' with { type: 'json' };
 import wecom from './wecom.json' with { type: 'json' };
@@ -19,8 +21,8 @@ import wecom from './wecom.json' with { type: 'json' };
  * Presets (docs/providers.md): one JSON file per provider beside this module,
  * each an entry without its id and credentials. `{{name}}` in its strings
  * stands for a parameter the administrator fills (an agent id, a
- * self-managed host, an OpenID Connect issuer's tenant or realm), with a
- * default where the provider has one. The
+ * self-managed host, an OpenID Connect issuer's tenant or realm, a
+ * directory's URL and DNs), with a default where the provider has one. The
  * imports make the build copy the files to dist/.
  */
 const presetFile = z.strictObject({
@@ -60,6 +62,8 @@ export const presets: readonly Preset[] = [
   keycloak,
   authentik,
   auth0,
+  activeDirectory,
+  openldap,
 ].map((file) => presetFile.parse(file));
 
 export function findPreset(name: string): Preset | undefined {
