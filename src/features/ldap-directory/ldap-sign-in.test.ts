@@ -442,6 +442,19 @@ describe("an LDAP entry's form with several hosts", { skip: slapdSkip }, () => {
     await slapd.stop();
   });
 
+  test("the form's CSP lets its post's redirects reach the application hosts", async () => {
+    const form = await gw.app.inject({
+      method: 'GET',
+      url: '/_sso/ldap/corp?state=x',
+      headers: { host: `sso.localhost:${port}`, accept: 'text/html' },
+    });
+    assert.equal(form.statusCode, 200, form.body);
+    assert.match(
+      String(form.headers['content-security-policy']),
+      new RegExp(`form-action 'self' http://\\*\\.apps\\.localhost:${port};`),
+    );
+  });
+
   test('answers on the auth host only: a GET is sent there, a post is 404', async () => {
     const host = `team.apps.localhost:${port}`;
     const shown = await gw.app.inject({
