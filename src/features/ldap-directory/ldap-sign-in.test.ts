@@ -311,6 +311,23 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
     assert.ok(failures.length >= 4);
   });
 
+  test('no typed password nor the service password is ever logged or audited', async () => {
+    const wrongPassword = 'a wrong password 7f3c';
+    assert.equal((await signIn(gw, gw.browser(), 'corp', bob.uid, wrongPassword)).status, 401);
+    assert.equal((await signIn(gw, gw.browser(), 'groups', bob.uid, bob.password)).status, 303);
+    assert.equal((await signIn(gw, gw.browser(), 'direct', bob.uid, wrongPassword)).status, 401);
+    const events = JSON.stringify(await gw.storage.audit.list({ limit: 200 }));
+    assert.ok(gw.logLines.length > 0);
+    for (const secret of [wrongPassword, bob.password, servicePassword]) {
+      assert.equal(
+        gw.logLines.some((line) => line.includes(secret)),
+        false,
+        `${secret} in the logs`,
+      );
+      assert.equal(events.includes(secret), false, `${secret} in the audit events`);
+    }
+  });
+
   test('an empty password is refused before any connection (RFC 4513 §5.1.2)', async () => {
     const answer = await signIn(gw, gw.browser(), 'corp', alice.uid, '');
     assert.equal(answer.status, 401, answer.body);
