@@ -57,7 +57,7 @@ export const ldapInput = z.strictObject({
  * How the user's DN is found: a service account binds and searches with the
  * user filter, or the user's DN is written from a template and bound directly.
  */
-export type LdapUserLookup =
+type LdapUserLookup =
   | {
       readonly kind: 'search';
       readonly bindDn: string;
