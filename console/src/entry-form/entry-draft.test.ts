@@ -130,6 +130,9 @@ const ldapEntry: EntryView = {
     startTls: true,
     caCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
     bindDn: 'cn=gateway,ou=services,dc=example,dc=test',
+    // The other way of finding the user, exclusive with bindDn; JSON carries no undefined.
+    userDnTemplate: undefined,
+    nestedGroups: true,
     baseDn: 'ou=people,dc=example,dc=test',
     userFilter: '(&(objectClass=person)(sAMAccountName={username}))',
     groupFilter: '(&(objectClass=group)(member={dn}))',
@@ -200,10 +203,14 @@ const serverOnlyFields = new Set([
 function writtenFields(view: EntryView): Record<string, unknown> {
   const isDefaultValue = ([key, value]: [string, unknown]) =>
     (key === 'type' && value === 'oauth2') || (key === 'isDefault' && value === false);
+  const withoutUndefined = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined))
+      : value;
   return Object.fromEntries(
-    Object.entries(view).filter(
-      (field) => !serverOnlyFields.has(field[0]) && !isDefaultValue(field),
-    ),
+    Object.entries(view)
+      .filter((field) => !serverOnlyFields.has(field[0]) && !isDefaultValue(field))
+      .map(([key, value]) => [key, withoutUndefined(value)]),
   );
 }
 

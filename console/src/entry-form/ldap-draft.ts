@@ -11,10 +11,12 @@ export interface LdapDraft {
   readonly startTls: boolean;
   readonly caCertificate: string;
   readonly bindDn: string;
+  readonly userDnTemplate: string;
   readonly baseDn: string;
   readonly userFilter: string;
   readonly groupFilter: string;
   readonly groupBaseDn: string;
+  readonly nestedGroups: boolean;
   readonly userIdAttribute: string;
   readonly nameAttribute: string;
   readonly emailAttribute: string;
@@ -30,6 +32,7 @@ export interface LdapDraft {
 export const ldapTextFields = [
   'url',
   'bindDn',
+  'userDnTemplate',
   'baseDn',
   'userFilter',
   'groupFilter',
@@ -47,10 +50,12 @@ export const emptyLdap: LdapDraft = {
   startTls: false,
   caCertificate: '',
   bindDn: '',
+  userDnTemplate: '',
   baseDn: '',
   userFilter: '(&(objectClass=person)(uid={username}))',
   groupFilter: '',
   groupBaseDn: '',
+  nestedGroups: false,
   userIdAttribute: '',
   nameAttribute: '',
   emailAttribute: '',
@@ -70,10 +75,12 @@ export function ldapFromEntry(view: EntryView): LdapDraft {
     startTls: ldap.startTls ?? false,
     caCertificate: text(ldap.caCertificate),
     bindDn: text(ldap.bindDn),
+    userDnTemplate: text(ldap.userDnTemplate),
     baseDn: text(ldap.baseDn),
     userFilter: text(ldap.userFilter),
     groupFilter: text(ldap.groupFilter),
     groupBaseDn: text(ldap.groupBaseDn),
+    nestedGroups: ldap.nestedGroups ?? false,
     userIdAttribute: text(ldap.userIdAttribute),
     nameAttribute: text(ldap.nameAttribute),
     emailAttribute: text(ldap.emailAttribute),
@@ -97,11 +104,13 @@ export function ldapBody(draft: LdapDraft): Pick<EntryBody, 'ldap' | 'groupMappi
       url: draft.url,
       ...(draft.startTls ? { startTls: true } : {}),
       caCertificate: optional(draft.caCertificate),
-      bindDn: draft.bindDn,
+      bindDn: optional(draft.bindDn),
+      userDnTemplate: optional(draft.userDnTemplate),
       baseDn: draft.baseDn,
-      userFilter: draft.userFilter,
+      userFilter: optional(draft.userFilter),
       groupFilter: optional(draft.groupFilter),
       groupBaseDn: optional(draft.groupBaseDn),
+      ...(draft.nestedGroups ? { nestedGroups: true } : {}),
       userIdAttribute: optional(draft.userIdAttribute),
       nameAttribute: optional(draft.nameAttribute),
       emailAttribute: optional(draft.emailAttribute),

@@ -12,7 +12,8 @@ interface LdapFieldsProps {
 }
 
 /** The fields that must be filled; the others have defaults (docs/entries.md#ldap-directories). */
-const required: ReadonlySet<string> = new Set(['url', 'bindDn', 'baseDn', 'userFilter']);
+// bindDn and userFilter, or userDnTemplate: the core names the one missing.
+const required: ReadonlySet<string> = new Set(['url', 'baseDn']);
 
 /**
  * An LDAP entry's directory: where it is, the service account, where and
@@ -51,6 +52,16 @@ export function LdapFields({ ldap, problems, onChange }: LdapFieldsProps) {
           }}
         />{' '}
         {words.fields['ldap.startTls']}
+      </label>
+      <label className="inline" id="field-ldap-nestedGroups">
+        <input
+          type="checkbox"
+          checked={ldap.nestedGroups}
+          onChange={(event) => {
+            onChange({ ...ldap, nestedGroups: event.target.checked });
+          }}
+        />{' '}
+        {words.fields['ldap.nestedGroups']}
       </label>
       <TextField
         field="groupMapping.expression"

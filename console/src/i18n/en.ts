@@ -247,6 +247,8 @@ export const en = {
       'ldap.startTls': 'Upgrade the connection with StartTLS',
       'ldap.caCertificate': 'CA certificates (PEM)',
       'ldap.bindDn': 'Service account DN',
+      'ldap.userDnTemplate': 'User DN template',
+      'ldap.nestedGroups': 'Follow nested groups (groups within groups)',
       'ldap.baseDn': 'User search base DN',
       'ldap.userFilter': 'User filter',
       'ldap.groupFilter': 'Group filter',
@@ -519,7 +521,10 @@ export const en = {
         "The gateway shows its own sign-in form and checks the password against the directory. The service account's password is the App secret above.",
       hints: {
         url: 'ldaps://host:636, or ldap://host:389 (with StartTLS below).',
-        bindDn: 'The account that searches for users.',
+        bindDn:
+          'The account that searches for users; or leave it blank and give a user DN template.',
+        userDnTemplate:
+          'Instead of a service account: the user binds directly as this DN, {username} replaced by the typed name, escaped.',
         baseDn: 'Users are searched in this subtree.',
         userFilter: 'An LDAP filter; {username} is replaced by the typed name, escaped.',
         groupFilter:

@@ -230,6 +230,8 @@ export const zhCN: ConsoleMessages = {
       'ldap.startTls': '用 StartTLS 升级连接',
       'ldap.caCertificate': 'CA 证书（PEM）',
       'ldap.bindDn': '服务账号 DN',
+      'ldap.userDnTemplate': '用户 DN 模板',
+      'ldap.nestedGroups': '跟随嵌套组（组中之组）',
       'ldap.baseDn': '用户搜索基准 DN',
       'ldap.userFilter': '用户过滤器',
       'ldap.groupFilter': '组过滤器',
@@ -468,7 +470,9 @@ export const zhCN: ConsoleMessages = {
       intro: '网关显示自己的登录表单，并向目录核对密码。服务账号的密码即上方的应用密钥。',
       hints: {
         url: 'ldaps://host:636，或 ldap://host:389（配合下方的 StartTLS）。',
-        bindDn: '用来搜索用户的账号。',
+        bindDn: '用来搜索用户的账号；或留空并填写用户 DN 模板。',
+        userDnTemplate:
+          '代替服务账号：用户直接以此 DN 绑定，{username} 替换为输入的用户名（已转义）。',
         baseDn: '在此子树中搜索用户。',
         userFilter: 'LDAP 过滤器；{username} 替换为输入的用户名（已转义）。',
         groupFilter: '可选：查找用户所在的组，{dn} 为用户的 DN。留空则读取组成员属性。',

@@ -25,6 +25,6 @@ export { readCertificate, samlOf } from './saml-entry.js';
 export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
 export type { CompiledLdap, DirectoryAnswer } from './ldap-entry.js';
-export { mapDirectoryUser, renderFilter } from './ldap-entry.js';
+export { mapDirectoryUser, renderFilter, renderUserDn } from './ldap-entry.js';
 export type { EntryValidation } from './validate-entry.js';
 export { compileEntry, compileOAuth2Entry, validateEntry } from './validate-entry.js';

@@ -27,14 +27,21 @@ export const ldapInput = z.strictObject({
   startTls: z.boolean().optional(),
   /** PEM certificates the directory's certificate must chain to, instead of the system's. */
   caCertificate: optionalText(64 * 1024),
-  /** The service account that searches for the user (RFC 4514 DN). */
-  bindDn: text(1024),
+  /** The service account that searches for the user (RFC 4514 DN); or `userDnTemplate`. */
+  bindDn: optionalText(1024),
+  /**
+   * The user's own DN holding `{username}`, replaced escaped (RFC 4514 §2.4):
+   * the user binds directly, without a service account and search.
+   */
+  userDnTemplate: optionalText(1024),
   /** Where users are searched, the whole subtree. */
   baseDn: text(1024),
   /** An RFC 4515 filter holding `{username}`, replaced by the typed name, escaped. */
-  userFilter: text(1024),
+  userFilter: optionalText(1024),
   /** A filter holding `{dn}` finding the user's groups; absent, the user's memberOf is read. */
   groupFilter: optionalText(1024),
+  /** Follow groups that are members of groups (Active Directory's nesting); needs `groupFilter`. */
+  nestedGroups: z.boolean().optional(),
   /** Where groups are searched; the baseDn when absent. */
   groupBaseDn: optionalText(1024),
   userIdAttribute: optionalText(64),
@@ -46,16 +53,29 @@ export const ldapInput = z.strictObject({
   connectTimeoutMs: z.number().int().min(100).max(60_000).optional(),
 });
 
+/**
+ * How the user's DN is found: a service account binds and searches with the
+ * user filter, or the user's DN is written from a template and bound directly.
+ */
+type LdapUserLookup =
+  | {
+      readonly kind: 'search';
+      readonly bindDn: string;
+      /** The entry's appsecret. */
+      readonly bindPassword: string;
+      readonly userFilter: string;
+    }
+  | { readonly kind: 'template'; readonly userDnTemplate: string };
+
 export interface CompiledLdap {
   readonly url: string;
   readonly startTls: boolean;
   readonly caCertificate: string | undefined;
-  readonly bindDn: string;
-  /** The entry's appsecret. */
-  readonly bindPassword: string;
+  readonly lookup: LdapUserLookup;
   readonly baseDn: string;
-  readonly userFilter: string;
   readonly groupFilter: string | undefined;
+  /** Groups found by the group filter are searched for again, to this depth. */
+  readonly nestedGroups: boolean;
   readonly groupBaseDn: string;
   readonly userIdAttribute: string;
   readonly nameAttribute: string;
@@ -92,17 +112,23 @@ export function compileLdap(
   if (caCertificate !== undefined && !caCertificate.includes('-----BEGIN CERTIFICATE-----')) {
     problems.field('ldap.caCertificate', 'must be PEM certificates (-----BEGIN CERTIFICATE-----)');
   }
-  const bindDn = checkDn(block, 'bindDn', problems);
+  const lookup = checkLookup(raw, block, problems);
   const baseDn = checkDn(block, 'baseDn', problems);
   const groupBaseDn =
     textField(block, 'groupBaseDn') === undefined
       ? baseDn
       : checkDn(block, 'groupBaseDn', problems);
-  const userFilter = checkFilter(block, 'userFilter', 'username', problems);
   const groupFilter =
     textField(block, 'groupFilter') === undefined
       ? undefined
       : checkFilter(block, 'groupFilter', 'dn', problems);
+  const nestedGroups = block.nestedGroups === true;
+  if (nestedGroups && textField(block, 'groupFilter') === undefined) {
+    problems.field(
+      'ldap.nestedGroups',
+      "needs a groupFilter: nested groups are found by searching again with each group's DN",
+    );
+  }
   const attribute = (field: string, fallback: string): string => {
     const value = textField(block, field) ?? fallback;
     if (!attributeName.test(value)) {
@@ -120,21 +146,12 @@ export function compileLdap(
     emailAttribute: attribute('emailAttribute', 'mail'),
     memberOfAttribute: attribute('memberOfAttribute', 'memberOf'),
   };
-  const bindPassword = textField(raw, 'appsecret');
-  if (bindPassword === undefined) {
-    problems.field(
-      'appsecret',
-      "is required for an entry of type ldap: the service account's password",
-    );
-  }
   if (
     problems.items.length > before ||
     url === undefined ||
-    bindDn === undefined ||
+    lookup === undefined ||
     baseDn === undefined ||
-    groupBaseDn === undefined ||
-    userFilter === undefined ||
-    bindPassword === undefined
+    groupBaseDn === undefined
   ) {
     return undefined;
   }
@@ -142,16 +159,79 @@ export function compileLdap(
     url,
     startTls,
     caCertificate,
-    bindDn,
-    bindPassword,
+    lookup,
     baseDn,
-    userFilter,
     groupFilter,
+    nestedGroups,
     groupBaseDn,
     ...compiled,
     connectTimeoutMs:
       typeof block.connectTimeoutMs === 'number' ? block.connectTimeoutMs : defaultConnectTimeoutMs,
   };
+}
+
+/**
+ * Exactly one way of finding the user: `bindDn` (with the appsecret and a
+ * userFilter) or `userDnTemplate`.
+ */
+function checkLookup(
+  raw: Readonly<Record<string, unknown>>,
+  block: Readonly<Record<string, unknown>>,
+  problems: ProblemList,
+): LdapUserLookup | undefined {
+  const template = textField(block, 'userDnTemplate');
+  if (template === undefined) {
+    if (textField(block, 'bindDn') === undefined) {
+      problems.field(
+        'ldap.bindDn',
+        'is required, or a userDnTemplate for a direct bind without a service account',
+      );
+      return undefined;
+    }
+    const bindDn = checkDn(block, 'bindDn', problems);
+    const userFilter = checkFilter(block, 'userFilter', 'username', problems);
+    const bindPassword = textField(raw, 'appsecret');
+    if (bindPassword === undefined) {
+      problems.field(
+        'appsecret',
+        "is required for an entry of type ldap with a bindDn: the service account's password",
+      );
+    }
+    if (bindDn === undefined || userFilter === undefined || bindPassword === undefined) {
+      return undefined;
+    }
+    return { kind: 'search', bindDn, bindPassword, userFilter };
+  }
+  for (const field of ['bindDn', 'userFilter']) {
+    if (textField(block, field) !== undefined) {
+      problems.field(
+        `ldap.${field}`,
+        'cannot be combined with userDnTemplate: the user is found either by a search or by a template',
+      );
+    }
+  }
+  const sample = template.split('{username}').join('x');
+  if (!template.includes('{username}') || /\{[A-Za-z]+\}/.test(sample)) {
+    problems.add(
+      new SsogateError(
+        'ldap_dn_invalid',
+        'must hold {username} once or more, where the typed username goes, and no other placeholder',
+        { field: 'ldap.userDnTemplate' },
+      ),
+    );
+    return undefined;
+  }
+  if (!isDistinguishedName(sample)) {
+    problems.add(
+      new SsogateError(
+        'ldap_dn_invalid',
+        'is not a distinguished name (RFC 4514) once {username} is written in, such as uid={username},ou=people,dc=example,dc=org',
+        { field: 'ldap.userDnTemplate' },
+      ),
+    );
+    return undefined;
+  }
+  return { kind: 'template', userDnTemplate: template };
 }
 
 function checkUrl(source: string | undefined, problems: ProblemList): string | undefined {
@@ -258,6 +338,17 @@ function filterProblem(template: string, placeholder: 'username' | 'dn'): string
     : 'is not an LDAP filter (RFC 4515), such as (&(objectClass=person)(uid={username}))';
 }
 
+/**
+ * RFC 4515 §3 extensible match: `attr[:dn][:rule]:=` or `[:dn]:rule:=`, such
+ * as Active Directory's `(member:1.2.840.113556.1.4.1941:={dn})` (a group
+ * member at any depth) or `(userAccountControl:1.2.840.113556.1.4.803:=2)`.
+ */
+const descriptor = String.raw`(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)`;
+const extensibleMatch = new RegExp(
+  String.raw`^(?:${descriptor}(?:;[A-Za-z0-9-]+)*(?::dn)?(?::${descriptor})?|(?::dn)?:${descriptor}):=`,
+  'i',
+);
+
 /** RFC 4515 §3 filter syntax, recursively: ( and / or / not / item ). */
 function parseFilter(text: string): boolean {
   let position = 0;
@@ -284,9 +375,10 @@ function parseFilter(text: string): boolean {
     return true;
   };
   const item = (): boolean => {
-    const match = /^([A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)(?:;[A-Za-z0-9-]+)*(~=|>=|<=|=)/.exec(
-      text.slice(position),
-    );
+    const rest = text.slice(position);
+    const match =
+      extensibleMatch.exec(rest) ??
+      /^([A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)(?:;[A-Za-z0-9-]+)*(~=|>=|<=|=)/.exec(rest);
     if (match === null) return false;
     position += match[0].length;
     const start = position;
@@ -323,6 +415,32 @@ export function renderFilter(
   value: string,
 ): string {
   return template.split(`{${placeholder}}`).join(escapeFilterValue(value));
+}
+
+/**
+ * RFC 4514 §2.4: a value placed in a DN has `"`, `+`, `,`, `;`, `<`, `>`,
+ * `\`, a leading space or `#` and a trailing space escaped with a backslash,
+ * and NUL as `\00`; `=` is escaped too (§3 allows it as a pair), so a
+ * username can never add an RDN or an attribute to the DN.
+ */
+function escapeDnValue(value: string): string {
+  // Code points: only ASCII characters are escaped, and a trailing space is one.
+  const characters = Array.from(value);
+  const last = characters.length - 1;
+  return characters
+    .map((character, index) => {
+      if (character === '\0') return '\\00';
+      if (/["+,;<>=\\]/.test(character)) return `\\${character}`;
+      if ((character === ' ' || character === '#') && index === 0) return `\\${character}`;
+      if (character === ' ' && index === last) return '\\ ';
+      return character;
+    })
+    .join('');
+}
+
+/** The user DN template with its `{username}` replaced by `username`, escaped. */
+export function renderUserDn(template: string, username: string): string {
+  return template.split('{username}').join(escapeDnValue(username));
 }
 
 /** What the directory said of a user who signed in (src/features/ldap-directory/). */

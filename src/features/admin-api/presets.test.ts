@@ -17,6 +17,7 @@ describe('admin API: presets', () => {
         presets: { preset: string; parameters: Record<string, unknown> }[];
       }>(response);
       assert.deepEqual(presets.map(({ preset }) => preset).sort(), [
+        'active-directory',
         'auth0',
         'authentik',
         'dingtalk',
@@ -27,6 +28,7 @@ describe('admin API: presets', () => {
         'keycloak',
         'microsoft-entra-id',
         'okta',
+        'openldap',
         'slack',
         'wechat',
         'wecom',

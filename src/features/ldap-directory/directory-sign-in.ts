@@ -6,7 +6,7 @@ import { connect as tlsConnect } from 'node:tls';
 import type { Entry } from 'ldapts';
 import { Client, InvalidCredentialsError, ResultCodeError } from 'ldapts';
 import type { CompiledLdap, DirectoryAnswer } from '../../core/index.js';
-import { SignInError, renderFilter } from '../../core/index.js';
+import { SignInError, renderFilter, renderUserDn } from '../../core/index.js';
 import type { AddressPolicy } from '../../foundation/outbound/address-policy.js';
 
 interface DirectoryDeps {
@@ -33,13 +33,18 @@ export interface DirectoryObserver {
 /** At most this many values of one attribute are kept (a user in thousands of groups). */
 const maxValues = 256;
 
+/** Nested groups are followed this many levels below the user's own groups. */
+const maxNestingDepth = 8;
+
 /**
  * The sign-in against a directory (docs/entries.md#ldap-directories):
  * bind as the service account, find the one user the filter names with the
  * typed username escaped (RFC 4515 §3), bind as that user with the typed
- * password, then read their groups. A wrong password, an unknown user and
- * a name matching more than one entry get the same `ldap_sign_in_failed`,
- * after the same two binds, so the answer tells nothing about which.
+ * password, then read their groups. Or, with a userDnTemplate, bind at once
+ * as the DN the template makes with the username escaped (RFC 4514 §2.4)
+ * and read the user's own entry as them. A wrong password, an unknown user
+ * and a name matching more than one entry get the same `ldap_sign_in_failed`,
+ * after the same binds, so the answer tells nothing about which.
  * An empty password is refused before any connection: a simple bind with a
  * DN and no password is an unauthenticated bind that succeeds without
  * checking anything (RFC 4513 §5.1.2).
@@ -60,37 +65,7 @@ export async function signInWithDirectory(
   }
   const observe = deps.observe;
   const client = connectedClient(deps, ldap);
-  try {
-    await step(deps, 'the TLS upgrade', async () => {
-      if (ldap.startTls) await client.startTLS(tlsOptions(ldap));
-    });
-    observe?.begin('service bind');
-    await serviceBind(deps, client, ldap);
-    observe?.result('bound as', ldap.bindDn);
-    const filter = renderFilter(ldap.userFilter, 'username', username);
-    observe?.begin('user search');
-    observe?.result('base', ldap.baseDn);
-    observe?.result('filter', filter);
-    const found = await step(deps, 'the user search', () =>
-      client.search(ldap.baseDn, {
-        scope: 'sub',
-        filter,
-        attributes: [
-          ldap.userIdAttribute,
-          ldap.nameAttribute,
-          ldap.emailAttribute,
-          ...(ldap.groupFilter === undefined ? [ldap.memberOfAttribute] : []),
-        ],
-        sizeLimit: 2,
-        timeLimit: Math.ceil(deps.timeoutMs / 1000),
-      }),
-    );
-    observe?.result('found', String(found.searchEntries.length));
-    const [user, another] = found.searchEntries;
-    // Bound all the same, to a name that is no one's, so an unknown user
-    // costs the directory the same round trips as a wrong password.
-    const dn =
-      user !== undefined && another === undefined ? user.dn : `cn=ssogate-no-user,${ldap.baseDn}`;
+  const userBind = async (dn: string): Promise<void> => {
     observe?.begin('user bind');
     try {
       await client.bind(dn, password);
@@ -99,8 +74,14 @@ export async function signInWithDirectory(
         throw failed('the directory refused the password');
       throw directoryError(deps, 'the bind as the user', error);
     }
-    if (user === undefined) throw failed('no user matches the filter');
-    if (another !== undefined) throw failed('more than one user matches the filter');
+  };
+  const attributes = [
+    ldap.userIdAttribute,
+    ldap.nameAttribute,
+    ldap.emailAttribute,
+    ...(ldap.groupFilter === undefined ? [ldap.memberOfAttribute] : []),
+  ];
+  const answerOf = async (user: Entry): Promise<DirectoryAnswer> => {
     observe?.result('bound as', user.dn);
     observe?.begin('groups');
     const groupDns = await groupsOf(deps, client, ldap, user);
@@ -109,6 +90,54 @@ export async function signInWithDirectory(
       groupDns.length === 0 ? '(none)' : groupDns.join('; '),
     );
     return { dn: user.dn, attributes: attributesOf(user, ldap), groupDns };
+  };
+  try {
+    await step(deps, 'the TLS upgrade', async () => {
+      if (ldap.startTls) await client.startTLS(tlsOptions(ldap));
+    });
+    const { lookup } = ldap;
+    if (lookup.kind === 'template') {
+      const dn = renderUserDn(lookup.userDnTemplate, username);
+      await userBind(dn);
+      const own = await step(deps, 'the read of the user entry', () =>
+        client.search(dn, {
+          scope: 'base',
+          filter: '(objectClass=*)',
+          attributes,
+          sizeLimit: 1,
+          timeLimit: Math.ceil(deps.timeoutMs / 1000),
+        }),
+      );
+      const [user] = own.searchEntries;
+      if (user === undefined) throw failed('the user entry could not be read');
+      return await answerOf(user);
+    }
+    observe?.begin('service bind');
+    await serviceBind(deps, client, ldap);
+    observe?.result('bound as', lookup.bindDn);
+    const filter = renderFilter(lookup.userFilter, 'username', username);
+    observe?.begin('user search');
+    observe?.result('base', ldap.baseDn);
+    observe?.result('filter', filter);
+    const found = await step(deps, 'the user search', () =>
+      client.search(ldap.baseDn, {
+        scope: 'sub',
+        filter,
+        attributes,
+        sizeLimit: 2,
+        timeLimit: Math.ceil(deps.timeoutMs / 1000),
+      }),
+    );
+    observe?.result('found', String(found.searchEntries.length));
+    const [user, another] = found.searchEntries;
+    // Bound all the same, to a name that is no one's, so an unknown user
+    // costs the directory the same round trips as a wrong password.
+    await userBind(
+      user !== undefined && another === undefined ? user.dn : `cn=ssogate-no-user,${ldap.baseDn}`,
+    );
+    if (user === undefined) throw failed('no user matches the filter');
+    if (another !== undefined) throw failed('more than one user matches the filter');
+    return await answerOf(user);
   } finally {
     await client.unbind().catch(() => undefined);
   }
@@ -157,12 +186,21 @@ function tlsOptions(ldap: CompiledLdap): ConnectionOptions {
 }
 
 async function serviceBind(deps: DirectoryDeps, client: Client, ldap: CompiledLdap): Promise<void> {
+  const { lookup } = ldap;
+  if (lookup.kind !== 'search') return;
   await step(deps, 'the bind as the service account', () =>
-    client.bind(ldap.bindDn, ldap.bindPassword),
+    client.bind(lookup.bindDn, lookup.bindPassword),
   );
 }
 
-/** The user's groups: a search by the group filter as the service account, or their memberOf. */
+/**
+ * The user's groups: a search by the group filter (as the service account,
+ * or as the user when there is none), or their memberOf. With nestedGroups
+ * the groups found are searched for again, all of one level in one search
+ * (an RFC 4515 `|` of the filter for each), until a level finds nothing new,
+ * `maxNestingDepth` levels or `maxValues` groups; a group met again (a
+ * cycle) is not searched twice.
+ */
 async function groupsOf(
   deps: DirectoryDeps,
   client: Client,
@@ -172,16 +210,37 @@ async function groupsOf(
   if (ldap.groupFilter === undefined) return valuesOf(user, ldap.memberOfAttribute);
   const { groupFilter } = ldap;
   await serviceBind(deps, client, ldap);
-  const groups = await step(deps, 'the group search', () =>
-    client.search(ldap.groupBaseDn, {
-      scope: 'sub',
-      filter: renderFilter(groupFilter, 'dn', user.dn),
-      attributes: ['1.1'],
-      sizeLimit: maxValues,
-      timeLimit: Math.ceil(deps.timeoutMs / 1000),
-    }),
-  );
-  return groups.searchEntries.map((entry) => entry.dn);
+  const search = async (dns: readonly string[]): Promise<string[]> => {
+    const filters = dns.map((dn) => renderFilter(groupFilter, 'dn', dn));
+    const groups = await step(deps, 'the group search', () =>
+      client.search(ldap.groupBaseDn, {
+        scope: 'sub',
+        filter: filters.length === 1 ? (filters[0] ?? '') : `(|${filters.join('')})`,
+        attributes: ['1.1'],
+        sizeLimit: maxValues,
+        timeLimit: Math.ceil(deps.timeoutMs / 1000),
+      }),
+    );
+    return groups.searchEntries.map((entry) => entry.dn);
+  };
+  const found = new Map<string, string>();
+  const keep = (dns: readonly string[]): string[] => {
+    const added: string[] = [];
+    for (const dn of dns) {
+      // DNs compare without case (RFC 4517 §4.2.15 for the usual attribute types).
+      const key = dn.toLowerCase();
+      if (!found.has(key) && found.size < maxValues) {
+        found.set(key, dn);
+        added.push(dn);
+      }
+    }
+    return added;
+  };
+  let level = keep(await search([user.dn]));
+  for (let depth = 0; ldap.nestedGroups && depth < maxNestingDepth && level.length > 0; depth++) {
+    level = keep(await search(level));
+  }
+  return [...found.values()];
 }
 
 function attributesOf(user: Entry, ldap: CompiledLdap): Record<string, string | string[]> {

@@ -8,11 +8,13 @@ import { startTestGateway, storedApiToken } from '../../test-support/gateway-fix
 import { freePort } from '../../test-support/free-port.js';
 import { compileEntry } from '../../core/index.js';
 import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
+import { entryFromPreset, findPreset } from '../../foundation/presets/presets.js';
 import { signInWithDirectory } from './directory-sign-in.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
   serviceAccountEntry,
+  serviceDn,
   servicePassword,
   slapdSkip,
   startSlapd,
@@ -41,6 +43,25 @@ function ldapEntry(id: string, url: string, extra: Record<string, unknown> = {})
     },
     ...rest,
   };
+}
+
+/** The OpenLDAP preset (src/foundation/presets/openldap.json) filled for the test directory. */
+function openldapPresetEntry(url: string) {
+  const preset = findPreset('openldap');
+  assert.ok(preset);
+  const made = entryFromPreset(preset, {
+    id: 'openldap',
+    appid: 'gateway',
+    appsecret: servicePassword,
+    parameters: {
+      url,
+      bindDn: serviceDn,
+      baseDn: `ou=people,${suffix}`,
+      groupBaseDn: `ou=groups,${suffix}`,
+    },
+  });
+  assert.ok(made.ok, made.ok ? '' : JSON.stringify(made.problems));
+  return { ...made.entry.input, provisioning: { adoptExistingUsers: true } };
 }
 
 interface FormAnswer {
@@ -113,6 +134,39 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
             groupBaseDn: `ou=groups,${suffix}`,
           },
         }),
+        ldapEntry('nested', slapd.url, {
+          // The same people as the entry corp signs in.
+          provisioning: { adoptExistingUsers: true },
+          ldap: {
+            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
+            groupBaseDn: `ou=groups,${suffix}`,
+            nestedGroups: true,
+          },
+        }),
+        ldapEntry('direct', slapd.url, {
+          // The same people as the entry corp signs in.
+          provisioning: { adoptExistingUsers: true },
+          appsecret: undefined,
+          ldap: {
+            bindDn: undefined,
+            userFilter: undefined,
+            userDnTemplate: `uid={username},ou=people,${suffix}`,
+          },
+        }),
+        ldapEntry('direct-groups', slapd.url, {
+          // The same people as the entry corp signs in.
+          provisioning: { adoptExistingUsers: true },
+          appsecret: undefined,
+          ldap: {
+            bindDn: undefined,
+            userFilter: undefined,
+            userDnTemplate: `uid={username},ou=people,${suffix}`,
+            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
+            groupBaseDn: `ou=groups,${suffix}`,
+            nestedGroups: true,
+          },
+        }),
+        openldapPresetEntry(slapd.url),
         ldapEntry('down', `ldap://127.0.0.1:${closedPort}`),
         ldapEntry('hangs', `ldap://127.0.0.1:${silentPort}`, { timeoutMs: 500 }),
       ],
@@ -163,6 +217,70 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
     assert.deepEqual(stored?.groups, ['engineers']);
   });
 
+  test('nested groups are followed by searching again, through a cycle, when asked', async () => {
+    const answer = await signIn(gw, gw.browser(), 'nested', bob.uid, bob.password);
+    assert.equal(answer.status, 303, answer.body);
+    const stored = await gw.storage.users.findByUserId('bob');
+    // engineers directly; platform holds engineers; staff holds platform, which holds staff back.
+    assert.deepEqual([...(stored?.groups ?? [])].sort(), ['engineers', 'platform', 'staff']);
+    // The same directory without nestedGroups: the direct group only.
+    assert.equal((await signIn(gw, gw.browser(), 'groups', bob.uid, bob.password)).status, 303);
+    assert.deepEqual((await gw.storage.users.findByUserId('bob'))?.groups, ['engineers']);
+  });
+
+  test('the OpenLDAP preset signs in against slapd, groups by its group search', async () => {
+    const answer = await signIn(gw, gw.browser(), 'openldap', bob.uid, bob.password);
+    assert.equal(answer.status, 303, answer.body);
+    const stored = await gw.storage.users.findByUserId('bob');
+    assert.ok(stored);
+    assert.equal(stored.userName, bob.name);
+    assert.deepEqual(stored.groups, ['engineers']);
+  });
+
+  test('a direct bind by DN template signs in without a service account', async () => {
+    const browser = gw.browser();
+    const answer = await signIn(gw, browser, 'direct', alice.uid, alice.password);
+    assert.equal(answer.status, 303, answer.body);
+    const me = await browser.open(`${gw.url}/_sso/me`, { accept: 'application/json' });
+    const body = JSON.parse(me.body) as Record<string, unknown>;
+    assert.equal(body.userId, 'alice');
+    assert.equal(body.userName, alice.name);
+    assert.equal(body.email, alice.email);
+    assert.equal(body.isAdmin, true);
+    assert.deepEqual((await gw.storage.users.findByUserId('alice'))?.groups, [
+      'engineers',
+      'gateway-admins',
+    ]);
+    // Groups searched as the user themselves, nested ones included.
+    assert.equal(
+      (await signIn(gw, gw.browser(), 'direct-groups', bob.uid, bob.password)).status,
+      303,
+    );
+    assert.deepEqual([...((await gw.storage.users.findByUserId('bob'))?.groups ?? [])].sort(), [
+      'engineers',
+      'platform',
+      'staff',
+    ]);
+  });
+
+  test('a direct bind: a wrong password, an unknown user and a DN injection get the same answer', async () => {
+    const answers = [
+      await signIn(gw, gw.browser(), 'direct', bob.uid, 'not the password'),
+      await signIn(gw, gw.browser(), 'direct', 'nobody', 'not the password'),
+      await signIn(gw, gw.browser(), 'direct', `bob,ou=people,${suffix}`, bob.password),
+      await signIn(gw, gw.browser(), 'direct', 'bob+cn=x', bob.password),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.status, 401, answer.body);
+      assert.match(answer.body, /The username or password is not right/);
+    }
+    const [wrong, unknown] = answers as [FormAnswer, FormAnswer];
+    assert.equal(
+      withoutTokens(wrong.body).replace('value="bob"', ''),
+      withoutTokens(unknown.body).replace('value="nobody"', ''),
+    );
+  });
+
   test('a wrong password, an unknown user and a filter injection get the same answer', async () => {
     const answers = [
       await signIn(gw, gw.browser(), 'corp', bob.uid, 'not the password'),
@@ -186,6 +304,23 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
       (event) => event.code === 'ldap_sign_in_failed',
     );
     assert.ok(failures.length >= 4);
+  });
+
+  test('no typed password nor the service password is ever logged or audited', async () => {
+    const wrongPassword = 'a wrong password 7f3c';
+    assert.equal((await signIn(gw, gw.browser(), 'corp', bob.uid, wrongPassword)).status, 401);
+    assert.equal((await signIn(gw, gw.browser(), 'groups', bob.uid, bob.password)).status, 303);
+    assert.equal((await signIn(gw, gw.browser(), 'direct', bob.uid, wrongPassword)).status, 401);
+    const events = JSON.stringify(await gw.storage.audit.list({ limit: 200 }));
+    assert.ok(gw.logLines.length > 0);
+    for (const secret of [wrongPassword, bob.password, servicePassword]) {
+      assert.equal(
+        gw.logLines.some((line) => line.includes(secret)),
+        false,
+        `${secret} in the logs`,
+      );
+      assert.equal(events.includes(secret), false, `${secret} in the audit events`);
+    }
   });
 
   test('an empty password is refused before any connection (RFC 4513 §5.1.2)', async () => {
@@ -314,6 +449,19 @@ describe("an LDAP entry's form with several hosts", { skip: slapdSkip }, () => {
   after(async () => {
     await gw.close();
     await slapd.stop();
+  });
+
+  test("the form's CSP lets its post's redirects reach the application hosts", async () => {
+    const form = await gw.app.inject({
+      method: 'GET',
+      url: '/_sso/ldap/corp?state=x',
+      headers: { host: `sso.localhost:${port}`, accept: 'text/html' },
+    });
+    assert.equal(form.statusCode, 200, form.body);
+    assert.match(
+      String(form.headers['content-security-policy']),
+      new RegExp(`form-action 'self' http://\\*\\.apps\\.localhost:${port};`),
+    );
   });
 
   test('answers on the auth host only: a GET is sent there, a post is 404', async () => {

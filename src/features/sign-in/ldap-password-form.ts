@@ -10,6 +10,7 @@ import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { addressPolicy } from '../../foundation/outbound/address-policy.js';
 import { directorySignInPage, pageMessages } from '../../foundation/pages/index.js';
 import type { TrialCallback } from './callback-answer.js';
+import { securityHeaders } from '../../foundation/web/index.js';
 import type { TypedCredentials } from '../ldap-directory/password-form-answer.js';
 import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
 import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
@@ -193,6 +194,25 @@ async function formEntry(gateway: Gateway, entryId: string): Promise<CompiledEnt
   return entry;
 }
 
+/**
+ * Browsers apply CSP form-action to the redirects that follow a form post
+ * (src/foundation/web/security-headers.ts), and a sign-in begun on an
+ * application host ends there: the post's 303 goes to the handoff, which
+ * sends the browser on to that host (handoff.ts), or under a cookie domain
+ * to the return hop, which does the same. So the form may end at every
+ * listed host, in the public URL's scheme as the handoff uses; a `*.domain`
+ * host is a CSP wildcard host source of its own.
+ */
+function applicationOrigins(gateway: Gateway): string[] {
+  const { hosts, publicUrl } = gateway.config;
+  if (!hosts.several) return [];
+  const { protocol } = new URL(publicUrl);
+  return hosts.others.flatMap((host) => {
+    const url = URL.canParse(`${protocol}//${host}`) ? new URL(`${protocol}//${host}`) : undefined;
+    return url === undefined ? [] : [url.origin];
+  });
+}
+
 function renderForm(
   gateway: Gateway,
   request: FastifyRequest,
@@ -207,6 +227,11 @@ function renderForm(
   const binding = ensureBinding(gateway, request, reply);
   // The typed password never goes back into a page, nor into any cache.
   void reply.header('cache-control', 'no-store');
+  const policy = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: applicationOrigins(gateway),
+  })['Content-Security-Policy'];
+  if (policy !== undefined) void reply.header('content-security-policy', policy);
   return sendPage(
     reply,
     status,

@@ -35,10 +35,24 @@ const sampleParameters: Record<string, Record<string, string>> = {
     issuer: 'http://www.okta.com/exk1a2b3c4',
     certificate: unusedIdpCertificate,
   },
+  'active-directory': {
+    url: 'ldaps://dc1.corp.example.com',
+    bindDn: 'CN=ssogate,OU=Service Accounts,DC=corp,DC=example,DC=com',
+    baseDn: 'DC=corp,DC=example,DC=com',
+  },
+  openldap: {
+    url: 'ldaps://ldap.example.com',
+    bindDn: 'cn=ssogate,ou=services,dc=example,dc=com',
+    baseDn: 'ou=people,dc=example,dc=com',
+    groupBaseDn: 'ou=groups,dc=example,dc=com',
+  },
 };
 
 /** The presets of SAML identity providers: no client id or secret, no OAuth2 emulation. */
 const isSaml = (name: string) => findPreset(name)?.entry.type === 'saml';
+
+/** The directory presets: they sign in against slapd (src/features/ldap-directory/). */
+const directoryPresets = new Set(['active-directory', 'openldap']);
 
 function presetEntry(name: string, parameters: Record<string, string> = {}) {
   const preset = findPreset(name);
@@ -86,6 +100,23 @@ describe('presets', () => {
     const okta = samlOf(presetEntry('okta-saml'));
     assert.equal(okta?.saml.idpEntityId, 'http://www.okta.com/exk1a2b3c4');
     assert.equal(okta.saml.attributes.groups, 'groups');
+  });
+
+  test("the directory presets are LDAP entries with their directories' attribute names", () => {
+    const ad = presetEntry('active-directory');
+    assert.ok('ldap' in ad);
+    assert.equal(ad.ldap.url, 'ldaps://dc1.corp.example.com:636');
+    assert.deepEqual(
+      [ad.ldap.userIdAttribute, ad.ldap.nameAttribute, ad.ldap.emailAttribute],
+      ['sAMAccountName', 'displayName', 'mail'],
+    );
+    assert.equal(ad.ldap.memberOfAttribute, 'memberOf');
+    assert.equal(ad.ldap.groupFilter, undefined);
+    assert.ok(ad.ldap.lookup.kind === 'search');
+    assert.match(ad.ldap.lookup.userFilter, /\(sAMAccountName=\{username\}\)/);
+    const openldap = presetEntry('openldap');
+    assert.ok('ldap' in openldap);
+    assert.equal(openldap.ldap.groupBaseDn, 'ou=groups,dc=example,dc=com');
   });
 
   test('a parameter without value or default is a coded problem on its name', () => {
@@ -211,7 +242,7 @@ describe('presets sign in against emulations of their providers', () => {
     gw = await startTestGateway({
       entries: (_examples, exampleUrl) =>
         presets
-          .filter((preset) => !isSaml(preset.preset))
+          .filter((preset) => !isSaml(preset.preset) && !directoryPresets.has(preset.preset))
           .map(
             (preset) =>
               presetEntry(preset.preset, emulated[preset.preset]?.parameters(exampleUrl)).input,
@@ -226,7 +257,7 @@ describe('presets sign in against emulations of their providers', () => {
       Object.keys(emulated).sort(),
       presets
         .map((p) => p.preset)
-        .filter((name) => !isSaml(name))
+        .filter((name) => !isSaml(name) && !directoryPresets.has(name))
         .sort(),
     );
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntryValidation } from '../../core/index.js';
 import { SsogateError, validateEntry } from '../../core/index.js';
 import adfsSaml from './adfs-saml.json' with { type: 'json' };
+import activeDirectory from './active-directory.json' with { type: 'json' };
 import auth0 from './auth0.json' with { type: 'json' };
 import authentik from './authentik.json' with { type: 'json' };
 import dingtalk from './dingtalk.json' with { type: 'json' };
@@ -14,6 +15,7 @@ import microsoftEntraId from './microsoft-entra-id.json' with { type: 'json' };
 import microsoftEntraIdSaml from './microsoft-entra-id-saml.json' with { type: 'json' };
 import okta from './okta.json' with { type: 'json' };
 import oktaSaml from './okta-saml.json' with { type: 'json' };
+import openldap from './openldap.json' with { type: 'json' };
 import slack from './slack.json' with { type: 'json' };
 import wechat from './wechat.json' with { type: 'json' };
 import wecom from './wecom.json' with { type: 'json' };
@@ -22,8 +24,8 @@ import wecom from './wecom.json' with { type: 'json' };
  * Presets (docs/providers.md): one JSON file per provider beside this module,
  * each an entry without its id and credentials. `{{name}}` in its strings
  * stands for a parameter the administrator fills (an agent id, a
- * self-managed host, an OpenID Connect issuer's tenant or realm), with a
- * default where the provider has one. The
+ * self-managed host, an OpenID Connect issuer's tenant or realm, a
+ * directory's URL and DNs), with a default where the provider has one. The
  * imports make the build copy the files to dist/.
  */
 const presetFile = z.strictObject({
@@ -66,6 +68,8 @@ export const presets: readonly Preset[] = [
   microsoftEntraIdSaml,
   adfsSaml,
   oktaSaml,
+  activeDirectory,
+  openldap,
 ].map((file) => presetFile.parse(file));
 
 export function findPreset(name: string): Preset | undefined {

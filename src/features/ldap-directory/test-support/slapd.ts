@@ -67,6 +67,16 @@ export const directoryUsers: readonly DirectoryUser[] = [
   },
 ];
 
+/**
+ * Groups within groups, as Active Directory nests them: `platform` holds the
+ * group `engineers`, `staff` holds `platform`, and `platform` holds `staff`
+ * back (a cycle a nested search must survive).
+ */
+export const nestedGroups: Readonly<Record<string, readonly string[]>> = {
+  platform: ['engineers', 'staff'],
+  staff: ['platform'],
+};
+
 export interface RunningSlapd {
   /** ldap://127.0.0.1:{port} */
   readonly url: string;
@@ -159,6 +169,8 @@ function config(dir: string, tls: boolean): string {
     // Users' groups are named on the user as memberOf, as Active Directory does.
     'overlay memberof',
     'access to attrs=userPassword by self write by anonymous auth by * none',
+    // Users bound with their own password (a direct bind) may read the groups.
+    `access to dn.subtree="ou=groups,${suffix}" by dn.exact="${serviceDn}" read by users read by * none`,
     `access to * by dn.exact="${serviceDn}" read by self read by * none`,
     '',
   ].join('\n');
@@ -184,6 +196,11 @@ function ldif(): string {
           .filter((user) => user.groups.includes(group))
           .map((user) => `member: uid=${user.uid},ou=people,${suffix}`)
           .join('\n'),
+    ),
+    ...Object.entries(nestedGroups).map(
+      ([group, members]) =>
+        `dn: cn=${group},ou=groups,${suffix}\nobjectClass: groupOfNames\ncn: ${group}\n` +
+        members.map((member) => `member: cn=${member},ou=groups,${suffix}`).join('\n'),
     ),
   ];
   return `${blocks.join('\n\n')}\n`;

@@ -66,7 +66,7 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
     signOutAtSource: () => undefined,
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
-    secrets: [entry.ldap.bindPassword],
+    secrets: entry.ldap.lookup.kind === 'search' ? [entry.ldap.lookup.bindPassword] : [],
     // The same binds and searches, each recorded; the typed password masked.
     async readTrialAnswer(_deps, fields, pending, trace) {
       const password = typedCredentials(fields)?.password;
