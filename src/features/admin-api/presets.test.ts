@@ -18,6 +18,7 @@ describe('admin API: presets', () => {
       }>(response);
       assert.deepEqual(presets.map(({ preset }) => preset).sort(), [
         'active-directory',
+        'adfs-saml',
         'auth0',
         'authentik',
         'dingtalk',
@@ -27,7 +28,9 @@ describe('admin API: presets', () => {
         'google',
         'keycloak',
         'microsoft-entra-id',
+        'microsoft-entra-id-saml',
         'okta',
+        'okta-saml',
         'openldap',
         'slack',
         'wechat',
