@@ -1,6 +1,7 @@
 import type { CompiledSamlEntry } from '../../core/index.js';
 import { SignInError, readCertificate } from '../../core/index.js';
 import { loadXmlDom } from './saml-modules.js';
+import { childrenOf } from './xml-children.js';
 
 const metadataNs = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const signatureNs = 'http://www.w3.org/2000/09/xmldsig#';
@@ -113,16 +114,4 @@ function idpDescriptorOf(entity: Element | undefined): Element | undefined {
       .split(/\s+/)
       .includes(samlProtocol),
   );
-}
-
-function childrenOf(parent: Element | undefined, ns: string, name: string): Element[] {
-  if (parent === undefined) return [];
-  const found: Element[] = [];
-  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
-    if (node.nodeType === 1) {
-      const element = node as Element;
-      if (element.namespaceURI === ns && element.localName === name) found.push(element);
-    }
-  }
-  return found;
 }

@@ -6,6 +6,7 @@ import type { SamlIdentityProvider } from './idp-metadata.js';
 import { identityProviderOf } from './idp-metadata.js';
 import type { SamlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml, loadXmlDom } from './saml-modules.js';
+import { childrenOf } from './xml-children.js';
 
 type XmlParser = (typeof import('@xmldom/xmldom'))['DOMParser'];
 
@@ -364,18 +365,6 @@ function parseXml(DOMParser: XmlParser, xml: string): Document | undefined {
     },
   }).parseFromString(xml, 'text/xml');
   return parse.failed ? undefined : document;
-}
-
-function childrenOf(parent: Element | undefined, ns: string, name: string): Element[] {
-  if (parent === undefined) return [];
-  const found: Element[] = [];
-  for (let node = parent.firstChild; node !== null; node = node.nextSibling) {
-    if (node.nodeType === 1) {
-      const element = node as Element;
-      if (element.namespaceURI === ns && element.localName === name) found.push(element);
-    }
-  }
-  return found;
 }
 
 function firstChild(parent: Element | undefined, ns: string, name: string): Element | undefined {
