@@ -8,8 +8,7 @@
 // The reporter is spec on every line (Node.js 22 writes TAP when the output is
 // not a terminal), so a run ends with the list of the tests that failed.
 // Other options (`--test-name-pattern=...`) are passed on to `node --test`.
-// Each test has five minutes (`--test-timeout` to change it), and each file's
-// process exits once its tests have ended (`--test-force-exit`).
+// Each test has five minutes (`--test-timeout` to change it).
 //
 // Of the files found under the folders (files named one by one always run):
 // - on PostgreSQL and Redis (SSOGATE_TEST_DATABASE_URL or
@@ -87,14 +86,16 @@ const reporter = options.some((option) => option.startsWith('--test-reporter'))
   ? []
   : ['--test-reporter=spec'];
 // A test that hangs fails after five minutes instead of holding the run to
-// CI's limit, and a file whose tests have ended exits even when something it
-// started (a server, a pool) is still open: both once cost a whole CI run.
+// CI's limit. `--test-force-exit` is not used: it ends a file's process once
+// the tests it knows of have ended, and a test whose subtests start after an
+// await can be cut off uncounted. A fixture that fails closes what it opened
+// instead (test-support/gateway-fixture.ts).
 const timeout = options.some((option) => option.startsWith('--test-timeout'))
   ? []
   : ['--test-timeout=300000'];
 const child = spawn(
   process.execPath,
-  ['--test', '--test-force-exit', ...concurrency, ...reporter, ...timeout, ...options, ...files],
+  ['--test', ...concurrency, ...reporter, ...timeout, ...options, ...files],
   {
     stdio: 'inherit',
   },
