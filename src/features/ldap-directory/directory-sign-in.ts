@@ -176,11 +176,16 @@ function connectedClient(deps: DirectoryDeps, ldap: CompiledLdap): Client {
 }
 
 function tlsOptions(ldap: CompiledLdap): ConnectionOptions {
-  const { hostname } = new URL(ldap.url);
+  const hostname = new URL(ldap.url).hostname.replace(/^\[|\]$/g, '');
   return {
     minVersion: 'TLSv1.2',
     // RFC 6066 §3: a server name is a host name, never an address.
-    ...(isIP(hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: hostname } : {}),
+    ...(isIP(hostname) === 0 ? { servername: hostname } : {}),
+    // The name the certificate is checked against. StartTLS upgrades a
+    // socket already open, so Node knows no host but this one; without it
+    // an address would be checked as "localhost" (RFC 4513 §3.1.3: the
+    // server's identity is the host of the URL).
+    host: hostname,
     ...(ldap.caCertificate === undefined ? {} : { ca: ldap.caCertificate }),
   };
 }

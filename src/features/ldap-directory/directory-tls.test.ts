@@ -77,4 +77,33 @@ describe('a directory over TLS', { skip: slapdSkip }, () => {
       );
     }
   });
+
+  describe('a certificate for localhost only, at 127.0.0.1', () => {
+    let localhostOnly: CertificateFiles;
+    let other: RunningSlapd;
+    let otherCa: string;
+
+    before(async () => {
+      localhostOnly = await makeCertificates(30, 'DNS:localhost');
+      otherCa = await readFile(localhostOnly.caFile, 'utf8');
+      other = await startSlapd({ certificate: localhostOnly.certificate, key: localhostOnly.key });
+    });
+    after(async () => {
+      await other.stop();
+      await localhostOnly.remove();
+    });
+
+    test('is refused after StartTLS too: the address of the URL is checked, not "localhost"', async () => {
+      for (const ldap of [
+        { url: other.ldapsUrl, caCertificate: otherCa },
+        { url: other.url, startTls: true, caCertificate: otherCa },
+      ]) {
+        await assert.rejects(
+          signInWithDirectory(deps, directory(ldap), alice.uid, alice.password),
+          { code: 'ldap_unavailable', message: /IP: 127\.0\.0\.1 is not in the cert's list/ },
+          JSON.stringify(ldap),
+        );
+      }
+    });
+  });
 });

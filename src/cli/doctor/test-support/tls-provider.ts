@@ -16,11 +16,15 @@ export interface CertificateFiles {
 }
 
 /**
- * A private CA and a certificate it signed for localhost and 127.0.0.1,
- * valid for `days` from now (-1: expired yesterday), made by the system's
- * openssl so the chain is what a real server presents.
+ * A private CA and a certificate it signed for localhost and 127.0.0.1
+ * (or the names of `subjectAltName`, in openssl's words), valid for `days`
+ * from now (-1: expired yesterday), made by the system's openssl so the
+ * chain is what a real server presents.
  */
-export async function makeCertificates(days: number): Promise<CertificateFiles> {
+export async function makeCertificates(
+  days: number,
+  subjectAltName = 'DNS:localhost,IP:127.0.0.1',
+): Promise<CertificateFiles> {
   const folder = await mkdtemp(join(tmpdir(), 'ssogate-doctor-tls-'));
   const at = (name: string): string => join(folder, name);
   const openssl = (...args: string[]): void => {
@@ -50,7 +54,7 @@ export async function makeCertificates(days: number): Promise<CertificateFiles> 
     '-subj',
     '/CN=localhost',
   );
-  await writeFile(at('leaf.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+  await writeFile(at('leaf.ext'), `subjectAltName=${subjectAltName}\n`);
   openssl(
     'x509',
     '-req',
