@@ -189,9 +189,9 @@ export interface RunningDomainController {
 /**
  * A Samba Active Directory domain controller for the domain CORP.TEST,
  * holding `serviceAccount`, `domainUsers` and their groups. The provisioned
- * and seeded domain is made once per Samba version and seed, under the
- * system's temporary directory (about 15 s), and copied for each start
- * (about 5 s). Its TLS certificate, for its address, comes from a CA made
+ * and filled domain is made once per Samba version and set of users, under
+ * the system's temporary directory (about 25 s on an idle machine), and
+ * copied for each start (2 to 5 s). Its TLS certificate, for its address, comes from a CA made
  * for the start. Samba runs in the foreground with its standard input a
  * pipe from this process: it ends when that closes, even if this process
  * is killed; `stop` ends it and removes its address and directory.
@@ -225,8 +225,17 @@ export async function startSambaAd(): Promise<RunningDomainController> {
     };
     child.stdout.setEncoding('utf8').on('data', keep);
     child.stderr.setEncoding('utf8').on('data', keep);
+    let failed: Error | undefined;
+    child.once('error', (error) => {
+      failed = error;
+    });
     const stop = async (): Promise<void> => {
-      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      if (
+        failed === undefined &&
+        child.exitCode === null &&
+        child.signalCode === null &&
+        child.pid !== undefined
+      ) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
@@ -237,7 +246,10 @@ export async function startSambaAd(): Promise<RunningDomainController> {
     };
     const ldapUrl = `ldap://${address}`;
     try {
-      await answering(ldapUrl, () => child.exitCode !== null);
+      await answering(ldapUrl, () => {
+        if (failed !== undefined) throw failed;
+        return child.exitCode !== null || child.signalCode !== null;
+      });
     } catch (error) {
       await stop();
       throw new Error(`samba did not start: ${String(error)}\n${output}`, { cause: error });
@@ -251,7 +263,7 @@ export async function startSambaAd(): Promise<RunningDomainController> {
 }
 
 /**
- * The provisioned and seeded domain's directory, made when absent. Made
+ * The provisioned and filled domain's directory, made when absent. Made
  * aside and renamed into place, so two test processes making it at once
  * each end with a whole one.
  */
