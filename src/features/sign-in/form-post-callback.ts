@@ -10,6 +10,7 @@ import {
   callbackRelayPage,
 } from '../../foundation/pages/index.js';
 import { securityHeaders } from '../../foundation/web/index.js';
+import { applicationOrigins } from './application-origins.js';
 import type { TrialCallback } from './callback-answer.js';
 import { callbackStart, completeCallback, failCallback } from './callback-answer.js';
 import { formFields } from './callback-query.js';
@@ -132,7 +133,12 @@ function relay(
       (one) => [name, one] as const,
     ),
   );
-  const csp = securityHeaders({ https: gateway.config.secureCookies })['Content-Security-Policy'];
+  // The relayed post's redirects end on the application host the sign-in
+  // began at (application-origins.ts): form-action must allow it.
+  const csp = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: applicationOrigins(gateway),
+  })['Content-Security-Policy'];
   void reply.header('content-security-policy', `${csp}; script-src ${RELAY_SCRIPT_SOURCE}`);
   return sendPage(
     reply,
