@@ -39,20 +39,15 @@ function claimsOf(jwt: string): Record<string, unknown> {
  * the groups the directory or the identity provider gave, which the
  * application's rule on groups lets in.
  *
- * Not run yet: both sign-ins end with a form post on the gateway (the
- * directory's password form, the relayed SAML Response), whose 303 goes to
- * the authorization endpoint and on to the client's redirect URI; browsers
- * apply CSP form-action to those redirects, and the pages allow only the
- * gateway's own hosts (sign-in/application-origins.ts), so Chromium stops
- * before the client (net::ERR_ABORTED). The local accounts' form is in the
- * same case. The pages need the registered clients' redirect origins, which
- * the sign-in feature cannot read today (openid-provider's own store).
+ * Both end with a form post on the gateway (the directory's password form,
+ * the relayed SAML Response) whose 303 goes to the authorization endpoint
+ * and on to the client's redirect URI: browsers apply CSP form-action to
+ * those redirects, so the pages allow the registered clients' origins
+ * (sign-in/application-origins.ts), or Chromium would stop before the client.
  */
-const formActionToClients: string | false =
-  'a sign-in by a form of the gateway cannot end at a client of its OpenID Provider yet (CSP form-action)';
 describe(
   'an LDAP user and a SAML user sign in to an OpenID Connect application, in Chromium',
-  { skip: formActionToClients || chromiumSkip || slapdSkip || simpleSamlPhpSkip },
+  { skip: chromiumSkip || slapdSkip || simpleSamlPhpSkip },
   () => {
     const step = storySteps();
     let slapd: RunningSlapd;

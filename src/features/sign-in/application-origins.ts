@@ -11,7 +11,7 @@ import type { Gateway } from '../../foundation/http/gateway.js';
  * at every listed host, in the public URL's scheme as the handoff uses; a
  * `*.domain` host is a CSP wildcard host source of its own.
  */
-export function applicationOrigins(gateway: Gateway): string[] {
+function applicationOrigins(gateway: Gateway): string[] {
   const { hosts, publicUrl } = gateway.config;
   if (!hosts.several) return [];
   const { protocol } = new URL(publicUrl);
@@ -19,4 +19,15 @@ export function applicationOrigins(gateway: Gateway): string[] {
     const url = URL.canParse(`${protocol}//${host}`) ? new URL(`${protocol}//${host}`) : undefined;
     return url === undefined ? [] : [url.origin];
   });
+}
+
+/**
+ * The origins a sign-in form of the auth host may end at: every application
+ * host, and every redirect URI registered with the gateway's OpenID Provider,
+ * where a sign-in that continues an authorization request ends
+ * (openid-provider/redirect-origins.ts).
+ */
+export async function signInFormOrigins(gateway: Gateway): Promise<string[]> {
+  const clients = (await gateway.clientRedirectOrigins?.()) ?? [];
+  return [...new Set([...applicationOrigins(gateway), ...clients])];
 }

@@ -16,7 +16,7 @@ import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
 import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { startSession } from '../sessions/session-service.js';
-import { applicationOrigins } from './application-origins.js';
+import { signInFormOrigins } from './application-origins.js';
 import { chooserHref } from './auth-host-sign-in.js';
 import { formBinding, withinFailureLimit } from './password-form-guards.js';
 import {
@@ -195,7 +195,7 @@ async function formEntry(gateway: Gateway, entryId: string): Promise<CompiledEnt
   return entry;
 }
 
-function renderForm(
+async function renderForm(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -203,7 +203,7 @@ function renderForm(
   state: string,
   status: number,
   shown: { readonly username?: string; readonly failed?: boolean; readonly trial?: boolean },
-): FastifyReply {
+): Promise<FastifyReply> {
   const { username, failed = false, trial = false } = shown;
   const page = pageContext(gateway, request);
   const binding = ensureBinding(gateway, request, reply);
@@ -211,7 +211,9 @@ function renderForm(
   void reply.header('cache-control', 'no-store');
   const policy = securityHeaders({
     https: gateway.config.secureCookies,
-    formActionOrigins: applicationOrigins(gateway),
+    // The post's redirects end on an application host, or at an OpenID
+    // Provider client whose authorization request the sign-in continues.
+    formActionOrigins: await signInFormOrigins(gateway),
   })['Content-Security-Policy'];
   if (policy !== undefined) void reply.header('content-security-policy', policy);
   return sendPage(
