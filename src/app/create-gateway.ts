@@ -14,6 +14,7 @@ import { UpgradedConnections, upgradeRecheckMs } from '../foundation/http/upgrad
 import { gatewayMemory } from '../foundation/http/gateway-memory.js';
 import { upgradeStillAllowed } from '../features/reverse-proxy/proxy-upgrade.js';
 import { touchIntervalMs } from '../features/sessions/session-service.js';
+import { clientRedirectOrigins } from '../features/openid-provider/redirect-origins.js';
 import { revalidateBySource, sourceOf } from '../features/sign-in/sources/source-registry.js';
 import { createSignInEnds } from '../foundation/storage/sign-in-ends.js';
 import { Telemetry } from '../foundation/observability/telemetry.js';
@@ -110,6 +111,7 @@ export function createGateway(
     send,
     oidc,
     sources: sourceOf,
+    clientRedirectOrigins: () => clientRedirectOrigins(storage.providerClients),
     telemetry,
     ...(outbound === undefined
       ? {}

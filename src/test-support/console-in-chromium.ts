@@ -55,10 +55,17 @@ export interface ConsoleBrowser {
   readonly pageProblems: readonly string[];
 }
 
-/** Creates the gateway's local administrator and opens a page for them in headless Chromium. */
-export async function openConsoleBrowser(gateway: TestGateway): Promise<ConsoleBrowser> {
+/**
+ * Creates the gateway's local administrator and opens a page for them in
+ * headless Chromium; `chromiumArgs` are switches of launchChromium (a
+ * `--host-resolver-rules` for an identity provider on a name of its own).
+ */
+export async function openConsoleBrowser(
+  gateway: TestGateway,
+  chromiumArgs: readonly string[] = [],
+): Promise<ConsoleBrowser> {
   await bootstrapAdmin(gateway.storage.users, adminPassword, Date.now());
-  const browser = await launchChromium();
+  const browser = await launchChromium(chromiumArgs);
   const admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await admin.newPage();
   // Leaving a form with unsaved changes asks to confirm; these tests mean to leave.

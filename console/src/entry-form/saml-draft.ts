@@ -57,6 +57,9 @@ export function samlFromEntry(view: EntryView): SamlDraft {
   };
 }
 
+/** A preset's parameter left as the preset wrote it (presets/preset-draft.ts fillParameters). */
+const unfilledParameter = /\{\{[A-Za-z][A-Za-z0-9]*\}\}/;
+
 /** The `saml` block and the groupMapping of the admin API's body; blank fields left out. */
 export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMapping'> {
   const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
@@ -77,9 +80,15 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
   const spEntityId = optional(draft.spEntityId);
   const skew = optional(draft.clockSkewSeconds);
   const metadata = draft.idpMetadataXml.trim() === '' ? undefined : draft.idpMetadataXml;
-  // With metadata, a blank field is left to it; without, it is sent for the core to name.
+  // With metadata, a blank field is left to it, and so is one still holding a
+  // preset's parameter nobody filled ({{issuer}}, presets/preset-draft.ts):
+  // the metadata stands for the three, and a placeholder sent would refuse
+  // the entry (a URL, a certificate) or, as an entityID, override the
+  // metadata's own. Without metadata, either is sent for the core to name.
   const given = (value: string) =>
-    metadata !== undefined && value.trim() === '' ? undefined : value;
+    metadata !== undefined && (value.trim() === '' || unfilledParameter.test(value))
+      ? undefined
+      : value;
   const ssoUrl = given(draft.ssoUrl.trim());
   const idpEntityId = given(draft.idpEntityId.trim());
   const idpCertificate = given(draft.idpCertificate);

@@ -93,3 +93,40 @@ describe('a new entry from a preset', () => {
     assert.equal(draftFromPreset(wecom, defaultParameters(wecom), emptyDraft).name, 'WeCom');
   });
 });
+
+describe('a SAML entry from a preset, with the metadata pasted', () => {
+  const presetFile = async (name: string) =>
+    JSON.parse(
+      await readFile(
+        new URL(`../../../../src/foundation/presets/${name}.json`, import.meta.url),
+        'utf8',
+      ),
+    ) as PresetView;
+  const metadata = '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata"/>';
+
+  test("the preset's unfilled parameters are left to the metadata, as blank fields are", async () => {
+    for (const name of ['okta-saml', 'microsoft-entra-id-saml', 'adfs-saml']) {
+      const draft = draftFromPreset(await presetFile(name), {}, emptyDraft);
+      assert.match(draft.saml.idpCertificate, /\{\{certificate\}\}/, name);
+      const pasted = { ...draft, saml: { ...draft.saml, idpMetadataXml: metadata } };
+      const { saml } = toEntryBody(pasted, false);
+      assert.deepEqual(
+        [saml?.ssoUrl, saml?.idpEntityId, saml?.idpCertificate],
+        [undefined, undefined, undefined],
+        name,
+      );
+      assert.equal(saml?.idpMetadataXml, metadata);
+      assert.ok(saml.attributes?.groups !== undefined, `${name}: the preset's attributes stay`);
+    }
+  });
+
+  test('a parameter filled is sent beside the metadata; without metadata, a placeholder is sent for the core to name', async () => {
+    const entra = await presetFile('microsoft-entra-id-saml');
+    const filled = draftFromPreset(entra, { tenant: 'contoso-tenant' }, emptyDraft);
+    const pasted = { ...filled, saml: { ...filled.saml, idpMetadataXml: metadata } };
+    const { saml } = toEntryBody(pasted, false);
+    assert.equal(saml?.ssoUrl, 'https://login.microsoftonline.com/contoso-tenant/saml2');
+    assert.equal(saml.idpCertificate, undefined);
+    assert.equal(toEntryBody(filled, false).saml?.idpCertificate, '{{certificate}}');
+  });
+});

@@ -14,6 +14,17 @@ describe('a test sign-in trace in the language on screen', () => {
     assert.equal(stepName('user info', en.trialSignIn), 'user info');
   });
 
+  test("a directory's and a SAML provider's steps, as the gateway names them, in both languages", () => {
+    // src/features/ldap-directory/directory-sign-in.ts, sign-in/sources/ldap-source.ts and saml-source.ts.
+    const chinese = ['service bind', 'user search', 'user bind', 'groups', 'mapped user'].map(
+      (name) => stepName(name, zhCN.trialSignIn),
+    );
+    assert.deepEqual(chinese, ['服务账号绑定', '搜索用户', '用户绑定', '组', '映射出的用户']);
+    assert.equal(stepName('saml response', zhCN.trialSignIn), 'SAML 应答');
+    assert.equal(stepName('saml response', en.trialSignIn), 'SAML response');
+    assert.equal(stepName('service bind', en.trialSignIn), 'service bind');
+  });
+
   test('what provisioning would do, by its action and the mapped user', () => {
     const plan = { action: 'create', message: 'a new user alice would be created' };
     assert.equal(provisioningLine(plan, 'alice', zhCN.trialSignIn), '创建新用户 alice');

@@ -159,3 +159,48 @@ describe('a callback posted by the server (responseMode form_post)', () => {
     assert.match(await tooLarge.text(), /callback_body_invalid/);
   });
 });
+
+/**
+ * Under application hosts, a sign-in begun on one ends there: the relayed
+ * post's redirects go through the handoff to that host, and browsers apply
+ * CSP form-action to them (application-origins.ts). The relay page allows
+ * every listed host, or Chromium stops the redirect (saml-hosts-browser.test.ts
+ * shows it with a real identity provider).
+ */
+describe('the relay page under application hosts', () => {
+  let gw: TestGateway;
+  let port = 0;
+  before(async () => {
+    gw = await startTestGateway({
+      entries: ({ standard }) => [{ ...standard, id: 'posted', responseMode: 'form_post' }],
+      envOfPort: (gatewayPort) => {
+        port = gatewayPort;
+        return {
+          SSOGATE_PUBLIC_URL: `http://sso.corp.test:${port}`,
+          SSOGATE_UPSTREAM: `wiki.corp.test:${port}=http://127.0.0.1:9`,
+          SSOGATE_FORWARD_AUTH_HOSTS: `*.apps.test:${port}`,
+        };
+      },
+    });
+  });
+  after(async () => gw.close());
+
+  test("lets the relayed post's redirects reach every application host", async () => {
+    const relay = await gw.app.inject({
+      method: 'POST',
+      url: '/_sso/callback/posted',
+      headers: {
+        host: `sso.corp.test:${port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'code=c&state=s',
+    });
+    assert.equal(relay.statusCode, 200, relay.body);
+    assert.match(
+      String(relay.headers['content-security-policy']),
+      new RegExp(
+        `form-action 'self' http://wiki\\.corp\\.test:${port} http://\\*\\.apps\\.test:${port};`,
+      ),
+    );
+  });
+});

@@ -10,6 +10,7 @@ import {
   callbackRelayPage,
 } from '../../foundation/pages/index.js';
 import { securityHeaders } from '../../foundation/web/index.js';
+import { signInFormOrigins } from './application-origins.js';
 import type { TrialCallback } from './callback-answer.js';
 import { callbackStart, completeCallback, failCallback } from './callback-answer.js';
 import { formFields } from './callback-query.js';
@@ -121,18 +122,24 @@ function isForm(request: FastifyRequest): boolean {
 }
 
 /** The page that posts the fields again, same-site; its one script allowed by its hash. */
-function relay(
+async function relay(
   gateway: Gateway,
   request: CallbackRequest,
   reply: FastifyReply,
   query: CallbackQuery,
-): FastifyReply {
+): Promise<FastifyReply> {
   const fields = Object.entries(query).flatMap(([name, value]) =>
     (Array.isArray(value) ? (value as string[]) : [String(value)]).map(
       (one) => [name, one] as const,
     ),
   );
-  const csp = securityHeaders({ https: gateway.config.secureCookies })['Content-Security-Policy'];
+  // The relayed post's redirects end on the application host the sign-in
+  // began at, or at the OpenID Provider's client whose authorization request
+  // it continues (application-origins.ts): form-action must allow them.
+  const csp = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: await signInFormOrigins(gateway),
+  })['Content-Security-Policy'];
   void reply.header('content-security-policy', `${csp}; script-src ${RELAY_SCRIPT_SOURCE}`);
   return sendPage(
     reply,

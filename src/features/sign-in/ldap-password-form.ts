@@ -16,6 +16,7 @@ import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
 import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { startSession } from '../sessions/session-service.js';
+import { signInFormOrigins } from './application-origins.js';
 import { chooserHref } from './auth-host-sign-in.js';
 import { formBinding, withinFailureLimit } from './password-form-guards.js';
 import {
@@ -194,26 +195,7 @@ async function formEntry(gateway: Gateway, entryId: string): Promise<CompiledEnt
   return entry;
 }
 
-/**
- * Browsers apply CSP form-action to the redirects that follow a form post
- * (src/foundation/web/security-headers.ts), and a sign-in begun on an
- * application host ends there: the post's 303 goes to the handoff, which
- * sends the browser on to that host (handoff.ts), or under a cookie domain
- * to the return hop, which does the same. So the form may end at every
- * listed host, in the public URL's scheme as the handoff uses; a `*.domain`
- * host is a CSP wildcard host source of its own.
- */
-function applicationOrigins(gateway: Gateway): string[] {
-  const { hosts, publicUrl } = gateway.config;
-  if (!hosts.several) return [];
-  const { protocol } = new URL(publicUrl);
-  return hosts.others.flatMap((host) => {
-    const url = URL.canParse(`${protocol}//${host}`) ? new URL(`${protocol}//${host}`) : undefined;
-    return url === undefined ? [] : [url.origin];
-  });
-}
-
-function renderForm(
+async function renderForm(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -221,7 +203,7 @@ function renderForm(
   state: string,
   status: number,
   shown: { readonly username?: string; readonly failed?: boolean; readonly trial?: boolean },
-): FastifyReply {
+): Promise<FastifyReply> {
   const { username, failed = false, trial = false } = shown;
   const page = pageContext(gateway, request);
   const binding = ensureBinding(gateway, request, reply);
@@ -229,7 +211,9 @@ function renderForm(
   void reply.header('cache-control', 'no-store');
   const policy = securityHeaders({
     https: gateway.config.secureCookies,
-    formActionOrigins: applicationOrigins(gateway),
+    // The post's redirects end on an application host, or at an OpenID
+    // Provider client whose authorization request the sign-in continues.
+    formActionOrigins: await signInFormOrigins(gateway),
   })['Content-Security-Policy'];
   if (policy !== undefined) void reply.header('content-security-policy', policy);
   return sendPage(

@@ -39,6 +39,13 @@ export interface Gateway {
    * (src/features/sign-in/sources/source-registry.ts, handed in by app/).
    */
   readonly sources: SignOutSources;
+  /**
+   * The origins of the redirect URIs registered with the gateway's OpenID
+   * Provider (handed in by app/ from src/features/openid-provider/): a
+   * sign-in by a form of the gateway may end there, so the form's CSP
+   * form-action allows them (src/features/sign-in/application-origins.ts).
+   */
+  readonly clientRedirectOrigins?: () => Promise<readonly string[]>;
   /** Metrics and traces (src/foundation/observability/), each off unless configured. */
   readonly telemetry: Telemetry;
   /** Closes the gateway's own outbound connections, when it made its client; at app close. */
