@@ -35,6 +35,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
     const mapped = await readSamlAnswer(entry, fields, pending, {
       endpoints,
       clock: deps.clock,
+      documents: deps.documents,
     });
     return { mapped, oidc: undefined };
   };
@@ -44,6 +45,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
       samlAuthnRequest(entry, {
         publicUrl: deps.publicUrl,
         random: deps.random,
+        documents: deps.documents,
         ...(options.stateBytes === undefined ? {} : { stateBytes: options.stateBytes }),
       }),
     callback: {
@@ -72,6 +74,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
       return readSamlAnswer(entry, fields, pending, {
         endpoints: samlEndpoints(publicUrlOfCallback(pending.redirectUri, entry.id), entry),
         clock: deps.clock,
+        documents: deps.documents,
         checked: (label, value) => {
           trace.result({ label, outcome: 'ok', value });
         },
