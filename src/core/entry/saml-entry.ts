@@ -96,7 +96,10 @@ export function compileSaml(
     );
   }
   if (idpMetadataUrl !== undefined && idpMetadataXml !== undefined) {
-    problems.field('saml.idpMetadataUrl', 'cannot be given with idpMetadataXml: give one of the two');
+    problems.field(
+      'saml.idpMetadataUrl',
+      'cannot be given with idpMetadataXml: give one of the two',
+    );
   }
   // With metadata, the three fields only override what it says.
   const fromMetadata = idpMetadataXml !== undefined || idpMetadataUrl !== undefined;
@@ -206,7 +209,10 @@ function compileDecryption(
     matches = new X509Certificate(certificate).checkPrivateKey(createPrivateKey(keyText));
   } catch {
     // The key's text is never quoted: it is a secret.
-    problems.field('appsecret', 'must be a private key, PEM (-----BEGIN PRIVATE KEY-----), unencrypted');
+    problems.field(
+      'appsecret',
+      'must be a private key, PEM (-----BEGIN PRIVATE KEY-----), unencrypted',
+    );
     return undefined;
   }
   if (!matches) {

@@ -234,7 +234,7 @@ export const errorRegistry = {
   saml_decryption_failed: {
     status: 400,
     summary:
-      "The assertion is encrypted and the entry holds no service provider key, or it was encrypted to another key.",
+      'The assertion is encrypted and the entry holds no service provider key, or it was encrypted to another key.',
   },
   saml_metadata_unavailable: {
     status: 502,

@@ -88,7 +88,7 @@ async function rootOf(xml: string): Promise<Element | string> {
     },
   }).parseFromString(xml, 'text/xml');
   const root = failed.yes ? undefined : document.documentElement;
-  if (root === undefined || root === null) return 'is not well-formed XML';
+  if (root === undefined) return 'is not well-formed XML';
   if (
     root.namespaceURI !== metadataNs ||
     (root.localName !== 'EntityDescriptor' && root.localName !== 'EntitiesDescriptor')
@@ -110,24 +110,20 @@ function timeOf(value: string | null): number | undefined {
  * when it is none, or negative.
  */
 export function durationMs(value: string | null): number | undefined {
+  const text = value?.trim() ?? '';
   const match =
-    value === null
-      ? null
-      : /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
-          value.trim(),
-        );
-  if (match === null || value?.trim() === 'P' || value?.trim().endsWith('T')) return undefined;
-  const [years, months, days, hours, minutes, seconds] = match
+    /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
+      text,
+    );
+  // "P" alone, or a "T" with no time after it, is no duration.
+  if (match === null || text === 'P' || text.endsWith('T')) return undefined;
+  const [years = 0, months = 0, days = 0, hours = 0, minutes = 0, seconds = 0] = match
     .slice(1)
-    .map((part) => (part === undefined ? 0 : Number(part)));
+    // A group that did not match is undefined at run time, whatever its type says.
+    .map((part) => Number((part as string | undefined) ?? 0));
   const day = 24 * 60 * 60;
   return (
-    ((years ?? 0) * 365 * day +
-      (months ?? 0) * 30 * day +
-      (days ?? 0) * day +
-      (hours ?? 0) * 3600 +
-      (minutes ?? 0) * 60 +
-      (seconds ?? 0)) *
+    (years * 365 * day + months * 30 * day + days * day + hours * 3600 + minutes * 60 + seconds) *
     1000
   );
 }

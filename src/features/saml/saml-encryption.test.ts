@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { RunningSimpleSamlPhp, TestKeyPair } from './test-support/simplesamlphp.js';
-import { makeKeyPair, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
+import {
+  makeKeyPair,
+  simpleSamlPhpSkip,
+  startSimpleSamlPhp,
+} from './test-support/simplesamlphp.js';
 import { responseFromIdp } from './test-support/saml-sign-in-steps.js';
 
 /**
@@ -23,7 +27,8 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
 
   const acsUrl = (id: string) => `${gw.url}/_sso/callback/${id}`;
   const spMetadataUrl = (id: string) => `${gw.url}/_sso/saml/${id}/metadata`;
-  const bodyOf = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  const bodyOf = (pem: string) =>
+    pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 
   const api = (method: string, path: string, body?: unknown) =>
     fetch(`${gw.url}/_sso/api/${path}`, {
@@ -54,7 +59,10 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
   }
 
   before(async () => {
-    [ours, another] = await Promise.all([makeKeyPair('ssogate-sp.test'), makeKeyPair('other.test')]);
+    [ours, another] = await Promise.all([
+      makeKeyPair('ssogate-sp.test'),
+      makeKeyPair('other.test'),
+    ]);
     gw = await startTestGateway();
     token = await storedApiToken(gw, 'saml-encryption-tests');
     idp = await startSimpleSamlPhp(
@@ -121,7 +129,7 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
     assert.ok(!gw.logLines.some((line) => line.includes(keyBody)), 'the key in a log line');
 
     // An edit that does not resend the key keeps it.
-    const { appsecret: _dropped, ...withoutKey } = entry('enc', ours);
+    const withoutKey = { ...entry('enc', ours), appsecret: undefined };
     const kept = await api('PUT', 'entries/enc', { ...withoutKey, name: 'SAML enc, renamed' });
     assert.equal(kept.status, 200, await kept.text());
     assert.match(await (await fetch(spMetadataUrl('enc'))).text(), /use="encryption"/);

@@ -97,7 +97,8 @@ export class FetchedDocuments {
       throw error;
     }
     const fresh = usable();
-    if (fresh === undefined) throw slot.failure?.error ?? fetch.unavailable('it expired', undefined);
+    if (fresh === undefined)
+      throw slot.failure?.error ?? fetch.unavailable('it expired', undefined);
     return fresh.value as T;
   }
 
