@@ -10,9 +10,9 @@ const metadataNs = 'urn:oasis:names:tc:SAML:2.0:metadata';
  * unless it asks for less (its cacheDuration, its validUntil). An hour: a
  * certificate the identity provider rolls over is taken up within it.
  */
-export const metadataRefreshMs = 60 * 60 * 1000;
+const metadataRefreshMs = 60 * 60 * 1000;
 /** One identity provider's metadata is a few kilobytes; a federation's list, more. */
-export const maxMetadataBytes = 1024 * 1024;
+const maxMetadataBytes = 1024 * 1024;
 
 /**
  * The identity provider's metadata document fetched from the entry's
@@ -109,7 +109,7 @@ function timeOf(value: string | null): number | undefined {
  * PnYnMnDTnHnMnS, a year taken as 365 days and a month as 30. Undefined
  * when it is none, or negative.
  */
-export function durationMs(value: string | null): number | undefined {
+function durationMs(value: string | null): number | undefined {
   const text = value?.trim() ?? '';
   const match =
     /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(

@@ -88,7 +88,7 @@ async function readMetadata(
 }
 
 /** What a metadata document says of the identity provider; {} when it is no such document. */
-export async function metadataOf(
+async function metadataOf(
   xml: string,
   wantedEntityId: string | undefined,
 ): Promise<Partial<SamlIdentityProvider>> {

@@ -5,10 +5,10 @@ import type { SendOutbound } from './outbound-policy.js';
 /** How long a failed fetch is remembered before the next use tries again. */
 const failureRetryMs = 30 * 1000;
 /** The least time a document is used before it is fetched again, whatever it says of itself. */
-export const minRefreshMs = 60 * 1000;
+const minRefreshMs = 60 * 1000;
 
 /** What a document's reader made of its text. */
-export interface DocumentReading<T> {
+interface DocumentReading<T> {
   readonly value: T;
   /** An earlier time to fetch it again than the caller's interval, as the document asks. */
   readonly refreshBy?: number;
@@ -17,7 +17,7 @@ export interface DocumentReading<T> {
 }
 
 /** One document to fetch, and how. */
-export interface DocumentFetch<T> {
+interface DocumentFetch<T> {
   /** What the copy is kept under: the URL, and whatever else the reading depends on. */
   readonly key: string;
   readonly url: string;
@@ -34,7 +34,7 @@ export interface DocumentFetch<T> {
 }
 
 /** A fetch's outcome, for the metrics and the log: `success`, or the failure's code. */
-export interface DocumentFetchEvent {
+interface DocumentFetchEvent {
   readonly url: string;
   readonly outcome: string;
   /** The failure, when there is one. */

@@ -194,27 +194,30 @@ $config['language.cookie.samesite'] = null;
 $config = ${php({ admin: ['core:AdminPassword'], 'example-userpass': { 0: 'exampleauth:UserPass', ...accounts } })};
 `,
   );
-  // Read by SimpleSAMLphp at every request: a new key pair takes effect at once.
-  const writeHosted = (keyBase: string) =>
-    writeFile(
-      join(dir, 'metadata', 'saml20-idp-hosted.php'),
-      `<?php
+  // The key pair in use is named by a plain file, read at every request: the
+  // PHP metadata file itself may be served from PHP's opcode cache for a
+  // moment after it changes (opcache.revalidate_freq), a plain file never is.
+  const current = join(dir, 'cert', 'current');
+  await writeFile(current, 'idp');
+  await writeFile(
+    join(dir, 'metadata', 'saml20-idp-hosted.php'),
+    `<?php
+$current = trim(file_get_contents(${php(current)}));
 $metadata[${php(entityId)}] = ${php({
-        host: '__DEFAULT__',
-        privatekey: `${keyBase}.key`,
-        certificate: `${keyBase}.crt`,
-        auth: 'example-userpass',
-        'attributes.NameFormat': 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic',
-      })};
+      host: '__DEFAULT__',
+      auth: 'example-userpass',
+      'attributes.NameFormat': 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic',
+    })};
+$metadata[${php(entityId)}]['privatekey'] = $current . '.key';
+$metadata[${php(entityId)}]['certificate'] = $current . '.crt';
 `,
-    );
-  await writeHosted('idp');
+  );
   let rolls = 0;
   const rollKey = async (): Promise<string> => {
     rolls += 1;
     const base = `idp-${rolls}`;
     await writeKeyPair(join(dir, 'cert'), base, `simplesamlphp-${rolls}.test`);
-    await writeHosted(base);
+    await writeFile(current, base);
     return readFile(join(dir, 'cert', `${base}.crt`), 'utf8');
   };
   await writeFile(
