@@ -11,6 +11,10 @@ export interface SamlDraft {
   readonly idpCertificate: string;
   /** The identity provider's metadata, pasted; it stands for the three above. */
   readonly idpMetadataXml: string;
+  /** Or where the gateway fetches that metadata from, and refreshes it. */
+  readonly idpMetadataUrl: string;
+  /** The certificate of the gateway's key for encrypted assertions (the key: the App secret). */
+  readonly spCertificate: string;
   /** Kept as stored: the form has no control for it (docs/entries.md). */
   readonly wantAssertionsSigned: boolean | undefined;
   readonly spEntityId: string;
@@ -28,6 +32,8 @@ export const emptySaml: SamlDraft = {
   idpEntityId: '',
   idpCertificate: '',
   idpMetadataXml: '',
+  idpMetadataUrl: '',
+  spCertificate: '',
   wantAssertionsSigned: undefined,
   spEntityId: '',
   clockSkewSeconds: '',
@@ -46,6 +52,8 @@ export function samlFromEntry(view: EntryView): SamlDraft {
     idpEntityId: saml.idpEntityId ?? '',
     idpCertificate: saml.idpCertificate ?? '',
     idpMetadataXml: saml.idpMetadataXml ?? '',
+    idpMetadataUrl: saml.idpMetadataUrl ?? '',
+    spCertificate: saml.spCertificate ?? '',
     wantAssertionsSigned: saml.wantAssertionsSigned,
     spEntityId: saml.spEntityId ?? '',
     clockSkewSeconds: saml.clockSkewSeconds === undefined ? '' : String(saml.clockSkewSeconds),
@@ -77,9 +85,13 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
   const spEntityId = optional(draft.spEntityId);
   const skew = optional(draft.clockSkewSeconds);
   const metadata = draft.idpMetadataXml.trim() === '' ? undefined : draft.idpMetadataXml;
+  const metadataUrl = optional(draft.idpMetadataUrl);
+  const spCertificate = draft.spCertificate.trim() === '' ? undefined : draft.spCertificate;
   // With metadata, a blank field is left to it; without, it is sent for the core to name.
   const given = (value: string) =>
-    metadata !== undefined && value.trim() === '' ? undefined : value;
+    (metadata !== undefined || metadataUrl !== undefined) && value.trim() === ''
+      ? undefined
+      : value;
   const ssoUrl = given(draft.ssoUrl.trim());
   const idpEntityId = given(draft.idpEntityId.trim());
   const idpCertificate = given(draft.idpCertificate);
@@ -89,6 +101,8 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
       ...(idpEntityId === undefined ? {} : { idpEntityId }),
       ...(idpCertificate === undefined ? {} : { idpCertificate }),
       ...(metadata === undefined ? {} : { idpMetadataXml: metadata }),
+      ...(metadataUrl === undefined ? {} : { idpMetadataUrl: metadataUrl }),
+      ...(spCertificate === undefined ? {} : { spCertificate }),
       ...(draft.wantAssertionsSigned === undefined
         ? {}
         : { wantAssertionsSigned: draft.wantAssertionsSigned }),
