@@ -65,7 +65,8 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
     signOutAtSource: () => undefined,
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
-    secrets: [],
+    // The entry's private key for encrypted assertions: never shown, should a message ever hold it.
+    secrets: entry.saml.decryption === undefined ? [] : [entry.saml.decryption.privateKey],
     // The Response's checks one by one, each value masked as the trace masks
     // any (trace-recorder.ts); the assertion itself is never shown.
     async readTrialAnswer(deps, fields, pending, trace) {
