@@ -114,6 +114,25 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
     }
   });
 
+  test('an assertion whose key is encrypted by RSA PKCS#1 v1.5 is refused before decrypting', async () => {
+    const browser = gw.browser();
+    const answer = await responseFromIdp(browser, gw.url, idp, 'enc');
+    const xml = Buffer.from(answer.fields.SAMLResponse ?? '', 'base64').toString('utf8');
+    const weak = xml.replace(
+      'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
+      'http://www.w3.org/2001/04/xmlenc#rsa-1_5',
+    );
+    assert.notEqual(weak, xml, xml);
+    const page = await browser.submit(answer.action, {
+      ...answer.fields,
+      SAMLResponse: Buffer.from(weak, 'utf8').toString('base64'),
+    });
+    assert.equal(page.status, 400, page.body);
+    assert.match(page.body, /<code>saml_decryption_failed<\/code>/);
+    const logged = gw.logLines.find((line) => line.includes('encrypted by rsa-1_5'));
+    assert.ok(logged, gw.logLines.slice(-3).join('\n'));
+  });
+
   test('the metadata publishes the encryption certificate; the key goes out nowhere', async () => {
     const metadata = await (await fetch(spMetadataUrl('enc'))).text();
     assert.match(metadata, /<KeyDescriptor use="encryption">/);

@@ -126,6 +126,16 @@ export async function readSamlAnswer(
     );
   }
 
+  if (encrypted) {
+    const weak = weakEncryption(firstChild(response, assertionNs, 'EncryptedAssertion'));
+    if (weak !== undefined) {
+      throw refuse(
+        'saml_decryption_failed',
+        `the assertion is encrypted by ${weak}, which the gateway does not decrypt; have the identity provider use RSA-OAEP and AES`,
+      );
+    }
+  }
+
   const signed = await signedAssertion(entry, idp, encoded, encrypted, refuse);
   if (encrypted) checked('EncryptedAssertion', "decrypted with the entry's key");
   const assertion = parseXml(DOMParser, signed)?.documentElement;
@@ -193,6 +203,30 @@ async function signedAssertion(
   if (xml === undefined)
     throw refuse('saml_signature_invalid', 'the Response holds no signed assertion');
   return xml;
+}
+
+/**
+ * Algorithms refused before any decryption (XML Encryption 1.1 §5.4.1 and
+ * §5.5.1 warn of both): RSA PKCS#1 v1.5 key transport, whose errors are a
+ * padding oracle, and triple DES. The library under node-saml would
+ * decrypt them, only warning.
+ */
+const weakAlgorithms = new Map([
+  ['http://www.w3.org/2001/04/xmlenc#rsa-1_5', 'rsa-1_5'],
+  ['http://www.w3.org/2001/04/xmlenc#tripledes-cbc', 'tripledes-cbc'],
+]);
+
+/** The name of a refused algorithm the EncryptedAssertion names anywhere in it, if any. */
+function weakEncryption(encrypted: Element | undefined): string | undefined {
+  const methods = Array.from(
+    encrypted?.getElementsByTagNameNS('http://www.w3.org/2001/04/xmlenc#', 'EncryptionMethod') ??
+      [],
+  );
+  for (const method of methods) {
+    const name = weakAlgorithms.get(method.getAttribute('Algorithm') ?? '');
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 /** Whether node-saml's error is one of its signature checks (saml.js validatePostResponseAsync). */
