@@ -175,6 +175,17 @@ export async function buildApp(
     // The upstream agents' pooled connections, the parsed cookies and URLs.
     gateway.memory.release();
   });
+  // A failed fetch of an identity provider's metadata: with an earlier copy
+  // kept in use the sign-ins go on, so the log is where it shows.
+  gateway.documents.onFetched((event) => {
+    if (event.error === undefined) return;
+    app.log.warn(
+      { url: event.url, code: event.error.code, keptCopy: event.keptCopy },
+      event.keptCopy
+        ? `refreshing metadata failed; the earlier copy stays in use: ${event.error.message}`
+        : `fetching metadata failed: ${event.error.message}`,
+    );
+  });
   // A stored entry the engine no longer compiles is left out of sign-in: said at every load.
   gateway.entries.onBrokenEntry((entryId, problem) => {
     app.log.error({ entryId, problem }, 'a stored entry no longer compiles; it signs no one in');

@@ -7,6 +7,7 @@ import { EntryRegistry } from '../foundation/entries/entry-registry.js';
 import type { SendOutbound } from '../foundation/outbound/outbound-policy.js';
 import { withTransportPolicy } from '../foundation/outbound/outbound-policy.js';
 import { ProviderMetadata } from '../foundation/oidc/provider-metadata.js';
+import { FetchedDocuments } from '../foundation/outbound/fetched-documents.js';
 import type { Gateway } from '../foundation/http/gateway.js';
 import type { GatewayStorage } from './open-storage.js';
 import { SessionCache } from '../foundation/http/session-cache.js';
@@ -72,6 +73,11 @@ export function createGateway(
   // Discovery and key sets go through the same client, address policy and caps as every call;
   // the endpoints a discovery document names are judged by the policy as it is read.
   const oidc = new ProviderMetadata(send, clock, policy);
+  // SAML identity providers' metadata by URL: the same client, caps and policy.
+  const documents = new FetchedDocuments(send, clock);
+  documents.onFetched((event) => {
+    telemetry.metadataFetch(event.outcome);
+  });
   const entries = new EntryRegistry(
     storage.entries,
     storage.changes,
@@ -110,6 +116,7 @@ export function createGateway(
     random,
     send,
     oidc,
+    documents,
     sources: sourceOf,
     clientRedirectOrigins: () => clientRedirectOrigins(storage.providerClients),
     telemetry,

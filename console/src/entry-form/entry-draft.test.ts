@@ -168,6 +168,8 @@ const samlEntry: EntryView = {
     idpEntityId: 'https://idp.example.test/metadata',
     idpCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
     idpMetadataXml: '<md:EntityDescriptor entityID="https://idp.example.test/metadata"/>',
+    idpMetadataUrl: 'https://idp.example.test/metadata',
+    spCertificate: '-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n',
     wantAssertionsSigned: false,
     spEntityId: 'urn:example:gateway',
     clockSkewSeconds: 30,

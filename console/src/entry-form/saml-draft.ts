@@ -11,6 +11,10 @@ export interface SamlDraft {
   readonly idpCertificate: string;
   /** The identity provider's metadata, pasted; it stands for the three above. */
   readonly idpMetadataXml: string;
+  /** Or where the gateway fetches that metadata from, and refreshes it. */
+  readonly idpMetadataUrl: string;
+  /** The certificate of the gateway's key for encrypted assertions (the key: the App secret). */
+  readonly spCertificate: string;
   /** Kept as stored: the form has no control for it (docs/entries.md). */
   readonly wantAssertionsSigned: boolean | undefined;
   readonly spEntityId: string;
@@ -28,6 +32,8 @@ export const emptySaml: SamlDraft = {
   idpEntityId: '',
   idpCertificate: '',
   idpMetadataXml: '',
+  idpMetadataUrl: '',
+  spCertificate: '',
   wantAssertionsSigned: undefined,
   spEntityId: '',
   clockSkewSeconds: '',
@@ -46,6 +52,8 @@ export function samlFromEntry(view: EntryView): SamlDraft {
     idpEntityId: saml.idpEntityId ?? '',
     idpCertificate: saml.idpCertificate ?? '',
     idpMetadataXml: saml.idpMetadataXml ?? '',
+    idpMetadataUrl: saml.idpMetadataUrl ?? '',
+    spCertificate: saml.spCertificate ?? '',
     wantAssertionsSigned: saml.wantAssertionsSigned,
     spEntityId: saml.spEntityId ?? '',
     clockSkewSeconds: saml.clockSkewSeconds === undefined ? '' : String(saml.clockSkewSeconds),
@@ -80,13 +88,17 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
   const spEntityId = optional(draft.spEntityId);
   const skew = optional(draft.clockSkewSeconds);
   const metadata = draft.idpMetadataXml.trim() === '' ? undefined : draft.idpMetadataXml;
-  // With metadata, a blank field is left to it, and so is one still holding a
-  // preset's parameter nobody filled ({{issuer}}, presets/preset-draft.ts):
-  // the metadata stands for the three, and a placeholder sent would refuse
-  // the entry (a URL, a certificate) or, as an entityID, override the
-  // metadata's own. Without metadata, either is sent for the core to name.
+  const metadataUrl = optional(draft.idpMetadataUrl);
+  const spCertificate = draft.spCertificate.trim() === '' ? undefined : draft.spCertificate;
+  // With metadata (pasted or by URL), a blank field is left to it, and so is
+  // one still holding a preset's parameter nobody filled ({{issuer}},
+  // presets/preset-draft.ts): the metadata stands for the three, and a
+  // placeholder sent would refuse the entry (a URL, a certificate) or, as an
+  // entityID, override the metadata's own. Without metadata, either is sent
+  // for the core to name.
   const given = (value: string) =>
-    metadata !== undefined && (value.trim() === '' || unfilledParameter.test(value))
+    (metadata !== undefined || metadataUrl !== undefined) &&
+    (value.trim() === '' || unfilledParameter.test(value))
       ? undefined
       : value;
   const ssoUrl = given(draft.ssoUrl.trim());
@@ -98,6 +110,8 @@ export function samlBody(draft: SamlDraft): Pick<EntryBody, 'saml' | 'groupMappi
       ...(idpEntityId === undefined ? {} : { idpEntityId }),
       ...(idpCertificate === undefined ? {} : { idpCertificate }),
       ...(metadata === undefined ? {} : { idpMetadataXml: metadata }),
+      ...(metadataUrl === undefined ? {} : { idpMetadataUrl: metadataUrl }),
+      ...(spCertificate === undefined ? {} : { spCertificate }),
       ...(draft.wantAssertionsSigned === undefined
         ? {}
         : { wantAssertionsSigned: draft.wantAssertionsSigned }),

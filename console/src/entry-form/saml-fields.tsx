@@ -15,7 +15,8 @@ interface SamlFieldsProps {
 /**
  * An entry of type saml (docs/entries.md#saml-20-identity-providers): the
  * identity provider's single sign-on URL, entityID and signing certificate,
- * the gateway's own entityID, the attributes read into the user, and the
+ * or where its metadata is fetched from, the gateway's own entityID and
+ * encryption certificate, the attributes read into the user, and the
  * metadata URL to give the provider's administrator.
  */
 export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProps) {
@@ -28,7 +29,7 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
     entryId === undefined
       ? undefined
       : `${window.location.origin}/_sso/saml/${encodeURIComponent(entryId)}/metadata`;
-  const fromMetadata = saml.idpMetadataXml.trim() !== '';
+  const fromMetadata = saml.idpMetadataXml.trim() !== '' || saml.idpMetadataUrl.trim() !== '';
   const field = (
     name: Exclude<keyof SamlDraft, 'wantAssertionsSigned'>,
     apiField: string,
@@ -59,6 +60,7 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
           {x.metadata} <code>{metadataUrl}</code>
         </p>
       )}
+      {field('idpMetadataUrl', 'saml.idpMetadataUrl', { url: true, hint: x.metadataUrlHint })}
       {field('idpMetadataXml', 'saml.idpMetadataXml', { multiline: true })}
       {field('ssoUrl', 'saml.ssoUrl', { required: !fromMetadata, url: true, hint: x.ssoUrlHint })}
       {field('idpEntityId', 'saml.idpEntityId', { required: !fromMetadata })}
@@ -68,6 +70,10 @@ export function SamlFields({ entryId, saml, problems, onChange }: SamlFieldsProp
         hint: x.certificateHint,
       })}
       {field('spEntityId', 'saml.spEntityId', { hint: x.spEntityIdHint })}
+      {field('spCertificate', 'saml.spCertificate', {
+        multiline: true,
+        hint: x.spCertificateHint,
+      })}
       {field('clockSkewSeconds', 'saml.clockSkewSeconds', { hint: x.clockSkewHint })}
       {field('userIdAttribute', 'saml.attributes.userId', { hint: x.userIdHint })}
       {field('nameAttribute', 'saml.attributes.name')}

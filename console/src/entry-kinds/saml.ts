@@ -18,6 +18,8 @@ function blamedField(step: FailedStep): string | undefined {
   switch (step.error?.code) {
     case 'saml_signature_invalid':
       return 'saml.idpCertificate';
+    case 'saml_decryption_failed':
+      return 'saml.spCertificate';
     case 'saml_issuer_mismatch':
       return 'saml.idpEntityId';
     case 'saml_audience_mismatch':
@@ -41,7 +43,8 @@ export const samlKind: EntryKind = {
   samplesTest: false,
   // A test sign-in goes to the provider; its Response comes back by its RelayState.
   trialSignIn: true,
-  // The gateway signs nothing and holds no secret of the provider.
+  // The gateway signs nothing; its key for encrypted assertions (the App
+  // secret) is optional, so a draft without one is no reason to stop.
   trialCredentials: () => [],
   blamedField,
   body: (draft, common) =>

@@ -262,6 +262,8 @@ export const en = {
       'saml.idpEntityId': 'Identity provider entityID',
       'saml.idpCertificate': 'Signing certificate',
       'saml.idpMetadataXml': 'Identity provider metadata (XML)',
+      'saml.idpMetadataUrl': 'Identity provider metadata URL',
+      'saml.spCertificate': 'Encryption certificate',
       'saml.spEntityId': 'Service provider entityID',
       'saml.clockSkewSeconds': 'Clock skew (seconds)',
       'saml.attributes.userId': 'User id attribute',
@@ -550,6 +552,10 @@ export const en = {
       certificateHint:
         'The certificate it signs responses with: PEM, or the base64 of its metadata.',
       spEntityIdHint: "The gateway's own entityID; blank: its metadata URL.",
+      metadataUrlHint:
+        'Instead of pasting the metadata: the gateway fetches it and refreshes it every hour, so a new signing certificate is taken up.',
+      spCertificateHint:
+        'For encrypted assertions: the certificate the gateway publishes in its metadata. Its private key (PEM) is the App secret.',
       userIdHint: 'Blank: the NameID of the assertion.',
       clockSkewHint: 'How far the two clocks may differ when the assertion is checked; blank: 60.',
       adminGroupsHint: 'One group per line; members of any of them are administrators.',

@@ -245,6 +245,8 @@ export const zhCN: ConsoleMessages = {
       'saml.idpEntityId': '身份提供方 entityID',
       'saml.idpCertificate': '签名证书',
       'saml.idpMetadataXml': '身份提供方元数据（XML）',
+      'saml.idpMetadataUrl': '身份提供方元数据 URL',
+      'saml.spCertificate': '加密证书',
       'saml.spEntityId': '服务提供方 entityID',
       'saml.clockSkewSeconds': '时钟偏差（秒）',
       'saml.attributes.userId': '用户标识属性',
@@ -494,6 +496,9 @@ export const zhCN: ConsoleMessages = {
       ssoUrlHint: '它用于 HTTP-Redirect 绑定的 SingleSignOnService。',
       certificateHint: '它签名应答所用的证书：PEM，或其元数据中的 base64。',
       spEntityIdHint: '网关自己的 entityID；留空则为其元数据 URL。',
+      metadataUrlHint: '代替粘贴元数据：网关自行获取并每小时刷新，新的签名证书会被自动采用。',
+      spCertificateHint:
+        '用于加密断言：网关在其元数据中发布的证书。其私钥（PEM）填在“应用密钥”中。',
       userIdHint: '留空则取断言的 NameID。',
       clockSkewHint: '校验断言时两端时钟允许的偏差；留空则为 60。',
       adminGroupsHint: '每行一个分组；任一分组的成员都是管理员。',

@@ -27,6 +27,7 @@ describe('the field a failed test step blames', () => {
     });
     assert.equal(blamedByTraceStep(saml('saml_signature_invalid')), 'saml.idpCertificate');
     assert.equal(blamedByTraceStep(saml('saml_audience_mismatch')), 'saml.spEntityId');
+    assert.equal(blamedByTraceStep(saml('saml_decryption_failed')), 'saml.spCertificate');
     assert.equal(blamedByTraceStep(saml('saml_status')), 'saml.ssoUrl');
   });
 

@@ -18,8 +18,12 @@ import type { CompiledEntry } from './compiled-entry.js';
 export function entryCallUrls(entry: CompiledEntry): readonly (readonly [string, string])[] {
   if (entry.type === 'extension') return [['extensionUrl', entry.extension.url]];
   if (entry.type === 'ldap') return [['ldap.url', entry.ldap.url]];
-  // A SAML identity provider is only reached by the browser: redirected, and posting back.
-  if (entry.type === 'saml') return [];
+  // A SAML identity provider is reached by the browser (redirected, and
+  // posting back); the gateway itself calls only its metadata URL, if any.
+  if (entry.type === 'saml') {
+    const metadataUrl = entry.saml.idpMetadataUrl;
+    return metadataUrl === undefined ? [] : [['saml.idpMetadataUrl', metadataUrl]];
+  }
   const urls: [string, string][] = [];
   if (entry.token !== undefined) urls.push(['tokenUrl', sampleUrl(entry.token.template)]);
   urls.push(['userInfoUrl', sampleUrl(entry.userInfo.template)]);

@@ -130,13 +130,21 @@ export interface CompiledLdapEntry extends CompiledEntryBase {
 
 /** What a SAML entry names of its identity provider (docs/entries.md#saml-20-identity-providers). */
 export interface CompiledSaml {
-  /** Undefined only with idpMetadataXml, which then says it (src/features/saml/idp-metadata.ts). */
+  /** Undefined only with idpMetadataXml or idpMetadataUrl, which then says it (src/features/saml/idp-metadata.ts). */
   readonly ssoUrl: string | undefined;
   readonly idpEntityId: string | undefined;
   /** The signing certificate, as one PEM block. */
   readonly idpCertificate: string | undefined;
   /** The identity provider's metadata, pasted: what the three above leave out. */
   readonly idpMetadataXml: string | undefined;
+  /** Or where it is fetched from, and refreshed (src/features/saml/idp-metadata.ts). */
+  readonly idpMetadataUrl: string | undefined;
+  /**
+   * The gateway's key pair for encrypted assertions: the certificate its
+   * metadata publishes and the private key (the entry's appsecret, so
+   * write-only and sealed at rest). Undefined: encrypted assertions are refused.
+   */
+  readonly decryption: { readonly certificate: string; readonly privateKey: string } | undefined;
   /** Undefined: the entry's metadata URL, which depends on the public URL. */
   readonly spEntityId: string | undefined;
   readonly clockSkewSeconds: number;

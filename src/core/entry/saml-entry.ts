@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import type { CompiledEntry, CompiledSaml, CompiledSamlEntry } from './compiled-entry.js';
 import type { ProblemList } from './compile-fields.js';
@@ -29,6 +29,18 @@ export const samlInput = z.strictObject({
    * (src/features/saml/idp-metadata.ts) where the entry does not give them.
    */
   idpMetadataXml: text(256 * 1024).optional(),
+  /**
+   * Where the identity provider publishes that document, instead of pasting
+   * it: the gateway fetches it through its outbound client and refreshes it
+   * (src/features/saml/idp-metadata.ts).
+   */
+  idpMetadataUrl: text(2048).optional(),
+  /**
+   * The certificate of the gateway's own key for this entry, published as
+   * the encryption key of its metadata; the key itself is the entry's
+   * write-only appsecret. With both, encrypted assertions are read.
+   */
+  spCertificate: text(16 * 1024).optional(),
   /** The gateway's own entityID for this entry; default its metadata URL. */
   spEntityId: text(1024).optional(),
   /** How far the two clocks may be apart when the assertion's times are checked. */
@@ -76,14 +88,27 @@ export function compileSaml(
   if (idpMetadataXml !== undefined && !/<(\w+:)?EntityDescriptor[\s>]/.test(idpMetadataXml)) {
     problems.field('saml.idpMetadataXml', 'must be a SAML metadata document (an EntityDescriptor)');
   }
+  const idpMetadataUrl = textField(given, 'idpMetadataUrl');
+  if (idpMetadataUrl !== undefined && !isHttpUrl(idpMetadataUrl)) {
+    problems.field(
+      'saml.idpMetadataUrl',
+      'must be an absolute http(s) URL without a fragment, such as https://idp.corp/saml2/idp/metadata.php',
+    );
+  }
+  if (idpMetadataUrl !== undefined && idpMetadataXml !== undefined) {
+    problems.field(
+      'saml.idpMetadataUrl',
+      'cannot be given with idpMetadataXml: give one of the two',
+    );
+  }
   // With metadata, the three fields only override what it says.
-  const fromMetadata = idpMetadataXml !== undefined;
+  const fromMetadata = idpMetadataXml !== undefined || idpMetadataUrl !== undefined;
   const ssoUrl = textField(given, 'ssoUrl');
   if (ssoUrl === undefined) {
     if (!fromMetadata)
       problems.field(
         'saml.ssoUrl',
-        "is required: the identity provider's SingleSignOnService URL, or its idpMetadataXml",
+        "is required: the identity provider's SingleSignOnService URL, or its idpMetadataXml or idpMetadataUrl",
       );
   } else if (!isHttpUrl(ssoUrl)) {
     problems.field(
@@ -95,7 +120,7 @@ export function compileSaml(
   if (idpEntityId === undefined && !fromMetadata) {
     problems.field(
       'saml.idpEntityId',
-      "is required: the identity provider's entityID, or its idpMetadataXml",
+      "is required: the identity provider's entityID, or its idpMetadataXml or idpMetadataUrl",
     );
   }
   const spEntityId = textField(given, 'spEntityId');
@@ -116,6 +141,7 @@ export function compileSaml(
       );
     }
   }
+  const decryption = compileDecryption(textField(given, 'spCertificate'), raw.appsecret, problems);
   const attributes = asRecord(given.attributes);
   const named = (key: string) => textField(attributes, key);
   if (problems.items.length > before) return undefined;
@@ -124,7 +150,9 @@ export function compileSaml(
     idpEntityId,
     idpCertificate: certificate,
     idpMetadataXml,
+    idpMetadataUrl,
     spEntityId,
+    decryption,
     clockSkewSeconds:
       typeof given.clockSkewSeconds === 'number'
         ? given.clockSkewSeconds
@@ -137,6 +165,61 @@ export function compileSaml(
       groups: named('groups'),
     },
   };
+}
+
+/**
+ * The gateway's own key pair for encrypted assertions (SAML Core §2.3.4,
+ * EncryptedAssertion): the certificate in `saml.spCertificate`, the private
+ * key (PEM) in the entry's write-only `appsecret`, sealed at rest like any
+ * (docs/design.md#the-entry). Either alone, or a key the certificate does
+ * not certify, is refused: the identity provider would encrypt to a key
+ * the gateway cannot use.
+ */
+function compileDecryption(
+  certificateText: string | undefined,
+  secret: unknown,
+  problems: ProblemList,
+): CompiledSaml['decryption'] {
+  const keyText = typeof secret === 'string' && secret !== '' ? secret : undefined;
+  if (certificateText === undefined && keyText === undefined) return undefined;
+  if (certificateText === undefined) {
+    problems.field(
+      'saml.spCertificate',
+      'is required with an appsecret: the certificate of that private key, which the metadata publishes',
+    );
+    return undefined;
+  }
+  const certificate = readCertificate(certificateText);
+  if (certificate === undefined) {
+    problems.field(
+      'saml.spCertificate',
+      'must be one X.509 certificate, PEM (-----BEGIN CERTIFICATE-----) or its base64 DER',
+    );
+    return undefined;
+  }
+  if (keyText === undefined) {
+    problems.field(
+      'appsecret',
+      "is required with saml.spCertificate: that certificate's private key, PEM",
+    );
+    return undefined;
+  }
+  let matches: boolean;
+  try {
+    matches = new X509Certificate(certificate).checkPrivateKey(createPrivateKey(keyText));
+  } catch {
+    // The key's text is never quoted: it is a secret.
+    problems.field(
+      'appsecret',
+      'must be a private key, PEM (-----BEGIN PRIVATE KEY-----), unencrypted',
+    );
+    return undefined;
+  }
+  if (!matches) {
+    problems.field('appsecret', 'is not the private key of saml.spCertificate');
+    return undefined;
+  }
+  return { certificate, privateKey: keyText };
 }
 
 function isHttpUrl(source: string): boolean {

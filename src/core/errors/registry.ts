@@ -229,7 +229,17 @@ export const errorRegistry = {
   saml_response_invalid: {
     status: 400,
     summary:
-      'The posted SAMLResponse is missing, not a SAML 2.0 Response, encrypted, or lacks a part the profile requires.',
+      'The posted SAMLResponse is missing, not a SAML 2.0 Response, or lacks a part the profile requires.',
+  },
+  saml_decryption_failed: {
+    status: 400,
+    summary:
+      'The assertion is encrypted and the entry holds no service provider key, or it was encrypted to another key.',
+  },
+  saml_metadata_unavailable: {
+    status: 502,
+    summary:
+      "The identity provider's metadata could not be fetched from saml.idpMetadataUrl, and no earlier copy is held.",
   },
   saml_metadata_invalid: {
     status: 502,

@@ -20,7 +20,9 @@ import { invalidField } from './api-failure.js';
  * one while the entry would call an origin the stored entry does not call
  * must give the secret again, or the gateway would send it (the appsecret
  * to a token URL, the extensionSecret as the key of a signature) to a host
- * the secret's owner never agreed to.
+ * the secret's owner never agreed to. A SAML entry's appsecret (its
+ * private key for encrypted assertions) is sent nowhere, so it is kept
+ * whatever the entry calls.
  */
 export function withKeptSecrets(
   body: Readonly<Record<string, unknown>>,
@@ -43,7 +45,8 @@ export function withKeptSecrets(
     ),
     id: stored.id,
   };
-  if (kept(body.appsecret, stored.appsecret)) {
+  // A SAML entry's appsecret is its own private key, never sent to any origin.
+  if (kept(body.appsecret, stored.appsecret) && stored.type !== 'saml') {
     const added = addedOrigins(edited, stored);
     if (added.length > 0) {
       throw invalidField(

@@ -1,5 +1,7 @@
 import type { CompiledSamlEntry } from '../../core/index.js';
 import { SignInError, readCertificate } from '../../core/index.js';
+import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
+import { fetchedMetadata } from './idp-metadata-url.js';
 import { loadXmlDom } from './saml-modules.js';
 import { childrenOf } from './xml-children.js';
 
@@ -21,17 +23,39 @@ const parsed = new Map<string, Partial<SamlIdentityProvider>>();
 
 /**
  * The identity provider of an entry of type saml: its ssoUrl, idpEntityId
- * and idpCertificate where given, the rest read from its idpMetadataXml
- * (SAML Metadata §2.3.2 EntityDescriptor, §2.4.3 IDPSSODescriptor). A
+ * and idpCertificate where given, the rest read from its idpMetadataXml,
+ * or from the document at its idpMetadataUrl as `documents` holds it
+ * (idp-metadata-url.ts) (SAML Metadata §2.3.2 EntityDescriptor, §2.4.3 IDPSSODescriptor). A
  * metadata document that does not say what is missing is the entry's
  * fault, reported as `saml_metadata_invalid`.
  */
-export async function identityProviderOf(entry: CompiledSamlEntry): Promise<SamlIdentityProvider> {
+export async function identityProviderOf(
+  entry: CompiledSamlEntry,
+  documents: FetchedDocuments,
+): Promise<SamlIdentityProvider> {
   const { saml } = entry;
+  if (saml.idpMetadataUrl !== undefined) {
+    // A fetched copy is kept only when complete: a refresh that lacks a part keeps the last good one.
+    const fetched = await fetchedMetadata(entry, saml.idpMetadataUrl, documents, async (xml) => {
+      const said = await metadataOf(xml, saml.idpEntityId);
+      completed(entry, said);
+      return said;
+    });
+    return completed(entry, fetched);
+  }
   const fromMetadata =
     saml.idpMetadataXml === undefined
       ? {}
       : await readMetadata(saml.idpMetadataXml, saml.idpEntityId);
+  return completed(entry, fromMetadata);
+}
+
+/** The entry's own fields over what the metadata says, or saml_metadata_invalid when a part is missing. */
+function completed(
+  entry: CompiledSamlEntry,
+  fromMetadata: Partial<SamlIdentityProvider>,
+): SamlIdentityProvider {
+  const { saml } = entry;
   const ssoUrl = saml.ssoUrl ?? fromMetadata.ssoUrl;
   const entityId = saml.idpEntityId ?? fromMetadata.entityId;
   const certificates =
@@ -58,6 +82,16 @@ async function readMetadata(
   const key = `${wantedEntityId ?? ''}\n${xml}`;
   const known = parsed.get(key);
   if (known !== undefined) return known;
+  const result = await metadataOf(xml, wantedEntityId);
+  parsed.set(key, result);
+  return result;
+}
+
+/** What a metadata document says of the identity provider; {} when it is no such document. */
+async function metadataOf(
+  xml: string,
+  wantedEntityId: string | undefined,
+): Promise<Partial<SamlIdentityProvider>> {
   const { DOMParser } = await loadXmlDom();
   const failed = { yes: false };
   // No document type: its entities are the way to expansion and external fetches.
@@ -104,7 +138,6 @@ async function readMetadata(
       ...(certificates.length > 0 ? { certificates: [...new Set(certificates)] } : {}),
     });
   }
-  parsed.set(key, result);
   return result;
 }
 

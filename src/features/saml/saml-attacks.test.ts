@@ -131,7 +131,7 @@ describe('SAML Responses an attacker altered', { skip: simpleSamlPhpSkip }, () =
         { ...entry, saml: { ...entry.saml, ...changed } },
         { SAMLResponse: encode(sent) },
         pending,
-        { endpoints, clock: Date.now },
+        { endpoints, clock: Date.now, documents: gw.gateway.documents },
       );
   }
 
@@ -215,6 +215,7 @@ describe('SAML Responses an attacker altered', { skip: simpleSamlPhpSkip }, () =
       readSamlAnswer(entry, { SAMLResponse: encode(asked) }, pending, {
         endpoints,
         clock: Date.now,
+        documents: gw.gateway.documents,
       });
     await assert.rejects(read(), { code: 'saml_destination_mismatch' });
     // At its own ACS, the InResponseTo added by hand breaks the Response's

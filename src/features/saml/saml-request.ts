@@ -1,5 +1,6 @@
 import type { AuthorizationRequest, CompiledSamlEntry, RandomSource } from '../../core/index.js';
 import { randomToken } from '../../core/index.js';
+import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import { identityProviderOf } from './idp-metadata.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml } from './saml-modules.js';
@@ -16,13 +17,15 @@ export async function samlAuthnRequest(
     readonly publicUrl: string;
     readonly random: RandomSource;
     readonly stateBytes?: number;
+    /** Where an identity provider's metadata fetched from its URL is kept. */
+    readonly documents: FetchedDocuments;
   },
 ): Promise<AuthorizationRequest> {
   const state = randomToken(options.random, options.stateBytes);
   // xs:ID is an NCName: it must not start with a digit (SAML Core §1.3.4).
   const requestId = `_${Buffer.from(options.random(20)).toString('hex')}`;
   const endpoints = samlEndpoints(options.publicUrl, entry);
-  const idp = await identityProviderOf(entry);
+  const idp = await identityProviderOf(entry, options.documents);
   const { SAML } = await loadNodeSaml();
   const saml = new SAML({
     idpCert: [...idp.certificates],

@@ -1,6 +1,7 @@
 import type { CompiledSamlEntry, MappedUser } from '../../core/index.js';
 import { SignInError, coerceAttribute, excerpt, isSsogateError } from '../../core/index.js';
 import type { ErrorCode } from '../../core/index.js';
+import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import type { PendingSignIn } from '../../foundation/storage/types.js';
 import type { SamlIdentityProvider } from './idp-metadata.js';
 import { identityProviderOf } from './idp-metadata.js';
@@ -19,6 +20,8 @@ const bearer = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 interface SamlAnswerContext {
   readonly endpoints: SamlEndpoints;
   readonly clock: () => number;
+  /** Where an identity provider's metadata fetched from its URL is kept. */
+  readonly documents: FetchedDocuments;
   /**
    * Told of each check as it passes, and of each value read into the user:
    * an administrator's test sign-in records them (src/features/trial-sign-in/).
@@ -53,7 +56,7 @@ export async function readSamlAnswer(
     new SignInError(code, message, { entryId: entry.id });
   const { endpoints } = context;
   const checked = context.checked ?? (() => undefined);
-  const idp = await identityProviderOf(entry);
+  const idp = await identityProviderOf(entry, context.documents);
   const encoded = fields.SAMLResponse;
   if (typeof encoded !== 'string' || encoded === '') {
     throw refuse('saml_response_invalid', 'the callback carries no single SAMLResponse');
@@ -114,14 +117,27 @@ export async function readSamlAnswer(
     );
   }
   checked('Response InResponseTo', requestId);
-  if (firstChild(response, assertionNs, 'EncryptedAssertion') !== undefined) {
+  // SAML Core §2.3.4: an assertion encrypted to the key of saml.spCertificate.
+  const encrypted = firstChild(response, assertionNs, 'EncryptedAssertion') !== undefined;
+  if (encrypted && entry.saml.decryption === undefined) {
     throw refuse(
-      'saml_response_invalid',
-      'the assertion is encrypted; the gateway has no key to read it',
+      'saml_decryption_failed',
+      'the assertion is encrypted, and the entry holds no service provider key (saml.spCertificate and its appsecret) to read it',
     );
   }
 
-  const signed = await signedAssertion(entry, idp, encoded, refuse);
+  if (encrypted) {
+    const weak = weakEncryption(firstChild(response, assertionNs, 'EncryptedAssertion'));
+    if (weak !== undefined) {
+      throw refuse(
+        'saml_decryption_failed',
+        `the assertion is encrypted by ${weak}, which the gateway does not decrypt; have the identity provider use RSA-OAEP and AES`,
+      );
+    }
+  }
+
+  const signed = await signedAssertion(entry, idp, encoded, encrypted, refuse);
+  if (encrypted) checked('EncryptedAssertion', "decrypted with the entry's key");
   const assertion = parseXml(DOMParser, signed)?.documentElement;
   if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
     throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
@@ -142,11 +158,15 @@ async function signedAssertion(
   entry: CompiledSamlEntry,
   idp: SamlIdentityProvider,
   encoded: string,
+  encrypted: boolean,
   refuse: (code: ErrorCode, message: string) => SignInError,
 ): Promise<string> {
   const { SAML, ValidateInResponseTo } = await loadNodeSaml();
+  const { decryption } = entry.saml;
   const saml = new SAML({
     idpCert: [...idp.certificates],
+    // The EncryptedAssertion is decrypted first; its signature is then checked as any assertion's.
+    ...(decryption === undefined ? {} : { decryptionPvk: decryption.privateKey }),
     issuer: 'unused: no request is made here',
     callbackUrl: 'unused: no request is made here',
     // An assertion is read only when a valid signature of the certificate
@@ -164,6 +184,16 @@ async function signedAssertion(
     const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: encoded });
     xml = profile?.getAssertionXml?.();
   } catch (error) {
+    // node-saml decrypts before it checks the assertion's signature: any
+    // failure of its own that is no signature's is the decryption's (a key
+    // the identity provider did not encrypt to, an unknown algorithm).
+    if (encrypted && !isSignatureFailure(error)) {
+      throw new SignInError(
+        'saml_decryption_failed',
+        "the encrypted assertion could not be decrypted with the entry's key: the identity provider encrypted it to another key, or by an algorithm not supported",
+        { entryId: entry.id, cause: error },
+      );
+    }
     throw new SignInError(
       'saml_signature_invalid',
       `the Response's signature does not hold: ${error instanceof Error ? excerpt(error.message, 200) : 'unreadable'}`,
@@ -173,6 +203,35 @@ async function signedAssertion(
   if (xml === undefined)
     throw refuse('saml_signature_invalid', 'the Response holds no signed assertion');
   return xml;
+}
+
+/**
+ * Algorithms refused before any decryption (XML Encryption 1.1 §5.4.1 and
+ * §5.5.1 warn of both): RSA PKCS#1 v1.5 key transport, whose errors are a
+ * padding oracle, and triple DES. The library under node-saml would
+ * decrypt them, only warning.
+ */
+const weakAlgorithms = new Map([
+  ['http://www.w3.org/2001/04/xmlenc#rsa-1_5', 'rsa-1_5'],
+  ['http://www.w3.org/2001/04/xmlenc#tripledes-cbc', 'tripledes-cbc'],
+]);
+
+/** The name of a refused algorithm the EncryptedAssertion names anywhere in it, if any. */
+function weakEncryption(encrypted: Element | undefined): string | undefined {
+  const methods = Array.from(
+    encrypted?.getElementsByTagNameNS('http://www.w3.org/2001/04/xmlenc#', 'EncryptionMethod') ??
+      [],
+  );
+  for (const method of methods) {
+    const name = weakAlgorithms.get(method.getAttribute('Algorithm') ?? '');
+    if (name !== undefined) return name;
+  }
+  return undefined;
+}
+
+/** Whether node-saml's error is one of its signature checks (saml.js validatePostResponseAsync). */
+function isSignatureFailure(error: unknown): boolean {
+  return error instanceof Error && /signature/i.test(error.message);
 }
 
 /** SAML Core §2.3.3 to §2.5 and Profiles §4.1.4.3, on the signed assertion. */

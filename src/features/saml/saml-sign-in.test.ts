@@ -320,7 +320,11 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
     };
     const endpoints = samlEndpoints(gw.url, entry);
     const read = (clock: () => number, at = endpoints, fields = answer.fields) =>
-      readSamlAnswer(entry, fields, pending, { endpoints: at, clock });
+      readSamlAnswer(entry, fields, pending, {
+        endpoints: at,
+        clock,
+        documents: gw.gateway.documents,
+      });
     assert.equal((await read(() => now)).userId, 'bob');
     // SimpleSAMLphp's assertions last 5 minutes and start 30 seconds back; the skew is 60 seconds.
     await assert.rejects(

@@ -12,6 +12,7 @@ import type {
 import type { OidcSignIn } from '../../foundation/oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
 import type { EntryRegistry } from '../../foundation/entries/entry-registry.js';
+import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
 import { single } from './sources/callback-fields.js';
@@ -23,6 +24,8 @@ import { sourceOf } from './sources/source-registry.js';
 interface CompleteSignInDeps {
   /** OpenID Providers' metadata and keys, for OpenID Connect entries. */
   readonly oidc: ProviderMetadata;
+  /** SAML identity providers' metadata fetched from their URLs. */
+  readonly documents: FetchedDocuments;
   readonly entries: EntryRegistry;
   readonly storage: Storage;
   readonly clock: () => number;
@@ -93,6 +96,7 @@ export async function completeSignIn<T>(
       clock: deps.clock,
       random: deps.random,
       oidc: deps.oidc,
+      documents: deps.documents,
       telemetry: deps.telemetry,
     },
     query,

@@ -64,6 +64,7 @@ export async function startBrowserSignIn(
       pendingSignInMs: gateway.config.pendingSignInMs,
       pendingPerBrowser: gateway.config.pendingPerBrowser,
       send: gateway.send,
+      documents: gateway.documents,
       telemetry: gateway.telemetry,
     },
     entry,

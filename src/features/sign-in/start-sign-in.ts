@@ -2,6 +2,7 @@ import type { CompiledEntry, RandomSource } from '../../core/index.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Telemetry } from '../../foundation/observability/telemetry.js';
 import type { PendingSignInStore } from '../../foundation/storage/types.js';
+import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
 import { sourceOf } from './sources/source-registry.js';
@@ -16,6 +17,8 @@ interface StartSignInDeps {
   readonly pendingPerBrowser: number;
   /** For a source that is asked for its authorization URL (an extension). */
   readonly send: SendOutbound;
+  /** For a source that reads a document from a URL first (a SAML identity provider's metadata). */
+  readonly documents: FetchedDocuments;
   readonly telemetry: Telemetry;
 }
 

@@ -168,6 +168,7 @@ async function signedInUser(
       clock: gateway.clock,
       random: gateway.random,
       oidc: gateway.oidc,
+      documents: gateway.documents,
       telemetry: quietTelemetry,
     },
     query,

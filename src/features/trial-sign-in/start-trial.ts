@@ -48,6 +48,7 @@ export async function startTrialSignIn(
       random: gateway.random,
       send: gateway.send,
       clock: gateway.clock,
+      documents: gateway.documents,
     },
     { stateBytes: trialStateBytes, trial: true },
   );

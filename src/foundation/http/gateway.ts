@@ -2,6 +2,7 @@ import type { RandomSource } from '../../core/index.js';
 import type { Config } from '../config/load-config.js';
 import type { EntryRegistry } from '../entries/entry-registry.js';
 import type { Telemetry } from '../observability/telemetry.js';
+import type { FetchedDocuments } from '../outbound/fetched-documents.js';
 import type { SendOutbound } from '../outbound/outbound-policy.js';
 import type { ProviderMetadata } from '../oidc/provider-metadata.js';
 import type { SessionRecord, SessionStore, Storage, UserStore } from '../storage/types.js';
@@ -34,6 +35,8 @@ export interface Gateway {
   readonly upgradedConnections: UpgradedConnections;
   /** OpenID Providers' discovery documents and key sets, as this instance fetched them. */
   readonly oidc: ProviderMetadata;
+  /** Documents fetched from URLs entries name (SAML identity providers' metadata), as this instance fetched them. */
+  readonly documents: FetchedDocuments;
   /**
    * What signing out asks of an entry's kind of sign-in source
    * (src/features/sign-in/sources/source-registry.ts, handed in by app/).

@@ -118,6 +118,12 @@ export class GatewayMetrics {
     ['outcome'],
   );
 
+  readonly metadataFetches = new CounterFamily(
+    'ssogate_metadata_fetches_total',
+    "Fetches of an identity provider's metadata from its URL, by outcome (success or the error code).",
+    ['outcome'],
+  );
+
   /** Bound once: the forward-auth children, by decision. */
   readonly forwardAuthChildren: Readonly<
     Record<ForwardAuthDecision, { count: CounterChild; duration: HistogramChild }>
@@ -155,6 +161,7 @@ export class GatewayMetrics {
       this.rateLimitRefusals,
       this.handoffs,
       this.backchannelLogouts,
+      this.metadataFetches,
     ]) {
       this.registry.registerMetric(family as unknown as Metric);
     }

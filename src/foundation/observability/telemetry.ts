@@ -135,6 +135,11 @@ export class Telemetry {
     this.metrics?.backchannelLogouts.child(outcome).inc();
   }
 
+  /** A fetch of an identity provider's metadata from its URL ended: `success`, or the error code. */
+  metadataFetch(outcome: string): void {
+    this.metrics?.metadataFetches.child(outcome).inc();
+  }
+
   /** Times one outbound step of a sign-in, in a span of its own; with neither, only runs it. */
   step<T>(entryId: string, step: OutboundStep, run: () => Promise<T>): Promise<T> {
     return this.off ? run() : this.timedStep(entryId, step, run);

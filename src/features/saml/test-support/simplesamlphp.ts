@@ -34,6 +34,50 @@ export interface SamlTestServiceProvider {
   readonly acsUrl: string;
   /** Whether the IdP signs the assertion (default true, saml20.sign.assertion). */
   readonly signAssertion?: boolean;
+  /**
+   * A certificate (PEM) to encrypt the assertions to (assertion.encryption),
+   * as the service provider's metadata would publish it; default none.
+   */
+  readonly encryptionCertificate?: string;
+}
+
+/** A private key (PEM, PKCS#8) and its self-signed certificate, made by openssl for this run. */
+export interface TestKeyPair {
+  readonly privateKey: string;
+  readonly certificate: string;
+}
+
+/** A fresh RSA key and certificate for `name`, made by openssl in a temporary directory. */
+export async function makeKeyPair(name: string): Promise<TestKeyPair> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-keypair-'));
+  try {
+    await writeKeyPair(dir, 'key', name);
+    return {
+      privateKey: await readFile(join(dir, 'key.key'), 'utf8'),
+      certificate: await readFile(join(dir, 'key.crt'), 'utf8'),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `<base>.key` and `<base>.crt` in `dir`: an RSA 2048 key, unencrypted, and its certificate. */
+async function writeKeyPair(dir: string, base: string, name: string): Promise<void> {
+  await promisify(execFile)('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    join(dir, `${base}.key`),
+    '-out',
+    join(dir, `${base}.crt`),
+  ]);
 }
 
 export interface RunningSimpleSamlPhp {
@@ -42,8 +86,15 @@ export interface RunningSimpleSamlPhp {
   readonly entityId: string;
   /** The SingleSignOnService of the HTTP-Redirect binding. */
   readonly ssoUrl: string;
-  /** The certificate the IdP signs with, PEM. */
+  /** The certificate the IdP signs with at its start, PEM. */
   readonly certificate: string;
+  /** Where the IdP publishes its metadata (its entityID too). */
+  readonly metadataUrl: string;
+  /**
+   * Rolls its signing key over: a new key signs from now on, and its
+   * metadata names only the new certificate, which is returned.
+   */
+  rollKey(): Promise<string>;
   /** Where an IdP-initiated sign-in for that service provider starts (no AuthnRequest). */
   idpInitiatedUrl(spEntityId: string): string;
   /** The IdP's own log and the PHP server's output, for a failing test's message. */
@@ -89,21 +140,7 @@ export async function startSimpleSamlPhp(
   for (const folder of ['cert', 'log', 'data', 'tmp', 'sessions', 'metadata']) {
     await mkdir(join(dir, folder));
   }
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=simplesamlphp.test',
-    '-keyout',
-    join(dir, 'cert', 'idp.key'),
-    '-out',
-    join(dir, 'cert', 'idp.crt'),
-  ]);
+  await writeKeyPair(join(dir, 'cert'), 'idp', 'simplesamlphp.test');
   const certificate = await readFile(join(dir, 'cert', 'idp.crt'), 'utf8');
   const salt = Math.random().toString(36).slice(2);
   await writeFile(
@@ -157,18 +194,32 @@ $config['language.cookie.samesite'] = null;
 $config = ${php({ admin: ['core:AdminPassword'], 'example-userpass': { 0: 'exampleauth:UserPass', ...accounts } })};
 `,
   );
+  // The key pair in use is named by a plain file, read at every request: the
+  // PHP metadata file itself may be served from PHP's opcode cache for a
+  // moment after it changes (opcache.revalidate_freq), a plain file never is.
+  const current = join(dir, 'cert', 'current');
+  await writeFile(current, 'idp');
   await writeFile(
     join(dir, 'metadata', 'saml20-idp-hosted.php'),
     `<?php
+$current = trim(file_get_contents(${php(current)}));
 $metadata[${php(entityId)}] = ${php({
       host: '__DEFAULT__',
-      privatekey: 'idp.key',
-      certificate: 'idp.crt',
       auth: 'example-userpass',
       'attributes.NameFormat': 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic',
     })};
+$metadata[${php(entityId)}]['privatekey'] = $current . '.key';
+$metadata[${php(entityId)}]['certificate'] = $current . '.crt';
 `,
   );
+  let rolls = 0;
+  const rollKey = async (): Promise<string> => {
+    rolls += 1;
+    const base = `idp-${rolls}`;
+    await writeKeyPair(join(dir, 'cert'), base, `simplesamlphp-${rolls}.test`);
+    await writeFile(current, base);
+    return readFile(join(dir, 'cert', `${base}.crt`), 'utf8');
+  };
   await writeFile(
     join(dir, 'metadata', 'saml20-sp-remote.php'),
     `<?php
@@ -182,6 +233,14 @@ ${serviceProviders
         'simplesaml.attributes': true,
         'saml20.sign.assertion': sp.signAssertion ?? true,
         'saml20.sign.response': true,
+        ...(sp.encryptionCertificate === undefined
+          ? {}
+          : {
+              'assertion.encryption': true,
+              certData: sp.encryptionCertificate
+                .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
+                .replace(/\s+/g, ''),
+            }),
       })};`,
   )
   .join('\n')}
@@ -230,6 +289,8 @@ ${serviceProviders
     entityId,
     ssoUrl: `${url}/saml2/idp/SSOService.php`,
     certificate,
+    metadataUrl: entityId,
+    rollKey,
     idpInitiatedUrl: (spEntityId) =>
       `${url}/saml2/idp/SSOService.php?${new URLSearchParams({ spentityid: spEntityId })}`,
     log,

@@ -35,6 +35,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
     const mapped = await readSamlAnswer(entry, fields, pending, {
       endpoints,
       clock: deps.clock,
+      documents: deps.documents,
     });
     return { mapped, oidc: undefined };
   };
@@ -44,6 +45,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
       samlAuthnRequest(entry, {
         publicUrl: deps.publicUrl,
         random: deps.random,
+        documents: deps.documents,
         ...(options.stateBytes === undefined ? {} : { stateBytes: options.stateBytes }),
       }),
     callback: {
@@ -63,7 +65,8 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
     signOutAtSource: () => undefined,
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
-    secrets: [],
+    // The entry's private key for encrypted assertions: never shown, should a message ever hold it.
+    secrets: entry.saml.decryption === undefined ? [] : [entry.saml.decryption.privateKey],
     // The Response's checks one by one, each value masked as the trace masks
     // any (trace-recorder.ts); the assertion itself is never shown.
     async readTrialAnswer(deps, fields, pending, trace) {
@@ -72,6 +75,7 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
       return readSamlAnswer(entry, fields, pending, {
         endpoints: samlEndpoints(publicUrlOfCallback(pending.redirectUri, entry.id), entry),
         clock: deps.clock,
+        documents: deps.documents,
         checked: (label, value) => {
           trace.result({ label, outcome: 'ok', value });
         },

@@ -8,6 +8,7 @@ import type {
 import type { SourceSignOut } from '../../../foundation/http/source-sign-out.js';
 import type { Telemetry } from '../../../foundation/observability/telemetry.js';
 import type { ProviderMetadata } from '../../../foundation/oidc/provider-metadata.js';
+import type { FetchedDocuments } from '../../../foundation/outbound/fetched-documents.js';
 import type { SendOutbound } from '../../../foundation/outbound/outbound-policy.js';
 import type {
   AppTokenStore,
@@ -61,6 +62,8 @@ interface SourceStartDeps {
   readonly random: RandomSource;
   readonly send: SendOutbound;
   readonly clock: () => number;
+  /** Documents fetched from URLs an entry names (a SAML identity provider's metadata). */
+  readonly documents: FetchedDocuments;
 }
 
 /** What reading the answer needs (complete-sign-in.ts, run-trial.ts). */
@@ -70,6 +73,7 @@ interface SourceAnswerDeps {
   readonly clock: () => number;
   readonly random: RandomSource;
   readonly oidc: ProviderMetadata;
+  readonly documents: FetchedDocuments;
   readonly telemetry: Telemetry;
 }
 

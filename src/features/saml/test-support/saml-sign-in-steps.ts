@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import type { TestBrowser } from '../../../test-support/browser.js';
+import type { RunningSimpleSamlPhp } from './simplesamlphp.js';
+import { formOf } from './simplesamlphp.js';
+
+/**
+ * A sign-in from the gateway to SimpleSAMLphp's login form, filled: the
+ * form that would post the Response back to the entry's callback.
+ */
+export async function responseFromIdp(
+  browser: TestBrowser,
+  gatewayUrl: string,
+  idp: RunningSimpleSamlPhp,
+  entryId: string,
+  username = 'alice',
+): Promise<{ action: string; fields: Record<string, string> }> {
+  const acsUrl = `${gatewayUrl}/_sso/callback/${entryId}`;
+  const login = await browser.open(`${gatewayUrl}/_sso/login/${entryId}?return_to=/reports`);
+  assert.equal(login.status, 200, `${login.body}\n${await idp.log()}`);
+  const form = formOf(login.body);
+  if (form.action === acsUrl) return form;
+  const posted = await browser.submit(new URL(form.action, login.url).href, {
+    ...form.fields,
+    username,
+    password: `${username}-password`,
+  });
+  assert.equal(posted.status, 200, `${posted.body}\n${await idp.log()}`);
+  const answer = formOf(posted.body);
+  assert.equal(answer.action, acsUrl, `${posted.body}\n${await idp.log()}`);
+  assert.ok(answer.fields.SAMLResponse !== undefined, posted.body);
+  return answer;
+}
