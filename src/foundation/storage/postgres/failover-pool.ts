@@ -112,7 +112,7 @@ function clientOfChoice(
       }
     }
   }
-  return ServerClient as unknown as new (config?: pg.ClientConfig) => pg.Client;
+  return ServerClient;
 }
 
 /**
@@ -141,7 +141,7 @@ export class FailoverPool extends pg.Pool {
   constructor(url: string, config: Omit<pg.PoolConfig, 'connectionString' | 'Client'>) {
     const { urls, readWrite } = postgresHosts(url);
     const serverClient = clientOfChoice(new ServerChoice(urls), readWrite);
-    super({ ...config, Client: serverClient as new () => pg.ClientBase });
+    super({ ...config, Client: serverClient });
     this.serverCount = urls.length;
     this.serverClient = serverClient;
     this.on('connect', (client) => {

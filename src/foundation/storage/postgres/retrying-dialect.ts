@@ -79,6 +79,13 @@ class RetryableConnection implements DatabaseConnection {
   }
 }
 
+/** Kysely hands back the connections this driver gave it. */
+function ours(connection: DatabaseConnection): RetryableConnection {
+  if (!(connection instanceof RetryableConnection))
+    throw new Error('not a connection of this driver');
+  return connection;
+}
+
 class RetryingDriver implements Driver {
   constructor(private readonly inner: Driver) {}
 
@@ -94,7 +101,7 @@ class RetryingDriver implements Driver {
     connection: DatabaseConnection,
     settings: TransactionSettings,
   ): Promise<void> {
-    const retryable = connection as RetryableConnection;
+    const retryable = ours(connection);
     await this.firstOnceMore(
       retryable,
       (inner) => this.inner.beginTransaction(inner, settings),
@@ -104,13 +111,13 @@ class RetryingDriver implements Driver {
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const retryable = connection as RetryableConnection;
+    const retryable = ours(connection);
     retryable.inTransaction = false;
     await this.inner.commitTransaction(retryable.checkedOut());
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const retryable = connection as RetryableConnection;
+    const retryable = ours(connection);
     retryable.inTransaction = false;
     await this.inner.rollbackTransaction(retryable.checkedOut());
   }
@@ -120,7 +127,7 @@ class RetryingDriver implements Driver {
     name: string,
     compile: QueryCompiler['compileQuery'],
   ): Promise<void> {
-    await this.inner.savepoint?.((connection as RetryableConnection).checkedOut(), name, compile);
+    await this.inner.savepoint?.(ours(connection).checkedOut(), name, compile);
   }
 
   async rollbackToSavepoint(
@@ -128,11 +135,7 @@ class RetryingDriver implements Driver {
     name: string,
     compile: QueryCompiler['compileQuery'],
   ): Promise<void> {
-    await this.inner.rollbackToSavepoint?.(
-      (connection as RetryableConnection).checkedOut(),
-      name,
-      compile,
-    );
+    await this.inner.rollbackToSavepoint?.(ours(connection).checkedOut(), name, compile);
   }
 
   async releaseSavepoint(
@@ -140,15 +143,11 @@ class RetryingDriver implements Driver {
     name: string,
     compile: QueryCompiler['compileQuery'],
   ): Promise<void> {
-    await this.inner.releaseSavepoint?.(
-      (connection as RetryableConnection).checkedOut(),
-      name,
-      compile,
-    );
+    await this.inner.releaseSavepoint?.(ours(connection).checkedOut(), name, compile);
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const { inner } = connection as RetryableConnection;
+    const { inner } = ours(connection);
     if (inner !== undefined) await this.inner.releaseConnection(inner);
   }
 
