@@ -226,7 +226,7 @@ export class FailoverPool extends pg.Pool {
 }
 
 /** Whether a query's error means its connection's server is gone or is no primary. */
-export function discardsConnection(error: unknown): boolean {
+function discardsConnection(error: unknown): boolean {
   return isBackendUnavailable(error);
 }
 

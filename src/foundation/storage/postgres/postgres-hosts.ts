@@ -5,7 +5,7 @@
  * node-postgres reads one host only, so each server gets a URL of its own,
  * everything else kept as written.
  */
-export interface PostgresHosts {
+interface PostgresHosts {
   /** One URL per server, in the order written: the order they are tried in. */
   readonly urls: readonly string[];
   /**
