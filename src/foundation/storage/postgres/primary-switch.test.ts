@@ -10,6 +10,7 @@ import {
 } from '../../../test-support/postgres-replication.js';
 import { signOut } from '../../../test-support/sign-out.js';
 import { waitUntil } from '../../../test-support/wait-until.js';
+import { FailoverPool } from './failover-pool.js';
 
 const programs = postgresServerPrograms();
 const skip =
@@ -23,7 +24,7 @@ const skip =
  * replica is promoted: sign-ins go on, sessions made before stay good, and a
  * sign-out after the switch is honoured. A plain pg Pool given the primary's
  * address, as node-postgres alone connects, is shown failing in the same
- * switch, so the fault is real.
+ * switch, so the fault is real; one given the replica's fails to write.
  */
 test('the gateway follows a switch of PostgreSQL primary', { skip }, async () => {
   const cluster = await ReplicatedPostgres.start(programs ?? '');
@@ -50,6 +51,26 @@ test('the gateway follows a switch of PostgreSQL primary', { skip }, async () =>
     };
     const me = async (browser: TestBrowser): Promise<number> =>
       (await browser.open(`${gateway.url}/_sso/me`, { accept: 'application/json' })).status;
+
+    // A replica listed first is passed over: it takes no writes, which a
+    // plain pool given its address learns only at the first write.
+    const replicaFirst = new FailoverPool(cluster.url(cluster.replica, cluster.primary), {
+      max: 1,
+      connectionTimeoutMillis: 3000,
+    });
+    const naiveAtReplica = new pg.Pool({ connectionString: cluster.url(cluster.replica), max: 1 });
+    try {
+      const { rows } = await replicaFirst.query<{ standby: boolean }>(
+        'select pg_is_in_recovery() as standby',
+      );
+      assert.deepEqual(rows, [{ standby: false }]);
+      await assert.rejects(naiveAtReplica.query('create table naive_writes (n integer)'), {
+        code: '25006',
+      });
+    } finally {
+      await replicaFirst.end();
+      await naiveAtReplica.end();
+    }
 
     const before = await signedIn('alice');
     assert.equal(await me(before), 200);
