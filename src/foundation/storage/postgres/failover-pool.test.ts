@@ -4,7 +4,7 @@ import pg from 'pg';
 import { freePort } from '../../../test-support/free-port.js';
 import { waitUntil } from '../../../test-support/wait-until.js';
 import { FailoverPool } from './failover-pool.js';
-import { postgresHosts } from './postgres-hosts.js';
+import { postgresHosts } from '../../config/postgres-hosts.js';
 
 describe('postgresHosts', () => {
   test('several servers, libpq style, become one URL each; read-write is implied', () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { isBackendUnavailable } from '../backend-errors.js';
-import { postgresHosts } from './postgres-hosts.js';
+import { postgresHosts } from '../../config/postgres-hosts.js';
 
 /**
  * SQLSTATE 25006 read_only_sql_transaction: what a standby, or a primary
