@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { FailoverPool } from '../../foundation/storage/postgres/failover-pool.js';
 import { featureTables } from '../../app/open-storage.js';
 import type { Config } from '../../foundation/config/load-config.js';
 import { migrations } from '../../foundation/storage/migrations/index.js';
@@ -143,8 +143,8 @@ function openReadOnly(config: Config): Kysely<Database> {
     const file = new BetterSqlite3(database.filename, { readonly: true, fileMustExist: true });
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   }
-  const pool = new pg.Pool({
-    connectionString: database.url,
+  // Several servers in the URL: the primary's reading is the one that counts.
+  const pool = new FailoverPool(database.url, {
     max: 1,
     connectionTimeoutMillis: 5000,
   });

@@ -57,6 +57,23 @@ describe('loadConfig', () => {
     assert.ok(problems.some((problem) => problem.includes('expected a TCP port')));
   });
 
+  test('several PostgreSQL servers are read at start; a malformed list is refused', () => {
+    const url = 'postgres://u@db1:5432,db2:5432/ssogate?target_session_attrs=read-write';
+    assert.deepEqual(loadConfig({ SSOGATE_DATABASE_URL: url }).database, {
+      kind: 'postgres',
+      url,
+    });
+    assert.deepEqual(problemsOf({ SSOGATE_DATABASE_URL: 'postgres://db1,,db2/x' }), [
+      'SSOGATE_DATABASE_URL: a PostgreSQL URL lists an empty server between its commas',
+    ]);
+    assert.deepEqual(
+      problemsOf({ SSOGATE_DATABASE_URL: 'postgres://db1,db2/x?target_session_attrs=standby' }),
+      [
+        'SSOGATE_DATABASE_URL: target_session_attrs=standby is not supported: read-write, primary or any',
+      ],
+    );
+  });
+
   test('proxy settings are parsed at start, every problem reported with the others', () => {
     const config = loadConfig({
       SSOGATE_UPSTREAM: 'http://127.0.0.1:3000',

@@ -18,6 +18,7 @@ import type { ServedHosts } from './served-hosts.js';
 import { servedHosts } from './served-hosts.js';
 import type { Language } from '../pages/i18n/languages.js';
 import { parseYaml } from './parse-yaml.js';
+import { postgresHosts } from './postgres-hosts.js';
 import type { RequestLogMode } from '../logging/routine-lines.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
@@ -239,6 +240,7 @@ function acceptedSettings(raw: Readonly<Record<string, unknown>>): Partial<Setti
  * here, and its checks are skipped.
  */
 function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: string[]) {
+  checkPostgresServers(value.databaseUrl, problems);
   const upstreams = parseUpstreams(value.upstream, settings.upstream.env, problems);
   const forwardAuthHosts = parseHosts(
     value.forwardAuthHosts,
@@ -322,6 +324,16 @@ function checkWorkers(value: Partial<SettingValues>, problems: string[]): void {
     problems.push(
       `${variable}: with several workers the metrics need ${settings.metricsAddress.env}, where the counts of every worker are added up; on the gateway's own listener each scrape would read one worker's`,
     );
+}
+
+/** Several PostgreSQL servers, libpq style: read as the storage will (storage/postgres/failover-pool.ts). */
+function checkPostgresServers(databaseUrl: string | undefined, problems: string[]): void {
+  if (databaseUrl?.startsWith('postgres') !== true) return;
+  try {
+    postgresHosts(databaseUrl);
+  } catch (error) {
+    problems.push(`${settings.databaseUrl.env}: ${(error as Error).message}`);
+  }
 }
 
 function databaseFrom(

@@ -21,8 +21,13 @@ const systemCodes = new Set([
   'EAI_AGAIN',
 ]);
 
-/** SQLSTATE: the server is shutting down or cannot accept connections now. */
-const sqlStates = new Set(['57P01', '57P02', '57P03']);
+/**
+ * SQLSTATE: the server is shutting down or cannot accept connections now
+ * (57P01-57P03), or is a standby, or a primary demoted to one, that takes
+ * no writes (25006 read_only_sql_transaction): the primary is elsewhere or
+ * being switched (postgres/failover-pool.ts).
+ */
+const sqlStates = new Set(['57P01', '57P02', '57P03', '25006']);
 
 /** Messages of pg's pool/client and ioredis when the connection is gone. */
 const messagePatterns = [

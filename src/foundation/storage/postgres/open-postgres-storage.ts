@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { FeatureTables } from '../feature-tables.js';
@@ -12,11 +12,17 @@ import {
   heldAnnouncements,
 } from '../announcing-stores.js';
 import type { AnnouncingRevocationFeed } from '../session-revocations.js';
+import { FailoverPool } from './failover-pool.js';
 import { nameStatementsOf } from './named-statements.js';
 import { createPostgresRevocationFeed } from './postgres-revocation-feed.js';
+import { RetryingPostgresDialect } from './retrying-dialect.js';
 
 interface PostgresStorageOptions {
-  /** postgres://user:password@host:port/database */
+  /**
+   * postgres://user:password@host:port/database, or several servers in
+   * libpq's spelling (host1:port1,host2:port2), of which the primary is used
+   * (failover-pool.ts).
+   */
   readonly url: string;
   readonly secretBox: SecretBox;
   /** The tables features own (feature-tables.ts), migrated under the same lock. */
@@ -59,8 +65,10 @@ const getTypeParser = ((oid: number, format?: 'text' | 'binary'): unknown =>
  * handed a Storage over an old schema.
  */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
-  const pool = new pg.Pool({
-    connectionString: options.url,
+  // Each new connection goes to the server that is the primary now; a
+  // connection time-out short enough that a dead server in the list costs
+  // little before the next is tried.
+  const pool = new FailoverPool(options.url, {
     max: 10,
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
@@ -80,7 +88,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   });
   // Each query text is parsed and planned once per connection (named-statements.ts).
   nameStatementsOf(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Statements that lost their server are tried again where safe (retrying-dialect.ts).
+  const db = new Kysely<Database>({ dialect: new RetryingPostgresDialect({ pool }) });
   try {
     await migrateUnderLock(db, options.features ?? []);
     const storage = await createKyselyStorage(db, options.secretBox, 'postgres', {
@@ -88,10 +97,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
       features: options.features ?? [],
     });
     if (options.announceRevocations !== true) return storage;
-    return withAnnouncedRevocations(
-      storage,
-      await createPostgresRevocationFeed({ url: options.url, pool }),
-    );
+    return withAnnouncedRevocations(storage, await createPostgresRevocationFeed({ pool }));
   } catch (error) {
     await db.destroy();
     throw error;

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { RevocationAnnouncements } from '../revocation-announcements.js';
+import type { FailoverPool } from './failover-pool.js';
 import type { AnnouncingRevocationFeed } from '../session-revocations.js';
 
 interface PostgresRevocationFeedOptions {
-  /** The database's URL, for the feed's own listening connection. */
-  readonly url: string;
-  /** Runs the feed's statements (NOTIFY, the count of listeners) on the shared pool. */
-  readonly pool: pg.Pool;
+  /**
+   * Runs the feed's statements (NOTIFY, the count of listeners) on the
+   * shared pool, and makes the feed's own listening connection, to the
+   * primary the pool uses (failover-pool.ts).
+   */
+  readonly pool: FailoverPool;
   /** How long an announcement waits for the instances' acknowledgements. */
   readonly ackTimeoutMs?: number;
   /** How often the listening connection is queried; an unanswered query stops trust. */
@@ -90,8 +93,7 @@ export async function createPostgresRevocationFeed(
   };
 
   const connect = async (): Promise<void> => {
-    const connection = new pg.Client({
-      connectionString: options.url,
+    const connection = options.pool.ownClient({
       application_name: listenerApplicationName,
       connectionTimeoutMillis: 3000,
     });
@@ -132,7 +134,18 @@ export async function createPostgresRevocationFeed(
   }
 
   try {
-    await connect();
+    // Each failed try moves to the next server the URL lists.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await connect();
+        break;
+      } catch (error) {
+        if (attempt >= options.pool.serverCount) throw error;
+        // Tried again here, not by the timer the failure set.
+        clearTimeout(reconnectTimer);
+        reconnectTimer = undefined;
+      }
+    }
   } catch (error) {
     // The storage fails to open: no connection is tried again behind it.
     closed = true;
