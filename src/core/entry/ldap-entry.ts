@@ -92,7 +92,7 @@ export interface CompiledLdap {
   readonly pool: LdapPoolLimits;
 }
 
-export interface LdapPoolLimits {
+interface LdapPoolLimits {
   readonly size: number;
   readonly idleMs: number;
   readonly waitMs: number;

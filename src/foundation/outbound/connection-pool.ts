@@ -2,7 +2,7 @@
  * What a pool needs of its connections: how one is opened ready for use,
  * whether one is still open, and how one is closed.
  */
-export interface PoolMaker<C> {
+interface PoolMaker<C> {
   /** A new connection, ready for use (for a directory: bound as the service account). */
   open(): Promise<C>;
   /** False once the other side closed it or it failed: it is then dropped, never lent. */
@@ -10,7 +10,7 @@ export interface PoolMaker<C> {
   close(connection: C): void;
 }
 
-export interface PoolLimits {
+interface PoolLimits {
   /** At most this many connections, lent and idle together. */
   readonly size: number;
   /** An idle connection is closed after this long unused. */
@@ -20,7 +20,7 @@ export interface PoolLimits {
 }
 
 /** A connection lent by the pool; given back once, by `release`. */
-export interface Lease<C> {
+interface Lease<C> {
   readonly connection: C;
   /** Whether it served earlier callers (a fresh one was opened for this one otherwise). */
   readonly reused: boolean;
@@ -31,7 +31,7 @@ export interface Lease<C> {
   release(reusable: boolean): void;
 }
 
-export interface PoolStats {
+interface PoolStats {
   /** Connections opened over the pool's life: what a test of reuse counts. */
   readonly opened: number;
   readonly idle: number;
