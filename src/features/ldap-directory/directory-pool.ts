@@ -9,7 +9,7 @@ import { connectedClient, serviceBind, startConnection } from './directory-conne
 
 /**
  * The entry's pool of connections bound as its service account
- * (docs/entries.md#connections), kept in the gateway's memory by entry id:
+ * (docs/entries.md#connections-to-the-directory), kept in the gateway's memory by entry id:
  * `ldap.poolSize` at most, each closed after `ldap.poolIdleMs` unused, a
  * sign-in finding them all lent waiting `ldap.poolWaitMs` at most before
  * `ldap_unavailable`. A change to what a connection is made of (the URL,
