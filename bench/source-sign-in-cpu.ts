@@ -110,7 +110,9 @@ async function main(): Promise<void> {
       const browser = new TestBrowser();
       // Signed in at the OAuth2 server first, so its authorization is silent (not the gateway's CPU).
       await signInAtExample(browser, example.url, 'alice');
-      const page = await browser.open(`${gatewayUrl}/_sso/login/${oauth2.id}?return_to=/_sso/me`);
+      const page = await browser.open(
+        `${gatewayUrl}/_sso/login/example-standard?return_to=/_sso/me`,
+      );
       if (page.status !== 200) throw new Error(`oauth2 sign-in: ${page.status} ${page.body}`);
     },
     async ldap() {
