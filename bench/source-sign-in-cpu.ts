@@ -17,7 +17,9 @@
  * sign-in is a new browser: the start, every redirect, the form or the
  * identity provider's pages, the callback, the session and the page it
  * returns to. Sign-ins of a turn run CONCURRENCY (4) at a time.
- * Knobs: ROUNDS (4, the first left out as warm-up), PER_TURN (40).
+ * Knobs: ROUNDS (4, the first left out as warm-up), PER_TURN (40), KINDS
+ * (`oauth2,ldap,saml`: fewer for a profile), GATEWAY_NODE_OPTIONS (given
+ * to the gateway's node, as `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -101,7 +103,15 @@ async function main(): Promise<void> {
   } finally {
     await storage.close();
   }
-  const gateway = await benchGateway(env, port);
+  const gateway = await benchGateway(
+    {
+      ...env,
+      ...(process.env.GATEWAY_NODE_OPTIONS === undefined
+        ? {}
+        : { NODE_OPTIONS: process.env.GATEWAY_NODE_OPTIONS }),
+    },
+    port,
+  );
   const ldapUser = directoryUsers[1] ?? directoryUsers[0];
   if (ldapUser === undefined) throw new Error('no directory user');
 
@@ -156,7 +166,9 @@ async function main(): Promise<void> {
     return (cpuMs(pid) - before) / perTurn;
   };
 
-  const kinds: readonly Kind[] = ['oauth2', 'ldap', 'saml'];
+  const kinds = (process.env.KINDS ?? 'oauth2,ldap,saml')
+    .split(',')
+    .filter((kind): kind is Kind => kind === 'oauth2' || kind === 'ldap' || kind === 'saml');
   const results = new Map<Kind, number[]>(kinds.map((kind) => [kind, []]));
   try {
     for (let round = 1; round <= rounds; round += 1) {
@@ -170,7 +182,7 @@ async function main(): Promise<void> {
     }
     const median = (values: readonly number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-    const base = median(results.get('oauth2') ?? []);
+    const base = median(results.get('oauth2') ?? [Number.NaN]);
     process.stdout.write(
       `\nmedian of rounds 2-${rounds}, ${perTurn} sign-ins a turn, the gateway process's CPU:\n`,
     );
