@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { waitUntil } from '../../test-support/wait-until.js';
+import { compileEntry } from '../../core/index.js';
+import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
+import { connectedClient, serviceBind, step } from './directory-connection.js';
 import { ldapEntry, signIn } from './test-support/password-form.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import { directoryUsers, slapdSkip, startSlapd } from './test-support/slapd.js';
@@ -68,7 +71,30 @@ describe("an LDAP entry's pool of connections against slapd", { skip: slapdSkip 
 
   test('a directory killed and started again is recovered from: the dead connection is replaced', async () => {
     const before = opened('corp');
-    await slapd.restart();
+    // A connection of its own, bound, to see that it is never opened again in place.
+    const entry = compileEntry(ldapEntry('own', slapd.url));
+    assert.ok(entry.type === 'ldap');
+    const deps = {
+      policy: addressPolicy(parseAllowList('127.0.0.1', 'SSOGATE_OUTBOUND_ALLOW', [])),
+      timeoutMs: 2000,
+      entryId: 'own',
+    };
+    const own = connectedClient(deps, entry.ldap);
+    try {
+      await serviceBind(deps, own, entry.ldap);
+      await slapd.restart();
+      await waitUntil(() => !own.isConnected, { message: 'the client to see its connection end' });
+      // ldapts alone would reconnect, unbound, and search anonymously (slapd answering with no
+      // entry or an error code): refused without an answer instead.
+      await assert.rejects(
+        step(deps, 'the search', () =>
+          own.search(entry.ldap.baseDn, { scope: 'sub', filter: '(uid=alice)' }),
+        ),
+        { code: 'ldap_unavailable' },
+      );
+    } finally {
+      await own.unbind().catch(() => undefined);
+    }
     const answer = await signIn(gw, gw.browser(), 'corp', alice.uid, alice.password);
     assert.equal(answer.status, 303, answer.body);
     assert.equal(opened('corp'), before + 1);
