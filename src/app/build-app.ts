@@ -34,6 +34,7 @@ import { serveTelemetry } from './gateway-telemetry.js';
 import { sendFailure } from '../foundation/http/respond.js';
 import { FastAnswers } from '../foundation/http/fast-answer.js';
 import { lazySchemaCompilers } from '../foundation/http/lazy-schema-compilers.js';
+import { keepDirectoryPools } from '../features/ldap-directory/directory-pool.js';
 
 export interface AppOptions {
   /** A logger to use instead of the configured one (tests capture lines). */
@@ -172,7 +173,7 @@ export async function buildApp(
   // After the requests under way have finished (onClose runs once the server is closed).
   app.addHook('onClose', async () => {
     await gateway.closeOutbound?.();
-    // The upstream agents' pooled connections, the parsed cookies and URLs.
+    // The upstream agents' pooled connections, the LDAP entries' pools, the parsed cookies and URLs.
     gateway.memory.release();
   });
   // A failed fetch of an identity provider's metadata: with an earlier copy
@@ -185,6 +186,10 @@ export async function buildApp(
         ? `refreshing metadata failed; the earlier copy stays in use: ${event.error.message}`
         : `fetching metadata failed: ${event.error.message}`,
     );
+  });
+  // A removed or changed entry's directory connections close when the entries are next read.
+  gateway.entries.onLoaded((entries) => {
+    keepDirectoryPools(gateway.memory.directoryPools, entries);
   });
   // A stored entry the engine no longer compiles is left out of sign-in: said at every load.
   gateway.entries.onBrokenEntry((entryId, problem) => {

@@ -22,6 +22,9 @@ export interface LdapDraft {
   readonly emailAttribute: string;
   readonly memberOfAttribute: string;
   readonly connectTimeoutMs: string;
+  readonly poolSize: string;
+  readonly poolIdleMs: string;
+  readonly poolWaitMs: string;
   /** The groupMapping's expression, over the directory's answer. */
   readonly groupsExpression: string;
   /** The groupMapping's administrator groups, one per line. */
@@ -42,6 +45,9 @@ export const ldapTextFields = [
   'emailAttribute',
   'memberOfAttribute',
   'connectTimeoutMs',
+  'poolSize',
+  'poolIdleMs',
+  'poolWaitMs',
   'caCertificate',
 ] as const;
 
@@ -61,6 +67,9 @@ export const emptyLdap: LdapDraft = {
   emailAttribute: '',
   memberOfAttribute: '',
   connectTimeoutMs: '',
+  poolSize: '',
+  poolIdleMs: '',
+  poolWaitMs: '',
   groupsExpression: '',
   adminGroups: '',
 };
@@ -86,6 +95,9 @@ export function ldapFromEntry(view: EntryView): LdapDraft {
     emailAttribute: text(ldap.emailAttribute),
     memberOfAttribute: text(ldap.memberOfAttribute),
     connectTimeoutMs: text(ldap.connectTimeoutMs),
+    poolSize: text(ldap.poolSize),
+    poolIdleMs: text(ldap.poolIdleMs),
+    poolWaitMs: text(ldap.poolWaitMs),
     groupsExpression: view.groupMapping?.expression ?? '',
     adminGroups: (view.groupMapping?.adminGroups ?? []).join('\n'),
   };
@@ -117,6 +129,9 @@ export function ldapBody(draft: LdapDraft): Pick<EntryBody, 'ldap' | 'groupMappi
       memberOfAttribute: optional(draft.memberOfAttribute),
       // The text typed when it is no whole number, so the core says what is wrong with it.
       connectTimeoutMs: timeout as number | undefined,
+      poolSize: numberOrText(draft.poolSize) as number | undefined,
+      poolIdleMs: numberOrText(draft.poolIdleMs) as number | undefined,
+      poolWaitMs: numberOrText(draft.poolWaitMs) as number | undefined,
     }),
     groupMapping:
       optional(draft.groupsExpression) === undefined

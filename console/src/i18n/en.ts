@@ -258,6 +258,9 @@ export const en = {
       'ldap.emailAttribute': 'E-mail attribute',
       'ldap.memberOfAttribute': 'Group membership attribute',
       'ldap.connectTimeoutMs': 'Connection time-out (ms)',
+      'ldap.poolSize': 'Open connections, at most',
+      'ldap.poolIdleMs': 'Idle connection closed after (ms)',
+      'ldap.poolWaitMs': 'Wait for a free connection (ms)',
       'saml.ssoUrl': 'Single sign-on URL',
       'saml.idpEntityId': 'Identity provider entityID',
       'saml.idpCertificate': 'Signing certificate',
@@ -537,6 +540,10 @@ export const en = {
         emailAttribute: 'Default mail.',
         memberOfAttribute: 'Default memberOf.',
         connectTimeoutMs: 'Default 5000; each operation has the entry time-out.',
+        poolSize:
+          'Default 4: connections bound as the service account, kept open between sign-ins.',
+        poolIdleMs: 'Default 60000.',
+        poolWaitMs: 'Default 5000; then the sign-in is refused as the directory unavailable.',
         caCertificate: "Blank: the system's certificates.",
       },
       groupsHint: (example: string) =>

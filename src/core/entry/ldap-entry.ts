@@ -51,6 +51,12 @@ export const ldapInput = z.strictObject({
   memberOfAttribute: optionalText(64),
   /** The time allowed to open the connection (TLS included); the operations have `timeoutMs`. */
   connectTimeoutMs: z.number().int().min(100).max(60_000).optional(),
+  /** At most this many connections bound as the service account are kept open and lent to sign-ins. */
+  poolSize: z.number().int().min(1).max(64).optional(),
+  /** A pooled connection unused this long is closed. */
+  poolIdleMs: z.number().int().min(1000).max(3_600_000).optional(),
+  /** A sign-in waits at most this long for a pooled connection when all are lent. */
+  poolWaitMs: z.number().int().min(100).max(60_000).optional(),
 });
 
 /**
@@ -82,9 +88,18 @@ export interface CompiledLdap {
   readonly emailAttribute: string;
   readonly memberOfAttribute: string;
   readonly connectTimeoutMs: number;
+  /** The service account's connections kept for the user search (with `bindDn` only). */
+  readonly pool: LdapPoolLimits;
+}
+
+interface LdapPoolLimits {
+  readonly size: number;
+  readonly idleMs: number;
+  readonly waitMs: number;
 }
 
 const defaultConnectTimeoutMs = 5_000;
+const defaultPool: LdapPoolLimits = { size: 4, idleMs: 60_000, waitMs: 5_000 };
 
 /** RFC 4512 §1.4 attribute descriptions: a keystring or a numeric OID. */
 const attributeName = /^(?:[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)+)$/;
@@ -167,6 +182,11 @@ export function compileLdap(
     ...compiled,
     connectTimeoutMs:
       typeof block.connectTimeoutMs === 'number' ? block.connectTimeoutMs : defaultConnectTimeoutMs,
+    pool: {
+      size: typeof block.poolSize === 'number' ? block.poolSize : defaultPool.size,
+      idleMs: typeof block.poolIdleMs === 'number' ? block.poolIdleMs : defaultPool.idleMs,
+      waitMs: typeof block.poolWaitMs === 'number' ? block.poolWaitMs : defaultPool.waitMs,
+    },
   };
 }
 

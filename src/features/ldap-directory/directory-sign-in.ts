@@ -1,21 +1,25 @@
-import { lookup as dnsLookup } from 'node:dns';
-import type { LookupAddress, LookupOptions } from 'node:dns';
-import { isIP, connect as netConnect } from 'node:net';
-import type { ConnectionOptions } from 'node:tls';
-import { connect as tlsConnect } from 'node:tls';
-import type { Entry } from 'ldapts';
-import { Client, InvalidCredentialsError, ResultCodeError } from 'ldapts';
+import type { Client, Entry, SearchResult } from 'ldapts';
+import { InvalidCredentialsError } from 'ldapts';
 import type { CompiledLdap, DirectoryAnswer } from '../../core/index.js';
-import { SignInError, renderFilter, renderUserDn } from '../../core/index.js';
-import type { AddressPolicy } from '../../foundation/outbound/address-policy.js';
+import { SignInError, isSsogateError, renderFilter, renderUserDn } from '../../core/index.js';
+import type { ConnectionPool, PoolsByKey } from '../../foundation/outbound/connection-pool.js';
+import type { ConnectionDeps } from './directory-connection.js';
+import {
+  connectedClient,
+  directoryError,
+  serviceBind,
+  startConnection,
+  step,
+} from './directory-connection.js';
+import { directoryPool } from './directory-pool.js';
 
-interface DirectoryDeps {
-  /** The outbound address policy (SSOGATE_OUTBOUND_ALLOW), applied before connecting. */
-  readonly policy: AddressPolicy;
-  /** The time allowed for each operation. */
-  readonly timeoutMs: number;
-  /** Which entry, for the errors' audit events. */
-  readonly entryId: string;
+interface DirectoryDeps extends ConnectionDeps {
+  /**
+   * The gateway's pools of service-account connections, by entry
+   * (directory-pool.ts); absent, each sign-in opens a connection of its own
+   * (a test sign-in, which traces the whole sign-in, connection included).
+   */
+  readonly pools?: PoolsByKey<Client>;
   /**
    * Told of each operation as it begins and of what it found: an
    * administrator's test sign-in records them (src/features/trial-sign-in/).
@@ -48,6 +52,9 @@ const maxNestingDepth = 8;
  * An empty password is refused before any connection: a simple bind with a
  * DN and no password is an unauthenticated bind that succeeds without
  * checking anything (RFC 4513 §5.1.2).
+ * With a service account and the gateway's pools, the connection comes
+ * from the entry's pool, already bound as the service account
+ * (`pooledSignIn`); otherwise it is opened for this sign-in alone.
  */
 export async function signInWithDirectory(
   deps: DirectoryDeps,
@@ -55,147 +62,196 @@ export async function signInWithDirectory(
   username: string,
   password: string,
 ): Promise<DirectoryAnswer> {
-  const failed = (reason: string) =>
-    new SignInError('ldap_sign_in_failed', reason, { entryId: deps.entryId, userId: username });
-  if (username === '') throw failed('no username was typed');
+  const sign = new DirectorySignIn(deps, ldap, username, password);
+  if (username === '') throw sign.failed('no username was typed');
   if (password === '') {
-    throw failed(
+    throw sign.failed(
       'an empty password is refused: it would be an unauthenticated bind (RFC 4513 §5.1.2)',
     );
   }
-  const observe = deps.observe;
-  const client = connectedClient(deps, ldap);
-  const userBind = async (dn: string): Promise<void> => {
-    observe?.begin('user bind');
+  if (ldap.lookup.kind === 'search' && deps.pools !== undefined) {
+    return pooledSignIn(sign, directoryPool(deps.pools, deps, ldap));
+  }
+  return singleConnectionSignIn(sign);
+}
+
+/** The steps of one sign-in, on whichever connection it is given. */
+class DirectorySignIn {
+  readonly attributes: string[];
+
+  constructor(
+    readonly deps: DirectoryDeps,
+    readonly ldap: CompiledLdap,
+    readonly username: string,
+    private readonly password: string,
+  ) {
+    this.attributes = [
+      ldap.userIdAttribute,
+      ldap.nameAttribute,
+      ldap.emailAttribute,
+      ...(ldap.groupFilter === undefined ? [ldap.memberOfAttribute] : []),
+    ];
+  }
+
+  failed(reason: string): SignInError {
+    return new SignInError('ldap_sign_in_failed', reason, {
+      entryId: this.deps.entryId,
+      userId: this.username,
+    });
+  }
+
+  async userBind(client: Client, dn: string): Promise<void> {
+    this.deps.observe?.begin('user bind');
     try {
-      await client.bind(dn, password);
+      await client.bind(dn, this.password);
     } catch (error) {
       if (error instanceof InvalidCredentialsError)
-        throw failed('the directory refused the password');
-      throw directoryError(deps, 'the bind as the user', error);
+        throw this.failed('the directory refused the password');
+      throw directoryError(this.deps, 'the bind as the user', error);
     }
-  };
-  const attributes = [
-    ldap.userIdAttribute,
-    ldap.nameAttribute,
-    ldap.emailAttribute,
-    ...(ldap.groupFilter === undefined ? [ldap.memberOfAttribute] : []),
-  ];
-  const answerOf = async (user: Entry): Promise<DirectoryAnswer> => {
-    observe?.result('bound as', user.dn);
-    observe?.begin('groups');
-    const groupDns = await groupsOf(deps, client, ldap, user);
-    observe?.result(
+  }
+
+  /** The search for the user by the filter, as the service account; sizeLimit 2 tells one from several. */
+  async userSearch(client: Client, userFilter: string): Promise<SearchResult> {
+    const { deps, ldap } = this;
+    const filter = renderFilter(userFilter, 'username', this.username);
+    deps.observe?.begin('user search');
+    deps.observe?.result('base', ldap.baseDn);
+    deps.observe?.result('filter', filter);
+    const found = await step(deps, 'the user search', () =>
+      client.search(ldap.baseDn, {
+        scope: 'sub',
+        filter,
+        attributes: this.attributes,
+        sizeLimit: 2,
+        timeLimit: Math.ceil(deps.timeoutMs / 1000),
+      }),
+    );
+    deps.observe?.result('found', String(found.searchEntries.length));
+    return found;
+  }
+
+  /**
+   * The DN the typed password is bound to: the one user found, or, for no
+   * user or several, a name that is no one's, so an unknown user costs the
+   * directory the same round trips as a wrong password.
+   */
+  bindTarget(found: SearchResult): string {
+    const [user, another] = found.searchEntries;
+    return user !== undefined && another === undefined
+      ? user.dn
+      : `cn=ssogate-no-user,${this.ldap.baseDn}`;
+  }
+
+  /** The one user found, once the password was bound. */
+  onlyUser(found: SearchResult): Entry {
+    const [user, another] = found.searchEntries;
+    if (user === undefined) throw this.failed('no user matches the filter');
+    if (another !== undefined) throw this.failed('more than one user matches the filter');
+    return user;
+  }
+
+  async answerOf(client: Client, user: Entry, serviceBound: boolean): Promise<DirectoryAnswer> {
+    const { deps, ldap } = this;
+    deps.observe?.result('bound as', user.dn);
+    deps.observe?.begin('groups');
+    const groupDns = await groupsOf(deps, client, ldap, user, serviceBound);
+    deps.observe?.result(
       ldap.groupFilter === undefined ? `read from ${ldap.memberOfAttribute}` : 'group search',
       groupDns.length === 0 ? '(none)' : groupDns.join('; '),
     );
     return { dn: user.dn, attributes: attributesOf(user, ldap), groupDns };
-  };
+  }
+}
+
+/** The sign-in on a connection opened for it and closed after it. */
+async function singleConnectionSignIn(sign: DirectorySignIn): Promise<DirectoryAnswer> {
+  const { deps, ldap } = sign;
+  const observe = deps.observe;
+  const client = connectedClient(deps, ldap);
   try {
-    await step(deps, 'the TLS upgrade', async () => {
-      if (ldap.startTls) await client.startTLS(tlsOptions(ldap));
-    });
+    await startConnection(deps, client, ldap);
     const { lookup } = ldap;
     if (lookup.kind === 'template') {
-      const dn = renderUserDn(lookup.userDnTemplate, username);
-      await userBind(dn);
+      const dn = renderUserDn(lookup.userDnTemplate, sign.username);
+      await sign.userBind(client, dn);
       const own = await step(deps, 'the read of the user entry', () =>
         client.search(dn, {
           scope: 'base',
           filter: '(objectClass=*)',
-          attributes,
+          attributes: sign.attributes,
           sizeLimit: 1,
           timeLimit: Math.ceil(deps.timeoutMs / 1000),
         }),
       );
       const [user] = own.searchEntries;
-      if (user === undefined) throw failed('the user entry could not be read');
-      return await answerOf(user);
+      if (user === undefined) throw sign.failed('the user entry could not be read');
+      return await sign.answerOf(client, user, false);
     }
     observe?.begin('service bind');
     await serviceBind(deps, client, ldap);
     observe?.result('bound as', lookup.bindDn);
-    const filter = renderFilter(lookup.userFilter, 'username', username);
-    observe?.begin('user search');
-    observe?.result('base', ldap.baseDn);
-    observe?.result('filter', filter);
-    const found = await step(deps, 'the user search', () =>
-      client.search(ldap.baseDn, {
-        scope: 'sub',
-        filter,
-        attributes,
-        sizeLimit: 2,
-        timeLimit: Math.ceil(deps.timeoutMs / 1000),
-      }),
-    );
-    observe?.result('found', String(found.searchEntries.length));
-    const [user, another] = found.searchEntries;
-    // Bound all the same, to a name that is no one's, so an unknown user
-    // costs the directory the same round trips as a wrong password.
-    await userBind(
-      user !== undefined && another === undefined ? user.dn : `cn=ssogate-no-user,${ldap.baseDn}`,
-    );
-    if (user === undefined) throw failed('no user matches the filter');
-    if (another !== undefined) throw failed('more than one user matches the filter');
-    return await answerOf(user);
+    const found = await sign.userSearch(client, lookup.userFilter);
+    await sign.userBind(client, sign.bindTarget(found));
+    return await sign.answerOf(client, sign.onlyUser(found), false);
   } finally {
     await client.unbind().catch(() => undefined);
   }
 }
 
-function connectedClient(deps: DirectoryDeps, ldap: CompiledLdap): Client {
-  const { hostname } = new URL(ldap.url);
-  const refusal = deps.policy.hostRefusal(hostname);
-  if (refusal !== undefined) {
-    throw new SignInError(
-      'ldap_unavailable',
-      `a connection to ${hostname} refused before connecting: ${refusal}; SSOGATE_OUTBOUND_ALLOW can let it through`,
-      { entryId: deps.entryId },
-    );
-  }
-  const lookup = checkedLookup(deps.policy);
-  return new Client({
-    url: ldap.url,
-    timeout: deps.timeoutMs,
-    connectTimeout: ldap.connectTimeoutMs,
-    // Given for ldaps:// only: ldapts takes any TLS options as a wish for TLS from the start.
-    ...(ldap.url.startsWith('ldaps:') ? { tlsOptions: tlsOptions(ldap) } : {}),
-    createConnection: ((port: number, host: string) =>
-      netConnect({ port, host, lookup })) as typeof netConnect,
-    // ldapts calls it as (port, host, options) for ldaps://, and as (options) for StartTLS.
-    createSecureConnection: (...args: unknown[]) =>
-      typeof args[0] === 'number'
-        ? tlsConnect({
-            ...(args[2] as ConnectionOptions),
-            port: args[0],
-            host: args[1] as string,
-            lookup,
-          })
-        : tlsConnect(args[0] as ConnectionOptions),
-  });
-}
+const unanswered = (error: unknown): boolean =>
+  isSsogateError(error) && error.code === 'ldap_unavailable';
 
-function tlsOptions(ldap: CompiledLdap): ConnectionOptions {
-  const hostname = new URL(ldap.url).hostname.replace(/^\[|\]$/g, '');
-  return {
-    minVersion: 'TLSv1.2',
-    // RFC 6066 §3: a server name is a host name, never an address.
-    ...(isIP(hostname) === 0 ? { servername: hostname } : {}),
-    // The name the certificate is checked against. StartTLS upgrades a
-    // socket already open, so Node knows no host but this one; without it
-    // an address would be checked as "localhost" (RFC 4513 §3.1.3: the
-    // server's identity is the host of the URL).
-    host: hostname,
-    ...(ldap.caCertificate === undefined ? {} : { ca: ldap.caCertificate }),
-  };
-}
-
-async function serviceBind(deps: DirectoryDeps, client: Client, ldap: CompiledLdap): Promise<void> {
+/**
+ * The sign-in on a connection lent by the entry's pool, bound as the service
+ * account. The user's bind is made on that same connection, and the
+ * connection then binds as the service account again before it goes back:
+ * a bind sets the whole connection's identity (RFC 4511 §4.2.1; a failed
+ * one leaves it anonymous), so the pool never lends one bound as a user.
+ * The other way, a second connection for the user's bind, would cost every
+ * sign-in a TCP connect and, with TLS, a handshake, which is what the pool
+ * saves; the re-bind costs one round trip and no handshake, and it is also
+ * the bind a group search needs. A connection whose re-bind fails, or that
+ * got no answer, is closed, never given back. A reused connection the
+ * directory closed since (its idle limit, a restart) fails the search
+ * without an answer, and the search is tried on another, at worst a new one.
+ */
+async function pooledSignIn(
+  sign: DirectorySignIn,
+  pool: ConnectionPool<Client>,
+): Promise<DirectoryAnswer> {
+  const { deps, ldap } = sign;
   const { lookup } = ldap;
-  if (lookup.kind !== 'search') return;
-  await step(deps, 'the bind as the service account', () =>
-    client.bind(lookup.bindDn, lookup.bindPassword),
-  );
+  if (lookup.kind !== 'search') throw new Error('a pooled sign-in needs a service account');
+  let lease = await pool.acquire();
+  let reusable = false;
+  try {
+    let found: SearchResult;
+    for (;;) {
+      try {
+        found = await sign.userSearch(lease.connection, lookup.userFilter);
+        break;
+      } catch (error) {
+        if (!(lease.reused && unanswered(error))) throw error;
+        lease.release(false);
+        lease = await pool.acquire();
+      }
+    }
+    const client = lease.connection;
+    const userBound = await sign.userBind(client, sign.bindTarget(found)).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    await serviceBind(deps, client, ldap);
+    reusable = true;
+    if (userBound !== undefined) throw userBound;
+    return await sign.answerOf(client, sign.onlyUser(found), true);
+  } catch (error) {
+    if (unanswered(error)) reusable = false;
+    throw error;
+  } finally {
+    lease.release(reusable);
+  }
 }
 
 /**
@@ -211,10 +267,11 @@ async function groupsOf(
   client: Client,
   ldap: CompiledLdap,
   user: Entry,
+  serviceBound: boolean,
 ): Promise<string[]> {
   if (ldap.groupFilter === undefined) return valuesOf(user, ldap.memberOfAttribute);
   const { groupFilter } = ldap;
-  await serviceBind(deps, client, ldap);
+  if (!serviceBound) await serviceBind(deps, client, ldap);
   const search = async (dns: readonly string[]): Promise<string[]> => {
     const filters = dns.map((dn) => renderFilter(groupFilter, 'dn', dn));
     const groups = await step(deps, 'the group search', () =>
@@ -263,65 +320,4 @@ function valuesOf(user: Entry, name: string): string[] {
   const value: unknown = key === undefined ? undefined : user[key];
   const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return values.filter((item): item is string => typeof item === 'string').slice(0, maxValues);
-}
-
-/** One operation; a failure becomes `ldap_directory_error` or `ldap_unavailable`. */
-async function step<T>(deps: DirectoryDeps, name: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw directoryError(deps, name, error);
-  }
-}
-
-/**
- * A directory that answered with an error code is `ldap_directory_error`
- * (RFC 4511 §4.1.9); no answer at all (refused, reset, timed out, TLS not
- * verified) is `ldap_unavailable`.
- */
-function directoryError(deps: DirectoryDeps, name: string, error: unknown): SignInError {
-  if (error instanceof SignInError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ResultCodeError) {
-    return new SignInError(
-      'ldap_directory_error',
-      `${name} failed: ${message} (LDAP result ${error.code})`,
-      { entryId: deps.entryId },
-    );
-  }
-  return new SignInError('ldap_unavailable', `${name} failed: ${message}`, {
-    entryId: deps.entryId,
-  });
-}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/** The resolver the connection uses: every address of the answer must pass the policy. */
-function checkedLookup(policy: AddressPolicy) {
-  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error !== null) {
-        callback(error, '');
-        return;
-      }
-      for (const { address } of addresses) {
-        const refusal = policy.addressRefusal(hostname, address);
-        if (refusal !== undefined) {
-          callback(
-            new Error(
-              `${hostname} resolves to ${refusal}; SSOGATE_OUTBOUND_ALLOW can let it through`,
-            ),
-            '',
-          );
-          return;
-        }
-      }
-      if (options.all === true) callback(null, addresses);
-      else callback(null, addresses[0]?.address ?? '', addresses[0]?.family);
-    });
-  };
 }

@@ -6,6 +6,8 @@ import { compileEntry } from '../../core/index.js';
 import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
 import type { CertificateFiles } from '../../cli/doctor/test-support/tls-provider.js';
 import { makeCertificates } from '../../cli/doctor/test-support/tls-provider.js';
+import type { Client } from 'ldapts';
+import { PoolsByKey } from '../../foundation/outbound/connection-pool.js';
 import { signInWithDirectory } from './directory-sign-in.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
@@ -66,6 +68,29 @@ describe('a directory over TLS', { skip: slapdSkip }, () => {
       alice.password,
     );
     assert.equal(answer.dn, `uid=alice,ou=people,${suffix}`);
+  });
+
+  test('a pooled connection over ldaps:// and StartTLS serves sign-ins one after another', async () => {
+    for (const ldap of [
+      { url: slapd.ldapsUrl, caCertificate: ca },
+      { url: slapd.url, startTls: true, caCertificate: ca },
+    ]) {
+      const pools = new PoolsByKey<Client>();
+      try {
+        for (const user of [alice, alice]) {
+          const answer = await signInWithDirectory(
+            { ...deps, pools },
+            directory(ldap),
+            user.uid,
+            user.password,
+          );
+          assert.equal(answer.dn, `uid=alice,ou=people,${suffix}`);
+        }
+        assert.equal(pools.get('tls')?.stats().opened, 1, JSON.stringify(ldap));
+      } finally {
+        pools.closeAll();
+      }
+    }
   });
 
   test('a certificate no CA vouches for is ldap_unavailable, over ldaps:// and StartTLS', async () => {

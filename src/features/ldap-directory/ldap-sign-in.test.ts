@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import type { TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { freePort } from '../../test-support/free-port.js';
@@ -10,10 +9,11 @@ import { compileEntry } from '../../core/index.js';
 import { addressPolicy, parseAllowList } from '../../foundation/outbound/address-policy.js';
 import { entryFromPreset, findPreset } from '../../foundation/presets/presets.js';
 import { signInWithDirectory } from './directory-sign-in.js';
+import type { FormAnswer } from './test-support/password-form.js';
+import { ldapEntry, post, signIn } from './test-support/password-form.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
-  serviceAccountEntry,
   serviceDn,
   servicePassword,
   slapdSkip,
@@ -25,25 +25,6 @@ const [alice, bob] = directoryUsers as [
   (typeof directoryUsers)[number],
   (typeof directoryUsers)[number],
 ];
-
-function ldapEntry(id: string, url: string, extra: Record<string, unknown> = {}) {
-  const { ldap, ...rest } = extra as { ldap?: Record<string, unknown> };
-  return {
-    ...serviceAccountEntry({
-      url,
-      userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
-      ...ldap,
-    }),
-    id,
-    name: `Directory ${id}`,
-    timeoutMs: 2000,
-    groupMapping: {
-      expression: "JSON_GET($response, 'groups')",
-      adminGroups: ['gateway-admins'],
-    },
-    ...rest,
-  };
-}
 
 /** The OpenLDAP preset (src/foundation/presets/openldap.json) filled for the test directory. */
 function openldapPresetEntry(url: string) {
@@ -62,49 +43,6 @@ function openldapPresetEntry(url: string) {
   });
   assert.ok(made.ok, made.ok ? '' : JSON.stringify(made.problems));
   return { ...made.entry.input, provisioning: { adoptExistingUsers: true } };
-}
-
-interface FormAnswer {
-  readonly status: number;
-  readonly body: string;
-  readonly location: string | undefined;
-}
-
-/** The form of `entryId` opened from its start, then posted with these credentials. */
-async function signIn(
-  gw: TestGateway,
-  browser: TestBrowser,
-  entryId: string,
-  username: string,
-  password: string,
-): Promise<FormAnswer> {
-  const form = await browser.open(`${gw.url}/_sso/login/${entryId}?return_to=/after`);
-  assert.equal(form.status, 200, form.body);
-  assert.equal(new URL(form.url).pathname, `/_sso/ldap/${entryId}`);
-  return post(gw, browser, entryId, form.body, username, password);
-}
-
-async function post(
-  gw: TestGateway,
-  browser: TestBrowser,
-  entryId: string,
-  page: string,
-  username: string,
-  password: string,
-): Promise<FormAnswer> {
-  const field = (name: string) =>
-    new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
-  const response = await browser.exchange('POST', `${gw.url}/_sso/ldap/${entryId}`, {
-    state: field('state'),
-    csrf: field('csrf'),
-    username,
-    password,
-  });
-  return {
-    status: response.status,
-    body: await response.text(),
-    location: response.headers.get('location') ?? undefined,
-  };
 }
 
 /** The page with what differs per browser and sign-in (its tokens) taken out. */

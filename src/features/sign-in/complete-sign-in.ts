@@ -13,6 +13,7 @@ import type { OidcSignIn } from '../../foundation/oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
 import type { EntryRegistry } from '../../foundation/entries/entry-registry.js';
 import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
+import type { GatewayMemory } from '../../foundation/http/gateway-memory.js';
 import type { SendOutbound } from '../../foundation/outbound/outbound-policy.js';
 import { pendingKey } from './pending-key.js';
 import { single } from './sources/callback-fields.js';
@@ -33,6 +34,8 @@ interface CompleteSignInDeps {
   /** Nonces of the calls to an extension service. */
   readonly random: RandomSource;
   readonly telemetry: Telemetry;
+  /** The LDAP entries' pools of connections live here. */
+  readonly memory: Pick<GatewayMemory, 'directoryPools'>;
 }
 
 /** The callback's query as Fastify parsed it: a repeated parameter is an array. */
@@ -98,6 +101,7 @@ export async function completeSignIn<T>(
       oidc: deps.oidc,
       documents: deps.documents,
       telemetry: deps.telemetry,
+      directoryPools: deps.memory.directoryPools,
     },
     query,
     pending,

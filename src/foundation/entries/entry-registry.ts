@@ -32,6 +32,10 @@ export class EntryRegistry {
     // no listener yet: the admin API still shows the entry as broken
   };
 
+  private reportLoaded: (entries: readonly CompiledEntry[]) => void = () => {
+    // no listener: nothing holds anything per entry
+  };
+
   private compiledAtGeneration = 0;
   /** When entries were skipped for want of their provider's discovery, the time. */
   private undiscoveredSince: number | undefined;
@@ -85,6 +89,15 @@ export class EntryRegistry {
     this.reportBroken = listener;
   }
 
+  /**
+   * Told of the entries at every load (a change here or on another
+   * instance): what is kept per entry (an LDAP entry's connections,
+   * gateway-memory.ts) is let go for those no longer there.
+   */
+  onLoaded(listener: (entries: readonly CompiledEntry[]) => void): void {
+    this.reportLoaded = listener;
+  }
+
   /** Drops the compiled entries here and, through the notifier, on every instance. */
   invalidate(): void {
     this.compiled = undefined;
@@ -109,7 +122,9 @@ export class EntryRegistry {
         }
       }),
     );
-    return compiled.flat();
+    const entries = compiled.flat();
+    this.reportLoaded(entries);
+    return entries;
   }
 
   /**

@@ -1,4 +1,6 @@
 import type { Agent } from 'node:http';
+import type { Client } from 'ldapts';
+import { PoolsByKey } from '../outbound/connection-pool.js';
 import type { UserRecord } from '../storage/types.js';
 
 /**
@@ -15,11 +17,16 @@ export interface GatewayMemory {
   readonly identityHeaders: WeakMap<UserRecord, readonly string[]>;
   /** One keep-alive agent per upstream origin: reverse-proxy/upstream-client.ts. */
   readonly upstreamAgents: Map<string, Agent>;
+  /**
+   * LDAP entries' pools of connections bound as their service account, by
+   * entry id: src/features/ldap-directory/directory-pool.ts.
+   */
+  readonly directoryPools: PoolsByKey<Client>;
   /** The last host the access rules read, and its reading: access-rules/access-rules.ts. */
   readonly lastHost: LastHost;
   /** The last Connection header read, and the names it lists: reverse-proxy/proxy-headers.ts. */
   readonly lastConnection: LastConnection;
-  /** Closes the upstream connections and forgets everything; the memory stays usable. */
+  /** Closes the upstream and directory connections and forgets everything; the memory stays usable. */
   release(): void;
 }
 
@@ -55,6 +62,7 @@ export function gatewayMemory(): GatewayMemory {
     configuredUrls: new Map<string, URL>(),
     identityHeaders: new WeakMap<UserRecord, readonly string[]>(),
     upstreamAgents: new Map<string, Agent>(),
+    directoryPools: new PoolsByKey<Client>(),
     lastHost: { text: '', canonical: undefined },
     lastConnection: { header: '', named: nothingNamed },
     release(): void {
@@ -62,6 +70,7 @@ export function gatewayMemory(): GatewayMemory {
       // then the app has closed and its requests have finished.
       for (const agent of memory.upstreamAgents.values()) agent.destroy();
       memory.upstreamAgents.clear();
+      memory.directoryPools.closeAll();
       memory.cookieHeaders.clear();
       memory.configuredUrls.clear();
       memory.lastHost.text = '';

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,10 +9,13 @@ import { waitUntil } from '../../../test-support/wait-until.js';
 
 const slapdBinary = ['/usr/sbin/slapd', '/usr/local/sbin/slapd'].find((path) => existsSync(path));
 const ldapadd = ['/usr/bin/ldapadd', '/usr/local/bin/ldapadd'].find((path) => existsSync(path));
+const ldapsearch = ['/usr/bin/ldapsearch', '/usr/local/bin/ldapsearch'].find((path) =>
+  existsSync(path),
+);
 
 /** Why the directory tests cannot run here, or false when they can (for `test(..., { skip })`). */
 export const slapdSkip: string | false =
-  slapdBinary === undefined || ldapadd === undefined
+  slapdBinary === undefined || ldapadd === undefined || ldapsearch === undefined
     ? 'no slapd (apt-get install slapd ldap-utils)'
     : false;
 
@@ -83,6 +87,13 @@ export interface RunningSlapd {
   readonly port: number;
   /** ldaps://127.0.0.1:{port}, when started with a certificate. */
   readonly ldapsUrl: string | undefined;
+  /**
+   * The connections slapd has open now, from its monitor
+   * (`cn=Current,cn=Connections,cn=Monitor`), less the one that asks.
+   */
+  openConnections(): Promise<number>;
+  /** Kills slapd (SIGKILL: no goodbye to its clients) and starts it again on its port, data kept. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -112,21 +123,28 @@ export async function startSlapd(tls?: SlapdTls): Promise<RunningSlapd> {
   writeFileSync(join(dir, 'slapd.conf'), config(dir, tls !== undefined));
   writeFileSync(join(dir, 'users.ldif'), ldif());
   const listen = [url, ...(ldapsUrl === undefined ? [] : [ldapsUrl])].map((at) => `${at}/`);
-  const child = spawn(
-    slapdBinary,
-    ['-f', join(dir, 'slapd.conf'), '-h', listen.join(' '), '-d', '0'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
   let errors = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    errors += text;
-  });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.pid !== undefined) {
+  const run = () => {
+    const started = spawn(
+      slapdBinary,
+      ['-f', join(dir, 'slapd.conf'), '-h', listen.join(' '), '-d', '0'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    started.stderr.setEncoding('utf8').on('data', (text: string) => {
+      errors += text;
+    });
+    return started;
+  };
+  let child = run();
+  const ended = async (signal: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(child.pid, 'SIGTERM');
+      process.kill(child.pid, signal);
       await exited;
     }
+  };
+  const stop = async (): Promise<void> => {
+    await ended('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -141,7 +159,30 @@ export async function startSlapd(tls?: SlapdTls): Promise<RunningSlapd> {
     await stop();
     throw new Error(`slapd did not start: ${String(error)}\n${errors}`, { cause: error });
   }
-  return { url, port, ldapsUrl, stop };
+  return {
+    url,
+    port,
+    ldapsUrl,
+    stop,
+    async restart() {
+      await ended('SIGKILL');
+      child = run();
+      await listening(port, () => child.exitCode !== null);
+    },
+    async openConnections() {
+      const { stdout } = await promisify(execFile)(
+        ldapsearch ?? 'ldapsearch',
+        [
+          ...['-x', '-LLL', '-H', url, '-D', rootDn, '-w', rootPassword],
+          ...['-b', 'cn=Current,cn=Connections,cn=Monitor', '-s', 'base', 'monitorCounter'],
+        ],
+        { timeout: 10_000, env: { ...process.env, LDAPNOINIT: '1' } },
+      );
+      const count = /^monitorCounter: (\d+)$/m.exec(stdout)?.[1];
+      if (count === undefined) throw new Error(`no monitorCounter in ${stdout}`);
+      return Number(count) - 1;
+    },
+  };
 }
 
 function config(dir: string, tls: boolean): string {
@@ -172,6 +213,9 @@ function config(dir: string, tls: boolean): string {
     // Users bound with their own password (a direct bind) may read the groups.
     `access to dn.subtree="ou=groups,${suffix}" by dn.exact="${serviceDn}" read by users read by * none`,
     `access to * by dn.exact="${serviceDn}" read by self read by * none`,
+    // What a test counts of slapd's connections, read by its root only.
+    'database monitor',
+    `access to dn.subtree="cn=Monitor" by dn.exact="${rootDn}" read by * none`,
     '',
   ].join('\n');
 }

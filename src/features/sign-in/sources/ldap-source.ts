@@ -1,3 +1,5 @@
+import type { Client } from 'ldapts';
+import type { PoolsByKey } from '../../../foundation/outbound/connection-pool.js';
 import type { CompiledLdapEntry, DirectoryAnswer, MappedUser } from '../../../core/index.js';
 import { SignInError, mapDirectoryUser, randomToken } from '../../../core/index.js';
 import type { DirectoryObserver } from '../../ldap-directory/directory-sign-in.js';
@@ -57,8 +59,10 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
       correlationField: 'state',
       codeField: 'state',
     },
-    async readAnswer(_deps, fields, pending) {
-      const answer = await directoryAnswer(entry, fields, pending, undefined);
+    async readAnswer(deps, fields, pending) {
+      const answer = await directoryAnswer(entry, fields, pending, {
+        ...(deps.directoryPools === undefined ? {} : { pools: deps.directoryPools }),
+      });
       return { mapped: userOf(entry, answer), oidc: undefined };
     },
     groupMapping: entry.groupMapping,
@@ -79,7 +83,7 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
           trace.result({ label, outcome: 'ok', value });
         },
       };
-      const answer = await directoryAnswer(entry, fields, pending, observe);
+      const answer = await directoryAnswer(entry, fields, pending, { observe });
       trace.begin('mapped user');
       const user = userOf(entry, answer);
       trace.result({ label: 'userId', outcome: 'ok', value: user.userId });
@@ -95,7 +99,7 @@ async function directoryAnswer(
   entry: CompiledLdapEntry,
   fields: Readonly<Record<string, unknown>>,
   pending: { readonly returnTo: string },
-  observe: DirectoryObserver | undefined,
+  how: { readonly observe?: DirectoryObserver; readonly pools?: PoolsByKey<Client> },
 ): Promise<DirectoryAnswer> {
   refuseDisabled(entry);
   const credentials = typedCredentials(fields);
@@ -112,7 +116,7 @@ async function directoryAnswer(
       policy: credentials.policy,
       timeoutMs: entry.timeoutMs,
       entryId: entry.id,
-      ...(observe === undefined ? {} : { observe }),
+      ...how,
     },
     entry.ldap,
     credentials.username,

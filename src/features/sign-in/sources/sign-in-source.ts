@@ -5,6 +5,8 @@ import type {
   MappedUser,
   RandomSource,
 } from '../../../core/index.js';
+import type { Client } from 'ldapts';
+import type { PoolsByKey } from '../../../foundation/outbound/connection-pool.js';
 import type { SourceSignOut } from '../../../foundation/http/source-sign-out.js';
 import type { Telemetry } from '../../../foundation/observability/telemetry.js';
 import type { ProviderMetadata } from '../../../foundation/oidc/provider-metadata.js';
@@ -75,6 +77,11 @@ interface SourceAnswerDeps {
   readonly oidc: ProviderMetadata;
   readonly documents: FetchedDocuments;
   readonly telemetry: Telemetry;
+  /**
+   * The gateway's pools of LDAP connections (gateway-memory.ts); a test
+   * sign-in gives none, so it traces a connection of its own end to end.
+   */
+  readonly directoryPools?: PoolsByKey<Client>;
 }
 
 /**
