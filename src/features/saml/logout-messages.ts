@@ -91,11 +91,9 @@ export async function readLogoutMessage(xml: string): Promise<LogoutMessage> {
       fatalError: () => (parse.failed = true),
     },
   }).parseFromString(xml, 'text/xml').documentElement;
-  const kind = root?.localName;
+  const kind = root.localName;
   if (
     parse.failed ||
-    root === null ||
-    root === undefined ||
     root.namespaceURI !== protocolNs ||
     (kind !== 'LogoutRequest' && kind !== 'LogoutResponse')
   ) {

@@ -86,7 +86,7 @@ export function createUpstreamSessionStore(
             ? null
             : (JSON.parse(secretBox.open(row.access_sealed)) as UserInfoAccess),
         subjectQualifiers:
-          row.subject_qualifiers === null || row.subject_qualifiers === undefined
+          row.subject_qualifiers === null
             ? null
             : (JSON.parse(row.subject_qualifiers) as SubjectQualifiers),
         checkedAt: toMillis(row.checked_at),

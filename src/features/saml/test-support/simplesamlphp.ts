@@ -34,6 +34,10 @@ export interface SamlTestServiceProvider {
   readonly acsUrl: string;
   /** Whether the IdP signs the assertion (default true, saml20.sign.assertion). */
   readonly signAssertion?: boolean;
+  /** Its SingleLogoutService (HTTP-Redirect binding), where the IdP's logout messages go. */
+  readonly logoutUrl?: string;
+  /** Whether the IdP signs its logout messages to it (default true, sign.logout). */
+  readonly signLogout?: boolean;
 }
 
 export interface RunningSimpleSamlPhp {
@@ -44,6 +48,14 @@ export interface RunningSimpleSamlPhp {
   readonly ssoUrl: string;
   /** The certificate the IdP signs with, PEM. */
   readonly certificate: string;
+  /** Its key, PEM: for a test's own messages in the IdP's name. */
+  readonly privateKey: string;
+  /** Its metadata document (SingleSignOnService, SingleLogoutService, certificate). */
+  readonly metadataUrl: string;
+  /** Its SingleLogoutService (HTTP-Redirect binding). */
+  readonly sloUrl: string;
+  /** Where an IdP-initiated logout of the browser's IdP session starts, ending at `returnTo`. */
+  idpLogoutUrl(returnTo: string): string;
   /** Where an IdP-initiated sign-in for that service provider starts (no AuthnRequest). */
   idpInitiatedUrl(spEntityId: string): string;
   /** The IdP's own log and the PHP server's output, for a failing test's message. */
@@ -105,6 +117,7 @@ export async function startSimpleSamlPhp(
     join(dir, 'cert', 'idp.crt'),
   ]);
   const certificate = await readFile(join(dir, 'cert', 'idp.crt'), 'utf8');
+  const privateKey = await readFile(join(dir, 'cert', 'idp.key'), 'utf8');
   const salt = Math.random().toString(36).slice(2);
   await writeFile(
     join(dir, 'config.php'),
@@ -134,6 +147,10 @@ $config = ${php({
       production: false,
       showerrors: true,
       'metadata.sources': [{ type: 'flatfile' }],
+      // Where an IdP-initiated logout may end (initSLO.php's RelayState): any
+      // host of the test's, each on a port of its own.
+      'trusted.url.regex': true,
+      'trusted.url.domains': ['.+'],
     })};
 $config['logging.level'] = SimpleSAML\\Logger::DEBUG;
 $config['session.cookie.samesite'] = null;
@@ -182,6 +199,17 @@ ${serviceProviders
         'simplesaml.attributes': true,
         'saml20.sign.assertion': sp.signAssertion ?? true,
         'saml20.sign.response': true,
+        'sign.logout': sp.signLogout ?? true,
+        ...(sp.logoutUrl === undefined
+          ? {}
+          : {
+              SingleLogoutService: [
+                {
+                  Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
+                  Location: sp.logoutUrl,
+                },
+              ],
+            }),
       })};`,
   )
   .join('\n')}
@@ -230,6 +258,11 @@ ${serviceProviders
     entityId,
     ssoUrl: `${url}/saml2/idp/SSOService.php`,
     certificate,
+    privateKey,
+    metadataUrl: `${url}/saml2/idp/metadata.php`,
+    sloUrl: `${url}/saml2/idp/SingleLogoutService.php`,
+    idpLogoutUrl: (returnTo) =>
+      `${url}/saml2/idp/initSLO.php?${new URLSearchParams({ RelayState: returnTo })}`,
     idpInitiatedUrl: (spEntityId) =>
       `${url}/saml2/idp/SSOService.php?${new URLSearchParams({ spentityid: spEntityId })}`,
     log,
