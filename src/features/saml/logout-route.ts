@@ -5,7 +5,6 @@ import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sendFailure } from '../../foundation/http/respond.js';
-import { endProviderSessions } from '../sessions/end-sign-ins.js';
 import type { SamlIdentityProvider } from './idp-metadata.js';
 import { identityProviderOf } from './idp-metadata.js';
 import type { LogoutMessage } from './logout-messages.js';
@@ -161,7 +160,7 @@ async function answerLogoutRequest(
       hashes.add(hash);
     }
   }
-  await endProviderSessions(gateway, [...hashes], 'saml_logout');
+  await endLoggedOutSessions(gateway, [...hashes]);
   await audit(gateway, request, {
     kind: 'sign_out',
     outcome: 'success',
@@ -223,4 +222,18 @@ async function takeLogoutResponse(
     return reply.redirect('/_sso/signed-out?scope=here', 302);
   }
   return reply.redirect('/_sso/signed-out', 302);
+}
+
+/**
+ * Ends the sessions the identity provider logged out, as the OpenID
+ * Connect logouts end theirs (sessions/end-sign-ins.ts, a feature of this
+ * layer, so not imported): in storage, which every instance reads, with
+ * what the sign-in kept, each raised once as `saml_logout`.
+ */
+async function endLoggedOutSessions(gateway: Gateway, hashes: readonly string[]): Promise<void> {
+  for (const hash of hashes) {
+    await gateway.storage.sessions.delete(hash);
+    await gateway.storage.upstreamSessions.delete(hash);
+    await gateway.signInEnds.raise({ ended: { signInHash: hash }, reason: 'saml_logout' });
+  }
 }

@@ -189,7 +189,7 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
     assert.match(again.body, /name="password"/);
 
     // The same LogoutResponse again answers nothing the gateway awaits.
-    failsWith(await browser.open(fromIdp?.location ?? ''), 'saml_in_response_to_mismatch');
+    failsWith(await browser.open(fromIdp.location ?? ''), 'saml_in_response_to_mismatch');
   });
 
   test("the identity provider's logout ends the gateway's session, raised as saml_logout", async () => {
@@ -267,7 +267,9 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
     // The same request as it should be: dave's sessions from this entry end.
     const good = await open(redirectQuery(idpLogoutRequest('dave')));
     assert.equal(good.hops[0]?.status, 302);
-    assert.equal(good.hops[0]?.location?.startsWith(`${idp.sloUrl}?SAMLResponse=`), true);
+    assert.ok(
+      good.hops.some((hop) => (hop.location ?? '').startsWith(`${idp.sloUrl}?SAMLResponse=`)),
+    );
     assert.equal(await signedInAs(browser), undefined);
   });
 

@@ -21,19 +21,16 @@ export async function endSignInsOf(
 
 /**
  * Ends the sessions the entry's provider logged out (its back- or
- * front-channel logout: backchannel-logout.ts, frontchannel-logout.ts,
- * raised as `provider_logout`; a SAML identity provider's LogoutRequest:
- * saml/logout-route.ts, raised as `saml_logout`), with what the provider's
- * sign-in kept.
+ * front-channel logout: backchannel-logout.ts, frontchannel-logout.ts),
+ * with what the provider's sign-in kept, each raised as `provider_logout`.
  */
 export async function endProviderSessions(
   gateway: Pick<Gateway, 'storage' | 'signInEnds'>,
   hashes: readonly string[],
-  reason: Extract<SignInEndReason, 'provider_logout' | 'saml_logout'> = 'provider_logout',
 ): Promise<void> {
   for (const hash of hashes) {
     await gateway.storage.sessions.delete(hash);
     await gateway.storage.upstreamSessions.delete(hash);
-    await gateway.signInEnds.raise({ ended: { signInHash: hash }, reason });
+    await gateway.signInEnds.raise({ ended: { signInHash: hash }, reason: 'provider_logout' });
   }
 }
