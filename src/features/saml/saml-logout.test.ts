@@ -111,9 +111,12 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
     return inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
   }
 
-  /** A LogoutRequest by the HTTP-Redirect binding, signed with the IdP's key unless told. */
-  function redirectQuery(xml: string, options: { signed?: boolean } = {}): string {
-    const message = `SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
+  /** A message by the HTTP-Redirect binding, signed with the IdP's key unless told. */
+  function redirectQuery(
+    xml: string,
+    options: { signed?: boolean; kind?: 'SAMLRequest' | 'SAMLResponse' } = {},
+  ): string {
+    const message = `${options.kind ?? 'SAMLRequest'}=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
     if (options.signed === false) return message;
     const octets = `${message}&SigAlg=${encodeURIComponent(rsaSha256)}`;
     const signature = sign('sha256', Buffer.from(octets), idp.privateKey).toString('base64');
@@ -283,5 +286,37 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
     ].join('');
     const query = `SAMLResponse=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
     failsWith(await gw.browser().open(`${sloUrl('slo')}?${query}`), 'saml_in_response_to_mismatch');
+  });
+
+  test("the identity provider's refusal lands on the signed-out-here page; a forged answer is refused", async () => {
+    const browser = await signIn('alice');
+    const sessionId = browser.cookies(gw.url).get('ssogate_session') ?? '';
+    const out = await browser.exchange('POST', `${gw.url}/_sso/logout`, {
+      csrf: csrfTokenFor(sessionId),
+    });
+    assert.equal(out.status, 303);
+    // The gateway's session ended before the browser left for the IdP.
+    assert.equal(await gw.storage.sessions.get(sessionHash(sessionId)), undefined);
+    const sent = logoutRequestOf(out.headers.get('location') ?? '');
+    const requestId = /ID="([^"]+)"/.exec(sent)?.[1] ?? '';
+    const refusal = redirectQuery(
+      [
+        `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"`,
+        ` ID="_r2" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${sloUrl('slo')}" InResponseTo="${requestId}">`,
+        `<saml:Issuer>${idp.entityId}</saml:Issuer>`,
+        '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"/></samlp:Status>',
+        '</samlp:LogoutResponse>',
+      ].join(''),
+      { kind: 'SAMLResponse' },
+    );
+    // Its signature altered: refused, and the request still awaits its answer.
+    const forged = refusal.replace(
+      /Signature=[^&]+$/,
+      `Signature=${encodeURIComponent(Buffer.alloc(256, 1).toString('base64'))}`,
+    );
+    failsWith(await browser.open(`${sloUrl('slo')}?${forged}`), 'saml_logout_signature_invalid');
+    const answered = await browser.open(`${sloUrl('slo')}?${refusal}`);
+    assert.equal(answered.url, `${gw.url}/_sso/signed-out?scope=here`, answered.body);
+    assert.equal(await signedInAs(browser), undefined);
   });
 });
