@@ -83,22 +83,11 @@ export async function readLogoutMessage(xml: string): Promise<LogoutMessage> {
   const invalid = (message: string) => new SsogateError('saml_logout_invalid', message);
   if (/<!DOCTYPE/i.test(xml)) throw invalid('the message has a document type declaration');
   const { DOMParser } = await loadXmlDom();
-  const parse = { failed: false };
-  const root = new DOMParser({
-    errorHandler: {
-      warning: () => undefined,
-      error: () => (parse.failed = true),
-      fatalError: () => (parse.failed = true),
-    },
-  }).parseFromString(xml, 'text/xml').documentElement;
-  const kind = root.localName;
-  if (
-    parse.failed ||
-    root.namespaceURI !== protocolNs ||
-    (kind !== 'LogoutRequest' && kind !== 'LogoutResponse')
-  ) {
+  const root = logoutRoot(DOMParser, xml);
+  if (root === undefined) {
     throw invalid('the message is not a SAML 2.0 LogoutRequest or LogoutResponse');
   }
+  const kind = root.localName as 'LogoutRequest' | 'LogoutResponse';
   const attribute = (element: Element | undefined, name: string) => {
     const value = element?.getAttribute(name);
     return value === null || value === undefined || value === '' ? undefined : value;
@@ -128,6 +117,35 @@ export async function readLogoutMessage(xml: string): Promise<LogoutMessage> {
       .filter((one) => one !== ''),
     status: attribute(statusCode, 'Value'),
   };
+}
+
+/**
+ * The document's root when it is well-formed XML and a LogoutRequest or
+ * LogoutResponse of SAML 2.0's protocol; anything else (an empty text, no
+ * root, a parser that throws) is undefined.
+ */
+function logoutRoot(
+  DOMParser: (typeof import('@xmldom/xmldom'))['DOMParser'],
+  xml: string,
+): Element | undefined {
+  const parse = { failed: false };
+  try {
+    const root = new DOMParser({
+      errorHandler: {
+        warning: () => undefined,
+        error: () => (parse.failed = true),
+        fatalError: () => (parse.failed = true),
+      },
+    }).parseFromString(xml, 'text/xml').documentElement;
+    const kind = root.localName;
+    return !parse.failed &&
+      root.namespaceURI === protocolNs &&
+      (kind === 'LogoutRequest' || kind === 'LogoutResponse')
+      ? root
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function headerAttributes({ id, issueInstant, destination }: MessageHeader): string {

@@ -265,6 +265,9 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
       'saml_logout_expired',
     );
     failsWith(await open('SAMLRequest=not-deflate'), 'saml_logout_invalid');
+    for (const text of ['', 'not xml', '<LogoutRequest ID="_x"/>']) {
+      failsWith(await open(redirectQuery(text)), 'saml_logout_invalid');
+    }
     assert.equal(await signedInAs(browser), 'dave');
 
     // The same request as it should be: dave's sessions from this entry end.
