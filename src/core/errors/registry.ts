@@ -257,11 +257,13 @@ export const errorRegistry = {
   },
   saml_issuer_mismatch: {
     status: 400,
-    summary: "The Response or assertion was issued by another entity than the entry's idpEntityId.",
+    summary:
+      "The Response, assertion or logout message was issued by another entity than the entry's idpEntityId.",
   },
   saml_destination_mismatch: {
     status: 400,
-    summary: "The Destination or the Recipient of the Response is not this entry's callback.",
+    summary:
+      "The Destination or the Recipient of the Response is not this entry's callback, or a logout message's Destination not its SingleLogoutService.",
   },
   saml_audience_mismatch: {
     status: 400,
@@ -269,11 +271,31 @@ export const errorRegistry = {
   },
   saml_in_response_to_mismatch: {
     status: 400,
-    summary: 'The Response does not answer the AuthnRequest this sign-in sent.',
+    summary:
+      'The Response does not answer the AuthnRequest this sign-in sent, or the LogoutResponse no LogoutRequest the gateway sent and awaits.',
   },
   saml_assertion_expired: {
     status: 400,
     summary: 'The assertion is not yet valid or no longer valid (beyond the clock skew).',
+  },
+  saml_logout_invalid: {
+    status: 400,
+    summary:
+      'The single logout message is not a redirect-bound SAML 2.0 LogoutRequest or LogoutResponse, or its LogoutRequest names no NameID.',
+  },
+  saml_logout_signature_invalid: {
+    status: 400,
+    summary:
+      "The LogoutRequest is unsigned, or a logout message's signature does not hold by the identity provider's certificate with an allowed SigAlg.",
+  },
+  saml_logout_expired: {
+    status: 400,
+    summary:
+      "The identity provider's LogoutRequest was issued too long ago or in the future, or is past its NotOnOrAfter.",
+  },
+  saml_logout_replayed: {
+    status: 400,
+    summary: "The identity provider's LogoutRequest was received already.",
   },
 
   // OpenID Connect entries (docs/entries.md#openid-connect): each refusal has its own code.

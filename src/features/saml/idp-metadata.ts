@@ -16,6 +16,12 @@ export interface SamlIdentityProvider {
   readonly entityId: string;
   /** Each certificate it may sign with, PEM: metadata may list two while a key rolls over. */
   readonly certificates: readonly string[];
+  /**
+   * Its SingleLogoutService for the HTTP-Redirect binding (SAML Metadata
+   * §2.2.2, Profiles §4.4), read from its metadata only: where a
+   * LogoutRequest goes, and (ResponseLocation, else Location) a LogoutResponse.
+   */
+  readonly logout?: { readonly url: string; readonly responseUrl: string };
 }
 
 /** Parsed once per metadata text: compiled entries are rebuilt on any change. */
@@ -25,7 +31,9 @@ const parsed = new Map<string, Partial<SamlIdentityProvider>>();
  * The identity provider of an entry of type saml: its ssoUrl, idpEntityId
  * and idpCertificate where given, the rest read from its idpMetadataXml,
  * or from the document at its idpMetadataUrl as `documents` holds it
- * (idp-metadata-url.ts) (SAML Metadata §2.3.2 EntityDescriptor, §2.4.3 IDPSSODescriptor). A
+ * (idp-metadata-url.ts) (SAML Metadata §2.3.2 EntityDescriptor, §2.4.3
+ * IDPSSODescriptor), and its SingleLogoutService, if any, from the metadata
+ * alone. A
  * metadata document that does not say what is missing is the entry's
  * fault, reported as `saml_metadata_invalid`.
  */
@@ -72,7 +80,12 @@ function completed(
       { entryId: entry.id },
     );
   }
-  return { ssoUrl, entityId, certificates };
+  return {
+    ssoUrl,
+    entityId,
+    certificates,
+    ...(fromMetadata.logout === undefined ? {} : { logout: fromMetadata.logout }),
+  };
 }
 
 async function readMetadata(
@@ -132,10 +145,23 @@ async function metadataOf(
       .flatMap((key) => Array.from(key.getElementsByTagNameNS(signatureNs, 'X509Certificate')))
       .map((certificate) => readCertificate(certificate.textContent))
       .filter((pem): pem is string => pem !== undefined);
+    const slo = childrenOf(descriptor, metadataNs, 'SingleLogoutService').find(
+      (service) => service.getAttribute('Binding') === redirectBinding,
+    );
+    const sloUrl = slo?.getAttribute('Location') ?? '';
+    const sloResponseUrl = slo?.getAttribute('ResponseLocation') ?? '';
     Object.assign(result, {
       ...(entity.getAttribute('entityID') ? { entityId: entity.getAttribute('entityID') } : {}),
       ...(/^https?:\/\//.test(location) ? { ssoUrl: location } : {}),
       ...(certificates.length > 0 ? { certificates: [...new Set(certificates)] } : {}),
+      ...(/^https?:\/\//.test(sloUrl)
+        ? {
+            logout: {
+              url: sloUrl,
+              responseUrl: /^https?:\/\//.test(sloResponseUrl) ? sloResponseUrl : sloUrl,
+            },
+          }
+        : {}),
     });
   }
   return result;

@@ -5,6 +5,11 @@ import { callbackUrl } from '../../core/index.js';
 export interface SamlEndpoints {
   /** The AssertionConsumerService (HTTP-POST binding): the entry's callback. */
   readonly acsUrl: string;
+  /**
+   * The SingleLogoutService (HTTP-Redirect binding, SAML Profiles §4.4):
+   * where the identity provider sends its LogoutRequest and its LogoutResponse.
+   */
+  readonly sloUrl: string;
   /** Where the service provider's metadata is served (metadata-route.ts). */
   readonly metadataUrl: string;
   /** The entityID: the entry's `saml.spEntityId`, or else the metadata URL. */
@@ -20,6 +25,7 @@ export function samlEndpoints(publicUrl: string, entry: CompiledSamlEntry): Saml
   const metadataUrl = `${base}/_sso/saml/${encodeURIComponent(entry.id)}/metadata`;
   return {
     acsUrl: callbackUrl(publicUrl, entry.id),
+    sloUrl: `${base}/_sso/saml/${encodeURIComponent(entry.id)}/logout`,
     metadataUrl,
     spEntityId: entry.saml.spEntityId ?? metadataUrl,
   };

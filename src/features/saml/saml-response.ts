@@ -2,7 +2,7 @@ import type { CompiledSamlEntry, MappedUser } from '../../core/index.js';
 import { SignInError, coerceAttribute, excerpt, isSsogateError } from '../../core/index.js';
 import type { ErrorCode } from '../../core/index.js';
 import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
-import type { PendingSignIn } from '../../foundation/storage/types.js';
+import type { PendingSignIn, SubjectQualifiers } from '../../foundation/storage/types.js';
 import type { SamlIdentityProvider } from './idp-metadata.js';
 import { identityProviderOf } from './idp-metadata.js';
 import type { SamlEndpoints } from './saml-endpoints.js';
@@ -30,6 +30,27 @@ interface SamlAnswerContext {
 }
 
 /**
+ * What a SAML sign-in keeps for its logout (SAML Profiles §4.4): the
+ * signed assertion's NameID, whole, and its AuthnStatement's SessionIndex,
+ * which a LogoutRequest either way names (SAML Core §3.7.1).
+ */
+export interface SamlSignIn {
+  readonly nameId: string;
+  readonly qualifiers: SubjectQualifiers;
+  readonly sessionIndex: string | undefined;
+}
+
+/** The user of a checked Response (readSamlSignIn), for callers that need no more. */
+export async function readSamlAnswer(
+  entry: CompiledSamlEntry,
+  fields: Readonly<Record<string, unknown>>,
+  pending: PendingSignIn,
+  context: SamlAnswerContext,
+): Promise<MappedUser> {
+  return (await readSamlSignIn(entry, fields, pending, context)).user;
+}
+
+/**
  * Flow steps 10 to 14 of an entry of type saml: the Response posted to the
  * AssertionConsumerService (SAML Bindings §3.5, HTTP-POST) checked as the
  * Web Browser SSO profile asks of a service provider (SAML Profiles
@@ -46,12 +67,12 @@ interface SamlAnswerContext {
  * audience, and its bearer confirmation's Recipient and InResponseTo, which
  * tie it to this callback and to this sign-in's AuthnRequest.
  */
-export async function readSamlAnswer(
+export async function readSamlSignIn(
   entry: CompiledSamlEntry,
   fields: Readonly<Record<string, unknown>>,
   pending: PendingSignIn,
   context: SamlAnswerContext,
-): Promise<MappedUser> {
+): Promise<{ readonly user: MappedUser; readonly signIn: SamlSignIn | undefined }> {
   const refuse = (code: ErrorCode, message: string) =>
     new SignInError(code, message, { entryId: entry.id });
   const { endpoints } = context;
@@ -150,7 +171,33 @@ export async function readSamlAnswer(
   if (user.userName !== undefined) checked(`name ← ${names.name ?? ''}`, user.userName);
   if (user.email !== undefined) checked(`email ← ${names.email ?? ''}`, user.email);
   if (user.groups !== undefined) checked(`groups ← ${names.groups ?? ''}`, user.groups.join(', '));
-  return user;
+  return { user, signIn: signInOf(assertion) };
+}
+
+/** The signed assertion's NameID and SessionIndex; undefined without a NameID to name. */
+function signInOf(assertion: Element): SamlSignIn | undefined {
+  const nameId = firstChild(firstChild(assertion, assertionNs, 'Subject'), assertionNs, 'NameID');
+  const value = nameId?.textContent.trim() ?? '';
+  if (nameId === undefined || value === '') return undefined;
+  const attribute = (name: string) => {
+    const given = nameId.getAttribute(name);
+    return given === null || given === '' ? undefined : given;
+  };
+  const format = attribute('Format');
+  const nameQualifier = attribute('NameQualifier');
+  const spNameQualifier = attribute('SPNameQualifier');
+  const sessionIndex = firstChild(assertion, assertionNs, 'AuthnStatement')?.getAttribute(
+    'SessionIndex',
+  );
+  return {
+    nameId: value,
+    qualifiers: {
+      ...(format === undefined ? {} : { format }),
+      ...(nameQualifier === undefined ? {} : { nameQualifier }),
+      ...(spNameQualifier === undefined ? {} : { spNameQualifier }),
+    },
+    sessionIndex: sessionIndex === null || sessionIndex === '' ? undefined : sessionIndex,
+  };
 }
 
 /** The assertion's XML exactly as the signature covers it, or saml_signature_invalid. */

@@ -1,19 +1,21 @@
 import { signedOutUrl } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
+import type { UpstreamSessionRecord } from '../../foundation/storage/types.js';
 
 /**
- * The id_token kept with a session at its sign-in (keep-provider-session.ts),
+ * What was kept with a session at its sign-in (keep-provider-session.ts),
  * forgotten as the session ends, whatever its entry: RP-Initiated Logout
- * sends it as `id_token_hint`.
+ * sends its id_token as `id_token_hint`, a SAML LogoutRequest names its
+ * NameID and SessionIndex.
  */
-export async function takeKeptIdToken(
+export async function takeKeptSession(
   gateway: Gateway,
   sessionHash: string,
-): Promise<string | undefined> {
+): Promise<UpstreamSessionRecord | undefined> {
   const kept = await gateway.storage.upstreamSessions.get(sessionHash);
   if (kept === undefined) return undefined;
   await gateway.storage.upstreamSessions.delete(sessionHash);
-  return kept.idToken;
+  return kept;
 }
 
 interface EndSessionOptions {

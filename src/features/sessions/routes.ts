@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { featureScope } from '../../foundation/http/feature-scope.js';
 import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
-import { takeKeptIdToken } from './provider-logout.js';
+import { takeKeptSession } from './provider-logout.js';
+import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { clearSessionCookie } from '../../foundation/http/browser-cookies.js';
 import { fromAnotherSite } from '../../foundation/http/fetch-metadata.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -149,16 +150,24 @@ async function signOut(
   await auditSignOut(gateway, request, ended, scope);
   const entry =
     ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
-  const idToken = await takeKeptIdToken(gateway, ended.session.idHash);
+  const kept = await takeKeptSession(gateway, ended.session.idHash);
   // The entry's source says how its side ends: an OpenID Provider's
-  // end_session_endpoint, the entry's logout URL, or nothing.
+  // end_session_endpoint, a SAML identity provider's SingleLogoutService,
+  // the entry's logout URL, or nothing. The gateway's session has ended
+  // already, whatever the source answers.
   const logout =
     entry === undefined
       ? undefined
-      : gateway.sources(entry).signOutAtSource({
+      : await gateway.sources(entry).signOutAtSource({
           publicUrl: gateway.config.publicUrl,
           random: gateway.random,
-          idToken,
+          documents: gateway.documents,
+          idToken: kept === undefined || kept.idToken === '' ? undefined : kept.idToken,
+          providerSession: kept,
+          now: gateway.clock(),
+          expectAnswer: async (key, until) => {
+            await gateway.storage.upstreamSessions.useOnce(sha256Base64url(key), until);
+          },
         });
   if (logout?.channel === 'front') return go(logout.url);
   if (logout?.channel === 'back') {

@@ -29,8 +29,12 @@ export async function allowSignOutRedirect(
 ): Promise<void> {
   const entry = entryId === null ? undefined : await gateway.entries.get(entryId);
   // The entry's logout URL (unless the gateway calls it itself, holding the
-  // app secret), or its OpenID Provider's end_session_endpoint: its source says.
-  const provider = entry === undefined ? undefined : gateway.sources(entry).signOutDestination;
+  // app secret), its OpenID Provider's end_session_endpoint, or its SAML
+  // identity provider's SingleLogoutService: its source says.
+  const provider =
+    entry === undefined
+      ? undefined
+      : await gateway.sources(entry).signOutDestination({ documents: gateway.documents });
   const origins = [new URL(gateway.config.publicUrl).origin];
   if (provider !== undefined) origins.unshift(new URL(provider).origin);
   const policy = securityHeaders({

@@ -9,6 +9,7 @@ import type {
   UserInfoAccess,
   UserRecord,
 } from '../../foundation/storage/types.js';
+import type { SamlSignIn } from '../saml/saml-response.js';
 import type { OidcSignIn } from '../../foundation/oidc/oidc-sign-in.js';
 import type { ProviderMetadata } from '../../foundation/oidc/provider-metadata.js';
 import type { EntryRegistry } from '../../foundation/entries/entry-registry.js';
@@ -49,6 +50,8 @@ export interface SignInSuccess {
   readonly oidc?: OidcSignIn;
   /** The access token, kept sealed when the entry re-checks sessions with user info. */
   readonly access?: UserInfoAccess;
+  /** A SAML sign-in: its NameID and SessionIndex, kept with the session the same way. */
+  readonly saml?: SamlSignIn;
 }
 
 /** What the caller writes for a sign-in (its session, its audit event), in the user's transaction. */
@@ -92,6 +95,7 @@ export async function completeSignIn<T>(
     mapped,
     oidc: oidcSignIn,
     access,
+    saml,
   } = await source.readAnswer(
     {
       appTokens: deps.storage.appTokens,
@@ -109,6 +113,7 @@ export async function completeSignIn<T>(
   return finishTogether(deps, entry, mapped, pending, finish, {
     ...(oidcSignIn === undefined ? {} : { oidc: oidcSignIn }),
     ...(access === undefined ? {} : { access }),
+    ...(saml === undefined ? {} : { saml }),
   });
 }
 
@@ -118,7 +123,7 @@ async function finishTogether<T>(
   mapped: MappedUser,
   pending: PendingSignIn,
   finish: FinishSignIn<T>,
-  oidcSignIn: Pick<SignInSuccess, 'oidc' | 'access'> = {},
+  oidcSignIn: Pick<SignInSuccess, 'oidc' | 'access' | 'saml'> = {},
 ): Promise<T> {
   // Read before the transaction: entries are not among its stores.
   const reservedBy = await namespaceOwner(deps.storage.entries, entry, mapped.userId);

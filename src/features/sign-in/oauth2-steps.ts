@@ -1,3 +1,4 @@
+import type { SamlSignIn } from '../saml/saml-response.js';
 import type {
   CompiledOAuth2Entry,
   ErrorCode,
@@ -56,6 +57,8 @@ export interface SignedInUser {
   readonly oidc: OidcSignIn | undefined;
   /** Present when the entry re-checks sessions by calling user info again. */
   readonly access?: UserInfoAccess;
+  /** A SAML sign-in's NameID and SessionIndex, kept for its logout. */
+  readonly saml?: SamlSignIn;
 }
 
 /** Codes that mean the call itself failed, not the reading of its answer. */

@@ -88,6 +88,8 @@ export interface OidcSessionsTable {
   refresh_token_sealed: string | null;
   /** Sealed JSON of UserInfoAccess (types.ts), or null. */
   access_sealed: string | null;
+  /** JSON of SubjectQualifiers (types.ts): a SAML sign-in's NameID beyond its value; else null. */
+  subject_qualifiers: string | null;
   checked_at: Millis;
   expires_at: Millis;
 }

@@ -14,6 +14,8 @@ export type EndedSignIns =
  * - `revalidation_failed`: the entry's provider refused a re-validation;
  * - `provider_logout`: the entry's provider logged the session out, by its
  *   back- or front-channel logout;
+ * - `saml_logout`: the entry's SAML identity provider sent a LogoutRequest
+ *   for the session (its single logout, SAML Profiles §4.4);
  * - `sign_in_over`: found past its absolute end or idle time, or gone.
  */
 export type SignInEndReason =
@@ -24,6 +26,7 @@ export type SignInEndReason =
   | 'entry_sessions_ended'
   | 'revalidation_failed'
   | 'provider_logout'
+  | 'saml_logout'
   | 'sign_in_over';
 
 /** A gateway sign-in ended; raised once what ended it has been written (committed). */

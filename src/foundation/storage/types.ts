@@ -301,15 +301,36 @@ export interface UserInfoAccess {
  * tokens, or the access token of an entry that re-checks with user info
  * (whose `idToken` is then empty and `subject` the mapped user id).
  */
+/**
+ * A SAML NameID beyond its value (SAML Core §2.2.2), which a LogoutRequest
+ * names the user by exactly as the assertion did (§3.7.1).
+ */
+export interface SubjectQualifiers {
+  readonly format?: string;
+  readonly nameQualifier?: string;
+  readonly spNameQualifier?: string;
+}
+
+/**
+ * What a provider's sign-in left beside its session: an OpenID Connect
+ * sign-in's (its id_token, sub and sid) or a SAML sign-in's (its NameID
+ * and SessionIndex), by which the provider's logout finds the session and
+ * the gateway's sign-out names it to the provider.
+ */
 export interface UpstreamSessionRecord {
   /** The session's idHash. */
   readonly sessionHash: string;
   readonly entryId: string;
-  /** The id_token's `sub`. */
+  /** The id_token's `sub`, or the SAML assertion's NameID. */
   readonly subject: string;
-  /** The id_token's `sid`, for back-channel logout of one provider session. */
+  /**
+   * The id_token's `sid`, or the SAML AuthnStatement's SessionIndex: the
+   * provider's session, for its logout of that one session.
+   */
   readonly providerSid: string | null;
-  /** Stored sealed; given as `id_token_hint` at sign-out. */
+  /** A SAML NameID's Format and qualifiers; null for any other sign-in. */
+  readonly subjectQualifiers: SubjectQualifiers | null;
+  /** Stored sealed; given as `id_token_hint` at sign-out. Empty for a sign-in without one. */
   readonly idToken: string;
   /** Stored sealed; used to re-check the session. */
   readonly refreshToken: string | null;
@@ -337,6 +358,12 @@ export interface UpstreamSessionStore {
    * (INSERT ... ON CONFLICT DO NOTHING: of two deliveries, one wins).
    */
   useOnce(jtiHash: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Forgets what `useOnce` recorded; resolves whether it was there. A SAML
+   * LogoutRequest the gateway sent is recorded so, and its LogoutResponse
+   * takes it (of two deliveries, one finds it).
+   */
+  takeOnce(jtiHash: string): Promise<boolean>;
   deleteExpired(now: number): Promise<number>;
 }
 

@@ -3,7 +3,12 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { toMillis } from './columns.js';
 import { compileOnce, oncePerDatabase } from './compile-once.js';
 import type { Database, OidcSessionsTable } from './schema.js';
-import type { UpstreamSessionRecord, UpstreamSessionStore, UserInfoAccess } from './types.js';
+import type {
+  SubjectQualifiers,
+  UpstreamSessionRecord,
+  UpstreamSessionStore,
+  UserInfoAccess,
+} from './types.js';
 
 /**
  * The save of every OpenID Connect sign-in's callback, compiled once
@@ -18,6 +23,7 @@ const saveQuery = oncePerDatabase((db) =>
       id_token_sealed: row.id_token_sealed,
       refresh_token_sealed: row.refresh_token_sealed,
       access_sealed: row.access_sealed,
+      subject_qualifiers: row.subject_qualifiers,
       checked_at: row.checked_at,
       expires_at: row.expires_at,
     };
@@ -53,6 +59,8 @@ export function createUpstreamSessionStore(
           record.userInfoAccess === null
             ? null
             : secretBox.seal(JSON.stringify(record.userInfoAccess)),
+        subject_qualifiers:
+          record.subjectQualifiers === null ? null : JSON.stringify(record.subjectQualifiers),
         checked_at: record.checkedAt,
         expires_at: record.expiresAt,
       });
@@ -77,6 +85,10 @@ export function createUpstreamSessionStore(
           row.access_sealed === null
             ? null
             : (JSON.parse(secretBox.open(row.access_sealed)) as UserInfoAccess),
+        subjectQualifiers:
+          row.subject_qualifiers === null
+            ? null
+            : (JSON.parse(row.subject_qualifiers) as SubjectQualifiers),
         checkedAt: toMillis(row.checked_at),
         expiresAt: toMillis(row.expires_at),
       };
@@ -118,6 +130,14 @@ export function createUpstreamSessionStore(
         .onConflict((conflict) => conflict.column('jti_hash').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+    },
+
+    async takeOnce(jtiHash) {
+      const result = await db
+        .deleteFrom('used_logout_tokens')
+        .where('jti_hash', '=', jtiHash)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
 
     async deleteExpired(now) {

@@ -43,6 +43,7 @@ const recorded = [
   '0024_audit_reference_partial_index',
   '0025_oidc_sid_partial_index',
   '0026_oidc_grant_revocation',
+  '0027_saml_subject',
 ];
 
 describe("the features' migrations", () => {

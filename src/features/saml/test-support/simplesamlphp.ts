@@ -39,6 +39,10 @@ export interface SamlTestServiceProvider {
    * as the service provider's metadata would publish it; default none.
    */
   readonly encryptionCertificate?: string;
+  /** Its SingleLogoutService (HTTP-Redirect binding), where the IdP's logout messages go. */
+  readonly logoutUrl?: string;
+  /** Whether the IdP signs its logout messages to it (default true, sign.logout). */
+  readonly signLogout?: boolean;
 }
 
 /** A private key (PEM, PKCS#8) and its self-signed certificate, made by openssl for this run. */
@@ -88,13 +92,19 @@ export interface RunningSimpleSamlPhp {
   readonly ssoUrl: string;
   /** The certificate the IdP signs with at its start, PEM. */
   readonly certificate: string;
-  /** Where the IdP publishes its metadata (its entityID too). */
-  readonly metadataUrl: string;
   /**
    * Rolls its signing key over: a new key signs from now on, and its
    * metadata names only the new certificate, which is returned.
    */
   rollKey(): Promise<string>;
+  /** Its key, PEM: for a test's own messages in the IdP's name. */
+  readonly privateKey: string;
+  /** Its metadata document (SingleSignOnService, SingleLogoutService, certificate). */
+  readonly metadataUrl: string;
+  /** Its SingleLogoutService (HTTP-Redirect binding). */
+  readonly sloUrl: string;
+  /** Where an IdP-initiated logout of the browser's IdP session starts, ending at `returnTo`. */
+  idpLogoutUrl(returnTo: string): string;
   /** Where an IdP-initiated sign-in for that service provider starts (no AuthnRequest). */
   idpInitiatedUrl(spEntityId: string): string;
   /** The IdP's own log and the PHP server's output, for a failing test's message. */
@@ -142,6 +152,7 @@ export async function startSimpleSamlPhp(
   }
   await writeKeyPair(join(dir, 'cert'), 'idp', 'simplesamlphp.test');
   const certificate = await readFile(join(dir, 'cert', 'idp.crt'), 'utf8');
+  const privateKey = await readFile(join(dir, 'cert', 'idp.key'), 'utf8');
   const salt = Math.random().toString(36).slice(2);
   await writeFile(
     join(dir, 'config.php'),
@@ -171,6 +182,10 @@ $config = ${php({
       production: false,
       showerrors: true,
       'metadata.sources': [{ type: 'flatfile' }],
+      // Where an IdP-initiated logout may end (initSLO.php's RelayState): any
+      // host of the test's, each on a port of its own.
+      'trusted.url.regex': true,
+      'trusted.url.domains': ['.+'],
     })};
 $config['logging.level'] = SimpleSAML\\Logger::DEBUG;
 $config['session.cookie.samesite'] = null;
@@ -241,6 +256,17 @@ ${serviceProviders
                 .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
                 .replace(/\s+/g, ''),
             }),
+        'sign.logout': sp.signLogout ?? true,
+        ...(sp.logoutUrl === undefined
+          ? {}
+          : {
+              SingleLogoutService: [
+                {
+                  Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
+                  Location: sp.logoutUrl,
+                },
+              ],
+            }),
       })};`,
   )
   .join('\n')}
@@ -289,8 +315,12 @@ ${serviceProviders
     entityId,
     ssoUrl: `${url}/saml2/idp/SSOService.php`,
     certificate,
-    metadataUrl: entityId,
     rollKey,
+    privateKey,
+    metadataUrl: `${url}/saml2/idp/metadata.php`,
+    sloUrl: `${url}/saml2/idp/SingleLogoutService.php`,
+    idpLogoutUrl: (returnTo) =>
+      `${url}/saml2/idp/initSLO.php?${new URLSearchParams({ RelayState: returnTo })}`,
     idpInitiatedUrl: (spEntityId) =>
       `${url}/saml2/idp/SSOService.php?${new URLSearchParams({ spentityid: spEntityId })}`,
     log,

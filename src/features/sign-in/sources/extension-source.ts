@@ -43,7 +43,7 @@ export function extensionSource(entry: CompiledExtensionEntry): SignInSource {
       return { mapped, oidc: undefined };
     },
     groupMapping: undefined,
-    signOutDestination: undefined,
+    signOutDestination: () => undefined,
     signOutAtSource: () => undefined,
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),

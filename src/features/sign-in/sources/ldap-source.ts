@@ -66,7 +66,7 @@ export function ldapSource(entry: CompiledLdapEntry): SignInSource {
       return { mapped: userOf(entry, answer), oidc: undefined };
     },
     groupMapping: entry.groupMapping,
-    signOutDestination: undefined,
+    signOutDestination: () => undefined,
     signOutAtSource: () => undefined,
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),

@@ -110,7 +110,7 @@ export function oauth2StepsSource(
       );
     },
     groupMapping: entry.groupMapping,
-    signOutDestination: signOut.signOutDestination,
+    signOutDestination: (context) => signOut.signOutDestination(context),
     signOutAtSource: (options) => signOut.signOutAtSource(options),
     logoutNotifications: signOut.logoutNotifications,
     revalidate: (deps, session) =>
@@ -149,7 +149,7 @@ export function oauth2StepsSource(
  */
 export function templateSignOut(entry: CompiledOAuth2Entry): SourceSignOut {
   return {
-    signOutDestination:
+    signOutDestination: () =>
       entry.logout === undefined || entry.logout.placeholders.has('app_secret')
         ? undefined
         : entry.logout.source,

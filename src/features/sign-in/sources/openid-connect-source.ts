@@ -37,7 +37,7 @@ export function openIdConnectSource(entry: OpenIdConnectEntry): SignInSource {
       checkCallbackIssuer(oidc.discovery, single(fields.iss) ?? fields.iss);
     },
     signOut: {
-      signOutDestination: endpoint ?? byTemplate.signOutDestination,
+      signOutDestination: (context) => endpoint ?? byTemplate.signOutDestination(context),
       signOutAtSource: (options) =>
         endpoint !== undefined && options.idToken !== undefined
           ? {

@@ -2,7 +2,8 @@ import type { CompiledSamlEntry } from '../../../core/index.js';
 import { SignInError } from '../../../core/index.js';
 import { publicUrlOfCallback, samlEndpoints } from '../../saml/saml-endpoints.js';
 import { samlAuthnRequest } from '../../saml/saml-request.js';
-import { readSamlAnswer } from '../../saml/saml-response.js';
+import { spLogoutDestination, spLogoutRequest } from '../../saml/sp-logout.js';
+import { readSamlAnswer, readSamlSignIn } from '../../saml/saml-response.js';
 import { refuseDisabled } from './enabled-entry.js';
 import type { SignInSource, SourceKind } from './sign-in-source.js';
 
@@ -22,7 +23,10 @@ export const samlKind: SourceKind = {
  * (src/features/saml/). The AuthnRequest goes by HTTP-Redirect with the
  * state as RelayState; the Response is posted to the callback (HTTP-POST),
  * which finds the pending sign-in by that RelayState. Its sign-out ends the
- * gateway's session only, and it re-checks nothing.
+ * gateway's session, then, when the identity provider's metadata has a
+ * SingleLogoutService, sends a LogoutRequest there (sp-logout.ts); the
+ * identity provider's own LogoutRequests end sessions at logout-route.ts.
+ * It re-checks nothing.
  */
 export function samlSource(entry: CompiledSamlEntry): SignInSource {
   const read: SignInSource['readAnswer'] = async (deps, fields, pending) => {
@@ -32,12 +36,12 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
       });
     }
     const endpoints = samlEndpoints(publicUrlOfCallback(pending.redirectUri, entry.id), entry);
-    const mapped = await readSamlAnswer(entry, fields, pending, {
+    const { user, signIn } = await readSamlSignIn(entry, fields, pending, {
       endpoints,
       clock: deps.clock,
       documents: deps.documents,
     });
-    return { mapped, oidc: undefined };
+    return { mapped: user, oidc: undefined, ...(signIn === undefined ? {} : { saml: signIn }) };
   };
   return {
     kind: samlKind,
@@ -61,8 +65,9 @@ export function samlSource(entry: CompiledSamlEntry): SignInSource {
       entry.saml.attributes.groups === undefined
         ? undefined
         : { adminGroups: entry.groupMapping?.adminGroups },
-    signOutDestination: undefined,
-    signOutAtSource: () => undefined,
+    // Read from the identity provider's metadata when asked, not at each sourceOf.
+    signOutDestination: ({ documents }) => spLogoutDestination(entry, documents),
+    signOutAtSource: (options) => spLogoutRequest(entry, options),
     logoutNotifications: undefined,
     revalidate: () => Promise.resolve(true),
     // The entry's private key for encrypted assertions: never shown, should a message ever hold it.

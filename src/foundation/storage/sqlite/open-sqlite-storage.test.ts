@@ -238,18 +238,23 @@ describe('openSqliteStorage', () => {
         }
         // The same indexes and trigger, word for word, and no automatic index for
         // the key (the reference index is 0024's, made partial, and the sid
-        // index 0025's; the grants' columns 0026's).
+        // index 0025's; the grants' columns 0026's; the SAML subject's column 0027's).
         const {
           pending_sign_ins: pending,
           sessions,
           audit_events_reference: reference,
           oidc_sessions_entry_sid: sid,
           oidc_grants: grants,
+          oidc_sessions: upstream,
         } = before;
         assert.match(schema.audit_events_reference ?? '', /where reference is not null$/);
         assert.match(schema.oidc_sessions_entry_sid ?? '', /where provider_sid is not null$/);
         // 0026's columns, added at the end.
         assert.match(schema.oidc_grants ?? '', /"revoked_at" bigint, "last_issued_at" bigint\)$/);
+        assert.match(
+          schema.oidc_sessions ?? '',
+          /"access_sealed" text, "subject_qualifiers" text\)$/,
+        );
         assert.deepEqual(
           {
             ...schema,
@@ -258,6 +263,7 @@ describe('openSqliteStorage', () => {
             audit_events_reference: reference,
             oidc_sessions_entry_sid: sid,
             oidc_grants: grants,
+            oidc_sessions: upstream,
           },
           before,
         );
@@ -281,6 +287,7 @@ describe('openSqliteStorage', () => {
           ],
         );
         // Undone in turn, the later migrations and then 0023 give back 0022's schema.
+        await migrations('sqlite')['0027_saml_subject']?.down?.(migrated);
         await all['0026_oidc_grant_revocation']?.down?.(migrated);
         await migrations('sqlite')['0025_oidc_sid_partial_index']?.down?.(migrated);
         await migrations('sqlite')['0024_audit_reference_partial_index']?.down?.(migrated);
