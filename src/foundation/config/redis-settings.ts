@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /** A Sentinel's address (SSOGATE_REDIS_SENTINELS). */
-export interface SentinelAddress {
+interface SentinelAddress {
   readonly host: string;
   readonly port: number;
 }
