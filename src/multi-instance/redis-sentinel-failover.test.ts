@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { signedInCookie } from '../features/reverse-proxy/test-support/upstream-fixture.js';
 import {
@@ -94,6 +97,43 @@ describe('Redis behind Sentinels: a failover', { skip, timeout: 180_000 }, () =>
     assert.ok(one !== undefined && two !== undefined);
     return { one, two };
   }
+
+  test('stores opened behind the Sentinels and closed leave nothing open: the process exits', async () => {
+    const stores = fileURLToPath(
+      new URL('../foundation/storage/redis/open-redis-stores.js', import.meta.url),
+    );
+    const target = {
+      kind: 'sentinel',
+      sentinels: group.sentinels.map((port) => ({ host: '127.0.0.1', port })),
+      masterName: group.masterName,
+    };
+    const script = [
+      `const { openRedisStores } = await import(${JSON.stringify(stores)});`,
+      `const opened = await openRedisStores({ target: ${JSON.stringify(target)}, prefix: 'exit-test:' });`,
+      'await opened.ping();',
+      'await opened.close();',
+      "process.stdout.write('closed');",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = once(child, 'exit');
+    try {
+      // Closed at once; a connection left open would keep it alive for good.
+      await waitUntil(() => child.exitCode !== null, {
+        message: () => `the process to exit after closing (it wrote ${JSON.stringify(output)})`,
+      });
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+    assert.equal(output, 'closed');
+    assert.equal(child.exitCode, 0);
+  });
 
   test('both gateways follow the new master; nothing written before is lost', async () => {
     const { one, two } = started();

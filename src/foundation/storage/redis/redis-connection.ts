@@ -91,18 +91,21 @@ export function describeRedisTarget(target: RedisTarget): string {
   return `master ${target.masterName} of the Sentinels ${sentinels}`;
 }
 
-/** Quits politely when connected; drops the socket otherwise (no queue to wait on). */
+/**
+ * Quits politely when connected, then drops whatever is left: behind
+ * Sentinels, QUIT ends the connection to the master but not the failover
+ * detector's connections to the Sentinels, which only disconnect() closes;
+ * left open, they would keep a finished process (a command of the command
+ * line, a stopped gateway) from exiting.
+ */
 export async function closeRedis(redis: Redis): Promise<void> {
-  if (redis.status === 'end') return;
-  if (redis.status === 'ready') {
-    try {
-      await redis.quit();
-      return;
-    } catch {
-      // fall through: the connection broke while quitting
-    }
+  try {
+    if (redis.status === 'ready') await redis.quit();
+  } catch {
+    // the connection broke while quitting: dropped below all the same
+  } finally {
+    redis.disconnect();
   }
-  redis.disconnect();
 }
 
 /** The URL without its password, for messages and logs. */
