@@ -29,8 +29,8 @@ const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 async function main(): Promise<void> {
   const prefix = `bench${randomBytes(4).toString('hex')}:`;
-  const one = await openRedisStores({ url, prefix });
-  const two = await openRedisStores({ url, prefix });
+  const one = await openRedisStores({ target: { kind: 'url', url }, prefix });
+  const two = await openRedisStores({ target: { kind: 'url', url }, prefix });
   const heardAt = new Map<string, number>();
   two.revocations.listen((revocation) => {
     if (revocation.scope === 'session') heardAt.set(revocation.idHash, performance.now());
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   }
 
   // The same delivery after a bare PUBLISH, as a sign-out that did not wait would see it.
-  const publisher = await connectRedis(url, 'bench-publisher');
+  const publisher = await connectRedis({ kind: 'url', url }, 'bench-publisher');
   const bare: number[] = [];
   const channel = `${prefix}revocations`;
   for (let round = 0; round < rounds; round += 1) {

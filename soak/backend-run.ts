@@ -25,6 +25,7 @@ import type { LoadWorld } from './load-mix.js';
 import { UserPool, runLoad, signIn } from './load-mix.js';
 import { OutcomeLog } from './outcomes.js';
 import { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
+import { SentinelGroup } from '../src/foundation/storage/redis/test-support/sentinel-group.js';
 import type { BackendRun } from './report.js';
 import { sampleResources } from './resources.js';
 import { HeldSessions } from './sessions-held.js';
@@ -37,6 +38,11 @@ export interface RunSettings {
   readonly cliScript: string;
   /** Where the instances' logs are kept. */
   readonly logDir: string;
+  /**
+   * PostgreSQL's Redis: one redis-server, restarted as a fault, or a master,
+   * a replica and three Sentinels, failed over as a fault.
+   */
+  readonly redis: 'single' | 'sentinel';
 }
 
 /** The app secret every entry carries: any log line holding it is a leak. */
@@ -79,6 +85,7 @@ export async function runBackend(
   const log = new OutcomeLog();
   let postgres: OwnPostgres | undefined;
   let redis: OwnRedis | undefined;
+  let sentinels: SentinelGroup | undefined;
   const env: Record<string, string> = {};
   if (backend === 'postgres') {
     const created = OwnPostgres.create(await freePort());
@@ -91,9 +98,19 @@ export async function runBackend(
       postgres = created;
       env.SSOGATE_DATABASE_URL = created.url;
     }
-    redis = new OwnRedis(await freePort());
-    await redis.start();
-    env.SSOGATE_REDIS_URL = redis.url;
+    if (settings.redis === 'sentinel') {
+      sentinels = new SentinelGroup();
+      await sentinels.start();
+      env.SSOGATE_REDIS_SENTINELS = sentinels.sentinelSetting;
+      env.SSOGATE_REDIS_MASTER = sentinels.masterName;
+      events.push(
+        `${new Date().toISOString()} Redis: a master, a replica and three Sentinels (${sentinels.sentinelSetting})`,
+      );
+    } else {
+      redis = new OwnRedis(await freePort());
+      await redis.start();
+      env.SSOGATE_REDIS_URL = redis.url;
+    }
   } else {
     env.SSOGATE_DATABASE_URL = `sqlite:${join(dir, 'ssogate.db')}`;
     skipped.push('Redis and PostgreSQL restarts: SQLite has neither');
@@ -146,11 +163,6 @@ export async function runBackend(
         join(settings.logDir, `${backend}-${index + 1}.log`),
       ),
   );
-  const access: StoreAccess = {
-    databaseUrl: env.SSOGATE_DATABASE_URL,
-    redisUrl: env.SSOGATE_REDIS_URL,
-    redisPrefix: 'ssogate:',
-  };
   try {
     // Started together: the migration runs once, under its lock.
     await Promise.all(instances.map((instance) => instance.start()));
@@ -213,7 +225,16 @@ export async function runBackend(
     await Promise.all([
       runLoad(world, settings.workers, until),
       runFaultSchedule(
-        { example, instances, postgres, redis, log, events, callbacks: world.callbacks },
+        {
+          example,
+          instances,
+          postgres,
+          redis,
+          sentinels,
+          log,
+          events,
+          callbacks: world.callbacks,
+        },
         startedAt,
         settings.seconds,
       ),
@@ -221,6 +242,16 @@ export async function runBackend(
     clearInterval(trimmer);
     const endedAt = Date.now();
     events.push(`${new Date().toISOString()} load ended`);
+
+    // Looked at directly: behind Sentinels, the master they name now.
+    const access: StoreAccess = {
+      databaseUrl: env.SSOGATE_DATABASE_URL,
+      redisUrl:
+        sentinels === undefined
+          ? env.SSOGATE_REDIS_URL
+          : `redis://127.0.0.1:${await sentinels.masterPort()}`,
+      redisPrefix: 'ssogate:',
+    };
 
     // Pending sign-ins of the last starts end their lifetime; a restart
     // runs the expiry sweep at once (it also runs every five minutes).
@@ -271,6 +302,7 @@ export async function runBackend(
     await example.close();
     await upstream.close();
     await redis?.destroy();
+    await sentinels?.stop();
     postgres?.destroy();
     await rm(dir, { recursive: true, force: true });
   }

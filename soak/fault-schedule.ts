@@ -4,11 +4,13 @@ import type { CallbacksInFlight } from './callbacks-in-flight.js';
 import type { OutcomeLog } from './outcomes.js';
 import { outageCodes, providerCodes } from './outcomes.js';
 import type { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
+import type { SentinelGroup } from '../src/foundation/storage/redis/test-support/sentinel-group.js';
 
 /**
  * The faults under the load, each at a fixed share of the run so a short
  * run has them all: the OAuth2 server slow, failing, answering garbage and
- * huge bodies; Redis and PostgreSQL restarted; one gateway instance killed
+ * huge bodies; Redis restarted (or, behind Sentinels, failed over) and
+ * PostgreSQL restarted; one gateway instance killed
  * in the middle of sign-ins and started again. Each fault opens a window
  * in the outcome log that says which coded 5xx it explains.
  */
@@ -18,6 +20,8 @@ export interface FaultTargets {
   readonly instances: readonly GatewayInstance[];
   readonly postgres: OwnPostgres | undefined;
   readonly redis: OwnRedis | undefined;
+  /** Redis behind Sentinels instead of `redis`: failed over rather than restarted. */
+  readonly sentinels: SentinelGroup | undefined;
   readonly log: OutcomeLog;
   /** The sign-in callbacks each instance serves now. */
   readonly callbacks: CallbacksInFlight;
@@ -74,6 +78,20 @@ async function restartRedis(targets: FaultTargets): Promise<void> {
   await targets.redis.restart(3000);
   targets.log.close(window);
   targets.events.push(`${new Date().toISOString()} Redis back`);
+}
+
+/**
+ * The Sentinels promote the replica (SENTINEL FAILOVER) under the load: the
+ * instances answer 503 until each has found the new master.
+ */
+async function failOverRedis(targets: FaultTargets, sentinels: SentinelGroup): Promise<void> {
+  const window = targets.log.open('Redis failed over', outageCodes, { graceMs: 15_000 });
+  targets.events.push(`${new Date().toISOString()} Redis failover`);
+  const { oldMaster, newMaster } = await sentinels.failOver();
+  targets.log.close(window);
+  targets.events.push(
+    `${new Date().toISOString()} Redis failed over from port ${oldMaster} to ${newMaster}`,
+  );
 }
 
 async function restartPostgres(targets: FaultTargets): Promise<void> {
@@ -156,7 +174,13 @@ export async function runFaultSchedule(
     [0.2, () => providerWindow(targets, 'failing', windowMs)],
     [0.3, () => providerWindow(targets, 'garbage', windowMs)],
     [0.4, () => providerWindow(targets, 'huge', windowMs)],
-    [0.5, () => restartRedis(targets)],
+    [
+      0.5,
+      () =>
+        targets.sentinels === undefined
+          ? restartRedis(targets)
+          : failOverRedis(targets, targets.sentinels),
+    ],
     [0.62, () => restartPostgres(targets)],
     [0.75, () => killInstance(targets)],
   ];

@@ -6,7 +6,9 @@
  * `soak-reports/<time>/report.md` and `report.json`; exits non-zero on a
  * broken invariant or an unexplained 5xx (docs/reliability.md#soak).
  *
- * SOAK_SECONDS (default 600) per backend; SOAK_BACKEND sqlite, postgres or both.
+ * SOAK_SECONDS (default 600) per backend; SOAK_BACKEND sqlite, postgres or both;
+ * SOAK_REDIS single (default: one redis-server, restarted) or sentinel (a
+ * master, a replica and three Sentinels, failed over).
  */
 import { join, resolve } from 'node:path';
 import type { BackendRun } from './report.js';
@@ -20,6 +22,9 @@ async function main(): Promise<number> {
     throw new Error('SOAK_SECONDS must be a whole number, 20 or more');
   if (!['sqlite', 'postgres', 'both'].includes(choice))
     throw new Error('SOAK_BACKEND must be sqlite, postgres or both');
+  const redis = process.env.SOAK_REDIS ?? 'single';
+  if (redis !== 'single' && redis !== 'sentinel')
+    throw new Error('SOAK_REDIS must be single or sentinel');
   const backends =
     choice === 'both' ? (['sqlite', 'postgres'] as const) : ([choice] as ['sqlite' | 'postgres']);
   const root = resolve(process.cwd());
@@ -32,6 +37,7 @@ async function main(): Promise<number> {
       await runBackend(backend, {
         seconds,
         workers: Number(process.env.SOAK_WORKERS ?? 4),
+        redis,
         mainScript: join(root, 'dist', 'main.js'),
         cliScript: join(root, 'dist', 'cli', 'ssogate.js'),
         logDir,

@@ -32,7 +32,7 @@ export const featureTables: readonly FeatureTables[] = [trialSignInTables, provi
 /**
  * Opens the configured storage, migrated, with app secrets sealed by the
  * configured key: SQLite or PostgreSQL for the durable data, and, with
- * SSOGATE_REDIS_URL, Redis for sessions, pending sign-ins, rate-limit counters
+ * SSOGATE_REDIS_URL (or SSOGATE_REDIS_SENTINELS), Redis for sessions, pending sign-ins, rate-limit counters
  * and change notices shared by several instances; beside the kernel's stores,
  * those of the features' own tables, over the same database.
  */
@@ -74,13 +74,13 @@ async function openKernel(config: Config): Promise<{ kernel: Storage; secretBox:
           secretBox,
           features: featureTables,
           // With Redis, the sessions and their announcements are there instead.
-          announceRevocations: config.redisUrl === undefined,
+          announceRevocations: config.redis === undefined,
         });
-  if (config.redisUrl === undefined) return { kernel: base, secretBox };
+  if (config.redis === undefined) return { kernel: base, secretBox };
   let redis;
   try {
     const { openRedisStores } = await import('../foundation/storage/redis/open-redis-stores.js');
-    redis = await openRedisStores({ url: config.redisUrl, prefix: config.redisPrefix });
+    redis = await openRedisStores({ target: config.redis, prefix: config.redisPrefix });
   } catch (error) {
     await base.close();
     throw error;

@@ -9,6 +9,7 @@ import type { Database } from '../../foundation/storage/schema.js';
 import {
   closeRedis,
   connectRedis,
+  describeRedisTarget,
   redactUrl,
 } from '../../foundation/storage/redis/redis-connection.js';
 import type { Finding } from './findings.js';
@@ -165,10 +166,10 @@ async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
 
 /** Redis, when configured: one connection, one PING. */
 export async function redisFindings(config: Config): Promise<Finding[]> {
-  if (config.redisUrl === undefined) return [];
-  const subject = redactUrl(config.redisUrl);
+  if (config.redis === undefined) return [];
+  const subject = describeRedisTarget(config.redis);
   try {
-    const redis = await connectRedis(config.redisUrl, 'ssogate-doctor');
+    const redis = await connectRedis(config.redis, 'ssogate-doctor');
     try {
       await redis.ping();
     } finally {
@@ -182,7 +183,9 @@ export async function redisFindings(config: Config): Promise<Finding[]> {
         'redis',
         subject,
         reasonOf(error),
-        'check the host, port and password in SSOGATE_REDIS_URL, and that Redis accepts this address',
+        config.redis.kind === 'url'
+          ? 'check the host, port and password in SSOGATE_REDIS_URL, and that Redis accepts this address'
+          : 'check SSOGATE_REDIS_SENTINELS, SSOGATE_REDIS_MASTER and the passwords, that the Sentinels answer and know a master by that name, and that it accepts this address',
       ),
     ];
   }

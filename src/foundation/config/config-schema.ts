@@ -20,6 +20,22 @@ export const settings = {
   },
   databaseUrl: { env: 'SSOGATE_DATABASE_URL', help: 'sqlite:PATH or postgres://...' },
   redisUrl: { env: 'SSOGATE_REDIS_URL', help: 'redis://host:port' },
+  redisSentinels: {
+    env: 'SSOGATE_REDIS_SENTINELS',
+    help: 'comma-separated host:port of the Redis Sentinels, such as 10.0.0.5:26379,10.0.0.6:26379,10.0.0.7:26379',
+  },
+  redisMaster: {
+    env: 'SSOGATE_REDIS_MASTER',
+    help: 'the name the Sentinels know the master by, 1-128 letters, digits, ., _ or -',
+  },
+  redisPassword: {
+    env: 'SSOGATE_REDIS_PASSWORD',
+    help: "the password of the Sentinels' Redis master and replicas (requirepass)",
+  },
+  redisSentinelPassword: {
+    env: 'SSOGATE_REDIS_SENTINEL_PASSWORD',
+    help: "the Sentinels' own password (sentinel requirepass)",
+  },
   redisPrefix: {
     env: 'SSOGATE_REDIS_PREFIX',
     help: 'a key prefix such as ssogate: (letters, digits, :_-)',
@@ -194,6 +210,14 @@ export const configSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
+  // Parsed further, with every problem reported, by redis-settings.ts.
+  redisSentinels: z.union([z.string().min(1), z.array(z.string())]).optional(),
+  redisMaster: z
+    .string()
+    .regex(/^[\w.-]{1,128}$/, 'must be 1-128 letters, digits, ., _ or -')
+    .optional(),
+  redisPassword: z.string().min(1).max(512).optional(),
+  redisSentinelPassword: z.string().min(1).max(512).optional(),
   redisPrefix: z
     .string()
     .regex(/^[\w:-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -')

@@ -127,6 +127,79 @@ describe('loadConfig', () => {
       url: 'postgres://127.0.0.1:5432/ssogate',
     });
     assert.equal(config.redisPrefix, 'ssogate:');
+    assert.deepEqual(config.redis, { kind: 'url', url: 'redis://127.0.0.1:6379' });
+  });
+
+  test('Redis behind Sentinels: their addresses, the master name and the passwords', () => {
+    const config = loadConfig({
+      SSOGATE_DATABASE_URL: 'postgres://127.0.0.1:5432/ssogate',
+      SSOGATE_REDIS_SENTINELS: ' 10.0.0.5:26379,sentinel-2.corp.internal:26379 ,[fd00::7]:26380',
+      SSOGATE_REDIS_MASTER: 'ssogate-main',
+      SSOGATE_REDIS_PASSWORD: 'redis-password',
+      SSOGATE_REDIS_SENTINEL_PASSWORD: 'sentinel-password',
+    });
+    assert.deepEqual(config.redis, {
+      kind: 'sentinel',
+      sentinels: [
+        { host: '10.0.0.5', port: 26379 },
+        { host: 'sentinel-2.corp.internal', port: 26379 },
+        { host: 'fd00::7', port: 26380 },
+      ],
+      masterName: 'ssogate-main',
+      password: 'redis-password',
+      sentinelPassword: 'sentinel-password',
+    });
+    const withoutPasswords = loadConfig({
+      SSOGATE_REDIS_SENTINELS: '127.0.0.1:26379',
+      SSOGATE_REDIS_MASTER: 'mymaster',
+    });
+    assert.deepEqual(withoutPasswords.redis, {
+      kind: 'sentinel',
+      sentinels: [{ host: '127.0.0.1', port: 26379 }],
+      masterName: 'mymaster',
+      password: undefined,
+      sentinelPassword: undefined,
+    });
+  });
+
+  test('bad Sentinel settings are each reported, and no password is repeated', () => {
+    const problems = problemsOf({
+      SSOGATE_REDIS_SENTINELS:
+        '10.0.0.5:26379,10.0.0.5,host:0,[10.0.0.6]:26379,a b:1,10.0.0.5:26379,',
+      SSOGATE_REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    assert.deepEqual(
+      problems.map((problem) => problem.split(':')[0]),
+      Array(5)
+        .fill('SSOGATE_REDIS_SENTINELS')
+        .concat(['SSOGATE_REDIS_SENTINELS', 'SSOGATE_REDIS_SENTINELS', 'SSOGATE_REDIS_MASTER']),
+    );
+    assert.match(problems[0] ?? '', /'10\.0\.0\.5' is not host:port/);
+    assert.match(problems[4] ?? '', /'10\.0\.0\.5:26379' is listed twice/);
+    assert.match(problems[5] ?? '', /'' is not host:port/);
+    assert.match(problems[6] ?? '', /set together with SSOGATE_REDIS_URL/);
+    assert.match(problems[7] ?? '', /SSOGATE_REDIS_MASTER: missing/);
+
+    const alone = problemsOf({
+      SSOGATE_REDIS_MASTER: 'mymaster',
+      SSOGATE_REDIS_PASSWORD: 'secret-redis-password',
+      SSOGATE_REDIS_SENTINEL_PASSWORD: 'secret-sentinel-password',
+    });
+    assert.deepEqual(
+      alone.map((problem) => problem.split(':')[0]),
+      ['SSOGATE_REDIS_MASTER', 'SSOGATE_REDIS_PASSWORD', 'SSOGATE_REDIS_SENTINEL_PASSWORD'],
+    );
+    for (const problem of alone) assert.match(problem, /set without SSOGATE_REDIS_SENTINELS/);
+    assert.ok(!alone.join('\n').includes('secret-'), 'a password in a message');
+
+    const badName = problemsOf({
+      SSOGATE_REDIS_SENTINELS: '127.0.0.1:26379',
+      SSOGATE_REDIS_MASTER: 'my master',
+    });
+    assert.deepEqual(
+      badName.map((problem) => problem.split(':')[0]),
+      ['SSOGATE_REDIS_MASTER', 'SSOGATE_REDIS_MASTER'],
+    );
   });
 
   test('sign-in limits have defaults; trusted proxies are addresses, ranges or range names', () => {

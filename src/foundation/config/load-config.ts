@@ -19,6 +19,8 @@ import { servedHosts } from './served-hosts.js';
 import type { Language } from '../pages/i18n/languages.js';
 import { parseYaml } from './parse-yaml.js';
 import { postgresHosts } from './postgres-hosts.js';
+import type { RedisTarget } from './redis-settings.js';
+import { redisTargetOf } from './redis-settings.js';
 import type { RequestLogMode } from '../logging/routine-lines.js';
 
 /** The gateway's configuration: validated once, frozen, read by no one else. */
@@ -30,7 +32,8 @@ export interface Config {
   readonly database:
     | { readonly kind: 'sqlite'; readonly filename: string }
     | { readonly kind: 'postgres'; readonly url: string };
-  readonly redisUrl: string | undefined;
+  /** Redis for several instances: one server's URL, or the master the Sentinels name. */
+  readonly redis: RedisTarget | undefined;
   /** Namespace of every Redis key and channel, so deployments can share a Redis. */
   readonly redisPrefix: string;
   readonly secretKey: string | undefined;
@@ -167,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl,
     dataDir,
     database,
-    redisUrl: value.redisUrl,
+    redis: further.redis,
     redisPrefix: value.redisPrefix,
     secretKey: value.secretKey,
     adminPassword: value.adminPassword,
@@ -289,8 +292,20 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
       `${settings.idleTimeoutSeconds.env}: ${idleTimeout} is shorter than ${settings.upstreamTimeoutSeconds.env} (${upstreamTimeout}); a client waiting for a slow upstream would be cut off before its 504`,
     );
   }
+  const redis = redisTargetOf(
+    value,
+    {
+      redisUrl: settings.redisUrl.env,
+      redisSentinels: settings.redisSentinels.env,
+      redisMaster: settings.redisMaster.env,
+      redisPassword: settings.redisPassword.env,
+      redisSentinelPassword: settings.redisSentinelPassword.env,
+    },
+    problems,
+  );
   checkWorkers(value, problems);
   return {
+    redis,
     upstreams,
     forwardAuthHosts,
     cookieDomain,

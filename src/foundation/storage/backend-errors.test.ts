@@ -49,6 +49,8 @@ describe('isBackendUnavailable', () => {
     'Connection is closed.',
     "Stream isn't writeable and enableOfflineQueue options is false",
     'Command timed out',
+    "READONLY You can't write against a read only replica.",
+    'NOREPLICAS Not enough good replicas to write.',
   ]) {
     test(`ioredis message: ${message}`, () => {
       assert.equal(isBackendUnavailable(new Error(message)), true);

@@ -38,6 +38,11 @@ const messagePatterns = [
   /^Stream isn't writeable/, // ioredis with enableOfflineQueue: false
   /^Command timed out/, // ioredis commandTimeout
   /^Reached the max retries per request limit/, // ioredis MaxRetriesPerRequestError
+  // A write that reached a replica: the master it was sent to has just been
+  // demoted by the Sentinels (the connection then finds the new one), and
+  // Redis's own refusal with min-replicas-to-write while no replica answers.
+  /^READONLY /,
+  /^NOREPLICAS /,
 ];
 
 const maxDepth = 8;

@@ -13,7 +13,10 @@ describe('openRedisStores', () => {
     'ping answers while open and fails fast, as unavailable, after close',
     { skip },
     async () => {
-      const stores = await openRedisStores({ url: testRedisUrl, prefix: testPrefix() });
+      const stores = await openRedisStores({
+        target: { kind: 'url', url: testRedisUrl },
+        prefix: testPrefix(),
+      });
       await stores.ping();
       await stores.close();
       await assert.rejects(stores.ping(), (error) => isBackendUnavailable(error));
@@ -25,7 +28,10 @@ describe('openRedisStores', () => {
     const port = await freePort();
     const startedAt = Date.now();
     await assert.rejects(
-      openRedisStores({ url: `redis://:hunter2@127.0.0.1:${port}`, prefix: 'x:' }),
+      openRedisStores({
+        target: { kind: 'url', url: `redis://:hunter2@127.0.0.1:${port}` },
+        prefix: 'x:',
+      }),
       (error: unknown) => {
         assert.ok(error instanceof Error);
         assert.match(error.message, /^cannot connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:/);

@@ -1,5 +1,6 @@
 import type { ChangeNotifier } from '../change-notifier.js';
 import type { PendingSignInStore, RateLimitStore, SessionStore } from '../types.js';
+import type { RedisTarget } from './redis-connection.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { createRedisChangeNotifier } from './redis-change-notifier.js';
 import { createRedisPendingSignInStore } from './redis-pending-sign-in-store.js';
@@ -28,7 +29,8 @@ export interface RedisStores {
 }
 
 interface RedisStoresOptions {
-  readonly url: string;
+  /** One server's URL, or the Sentinels and the master's name. */
+  readonly target: RedisTarget;
   /** Starts every key and channel, so several gateways can share one Redis. */
   readonly prefix: string;
 }
@@ -36,15 +38,17 @@ interface RedisStoresOptions {
 /**
  * The state several instances share: sessions, pending sign-ins, rate-limit
  * counters, change notices and session revocations. Two connections, since one in subscriber mode runs no other
- * command. Rejects if Redis cannot be reached now.
+ * command; both from connectRedis, so behind Sentinels both follow a
+ * failover to the new master (the subscriber's channels subscribed again by
+ * ioredis, autoResubscribe). Rejects if Redis cannot be reached now.
  */
 export async function openRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
-  const commands = await connectRedis(options.url, 'ssogate');
+  const commands = await connectRedis(options.target, 'ssogate');
   let subscriber;
   let changes;
   let revocations;
   try {
-    subscriber = await connectRedis(options.url, 'ssogate-changes');
+    subscriber = await connectRedis(options.target, 'ssogate-changes');
     changes = await createRedisChangeNotifier(commands, subscriber, options.prefix);
     revocations = await createRedisRevocationFeed(commands, subscriber, options.prefix);
   } catch (error) {

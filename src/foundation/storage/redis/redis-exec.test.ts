@@ -19,7 +19,7 @@ describe('a Redis script', { skip }, () => {
   before(async () => {
     server = new PrivateRedisServer(await freePort());
     await server.start();
-    redis = await connectRedis(server.url, 'script-test');
+    redis = await connectRedis({ kind: 'url', url: server.url }, 'script-test');
   });
   after(async () => {
     await closeRedis(redis);

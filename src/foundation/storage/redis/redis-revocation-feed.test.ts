@@ -38,9 +38,9 @@ describe('Redis revocation feed', { skip, timeout: 60_000 }, () => {
   before(async () => {
     server = new PrivateRedisServer(await freePort());
     await server.start();
-    one = await openRedisStores({ url: server.url, prefix });
-    two = await openRedisStores({ url: server.url, prefix });
-    admin = await connectRedis(server.url, 'test-admin');
+    one = await openRedisStores({ target: { kind: 'url', url: server.url }, prefix });
+    two = await openRedisStores({ target: { kind: 'url', url: server.url }, prefix });
+    admin = await connectRedis({ kind: 'url', url: server.url }, 'test-admin');
   });
   after(async () => {
     admin.disconnect();

@@ -82,7 +82,10 @@ export function useRedisSuite(): RedisSuite {
   const opened: RedisStores[] = [];
   let inspecting: Redis | undefined;
   const open = async (storesPrefix = prefix): Promise<RedisStores> => {
-    const stores = await openRedisStores({ url: testRedisUrl, prefix: storesPrefix });
+    const stores = await openRedisStores({
+      target: { kind: 'url', url: testRedisUrl },
+      prefix: storesPrefix,
+    });
     opened.push(stores);
     return stores;
   };
