@@ -24,12 +24,12 @@ export function base32Encode(bytes: Uint8Array): string {
     buffer = (buffer << 8) | byte;
     bits += 8;
     while (bits >= 5) {
-      out += base32Alphabet[(buffer >>> (bits - 5)) & 31];
+      out += base32Alphabet.charAt((buffer >>> (bits - 5)) & 31);
       bits -= 5;
     }
     buffer &= (1 << bits) - 1;
   }
-  if (bits > 0) out += base32Alphabet[(buffer << (5 - bits)) & 31];
+  if (bits > 0) out += base32Alphabet.charAt((buffer << (5 - bits)) & 31);
   return out;
 }
 

@@ -21,6 +21,7 @@ import { handoffUserMigration } from './0022-handoff-user.js';
 import { withoutRowidMigration } from './0023-without-rowid.js';
 import { auditReferencePartialIndexMigration } from './0024-audit-reference-partial-index.js';
 import { oidcSidPartialIndexMigration } from './0025-oidc-sid-partial-index.js';
+import { sessionFactorMigration } from './0028-session-factor.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -70,6 +71,7 @@ function kernelMigrations(dialect: SqlDialect): Record<string, Migration> {
     '0023_without_rowid': withoutRowidMigration(dialect),
     '0024_audit_reference_partial_index': auditReferencePartialIndexMigration,
     '0025_oidc_sid_partial_index': oidcSidPartialIndexMigration,
+    '0028_session_factor': sessionFactorMigration(dialect),
   };
 }
 
