@@ -756,6 +756,11 @@ export const errorRegistry = {
     status: 403,
     summary: 'An access rule does not let the signed-in user reach this address.',
   },
+  second_factor_required: {
+    status: 401,
+    summary:
+      'An access rule asks for a second factor (or a more recent one) that the session does not hold.',
+  },
   forwarded_uri_conflict: {
     status: 400,
     summary:
