@@ -10,6 +10,7 @@ import { adminConsoleRoutes } from '../features/admin-console/routes.js';
 import { withForwardAuthFastPath } from '../features/forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../features/forward-auth/routes.js';
 import { localSignInRoutes } from '../features/local-accounts/routes.js';
+import { secondFactorRoutes } from '../features/second-factor/routes.js';
 import { logDestination, loggerOptions } from '../foundation/logging/logger.js';
 import { OneLinePerRequest } from '../foundation/logging/request-log.js';
 import { RoutineLines } from '../foundation/logging/routine-lines.js';
@@ -135,6 +136,7 @@ export async function buildApp(
   await handoffRoutes(app, gateway);
   await samlRoutes(app, gateway);
   await localSignInRoutes(app, gateway);
+  await secondFactorRoutes(app, gateway);
   await sessionRoutes(app, gateway);
   await backchannelLogoutRoutes(app, gateway);
   await frontchannelLogoutRoutes(app, gateway);

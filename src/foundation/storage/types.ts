@@ -476,6 +476,7 @@ export const auditKinds = [
   'oidc_token',
   'key_change',
   'backchannel_logout',
+  'second_factor',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

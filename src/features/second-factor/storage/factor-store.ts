@@ -48,6 +48,13 @@ export interface SecondFactorStore {
   recoveryCodesLeft(userRowId: number): Promise<number>;
   /** Removes every factor and recovery code of the user (an administrator's reset); resolves how many factors. */
   removeAll(userRowId: number): Promise<number>;
+  /**
+   * An enrolment under way, sealed with the secrets' key to ride in its form
+   * until a code proves it: nothing is stored before that.
+   */
+  sealPending(plaintext: string): string;
+  /** A sealed enrolment opened; undefined for anything this key did not seal. */
+  openPending(sealed: string): string | undefined;
 }
 
 /** A recovery code as stored: bound to its user, so a hash says nothing across users. */
@@ -173,6 +180,17 @@ export function createSecondFactorStore(
         .where('used_at', 'is', null)
         .executeTakeFirst();
       return Number(row?.count ?? 0);
+    },
+
+    sealPending: (plaintext) => secretBox.seal(`pending:${plaintext}`),
+
+    openPending(sealed) {
+      try {
+        const opened = secretBox.open(sealed);
+        return opened.startsWith('pending:') ? opened.slice('pending:'.length) : undefined;
+      } catch {
+        return undefined;
+      }
     },
 
     async removeAll(userRowId) {
