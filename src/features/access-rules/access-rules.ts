@@ -95,13 +95,13 @@ function ruleFor(
  * refused until the session holds a second factor (given within the
  * rule's `within`, if it has one).
  */
-export type AccessVerdict = 'allow' | 'deny' | 'second-factor';
+type AccessVerdict = 'allow' | 'deny' | 'second-factor';
 
 /**
  * The session's second factor as the rules judge it: the session read with
  * the request (its `factor`, no other read), and the time of the judgement.
  */
-export interface FactorCheck {
+interface FactorCheck {
   readonly session: SessionRecord;
   readonly now: number;
 }

@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 
 /** The step length, seconds (RFC 6238 §4.1, X = 30). */
-export const totpStepSeconds = 30;
+const totpStepSeconds = 30;
 const digits = 6;
 /** Steps accepted either side of the current one, for clocks that drift (RFC 6238 §5.2). */
 const driftSteps = 1;

@@ -5,7 +5,7 @@ import { toMillis, toNullableMillis } from '../../../foundation/storage/columns.
 import type { SecondFactorDatabase } from './factor-tables.js';
 
 /** A user's factor as listed: never its secret. */
-export interface FactorSummary {
+interface FactorSummary {
   readonly factorId: string;
   readonly kind: 'totp';
   readonly name: string;
@@ -14,7 +14,7 @@ export interface FactorSummary {
 }
 
 /** A one-time code factor with its secret opened, for checking a code. */
-export interface TotpFactor extends FactorSummary {
+interface TotpFactor extends FactorSummary {
   /** The secret, base32. */
   readonly secret: string;
 }
