@@ -1,8 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
-import { signInAtExample, startTestGateway } from '../../test-support/gateway-fixture.js';
-import type { TestBrowser } from '../../test-support/browser.js';
+import {
+  signInAtExample,
+  startTestGateway,
+  storedApiToken,
+} from '../../test-support/gateway-fixture.js';
+import { TestBrowser } from '../../test-support/browser.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { base32Decode, totpCode } from './totp.js';
@@ -33,13 +37,13 @@ describe('a second factor asked by an access rule', () => {
     upstream = await startEchoUpstream();
     gw = await startTestGateway({
       entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
-      usernames: ['alice', 'bob', 'carol'],
+      usernames: ['alice', 'bob', 'carol', 'dave'],
       clock: () => now,
       env: {
         SSOGATE_UPSTREAM: upstream.url,
         SSOGATE_ACCESS_RULES: JSON.stringify([
-          { path: '/pay', users: ['alice', 'bob', 'carol'], factor: 2, within: '15m' },
-          { path: '/ops', users: ['alice', 'bob', 'carol'], factor: 2 },
+          { path: '/pay', users: ['alice', 'bob', 'carol', 'dave'], factor: 2, within: '15m' },
+          { path: '/ops', users: ['alice', 'bob', 'carol', 'dave'], factor: 2 },
         ]),
       },
     });
@@ -177,5 +181,100 @@ describe('a second factor asked by an access rule', () => {
     // Going to the page after it does not skip it.
     const skipped = await browser.open(`${gw.url}/pay/x`);
     assert.equal(new URL(skipped.url).pathname, '/_sso/factor');
+  });
+
+  test("an administrator's reset removes the user's factors and ends the user's sessions", async () => {
+    const browser = gw.browser();
+    await enrolled(browser, 'dave');
+    assert.equal((await browser.open(`${gw.url}/pay/x`)).status, 200);
+    const user = await gw.storage.users.findByUserId('dave');
+    assert.ok(user !== undefined);
+    const token = await storedApiToken(gw, 'factor-reset');
+    const reset = await fetch(`${gw.url}/_sso/api/users/${String(user.id)}/second-factors/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(reset.status, 200);
+    const answer = (await reset.json()) as { factorsRemoved: number; sessionsEnded: number };
+    assert.equal(answer.factorsRemoved, 1);
+    assert.ok(answer.sessionsEnded >= 1);
+    assert.deepEqual(await gw.storage.secondFactors.list(user.id), []);
+    // Signed in again (silently, at the example server), the page enrols anew.
+    const again = await browser.open(`${gw.url}/pay/x`);
+    assert.equal(new URL(again.url).pathname, '/_sso/factor');
+    assert.match(again.body, /id="factor-secret"/);
+  });
+});
+
+/**
+ * One sign-in for several hosts (docs/design.md#one-sign-in-many-hosts): the
+ * second factor is given on the auth host, reaches the host's session it
+ * was asked for, and travels with the next handoff; a host's session made
+ * before it holds none.
+ */
+describe('a second factor on many hosts', () => {
+  let wiki: EchoUpstream;
+  let git: EchoUpstream;
+  let gw: TestGateway;
+  let port = 0;
+  const now = Date.UTC(2026, 10, 29, 12, 0, 0);
+  const at = (host: string, path: string) => `http://${host}.localhost:${String(port)}${path}`;
+  let browser: TestBrowser | undefined;
+
+  before(async () => {
+    wiki = await startEchoUpstream();
+    git = await startEchoUpstream();
+    gw = await startTestGateway({
+      entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
+      clock: () => now,
+      envOfPort: (listening) => {
+        port = listening;
+        return {
+          SSOGATE_PUBLIC_URL: `http://sso.localhost:${String(listening)}`,
+          SSOGATE_UPSTREAM: `wiki.localhost:${String(listening)}=${wiki.url},git.localhost:${String(listening)}=${git.url}`,
+          SSOGATE_ACCESS_RULES: JSON.stringify([
+            { path: '/', host: 'wiki.localhost', users: ['alice'], factor: 2 },
+            { path: '/', host: 'git.localhost', users: ['alice'], factor: 2 },
+          ]),
+        };
+      },
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await gw.close();
+    await wiki.close();
+    await git.close();
+  });
+
+  test("another host's session holds no factor until one is given; the next handoff carries it", async () => {
+    browser = new TestBrowser({ connectTo: '127.0.0.1' });
+    await signInAtExample(browser, gw.example.url);
+    const asked = await browser.open(at('wiki', '/page?x=1'));
+    assert.equal(new URL(asked.url).host, `sso.localhost:${String(port)}`);
+    assert.equal(new URL(asked.url).pathname, '/_sso/factor');
+    // wiki's own session was made by the handoff, without a factor: it does not pass.
+    assert.ok(browser.cookies(at('wiki', '/')).has('ssogate_session'));
+    const secret = secretOf(asked.body);
+    const saved = await browser.submit(at('sso', '/_sso/factor/enrol'), {
+      csrf: field(asked.body, 'csrf'),
+      return_to: field(asked.body, 'return_to'),
+      enrolment: field(asked.body, 'enrolment'),
+      name: 'Phone',
+      code: totpCode(secret, now),
+    });
+    assert.equal(saved.status, 200);
+    const onward = /<a href="([^"]+)">/.exec(
+      saved.body.slice(saved.body.indexOf('recovery-codes')),
+    )?.[1];
+    assert.ok(onward !== undefined);
+    const back = await browser.open(at('sso', onward.replaceAll('&amp;', '&')));
+    assert.equal(back.status, 200, back.body);
+    assert.equal(back.url, at('wiki', '/page?x=1'));
+    // git's session, made by a handoff after the factor, holds it from the start.
+    const git = await browser.open(at('git', '/repo'));
+    assert.equal(git.status, 200, git.body);
+    assert.equal(git.url, at('git', '/repo'));
+    assert.ok(!git.hops.some(({ url }) => url.includes('/_sso/factor')));
   });
 });

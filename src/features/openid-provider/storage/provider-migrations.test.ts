@@ -43,6 +43,8 @@ const recorded = [
   '0024_audit_reference_partial_index',
   '0025_oidc_sid_partial_index',
   '0026_oidc_grant_revocation',
+  '0028_session_factor',
+  '0029_second_factors',
 ];
 
 describe("the features' migrations", () => {
