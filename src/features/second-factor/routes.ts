@@ -136,6 +136,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
       userId: active.user.userId,
       detail: { action: 'enrol', factorId, name },
     });
+    gateway.telemetry.secondFactor('enrol', 'success');
     await acceptFactor(gateway, request, active, 'totp');
     if (!first) return reply.redirect(returnTo, 303);
     const codes = Array.from({ length: recoveryCodeCount }, () => newRecoveryCode());
@@ -180,6 +181,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
         userId: active.user.userId,
         detail: { action: 'remove', factorId },
       });
+      gateway.telemetry.secondFactor('remove', 'success');
       if (factors.length === 1)
         await secondFactors.replaceRecoveryCodes(active.user.id, [], gateway.clock());
     }
@@ -249,6 +251,7 @@ async function underLimit(
       code,
       reference,
     });
+    gateway.telemetry.secondFactor('verify', code);
     return false;
   }
 }
@@ -295,6 +298,7 @@ async function refuseCode(
     userId: active.user.userId,
     code: 'second_factor_invalid',
   });
+  gateway.telemetry.secondFactor('verify', 'second_factor_invalid');
 }
 
 /** Records the factor on the sign-in's session (and its hosts'), clears the failures, audits. */
@@ -315,6 +319,7 @@ async function acceptFactor(
     userId: active.user.userId,
     detail: { action: 'verify', method },
   });
+  gateway.telemetry.secondFactor('verify', 'success');
 }
 
 interface PendingEnrolment {

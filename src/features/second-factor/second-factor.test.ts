@@ -9,6 +9,7 @@ import {
 import { TestBrowser } from '../../test-support/browser.js';
 import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
+import { parseExposition, sample } from '../../foundation/observability/test-support/exposition.js';
 import { base32Decode, totpCode } from './totp.js';
 
 /** A hidden field's value in a page. */
@@ -40,6 +41,7 @@ describe('a second factor asked by an access rule', () => {
       usernames: ['alice', 'bob', 'carol', 'dave'],
       clock: () => now,
       env: {
+        SSOGATE_METRICS_TOKEN: 'second-factor-metrics-token-0123456789',
         SSOGATE_UPSTREAM: upstream.url,
         SSOGATE_ACCESS_RULES: JSON.stringify([
           { path: '/pay', users: ['alice', 'bob', 'carol', 'dave'], factor: 2, within: '15m' },
@@ -102,15 +104,25 @@ describe('a second factor asked by an access rule', () => {
 
   test('enrol on first need, then pass; a replayed code is refused; step-up after within', async () => {
     const browser = gw.browser();
+    const counted = async (action: string, outcome: string) => {
+      const text = (await gw.gateway.telemetry.metrics?.registry.metrics()) ?? '';
+      return (
+        sample(parseExposition(text), 'ssogate_second_factors_total', { action, outcome }) ?? 0
+      );
+    };
+    const enrolledBefore = await counted('enrol', 'success');
     const { secret } = await enrolled(browser, 'alice');
+    assert.equal(await counted('enrol', 'success'), enrolledBefore + 1);
     const passed = await browser.open(`${gw.url}/pay/x?y=1`);
     assert.equal(passed.status, 200);
     assert.equal(new URL(passed.url).pathname, '/pay/x');
     assert.equal((await browser.open(`${gw.url}/ops/x`)).status, 200);
 
     // The enrolment's code was used: the same code is refused for the rest of its window.
+    const refusedBefore = await counted('verify', 'second_factor_invalid');
     const replayed = await verify(browser, { code: totpCode(secret, now) });
     assert.equal(replayed.status, 401);
+    assert.equal(await counted('verify', 'second_factor_invalid'), refusedBefore + 1);
 
     // Past `within`, /pay asks again; /ops, without one, does not.
     now += 16 * minutes;

@@ -57,6 +57,7 @@ export function secondFactorAdminRoutes(gateway: Gateway): FeatureApiRoutes {
             actor: call.admin.actor,
             detail: { action: 'reset_second_factors', factorsRemoved, sessionsEnded },
           });
+          gateway.telemetry.secondFactor('reset', 'success');
           return { body: { factorsRemoved, sessionsEnded } };
         },
       );
