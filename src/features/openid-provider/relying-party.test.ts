@@ -75,7 +75,7 @@ describe('OpenID Provider: a real relying party', () => {
     );
     const stepped = (await signInThrough(spa, browser)).tokens.claims();
     assert.deepEqual(stepped?.amr, ['otp', 'mfa']);
-    assert.equal(stepped?.ssogate_factor_time, Math.floor(at / 1000));
+    assert.equal(stepped.ssogate_factor_time, Math.floor(at / 1000));
   });
 
   test('client_secret_post, and a public client with PKCE alone', async () => {
