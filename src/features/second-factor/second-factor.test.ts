@@ -156,6 +156,24 @@ describe('a second factor asked by an access rule', () => {
     const sent = await check('/_sso/auth/redirect', 'text/html');
     assert.equal(sent.status, 302);
     assert.equal(sent.headers.get('location'), `${gw.url}/_sso/factor?return_to=%2Fpay%2Fx`);
+
+    // Removing the last factor needs a recent one; with it, the list is empty.
+    const remove = async () => {
+      const list = await browser.open(`${gw.url}/_sso/factors`);
+      assert.equal(list.status, 200);
+      return browser.submit(`${gw.url}/_sso/factors/remove`, {
+        csrf: field(list.body, 'csrf'),
+        return_to: '/_sso/factors',
+        factor: field(list.body, 'factor'),
+      });
+    };
+    const early = await remove();
+    assert.equal(early.status, 403);
+    assert.match(early.body, /second_factor_not_recent/);
+    assert.equal((await verify(browser, { code: totpCode(secret, now) })).status, 200);
+    const removed = await remove();
+    assert.equal(removed.status, 200);
+    assert.doesNotMatch(removed.body, /name="factor"/);
   });
 
   test('a recovery code is good once', async () => {
