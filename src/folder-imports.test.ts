@@ -137,6 +137,7 @@ const layers: readonly (readonly string[])[] = [
     'features/local-accounts/',
     'features/admin-api/',
     'features/trial-sign-in/',
+    'features/second-factor/',
     'features/forward-auth/',
     'features/reverse-proxy/',
     'features/openid-provider/',

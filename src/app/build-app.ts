@@ -10,6 +10,8 @@ import { adminConsoleRoutes } from '../features/admin-console/routes.js';
 import { withForwardAuthFastPath } from '../features/forward-auth/fast-path.js';
 import { forwardAuthRoutes } from '../features/forward-auth/routes.js';
 import { localSignInRoutes } from '../features/local-accounts/routes.js';
+import { secondFactorAdminRoutes } from '../features/second-factor/admin/factor-reset-routes.js';
+import { secondFactorRoutes } from '../features/second-factor/routes.js';
 import { logDestination, loggerOptions } from '../foundation/logging/logger.js';
 import { OneLinePerRequest } from '../foundation/logging/request-log.js';
 import { RoutineLines } from '../foundation/logging/routine-lines.js';
@@ -136,12 +138,14 @@ export async function buildApp(
   await handoffRoutes(app, gateway);
   await samlRoutes(app, gateway);
   await localSignInRoutes(app, gateway);
+  await secondFactorRoutes(app, gateway);
   await sessionRoutes(app, gateway);
   await backchannelLogoutRoutes(app, gateway);
   await frontchannelLogoutRoutes(app, gateway);
   await adminApiRoutes(app, gateway, [
     trialSignInAdminRoutes(gateway),
     providerAdminRoutes(gateway),
+    secondFactorAdminRoutes(gateway),
   ]);
   await openIdProviderRoutes(app, gateway);
   await adminConsoleRoutes(

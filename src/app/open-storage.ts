@@ -14,6 +14,11 @@ import {
   createProviderStores,
   providerTables,
 } from '../features/openid-provider/storage/provider-stores.js';
+import type { SecondFactorStores } from '../features/second-factor/storage/second-factor-stores.js';
+import {
+  createSecondFactorStores,
+  secondFactorTables,
+} from '../features/second-factor/storage/second-factor-stores.js';
 import type { TrialSignInStores } from '../features/trial-sign-in/storage/trial-stores.js';
 import {
   createTrialSignInStores,
@@ -21,13 +26,18 @@ import {
 } from '../features/trial-sign-in/storage/trial-stores.js';
 
 /** The gateway's storage: the kernel's stores, and those of the features' own tables. */
-export type GatewayStorage = Storage & ProviderStores & TrialSignInStores;
+export type GatewayStorage = Storage & ProviderStores & TrialSignInStores & SecondFactorStores;
 
 /**
  * The tables features own (foundation/storage/feature-tables.ts), migrated
- * and swept with the kernel's: the test sign-ins' and the OpenID Provider's.
+ * and swept with the kernel's: the test sign-ins', the OpenID Provider's
+ * and the second factors'.
  */
-export const featureTables: readonly FeatureTables[] = [trialSignInTables, providerTables];
+export const featureTables: readonly FeatureTables[] = [
+  trialSignInTables,
+  providerTables,
+  secondFactorTables,
+];
 
 /**
  * Opens the configured storage, migrated, with app secrets sealed by the
@@ -42,6 +52,7 @@ export async function openStorage(config: Config): Promise<GatewayStorage> {
     ...kernel,
     ...createTrialSignInStores(kernel.kysely, secretBox),
     ...createProviderStores(kernel.kysely, secretBox),
+    ...createSecondFactorStores(kernel.kysely, secretBox),
   };
 }
 

@@ -816,6 +816,7 @@ export const en = {
       oidc_code: 'OpenID code issued',
       oidc_token: 'OpenID token exchange',
       backchannel_logout: 'Logout token to an OpenID client',
+      second_factor: 'Second factor',
     },
     /** An event's detail (audit-detail.ts): its action, the names of its facts, its values. */
     detail: {

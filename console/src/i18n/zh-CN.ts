@@ -741,6 +741,7 @@ export const zhCN: ConsoleMessages = {
       oidc_code: '签发 OpenID 授权码',
       oidc_token: 'OpenID 令牌兑换',
       backchannel_logout: '发给 OpenID 客户端的注销令牌',
+      second_factor: '第二重验证',
     },
     detail: {
       actions: {

@@ -788,6 +788,25 @@ export const errorRegistry = {
     status: 403,
     summary: 'An access rule does not let the signed-in user reach this address.',
   },
+  second_factor_required: {
+    status: 401,
+    summary:
+      'An access rule asks for a second factor (or a more recent one) that the session does not hold.',
+  },
+  second_factor_invalid: {
+    status: 401,
+    summary: 'The second-factor code or recovery code is wrong, or was used already.',
+  },
+  second_factor_enrolment_invalid: {
+    status: 400,
+    summary:
+      'The authenticator enrolment form is not this session’s, or is older than ten minutes.',
+  },
+  second_factor_not_recent: {
+    status: 403,
+    summary:
+      'This change to second factors needs one given in this session in the last 15 minutes.',
+  },
   forwarded_uri_conflict: {
     status: 400,
     summary:

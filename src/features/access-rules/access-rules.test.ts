@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessRule } from '../../foundation/config/proxy-settings.js';
-import type { UserRecord } from '../../foundation/storage/types.js';
-import { accessAllowed, canonicalHost } from './access-rules.js';
+import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
+import { accessAllowed, accessVerdict, canonicalHost } from './access-rules.js';
 
 function user(
   userId: string,
@@ -119,4 +119,45 @@ describe('access rules with a host', () => {
     assert.deepEqual(canonicalHost('[::1]'), { name: '[::1]', port: undefined });
     assert.equal(canonicalHost('app.corp.example:'), undefined);
   });
+});
+
+test('a rule asking for a second factor lets its users through with one recent enough', () => {
+  const rules: AccessRule[] = [
+    { ...rule('/pay', undefined, ['ann']), factor: 2, withinMs: 15 * 60_000 },
+    { ...rule('/ops', undefined, ['ann']), factor: 2 },
+    rule('/wiki', undefined, ['ann']),
+  ];
+  const session: SessionRecord = {
+    idHash: 'h',
+    userRowId: 1,
+    entryId: null,
+    createdAt: 0,
+    lastSeenAt: 0,
+    expiresAt: 1e12,
+  };
+  const given: SessionRecord = { ...session, factor: { method: 'totp', at: 1_000_000 } };
+  const ann = user('ann');
+  const at = (now: number, record: SessionRecord = given) => ({ session: record, now });
+  assert.equal(
+    accessVerdict(rules, undefined, '/pay', ann, undefined, at(0, session)),
+    'second-factor',
+  );
+  assert.equal(accessVerdict(rules, undefined, '/pay', ann), 'second-factor');
+  assert.equal(
+    accessVerdict(rules, undefined, '/pay', ann, undefined, at(1_000_000 + 15 * 60_000)),
+    'allow',
+  );
+  assert.equal(
+    accessVerdict(rules, undefined, '/pay', ann, undefined, at(1_000_001 + 15 * 60_000)),
+    'second-factor',
+    'older than within: step up',
+  );
+  assert.equal(accessVerdict(rules, undefined, '/ops', ann, undefined, at(1e11)), 'allow');
+  assert.equal(accessVerdict(rules, undefined, '/wiki', ann, undefined, at(0, session)), 'allow');
+  // A user the rule does not list is refused, factor or not: no page would help.
+  assert.equal(
+    accessVerdict(rules, undefined, '/pay', user('bob'), undefined, at(1_000_000)),
+    'deny',
+  );
+  assert.equal(accessAllowed(rules, undefined, '/pay', ann, undefined, at(0, session)), false);
 });

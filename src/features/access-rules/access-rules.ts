@@ -2,7 +2,7 @@ import type { AccessRule } from '../../foundation/config/proxy-settings.js';
 import { hostAllowed } from '../../foundation/config/proxy-settings.js';
 import { SsogateError } from '../../core/index.js';
 import type { CanonicalHost, LastHost } from '../../foundation/http/gateway-memory.js';
-import type { UserRecord } from '../../foundation/storage/types.js';
+import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
 import { normaliseTarget } from './request-path.js';
 
 /** `/` matches every path; `/app` matches `/app` and `/app/...`, not `/apple`. */
@@ -91,41 +91,83 @@ function ruleFor(
 }
 
 /**
+ * What the rules say of a signed-in request: let through, refused, or
+ * refused until the session holds a second factor (given within the
+ * rule's `within`, if it has one).
+ */
+type AccessVerdict = 'allow' | 'deny' | 'second-factor';
+
+/**
+ * The session's second factor as the rules judge it: the session read with
+ * the request (its `factor`, no other read), and the time of the judgement.
+ */
+interface FactorCheck {
+  readonly session: SessionRecord;
+  readonly now: number;
+}
+
+/**
  * Whether the user may reach the path on the host (host[:port] as the
  * browser sent it, or undefined when the request does not say); paths no
  * rule covers are open to every signed-in user. A host that cannot be read
  * is refused, and so is a request without a host on a path that a rule with
- * a host covers: no spelling of a host gets around its rules.
+ * a host covers: no spelling of a host gets around its rules. A rule asking
+ * for a second factor (`factor: 2`) lets the users it lists through only
+ * with one the session holds, recent enough for its `within`: else
+ * 'second-factor'. Without `factor`, nothing counts as one.
  */
+export function accessVerdict(
+  rules: readonly AccessRule[],
+  host: string | undefined,
+  path: string,
+  user: UserRecord,
+  lastHost?: LastHost,
+  factor?: FactorCheck,
+): AccessVerdict {
+  const canonical = host === undefined ? undefined : canonicalHost(host, lastHost);
+  if (host !== undefined && canonical === undefined) return 'deny';
+  if (canonical === undefined) {
+    const folded = foldedPath(path);
+    if (rules.some((rule) => rule.host !== undefined && underPrefix(folded, rule.path)))
+      return 'deny';
+  }
+  const rule = ruleFor(rules, canonical, path);
+  if (rule === undefined) return 'allow';
+  const listed =
+    rule.users.includes(user.userId) ||
+    (user.department !== null && rule.departments.includes(user.department)) ||
+    user.groups.some((group) => rule.groups.includes(group)) ||
+    (rule.admins && user.isAdmin);
+  if (!listed) return 'deny';
+  if (rule.factor !== 2) return 'allow';
+  return factorRecentEnough(factor, rule.withinMs) ? 'allow' : 'second-factor';
+}
+
+/** Whether the session holds a second factor given no longer than `withinMs` ago. */
+function factorRecentEnough(check: FactorCheck | undefined, withinMs: number | undefined): boolean {
+  const given = check?.session.factor;
+  if (check === undefined || given === undefined) return false;
+  return withinMs === undefined || check.now - given.at <= withinMs;
+}
+
+/** accessVerdict's 'allow' alone: a second factor missing refuses (a WebSocket cannot be sent to give one). */
 export function accessAllowed(
   rules: readonly AccessRule[],
   host: string | undefined,
   path: string,
   user: UserRecord,
   lastHost?: LastHost,
+  factor?: FactorCheck,
 ): boolean {
-  const canonical = host === undefined ? undefined : canonicalHost(host, lastHost);
-  if (host !== undefined && canonical === undefined) return false;
-  if (canonical === undefined) {
-    const folded = foldedPath(path);
-    if (rules.some((rule) => rule.host !== undefined && underPrefix(folded, rule.path)))
-      return false;
-  }
-  const rule = ruleFor(rules, canonical, path);
-  if (rule === undefined) return true;
-  return (
-    rule.users.includes(user.userId) ||
-    (user.department !== null && rule.departments.includes(user.department)) ||
-    user.groups.some((group) => rule.groups.includes(group)) ||
-    (rule.admins && user.isAdmin)
-  );
+  return accessVerdict(rules, host, path, user, lastHost, factor) === 'allow';
 }
 
 /** What the rules say of a request: let through, a target refused, or a path denied. */
 export type AccessDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly refused: string }
-  | { readonly allowed: false; readonly deniedPath: string };
+  | { readonly allowed: false; readonly deniedPath: string }
+  | { readonly allowed: false; readonly secondFactorPath: string };
 
 /**
  * The one decision of forward-auth (its full route and its fast path): the
@@ -139,14 +181,29 @@ export function accessDecision(
   target: string,
   user: UserRecord,
   lastHost?: LastHost,
+  factor?: FactorCheck,
 ): AccessDecision {
   if (rules.length === 0) return { allowed: true };
   const normalised = normaliseTarget(target);
   if ('refused' in normalised) return { allowed: false, refused: normalised.refused };
   const { path } = normalised;
-  return accessAllowed(rules, host, path, user, lastHost)
-    ? { allowed: true }
-    : { allowed: false, deniedPath: path };
+  const verdict = accessVerdict(rules, host, path, user, lastHost, factor);
+  if (verdict === 'allow') return { allowed: true };
+  return verdict === 'deny'
+    ? { allowed: false, deniedPath: path }
+    : { allowed: false, secondFactorPath: path };
+}
+
+/**
+ * The one refusal of a request whose rule asks for a second factor the
+ * session does not hold (or not recently enough): a 401 like a request
+ * without a session, which a page load is spared by being sent to give it.
+ */
+export function secondFactorNeeded(user: UserRecord, path: string): SsogateError {
+  return new SsogateError(
+    'second_factor_required',
+    `${user.userId} needs a second factor for ${path}`,
+  );
 }
 
 /**

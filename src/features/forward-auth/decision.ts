@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { accessDenied } from '../access-rules/access-rules.js';
+import { accessDenied, secondFactorNeeded } from '../access-rules/access-rules.js';
+import { secondFactorUrl } from '../second-factor/factor-paths.js';
 import { hostListed } from '../../foundation/config/served-hosts.js';
 import { SsogateError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -8,7 +9,7 @@ import { NoSessionError } from '../../foundation/http/respond.js';
 import type { RememberedSession } from '../../foundation/http/session-cache.js';
 import { sessionServes } from '../sessions/request-session.js';
 import { handsOffHere } from '../sign-in/handoff-start.js';
-import type { UserRecord } from '../../foundation/storage/types.js';
+import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
 import { safeReturnTo } from '../../foundation/web/index.js';
 import {
   forwarded,
@@ -29,12 +30,15 @@ export type ForwardAuthCheck = 'check' | 'redirect';
  * - sign-in: 302 to where a sign-in starts, coming back to `returnTo`;
  * - handoff: an application host other than the auth host, which gets a
  *   session of its own through the handoff (src/features/sign-in/handoff-start.ts);
+ * - second-factor: 302 to `location`, the auth host's page that asks for the
+ *   second factor an access rule wants (src/features/second-factor/);
  * - failure: the coded error, answered by sendFailure or writeFailure.
  */
 type ForwardAuthAnswer =
   | { readonly kind: 'allow'; readonly headers: readonly string[] }
   | { readonly kind: 'sign-in'; readonly returnTo: string }
   | { readonly kind: 'handoff'; readonly host: string; readonly returnTo: string }
+  | { readonly kind: 'second-factor'; readonly location: string }
   | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };
 
 const asJson: FailureOptions = { as: 'json' };
@@ -58,14 +62,10 @@ export function forwardAuthDecision(
     return { kind: 'failure', error, options: asJson };
   }
   if (active !== undefined && sessionServes(gateway, active.session, forwardedHost(headers))) {
-    return accessAnswer(gateway, headers, active.user);
+    return accessAnswer(gateway, check, headers, active.user, active.session);
   }
-  if (check === 'check') return { kind: 'failure', error: new NoSessionError(), options: asJson };
-  const method = forwarded(headers, 'x-forwarded-method') ?? 'GET';
-  const accept = headers.accept ?? '';
-  if ((method !== 'GET' && method !== 'HEAD') || !accept.includes('text/html')) {
+  if (check === 'check' || !forwardedPageLoad(headers))
     return { kind: 'failure', error: new NoSessionError(), options: asJson };
-  }
   const original = originalUrl(headers);
   if (original === undefined || !hostListed(gateway.config.hosts, original.host)) {
     return {
@@ -87,12 +87,42 @@ export function forwardAuthDecision(
   return { kind: 'sign-in', returnTo };
 }
 
+/** Whether the proxied request is a top-level page load (GET or HEAD asking for HTML). */
+function forwardedPageLoad(headers: IncomingHttpHeaders): boolean {
+  const method = forwarded(headers, 'x-forwarded-method') ?? 'GET';
+  const accept = headers.accept ?? '';
+  return (method === 'GET' || method === 'HEAD') && accept.includes('text/html');
+}
+
+/**
+ * Where a page load that needs a second factor goes: the auth host's factor
+ * page, coming back to the original URL (through the return hop for another
+ * listed host); undefined when the original URL is not one to come back to,
+ * and the check is answered 401 as a request without a session would be.
+ */
+function secondFactorLocation(
+  gateway: Gateway,
+  check: ForwardAuthCheck,
+  headers: IncomingHttpHeaders,
+): string | undefined {
+  if (check === 'check' || !forwardedPageLoad(headers)) return undefined;
+  const original = originalUrl(headers);
+  if (original === undefined || !hostListed(gateway.config.hosts, original.host)) return undefined;
+  const returnTo =
+    original.origin === gateway.config.publicUrl
+      ? safeReturnTo(original.pathname + original.search)
+      : returnHop(original.href);
+  return secondFactorUrl(gateway, returnTo);
+}
+
 function accessAnswer(
   gateway: Gateway,
+  check: ForwardAuthCheck,
   headers: IncomingHttpHeaders,
   user: UserRecord,
+  session: SessionRecord,
 ): ForwardAuthAnswer {
-  const decision = forwardedAccess(gateway, headers, user);
+  const decision = forwardedAccess(gateway, headers, user, session);
   if (decision.allowed) return { kind: 'allow', headers: allowedHeaders(gateway, user) };
   if ('misforwarded' in decision)
     return { kind: 'failure', error: decision.misforwarded, options: asJson };
@@ -103,6 +133,12 @@ function accessAnswer(
       error: new SsogateError('request_invalid', decision.refused),
       options: asJson,
     };
+  if ('secondFactorPath' in decision) {
+    const location = secondFactorLocation(gateway, check, headers);
+    if (location !== undefined) return { kind: 'second-factor', location };
+    const error = secondFactorNeeded(user, decision.secondFactorPath);
+    return { kind: 'failure', error, options: asJson };
+  }
   return { kind: 'failure', error: accessDenied(user, decision.deniedPath), options: asJson };
 }
 

@@ -57,6 +57,11 @@ export function withForwardAuthFastPath(answers: FastAnswers, handler: Handler):
         startedAt,
       );
       gateway.telemetry.forwardAuthFast(request.headers, startedAt, status, active !== undefined);
+    } else if (answer.kind === 'second-factor') {
+      response.writeHead(302, { ...pageHeaders, location: answer.location, 'content-length': 0 });
+      response.end();
+      answers.completed(answers.requestLog(), request, 302, startedAt);
+      gateway.telemetry.forwardAuthFast(request.headers, startedAt, 302, true);
     } else if (answer.kind === 'handoff') {
       // The handoff sets the browser's nonce cookie: the route answers it.
       handler(request, response);

@@ -4,7 +4,7 @@ import { accessDecision } from '../access-rules/access-rules.js';
 import { SsogateError } from '../../core/index.js';
 import { normaliseHost, withoutPort } from '../../foundation/config/proxy-settings.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
-import type { UserRecord } from '../../foundation/storage/types.js';
+import type { SessionRecord, UserRecord } from '../../foundation/storage/types.js';
 
 /** A single-valued forwarded header; a repeated one is not trusted. */
 export function forwarded(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -65,11 +65,19 @@ export function forwardedAccess(
   gateway: Gateway,
   headers: IncomingHttpHeaders,
   user: UserRecord,
+  session: SessionRecord,
 ): ForwardedDecision {
   const { accessRules } = gateway.config;
   const target = forwardedTarget(headers, accessRules.length > 0);
   if (typeof target !== 'string') return { allowed: false, misforwarded: target };
-  return accessDecision(accessRules, forwardedHost(headers), target, user, gateway.memory.lastHost);
+  return accessDecision(
+    accessRules,
+    forwardedHost(headers),
+    target,
+    user,
+    gateway.memory.lastHost,
+    { session, now: gateway.clock() },
+  );
 }
 
 /** The headers that name the path a proxy serves, each as the proxy or the client wrote it. */

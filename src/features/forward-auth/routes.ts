@@ -53,6 +53,7 @@ function forwardAuthCheckRoutes(app: FastifyInstance, gateway: Gateway): void {
         sendFailure(gateway, request, reply, answer.error, answer.options);
         return reply;
       }
+      if (answer.kind === 'second-factor') return reply.redirect(answer.location, 302);
       if (answer.kind === 'handoff')
         return sendToHandoff(gateway, request, reply, answer.host, answer.returnTo);
       return reply.redirect(await authHostSignInUrl(gateway, answer.returnTo), 302);

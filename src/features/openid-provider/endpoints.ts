@@ -42,6 +42,8 @@ const claims = [
   'exp',
   'iat',
   'auth_time',
+  'amr',
+  'ssogate_factor_time',
   'nonce',
   'ssogate_entry',
   'sid',

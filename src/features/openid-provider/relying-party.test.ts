@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as client from 'openid-client';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { signInAtExample } from '../../test-support/gateway-fixture.js';
+import { sessionHash } from '../sessions/session-service.js';
 import {
   clientSecret,
   discoverProvider,
@@ -61,6 +62,20 @@ describe('OpenID Provider: a real relying party', () => {
     const spa = await discover('spa', client.None());
     const again = await signInThrough(spa, browser);
     assert.equal(again.tokens.claims()?.aud, 'spa');
+    assert.equal(claims.amr, undefined, "an entry's sign-in alone: its provider's methods, unsaid");
+
+    // With a second factor on the sign-in (RFC 8176): otp and mfa, and when it was given.
+    const id = browser.cookies(gw.url).get('ssogate_session') ?? '';
+    const user = await gw.storage.users.findByUserId('alice');
+    assert.ok(user !== undefined);
+    const at = gw.gateway.clock();
+    await gw.storage.sessions.recordFactor(
+      { idHash: sessionHash(id), userRowId: user.id },
+      { method: 'totp', at },
+    );
+    const stepped = (await signInThrough(spa, browser)).tokens.claims();
+    assert.deepEqual(stepped?.amr, ['otp', 'mfa']);
+    assert.equal(stepped.ssogate_factor_time, Math.floor(at / 1000));
   });
 
   test('client_secret_post, and a public client with PKCE alone', async () => {

@@ -2,7 +2,7 @@ import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import type { Gateway } from './provider-gateway.js';
 import { sessionLiveness } from '../../foundation/http/session-liveness.js';
 import type { SignInEndReason, SignInEnded } from '../../foundation/storage/sign-in-ends.js';
-import type { SessionRecord } from '../../foundation/storage/types.js';
+import type { SessionFactor, SessionRecord } from '../../foundation/storage/types.js';
 import type { OidcGrantRecord } from './storage/types.js';
 import { frontchannelFrames } from './frontchannel-logout.js';
 import type { LogoutDeliveries } from './logout-deliveries.js';
@@ -47,10 +47,13 @@ function stillSignedIn(gateway: Gateway, signIn: SessionRecord | undefined): boo
 export async function liveGrant(
   gateway: Gateway,
   grantId: string,
-): Promise<OidcGrantRecord | undefined> {
+): Promise<(OidcGrantRecord & { readonly factor?: SessionFactor }) | undefined> {
   const grant = await gateway.storage.providerGrants.grant(grantId);
   if (grant === undefined) return undefined;
-  if (stillSignedIn(gateway, await gateway.storage.sessions.get(grant.signInHash))) return grant;
+  const signIn = await gateway.storage.sessions.get(grant.signInHash);
+  // With the sign-in's second factor, if it holds one: the id_token's `amr`.
+  if (stillSignedIn(gateway, signIn))
+    return signIn?.factor === undefined ? grant : { ...grant, factor: signIn.factor };
   await gateway.signInEnds.raise({
     ended: { signInHash: grant.signInHash },
     reason: 'sign_in_over',

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from './provider-gateway.js';
-import type { UserRecord } from '../../foundation/storage/types.js';
+import type { SessionFactor, UserRecord } from '../../foundation/storage/types.js';
 import type { OidcClientRecord, OidcCodeRecord, ProviderGrantStore } from './storage/types.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { GrantRequest, ProviderRefusalCode } from '../../core/index.js';
@@ -178,6 +178,7 @@ async function exchange(
   return issueTokens(gateway, request, reply, client, presented, {
     ...code,
     sid: signedIn.sid,
+    factor: signedIn.factor,
     exchanged: 'authorization_code',
   });
 }
@@ -189,6 +190,8 @@ type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' 
   readonly exchanged: 'authorization_code' | 'refresh_token';
   /** The gateway sign-in's `sid` (sign-in-grants.ts). */
   readonly sid: string;
+  /** The sign-in's second factor, if it holds one now (sign-in-grants.ts liveGrant). */
+  readonly factor?: SessionFactor | undefined;
 };
 
 /**
@@ -346,6 +349,7 @@ async function refresh(
   return issueTokens(gateway, request, reply, client, presented, {
     ...token,
     sid: signedIn.sid,
+    factor: signedIn.factor,
     exchanged: 'refresh_token',
   });
 }
@@ -434,6 +438,7 @@ async function issueTokens(
     // The entry in a claim of its own: `acr` is an assurance level (Core §2), not an entry id.
     ssogate_entry: grant.entryId ?? 'local',
     sid: grant.sid,
+    ...methodClaims(grant),
     ...userClaims(gateway, client, user),
   });
   await audit(gateway, request, {
@@ -459,4 +464,22 @@ async function issueTokens(
       ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
       scope: grant.scope,
     });
+}
+
+/**
+ * How the user authenticated (RFC 8176 `amr`): a local sign-in is a
+ * password (`pwd`), a second factor a one-time code (`otp`, a recovery code
+ * too), and both together `mfa`; an entry's own methods are its provider's
+ * to say, so a sign-in through one without a second factor names none. With
+ * a second factor, `ssogate_factor_time` is when it was given (seconds, as
+ * `auth_time`).
+ */
+function methodClaims(grant: Grant): Record<string, unknown> {
+  const local = grant.entryId === null;
+  const { factor } = grant;
+  if (factor === undefined) return local ? { amr: ['pwd'] } : {};
+  return {
+    amr: local ? ['pwd', 'otp', 'mfa'] : ['otp', 'mfa'],
+    ssogate_factor_time: Math.floor(factor.at / 1000),
+  };
 }

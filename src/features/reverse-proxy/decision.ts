@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { accessAllowed, accessDenied } from '../access-rules/access-rules.js';
+import { accessDenied, accessVerdict, secondFactorNeeded } from '../access-rules/access-rules.js';
 import type { Upstream } from '../../foundation/config/proxy-settings.js';
 import type { SsogateError } from '../../core/index.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
@@ -15,11 +15,14 @@ import type { ForwardContext } from './proxy-headers.js';
  * the route (routes.ts) and the fast path (fast-path.ts) alike:
  * - allow: passed on with `context` (the identity headers among it);
  * - sign-in: a page load without a session, sent to sign in (sendSignInNeeded);
+ * - second-factor: a page load whose access rule asks for a second factor
+ *   the session lacks, sent to give it (sendSecondFactorNeeded);
  * - failure: the coded error, answered by sendFailure or writeFailure.
  */
 type ProxyAnswer =
   | { readonly kind: 'allow'; readonly context: ForwardContext }
   | { readonly kind: 'sign-in' }
+  | { readonly kind: 'second-factor' }
   | { readonly kind: 'failure'; readonly error: SsogateError; readonly options: FailureOptions };
 
 /**
@@ -34,25 +37,33 @@ export function proxyDecision(
   matchPath: string,
   active: RememberedSession | undefined,
 ): ProxyAnswer {
-  const user =
+  const served =
     active !== undefined && sessionServes(gateway, active.session, request.headers.host)
-      ? active.user
+      ? active
       : undefined;
-  if (user === undefined) {
+  if (served === undefined) {
     // A page load comes back here after signing in; anything else is told 401.
     if (wantsPage(request)) return { kind: 'sign-in' };
     return { kind: 'failure', error: new NoSessionError(), options: { as: 'json' } };
   }
-  const { accessRules } = gateway.config;
-  if (
-    !accessAllowed(
-      accessRules,
-      rulesHost(gateway, upstream),
-      matchPath,
-      user,
-      gateway.memory.lastHost,
-    )
-  ) {
+  const { user, session } = served;
+  const verdict = accessVerdict(
+    gateway.config.accessRules,
+    rulesHost(gateway, upstream),
+    matchPath,
+    user,
+    gateway.memory.lastHost,
+    { session, now: gateway.clock() },
+  );
+  if (verdict === 'second-factor') {
+    if (wantsPage(request)) return { kind: 'second-factor' };
+    return {
+      kind: 'failure',
+      error: secondFactorNeeded(user, matchPath),
+      options: { as: 'json' },
+    };
+  }
+  if (verdict === 'deny') {
     return {
       kind: 'failure',
       error: accessDenied(user, matchPath),

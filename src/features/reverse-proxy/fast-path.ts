@@ -62,7 +62,7 @@ export function withProxyFastPath(answers: FastAnswers, handler: Handler): Handl
     }
     const { upstream, path, matchPath } = target;
     const answer = proxyDecision(gateway, request, upstream, matchPath, active);
-    if (answer.kind === 'sign-in') {
+    if (answer.kind === 'sign-in' || answer.kind === 'second-factor') {
       handler(request, response);
       return;
     }

@@ -81,6 +81,7 @@ export async function proxyUpgrade(
       target.matchPath,
       active.user,
       gateway.memory.lastHost,
+      { session: active.session, now: gateway.clock() },
     )
   ) {
     refuse(gateway, log, socket, 'access_denied');
@@ -203,6 +204,7 @@ export async function upgradeStillAllowed(
     connection.matchPath,
     active.user,
     gateway.memory.lastHost,
+    { session: active.session, now: gateway.clock() },
   )
     ? 'open'
     : 'ended';

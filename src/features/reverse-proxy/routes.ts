@@ -7,6 +7,7 @@ import { SsogateError } from '../../core/index.js';
 import { isFaviconRequest, sendMark } from '../portal/brand-routes.js';
 import { internalResource } from '../portal/internal-resource.js';
 import { sessionOf } from '../sessions/request-session.js';
+import { sendSecondFactorNeeded } from '../second-factor/factor-paths.js';
 import { sendSignInNeeded } from '../sign-in/send-to-sign-in.js';
 import { proxyDecision } from './decision.js';
 import { proxyHttp } from './proxy-http.js';
@@ -49,6 +50,7 @@ export async function internalResourceRoutes(
       const { upstream, path, matchPath } = target;
       const answer = proxyDecision(gateway, request, upstream, matchPath, active);
       if (answer.kind === 'sign-in') return sendSignInNeeded(gateway, request, reply);
+      if (answer.kind === 'second-factor') return sendSecondFactorNeeded(gateway, request, reply);
       if (answer.kind === 'failure') {
         sendFailure(gateway, request, reply, answer.error, answer.options);
         return reply;

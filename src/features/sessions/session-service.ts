@@ -217,6 +217,10 @@ export async function startHostSession(
     expiresAt: signIn.expiresAt,
     signInHash: signIn.signInHash ?? signIn.idHash,
     host,
+    // The second factor travels with the handoff, no further: a host's
+    // session holds what its sign-in held when it was made
+    // (docs/security.md#second-factor), and is updated with it.
+    ...(signIn.factor === undefined ? {} : { factor: signIn.factor }),
   });
   return id;
 }

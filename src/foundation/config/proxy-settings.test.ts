@@ -162,3 +162,30 @@ describe('SSOGATE_ACCESS_RULES', () => {
     assert.match(missing[0] ?? '', /cannot read no-such-file.json \(ENOENT\)/);
   });
 });
+
+test('a rule may ask for a second factor, given within a duration', () => {
+  const problems: string[] = [];
+  const rules = parseAccessRules(
+    '[{"path": "/pay", "users": ["ann"], "factor": 2, "within": "15m"}, {"path": "/ops", "admins": true, "factor": 2}, {"path": "/wiki", "admins": true, "factor": 1}]',
+    'V',
+    '.',
+    problems,
+  );
+  assert.deepEqual(problems, []);
+  assert.equal(rules.find((r) => r.path === '/pay')?.withinMs, 900_000);
+  assert.equal(rules.find((r) => r.path === '/ops')?.factor, 2);
+  assert.equal(rules.find((r) => r.path === '/ops')?.withinMs, undefined);
+  assert.equal(rules.find((r) => r.path === '/wiki')?.factor, undefined);
+  const bad: string[] = [];
+  parseAccessRules(
+    '[{"path": "/a", "factor": 3}, {"path": "/b", "within": "15m"}, {"path": "/c", "factor": 2, "within": "soon"}]',
+    'V',
+    '.',
+    bad,
+  );
+  assert.deepEqual(bad, [
+    'V: rule 1: factor must be 1 or 2',
+    'V: rule 2: within needs factor: 2',
+    'V: rule 3: within must be a duration such as 90s, 15m or 8h',
+  ]);
+});

@@ -37,6 +37,16 @@ export interface AccessRule {
   /** Groups an entry mapped for the user (docs/entries.md#groups-and-administrators). */
   readonly groups: readonly string[];
   readonly admins: boolean;
+  /**
+   * `2` when the rule asks for a second factor besides the sign-in
+   * (docs/security.md#second-factor); absent for the sign-in alone.
+   */
+  readonly factor?: 2;
+  /**
+   * With `factor: 2`, how long ago the second factor may have been given
+   * (`within: 15m`): older asks for it again (step-up). Absent: once per sign-in.
+   */
+  readonly withinMs?: number;
 }
 
 /**
@@ -243,7 +253,43 @@ export function parseAccessRules(
   return rules;
 }
 
-const ruleKeys = new Set(['path', 'host', 'users', 'departments', 'groups', 'admins']);
+const ruleKeys = new Set([
+  'path',
+  'host',
+  'users',
+  'departments',
+  'groups',
+  'admins',
+  'factor',
+  'within',
+]);
+
+const durationUnits: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `factor` (1 or 2) and `within` (`90s`, `15m`, `8h`; with factor 2 only) of a rule. */
+function factorFields(
+  fields: Record<string, unknown>,
+  where: string,
+  problems: string[],
+): { factor?: 2; withinMs?: number } {
+  const { factor, within } = fields;
+  if (factor !== undefined && factor !== 1 && factor !== 2) {
+    problems.push(`${where}: factor must be 1 or 2`);
+    return {};
+  }
+  if (within === undefined) return factor === 2 ? { factor } : {};
+  const match = typeof within === 'string' ? /^(\d{1,6})([smh])$/.exec(within) : null;
+  const amount = Number(match?.[1] ?? 0);
+  if (match === null || amount === 0) {
+    problems.push(`${where}: within must be a duration such as 90s, 15m or 8h`);
+    return {};
+  }
+  if (factor !== 2) {
+    problems.push(`${where}: within needs factor: 2`);
+    return {};
+  }
+  return { factor, withinMs: amount * (durationUnits[match[2] ?? 's'] ?? 1000) };
+}
 
 function parseRule(item: unknown, where: string, problems: string[]): AccessRule | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
@@ -264,6 +310,7 @@ function parseRule(item: unknown, where: string, problems: string[]): AccessRule
   const groups = stringList(fields.groups, `${where}: groups`, problems);
   if (fields.admins !== undefined && typeof fields.admins !== 'boolean')
     problems.push(`${where}: admins must be true or false`);
+  const factor = factorFields(fields, where, problems);
   if (problems.length > before || path === undefined) return undefined;
   return {
     host: hosts[0],
@@ -272,6 +319,7 @@ function parseRule(item: unknown, where: string, problems: string[]): AccessRule
     departments,
     groups,
     admins: fields.admins === true,
+    ...factor,
   };
 }
 

@@ -112,6 +112,12 @@ export class GatewayMetrics {
     ['step', 'outcome'],
   );
 
+  readonly secondFactors = new CounterFamily(
+    'ssogate_second_factors_total',
+    'Second factors, by action (enrol, verify, remove, reset) and outcome (success or the error code).',
+    ['action', 'outcome'],
+  );
+
   readonly backchannelLogouts = new CounterFamily(
     'ssogate_backchannel_logouts_total',
     'Logout tokens posted to OpenID clients, by attempt outcome (success or the error code).',
@@ -160,6 +166,7 @@ export class GatewayMetrics {
       this.storageErrors,
       this.rateLimitRefusals,
       this.handoffs,
+      this.secondFactors,
       this.backchannelLogouts,
       this.metadataFetches,
     ]) {

@@ -125,6 +125,11 @@ export class Telemetry {
     this.metrics?.signIns.child(entryId ?? noEntry, outcome).inc();
   }
 
+  /** A second factor enrolled, given, removed or reset: `success`, or the error code. */
+  secondFactor(action: 'enrol' | 'verify' | 'remove' | 'reset', outcome: string): void {
+    this.metrics?.secondFactors.child(action, outcome).inc();
+  }
+
   /** A step of a handoff to another host (start, finish) ended: `success`, or the error code. */
   handoff(step: 'start' | 'finish', outcome: string): void {
     this.metrics?.handoffs.child(step, outcome).inc();

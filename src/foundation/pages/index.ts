@@ -21,6 +21,12 @@ export { LANGUAGE_SWITCH_PATH, localHref } from './layout.js';
 export type { PageContext } from './layout.js';
 export { portalPage } from './portal-page.js';
 export type { PortalPageInput, PortalUser } from './portal-page.js';
+export {
+  enrolFactorPage,
+  factorListPage,
+  recoveryCodesPage,
+  verifyFactorPage,
+} from './second-factor-pages.js';
 export { signedOutPage } from './signed-out-page.js';
 export type { SignOutScope } from './signed-out-page.js';
 export { signOutPage } from './sign-out-page.js';

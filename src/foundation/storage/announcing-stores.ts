@@ -17,6 +17,11 @@ export function announcingSessionStore(sessions: SessionStore, feed: Announcer):
       await sessions.delete(idHash);
       await feed.announce({ scope: 'session', idHash });
     },
+    async recordFactor(signIn, factor) {
+      await sessions.recordFactor(signIn, factor);
+      // Its host sessions change too, whose hashes this does not know.
+      await feed.announce({ scope: 'user', userRowId: signIn.userRowId });
+    },
     async deleteForUser(userRowId) {
       const ended = await sessions.deleteForUser(userRowId);
       await feed.announce({ scope: 'user', userRowId });

@@ -59,6 +59,10 @@ export interface SessionsTable {
   sign_in_hash: string | null;
   /** The host a host's session was handed to, normalised (migration 0016); null for a sign-in's own. */
   host: string | null;
+  /** The kind of the session's last second factor (migration 0028); null without one. */
+  factor_method: string | null;
+  /** When the session's last second factor was given (migration 0028); null without one. */
+  factor_at: NullableMillis;
 }
 
 export interface PendingSignInsTable {

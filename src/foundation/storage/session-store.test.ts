@@ -25,6 +25,24 @@ function session(idHash: string, userRowId: number, times: Partial<SessionRecord
 }
 
 describe('SessionStore', () => {
+  test('recordFactor writes the factor on a sign-in and the host sessions made from it', async () => {
+    await withTestStorage(async (storage) => {
+      const { sessions } = storage;
+      const user = await newUser(storage, 'u');
+      await sessions.create(session('sign-in', user));
+      await sessions.create({ ...session('host', user), signInHash: 'sign-in', host: 'b.example' });
+      await sessions.create(session('other', user));
+      const factor = { method: 'totp', at: 700 };
+      await sessions.recordFactor({ idHash: 'sign-in', userRowId: user }, factor);
+      assert.deepEqual((await sessions.get('sign-in'))?.factor, factor);
+      assert.deepEqual((await sessions.get('host'))?.factor, factor);
+      assert.equal((await sessions.get('other'))?.factor, undefined);
+      // A session made with a factor reads it back.
+      await sessions.create({ ...session('copied', user), factor });
+      assert.deepEqual((await sessions.get('copied'))?.factor, factor);
+    });
+  });
+
   test('create, get, touch, delete', async () => {
     await withTestStorage(async (storage) => {
       const { sessions } = storage;

@@ -20,6 +20,8 @@ const sessionColumns = [
   'expires_at',
   'sign_in_hash',
   'host',
+  'factor_method',
+  'factor_at',
 ] as const;
 
 function toRecord(row: Selectable<SessionsTable>): SessionRecord {
@@ -32,6 +34,9 @@ function toRecord(row: Selectable<SessionsTable>): SessionRecord {
     expiresAt: toMillis(row.expires_at),
     ...(row.sign_in_hash === null ? {} : { signInHash: row.sign_in_hash }),
     ...(row.host === null ? {} : { host: row.host }),
+    ...(row.factor_method === null || row.factor_at === null
+      ? {}
+      : { factor: { method: row.factor_method, at: toMillis(row.factor_at) } }),
   };
 }
 
@@ -47,6 +52,8 @@ const hotQueries = oncePerDatabase((db) => ({
       expires_at: row.expires_at,
       sign_in_hash: row.sign_in_hash,
       host: row.host,
+      factor_method: row.factor_method,
+      factor_at: row.factor_at,
     }),
   ),
   get: compileOnce((values: { idHash: string }) =>
@@ -79,7 +86,19 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         expires_at: session.expiresAt,
         sign_in_hash: session.signInHash ?? null,
         host: session.host ?? null,
+        factor_method: session.factor?.method ?? null,
+        factor_at: session.factor?.at ?? null,
       });
+    },
+
+    async recordFactor(signIn, factor) {
+      await db
+        .updateTable('sessions')
+        .set({ factor_method: factor.method, factor_at: factor.at })
+        .where((eb) =>
+          eb.or([eb('id_hash', '=', signIn.idHash), eb('sign_in_hash', '=', signIn.idHash)]),
+        )
+        .execute();
     },
 
     async get(idHash) {

@@ -266,10 +266,33 @@ export interface SessionRecord {
    * otherwise, the session serving the auth host.
    */
   readonly host?: string;
+  /**
+   * The second factor given in this sign-in, last (docs/security.md#second-factor):
+   * absent until one is. A host's session copies its sign-in's when a
+   * handoff makes it, and is updated with it (SessionStore.recordFactor).
+   */
+  readonly factor?: SessionFactor;
+}
+
+/** Which second factor a session was given, and when. */
+export interface SessionFactor {
+  /** `totp` (a one-time code) or `recovery` (a recovery code). */
+  readonly method: string;
+  readonly at: number;
 }
 
 export interface SessionStore {
   create(session: SessionRecord): Promise<void>;
+  /**
+   * Records a second factor on a sign-in's session and on every host's
+   * session made from it (their signInHash is `signIn.idHash`), so no host
+   * asks for it again; the sessions' remembered checks are forgotten
+   * everywhere, like an ended session's.
+   */
+  recordFactor(
+    signIn: { readonly idHash: string; readonly userRowId: number },
+    factor: SessionFactor,
+  ): Promise<void>;
   get(idHash: string): Promise<SessionRecord | undefined>;
   /** Records activity (sliding idle time-out). */
   touch(idHash: string, lastSeenAt: number): Promise<void>;
@@ -480,6 +503,7 @@ export const auditKinds = [
   'oidc_token',
   'key_change',
   'backchannel_logout',
+  'second_factor',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

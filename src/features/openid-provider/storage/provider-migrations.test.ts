@@ -44,6 +44,8 @@ const recorded = [
   '0025_oidc_sid_partial_index',
   '0026_oidc_grant_revocation',
   '0027_saml_subject',
+  '0028_session_factor',
+  '0029_second_factors',
 ];
 
 describe("the features' migrations", () => {

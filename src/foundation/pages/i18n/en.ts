@@ -34,6 +34,36 @@ export const en = {
     everywhereMeans:
       'Also signs you out at the sign-in service you used, where it allows it: the next sign-in asks for your password again.',
   },
+  secondFactor: {
+    title: 'Second factor',
+    verifyHeading: 'Enter a code from your authenticator',
+    verifyMeans: 'This page asks for a second factor besides your sign-in.',
+    code: 'Six-digit code',
+    verify: 'Continue',
+    orRecovery: 'Lost your authenticator? Enter one of your recovery codes instead.',
+    recoveryCode: 'Recovery code',
+    useRecovery: 'Use recovery code',
+    wrongCode: 'The code is not right, or was used already.',
+    enrolHeading: 'Set up an authenticator',
+    enrolMeans:
+      'Add this key to an authenticator application (one-time codes, 30 seconds, 6 digits), then enter the code it shows.',
+    uri: 'Key URI:',
+    secret: 'Key:',
+    factorName: 'Name of this authenticator',
+    defaultName: 'Authenticator',
+    enrol: 'Save',
+    recoveryHeading: 'Your recovery codes',
+    recoveryMeans:
+      'Keep these codes somewhere safe. Each works once when your authenticator is not at hand. They are shown only now.',
+    continue: 'Continue',
+    listHeading: 'Your second factors',
+    none: 'You have no second factor.',
+    added: 'added',
+    remove: 'Remove',
+    add: 'Add an authenticator',
+    removeLastNeedsRecent:
+      'Removing your last second factor needs one given in the last 15 minutes: verify a code first.',
+  },
   formPost: {
     title: 'Signing in',
     heading: 'Back to the application…',

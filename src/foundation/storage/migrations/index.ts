@@ -22,6 +22,7 @@ import { withoutRowidMigration } from './0023-without-rowid.js';
 import { auditReferencePartialIndexMigration } from './0024-audit-reference-partial-index.js';
 import { oidcSidPartialIndexMigration } from './0025-oidc-sid-partial-index.js';
 import { samlSubjectMigration } from './0027-saml-subject.js';
+import { sessionFactorMigration } from './0028-session-factor.js';
 
 /**
  * The migrations in code rather than files on disk, so a bundled or compiled
@@ -72,6 +73,7 @@ function kernelMigrations(dialect: SqlDialect): Record<string, Migration> {
     '0024_audit_reference_partial_index': auditReferencePartialIndexMigration,
     '0025_oidc_sid_partial_index': oidcSidPartialIndexMigration,
     '0027_saml_subject': samlSubjectMigration,
+    '0028_session_factor': sessionFactorMigration(dialect),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { SessionRecord, SessionStore } from '../types.js';
+import type { SessionFactor, SessionRecord, SessionStore } from '../types.js';
 import { execOrThrow, redisScript } from './redis-exec.js';
 
 // Writes lastSeenAt only while the session exists: a plain HSET on a key that
@@ -7,6 +7,20 @@ import { execOrThrow, redisScript } from './redis-exec.js';
 const touchScript = `
 if redis.call('exists', KEYS[1]) == 1 then
   redis.call('hset', KEYS[1], 'lastSeenAt', ARGV[1])
+end
+return 0`;
+
+// Writes the second factor on a sign-in's session and on the host sessions
+// made from it, found among the user's sessions; only on sessions that still
+// exist, for the reason of touchScript.
+const factorScript = `
+for _, idHash in ipairs(redis.call('smembers', KEYS[1])) do
+  local key = ARGV[1] .. idHash
+  if idHash == ARGV[2] or redis.call('hget', key, 'signInHash') == ARGV[2] then
+    if redis.call('exists', key) == 1 then
+      redis.call('hset', key, 'factorMethod', ARGV[3], 'factorAt', ARGV[4])
+    end
+  end
 end
 return 0`;
 
@@ -49,6 +63,7 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
   const userKey = (userRowId: number | string) => `${prefix}user-sessions:${userRowId}`;
   const entryKey = (entryId: string) => `${prefix}entry-sessions:${entryId}`;
   const touchSession = redisScript(redis, touchScript);
+  const recordSessionFactor = redisScript(redis, factorScript);
 
   /** Deletes these sessions and takes them out of `set`; resolves how many existed. */
   const deleteListed = async (set: string, idHashes: readonly string[]): Promise<number> => {
@@ -76,6 +91,10 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
     if (session.entryId !== null) fields.entryId = session.entryId;
     if (session.signInHash !== undefined) fields.signInHash = session.signInHash;
     if (session.host !== undefined) fields.host = session.host;
+    if (session.factor !== undefined) {
+      fields.factorMethod = session.factor.method;
+      fields.factorAt = String(session.factor.at);
+    }
     // PEXPIRE 0 would be an error; an already ended session lasts 1 ms.
     const ttl = Math.max(1, session.expiresAt - session.createdAt);
     write.hset(sessionKey(session.idHash), fields).pexpire(sessionKey(session.idHash), ttl);
@@ -119,6 +138,13 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
 
     async touch(idHash, lastSeenAt) {
       await touchSession([sessionKey(idHash)], [String(lastSeenAt)]);
+    },
+
+    async recordFactor(signIn, factor) {
+      await recordSessionFactor(
+        [userKey(signIn.userRowId)],
+        [`${prefix}session:`, signIn.idHash, factor.method, String(factor.at)],
+      );
     },
 
     async delete(idHash) {
@@ -194,6 +220,7 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
             ended.push(idHash);
           },
           touch: refused('touch'),
+          recordFactor: refused('recordFactor'),
           deleteForUser: refused('deleteForUser'),
           deleteForEntry: refused('deleteForEntry'),
           deleteExpired: refused('deleteExpired'),
@@ -234,7 +261,15 @@ function toRecord(idHash: string, hash: Record<string, string>): SessionRecord |
     expiresAt,
     ...(hash.signInHash === undefined ? {} : { signInHash: hash.signInHash }),
     ...(hash.host === undefined ? {} : { host: hash.host }),
+    ...factorOf(hash),
   };
+}
+
+function factorOf(hash: Record<string, string>): { factor?: SessionFactor } {
+  const at = integer(hash.factorAt);
+  return hash.factorMethod === undefined || at === undefined
+    ? {}
+    : { factor: { method: hash.factorMethod, at } };
 }
 
 function integer(text: string | undefined): number | undefined {

@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { normaliseHost } from '../../foundation/config/proxy-settings.js';
+import type { Gateway } from '../../foundation/http/gateway.js';
+import { safeReturnTo } from '../../foundation/web/index.js';
+import { returnHop } from '../sign-in/auth-host-sign-in.js';
+
+/**
+ * The page that asks for a second factor (or enrols one on first need), on
+ * the auth host: the checks of forward-auth and the reverse proxy send a
+ * page load there when an access rule asks for a factor the session lacks
+ * (access-rules/access-rules.ts accessVerdict), coming back to `return_to`.
+ */
+export const secondFactorPath = '/_sso/factor';
+
+/** The user's own page of factors: listed, added, removed. */
+export const factorsPath = '/_sso/factors';
+
+/** The factor page's absolute URL on the auth host, coming back to `returnTo` (a path of the auth host). */
+export function secondFactorUrl(gateway: Gateway, returnTo: string): string {
+  const query = returnTo === '/' ? '' : `?return_to=${encodeURIComponent(returnTo)}`;
+  return `${gateway.config.publicUrl}${secondFactorPath}${query}`;
+}
+
+/**
+ * Sends a page load of the reverse proxy whose access rule asks for a
+ * second factor to the auth host's factor page, coming back to the page
+ * asked for: straight on the auth host, through the return hop on another
+ * listed host (whose host's session the factor reaches as well:
+ * SessionStore.recordFactor).
+ */
+export async function sendSecondFactorNeeded(
+  gateway: Gateway,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const returnTo = safeReturnTo(request.url);
+  const { host } = request.headers;
+  const publicUrl = new URL(gateway.config.publicUrl);
+  const here =
+    host === undefined || normaliseHost(host) === normaliseHost(publicUrl.host)
+      ? returnTo
+      : returnHop(`${publicUrl.protocol}//${host}${returnTo}`);
+  return reply.redirect(secondFactorUrl(gateway, here), 302);
+}

@@ -1,0 +1,167 @@
+import { html } from './html.js';
+import type { SafeHtml } from './html.js';
+import { messagesOf, renderDocument } from './layout.js';
+import type { PageContext } from './layout.js';
+
+/**
+ * The pages of a second factor (docs/security.md#second-factor): asking
+ * for a code, enrolling an authenticator, the recovery codes shown once,
+ * and the user's list of factors. No script; every form carries the
+ * session's form token and where to come back to.
+ */
+
+interface FormBase {
+  readonly csrfToken: string;
+  readonly returnTo: string;
+  readonly page?: PageContext | undefined;
+  readonly error?: string | undefined;
+}
+
+function hiddenFields(form: FormBase): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${form.csrfToken}" />
+    <input type="hidden" name="return_to" value="${form.returnTo}" />`;
+}
+
+function errorLine(error: string | undefined): SafeHtml | undefined {
+  return error === undefined
+    ? undefined
+    : html`<p class="error" id="factor-error" role="alert">${error}</p> `;
+}
+
+/** GET /_sso/factor for a user with a factor: a code, or a recovery code. */
+export function verifyFactorPage(input: FormBase & { readonly action: string }): string {
+  const t = messagesOf(input.page).secondFactor;
+  return renderDocument(
+    input.page,
+    t.title,
+    html`<h1>${t.verifyHeading}</h1>
+      <p>${t.verifyMeans}</p>
+      ${errorLine(input.error)}
+      <form method="post" action="${input.action}">
+        ${hiddenFields(input)}
+        <label for="code">${t.code}</label>
+        <input
+          id="code"
+          name="code"
+          type="text"
+          inputmode="numeric"
+          autocomplete="one-time-code"
+          pattern="[0-9 ]{6,7}"
+          maxlength="7"
+          required
+          autofocus
+        />
+        <button type="submit">${t.verify}</button>
+      </form>
+      <p>${t.orRecovery}</p>
+      <form method="post" action="${input.action}">
+        ${hiddenFields(input)}
+        <label for="recovery">${t.recoveryCode}</label>
+        <input
+          id="recovery"
+          name="recovery"
+          type="text"
+          autocomplete="off"
+          maxlength="32"
+          required
+        />
+        <button type="submit">${t.useRecovery}</button>
+      </form>`,
+  );
+}
+
+interface EnrolPageInput extends FormBase {
+  readonly action: string;
+  /** The otpauth:// URI and its secret, base32. */
+  readonly uri: string;
+  readonly secret: string;
+  /** The enrolment, sealed, posted back with the code. */
+  readonly sealed: string;
+}
+
+/** Enrolment: the key shown (no QR code), a code to prove it, a name. */
+export function enrolFactorPage(input: EnrolPageInput): string {
+  const t = messagesOf(input.page).secondFactor;
+  return renderDocument(
+    input.page,
+    t.title,
+    html`<h1>${t.enrolHeading}</h1>
+      <p>${t.enrolMeans}</p>
+      <p>${t.secret} <code id="factor-secret">${input.secret}</code></p>
+      <p>${t.uri} <code id="factor-uri">${input.uri}</code></p>
+      ${errorLine(input.error)}
+      <form method="post" action="${input.action}">
+        ${hiddenFields(input)}
+        <input type="hidden" name="enrolment" value="${input.sealed}" />
+        <label for="name">${t.factorName}</label>
+        <input id="name" name="name" type="text" maxlength="64" value="${t.defaultName}" required />
+        <label for="code">${t.code}</label>
+        <input
+          id="code"
+          name="code"
+          type="text"
+          inputmode="numeric"
+          autocomplete="one-time-code"
+          maxlength="7"
+          required
+        />
+        <button type="submit">${t.enrol}</button>
+      </form>`,
+  );
+}
+
+/** The recovery codes, once, after an enrolment. */
+export function recoveryCodesPage(input: {
+  readonly codes: readonly string[];
+  readonly returnTo: string;
+  readonly page?: PageContext | undefined;
+}): string {
+  const t = messagesOf(input.page).secondFactor;
+  return renderDocument(
+    input.page,
+    t.title,
+    html`<h1>${t.recoveryHeading}</h1>
+      <p>${t.recoveryMeans}</p>
+      <ul id="recovery-codes">
+        ${input.codes.map((code) => html`<li><code>${code}</code></li>`)}
+      </ul>
+      <p><a href="${input.returnTo}">${t.continue}</a></p>`,
+  );
+}
+
+interface FactorListItem {
+  readonly factorId: string;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+/** GET /_sso/factors: the user's factors, each with a remove button, and a link to add one. */
+export function factorListPage(
+  input: FormBase & {
+    readonly factors: readonly FactorListItem[];
+    readonly removeAction: string;
+    readonly addHref: string;
+  },
+): string {
+  const t = messagesOf(input.page).secondFactor;
+  return renderDocument(
+    input.page,
+    t.title,
+    html`<h1>${t.listHeading}</h1>
+      ${errorLine(input.error)} ${input.factors.length === 0 ? html`<p>${t.none}</p>` : undefined}
+      <ul id="factors">
+        ${input.factors.map(
+          (factor) =>
+            html`<li>
+              ${factor.name} (${t.added} ${new Date(factor.createdAt).toISOString().slice(0, 10)})
+              <form method="post" action="${input.removeAction}">
+                ${hiddenFields(input)}
+                <input type="hidden" name="factor" value="${factor.factorId}" />
+                <button type="submit">${t.remove}</button>
+              </form>
+            </li>`,
+        )}
+      </ul>
+      <p><a href="${input.addHref}">${t.add}</a></p>`,
+  );
+}
