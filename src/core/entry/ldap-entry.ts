@@ -3,6 +3,7 @@ import { SsogateError } from '../errors/ssogate-error.js';
 import { createEvaluationContext } from '../expression/index.js';
 import type { MappedUser } from '../user/mapped-user.js';
 import { mapUser } from '../user/map-user.js';
+import type { CompiledEntry, CompiledLdapEntry } from './compiled-entry.js';
 import type { ProblemList } from './compile-fields.js';
 import { asRecord, textField } from './compile-fields.js';
 import type { CompiledGroupMapping } from './group-mapping.js';
@@ -58,6 +59,11 @@ export const ldapInput = z.strictObject({
   /** A sign-in waits at most this long for a pooled connection when all are lent. */
   poolWaitMs: z.number().int().min(100).max(60_000).optional(),
 });
+
+/** An entry of type ldap, or undefined for any other type. */
+export function ldapOf(entry: CompiledEntry): CompiledLdapEntry | undefined {
+  return entry.type === 'ldap' ? entry : undefined;
+}
 
 /**
  * How the user's DN is found: a service account binds and searches with the

@@ -65,6 +65,15 @@ export const samlInput = z.strictObject({
 /** Assertions are refused once their times are further off than this (SAML Core §2.5.1.2). */
 const defaultSamlClockSkewSeconds = 60;
 
+/**
+ * Whether an entry's appsecret leaves the gateway: sent to the token URL,
+ * or signing what goes to the server. A SAML entry's appsecret is its own
+ * private key (decrypting assertions, signing its messages), never sent.
+ */
+export function sendsAppsecret(entry: { readonly type?: string | undefined }): boolean {
+  return entry.type !== 'saml';
+}
+
 /** The `saml` block of an entry of type saml, or undefined for any other type. */
 export function samlOf(entry: CompiledEntry): CompiledSamlEntry | undefined {
   return entry.type === 'saml' ? entry : undefined;

@@ -2,6 +2,7 @@ import type { EntryInput } from '../../core/index.js';
 import {
   entryCallOrigins,
   secretChange,
+  sendsAppsecret,
   validateEntry,
   withSecretAfter,
 } from '../../core/index.js';
@@ -45,8 +46,7 @@ export function withKeptSecrets(
     ),
     id: stored.id,
   };
-  // A SAML entry's appsecret is its own private key, never sent to any origin.
-  if (kept(body.appsecret, stored.appsecret) && stored.type !== 'saml') {
+  if (kept(body.appsecret, stored.appsecret) && sendsAppsecret(stored)) {
     const added = addedOrigins(edited, stored);
     if (added.length > 0) {
       throw invalidField(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client } from 'ldapts';
 import type { CompiledEntry, CompiledLdap } from '../../core/index.js';
-import { SignInError } from '../../core/index.js';
+import { SignInError, ldapOf } from '../../core/index.js';
 import type { PoolsByKey } from '../../foundation/outbound/connection-pool.js';
 import { ConnectionPool } from '../../foundation/outbound/connection-pool.js';
 import type { ConnectionDeps } from './directory-connection.js';
@@ -86,7 +86,8 @@ export function keepDirectoryPools(
 ): void {
   const wanted = new Map<string, string>();
   for (const entry of entries) {
-    if (entry.type === 'ldap') wanted.set(entry.id, poolSettings(entry.ldap, entry.timeoutMs));
+    const ldap = ldapOf(entry);
+    if (ldap !== undefined) wanted.set(ldap.id, poolSettings(ldap.ldap, ldap.timeoutMs));
   }
   pools.retain(wanted);
 }

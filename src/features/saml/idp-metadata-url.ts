@@ -2,6 +2,7 @@ import type { CompiledSamlEntry, ErrorCode } from '../../core/index.js';
 import { SignInError, excerpt } from '../../core/index.js';
 import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import { loadXmlDom } from './saml-modules.js';
+import { xmlRootOf } from './xml-children.js';
 
 const metadataNs = 'urn:oasis:names:tc:SAML:2.0:metadata';
 
@@ -79,15 +80,7 @@ export async function fetchedMetadata<T>(
 async function rootOf(xml: string): Promise<Element | string> {
   if (/<!DOCTYPE/i.test(xml)) return 'has a document type declaration, which metadata never needs';
   const { DOMParser } = await loadXmlDom();
-  const failed = { yes: false };
-  const document = new DOMParser({
-    errorHandler: {
-      warning: () => undefined,
-      error: () => (failed.yes = true),
-      fatalError: () => (failed.yes = true),
-    },
-  }).parseFromString(xml, 'text/xml');
-  const root = failed.yes ? undefined : document.documentElement;
+  const root = xmlRootOf(DOMParser, xml);
   if (root === undefined) return 'is not well-formed XML';
   if (
     root.namespaceURI !== metadataNs ||

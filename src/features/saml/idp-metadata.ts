@@ -3,7 +3,7 @@ import { SignInError, readCertificate } from '../../core/index.js';
 import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import { fetchedMetadata } from './idp-metadata-url.js';
 import { loadXmlDom } from './saml-modules.js';
-import { childrenOf } from './xml-children.js';
+import { childrenOf, xmlRootOf } from './xml-children.js';
 
 const metadataNs = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const signatureNs = 'http://www.w3.org/2000/09/xmldsig#';
@@ -106,18 +106,7 @@ async function metadataOf(
   wantedEntityId: string | undefined,
 ): Promise<Partial<SamlIdentityProvider>> {
   const { DOMParser } = await loadXmlDom();
-  const failed = { yes: false };
-  // No document type: its entities are the way to expansion and external fetches.
-  const document = /<!DOCTYPE/i.test(xml)
-    ? undefined
-    : new DOMParser({
-        errorHandler: {
-          warning: () => undefined,
-          error: () => (failed.yes = true),
-          fatalError: () => (failed.yes = true),
-        },
-      }).parseFromString(xml, 'text/xml');
-  const root = failed.yes ? undefined : document?.documentElement;
+  const root = xmlRootOf(DOMParser, xml);
   // An EntityDescriptor, or an EntitiesDescriptor (a federation's) holding it.
   const candidates =
     root === undefined

@@ -1,7 +1,7 @@
 import { SsogateError } from '../../core/index.js';
 import type { SubjectQualifiers } from '../../foundation/storage/types.js';
 import { loadXmlDom } from './saml-modules.js';
-import { childrenOf } from './xml-children.js';
+import { childrenOf, xmlRootOf } from './xml-children.js';
 
 const protocolNs = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const assertionNs = 'urn:oasis:names:tc:SAML:2.0:assertion';
@@ -128,24 +128,12 @@ function logoutRoot(
   DOMParser: (typeof import('@xmldom/xmldom'))['DOMParser'],
   xml: string,
 ): Element | undefined {
-  const parse = { failed: false };
-  try {
-    const root = new DOMParser({
-      errorHandler: {
-        warning: () => undefined,
-        error: () => (parse.failed = true),
-        fatalError: () => (parse.failed = true),
-      },
-    }).parseFromString(xml, 'text/xml').documentElement;
-    const kind = root.localName;
-    return !parse.failed &&
-      root.namespaceURI === protocolNs &&
-      (kind === 'LogoutRequest' || kind === 'LogoutResponse')
-      ? root
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const root = xmlRootOf(DOMParser, xml);
+  const kind = root?.localName;
+  return root?.namespaceURI === protocolNs &&
+    (kind === 'LogoutRequest' || kind === 'LogoutResponse')
+    ? root
+    : undefined;
 }
 
 function headerAttributes({ id, issueInstant, destination }: MessageHeader): string {

@@ -7,9 +7,7 @@ import type { SamlIdentityProvider } from './idp-metadata.js';
 import { identityProviderOf } from './idp-metadata.js';
 import type { SamlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml, loadXmlDom } from './saml-modules.js';
-import { childrenOf } from './xml-children.js';
-
-type XmlParser = (typeof import('@xmldom/xmldom'))['DOMParser'];
+import { childrenOf, xmlRootOf } from './xml-children.js';
 
 const protocolNs = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const assertionNs = 'urn:oasis:names:tc:SAML:2.0:assertion';
@@ -84,7 +82,7 @@ export async function readSamlSignIn(
   }
   const { DOMParser } = await loadXmlDom();
   const xml = Buffer.from(encoded, 'base64').toString('utf8');
-  const response = parseXml(DOMParser, xml)?.documentElement;
+  const response = xmlRootOf(DOMParser, xml);
   if (response?.namespaceURI !== protocolNs || response.localName !== 'Response') {
     throw refuse('saml_response_invalid', 'the SAMLResponse is not a SAML 2.0 Response');
   }
@@ -159,7 +157,7 @@ export async function readSamlSignIn(
 
   const signed = await signedAssertion(entry, idp, encoded, encrypted, refuse);
   if (encrypted) checked('EncryptedAssertion', "decrypted with the entry's key");
-  const assertion = parseXml(DOMParser, signed)?.documentElement;
+  const assertion = xmlRootOf(DOMParser, signed);
   if (assertion?.namespaceURI !== assertionNs || assertion.localName !== 'Assertion') {
     throw refuse('saml_signature_invalid', 'the signed content holds no assertion');
   }
@@ -453,24 +451,6 @@ function attributeValues(assertion: Element): Map<string, string[]> {
     }
   }
   return values;
-}
-
-/**
- * The document, or undefined when it is not well-formed XML. A document
- * type declaration is refused outright: SAML messages have none, and its
- * entities are the way to the classic XML expansion attacks.
- */
-function parseXml(DOMParser: XmlParser, xml: string): Document | undefined {
-  if (/<!DOCTYPE/i.test(xml)) return undefined;
-  const parse = { failed: false };
-  const document = new DOMParser({
-    errorHandler: {
-      warning: () => undefined,
-      error: () => (parse.failed = true),
-      fatalError: () => (parse.failed = true),
-    },
-  }).parseFromString(xml, 'text/xml');
-  return parse.failed ? undefined : document;
 }
 
 function firstChild(parent: Element | undefined, ns: string, name: string): Element | undefined {

@@ -27,5 +27,12 @@ export function sessionFactorMigration(dialect: SqlDialect): Migration {
         )
         .execute(db);
     },
+
+    async down(db: Kysely<unknown>) {
+      // SQLite drops no column a trigger names: the trigger first.
+      if (dialect === 'sqlite') await sql.raw('DROP TRIGGER sessions_revoke_factor').execute(db);
+      await db.schema.alterTable('sessions').dropColumn('factor_at').execute();
+      await db.schema.alterTable('sessions').dropColumn('factor_method').execute();
+    },
   };
 }
