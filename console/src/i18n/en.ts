@@ -562,7 +562,7 @@ export const en = {
       metadataUrlHint:
         'Instead of pasting the metadata: the gateway fetches it and refreshes it every hour, so a new signing certificate is taken up.',
       spCertificateHint:
-        'For encrypted assertions: the certificate the gateway publishes in its metadata. Its private key (PEM) is the App secret.',
+        'For encrypted assertions and signed requests: the certificate the gateway publishes in its metadata. Its private key (PEM) is the App secret.',
       userIdHint: 'Blank: the NameID of the assertion.',
       clockSkewHint: 'How far the two clocks may differ when the assertion is checked; blank: 60.',
       adminGroupsHint: 'One group per line; members of any of them are administrators.',

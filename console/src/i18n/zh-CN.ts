@@ -504,7 +504,7 @@ export const zhCN: ConsoleMessages = {
       spEntityIdHint: '网关自己的 entityID；留空则为其元数据 URL。',
       metadataUrlHint: '代替粘贴元数据：网关自行获取并每小时刷新，新的签名证书会被自动采用。',
       spCertificateHint:
-        '用于加密断言：网关在其元数据中发布的证书。其私钥（PEM）填在“应用密钥”中。',
+        '用于加密断言和签名请求：网关在其元数据中发布的证书。其私钥（PEM）填在“应用密钥”中。',
       userIdHint: '留空则取断言的 NameID。',
       clockSkewHint: '校验断言时两端时钟允许的偏差；留空则为 60。',
       adminGroupsHint: '每行一个分组；任一分组的成员都是管理员。',

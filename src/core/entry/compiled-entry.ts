@@ -140,9 +140,11 @@ export interface CompiledSaml {
   /** Or where it is fetched from, and refreshed (src/features/saml/idp-metadata.ts). */
   readonly idpMetadataUrl: string | undefined;
   /**
-   * The gateway's key pair for encrypted assertions: the certificate its
-   * metadata publishes and the private key (the entry's appsecret, so
-   * write-only and sealed at rest). Undefined: encrypted assertions are refused.
+   * The gateway's key pair for encrypted assertions and for signing its own
+   * messages (AuthnRequest, LogoutRequest, LogoutResponse): the certificate
+   * its metadata publishes and the private key (the entry's appsecret, so
+   * write-only and sealed at rest). Undefined: encrypted assertions are
+   * refused and the gateway's messages go unsigned.
    */
   readonly decryption: { readonly certificate: string; readonly privateKey: string } | undefined;
   /** Undefined: the entry's metadata URL, which depends on the public URL. */

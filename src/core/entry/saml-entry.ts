@@ -178,7 +178,7 @@ export function compileSaml(
 
 /**
  * The gateway's own key pair for encrypted assertions (SAML Core §2.3.4,
- * EncryptedAssertion): the certificate in `saml.spCertificate`, the private
+ * EncryptedAssertion) and for signing its own messages: the certificate in `saml.spCertificate`, the private
  * key (PEM) in the entry's write-only `appsecret`, sealed at rest like any
  * (docs/design.md#the-entry). Either alone, or a key the certificate does
  * not certify, is refused: the identity provider would encrypt to a key
@@ -214,8 +214,11 @@ function compileDecryption(
     return undefined;
   }
   let matches: boolean;
+  let keyType: string | undefined;
   try {
-    matches = new X509Certificate(certificate).checkPrivateKey(createPrivateKey(keyText));
+    const key = createPrivateKey(keyText);
+    keyType = key.asymmetricKeyType;
+    matches = new X509Certificate(certificate).checkPrivateKey(key);
   } catch {
     // The key's text is never quoted: it is a secret.
     problems.field(
@@ -226,6 +229,12 @@ function compileDecryption(
   }
   if (!matches) {
     problems.field('appsecret', 'is not the private key of saml.spCertificate');
+    return undefined;
+  }
+  // The gateway signs its own messages with the key too (RSA-SHA256 or
+  // ECDSA-SHA256, src/features/saml/redirect-binding.ts), which no other type can.
+  if (keyType !== 'rsa' && keyType !== 'ec') {
+    problems.field('appsecret', 'must be an RSA or EC key');
     return undefined;
   }
   return { certificate, privateKey: keyText };

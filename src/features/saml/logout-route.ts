@@ -119,7 +119,8 @@ function checkSender({ idp, endpoints, message, read }: Received, mustBeSigned: 
  * receives it): signed by the identity provider, fresh, new, and naming
  * the user; then every session of that NameID from this entry ends (of
  * those SessionIndexes, when it names any), raised as `saml_logout`, and
- * the LogoutResponse says Success.
+ * the LogoutResponse says Success, signed with the entry's key pair when
+ * it has one.
  */
 async function answerLogoutRequest(
   gateway: Gateway,
@@ -182,7 +183,13 @@ async function answerLogoutRequest(
     { inResponseTo: read.id, status: statusSuccess },
   );
   return reply.redirect(
-    await redirectUrl(idp.logout.responseUrl, 'SAMLResponse', xml, message.relayState),
+    await redirectUrl(
+      idp.logout.responseUrl,
+      'SAMLResponse',
+      xml,
+      message.relayState,
+      entry.saml.decryption?.privateKey,
+    ),
     302,
   );
 }

@@ -1,4 +1,4 @@
-import { X509Certificate, verify } from 'node:crypto';
+import { X509Certificate, createPrivateKey, sign, verify } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
 import { SsogateError } from '../../core/index.js';
@@ -111,19 +111,64 @@ export function readRedirectQuery(rawQuery: string): RedirectMessage {
 
 /**
  * The URL that sends a message by the HTTP-Redirect binding (SAML Bindings
- * §3.4.4): DEFLATE, base64, then URL-encoded, with its RelayState. Unsigned:
- * the gateway holds no key of its own for a SAML entry.
+ * §3.4.4): DEFLATE, base64, then URL-encoded, with its RelayState; signed
+ * with `signingKey` when the entry has a key pair (signedRedirectUrl),
+ * unsigned otherwise, as the binding allows.
  */
 export async function redirectUrl(
   target: string,
   kind: 'SAMLRequest' | 'SAMLResponse',
   xml: string,
   relayState: string | undefined,
+  signingKey?: string,
 ): Promise<string> {
   const url = new URL(target);
   url.searchParams.set(kind, (await deflate(Buffer.from(xml, 'utf8'))).toString('base64'));
   if (relayState !== undefined) url.searchParams.set('RelayState', relayState);
-  return url.toString();
+  return signingKey === undefined ? url.toString() : signedRedirectUrl(url.toString(), signingKey);
+}
+
+/**
+ * The signature algorithm the gateway signs with, by its key's type: RSA
+ * with SHA-256, or ECDSA with SHA-256 for an EC key (XML Signature 1.1
+ * §6.4, RFC 6931 §2.3); the entry's key is one of the two
+ * (core/entry/saml-entry.ts refuses any other).
+ */
+function signingAlgorithmOf(keyType: string | undefined): string {
+  return keyType === 'ec'
+    ? 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256'
+    : 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+}
+
+/**
+ * A redirect-bound URL with its message signed (SAML Bindings §3.4.4.1):
+ * SigAlg added, and a Signature over `SAMLRequest=…` (or `SAMLResponse=…`),
+ * `&RelayState=…` when present, and `&SigAlg=…`, exactly as they stand
+ * URL-encoded in the query, in that order; any other parameter of the
+ * target's own is not signed. A signature over a query string, not XML, so
+ * no canonicalisation is involved.
+ */
+export function signedRedirectUrl(unsigned: string, signingKey: string): string {
+  const url = new URL(unsigned);
+  const query = url.search.slice(1);
+  const raw = new Map<string, string>();
+  for (const pair of query.split('&')) {
+    const at = pair.indexOf('=');
+    if (at > 0) raw.set(pair.slice(0, at), pair);
+  }
+  const message = raw.get('SAMLRequest') ?? raw.get('SAMLResponse');
+  if (message === undefined) throw new Error('a redirect URL without a SAML message');
+  const key = createPrivateKey(signingKey);
+  const sigAlg = `SigAlg=${encodeURIComponent(signingAlgorithmOf(key.asymmetricKeyType))}`;
+  const octets = [message, raw.get('RelayState'), sigAlg]
+    .filter((one) => one !== undefined)
+    .join('&');
+  const signature = sign('sha256', Buffer.from(octets, 'utf8'), {
+    key,
+    ...(key.asymmetricKeyType === 'ec' ? { dsaEncoding: 'ieee-p1363' as const } : {}),
+  }).toString('base64');
+  const base = url.href.slice(0, url.href.length - url.search.length - url.hash.length);
+  return `${base}?${query}&${sigAlg}&Signature=${encodeURIComponent(signature)}${url.hash}`;
 }
 
 /** application/x-www-form-urlencoded decoding of one name or value, or undefined. */

@@ -13,8 +13,10 @@ import { loadNodeSaml } from './saml-modules.js';
  * its entityID and its AssertionConsumerService, the entry's callback, by
  * the HTTP-POST binding, and its SingleLogoutService by the HTTP-Redirect
  * binding (logout-route.ts); with the entry's key pair (saml.spCertificate),
- * a KeyDescriptor use="encryption" with that certificate (§2.4.1.1), for the
- * identity provider to encrypt assertions to. Public, as metadata is meant
+ * that certificate in a KeyDescriptor use="encryption" (§2.4.1.1), for the
+ * identity provider to encrypt assertions to, and in one use="signing", by
+ * which it checks the gateway's signed messages, with
+ * AuthnRequestsSigned="true" (§2.4.4). Public, as metadata is meant
  * to be: it holds no secret. Any other entry, or none, is entry_unknown.
  */
 export async function samlRoutes(app: FastifyInstance, gateway: Gateway): Promise<void> {
@@ -50,10 +52,16 @@ function metadataRoute(app: FastifyInstance, gateway: Gateway): void {
           logoutCallbackUrl: endpoints.sloUrl,
           identifierFormat: null,
           wantAssertionsSigned: true,
-          // node-saml publishes decryptionCert only when given a key; the key itself is not written.
+          // node-saml publishes decryptionCert and publicCerts only when given a
+          // key (and then AuthnRequestsSigned="true"); the key itself is not written.
           ...(decryption === undefined
             ? {}
-            : { decryptionPvk: decryption.privateKey, decryptionCert: decryption.certificate }),
+            : {
+                decryptionPvk: decryption.privateKey,
+                decryptionCert: decryption.certificate,
+                privateKey: decryption.privateKey,
+                publicCerts: decryption.certificate,
+              }),
         }),
         endpoints.sloUrl,
       );

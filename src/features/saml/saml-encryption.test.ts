@@ -190,5 +190,15 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
       }),
       /must be a private key, PEM/,
     );
+    // The key signs the gateway's messages too: RSA or EC only.
+    const edwards = await makeKeyPair('ssogate ed25519', 'ed25519');
+    assert.match(
+      await problems({
+        ...base,
+        appsecret: edwards.privateKey,
+        saml: { ...saml, spCertificate: edwards.certificate },
+      }),
+      /"appsecret".*must be an RSA or EC key/,
+    );
   });
 });

@@ -6,7 +6,12 @@ import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixtur
 import { chromiumSkip, launchChromium } from '../../test-support/chromium.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
-import { echoedRequest, framesVisited } from '../../test-support/page-navigations.js';
+import {
+  echoedRequest,
+  framesVisited,
+  navigationsRequested,
+} from '../../test-support/page-navigations.js';
+import { clickSignOut } from '../../test-support/sign-out.js';
 import { storySteps } from '../../test-support/story-steps.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
@@ -19,7 +24,12 @@ import { simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesaml
  * another site proxied by the same gateway, is then reached signed in
  * through the handoff without the identity provider's page. An access rule
  * on the identity provider's group `finance` lets alice in and refuses bob
- * (docs/proxy.md, access rules).
+ * (docs/proxy.md, access rules). Then single logout (SAML Profiles §4.4):
+ * bob signs out everywhere from the wiki's page, through the identity
+ * provider's SingleLogoutService and back to the signed-out page, after
+ * which both the wiki and the identity provider ask for his password
+ * again; alice is signed out at the identity provider (IdP-initiated), and
+ * the wiki and git ask her to sign in again.
  */
 describe(
   'a SAML sign-in from application hosts, in Chromium',
@@ -32,6 +42,8 @@ describe(
     let git: EchoUpstream;
     let browser: Browser;
     let page: Page;
+    /** alice's page, kept for the identity provider's own logout. */
+    let alicePage: Page;
     let gatewayPort = 0;
     const at = (host: string, path: string) => `http://${host}:${gatewayPort}${path}`;
     /** The identity provider's login pages shown so far (its form, then its posting page). */
@@ -72,10 +84,15 @@ describe(
           {
             entityId: at('sso.corp.test', '/_sso/saml/corp/metadata'),
             acsUrl: at('sso.corp.test', '/_sso/callback/corp'),
+            logoutUrl: at('sso.corp.test', '/_sso/saml/corp/logout'),
           },
         ],
         { host: 'idp.test' },
       );
+      // Its metadata names its SingleLogoutService (at idp.test), which single logout needs.
+      const idpMetadata = await (
+        await fetch(idp.metadataUrl.replace(new URL(idp.url).hostname, '127.0.0.1'))
+      ).text();
       const token = await storedApiToken(gw, 'saml-hosts-browser');
       // Through the auth host: with application hosts, 127.0.0.1 is none of the gateway's hosts.
       const created = await gw.app.inject({
@@ -96,6 +113,7 @@ describe(
             ssoUrl: idp.ssoUrl,
             idpEntityId: idp.entityId,
             idpCertificate: idp.certificate,
+            idpMetadataXml: idpMetadata,
             attributes: { name: 'displayName', email: 'mail', groups: 'groups' },
           },
         },
@@ -152,6 +170,7 @@ describe(
       const answer = await page.goto(at('git.other.test', '/ledger/2026'));
       assert.equal(answer?.status(), 200);
       assert.equal((await echoedRequest(page)).url, '/ledger/2026');
+      alicePage = page;
     });
 
     step(
@@ -170,6 +189,62 @@ describe(
         const fine = await page.goto(at('wiki.corp.test', '/page'));
         assert.equal(fine?.status(), 200);
         assert.equal((await echoedRequest(page)).headers?.['x-auth-request-user'], 'bob');
+      },
+    );
+
+    step(
+      "bob signs out everywhere from the wiki's page: through the identity provider's logout to the signed-out page",
+      async () => {
+        let heading = '';
+        const requested = await navigationsRequested(page, async () => {
+          heading = await clickSignOut(
+            page,
+            at('wiki.corp.test', '/_sso/logout'),
+            'Sign out everywhere',
+          );
+        });
+        assert.equal(heading, 'You are signed out.', `${requested.join('\n')}\n${await idp.log()}`);
+        assert.equal(page.url(), at('sso.corp.test', '/_sso/signed-out'));
+        // The LogoutRequest went to the identity provider, its answer came back.
+        assert.ok(
+          requested.some((url) => url.startsWith(`${idp.sloUrl}?SAMLRequest=`)),
+          requested.join('\n'),
+        );
+        assert.ok(
+          requested.some((url) =>
+            url.startsWith(at('sso.corp.test', '/_sso/saml/corp/logout?SAMLResponse=')),
+          ),
+          requested.join('\n'),
+        );
+      },
+    );
+
+    step(
+      "the wiki's page then asks for sign-in, and the identity provider for the password",
+      async () => {
+        const reached = wiki.seen.length;
+        await page.goto(at('wiki.corp.test', '/page'));
+        assert.ok(page.url().startsWith(`${idp.url}/`), page.url());
+        await page.locator('#password').waitFor();
+        assert.equal(wiki.seen.length, reached, 'the wiki was reached without a session');
+      },
+    );
+
+    step(
+      'alice signed out at the identity provider: the wiki and git ask her to sign in again',
+      async () => {
+        page = alicePage;
+        await page.goto(idp.idpLogoutUrl(at('sso.corp.test', '/_sso/signed-out')));
+        await page.waitForURL(at('sso.corp.test', '/_sso/signed-out'));
+        assert.equal(
+          await page.getByRole('heading', { level: 1 }).innerText(),
+          'You are signed out.',
+        );
+        for (const host of ['wiki.corp.test', 'git.other.test']) {
+          await page.goto(at(host, '/again'));
+          assert.ok(page.url().startsWith(`${idp.url}/`), `${host}: ${page.url()}`);
+          await page.locator('#password').waitFor();
+        }
       },
     );
   },

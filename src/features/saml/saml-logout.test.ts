@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sign } from 'node:crypto';
+import { X509Certificate, sign, verify } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { waitForAuditEvent } from '../../test-support/audit-events.js';
 import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
@@ -8,8 +8,13 @@ import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { SignInEnded } from '../../foundation/storage/sign-in-ends.js';
 import { csrfTokenFor, sessionHash } from '../sessions/session-service.js';
-import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
-import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
+import type { RunningSimpleSamlPhp, TestKeyPair } from './test-support/simplesamlphp.js';
+import {
+  formOf,
+  makeKeyPair,
+  simpleSamlPhpSkip,
+  startSimpleSamlPhp,
+} from './test-support/simplesamlphp.js';
 
 const rsaSha256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 
@@ -25,6 +30,8 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
   let gw: TestGateway;
   let idp: RunningSimpleSamlPhp;
   let token: string;
+  /** The key pair of the entry slo-signed, whose messages the IdP requires signed. */
+  let spKeys: TestKeyPair;
   const events: SignInEnded[] = [];
 
   const metadataUrl = (id: string) => `${gw.url}/_sso/saml/${id}/metadata`;
@@ -38,8 +45,9 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
       return Promise.resolve();
     });
     token = await storedApiToken(gw, 'saml-logout-tests');
+    spKeys = await makeKeyPair('ssogate slo-signed');
     idp = await startSimpleSamlPhp(
-      ['alice', 'bob', 'carol', 'dave', 'erin'].map((username) => ({
+      ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'].map((username) => ({
         username,
         name: `${username} Example`,
         email: `${username}@example.test`,
@@ -53,10 +61,16 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
           logoutUrl: sloUrl('slo-unsigned'),
           signLogout: false,
         },
+        {
+          entityId: metadataUrl('slo-signed'),
+          acsUrl: acsUrl('slo-signed'),
+          logoutUrl: sloUrl('slo-signed'),
+          signingCertificate: spKeys.certificate,
+        },
       ],
     );
     const metadata = await (await fetch(idp.metadataUrl)).text();
-    for (const id of ['slo', 'slo-unsigned']) {
+    for (const id of ['slo', 'slo-unsigned', 'slo-signed']) {
       const created = await fetch(`${gw.url}/_sso/api/entries`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -65,7 +79,11 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
           id,
           name: `Corp SAML ${id}`,
           enabled: true,
-          saml: { idpMetadataXml: metadata },
+          ...(id === 'slo-signed' ? { appsecret: spKeys.privateKey } : {}),
+          saml: {
+            idpMetadataXml: metadata,
+            ...(id === 'slo-signed' ? { spCertificate: spKeys.certificate } : {}),
+          },
         }),
       });
       assert.equal(created.status, 201, await created.text());
@@ -80,6 +98,16 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
   async function signIn(username: string, entryId = 'slo'): Promise<TestBrowser> {
     const browser = gw.browser();
     const login = await browser.open(`${gw.url}/_sso/login/${entryId}?return_to=/reports`);
+    return signInAt(browser, login, username, entryId);
+  }
+
+  /** The rest of a sign-in from the IdP's password page. */
+  async function signInAt(
+    browser: TestBrowser,
+    login: BrowserResponse,
+    username: string,
+    entryId: string,
+  ): Promise<TestBrowser> {
     assert.equal(login.status, 200, `${login.body}\n${await idp.log()}`);
     const form = formOf(login.body);
     const posted = await browser.submit(new URL(form.action, login.url).href, {
@@ -121,6 +149,30 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
     const octets = `${message}&SigAlg=${encodeURIComponent(rsaSha256)}`;
     const signature = sign('sha256', Buffer.from(octets), idp.privateKey).toString('base64');
     return `${octets}&Signature=${encodeURIComponent(signature)}`;
+  }
+
+  /**
+   * A redirect-bound URL the gateway sent, checked to be signed with the
+   * entry's key by RSA-SHA256 over the query as sent (SAML Bindings
+   * §3.4.4.1), and the same URL with its signature taken off.
+   */
+  function signedByEntry(url: string): { unsigned: string } {
+    const query = new URL(url).search.slice(1);
+    const match = /^(.*)&SigAlg=([^&]*)&Signature=([^&]*)$/.exec(query);
+    assert.ok(match !== null, `not signed: ${url}`);
+    const [, message = '', sigAlg = '', signature = ''] = match;
+    assert.equal(decodeURIComponent(sigAlg), rsaSha256);
+    assert.match(message, /^SAML(Request|Response)=[^&]+(&RelayState=[^&]*)?$/);
+    assert.ok(
+      verify(
+        'sha256',
+        Buffer.from(`${message}&SigAlg=${sigAlg}`),
+        new X509Certificate(spKeys.certificate).publicKey,
+        Buffer.from(decodeURIComponent(signature), 'base64'),
+      ),
+      'the signature does not hold by the entry certificate',
+    );
+    return { unsigned: url.replace(/&SigAlg=[^&]*&Signature=[^&]*$/, '') };
   }
 
   function idpLogoutRequest(
@@ -321,5 +373,87 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
     const answered = await browser.open(`${sloUrl('slo')}?${refusal}`);
     assert.equal(answered.url, `${gw.url}/_sso/signed-out?scope=here`, answered.body);
     assert.equal(await signedInAs(browser), undefined);
+  });
+
+  test('with a key pair, the metadata publishes its certificate for signing and AuthnRequestsSigned', async () => {
+    const metadata = await (await fetch(metadataUrl('slo-signed'))).text();
+    const body = spKeys.certificate
+      .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
+      .replace(/\s+/g, '');
+    assert.match(metadata, /AuthnRequestsSigned="true"/);
+    for (const use of ['signing', 'encryption']) {
+      const descriptor = new RegExp(`<KeyDescriptor use="${use}">([\\s\\S]*?)</KeyDescriptor>`);
+      const certificate = /<ds:X509Certificate>([^<]*)</.exec(descriptor.exec(metadata)?.[1] ?? '');
+      assert.equal(certificate?.[1]?.replace(/\s+/g, ''), body, metadata);
+    }
+    assert.doesNotMatch(metadata, /PRIVATE KEY/);
+    const without = await (await fetch(metadataUrl('slo'))).text();
+    assert.match(without, /AuthnRequestsSigned="false"/);
+    assert.doesNotMatch(without, /KeyDescriptor/);
+  });
+
+  test('a signed AuthnRequest is accepted by the IdP that requires it; unsigned, it is refused', async () => {
+    const browser = gw.browser();
+    const start = await browser.exchange(
+      'GET',
+      `${gw.url}/_sso/login/slo-signed?return_to=/reports`,
+    );
+    assert.equal(start.status, 302, await start.text());
+    const toIdp = start.headers.get('location') ?? '';
+    assert.ok(toIdp.startsWith(`${idp.ssoUrl}?SAMLRequest=`), toIdp);
+    const { unsigned } = signedByEntry(toIdp);
+    // The control: the same AuthnRequest without its signature is refused.
+    const refused = await browser.open(unsigned);
+    assert.doesNotMatch(refused.body, /name="password"/, refused.body);
+    assert.match(refused.body, /no signature found on message/, refused.body);
+    const login = await browser.open(toIdp);
+    assert.match(login.body, /name="password"/, `${login.body}\n${await idp.log()}`);
+    await signInAt(browser, login, 'frank', 'slo-signed');
+    assert.equal(await signedInAs(browser), 'frank');
+  });
+
+  test("with a key pair, the gateway's LogoutRequest is signed: the IdP that requires it ends its session; unsigned, it refuses it", async () => {
+    const browser = await signIn('grace', 'slo-signed');
+    const sessionId = browser.cookies(gw.url).get('ssogate_session') ?? '';
+    const out = await browser.exchange('POST', `${gw.url}/_sso/logout`, {
+      csrf: csrfTokenFor(sessionId),
+    });
+    assert.equal(out.status, 303);
+    const toIdp = out.headers.get('location') ?? '';
+    assert.ok(toIdp.startsWith(`${idp.sloUrl}?SAMLRequest=`), toIdp);
+    const { unsigned } = signedByEntry(toIdp);
+
+    // The control: the same LogoutRequest unsigned is refused, and the IdP's session stays.
+    const refused = await browser.open(unsigned);
+    assert.notEqual(refused.url, `${gw.url}/_sso/signed-out`);
+    assert.match(refused.body, /no signature found on message/, refused.body);
+    const stillThere = gw.browser();
+    for (const [name, value] of browser.cookies(idp.url))
+      stillThere.setCookie(idp.url, name, value);
+    const silent = await stillThere.open(`${gw.url}/_sso/login/slo-signed`);
+    assert.equal(formOf(silent.body).action, acsUrl('slo-signed'), silent.body);
+
+    // Signed, it is taken: the IdP's LogoutResponse lands on the signed-out page.
+    const page = await browser.open(toIdp);
+    assert.equal(page.url, `${gw.url}/_sso/signed-out`, `${page.body}\n${await idp.log()}`);
+    assert.equal(await signedInAs(browser), undefined);
+    const again = await browser.open(`${gw.url}/_sso/login/slo-signed`);
+    assert.notEqual(formOf(again.body).action, acsUrl('slo-signed'));
+    assert.match(again.body, /name="password"/);
+  });
+
+  test("with a key pair, the gateway's LogoutResponse to the IdP's logout is signed, and the IdP that requires it completes", async () => {
+    const browser = await signIn('heidi', 'slo-signed');
+    const page = await browser.open(idp.idpLogoutUrl(`${gw.url}/_sso/signed-out`));
+    assert.equal(page.url, `${gw.url}/_sso/signed-out`, `${page.body}\n${await idp.log()}`);
+    const answer = page.hops.find((hop) => hop.url.startsWith(`${sloUrl('slo-signed')}?`));
+    assert.ok(
+      answer?.location?.startsWith(`${idp.sloUrl}?SAMLResponse=`),
+      JSON.stringify(page.hops),
+    );
+    signedByEntry(answer?.location ?? '');
+    assert.equal(await signedInAs(browser), undefined);
+    const again = await browser.open(`${gw.url}/_sso/login/slo-signed`);
+    assert.match(again.body, /name="password"/);
   });
 });

@@ -2,13 +2,16 @@ import type { AuthorizationRequest, CompiledSamlEntry, RandomSource } from '../.
 import { randomToken } from '../../core/index.js';
 import type { FetchedDocuments } from '../../foundation/outbound/fetched-documents.js';
 import { identityProviderOf } from './idp-metadata.js';
+import { signedRedirectUrl } from './redirect-binding.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { loadNodeSaml } from './saml-modules.js';
 
 /**
  * Flow step 2 of an entry of type saml: an AuthnRequest (SAML Core §3.4.1)
- * sent by the HTTP-Redirect binding (SAML Bindings §3.4), unsigned, with
- * the sign-in's state as its RelayState. The request's ID is kept with the
+ * sent by the HTTP-Redirect binding (SAML Bindings §3.4), with the
+ * sign-in's state as its RelayState; signed with the entry's key pair when
+ * it has one (§3.4.4.1, as the metadata's AuthnRequestsSigned says),
+ * unsigned otherwise. The request's ID is kept with the
  * pending sign-in (as its nonce): the response must answer it (InResponseTo).
  */
 export async function samlAuthnRequest(
@@ -37,6 +40,9 @@ export async function samlAuthnRequest(
     identifierFormat: null,
     disableRequestedAuthnContext: true,
   });
-  const url = await saml.getAuthorizeUrlAsync(state, undefined, {});
+  // node-saml signs RSA keys only; the signature over the query is the gateway's own.
+  const unsigned = await saml.getAuthorizeUrlAsync(state, undefined, {});
+  const signingKey = entry.saml.decryption?.privateKey;
+  const url = signingKey === undefined ? unsigned : signedRedirectUrl(unsigned, signingKey);
   return { url, state, redirectUri: endpoints.acsUrl, codeVerifier: undefined, nonce: requestId };
 }

@@ -31,10 +31,10 @@ interface SpLogoutOptions {
  * SP-initiated single logout (SAML Profiles §4.4.3.1), once the gateway's
  * session has ended: a LogoutRequest naming the NameID and SessionIndex the
  * sign-in kept (keep-provider-session.ts), sent by the HTTP-Redirect
- * binding to the identity provider's SingleLogoutService. Unsigned: the
- * gateway holds no key of its own for a SAML entry (SAML Bindings §3.4.4.1
- * makes the signature optional; an identity provider that insists on one
- * refuses it and keeps its session). Undefined, and nothing sent, when the
+ * binding to the identity provider's SingleLogoutService, signed with the
+ * entry's key pair when it has one (SAML Bindings §3.4.4.1); unsigned
+ * otherwise, which the binding allows, though an identity provider that
+ * insists on a signature refuses it and keeps its session. Undefined, and nothing sent, when the
  * session kept no NameID or the metadata names no such service; the
  * request's ID is remembered for its answer (logout-route.ts).
  */
@@ -70,7 +70,13 @@ export async function spLogoutRequest(
   );
   return {
     channel: 'front',
-    url: await redirectUrl(idp.logout.url, 'SAMLRequest', xml, undefined),
+    url: await redirectUrl(
+      idp.logout.url,
+      'SAMLRequest',
+      xml,
+      undefined,
+      entry.saml.decryption?.privateKey,
+    ),
   };
 }
 

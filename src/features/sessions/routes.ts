@@ -150,7 +150,10 @@ async function signOut(
   await auditSignOut(gateway, request, ended, scope);
   const entry =
     ended.session.entryId === null ? undefined : await gateway.entries.get(ended.session.entryId);
-  const kept = await takeKeptSession(gateway, ended.session.idHash);
+  // Kept beside the sign-in's own session (keep-provider-session.ts): a
+  // sign-out from an application host ends that host's session, whose
+  // sign-in is the one the provider knows.
+  const kept = await takeKeptSession(gateway, ended.session.signInHash ?? ended.session.idHash);
   // The entry's source says how its side ends: an OpenID Provider's
   // end_session_endpoint, a SAML identity provider's SingleLogoutService,
   // the entry's logout URL, or nothing. The gateway's session has ended

@@ -43,6 +43,12 @@ export interface SamlTestServiceProvider {
   readonly logoutUrl?: string;
   /** Whether the IdP signs its logout messages to it (default true, sign.logout). */
   readonly signLogout?: boolean;
+  /**
+   * The certificate (PEM) it signs its messages with: the IdP then requires
+   * its AuthnRequests and logout messages signed by it (certData,
+   * validate.authnrequest, validate.logout); default none, nothing required.
+   */
+  readonly signingCertificate?: string;
 }
 
 /** A private key (PEM, PKCS#8) and its self-signed certificate, made by openssl for this run. */
@@ -51,11 +57,14 @@ export interface TestKeyPair {
   readonly certificate: string;
 }
 
-/** A fresh RSA key and certificate for `name`, made by openssl in a temporary directory. */
-export async function makeKeyPair(name: string): Promise<TestKeyPair> {
+/**
+ * A fresh key (RSA 2048 unless `algorithm`, openssl's -newkey) and its
+ * certificate for `name`, made by openssl in a temporary directory.
+ */
+export async function makeKeyPair(name: string, algorithm = 'rsa:2048'): Promise<TestKeyPair> {
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-keypair-'));
   try {
-    await writeKeyPair(dir, 'key', name);
+    await writeKeyPair(dir, 'key', name, algorithm);
     return {
       privateKey: await readFile(join(dir, 'key.key'), 'utf8'),
       certificate: await readFile(join(dir, 'key.crt'), 'utf8'),
@@ -65,13 +74,18 @@ export async function makeKeyPair(name: string): Promise<TestKeyPair> {
   }
 }
 
-/** `<base>.key` and `<base>.crt` in `dir`: an RSA 2048 key, unencrypted, and its certificate. */
-async function writeKeyPair(dir: string, base: string, name: string): Promise<void> {
+/** `<base>.key` and `<base>.crt` in `dir`: an RSA 2048 key (or `algorithm`), unencrypted, and its certificate. */
+async function writeKeyPair(
+  dir: string,
+  base: string,
+  name: string,
+  algorithm = 'rsa:2048',
+): Promise<void> {
   await promisify(execFile)('openssl', [
     'req',
     '-x509',
     '-newkey',
-    'rsa:2048',
+    algorithm,
     '-nodes',
     '-days',
     '2',
@@ -110,6 +124,11 @@ export interface RunningSimpleSamlPhp {
   /** The IdP's own log and the PHP server's output, for a failing test's message. */
   log(): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** A certificate as SimpleSAMLphp's certData: the base64 of its DER, in one line. */
+function certData(pem: string): string {
+  return pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 }
 
 /** PHP text of a value: strings quoted, arrays as PHP arrays. */
@@ -252,9 +271,15 @@ ${serviceProviders
           ? {}
           : {
               'assertion.encryption': true,
-              certData: sp.encryptionCertificate
-                .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
-                .replace(/\s+/g, ''),
+              certData: certData(sp.encryptionCertificate),
+            }),
+        // certData is the key of both uses (SimpleSAML\Configuration::getPublicKeys).
+        ...(sp.signingCertificate === undefined
+          ? {}
+          : {
+              certData: certData(sp.signingCertificate),
+              'validate.authnrequest': true,
+              'validate.logout': true,
             }),
         'sign.logout': sp.signLogout ?? true,
         ...(sp.logoutUrl === undefined
