@@ -19,6 +19,7 @@ import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import type { Gateway } from './factor-gateway.js';
+import { allowFactorFormRedirects } from './factor-form-policy.js';
 import { checkFactorLimit, recordFactorFailure, recordFactorSuccess } from './factor-limit.js';
 import { factorsPath, secondFactorPath } from './factor-paths.js';
 import { base32Decode, base32Encode, matchingStep, otpauthUri } from './totp.js';
@@ -363,7 +364,7 @@ async function startEnrolment(
   return renderEnrol(gateway, request, reply, active, returnTo, secret, 200);
 }
 
-function renderEnrol(
+async function renderEnrol(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -372,8 +373,9 @@ function renderEnrol(
   secret: string,
   status: number,
   failed = false,
-): FastifyReply {
+): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
+  await allowFactorFormRedirects(gateway, reply);
   const pending: PendingEnrolment = {
     session: active.session.idHash,
     secret,
@@ -397,7 +399,7 @@ function renderEnrol(
   );
 }
 
-function renderVerify(
+async function renderVerify(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -405,8 +407,9 @@ function renderVerify(
   returnTo: string,
   status: number,
   failed = false,
-): FastifyReply {
+): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
+  await allowFactorFormRedirects(gateway, reply);
   return sendPage(
     reply,
     status,

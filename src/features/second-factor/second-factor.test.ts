@@ -285,6 +285,15 @@ describe('a second factor on many hosts', () => {
     assert.equal(new URL(asked.url).pathname, '/_sso/factor');
     // wiki's own session was made by the handoff, without a factor: it does not pass.
     assert.ok(browser.cookies(at('wiki', '/')).has('ssogate_session'));
+    // The page's form continues to wiki through the handoff: browsers apply
+    // CSP form-action to a post's redirects, so the policy must allow wiki.
+    const formAction = /form-action ([^;]*)/.exec(
+      asked.headers.get('content-security-policy') ?? '',
+    );
+    assert.ok(
+      formAction?.[1]?.split(' ').includes(at('wiki', '').replace(/\/$/, '')),
+      formAction?.[1],
+    );
     const secret = secretOf(asked.body);
     const saved = await browser.submit(at('sso', '/_sso/factor/enrol'), {
       csrf: field(asked.body, 'csrf'),
