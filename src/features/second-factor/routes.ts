@@ -54,7 +54,7 @@ export async function secondFactorRoutes(app: FastifyInstance, gateway: Gateway)
 
 function factorPages(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Querystring: Form }>(secondFactorPath, async (request, reply) => {
-    const returnTo = safeReturnTo(request.query.return_to);
+    const returnTo = factorReturnTo(request.query.return_to);
     const active = await sessionOf(gateway, request);
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
@@ -63,7 +63,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
   });
 
   app.get<{ Querystring: Form }>(`${secondFactorPath}/enrol`, async (request, reply) => {
-    const returnTo = safeReturnTo(request.query.return_to);
+    const returnTo = factorReturnTo(request.query.return_to);
     const active = await sessionOf(gateway, request);
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
@@ -78,7 +78,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
 
   app.post<{ Body: Form | undefined }>(secondFactorPath, async (request, reply) => {
     const form = request.body ?? {};
-    const returnTo = safeReturnTo(form.return_to);
+    const returnTo = factorReturnTo(form.return_to);
     const active = await formSession(gateway, request, reply, returnTo);
     if (active === undefined) return reply;
     if (!(await underLimit(gateway, request, reply, active, returnTo))) return reply;
@@ -93,7 +93,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
 
   app.post<{ Body: Form | undefined }>(`${secondFactorPath}/enrol`, async (request, reply) => {
     const form = request.body ?? {};
-    const returnTo = safeReturnTo(form.return_to);
+    const returnTo = factorReturnTo(form.return_to);
     const active = await formSession(gateway, request, reply, returnTo);
     if (active === undefined) return reply;
     const pending = openEnrolment(gateway, active, form.enrolment);
@@ -188,6 +188,17 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     }
     return reply.redirect(factorsPath, 303);
   });
+}
+
+/**
+ * Where a factor page comes back to: a page asked for, as safeReturnTo
+ * allows, or the user's own list of factors, whose links ("add an
+ * authenticator", and the code asked before removing the last one) come
+ * back to it. safeReturnTo refuses every reserved /_sso/ path, which would
+ * leave the user on the auth host's home page instead.
+ */
+function factorReturnTo(raw: unknown): string {
+  return raw === factorsPath ? factorsPath : safeReturnTo(raw);
 }
 
 function factorHref(returnTo: string): string {
