@@ -62,17 +62,14 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     return renderVerify(gateway, request, reply, active, returnTo, 200);
   });
 
-  app.get<{ Querystring: Form }>(`${secondFactorPath}/enrol`, async (request, reply) => {
+  app.get<{ Querystring: Form }>(enrolPath, async (request, reply) => {
     const returnTo = factorReturnTo(request.query.return_to);
     const active = await sessionOf(gateway, request);
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
     // A second authenticator is added by one who holds the first.
     if (factors.length > 0 && !factorRecent(gateway, active))
-      return reply.redirect(
-        factorHref(`${secondFactorPath}/enrol?return_to=${encodeURIComponent(returnTo)}`),
-        302,
-      );
+      return reply.redirect(factorHref(enrolHref(returnTo)), 302);
     return startEnrolment(gateway, request, reply, active, returnTo);
   });
 
@@ -91,7 +88,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     return reply.redirect(returnTo, 303);
   });
 
-  app.post<{ Body: Form | undefined }>(`${secondFactorPath}/enrol`, async (request, reply) => {
+  app.post<{ Body: Form | undefined }>(enrolPath, async (request, reply) => {
     const form = request.body ?? {};
     const returnTo = factorReturnTo(form.return_to);
     const active = await formSession(gateway, request, reply, returnTo);
@@ -190,15 +187,31 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
   });
 }
 
+/** Enrolment of an authenticator, first or another. */
+const enrolPath = `${secondFactorPath}/enrol`;
+
 /**
  * Where a factor page comes back to: a page asked for, as safeReturnTo
- * allows, or the user's own list of factors, whose links ("add an
- * authenticator", and the code asked before removing the last one) come
- * back to it. safeReturnTo refuses every reserved /_sso/ path, which would
- * leave the user on the auth host's home page instead.
+ * allows, or one of the factor pages' own: the user's list of factors,
+ * whose links ("add an authenticator", and the code asked before removing
+ * the last one) come back to it, and the enrolment of another
+ * authenticator, which a fresh sign-in and then a code may come before
+ * (startEnrolment). safeReturnTo refuses every reserved /_sso/ path, which
+ * would leave the user on the auth host's home page instead. The enrolment's
+ * own return_to is checked the same way, one level deep, and written anew.
  */
 function factorReturnTo(raw: unknown): string {
-  return raw === factorsPath ? factorsPath : safeReturnTo(raw);
+  if (raw === factorsPath) return factorsPath;
+  if (typeof raw === 'string' && raw.startsWith(`${enrolPath}?`)) {
+    const inner = new URLSearchParams(raw.slice(enrolPath.length + 1)).get('return_to');
+    const back = inner === factorsPath ? factorsPath : safeReturnTo(inner);
+    return enrolHref(back);
+  }
+  return safeReturnTo(raw);
+}
+
+function enrolHref(returnTo: string): string {
+  return `${enrolPath}?return_to=${encodeURIComponent(returnTo)}`;
 }
 
 function factorHref(returnTo: string): string {
@@ -370,7 +383,9 @@ async function startEnrolment(
     gateway.clock() - active.session.createdAt > freshSignInMs &&
     active.session.signInHash === undefined
   )
-    return sendToSignIn(gateway, request, reply, factorHref(returnTo));
+    // Back to the enrolment itself: the factor page would ask a user who
+    // holds a factor for a code, and never add the authenticator asked for.
+    return sendToSignIn(gateway, request, reply, enrolHref(returnTo));
   const secret = base32Encode(randomBytes(20));
   return renderEnrol(gateway, request, reply, active, returnTo, secret, 200);
 }
@@ -398,7 +413,7 @@ async function renderEnrol(
     reply,
     status,
     enrolFactorPage({
-      action: `${secondFactorPath}/enrol`,
+      action: enrolPath,
       csrfToken: csrfTokenFor(active.id),
       returnTo,
       uri: otpauthUri(issuer, active.user.userId, base32Decode(secret) ?? new Uint8Array(0)),
@@ -450,7 +465,7 @@ async function renderList(
       returnTo: factorsPath,
       factors,
       removeAction: `${factorsPath}/remove`,
-      addHref: `${secondFactorPath}/enrol?return_to=${encodeURIComponent(factorsPath)}`,
+      addHref: enrolHref(factorsPath),
       page: pageContext(gateway, request),
     }),
   );
