@@ -5,7 +5,9 @@ import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixtur
 import { startEchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
 import { chromiumSkip, launchChromium } from '../../test-support/chromium.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
-import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
+import { startTestGateway } from '../../test-support/gateway-fixture.js';
+import type { ConsoleBrowser } from '../../test-support/console-in-chromium.js';
+import { openConsoleBrowser, signInToConsole } from '../../test-support/console-in-chromium.js';
 import {
   echoedRequest,
   framesVisited,
@@ -26,8 +28,8 @@ const minutes = 60_000;
  * first asked for; the other host passing after the handoff, which carries
  * the factor (docs/design.md#one-sign-in-many-hosts); a step-up once
  * `within` has passed; a wrong and a reused code refused, in English and in
- * Chinese; the user's list of factors; an administrator's reset that ends
- * the user's sessions.
+ * Chinese; the user's list of factors; an administrator's reset in the console
+ * that ends the user's sessions.
  */
 describe('a second factor asked by an access rule, in Chromium', { skip: chromiumSkip }, () => {
   const step = storySteps();
@@ -36,6 +38,7 @@ describe('a second factor asked by an access rule, in Chromium', { skip: chromiu
   let gw: TestGateway;
   let browser: Browser;
   let page: Page;
+  let admin: ConsoleBrowser | undefined;
   let gatewayPort = 0;
   let now = Date.UTC(2026, 10, 29, 12, 0, 0);
   let secret: Uint8Array = new Uint8Array();
@@ -121,6 +124,7 @@ describe('a second factor asked by an access rule, in Chromium', { skip: chromiu
   });
 
   after(async () => {
+    await admin?.browser.close();
     await browser.close();
     await gw.close();
     await wiki.close();
@@ -303,20 +307,20 @@ describe('a second factor asked by an access rule, in Chromium', { skip: chromiu
     ]);
   });
 
-  step("an administrator resets alice's factors; her sessions end", async () => {
-    const user = await gw.storage.users.findByUserId('alice');
-    assert.ok(user !== undefined);
-    const token = await storedApiToken(gw, 'factor-reset');
-    // The admin API answers on the auth host only.
-    const reset = await gw.app.inject({
-      method: 'POST',
-      url: `/_sso/api/users/${String(user.id)}/second-factors/reset`,
-      headers: { host: `sso.localhost:${gatewayPort}`, authorization: `Bearer ${token}` },
+  step("an administrator resets alice's factors in the console; her sessions end", async () => {
+    admin = await openConsoleBrowser(gw, ['--host-resolver-rules=MAP *.localhost 127.0.0.1']);
+    const console = admin.page;
+    const confirmed: string[] = [];
+    console.on('dialog', (dialog) => {
+      confirmed.push(dialog.message());
     });
-    assert.equal(reset.statusCode, 200, reset.body);
-    const answer = reset.json<{ factorsRemoved: number; sessionsEnded: number }>();
-    assert.equal(answer.factorsRemoved, 1);
-    assert.ok(answer.sessionsEnded >= 3, "the auth host's, the wiki's and git's");
+    await signInToConsole(console, at('sso', ''));
+    await console.getByRole('link', { name: 'Users' }).click();
+    await console.getByRole('button', { name: 'Reset second factors: alice' }).click();
+    await console
+      .getByText('1 second factor of alice removed; alice is signed out everywhere.')
+      .waitFor();
+    assert.match(confirmed[0] ?? '', /^Remove every authenticator and recovery code of alice/);
   });
 
   step('the wiki asks for a sign-in again, then for a new enrolment', async () => {
