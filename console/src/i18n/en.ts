@@ -735,6 +735,11 @@ export const en = {
     wasRevoked: (user: string) => `${user} is no longer an administrator.`,
     sessionsEnded: (count: number, shown: string, user: string) =>
       `${shown} session${count === 1 ? '' : 's'} of ${user} ended.`,
+    resetFactors: 'Reset second factors',
+    resetFactorsConfirm: (user: string) =>
+      `Remove every authenticator and recovery code of ${user}, and sign ${user} out everywhere? ${user} will set up an authenticator again at the next page that asks for one.`,
+    factorsReset: (count: number, shown: string, user: string) =>
+      `${shown} second factor${count === 1 ? '' : 's'} of ${user} removed; ${user} is signed out everywhere.`,
   },
   tokens: {
     lead: 'Scripts call the admin API with an Authorization: Bearer header. A token is stored only as a hash: its secret is shown once, when it is created. It belongs to you and works only while you are an enabled administrator.',

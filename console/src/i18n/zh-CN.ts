@@ -661,6 +661,11 @@ export const zhCN: ConsoleMessages = {
     wasGranted: (user) => `${user} 现在是管理员。`,
     wasRevoked: (user) => `${user} 不再是管理员。`,
     sessionsEnded: (_count, shown, user) => `已结束 ${user} 的 ${shown} 个会话。`,
+    resetFactors: '重置第二重验证',
+    resetFactorsConfirm: (user) =>
+      `移除 ${user} 的所有身份验证器和恢复码，并让 ${user} 在所有地方退出登录吗？下次有页面要求第二重验证时，${user} 需要重新设置身份验证器。`,
+    factorsReset: (_count, shown, user) =>
+      `已移除 ${user} 的 ${shown} 种第二重验证方式；${user} 已在所有地方退出登录。`,
   },
   tokens: {
     lead: '脚本通过 Authorization: Bearer 请求头调用管理 API。令牌只以哈希形式保存：其密钥仅在创建时显示一次。令牌属于您，只在您仍是已启用的管理员时有效。',

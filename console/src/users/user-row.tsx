@@ -52,6 +52,7 @@ export function UserRow({ user, busy, onAction }: UserRowProps) {
             ? button('revoke-admin', words.revokeAdmin)
             : button('grant-admin', words.grantAdmin)}
           {button('end-sessions', words.endSessions)}
+          {button('second-factors/reset', words.resetFactors, 'button danger-outline small')}
         </div>
       </td>
     </tr>

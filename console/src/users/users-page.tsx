@@ -12,7 +12,8 @@ import { useLoad } from '../use-load';
 import { Pager } from './pager';
 import { UserRow } from './user-row';
 
-export type UserAction = 'lock' | 'unlock' | 'grant-admin' | 'revoke-admin' | 'end-sessions';
+export type UserAction =
+  'lock' | 'unlock' | 'grant-admin' | 'revoke-admin' | 'end-sessions' | 'second-factors/reset';
 
 const pageSize = 25;
 
@@ -28,6 +29,10 @@ function doneMessages(
     'end-sessions': (user, answer) => {
       const ended = (answer as SessionsEnded | undefined)?.sessionsEnded ?? 0;
       return words.sessionsEnded(ended, formatNumber(ended), user);
+    },
+    'second-factors/reset': (user, answer) => {
+      const removed = (answer as { factorsRemoved?: number } | undefined)?.factorsRemoved ?? 0;
+      return words.factorsReset(removed, formatNumber(removed), user);
     },
   };
 }
@@ -58,12 +63,19 @@ export function UsersPage() {
     setOffset(0);
   };
 
-  const act = (user: UserView, action: UserAction) =>
-    run(
+  const act = (user: UserView, action: UserAction) => {
+    // A reset cannot be undone: the user enrols anew after signing in again.
+    if (
+      action === 'second-factors/reset' &&
+      !window.confirm(words.resetFactorsConfirm(user.userId))
+    )
+      return Promise.resolve();
+    return run(
       () => api('POST', `/users/${user.id}/${action}`),
       (answer) => doneMessages(words)[action](user.userId, answer),
       reload,
     );
+  };
 
   return (
     <Page title={t.nav.users}>

@@ -19,6 +19,7 @@ import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import type { Gateway } from './factor-gateway.js';
+import { allowFactorFormRedirects } from './factor-form-policy.js';
 import { checkFactorLimit, recordFactorFailure, recordFactorSuccess } from './factor-limit.js';
 import { factorsPath, secondFactorPath } from './factor-paths.js';
 import { base32Decode, base32Encode, matchingStep, otpauthUri } from './totp.js';
@@ -53,7 +54,7 @@ export async function secondFactorRoutes(app: FastifyInstance, gateway: Gateway)
 
 function factorPages(app: FastifyInstance, gateway: Gateway): void {
   app.get<{ Querystring: Form }>(secondFactorPath, async (request, reply) => {
-    const returnTo = safeReturnTo(request.query.return_to);
+    const returnTo = factorReturnTo(request.query.return_to);
     const active = await sessionOf(gateway, request);
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
@@ -61,23 +62,20 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     return renderVerify(gateway, request, reply, active, returnTo, 200);
   });
 
-  app.get<{ Querystring: Form }>(`${secondFactorPath}/enrol`, async (request, reply) => {
-    const returnTo = safeReturnTo(request.query.return_to);
+  app.get<{ Querystring: Form }>(enrolPath, async (request, reply) => {
+    const returnTo = factorReturnTo(request.query.return_to);
     const active = await sessionOf(gateway, request);
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
     // A second authenticator is added by one who holds the first.
     if (factors.length > 0 && !factorRecent(gateway, active))
-      return reply.redirect(
-        factorHref(`${secondFactorPath}/enrol?return_to=${encodeURIComponent(returnTo)}`),
-        302,
-      );
+      return reply.redirect(factorHref(enrolHref(returnTo)), 302);
     return startEnrolment(gateway, request, reply, active, returnTo);
   });
 
   app.post<{ Body: Form | undefined }>(secondFactorPath, async (request, reply) => {
     const form = request.body ?? {};
-    const returnTo = safeReturnTo(form.return_to);
+    const returnTo = factorReturnTo(form.return_to);
     const active = await formSession(gateway, request, reply, returnTo);
     if (active === undefined) return reply;
     if (!(await underLimit(gateway, request, reply, active, returnTo))) return reply;
@@ -90,9 +88,9 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     return reply.redirect(returnTo, 303);
   });
 
-  app.post<{ Body: Form | undefined }>(`${secondFactorPath}/enrol`, async (request, reply) => {
+  app.post<{ Body: Form | undefined }>(enrolPath, async (request, reply) => {
     const form = request.body ?? {};
-    const returnTo = safeReturnTo(form.return_to);
+    const returnTo = factorReturnTo(form.return_to);
     const active = await formSession(gateway, request, reply, returnTo);
     if (active === undefined) return reply;
     const pending = openEnrolment(gateway, active, form.enrolment);
@@ -187,6 +185,33 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     }
     return reply.redirect(factorsPath, 303);
   });
+}
+
+/** Enrolment of an authenticator, first or another. */
+const enrolPath = `${secondFactorPath}/enrol`;
+
+/**
+ * Where a factor page comes back to: a page asked for, as safeReturnTo
+ * allows, or one of the factor pages' own: the user's list of factors,
+ * whose links ("add an authenticator", and the code asked before removing
+ * the last one) come back to it, and the enrolment of another
+ * authenticator, which a fresh sign-in and then a code may come before
+ * (startEnrolment). safeReturnTo refuses every reserved /_sso/ path, which
+ * would leave the user on the auth host's home page instead. The enrolment's
+ * own return_to is checked the same way, one level deep, and written anew.
+ */
+function factorReturnTo(raw: unknown): string {
+  if (raw === factorsPath) return factorsPath;
+  if (typeof raw === 'string' && raw.startsWith(`${enrolPath}?`)) {
+    const inner = new URLSearchParams(raw.slice(enrolPath.length + 1)).get('return_to');
+    const back = inner === factorsPath ? factorsPath : safeReturnTo(inner);
+    return enrolHref(back);
+  }
+  return safeReturnTo(raw);
+}
+
+function enrolHref(returnTo: string): string {
+  return `${enrolPath}?return_to=${encodeURIComponent(returnTo)}`;
 }
 
 function factorHref(returnTo: string): string {
@@ -358,12 +383,14 @@ async function startEnrolment(
     gateway.clock() - active.session.createdAt > freshSignInMs &&
     active.session.signInHash === undefined
   )
-    return sendToSignIn(gateway, request, reply, factorHref(returnTo));
+    // Back to the enrolment itself: the factor page would ask a user who
+    // holds a factor for a code, and never add the authenticator asked for.
+    return sendToSignIn(gateway, request, reply, enrolHref(returnTo));
   const secret = base32Encode(randomBytes(20));
   return renderEnrol(gateway, request, reply, active, returnTo, secret, 200);
 }
 
-function renderEnrol(
+async function renderEnrol(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -372,8 +399,9 @@ function renderEnrol(
   secret: string,
   status: number,
   failed = false,
-): FastifyReply {
+): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
+  await allowFactorFormRedirects(gateway, reply);
   const pending: PendingEnrolment = {
     session: active.session.idHash,
     secret,
@@ -385,7 +413,7 @@ function renderEnrol(
     reply,
     status,
     enrolFactorPage({
-      action: `${secondFactorPath}/enrol`,
+      action: enrolPath,
       csrfToken: csrfTokenFor(active.id),
       returnTo,
       uri: otpauthUri(issuer, active.user.userId, base32Decode(secret) ?? new Uint8Array(0)),
@@ -397,7 +425,7 @@ function renderEnrol(
   );
 }
 
-function renderVerify(
+async function renderVerify(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -405,8 +433,9 @@ function renderVerify(
   returnTo: string,
   status: number,
   failed = false,
-): FastifyReply {
+): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
+  await allowFactorFormRedirects(gateway, reply);
   return sendPage(
     reply,
     status,
@@ -436,7 +465,7 @@ async function renderList(
       returnTo: factorsPath,
       factors,
       removeAction: `${factorsPath}/remove`,
-      addHref: `${secondFactorPath}/enrol?return_to=${encodeURIComponent(factorsPath)}`,
+      addHref: enrolHref(factorsPath),
       page: pageContext(gateway, request),
     }),
   );

@@ -42,6 +42,7 @@ const retryHelps: ReadonlySet<string> = new Set<ErrorCode>([
   'unauthenticated',
   'upstream_unavailable',
   'upstream_timeout',
+  'second_factor_not_recent',
 ]);
 
 /**
@@ -52,6 +53,9 @@ const retryHelps: ReadonlySet<string> = new Set<ErrorCode>([
 const afterSignIn: ReadonlySet<string> = new Set<ErrorCode>([
   'upstream_unavailable',
   'upstream_timeout',
+  // Removing the last second factor: "Try again" asks for a code first
+  // (second-factor/routes.ts), then comes back to the list of factors.
+  'second_factor_not_recent',
 ]);
 
 /**

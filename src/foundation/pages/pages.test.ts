@@ -212,6 +212,25 @@ describe('errorPage', () => {
     }
   });
 
+  test('removing the last second factor too soon offers a code, in the page’s language', () => {
+    const input = {
+      status: 403,
+      code: 'second_factor_not_recent',
+      tryAgainHref: '/_sso/factor?return_to=%2F_sso%2Ffactors',
+    };
+    const page = errorPage(errorInput(input));
+    assert.match(page, /Removing your last second factor needs one given in the last 15 minutes/);
+    assert.match(
+      page,
+      /<a class="button" href="\/_sso\/factor\?return_to=%2F_sso%2Ffactors">Try again<\/a>/,
+    );
+    assert.doesNotMatch(page, /Choose another way/);
+    const chinese = errorPage(
+      errorInput({ ...input, page: { language: 'zh-CN', returnPath: '/_sso/factors' } }),
+    );
+    assert.match(chinese, /移除最后一种第二重验证方式，需要在 15 分钟内验证过/);
+  });
+
   test('a refused signed-in user sees who they are and a sign-out', () => {
     const page = errorPage(
       errorInput({

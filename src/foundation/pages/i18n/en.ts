@@ -163,6 +163,8 @@ export const en = {
     csrf_failed: 'This form has expired. Please go back, reload the page and try again.',
     local_sign_in_failed: 'The username or password is wrong.',
     rate_limited: 'Too many attempts. Please wait a few minutes and try again.',
+    second_factor_not_recent:
+      'Removing your last second factor needs one given in the last 15 minutes: verify a code first.',
     request_invalid: 'The request was not understood. Please start again.',
     not_found: 'There is nothing at this address.',
     service_unavailable: 'The sign-in gateway is temporarily unavailable. Please try again later.',

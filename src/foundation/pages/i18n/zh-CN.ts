@@ -145,6 +145,8 @@ export const zhCN: PageMessages = {
     csrf_failed: '此表单已过期。请返回、刷新页面后重试。',
     local_sign_in_failed: '用户名或密码错误。',
     rate_limited: '尝试次数过多。请等待几分钟后重试。',
+    second_factor_not_recent:
+      '移除最后一种第二重验证方式，需要在 15 分钟内验证过：请先验证一个验证码。',
     request_invalid: '无法理解此请求。请重新开始。',
     not_found: '此地址没有内容。',
     service_unavailable: '登录网关暂时不可用。请稍后重试。',
