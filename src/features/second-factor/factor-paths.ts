@@ -12,6 +12,10 @@ import { returnHop } from '../sign-in/auth-host-sign-in.js';
  */
 export const secondFactorPath = '/_sso/factor';
 
+/** A passkey's assertion is posted here; its enrolment to passkeyEnrolPath. */
+export const passkeyPath = '/_sso/factor/passkey';
+export const passkeyEnrolPath = '/_sso/factor/passkey/enrol';
+
 /** The user's own page of factors: listed, added, removed. */
 export const factorsPath = '/_sso/factors';
 
