@@ -1,6 +1,6 @@
 import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
 import { chromiumSkip, launchChromium } from '../../test-support/chromium.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway } from '../../test-support/gateway-fixture.js';
@@ -102,6 +102,35 @@ describe('a passkey as second factor, in Chromium', { skip: chromiumSkip }, () =
       page.waitForURL(at('/ops/y')),
       page.getByRole('button', { name: 'Use passkey' }).click(),
     ]);
+  });
+
+  step('the same answer posted again is refused: its challenge was used', async () => {
+    await context.clearCookies();
+    await signIn('/ops/z');
+    let posted = '';
+    const record = (request: Request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/_sso/factor/passkey'))
+        posted = request.postData() ?? '';
+    };
+    page.on('request', record);
+    await Promise.all([
+      page.waitForURL(at('/ops/z')),
+      page.getByRole('button', { name: 'Use passkey' }).click(),
+    ]);
+    page.off('request', record);
+    assert.match(posted, /response=/);
+    // Posted from the application's page (the echo upstream sets no policy), with its cookies.
+    const again = await page.evaluate(async (body) => {
+      const answer = await fetch('/_sso/factor/passkey', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
+      return { status: answer.status, text: await answer.text() };
+    }, posted);
+    assert.equal(again.status, 400);
+    assert.match(again.text, /webauthn_challenge/);
   });
 
   step('after `within`, a step-up asks for it again', async () => {
