@@ -55,4 +55,19 @@ describe('PasskeyStore', () => {
       assert.equal(await passkeys.takeChallenge('c1', 's1', 'authenticate', 1000), false);
     });
   });
+
+  test('the expiry sweep deletes challenges never answered, and only those past their time', async () => {
+    await withTestStorage(async (storage) => {
+      await storage.passkeys.saveChallenge('old', 's1', 'register', 5000);
+      await storage.passkeys.saveChallenge('new', 's1', 'register', 9000);
+      await storage.sweepExpired(6000, 0);
+      const left = await storage.kysely
+        .withTables<{ webauthn_challenges: { challenge_hash: string } }>()
+        .selectFrom('webauthn_challenges')
+        .select('challenge_hash')
+        .execute();
+      assert.equal(left.length, 1);
+      assert.equal(await storage.passkeys.takeChallenge('new', 's1', 'register', 6000), true);
+    });
+  });
 });
