@@ -85,21 +85,21 @@ export function passkeyPage(input: PasskeyPageInput): string {
             const options = JSON.parse(form.dataset.options);
             options.challenge = bytes(options.challenge);
             try {
-              let answer;
+              let made;
+              let response;
               if (form.dataset.mode === 'register') {
                 options.user.id = bytes(options.user.id);
                 options.excludeCredentials = credentials(options.excludeCredentials);
-                const made = await navigator.credentials.create({ publicKey: options });
-                answer = {
+                made = await navigator.credentials.create({ publicKey: options });
+                response = {
                   clientDataJSON: text(made.response.clientDataJSON),
                   attestationObject: text(made.response.attestationObject),
                   transports: made.response.getTransports ? made.response.getTransports() : [],
                 };
-                answer = { made, answer };
               } else {
                 options.allowCredentials = credentials(options.allowCredentials);
-                const made = await navigator.credentials.get({ publicKey: options });
-                answer = {
+                made = await navigator.credentials.get({ publicKey: options });
+                response = {
                   clientDataJSON: text(made.response.clientDataJSON),
                   authenticatorData: text(made.response.authenticatorData),
                   signature: text(made.response.signature),
@@ -107,16 +107,15 @@ export function passkeyPage(input: PasskeyPageInput): string {
                     ? { userHandle: text(made.response.userHandle) }
                     : {}),
                 };
-                answer = { made, answer };
               }
               form.elements.response.value = JSON.stringify({
-                id: answer.made.id,
-                rawId: text(answer.made.rawId),
-                type: answer.made.type,
-                response: answer.answer,
-                clientExtensionResults: answer.made.getClientExtensionResults(),
-                ...(answer.made.authenticatorAttachment
-                  ? { authenticatorAttachment: answer.made.authenticatorAttachment }
+                id: made.id,
+                rawId: text(made.rawId),
+                type: made.type,
+                response,
+                clientExtensionResults: made.getClientExtensionResults(),
+                ...(made.authenticatorAttachment
+                  ? { authenticatorAttachment: made.authenticatorAttachment }
                   : {}),
               });
               form.submit();
