@@ -807,6 +807,32 @@ export const errorRegistry = {
     summary:
       'This change to second factors needs one given in this session in the last 15 minutes.',
   },
+  webauthn_origin: {
+    status: 400,
+    summary: 'A passkey answer was made for another origin than the gateway’s public URL.',
+  },
+  webauthn_challenge: {
+    status: 400,
+    summary:
+      'A passkey answer signs a challenge that is not this session’s, was used already, or has expired.',
+  },
+  webauthn_counter: {
+    status: 401,
+    summary:
+      'A passkey’s signature counter did not increase: the authenticator may have been cloned.',
+  },
+  webauthn_unknown_credential: {
+    status: 401,
+    summary: 'A passkey answer names a credential the user does not hold.',
+  },
+  webauthn_user_verification: {
+    status: 401,
+    summary: 'A passkey answer does not say the user was verified (PIN or biometrics).',
+  },
+  webauthn_invalid: {
+    status: 400,
+    summary: 'A passkey answer is malformed, or its signature or attestation does not verify.',
+  },
   forwarded_uri_conflict: {
     status: 400,
     summary:

@@ -469,7 +469,10 @@ async function issueTokens(
 /**
  * How the user authenticated (RFC 8176 `amr`): a local sign-in is a
  * password (`pwd`), a second factor a one-time code (`otp`, a recovery code
- * too), and both together `mfa`; an entry's own methods are its provider's
+ * too) or a passkey or security key (`hwk`, proof of possession of a key
+ * held by an authenticator, RFC 8176 §2; `user`, mere presence, would say
+ * less than the user verification the gateway requires), and both together
+ * `mfa`; an entry's own methods are its provider's
  * to say, so a sign-in through one without a second factor names none. With
  * a second factor, `ssogate_factor_time` is when it was given (seconds, as
  * `auth_time`).
@@ -478,8 +481,9 @@ function methodClaims(grant: Grant): Record<string, unknown> {
   const local = grant.entryId === null;
   const { factor } = grant;
   if (factor === undefined) return local ? { amr: ['pwd'] } : {};
+  const second = factor.method === 'webauthn' ? 'hwk' : 'otp';
   return {
-    amr: local ? ['pwd', 'otp', 'mfa'] : ['otp', 'mfa'],
+    amr: local ? ['pwd', second, 'mfa'] : [second, 'mfa'],
     ssogate_factor_time: Math.floor(factor.at / 1000),
   };
 }

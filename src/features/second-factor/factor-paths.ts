@@ -12,8 +12,45 @@ import { returnHop } from '../sign-in/auth-host-sign-in.js';
  */
 export const secondFactorPath = '/_sso/factor';
 
+/** A passkey's assertion is posted here; its enrolment to passkeyEnrolPath. */
+export const passkeyPath = '/_sso/factor/passkey';
+export const passkeyEnrolPath = '/_sso/factor/passkey/enrol';
+
 /** The user's own page of factors: listed, added, removed. */
 export const factorsPath = '/_sso/factors';
+
+/** Enrolment of an authenticator, first or another. */
+export const enrolPath = `${secondFactorPath}/enrol`;
+
+/**
+ * Where a factor page comes back to: a page asked for, as safeReturnTo
+ * allows, or one of the factor pages' own: the user's list of factors,
+ * whose links ("add an authenticator", and the code asked before removing
+ * the last one) come back to it, and the enrolment of another
+ * authenticator, which a fresh sign-in and then a code may come before
+ * (startEnrolment). safeReturnTo refuses every reserved /_sso/ path, which
+ * would leave the user on the auth host's home page instead. The enrolment's
+ * own return_to is checked the same way, one level deep, and written anew.
+ */
+export function factorReturnTo(raw: unknown): string {
+  if (raw === factorsPath) return factorsPath;
+  if (typeof raw === 'string' && raw.startsWith(`${enrolPath}?`)) {
+    const inner = new URLSearchParams(raw.slice(enrolPath.length + 1)).get('return_to');
+    const back = inner === factorsPath ? factorsPath : safeReturnTo(inner);
+    return enrolHref(back);
+  }
+  return safeReturnTo(raw);
+}
+
+export function enrolHref(returnTo: string): string {
+  return `${enrolPath}?return_to=${encodeURIComponent(returnTo)}`;
+}
+
+export function factorHref(returnTo: string): string {
+  return returnTo === '/'
+    ? secondFactorPath
+    : `${secondFactorPath}?return_to=${encodeURIComponent(returnTo)}`;
+}
 
 /** The factor page's absolute URL on the auth host, coming back to `returnTo` (a path of the auth host). */
 export function secondFactorUrl(gateway: Gateway, returnTo: string): string {

@@ -13,7 +13,6 @@ import {
   recoveryCodesPage,
   verifyFactorPage,
 } from '../../foundation/pages/index.js';
-import { safeReturnTo } from '../../foundation/web/index.js';
 import type { RequestSession } from '../sessions/request-session.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
@@ -21,14 +20,23 @@ import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import type { Gateway } from './factor-gateway.js';
 import { allowFactorFormRedirects } from './factor-form-policy.js';
 import { checkFactorLimit, recordFactorFailure, recordFactorSuccess } from './factor-limit.js';
-import { factorsPath, secondFactorPath } from './factor-paths.js';
+import {
+  enrolHref,
+  enrolPath,
+  factorHref,
+  factorReturnTo,
+  factorsPath,
+  passkeyEnrolPath,
+  secondFactorPath,
+} from './factor-paths.js';
+import { passkeyPages, renderPasskeyVerify } from './passkey-routes.js';
 import { base32Decode, base32Encode, matchingStep, otpauthUri } from './totp.js';
 
 /** Enrolment needs a first factor this fresh: a sign-in of the last ten minutes. */
-const freshSignInMs = 10 * 60_000;
+export const freshSignInMs = 10 * 60_000;
 /** Adding to factors one holds, or removing the last, needs a second factor this recent. */
 const recentFactorMs = 15 * 60_000;
-const recoveryCodeCount = 10;
+export const recoveryCodeCount = 10;
 
 type Form = Readonly<Record<string, unknown>>;
 type FormRequest = FastifyRequest<{ Body: Form | undefined }>;
@@ -48,6 +56,7 @@ export async function secondFactorRoutes(app: FastifyInstance, gateway: Gateway)
   await featureScope(app, (scope) => {
     authHostOnly(scope, gateway, (routes) => {
       factorPages(routes, gateway);
+      passkeyPages(routes, gateway);
     });
   });
 }
@@ -59,6 +68,8 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
     if (factors.length === 0) return startEnrolment(gateway, request, reply, active, returnTo);
+    if (request.query.method !== 'code' && factors.some((factor) => factor.kind === 'webauthn'))
+      return renderPasskeyVerify(gateway, request, reply, active, returnTo);
     return renderVerify(gateway, request, reply, active, returnTo, 200);
   });
 
@@ -187,47 +198,14 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
   });
 }
 
-/** Enrolment of an authenticator, first or another. */
-const enrolPath = `${secondFactorPath}/enrol`;
-
-/**
- * Where a factor page comes back to: a page asked for, as safeReturnTo
- * allows, or one of the factor pages' own: the user's list of factors,
- * whose links ("add an authenticator", and the code asked before removing
- * the last one) come back to it, and the enrolment of another
- * authenticator, which a fresh sign-in and then a code may come before
- * (startEnrolment). safeReturnTo refuses every reserved /_sso/ path, which
- * would leave the user on the auth host's home page instead. The enrolment's
- * own return_to is checked the same way, one level deep, and written anew.
- */
-function factorReturnTo(raw: unknown): string {
-  if (raw === factorsPath) return factorsPath;
-  if (typeof raw === 'string' && raw.startsWith(`${enrolPath}?`)) {
-    const inner = new URLSearchParams(raw.slice(enrolPath.length + 1)).get('return_to');
-    const back = inner === factorsPath ? factorsPath : safeReturnTo(inner);
-    return enrolHref(back);
-  }
-  return safeReturnTo(raw);
-}
-
-function enrolHref(returnTo: string): string {
-  return `${enrolPath}?return_to=${encodeURIComponent(returnTo)}`;
-}
-
-function factorHref(returnTo: string): string {
-  return returnTo === '/'
-    ? secondFactorPath
-    : `${secondFactorPath}?return_to=${encodeURIComponent(returnTo)}`;
-}
-
 /** Whether the session's sign-in holds a second factor of the last 15 minutes. */
-function factorRecent(gateway: Gateway, active: RequestSession): boolean {
+export function factorRecent(gateway: Gateway, active: RequestSession): boolean {
   const given = active.session.factor;
   return given !== undefined && gateway.clock() - given.at <= recentFactorMs;
 }
 
 /** A recovery code: 10 random base32 characters, in two groups (50 bits). */
-function newRecoveryCode(): string {
+export function newRecoveryCode(): string {
   const text = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
   return `${text.slice(0, 5)}-${text.slice(5)}`;
 }
@@ -236,7 +214,7 @@ function newRecoveryCode(): string {
  * The session of a posted form, whose token must be that session's
  * (csrfTokenFor): else `csrf_failed`, or, without a session, `unauthenticated`.
  */
-async function formSession(
+export async function formSession(
   gateway: Gateway,
   request: FormRequest,
   reply: FastifyReply,
@@ -253,7 +231,7 @@ async function formSession(
   return undefined;
 }
 
-async function underLimit(
+export async function underLimit(
   gateway: Gateway,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -310,10 +288,11 @@ async function checkCode(
   return undefined;
 }
 
-async function refuseCode(
+export async function refuseCode(
   gateway: Gateway,
   request: FastifyRequest,
   active: RequestSession,
+  code = 'second_factor_invalid',
 ): Promise<void> {
   const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
   await recordFactorFailure(deps, request.ip, active.user.id);
@@ -321,13 +300,13 @@ async function refuseCode(
     kind: 'second_factor',
     outcome: 'failure',
     userId: active.user.userId,
-    code: 'second_factor_invalid',
+    code,
   });
-  gateway.telemetry.secondFactor('verify', 'second_factor_invalid');
+  gateway.telemetry.secondFactor('verify', code);
 }
 
 /** Records the factor on the sign-in's session (and its hosts'), clears the failures, audits. */
-async function acceptFactor(
+export async function acceptFactor(
   gateway: Gateway,
   request: FastifyRequest,
   active: RequestSession,
@@ -419,6 +398,7 @@ async function renderEnrol(
       uri: otpauthUri(issuer, active.user.userId, base32Decode(secret) ?? new Uint8Array(0)),
       secret,
       sealed: gateway.storage.secondFactors.sealPending(JSON.stringify(pending)),
+      passkeyHref: `${passkeyEnrolPath}?return_to=${encodeURIComponent(returnTo)}`,
       page,
       error: failed ? pageMessages(page.language).secondFactor.wrongCode : undefined,
     }),
@@ -466,6 +446,7 @@ async function renderList(
       factors,
       removeAction: `${factorsPath}/remove`,
       addHref: enrolHref(factorsPath),
+      addPasskeyHref: `${passkeyEnrolPath}?return_to=${encodeURIComponent(factorsPath)}`,
       page: pageContext(gateway, request),
     }),
   );

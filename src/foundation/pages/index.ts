@@ -27,6 +27,7 @@ export {
   recoveryCodesPage,
   verifyFactorPage,
 } from './second-factor-pages.js';
+export { passkeyPage } from './passkey-pages.js';
 export { signedOutPage } from './signed-out-page.js';
 export type { SignOutScope } from './signed-out-page.js';
 export { signOutPage } from './sign-out-page.js';

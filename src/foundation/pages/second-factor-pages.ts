@@ -77,6 +77,8 @@ interface EnrolPageInput extends FormBase {
   readonly secret: string;
   /** The enrolment, sealed, posted back with the code. */
   readonly sealed: string;
+  /** The other kind of factor: a passkey's enrolment. */
+  readonly passkeyHref?: string | undefined;
 }
 
 /** Enrolment: the key shown (no QR code), a code to prove it, a name. */
@@ -106,7 +108,12 @@ export function enrolFactorPage(input: EnrolPageInput): string {
           required
         />
         <button type="submit">${t.enrol}</button>
-      </form>`,
+      </form>
+      ${
+        input.passkeyHref === undefined
+          ? undefined
+          : html`<p><a href="${input.passkeyHref}">${messagesOf(input.page).passkey.add}</a></p>`
+      }`,
   );
 }
 
@@ -131,6 +138,7 @@ export function recoveryCodesPage(input: {
 
 interface FactorListItem {
   readonly factorId: string;
+  readonly kind?: 'totp' | 'webauthn';
   readonly name: string;
   readonly createdAt: number;
 }
@@ -141,6 +149,7 @@ export function factorListPage(
     readonly factors: readonly FactorListItem[];
     readonly removeAction: string;
     readonly addHref: string;
+    readonly addPasskeyHref?: string | undefined;
   },
 ): string {
   const t = messagesOf(input.page).secondFactor;
@@ -153,7 +162,9 @@ export function factorListPage(
         ${input.factors.map(
           (factor) =>
             html`<li>
-              ${factor.name} (${t.added} ${new Date(factor.createdAt).toISOString().slice(0, 10)})
+              ${factor.name}
+              ${factor.kind === 'webauthn' ? html`[${messagesOf(input.page).passkey.kind}]` : undefined}
+              (${t.added} ${new Date(factor.createdAt).toISOString().slice(0, 10)})
               <form method="post" action="${input.removeAction}">
                 ${hiddenFields(input)}
                 <input type="hidden" name="factor" value="${factor.factorId}" />
@@ -162,6 +173,11 @@ export function factorListPage(
             </li>`,
         )}
       </ul>
-      <p><a href="${input.addHref}">${t.add}</a></p>`,
+      <p><a href="${input.addHref}">${t.add}</a></p>
+      ${
+        input.addPasskeyHref === undefined
+          ? undefined
+          : html`<p><a href="${input.addPasskeyHref}">${messagesOf(input.page).passkey.add}</a></p>`
+      }`,
   );
 }

@@ -276,7 +276,7 @@ export interface SessionRecord {
 
 /** Which second factor a session was given, and when. */
 export interface SessionFactor {
-  /** `totp` (a one-time code) or `recovery` (a recovery code). */
+  /** `totp` (a one-time code), `recovery` (a recovery code) or `webauthn` (a passkey or security key). */
   readonly method: string;
   readonly at: number;
 }

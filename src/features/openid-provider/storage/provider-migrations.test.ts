@@ -46,6 +46,7 @@ const recorded = [
   '0027_saml_subject',
   '0028_session_factor',
   '0029_second_factors',
+  '0030_webauthn_credentials',
 ];
 
 describe("the features' migrations", () => {

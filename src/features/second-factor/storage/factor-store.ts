@@ -7,7 +7,7 @@ import type { SecondFactorDatabase } from './factor-tables.js';
 /** A user's factor as listed: never its secret. */
 interface FactorSummary {
   readonly factorId: string;
-  readonly kind: 'totp';
+  readonly kind: 'totp' | 'webauthn';
   readonly name: string;
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
@@ -15,6 +15,7 @@ interface FactorSummary {
 
 /** A one-time code factor with its secret opened, for checking a code. */
 interface TotpFactor extends FactorSummary {
+  readonly kind: 'totp';
   /** The secret, base32. */
   readonly secret: string;
 }
@@ -29,6 +30,7 @@ export interface SecondFactorStore {
     readonly lastStep: number;
     readonly createdAt: number;
   }): Promise<void>;
+  /** The user's factors of both kinds: one-time code authenticators and passkeys. */
   list(userRowId: number): Promise<readonly FactorSummary[]>;
   /** The user's one-time code factors, secrets opened. */
   totpFactors(userRowId: number): Promise<readonly TotpFactor[]>;
@@ -62,6 +64,20 @@ function recoveryHash(userRowId: number, code: string): string {
   return sha256Base64url(
     `recovery:${String(userRowId)}:${code.replace(/[\s-]/g, '').toLowerCase()}`,
   );
+}
+
+function summaryOf(row: {
+  readonly factor_id: string;
+  readonly name: string;
+  readonly created_at: number | string | bigint;
+  readonly last_used_at: number | string | bigint | null;
+}): Omit<FactorSummary, 'kind'> {
+  return {
+    factorId: row.factor_id,
+    name: row.name,
+    createdAt: toMillis(row.created_at),
+    lastUsedAt: toNullableMillis(row.last_used_at),
+  };
 }
 
 export function createSecondFactorStore(
@@ -102,13 +118,21 @@ export function createSecondFactorStore(
     },
 
     async list(userRowId) {
-      return (await listRows(userRowId)).map((row) => ({
-        factorId: row.factor_id,
-        kind: 'totp' as const,
-        name: row.name,
-        createdAt: toMillis(row.created_at),
-        lastUsedAt: toNullableMillis(row.last_used_at),
-      }));
+      const [totp, passkeys] = await Promise.all([
+        listRows(userRowId),
+        db
+          .selectFrom('webauthn_credentials')
+          .select(['factor_id', 'name', 'created_at', 'last_used_at'])
+          .where('user_row_id', '=', userRowId)
+          .execute(),
+      ]);
+      const factors: FactorSummary[] = [
+        ...totp.map((row) => ({ ...summaryOf(row), kind: 'totp' as const })),
+        ...passkeys.map((row) => ({ ...summaryOf(row), kind: 'webauthn' as const })),
+      ];
+      return factors.sort(
+        (a, b) => a.createdAt - b.createdAt || a.factorId.localeCompare(b.factorId),
+      );
     },
 
     async totpFactors(userRowId) {
@@ -135,12 +159,16 @@ export function createSecondFactorStore(
     },
 
     async remove(userRowId, factorId) {
-      const result = await db
-        .deleteFrom('second_factors')
-        .where('user_row_id', '=', userRowId)
-        .where('factor_id', '=', factorId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      let removed = 0;
+      for (const table of ['second_factors', 'webauthn_credentials'] as const) {
+        const result = await db
+          .deleteFrom(table)
+          .where('user_row_id', '=', userRowId)
+          .where('factor_id', '=', factorId)
+          .executeTakeFirst();
+        removed += Number(result.numDeletedRows);
+      }
+      return removed === 1;
     },
 
     async replaceRecoveryCodes(userRowId, codes, now) {
@@ -196,11 +224,15 @@ export function createSecondFactorStore(
     async removeAll(userRowId) {
       return db.transaction().execute(async (trx) => {
         await trx.deleteFrom('recovery_codes').where('user_row_id', '=', userRowId).execute();
+        const passkeys = await trx
+          .deleteFrom('webauthn_credentials')
+          .where('user_row_id', '=', userRowId)
+          .executeTakeFirst();
         const result = await trx
           .deleteFrom('second_factors')
           .where('user_row_id', '=', userRowId)
           .executeTakeFirst();
-        return Number(result.numDeletedRows);
+        return Number(result.numDeletedRows) + Number(passkeys.numDeletedRows);
       });
     },
   };

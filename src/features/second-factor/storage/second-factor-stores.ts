@@ -6,10 +6,14 @@ import type { SecondFactorStore } from './factor-store.js';
 import { createSecondFactorStore } from './factor-store.js';
 import type { SecondFactorTables } from './factor-tables.js';
 import { secondFactorsMigration } from './migrations/0029-second-factors.js';
+import { webauthnCredentialsMigration } from './migrations/0030-webauthn-credentials.js';
+import type { PasskeyStore } from './passkey-store.js';
+import { createPasskeyStore } from './passkey-store.js';
 
 /** The second factors' store, beside the kernel's in the gateway's storage (app/open-storage.ts). */
 export interface SecondFactorStores {
   readonly secondFactors: SecondFactorStore;
+  readonly passkeys: PasskeyStore;
 }
 
 /** The store over the kernel's database (Storage.kysely); one-time code secrets sealed with `secretBox`. */
@@ -17,15 +21,28 @@ export function createSecondFactorStores(
   db: Kysely<Database>,
   secretBox: SecretBox,
 ): SecondFactorStores {
-  return { secondFactors: createSecondFactorStore(db.withTables<SecondFactorTables>(), secretBox) };
+  const tables = db.withTables<SecondFactorTables>();
+  return {
+    secondFactors: createSecondFactorStore(tables, secretBox),
+    passkeys: createPasskeyStore(tables),
+  };
 }
 
 /**
  * The second factors' tables as the storage kernel migrates them
- * (foundation/storage/feature-tables.ts): nothing in them expires, so the
- * sweep has nothing to delete.
+ * (foundation/storage/feature-tables.ts): only a passkey ceremony's
+ * challenges expire, and the sweep deletes those.
  */
 export const secondFactorTables: FeatureTables = {
-  migrations: () => ({ '0029_second_factors': secondFactorsMigration }),
-  sweepExpired: () => Promise.resolve(),
+  migrations: () => ({
+    '0029_second_factors': secondFactorsMigration,
+    '0030_webauthn_credentials': webauthnCredentialsMigration,
+  }),
+  async sweepExpired(trx, _secretBox, now) {
+    await trx
+      .withTables<SecondFactorTables>()
+      .deleteFrom('webauthn_challenges')
+      .where('expires_at', '<', now)
+      .execute();
+  },
 };

@@ -64,6 +64,24 @@ export const en = {
     removeLastNeedsRecent:
       'Removing your last second factor needs one given in the last 15 minutes: verify a code first.',
   },
+  passkey: {
+    title: 'Passkey',
+    verifyHeading: 'Use your passkey or security key',
+    verifyMeans:
+      'This page asks for a second factor besides your sign-in: your browser asks your device for the passkey.',
+    verify: 'Use passkey',
+    orCode: 'Use a one-time code or a recovery code instead',
+    enrolHeading: 'Add a passkey or security key',
+    enrolMeans:
+      'Your browser asks your device, or a security key, to make a passkey for this site, unlocked by its PIN or biometrics.',
+    name: 'Name of this passkey',
+    defaultName: 'Passkey',
+    enrol: 'Make passkey',
+    orCodeEnrol: 'Use an authenticator application instead',
+    failed: 'The passkey was not given. Try again, or use another way.',
+    add: 'Add a passkey or security key',
+    kind: 'passkey',
+  },
   formPost: {
     title: 'Signing in',
     heading: 'Back to the application…',

@@ -61,6 +61,22 @@ export const zhCN: PageMessages = {
     removeLastNeedsRecent:
       '移除最后一种第二重验证方式，需要在 15 分钟内验证过：请先验证一个验证码。',
   },
+  passkey: {
+    title: '通行密钥',
+    verifyHeading: '使用您的通行密钥或安全密钥',
+    verifyMeans: '此页面要求在登录之外进行第二重验证：浏览器会向您的设备请求通行密钥。',
+    verify: '使用通行密钥',
+    orCode: '改用一次性验证码或恢复码',
+    enrolHeading: '添加通行密钥或安全密钥',
+    enrolMeans: '浏览器会请您的设备或安全密钥为本站创建一个通行密钥，由其 PIN 或生物识别解锁。',
+    name: '此通行密钥的名称',
+    defaultName: '通行密钥',
+    enrol: '创建通行密钥',
+    orCodeEnrol: '改用身份验证器应用',
+    failed: '未能取得通行密钥。请重试，或改用其他方式。',
+    add: '添加通行密钥或安全密钥',
+    kind: '通行密钥',
+  },
   formPost: {
     title: '正在登录',
     heading: '正在返回应用……',
