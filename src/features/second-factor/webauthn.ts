@@ -1,10 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
 import type {
   AuthenticationResponseJSON,
   AuthenticatorTransport,
@@ -14,8 +8,17 @@ import type {
 } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { SsogateError } from '../../core/index.js';
+import { lazyModule } from '../../foundation/outbound/lazy-module.js';
 import type { Gateway } from './factor-gateway.js';
 import type { ChallengePurpose, Passkey } from './storage/passkey-store.js';
+
+/**
+ * @simplewebauthn/server, loaded with the first passkey ceremony rather than
+ * with the gateway: on Node.js 24 its load prints experimental-feature
+ * warnings (Web Crypto's `supports`, ML-DSA), which a gateway that never
+ * sees a passkey should not write.
+ */
+const loadWebAuthn = lazyModule(() => import('@simplewebauthn/server'));
 
 /**
  * The WebAuthn ceremonies of passkeys and security keys (W3C Web
@@ -79,6 +82,7 @@ export async function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(gateway.config.publicUrl);
   const held = await gateway.storage.passkeys.ofUser(user.id);
+  const { generateRegistrationOptions } = await loadWebAuthn();
   return generateRegistrationOptions({
     rpName: gateway.config.organization.name ?? rp.id,
     rpID: rp.id,
@@ -104,6 +108,7 @@ export async function authenticationOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const rp = relyingParty(gateway.config.publicUrl);
   const held = await gateway.storage.passkeys.ofUser(userRowId);
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   return generateAuthenticationOptions({
     rpID: rp.id,
     challenge: await newChallenge(gateway, sessionHash, 'authenticate'),
@@ -238,6 +243,7 @@ export async function checkRegistration(
     'register',
   );
   const rp = relyingParty(gateway.config.publicUrl);
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   let verified;
   try {
     verified = await verifyRegistrationResponse({
@@ -294,6 +300,7 @@ export async function checkAssertion(
       'the authenticator did not verify the user',
     );
   const rp = relyingParty(gateway.config.publicUrl);
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   let verified;
   try {
     verified = await verifyAuthenticationResponse({
