@@ -66,5 +66,8 @@ function matches(error: object): boolean {
     if (/^[0-9A-Z]{5}$/.test(code) && (code.startsWith('08') || sqlStates.has(code))) return true;
   }
   if (name === 'MaxRetriesPerRequestError') return true;
+  // A Redis write no replica confirmed in time: it may not survive a
+  // failover, so not a success (redis/replica-confirmed-writes.ts).
+  if (name === 'ReplicaUnconfirmedError') return true;
   return typeof message === 'string' && messagePatterns.some((pattern) => pattern.test(message));
 }

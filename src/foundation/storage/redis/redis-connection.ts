@@ -56,6 +56,16 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>) {
   };
 }
 
+interface ConnectOptions {
+  /**
+   * Whether commands sent but unanswered when the connection broke are sent
+   * again after it reconnects (ioredis's default). Not for a connection
+   * whose WAIT must reach the server its write reached
+   * (replica-confirmed-writes.ts): there they time out instead.
+   */
+  readonly resendUnanswered?: boolean;
+}
+
 /**
  * The one place a Redis connection is made: the commands' connection, the
  * subscriber's and the doctor's all come from here, so all follow a
@@ -63,11 +73,20 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>) {
  * unreachable at start fails the open (rather than a gateway that only
  * errors later).
  */
-export async function connectRedis(target: RedisTarget, name: string): Promise<Redis> {
+export async function connectRedis(
+  target: RedisTarget,
+  name: string,
+  options: ConnectOptions = {},
+): Promise<Redis> {
+  const own = {
+    ...failFastOptions,
+    connectionName: name,
+    autoResendUnfulfilledCommands: options.resendUnanswered ?? true,
+  };
   const redis =
     target.kind === 'url'
-      ? new Redis(target.url, { ...failFastOptions, connectionName: name })
-      : new Redis({ ...failFastOptions, ...sentinelOptions(target), connectionName: name });
+      ? new Redis(target.url, own)
+      : new Redis({ ...own, ...sentinelOptions(target) });
   // ioredis emits 'error' on every failed reconnection; unheard, Node would
   // crash the process. Each failing command rejects on its own anyway.
   redis.on('error', () => {

@@ -150,7 +150,20 @@ export class SentinelGroup {
   private async startServer(port: number, more: readonly string[]): Promise<void> {
     const dir = join(this.requireDir(), `redis-${port}`);
     await mkdir(dir);
-    const child = spawnRedisServer(port, ['--appendonly', 'no', '--dir', dir, ...more]);
+    // As docs/operations.md asks of a master: no write taken while no
+    // replica has answered for 10 s, so a master cut off from the others
+    // (split brain) soon stops taking writes the failover would drop.
+    const child = spawnRedisServer(port, [
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--min-replicas-to-write',
+      '1',
+      '--min-replicas-max-lag',
+      '10',
+      ...more,
+    ]);
     this.members.push({ port, child });
     await this.accepting(port, child);
   }
