@@ -53,9 +53,17 @@ function search(error: unknown, depth: number, seen: Set<unknown>): boolean {
   }
   seen.add(error);
   if (matches(error)) return true;
-  const { cause, errors } = error as { cause?: unknown; errors?: unknown };
+  // ioredis: a MULTI whose commands Redis refused (NOREPLICAS, READONLY)
+  // fails as EXECABORT, the refusals in previousErrors.
+  const { cause, errors, previousErrors } = error as {
+    cause?: unknown;
+    errors?: unknown;
+    previousErrors?: unknown;
+  };
   if (search(cause, depth + 1, seen)) return true;
-  return Array.isArray(errors) && errors.some((inner) => search(inner, depth + 1, seen));
+  return [errors, previousErrors].some(
+    (list) => Array.isArray(list) && list.some((inner) => search(inner, depth + 1, seen)),
+  );
 }
 
 function matches(error: object): boolean {
