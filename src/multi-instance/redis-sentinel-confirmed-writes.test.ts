@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { isBackendUnavailable } from '../foundation/storage/backend-errors.js';
 import type { RedisStores } from '../foundation/storage/redis/open-redis-stores.js';
 import { openRedisStores } from '../foundation/storage/redis/open-redis-stores.js';
+import { closeRedis, connectRedis } from '../foundation/storage/redis/redis-connection.js';
+import { freePort } from '../test-support/free-port.js';
 import {
   SentinelGroup,
   redisSentinelInstalled,
@@ -139,6 +141,51 @@ describe(
         { missing, undone },
         { missing: [], undone: [] },
         `of ${created.length} creations and ${ended.length} ends answered (${refused} refused), some are lost on the new master`,
+      );
+    });
+
+    test('a Sentinel unreachable writes nothing of ioredis to stderr', async () => {
+      // ioredis writes "[ioredis] Unhandled error event" with console.error.
+      const printed: string[] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => {
+        printed.push(args.map(String).join(' '));
+      };
+      try {
+        const unreachable = await freePort();
+        const redis = await connectRedis(
+          {
+            kind: 'sentinel',
+            sentinels: [
+              { host: '127.0.0.1', port: unreachable },
+              ...group.sentinels.map((port) => ({ host: '127.0.0.1', port })),
+            ],
+            masterName: group.masterName,
+            password: undefined,
+            sentinelPassword: undefined,
+          },
+          'stderr-test',
+        );
+        try {
+          // Connected again, the connection's failover detector subscribes
+          // on every Sentinel, the unreachable one failing, then says so.
+          let subscribed = false;
+          redis.once('failoverSubscribed', () => (subscribed = true));
+          redis.disconnect(true);
+          await waitUntil(() => subscribed, {
+            message: "the failover detector's subscriptions, one failing",
+            timeoutMs: 30_000,
+          });
+          assert.equal(await redis.ping(), 'PONG');
+        } finally {
+          await closeRedis(redis);
+        }
+      } finally {
+        console.error = original;
+      }
+      assert.deepEqual(
+        printed.filter((line) => line.includes('[ioredis]')),
+        [],
       );
     });
   },

@@ -50,8 +50,9 @@ interface RedisStoresOptions {
 
 /**
  * The state several instances share: sessions, pending sign-ins, rate-limit
- * counters, change notices and session revocations. Two connections, since one in subscriber mode runs no other
- * command; both from connectRedis, so behind Sentinels both follow a
+ * counters, change notices and session revocations. Two connections, since
+ * one in subscriber mode runs no other command (and behind Sentinels a pool
+ * for the writes that wait for a replica, replica-confirmed-writes.ts); both from connectRedis, so behind Sentinels both follow a
  * failover to the new master (the subscriber's channels subscribed again by
  * ioredis, autoResubscribe). Rejects if Redis cannot be reached now.
  */

@@ -92,6 +92,7 @@ export async function connectRedis(
   redis.on('error', () => {
     // nothing: readiness and the failing requests report the outage
   });
+  if (target.kind === 'sentinel') hearSentinelClients(redis);
   try {
     await redis.connect();
   } catch (error) {
@@ -99,6 +100,32 @@ export async function connectRedis(
     throw new Error(`cannot connect to Redis at ${describeRedisTarget(target)}`, { cause: error });
   }
   return redis;
+}
+
+/**
+ * ioredis's failover detector opens a connection to each Sentinel with no
+ * 'error' listener of its own, so a Sentinel unreachable wrote "[ioredis]
+ * Unhandled error event" and a stack to stderr on every attempt, bypassing
+ * the gateway's logs. Its connections are made by the connector's
+ * connectToSentinel; wrapped on this one connection, each gets a listener
+ * (the Sentinels' outage is reported like the master's: by readiness and
+ * the failing requests). A connector of another shape is left as it is.
+ */
+function hearSentinelClients(redis: Redis): void {
+  const connector = (redis as unknown as { connector?: unknown }).connector as
+    { connectToSentinel?: (...args: unknown[]) => unknown } | undefined;
+  const original = connector?.connectToSentinel;
+  if (connector === undefined || typeof original !== 'function') return;
+  connector.connectToSentinel = (...args: unknown[]) => {
+    // ioredis's Redis mixes EventEmitter in (no instanceof): by its shape.
+    const client = original.apply(connector, args) as { on?: unknown };
+    if (typeof client.on === 'function') {
+      (client as { on: (event: string, listener: () => void) => unknown }).on('error', () => {
+        // nothing: see above
+      });
+    }
+    return client;
+  };
 }
 
 /** Where Redis is, without its passwords, for messages and logs. */
