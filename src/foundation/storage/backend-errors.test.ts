@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SsogateError } from '../../core/index.js';
 import { isBackendUnavailable } from './backend-errors.js';
+import { ReplicaUnconfirmedError } from './redis/replica-confirmed-writes.js';
 
 function withCode(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
@@ -70,6 +71,22 @@ describe('isBackendUnavailable', () => {
       ),
       true,
     );
+  });
+
+  test('a MULTI refused for want of replicas (EXECABORT, its refusals in previousErrors)', () => {
+    const aborted = Object.assign(
+      new Error('EXECABORT Transaction discarded because of previous errors.'),
+      { previousErrors: [new Error('NOREPLICAS Not enough good replicas to write.')] },
+    );
+    assert.equal(isBackendUnavailable(aborted), true);
+    const refused = Object.assign(new Error('EXECABORT Transaction discarded'), {
+      previousErrors: [new Error('WRONGTYPE Operation against a key holding the wrong kind')],
+    });
+    assert.equal(isBackendUnavailable(refused), false);
+  });
+
+  test('a Redis write no replica confirmed (ReplicaUnconfirmedError)', () => {
+    assert.equal(isBackendUnavailable(new ReplicaUnconfirmedError('no replica confirmed')), true);
   });
 
   test('found down a cause chain', () => {

@@ -53,9 +53,17 @@ function search(error: unknown, depth: number, seen: Set<unknown>): boolean {
   }
   seen.add(error);
   if (matches(error)) return true;
-  const { cause, errors } = error as { cause?: unknown; errors?: unknown };
+  // ioredis: a MULTI whose commands Redis refused (NOREPLICAS, READONLY)
+  // fails as EXECABORT, the refusals in previousErrors.
+  const { cause, errors, previousErrors } = error as {
+    cause?: unknown;
+    errors?: unknown;
+    previousErrors?: unknown;
+  };
   if (search(cause, depth + 1, seen)) return true;
-  return Array.isArray(errors) && errors.some((inner) => search(inner, depth + 1, seen));
+  return [errors, previousErrors].some(
+    (list) => Array.isArray(list) && list.some((inner) => search(inner, depth + 1, seen)),
+  );
 }
 
 function matches(error: object): boolean {
@@ -66,5 +74,8 @@ function matches(error: object): boolean {
     if (/^[0-9A-Z]{5}$/.test(code) && (code.startsWith('08') || sqlStates.has(code))) return true;
   }
   if (name === 'MaxRetriesPerRequestError') return true;
+  // A Redis write no replica confirmed in time: it may not survive a
+  // failover, so not a success (redis/replica-confirmed-writes.ts).
+  if (name === 'ReplicaUnconfirmedError') return true;
   return typeof message === 'string' && messagePatterns.some((pattern) => pattern.test(message));
 }

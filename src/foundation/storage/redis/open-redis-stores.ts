@@ -10,6 +10,19 @@ import { createRedisSessionStore } from './redis-session-store.js';
 import type { RedisRevocationFeed } from './redis-revocation-feed.js';
 import { createRedisRevocationFeed } from './redis-revocation-feed.js';
 import { announcingSessionStore } from '../announcing-stores.js';
+import type { ReplicaConfirmedWrites } from './replica-confirmed-writes.js';
+import { directWrites, openReplicaConfirmedWrites } from './replica-confirmed-writes.js';
+
+/**
+ * Behind Sentinels, the connections lent to writes that wait for a replica
+ * (WAIT): each holds one write for a loopback round trip or two, so four
+ * carry thousands of sign-ins and sign-outs a second; a write finding none
+ * free waits for one up to acquireTimeoutMs.
+ */
+const confirmedWriteConnections = 4;
+/** WAIT's time-out: below the commands' 2 s time-out (redis-connection.ts). */
+const replicaWaitMs = 1000;
+const confirmedWriteAcquireMs = 2000;
 
 export interface RedisStores {
   readonly sessions: SessionStore;
@@ -37,8 +50,9 @@ interface RedisStoresOptions {
 
 /**
  * The state several instances share: sessions, pending sign-ins, rate-limit
- * counters, change notices and session revocations. Two connections, since one in subscriber mode runs no other
- * command; both from connectRedis, so behind Sentinels both follow a
+ * counters, change notices and session revocations. Two connections, since
+ * one in subscriber mode runs no other command (and behind Sentinels a pool
+ * for the writes that wait for a replica, replica-confirmed-writes.ts); both from connectRedis, so behind Sentinels both follow a
  * failover to the new master (the subscriber's channels subscribed again by
  * ioredis, autoResubscribe). Rejects if Redis cannot be reached now.
  */
@@ -47,17 +61,32 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
   let subscriber;
   let changes;
   let revocations;
+  let confirmed: ReplicaConfirmedWrites | undefined;
   try {
     subscriber = await connectRedis(options.target, 'ssogate-changes');
     changes = await createRedisChangeNotifier(commands, subscriber, options.prefix);
     revocations = await createRedisRevocationFeed(commands, subscriber, options.prefix);
+    // Only behind Sentinels is there a replica a write can be lost to; one
+    // server keeps the plain path, with no connection or round trip more.
+    if (options.target.kind === 'sentinel') {
+      const target = options.target;
+      confirmed = await openReplicaConfirmedWrites({
+        connect: (index) =>
+          connectRedis(target, `ssogate-confirmed-${index}`, { resendUnanswered: false }),
+        size: confirmedWriteConnections,
+        waitTimeoutMs: replicaWaitMs,
+        acquireTimeoutMs: confirmedWriteAcquireMs,
+      });
+    }
   } catch (error) {
     await Promise.all([closeRedis(commands), subscriber && closeRedis(subscriber)]);
     throw error;
   }
   const listener = subscriber;
   const feed = revocations;
-  const sessions = createRedisSessionStore(commands, options.prefix);
+  const pool = confirmed;
+  const durable = pool?.write ?? directWrites(commands);
+  const sessions = createRedisSessionStore(commands, options.prefix, durable);
   return {
     sessions: announcingSessionStore(sessions, feed),
     heldBackSessions() {
@@ -71,7 +100,7 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
         },
       };
     },
-    pendingSignIns: createRedisPendingSignInStore(commands, options.prefix),
+    pendingSignIns: createRedisPendingSignInStore(commands, options.prefix, durable),
     rateLimits: createRedisRateLimitStore(commands, options.prefix),
     changes,
     revocations: feed,
@@ -81,7 +110,10 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
     async close() {
       await changes.close();
       await feed.close();
-      await Promise.all([closeRedis(commands), closeRedis(listener)]);
+      await pool?.close();
+      await Promise.all(
+        [commands, listener, ...(pool?.connections ?? [])].map((redis) => closeRedis(redis)),
+      );
     },
   };
 }

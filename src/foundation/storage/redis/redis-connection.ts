@@ -56,6 +56,16 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>) {
   };
 }
 
+interface ConnectOptions {
+  /**
+   * Whether commands sent but unanswered when the connection broke are sent
+   * again after it reconnects (ioredis's default). Not for a connection
+   * whose WAIT must reach the server its write reached
+   * (replica-confirmed-writes.ts): there they time out instead.
+   */
+  readonly resendUnanswered?: boolean;
+}
+
 /**
  * The one place a Redis connection is made: the commands' connection, the
  * subscriber's and the doctor's all come from here, so all follow a
@@ -63,16 +73,26 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>) {
  * unreachable at start fails the open (rather than a gateway that only
  * errors later).
  */
-export async function connectRedis(target: RedisTarget, name: string): Promise<Redis> {
+export async function connectRedis(
+  target: RedisTarget,
+  name: string,
+  options: ConnectOptions = {},
+): Promise<Redis> {
+  const own = {
+    ...failFastOptions,
+    connectionName: name,
+    autoResendUnfulfilledCommands: options.resendUnanswered ?? true,
+  };
   const redis =
     target.kind === 'url'
-      ? new Redis(target.url, { ...failFastOptions, connectionName: name })
-      : new Redis({ ...failFastOptions, ...sentinelOptions(target), connectionName: name });
+      ? new Redis(target.url, own)
+      : new Redis({ ...own, ...sentinelOptions(target) });
   // ioredis emits 'error' on every failed reconnection; unheard, Node would
   // crash the process. Each failing command rejects on its own anyway.
   redis.on('error', () => {
     // nothing: readiness and the failing requests report the outage
   });
+  if (target.kind === 'sentinel') hearSentinelClients(redis);
   try {
     await redis.connect();
   } catch (error) {
@@ -80,6 +100,32 @@ export async function connectRedis(target: RedisTarget, name: string): Promise<R
     throw new Error(`cannot connect to Redis at ${describeRedisTarget(target)}`, { cause: error });
   }
   return redis;
+}
+
+/**
+ * ioredis's failover detector opens a connection to each Sentinel with no
+ * 'error' listener of its own, so a Sentinel unreachable wrote "[ioredis]
+ * Unhandled error event" and a stack to stderr on every attempt, bypassing
+ * the gateway's logs. Its connections are made by the connector's
+ * connectToSentinel; wrapped on this one connection, each gets a listener
+ * (the Sentinels' outage is reported like the master's: by readiness and
+ * the failing requests). A connector of another shape is left as it is.
+ */
+function hearSentinelClients(redis: Redis): void {
+  const connector = (redis as unknown as { connector?: unknown }).connector as
+    { connectToSentinel?: (...args: unknown[]) => unknown } | undefined;
+  const original = connector?.connectToSentinel;
+  if (connector === undefined || typeof original !== 'function') return;
+  connector.connectToSentinel = (...args: unknown[]) => {
+    // ioredis's Redis mixes EventEmitter in (no instanceof): by its shape.
+    const client = original.apply(connector, args) as { on?: unknown };
+    if (typeof client.on === 'function') {
+      (client as { on: (event: string, listener: () => void) => unknown }).on('error', () => {
+        // nothing: see above
+      });
+    }
+    return client;
+  };
 }
 
 /** Where Redis is, without its passwords, for messages and logs. */

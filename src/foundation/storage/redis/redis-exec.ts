@@ -15,8 +15,15 @@ export async function execOrThrow(multi: ChainableCommander): Promise<unknown[]>
   });
 }
 
-/** Runs a Lua script: its keys, then its arguments. */
-type RedisScript = (keys: readonly string[], args: readonly string[]) => Promise<unknown>;
+/**
+ * Runs a Lua script: its keys, then its arguments, on `on` when given (a
+ * connection lent for a confirmed write, replica-confirmed-writes.ts).
+ */
+type RedisScript = (
+  keys: readonly string[],
+  args: readonly string[],
+  on?: Redis,
+) => Promise<unknown>;
 
 /**
  * A Lua script sent by its SHA-1 (EVALSHA), its text only when this Redis
@@ -26,12 +33,12 @@ type RedisScript = (keys: readonly string[], args: readonly string[]) => Promise
  */
 export function redisScript(redis: Redis, text: string): RedisScript {
   const sha = createHash('sha1').update(text).digest('hex');
-  return async (keys, args) => {
+  return async (keys, args, on = redis) => {
     try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
+      return await on.evalsha(sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(text, keys.length, ...keys, ...args);
+      return on.eval(text, keys.length, ...keys, ...args);
     }
   };
 }

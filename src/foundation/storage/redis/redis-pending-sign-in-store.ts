@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { HandoffTarget, PendingSignIn, PendingSignInStore } from '../types.js';
 import { redisScript } from './redis-exec.js';
+import type { DurableWrite } from './replica-confirmed-writes.js';
+import { directWrites } from './replica-confirmed-writes.js';
 
 // Saves the pending sign-in and keeps at most ARGV[5] of its browser's, this
 // one included, in one atomic step. The browser's sorted set (score: createdAt)
@@ -32,8 +34,15 @@ return kept`;
  * sign-in, and per browser a sorted set of its state hashes for the
  * per-browser cap. GETDEL reads and removes in one step, so of two callbacks
  * replaying one state (on two instances at once) exactly one gets the record.
+ * Saves and consumptions are `durable` writes: behind Sentinels, answered
+ * only once a replica holds them, so a consumed sign-in never comes back
+ * after a failover to be replayed, nor does a started one vanish.
  */
-export function createRedisPendingSignInStore(redis: Redis, prefix: string): PendingSignInStore {
+export function createRedisPendingSignInStore(
+  redis: Redis,
+  prefix: string,
+  durable: DurableWrite = directWrites(redis),
+): PendingSignInStore {
   const pendingPrefix = `${prefix}pending:`;
   const pendingKey = (stateHash: string) => `${pendingPrefix}${stateHash}`;
   const browserKey = (bindingHash: string) => `${prefix}pending-browser:${bindingHash}`;
@@ -46,24 +55,27 @@ export function createRedisPendingSignInStore(redis: Redis, prefix: string): Pen
       const ttl = Math.max(1, pending.expiresAt - pending.createdAt);
       const record = JSON.stringify(pending);
       if (perBrowser === undefined) {
-        await redis.set(pendingKey(pending.stateHash), record, 'PX', ttl);
+        await durable((on) => on.set(pendingKey(pending.stateHash), record, 'PX', ttl));
         return;
       }
-      await saveCapped(
-        [pendingKey(pending.stateHash), browserKey(pending.bindingHash)],
-        [
-          record,
-          String(ttl),
-          String(pending.createdAt),
-          pending.stateHash,
-          String(perBrowser),
-          pendingPrefix,
-        ],
+      await durable((on) =>
+        saveCapped(
+          [pendingKey(pending.stateHash), browserKey(pending.bindingHash)],
+          [
+            record,
+            String(ttl),
+            String(pending.createdAt),
+            pending.stateHash,
+            String(perBrowser),
+            pendingPrefix,
+          ],
+          on,
+        ),
       );
     },
 
     async consume(stateHash) {
-      const text = await redis.getdel(pendingKey(stateHash));
+      const text = await durable((on) => on.getdel(pendingKey(stateHash)));
       return text === null ? undefined : parsePending(stateHash, text);
     },
 

@@ -1,6 +1,8 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { SessionFactor, SessionRecord, SessionStore } from '../types.js';
 import { execOrThrow, redisScript } from './redis-exec.js';
+import type { DurableWrite } from './replica-confirmed-writes.js';
+import { directWrites } from './replica-confirmed-writes.js';
 
 // Writes lastSeenAt only while the session exists: a plain HSET on a key that
 // has just expired would recreate it without a TTL, a session that never ends.
@@ -57,8 +59,18 @@ export interface HeldBackSessions {
  * The TTL is the lifetime measured from createdAt (the caller's "now"),
  * rather than PEXPIREAT expiresAt: the same in production, but immune to
  * clock skew between instance and Redis and to an injected test clock.
+ *
+ * A new session, an ended one and a second factor are `durable` writes:
+ * behind Sentinels, answered only once a replica holds them, so a failover
+ * neither loses a sign-in nor undoes a sign-out (replica-confirmed-writes.ts).
+ * Reads and touch (lastSeenAt, on the session check's path) stay on `redis`
+ * with no added round trip.
  */
-export function createRedisSessionStore(redis: Redis, prefix: string): RedisSessionStore {
+export function createRedisSessionStore(
+  redis: Redis,
+  prefix: string,
+  durable: DurableWrite = directWrites(redis),
+): RedisSessionStore {
   const sessionKey = (idHash: string) => `${prefix}session:${idHash}`;
   const userKey = (userRowId: number | string) => `${prefix}user-sessions:${userRowId}`;
   const entryKey = (entryId: string) => `${prefix}entry-sessions:${entryId}`;
@@ -70,11 +82,13 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
     if (idHashes.length === 0) return 0;
     // SREM of exactly these members, not DEL of the set: a session created
     // meanwhile keeps its place in the set.
-    const [deleted] = await execOrThrow(
-      redis
-        .multi()
-        .del(...idHashes.map(sessionKey))
-        .srem(set, ...idHashes),
+    const [deleted] = await durable((on) =>
+      execOrThrow(
+        on
+          .multi()
+          .del(...idHashes.map(sessionKey))
+          .srem(set, ...idHashes),
+      ),
     );
     return typeof deleted === 'number' ? deleted : 0;
   };
@@ -127,9 +141,11 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
 
   const store: SessionStore = {
     async create(session) {
-      const write = redis.multi();
-      queueCreate(write, session);
-      await execOrThrow(write);
+      await durable((on) => {
+        const write = on.multi();
+        queueCreate(write, session);
+        return execOrThrow(write);
+      });
     },
 
     async get(idHash) {
@@ -141,17 +157,22 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
     },
 
     async recordFactor(signIn, factor) {
-      await recordSessionFactor(
-        [userKey(signIn.userRowId)],
-        [`${prefix}session:`, signIn.idHash, factor.method, String(factor.at)],
+      await durable((on) =>
+        recordSessionFactor(
+          [userKey(signIn.userRowId)],
+          [`${prefix}session:`, signIn.idHash, factor.method, String(factor.at)],
+          on,
+        ),
       );
     },
 
     async delete(idHash) {
       const owner = await readOwner(idHash);
-      const write = redis.multi();
-      queueDelete(write, idHash, owner);
-      await execOrThrow(write);
+      await durable((on) => {
+        const write = on.multi();
+        queueDelete(write, idHash, owner);
+        return execOrThrow(write);
+      });
     },
 
     async deleteForUser(userRowId) {
@@ -228,9 +249,11 @@ export function createRedisSessionStore(redis: Redis, prefix: string): RedisSess
         },
         async apply() {
           if (steps.length === 0) return [];
-          const write = redis.multi();
-          for (const step of steps) step(write);
-          await execOrThrow(write);
+          await durable((on) => {
+            const write = on.multi();
+            for (const step of steps) step(write);
+            return execOrThrow(write);
+          });
           return ended;
         },
       };

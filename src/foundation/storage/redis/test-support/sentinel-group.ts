@@ -109,7 +109,7 @@ export class SentinelGroup {
   /**
    * Has the Sentinels promote the replica (SENTINEL FAILOVER) once every
    * write so far has reached it (WAIT), and resolves when the old master
-   * serves as the new one's replica: the failover is over.
+   * serves as the new one's replica, in sync: the failover is over.
    */
   async failOver(): Promise<{ oldMaster: number; newMaster: number }> {
     const oldMaster = await this.masterPort();
@@ -131,7 +131,9 @@ export class SentinelGroup {
     await waitUntil(
       async () =>
         (await this.masterPort()) === newMaster &&
-        /role:slave/.test(await demoted.info('replication')),
+        /role:slave/.test(await demoted.info('replication')) &&
+        // In sync, so the new master (min-replicas-to-write 1) takes writes.
+        /master_link_status:up/.test(await demoted.info('replication')),
       { message: 'the old master to serve as a replica of the new one', timeoutMs: 30_000 },
     );
     return { oldMaster, newMaster };
@@ -150,7 +152,20 @@ export class SentinelGroup {
   private async startServer(port: number, more: readonly string[]): Promise<void> {
     const dir = join(this.requireDir(), `redis-${port}`);
     await mkdir(dir);
-    const child = spawnRedisServer(port, ['--appendonly', 'no', '--dir', dir, ...more]);
+    // As docs/operations.md asks of a master: no write taken while no
+    // replica has answered for 10 s, so a master cut off from the others
+    // (split brain) soon stops taking writes the failover would drop.
+    const child = spawnRedisServer(port, [
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--min-replicas-to-write',
+      '1',
+      '--min-replicas-max-lag',
+      '10',
+      ...more,
+    ]);
     this.members.push({ port, child });
     await this.accepting(port, child);
   }
