@@ -41,6 +41,10 @@ const notWaits: ReadonlyMap<string, string> = new Map([
   ['test-support/wait-until.ts', 'the one wait itself'],
   ['app/audit-retention.test.ts', 'writes audit events one turn apart while pruning runs'],
   ['app/connection-timeouts.test.ts', 'sends a body and WebSocket messages slowly, on purpose'],
+  [
+    'multi-instance/redis-sentinel-confirmed-writes.test.ts',
+    'writers that write without pause through a failover, backing off briefly when refused',
+  ],
 ]);
 
 /** Whether `node` pauses on a timer: `await delay(…)`, `await new Promise(… setTimeout …)`. */

@@ -39,6 +39,8 @@ const testedOnly: ReadonlySet<string> = new Set([
     'keySetMinLifetimeMs',
   ]),
   ...exportsOf('foundation/pages/error-page', ['MAX_DETAIL_LENGTH']),
+  // The error backend-errors.ts knows by its name (storage's root imports no engine's module).
+  ...exportsOf('foundation/storage/redis/replica-confirmed-writes', ['ReplicaUnconfirmedError']),
   ...exportsOf('foundation/pages/i18n/index', ['zhCN']),
   ...exportsOf('features/provisioning/entries-file', ['entriesFileMaxBytes']),
   ...exportsOf('foundation/storage/audit-retention', ['AUDIT_PRUNE_LOCK_KEY']),

@@ -49,7 +49,7 @@ type WebauthnCode =
 export class WebauthnError extends SsogateError<WebauthnCode> {}
 
 /** The relying party: the auth host's name (RP ID) and the public URL's origin. */
-export function relyingParty(publicUrl: string): { readonly id: string; readonly origin: string } {
+function relyingParty(publicUrl: string): { readonly id: string; readonly origin: string } {
   const url = new URL(publicUrl);
   return { id: url.hostname, origin: url.origin };
 }

@@ -87,6 +87,8 @@ describe('ApiTokenStore', () => {
         await executeStatements(config.database, [
           // Later migrations first, undone in turn.
           ...(config.database.kind === 'sqlite' ? ['drop trigger sessions_revoke_factor'] : []),
+          'drop table webauthn_challenges',
+          'drop table webauthn_credentials',
           'drop table recovery_codes',
           'drop table second_factors',
           'alter table sessions drop column factor_at',
