@@ -74,6 +74,12 @@ export function startExpirySweep(options: ExpirySweepOptions): ExpirySweep {
         if (counts !== undefined && counts.sessions + counts.pendingSignIns > 0) {
           log.info({ swept: counts }, 'deleted expired sessions and pending sign-ins');
         }
+        if (counts?.sessionsRecovered !== undefined && counts.sessionsRecovered > 0) {
+          log.warn(
+            { sessionsRecovered: counts.sessionsRecovered },
+            'wrote the sessions of sign-ins that committed but did not write them to Redis',
+          );
+        }
       } catch (error) {
         log.warn({ err: error }, 'the expiry sweep failed; the next one tries again');
       }

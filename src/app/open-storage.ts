@@ -6,6 +6,7 @@ import type { SecretBox } from '../foundation/crypto/secret-box.js';
 import { loadOrCreateSecretKey } from '../foundation/crypto/secret-key.js';
 import { announcingUserStore, heldAnnouncements } from '../foundation/storage/announcing-stores.js';
 import { openSqliteStorage } from '../foundation/storage/index.js';
+import { createSessionWriteAhead } from '../foundation/storage/session-write-ahead.js';
 import type { HeldBackSessions } from '../foundation/storage/redis/redis-session-store.js';
 import type { FeatureTables } from '../foundation/storage/feature-tables.js';
 import type { Storage } from '../foundation/storage/types.js';
@@ -97,6 +98,7 @@ async function openKernel(config: Config): Promise<{ kernel: Storage; secretBox:
     throw error;
   }
   const shared = redis;
+  const writeAhead = createSessionWriteAhead(base.kysely, shared.sessions);
   const kernel: Storage = {
     ...base,
     sessions: shared.sessions,
@@ -107,7 +109,9 @@ async function openKernel(config: Config): Promise<{ kernel: Storage; secretBox:
     changes: shared.changes,
     // Redis has no part in the SQL transaction: the sessions of the unit are
     // held back and written once it has committed, so a failed commit leaves
-    // no session in Redis and the browser's earlier one still there. So are
+    // no session in Redis and the browser's earlier one still there. The
+    // transaction records them in SQL too, so that a process dying before
+    // it writes them does not lose them (session-write-ahead.ts). So are
     // the announcements of its user changes (a sign-in's new attributes):
     // sent before the commit, another instance could read the user again
     // before it and remember the old row; not sent, it would go on using
@@ -115,23 +119,31 @@ async function openKernel(config: Config): Promise<{ kernel: Storage; secretBox:
     async writeTogether(work) {
       let held: HeldBackSessions | undefined;
       let announcements = heldAnnouncements(shared.revocations);
-      const result = await base.writeTogether((stores) => {
+      const result = await base.writeTogether(async (stores) => {
         // Afresh for each run of `work`, in case a run is tried again.
         held = shared.heldBackSessions();
         announcements = heldAnnouncements(shared.revocations);
-        return work({
+        const value = await work({
           ...stores,
           sessions: held.sessions,
           users: announcingUserStore(stores.users, announcements.later),
         });
+        await writeAhead.record(stores.sessions, held.created());
+        return value;
       });
-      // Should this write fail, the error still fails the sign-in (no
-      // cookie), with its committed rows (the sign-in time, the audit event)
-      // left without a session: the lesser harm than a session whose user
-      // row or provider's record was never committed.
-      await held?.apply();
+      if (held !== undefined) {
+        // Should either fail, the error fails the sign-in (no cookie); its
+        // sessions are then written by the sweep from their records.
+        await held.apply();
+        await writeAhead.settle(held.created());
+      }
       await announcements.send();
       return result;
+    },
+    async sweepExpired(now, idleBefore) {
+      const recovered = await writeAhead.recover(now);
+      const counts = await base.sweepExpired(now, idleBefore);
+      return counts === undefined ? undefined : { ...counts, sessionsRecovered: recovered };
     },
     // Sessions live in Redis, shared with other instances: their revocations
     // (and those of users, announced above) travel through Redis.

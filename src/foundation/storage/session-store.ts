@@ -176,3 +176,37 @@ function stillLive(
     ]),
   ]);
 }
+
+/**
+ * Deletes these rows of `sessions` and resolves how many there were: a
+ * write-ahead record's removal by the sign-in that wrote it
+ * (session-write-ahead.ts), which learns whether the sweep took it first.
+ */
+export async function deleteSessionRows(
+  db: Kysely<Database>,
+  idHashes: readonly string[],
+): Promise<number> {
+  if (idHashes.length === 0) return 0;
+  const result = await db
+    .deleteFrom('sessions')
+    .where('id_hash', 'in', idHashes)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Deletes the rows of `sessions` made before `before` and resolves them: one
+ * statement (DELETE … RETURNING), so two instances sweeping at once never
+ * both take the same row.
+ */
+export async function takeSessionRowsMadeBefore(
+  db: Kysely<Database>,
+  before: number,
+): Promise<SessionRecord[]> {
+  const rows = await db
+    .deleteFrom('sessions')
+    .where('created_at', '<', before)
+    .returning(sessionColumns)
+    .execute();
+  return rows.map(toRecord);
+}

@@ -109,6 +109,11 @@ export interface AuditPruneBatch {
 export interface SweepCounts {
   readonly sessions: number;
   readonly pendingSignIns: number;
+  /**
+   * With sessions in Redis: those a sign-in committed but did not write
+   * there, written from their records (session-write-ahead.ts).
+   */
+  readonly sessionsRecovered?: number;
 }
 
 // ---------------------------------------------------------------- entries

@@ -93,6 +93,7 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
       const held = sessions.heldBack();
       return {
         sessions: held.sessions,
+        created: () => held.created(),
         async apply() {
           const ended = await held.apply();
           for (const idHash of ended) await feed.announce({ scope: 'session', idHash });

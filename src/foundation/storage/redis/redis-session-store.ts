@@ -45,6 +45,8 @@ export interface HeldBackSessions {
    * the bulk deletes), which no unit of work makes, are refused.
    */
   readonly sessions: SessionStore;
+  /** The sessions this unit made, but for those it ended again. */
+  created(): SessionRecord[];
   /** Writes what `sessions` held back; resolves the id hashes of the sessions it ended. */
   apply(): Promise<readonly string[]>;
 }
@@ -246,6 +248,9 @@ export function createRedisSessionStore(
           deleteForEntry: refused('deleteForEntry'),
           deleteExpired: refused('deleteExpired'),
           countActive: refused('countActive'),
+        },
+        created() {
+          return [...written.values()].filter((session) => session !== undefined);
         },
         async apply() {
           if (steps.length === 0) return [];
