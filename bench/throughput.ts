@@ -11,7 +11,7 @@ import { openStorage } from '../src/app/open-storage.js';
 import { loadConfig } from '../src/foundation/config/load-config.js';
 import { startGatewayProcess } from '../src/multi-instance/test-support/gateway-process.js';
 import type { GatewayProcess } from '../src/multi-instance/test-support/gateway-process.js';
-import { createSession } from '../src/features/sessions/session-service.js';
+import { createSession, sessionHash } from '../src/features/sessions/session-service.js';
 import { EntryRegistry } from '../src/foundation/entries/entry-registry.js';
 import type { NewUser } from '../src/foundation/storage/types.js';
 import { freePort } from '../src/test-support/free-port.js';
@@ -29,12 +29,14 @@ export async function wrk(url: string, cookie?: string): Promise<number> {
 export async function wrkRun(
   url: string,
   cookie?: string,
+  { duration = seconds, headers = [] }: { duration?: number; headers?: readonly string[] } = {},
 ): Promise<{ rate: number; requests: number }> {
   const args = [
     '-t2',
     `-c${connections}`,
-    `-d${seconds}s`,
+    `-d${duration}s`,
     ...(cookie === undefined ? [] : ['-H', `Cookie: ${cookie}`]),
+    ...headers.flatMap((header) => ['-H', header]),
     url,
   ];
   const { stdout } = await run('wrk', args);
@@ -72,10 +74,14 @@ export async function benchGateway(
   });
 }
 
-/** A session for user made directly in the storage env configures, as a Cookie header value. */
+/**
+ * A session for user made directly in the storage env configures, as a
+ * Cookie header value; with `factorAt`, holding a second factor given then.
+ */
 export async function signedInCookie(
   env: Record<string, string>,
   profile: NewUser,
+  factorAt?: number,
 ): Promise<string> {
   const config = loadConfig(env);
   const storage = await openStorage(config);
@@ -97,6 +103,12 @@ export async function signedInCookie(
       null,
       undefined,
     );
+    if (factorAt !== undefined) {
+      await storage.sessions.recordFactor(
+        { idHash: sessionHash(sessionId), userRowId: user.id },
+        { method: 'totp', at: factorAt },
+      );
+    }
     return `ssogate_session=${sessionId}`;
   } finally {
     await storage.close();

@@ -18,13 +18,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { cpuMs } from './process-cpu.js';
 import { benchGateway, connections, signedInCookie } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 5);
 const seconds = Number(process.env.SECS ?? 4);
-/** Clock ticks a second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
-const ticksPerSecond = 100;
-
 /** The process and its children (a primary's workers). */
 function processTree(pid: number): number[] {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
@@ -37,14 +35,7 @@ function processTree(pid: number): number[] {
 
 /** CPU seconds (user + system) the processes have used so far. */
 function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / ticksPerSecond;
+  return pids.reduce((sum, pid) => sum + cpuMs(pid), 0) / 1000;
 }
 
 /** Checks with the cookie for `seconds`, each connection one request after another. */
