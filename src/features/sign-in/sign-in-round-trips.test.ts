@@ -83,7 +83,7 @@ describe(
       await gw.close();
     });
 
-    test('a start is two, a callback six, the first page none', async () => {
+    test('a start is two, a callback eight, the first page none', async () => {
       const fewest = await fewestTrips(gw, trips);
       assert.deepEqual(fewest.start, [
         // Both start limits, in turn, in one script (start-limit.ts).
@@ -98,9 +98,13 @@ describe(
         // The user read with the sign-in's time written (provision-user.ts).
         'postgres update users',
         'postgres insert audit_events',
+        // The session's write-ahead record (storage/session-write-ahead.ts).
+        'postgres insert sessions',
         'postgres commit',
         // The session, once the rows it names have committed (app/open-storage.ts).
         'redis multi hset pexpire sadd pexpire pexpire sadd pexpire pexpire exec',
+        // Its record deleted: Redis holds it, and the sweep must not write it again.
+        'postgres delete sessions',
       ]);
       // The page after the callback finds the session in the gateway's memory.
       assert.deepEqual(fewest.landing, []);
@@ -128,7 +132,7 @@ describe(
       await gw.close();
     });
 
-    test('a start is two, a callback six, the first page none', async () => {
+    test('a start is two, a callback eight, the first page none', async () => {
       const fewest = await fewestTrips(gw, statements);
       assert.deepEqual(fewest.start, [
         // The pending sign-in, committed alone: the count beside it writes nothing.
