@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { FailoverPool } from '../../foundation/storage/postgres/failover-pool.js';
 import { featureTables } from '../../app/open-storage.js';
 import type { Config } from '../../foundation/config/load-config.js';
-import { migrations } from '../../foundation/storage/migrations/index.js';
+import { migrationStanding, migrations } from '../../foundation/storage/migrations/index.js';
 import type { Database } from '../../foundation/storage/schema.js';
 import {
   closeRedis,
@@ -73,36 +73,39 @@ export async function databaseFindings(config: Config): Promise<DatabaseReport> 
       return stopsAt(unreachable(subject, error));
     }
     const known = Object.keys(migrations(database.kind, featureTables));
-    const missing = known.filter((name) => !applied.includes(name));
-    const unknown = applied.filter((name) => !known.includes(name));
-    if (unknown.length > 0) {
+    const standing = migrationStanding(known, applied);
+    if (standing.kind === 'diverged') {
       return stopsAt(
         problem(
           'database_newer',
           check,
           subject,
-          `migrated by a newer ssogate (${unknown.join(', ')}); this build does not know that schema`,
+          `records migrations this build does not know among its own (${standing.unknown.join(', ')})`,
           'run the ssogate version that migrated it, or a newer one',
         ),
       );
     }
-    if (missing.length > 0) {
+    if (standing.kind === 'behind') {
       return stopsAt(
         problem(
           'database_not_migrated',
           check,
           subject,
-          `${missing.length} of ${known.length} migrations not applied (first: ${missing[0] ?? ''})`,
+          `${standing.missing.length} of ${known.length} migrations not applied (first: ${standing.missing[0] ?? ''})`,
           'start the gateway once (or any ssogate command such as `ssogate token list`): it migrates under a lock',
         ),
       );
     }
+    const state =
+      standing.kind === 'ahead'
+        ? `reachable, all ${known.length} migrations applied, and ${standing.unknown.length} of a newer release (${standing.unknown.join(', ')}), which this one runs beside during an upgrade`
+        : `reachable, all ${known.length} migrations applied`;
     const rows = await db
       .selectFrom('entries')
       .select(['id', 'definition', 'extension_secret_sealed'])
       .execute();
     return {
-      findings: [passed(check, subject, `reachable, all ${known.length} migrations applied`)],
+      findings: [passed(check, subject, state)],
       entries: rows.map((row) => ({
         id: row.id,
         definition: {

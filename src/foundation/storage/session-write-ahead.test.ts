@@ -7,10 +7,12 @@ import type { GatewayStorage } from '../../app/open-storage.js';
 import { needsRedis, withTestBackend } from '../../test-support/test-backend.js';
 import { loadConfig } from '../config/load-config.js';
 import { createSessionStore } from './session-store.js';
-import { createSessionWriteAhead, writeAheadGraceMs } from './session-write-ahead.js';
+import { createSessionWriteAhead } from './session-write-ahead.js';
 import type { SessionRecord, TogetherStores } from './types.js';
 
 const signedInAt = Date.now();
+/** How long a record waits for its sign-in before the sweep takes it (session-write-ahead.ts). */
+const writeAheadGraceMs = 30_000;
 
 /** Storage opened as the server opens it (Redis included), with a client on its Redis keys. */
 async function withRedisStorage(

@@ -13,7 +13,7 @@ import type { SessionRecord, SessionStore } from './types.js';
  * a Sentinel failover's included (replica-confirmed-writes.ts waits one
  * second for a replica, ioredis reconnects within a few).
  */
-export const writeAheadGraceMs = 30_000;
+const writeAheadGraceMs = 30_000;
 
 /**
  * The write-ahead records of sessions kept in Redis.
@@ -37,7 +37,7 @@ export const writeAheadGraceMs = 30_000;
  *   its cookie failed. It exists so that every sign-in the audit log records
  *   as a success has its session, as on SQL alone.
  */
-export interface SessionWriteAhead {
+interface SessionWriteAhead {
   /** In the sign-in's transaction, through its SQL session store: records these sessions. */
   record(inTransaction: SessionStore, sessions: readonly SessionRecord[]): Promise<void>;
   /** Once Redis holds the sessions: deletes their records; throws if the sweep took one. */

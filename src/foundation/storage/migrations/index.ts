@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { FeatureTables } from '../feature-tables.js';
 import type { Database, SqlDialect } from '../schema.js';
@@ -77,14 +77,78 @@ function kernelMigrations(dialect: SqlDialect): Record<string, Migration> {
   };
 }
 
-/** Brings the schema up to date; running it again on a current database does nothing. */
+/** Kysely's record of the migrations a database has run (the Migrator's default table). */
+const migrationTable = 'kysely_migration';
+
+/** The names of the migrations the database records as run; none on a new database. */
+async function migrationsRun(db: Kysely<Database>, dialect: SqlDialect): Promise<string[]> {
+  const exists =
+    dialect === 'sqlite'
+      ? sql<{ found: number }>`select count(*) as found from sqlite_master
+          where type = 'table' and name = ${migrationTable}`
+      : sql<{ found: number }>`select count(*)::int as found from pg_tables
+          where schemaname = current_schema() and tablename = ${migrationTable}`;
+  if (((await exists.execute(db)).rows[0]?.found ?? 0) === 0) return [];
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from ${sql.table(migrationTable)}`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+/** Where a database's record of migrations stands against this release's list. */
+type MigrationStanding =
+  /** Every migration of this release run, and no other: nothing to do. */
+  | { readonly kind: 'current' }
+  /** Some of this release's migrations not run yet (a new database: all of them). */
+  | { readonly kind: 'behind'; readonly missing: readonly string[] }
+  /** Every one of this release's run, and others after them: a newer release migrated it. */
+  | { readonly kind: 'ahead'; readonly unknown: readonly string[] }
+  /** Unknown migrations among this release's own, or one of its own missing behind them. */
+  | { readonly kind: 'diverged'; readonly unknown: readonly string[] };
+
+/**
+ * `known` in the order they run (names sort in that order), `run` as the
+ * database records them. A release only adds to the schema what the one
+ * before it can ignore (docs/operations.md#upgrading-without-downtime), so
+ * a database `ahead` still serves this release: during a rolling upgrade an
+ * instance of the older release starts beside the new ones. A `diverged`
+ * history is not one this release can reason about.
+ */
+export function migrationStanding(
+  known: readonly string[],
+  run: readonly string[],
+): MigrationStanding {
+  const unknown = run.filter((name) => !known.includes(name)).sort();
+  const missing = known.filter((name) => !run.includes(name));
+  if (unknown.length === 0)
+    return missing.length === 0 ? { kind: 'current' } : { kind: 'behind', missing };
+  const last = known.at(-1) ?? '';
+  return missing.length === 0 && unknown.every((name) => name > last)
+    ? { kind: 'ahead', unknown }
+    : { kind: 'diverged', unknown };
+}
+
+/**
+ * Brings the schema up to date; running it again on a current database does
+ * nothing. A database a newer release has migrated further is left as it is,
+ * and one whose history has diverged is refused (migrationStanding).
+ */
 export async function migrateToLatest(
   db: Kysely<Database>,
   dialect: SqlDialect,
   features: readonly FeatureTables[] = [],
 ): Promise<void> {
+  const known = migrations(dialect, features);
+  const standing = migrationStanding(Object.keys(known), await migrationsRun(db, dialect));
+  if (standing.kind === 'ahead') return;
+  if (standing.kind === 'diverged') {
+    throw new Error(
+      `The database records migrations this release does not know among its own (${standing.unknown.join(', ')}): ` +
+        'it was migrated by another line of ssogate, or its migration record was edited.',
+    );
+  }
   const provider: MigrationProvider = {
-    getMigrations: () => Promise.resolve(migrations(dialect, features)),
+    getMigrations: () => Promise.resolve(known),
   };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) {
