@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
+import { createEntryByApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { CompiledSamlEntry } from '../../core/index.js';
@@ -10,6 +11,7 @@ import { samlOf } from '../../core/index.js';
 import type { PendingSignIn } from '../../foundation/storage/types.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { readSamlAnswer } from './saml-response.js';
+import { idpSettingsOf } from './test-support/saml-entries.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
@@ -50,24 +52,14 @@ describe('SAML Responses an attacker altered', { skip: simpleSamlPhpSkip }, () =
         { entityId: 'https://other-sp.example/', acsUrl: 'https://other-sp.example/acs' },
       ],
     );
-    for (const id of ['corp-saml', 'corp-saml-rs']) {
-      const created = await fetch(`${gw.url}/_sso/api/entries`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 'saml',
-          id,
-          name: `Corp SAML ${id}`,
-          enabled: true,
-          saml: {
-            ssoUrl: idp.ssoUrl,
-            idpEntityId: idp.entityId,
-            idpCertificate: idp.certificate,
-          },
-        }),
+    for (const id of ['corp-saml', 'corp-saml-rs'])
+      await createEntryByApi(gw.url, token, {
+        type: 'saml',
+        id,
+        name: `Corp SAML ${id}`,
+        enabled: true,
+        saml: idpSettingsOf(idp),
       });
-      assert.equal(created.status, 201, await created.text());
-    }
   });
   after(async () => {
     await gw.close();

@@ -5,7 +5,9 @@ import { formOf } from './simplesamlphp.js';
 
 /**
  * A sign-in from the gateway to SimpleSAMLphp's login form, filled: the
- * form that would post the Response back to the entry's callback.
+ * form that would post the Response back to the entry's callback. The
+ * AuthnRequest on the way is checked to go by HTTP-Redirect to the
+ * identity provider's SSO service, with a RelayState.
  */
 export async function responseFromIdp(
   browser: TestBrowser,
@@ -17,7 +19,13 @@ export async function responseFromIdp(
   const acsUrl = `${gatewayUrl}/_sso/callback/${entryId}`;
   const login = await browser.open(`${gatewayUrl}/_sso/login/${entryId}?return_to=/reports`);
   assert.equal(login.status, 200, `${login.body}\n${await idp.log()}`);
+  const [toIdp] = login.hops;
+  const request = new URL(toIdp?.location ?? '');
+  assert.equal(`${request.origin}${request.pathname}`, idp.ssoUrl);
+  assert.ok(request.searchParams.has('SAMLRequest'));
+  assert.ok(request.searchParams.has('RelayState'));
   const form = formOf(login.body);
+  // Signed in at the identity provider already: its answer comes at once (SSO).
   if (form.action === acsUrl) return form;
   const posted = await browser.submit(new URL(form.action, login.url).href, {
     ...form.fields,
