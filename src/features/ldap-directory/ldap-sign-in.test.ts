@@ -14,6 +14,7 @@ import { ldapEntry, post, signIn } from './test-support/password-form.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
+  groupSearch,
   serviceDn,
   servicePassword,
   slapdSkip,
@@ -67,17 +68,13 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
       entries: () => [
         ldapEntry('corp', slapd.url, { isDefault: true }),
         ldapEntry('groups', slapd.url, {
-          ldap: {
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
-          },
+          ldap: groupSearch,
         }),
         ldapEntry('nested', slapd.url, {
           // The same people as the entry corp signs in.
           provisioning: { adoptExistingUsers: true },
           ldap: {
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
+            ...groupSearch,
             nestedGroups: true,
           },
         }),
@@ -99,8 +96,7 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
             bindDn: undefined,
             userFilter: undefined,
             userDnTemplate: `uid={username},ou=people,${suffix}`,
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
+            ...groupSearch,
             nestedGroups: true,
           },
         }),
