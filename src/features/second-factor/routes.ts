@@ -15,9 +15,9 @@ import {
 import type { RequestSession } from '../sessions/request-session.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
+import { allowSignInFormRedirects } from '../sign-in/application-origins.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import type { Gateway } from './factor-gateway.js';
-import { allowFactorFormRedirects } from './factor-form-policy.js';
 import {
   enrolHref,
   enrolPath,
@@ -266,7 +266,9 @@ async function renderEnrol(
   failed = false,
 ): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
-  await allowFactorFormRedirects(gateway, reply);
+  // A factor asked on an application host is given here: the post's 303
+  // goes back to that host (through the handoff).
+  await allowSignInFormRedirects(gateway, reply);
   const pending: PendingEnrolment = {
     session: active.session.idHash,
     secret,
@@ -301,7 +303,9 @@ async function renderVerify(
   failed = false,
 ): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
-  await allowFactorFormRedirects(gateway, reply);
+  // A factor asked on an application host is given here: the post's 303
+  // goes back to that host (through the handoff).
+  await allowSignInFormRedirects(gateway, reply);
   return sendPage(
     reply,
     status,
