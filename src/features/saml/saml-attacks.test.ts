@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
+import type { TestBrowser } from '../../test-support/browser.js';
 import { createEntryByApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
@@ -12,6 +12,7 @@ import type { PendingSignIn } from '../../foundation/storage/types.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { readSamlAnswer } from './saml-response.js';
 import { idpSettingsOf } from './test-support/saml-entries.js';
+import { answerAtIdp, failsWith } from './test-support/saml-sign-in-steps.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
@@ -67,36 +68,11 @@ describe('SAML Responses an attacker altered', { skip: simpleSamlPhpSkip }, () =
   });
 
   /** The form SimpleSAMLphp posts back after its login form is filled. */
-  async function signInAtIdp(
-    browser: TestBrowser,
-    start: string,
-    username: string,
-  ): Promise<{ action: string; fields: Record<string, string> }> {
-    const login = await browser.open(start);
-    assert.equal(login.status, 200, `${login.body}\n${await idp.log()}`);
-    const form = formOf(login.body);
-    if (form.fields.SAMLResponse !== undefined) return form;
-    const posted = await browser.submit(new URL(form.action, login.url).href, {
-      ...form.fields,
-      username,
-      password: `${username}-password`,
-    });
-    assert.equal(posted.status, 200, `${posted.body}\n${await idp.log()}`);
-    const answer = formOf(posted.body);
-    assert.ok(answer.fields.SAMLResponse !== undefined, posted.body);
-    return answer;
-  }
+  const signInAtIdp = async (browser: TestBrowser, start: string, username: string) =>
+    answerAtIdp(browser, idp, await browser.open(start), username);
 
   const responseFromIdp = (browser: TestBrowser, entryId = 'corp-saml', username = 'bob') =>
     signInAtIdp(browser, `${gw.url}/_sso/login/${entryId}?return_to=/reports`, username);
-
-  function failsWith(response: BrowserResponse, status: number, code: string): void {
-    assert.equal(response.status, status, response.body);
-    assert.match(response.body, new RegExp(`<code>${code}</code>`));
-    assert.ok(
-      !response.headers.getSetCookie().some((cookie) => cookie.startsWith('ssogate_session=')),
-    );
-  }
 
   /** The entry and a pending sign-in that asked for this Response, for reading it directly. */
   async function readerFor(id: string, xml: string) {

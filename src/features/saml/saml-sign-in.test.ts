@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitForAuditEvent } from '../../test-support/audit-events.js';
-import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
+import type { TestBrowser } from '../../test-support/browser.js';
 import { callAdminApi, createEntryByApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
@@ -11,7 +11,7 @@ import { samlEndpoints } from './saml-endpoints.js';
 import { readSamlAnswer } from './saml-response.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { idpSettingsOf, unusedIdpCertificate } from './test-support/saml-entries.js';
-import { responseFromIdp as filledAtIdp } from './test-support/saml-sign-in-steps.js';
+import { failsWith, responseFromIdp as filledAtIdp } from './test-support/saml-sign-in-steps.js';
 import { simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
 /**
@@ -87,14 +87,6 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
 
   const responseFromIdp = (browser: TestBrowser, entryId = 'corp-saml', username = 'alice') =>
     filledAtIdp(browser, gw.url, idp, entryId, username);
-
-  function failsWith(response: BrowserResponse, status: number, code: string): void {
-    assert.equal(response.status, status, response.body);
-    assert.match(response.body, new RegExp(`<code>${code}</code>`));
-    assert.ok(
-      !response.headers.getSetCookie().some((cookie) => cookie.startsWith('ssogate_session=')),
-    );
-  }
 
   const xmlOf = (encoded: string) => Buffer.from(encoded, 'base64').toString('utf8');
   const encode = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');

@@ -46,6 +46,12 @@ function codeField(label: string, verifying: boolean): SafeHtml {
     />`;
 }
 
+/** The name of a new factor, an authenticator's or a passkey's (the routes keep 64 characters). */
+export function factorNameField(label: string, defaultName: string): SafeHtml {
+  return html`<label for="name">${label}</label>
+    <input id="name" name="name" type="text" maxlength="64" value="${defaultName}" required />`;
+}
+
 /** The link to the other kind of factor, a passkey's enrolment, where the page offers it. */
 function addPasskeyLink(
   page: PageContext | undefined,
@@ -120,16 +126,7 @@ export function enrolFactorPage(input: EnrolPageInput): string {
         input,
         input.action,
         html`<input type="hidden" name="enrolment" value="${input.sealed}" />
-          <label for="name">${t.factorName}</label>
-          <input
-            id="name"
-            name="name"
-            type="text"
-            maxlength="64"
-            value="${t.defaultName}"
-            required
-          />
-          ${codeField(t.code, false)}
+          ${factorNameField(t.factorName, t.defaultName)} ${codeField(t.code, false)}
           <button type="submit">${t.enrol}</button>`,
       )}
       ${addPasskeyLink(input.page, input.passkeyHref)}`,
