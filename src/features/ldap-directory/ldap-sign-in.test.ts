@@ -46,6 +46,13 @@ function openldapPresetEntry(url: string) {
   return { ...made.entry.input, provisioning: { adoptExistingUsers: true } };
 }
 
+/** An entry's `ldap` settings that bind as the user's own DN, with no service account to search first. */
+const bindAsTheUser = {
+  bindDn: undefined,
+  userFilter: undefined,
+  userDnTemplate: `uid={username},ou=people,${suffix}`,
+};
+
 /** The page with what differs per browser and sign-in (its tokens) taken out. */
 const withoutTokens = (body: string) => body.replace(/name="(state|csrf)" value="[^"]*"/g, '');
 
@@ -82,20 +89,14 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
           // The same people as the entry corp signs in.
           provisioning: { adoptExistingUsers: true },
           appsecret: undefined,
-          ldap: {
-            bindDn: undefined,
-            userFilter: undefined,
-            userDnTemplate: `uid={username},ou=people,${suffix}`,
-          },
+          ldap: bindAsTheUser,
         }),
         ldapEntry('direct-groups', slapd.url, {
           // The same people as the entry corp signs in.
           provisioning: { adoptExistingUsers: true },
           appsecret: undefined,
           ldap: {
-            bindDn: undefined,
-            userFilter: undefined,
-            userDnTemplate: `uid={username},ou=people,${suffix}`,
+            ...bindAsTheUser,
             ...groupSearch,
             nestedGroups: true,
           },
