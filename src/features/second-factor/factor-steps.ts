@@ -53,6 +53,42 @@ export function factorName(given: unknown, fallback: string): string {
   return typeof given === 'string' && given.trim() !== '' ? given.trim().slice(0, 64) : fallback;
 }
 
+/** The limit on wrong answers (factor-limit.ts) counts in the gateway's store, by its clock. */
+function limitDeps(gateway: Gateway) {
+  return { store: gateway.storage.failureCounts, clock: gateway.clock };
+}
+
+/**
+ * Audits an event of the user's second factor, and counts it
+ * (telemetry.secondFactor): a success under its action, with the action in
+ * the audit's detail; a refusal under 'verify', by its code.
+ */
+export async function recordFactorEvent(
+  gateway: Gateway,
+  request: FastifyRequest,
+  active: RequestSession,
+  event:
+    | {
+        readonly action: 'verify' | 'enrol' | 'remove';
+        readonly detail: Readonly<Record<string, string>>;
+      }
+    | { readonly code: string; readonly reference?: string },
+): Promise<void> {
+  const userId = active.user.userId;
+  if ('code' in event) {
+    await audit(gateway, request, { kind: 'second_factor', outcome: 'failure', userId, ...event });
+    gateway.telemetry.secondFactor('verify', event.code);
+    return;
+  }
+  await audit(gateway, request, {
+    kind: 'second_factor',
+    outcome: 'success',
+    userId,
+    detail: { action: event.action, ...event.detail },
+  });
+  gateway.telemetry.secondFactor(event.action, 'success');
+}
+
 /** A recovery code: 10 random base32 characters, in two groups (50 bits). */
 function newRecoveryCode(): string {
   const text = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
@@ -87,23 +123,15 @@ export async function underLimit(
   active: RequestSession,
   returnTo: string,
 ): Promise<boolean> {
-  const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
   try {
-    await checkFactorLimit(deps, request.ip, active.user.id);
+    await checkFactorLimit(limitDeps(gateway), request.ip, active.user.id);
     return true;
   } catch (error) {
     const { code, reference } = sendFailure(gateway, request, reply, error, {
       as: 'page',
       tryAgainHref: factorHref(returnTo),
     });
-    await audit(gateway, request, {
-      kind: 'second_factor',
-      outcome: 'failure',
-      userId: active.user.userId,
-      code,
-      reference,
-    });
-    gateway.telemetry.secondFactor('verify', code);
+    await recordFactorEvent(gateway, request, active, { code, reference });
     return false;
   }
 }
@@ -114,15 +142,8 @@ export async function refuseCode(
   active: RequestSession,
   code = 'second_factor_invalid',
 ): Promise<void> {
-  const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
-  await recordFactorFailure(deps, request.ip, active.user.id);
-  await audit(gateway, request, {
-    kind: 'second_factor',
-    outcome: 'failure',
-    userId: active.user.userId,
-    code,
-  });
-  gateway.telemetry.secondFactor('verify', code);
+  await recordFactorFailure(limitDeps(gateway), request.ip, active.user.id);
+  await recordFactorEvent(gateway, request, active, { code });
 }
 
 /** Records the factor on the sign-in's session (and its hosts'), clears the failures, audits. */
@@ -135,15 +156,8 @@ export async function acceptFactor(
   const { session } = active;
   const signIn = { idHash: session.signInHash ?? session.idHash, userRowId: session.userRowId };
   await gateway.storage.sessions.recordFactor(signIn, { method, at: gateway.clock() });
-  const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
-  await recordFactorSuccess(deps, request.ip, active.user.id);
-  await audit(gateway, request, {
-    kind: 'second_factor',
-    outcome: 'success',
-    userId: active.user.userId,
-    detail: { action: 'verify', method },
-  });
-  gateway.telemetry.secondFactor('verify', 'success');
+  await recordFactorSuccess(limitDeps(gateway), request.ip, active.user.id);
+  await recordFactorEvent(gateway, request, active, { action: 'verify', detail: { method } });
 }
 
 /**
@@ -164,13 +178,7 @@ export async function finishEnrolment(
     readonly now: number;
   },
 ): Promise<FastifyReply> {
-  await audit(gateway, request, {
-    kind: 'second_factor',
-    outcome: 'success',
-    userId: active.user.userId,
-    detail: { action: 'enrol', ...enrolled.detail },
-  });
-  gateway.telemetry.secondFactor('enrol', 'success');
+  await recordFactorEvent(gateway, request, active, { action: 'enrol', detail: enrolled.detail });
   await acceptFactor(gateway, request, active, enrolled.method);
   if (!enrolled.first) return reply.redirect(enrolled.returnTo, 303);
   const codes = Array.from({ length: recoveryCodeCount }, () => newRecoveryCode());

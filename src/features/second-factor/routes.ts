@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
-import { audit } from '../../foundation/http/audit.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import { featureScope } from '../../foundation/http/feature-scope.js';
 import { pageContext } from '../../foundation/http/page-context.js';
@@ -35,6 +34,7 @@ import {
   finishEnrolment,
   formSession,
   freshSignInMs,
+  recordFactorEvent,
   refuseCode,
   signInTooOldToEnrol,
   underLimit,
@@ -172,13 +172,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
       return reply;
     }
     if (await secondFactors.remove(active.user.id, factorId)) {
-      await audit(gateway, request, {
-        kind: 'second_factor',
-        outcome: 'success',
-        userId: active.user.userId,
-        detail: { action: 'remove', factorId },
-      });
-      gateway.telemetry.secondFactor('remove', 'success');
+      await recordFactorEvent(gateway, request, active, { action: 'remove', detail: { factorId } });
       if (factors.length === 1)
         await secondFactors.replaceRecoveryCodes(active.user.id, [], gateway.clock());
     }
