@@ -116,6 +116,7 @@ export async function formSession(
   return undefined;
 }
 
+/** Whether the user may give another answer; past the limit (factor-limit.ts), its page, audited. */
 export async function underLimit(
   gateway: Gateway,
   request: FastifyRequest,
@@ -136,6 +137,7 @@ export async function underLimit(
   }
 }
 
+/** A wrong answer: counted toward the limit, audited and counted by its code. */
 export async function refuseCode(
   gateway: Gateway,
   request: FastifyRequest,
