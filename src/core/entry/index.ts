@@ -26,5 +26,5 @@ export type { SecretChange } from './secret-edit.js';
 export { secretAfter, secretChange, withSecretAfter } from './secret-edit.js';
 export type { CompiledLdap, DirectoryAnswer } from './ldap-entry.js';
 export { ldapOf, mapDirectoryUser, renderFilter, renderUserDn } from './ldap-entry.js';
-export type { EntryValidation } from './validate-entry.js';
+export type { EntryValidation } from './validate-common.js';
 export { compileEntry, compileOAuth2Entry, validateEntry } from './validate-entry.js';

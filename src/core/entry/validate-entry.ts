@@ -1,14 +1,10 @@
 import { SsogateError } from '../errors/ssogate-error.js';
 import { builtInPlaceholders, renderUrl } from '../template/index.js';
-import type {
-  CompiledEntry,
-  CompiledOAuth2Entry,
-  ProvisioningPolicy,
-  TokenValue,
-} from './compiled-entry.js';
-import { defaultProvisioning, defaultTimeoutMs } from './compiled-entry.js';
+import type { CompiledEntry, CompiledOAuth2Entry, TokenValue } from './compiled-entry.js';
 import { compileCall, compileTemplateField } from './compile-call.js';
 import { compileExtension } from './compile-extension.js';
+import type { EntryValidation } from './validate-common.js';
+import { checkCombinations, commonFields } from './validate-common.js';
 import { validateSamlEntry } from './validate-saml-entry.js';
 import { ProblemList, asArray, asRecord, compileExpression, textField } from './compile-fields.js';
 import { compileMappings } from './compile-mappings.js';
@@ -20,7 +16,6 @@ import {
   laterValueNames,
   shapeAdjustments,
 } from './compile-shapes.js';
-import type { EntryInput } from './entry-input.js';
 import { entryInput } from './entry-input.js';
 import { EntryInvalidError, problemsFromSchema } from './entry-problems.js';
 import type { OidcDiscovery } from '../oidc/discovery.js';
@@ -31,10 +26,6 @@ interface ValidateOptions {
   /** The provider's metadata, for an OpenID Connect entry; absent, the issuer stands in. */
   readonly discovery?: OidcDiscovery | undefined;
 }
-
-export type EntryValidation =
-  | { readonly ok: true; readonly entry: CompiledEntry; readonly warnings: readonly string[] }
-  | { readonly ok: false; readonly problems: readonly SsogateError[] };
 
 const tokenValueName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -243,53 +234,11 @@ export function compileOAuth2Entry(input: unknown): CompiledOAuth2Entry {
   return entry;
 }
 
-export function commonFields(entry: EntryInput) {
-  return {
-    id: entry.id,
-    name: entry.name,
-    enabled: entry.enabled,
-    isDefault: entry.isDefault ?? false,
-    appid: entry.appid,
-    appsecret: entry.appsecret,
-    timeoutMs: entry.timeoutMs ?? defaultTimeoutMs,
-    responseMode: entry.responseMode ?? 'query',
-    provisioning: provisioningPolicy(entry.provisioning),
-    input: entry,
-  };
-}
-
-/** Fields that are valid alone but not together. */
-export function checkCombinations(entry: EntryInput, problems: ProblemList): void {
-  if (entry.isDefault === true && !entry.enabled) {
-    problems.field('isDefault', 'a disabled entry cannot be the default');
-  }
-  // Adopting means taking over a user some other entry (or a local account)
-  // made; an entry whose users live in its own namespace has none to take.
-  if (
-    entry.provisioning?.userIdScope === 'entry' &&
-    entry.provisioning.adoptExistingUsers === true
-  ) {
-    problems.field(
-      'provisioning.adoptExistingUsers',
-      'cannot be true when userIdScope is "entry": such an entry only signs in its own users',
-    );
-  }
-}
-
 /** validateEntry for callers that want an exception: throws EntryInvalidError. */
 export function compileEntry(input: unknown, options: ValidateOptions = {}): CompiledEntry {
   const result = validateEntry(input, options);
   if (!result.ok) throw new EntryInvalidError(result.problems);
   return result.entry;
-}
-
-function provisioningPolicy(input: EntryInput['provisioning']): ProvisioningPolicy {
-  return {
-    createUsers: input?.createUsers ?? defaultProvisioning.createUsers,
-    updateOnSignIn: input?.updateOnSignIn ?? defaultProvisioning.updateOnSignIn,
-    adoptExistingUsers: input?.adoptExistingUsers ?? defaultProvisioning.adoptExistingUsers,
-    userIdScope: input?.userIdScope ?? defaultProvisioning.userIdScope,
-  };
 }
 
 function compileTokenValues(raw: unknown, problems: ProblemList): TokenValue[] {

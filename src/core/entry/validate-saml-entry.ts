@@ -4,8 +4,8 @@ import { asRecord } from './compile-fields.js';
 import type { AdminGroups } from './group-mapping.js';
 import { readAdminGroups } from './group-mapping.js';
 import { compileSaml } from './saml-entry.js';
-import type { EntryValidation } from './validate-entry.js';
-import { checkCombinations, commonFields } from './validate-entry.js';
+import type { EntryValidation } from './validate-common.js';
+import { checkCombinations, commonFields } from './validate-common.js';
 
 /**
  * An entry of type saml (docs/entries.md#saml-20-identity-providers): the

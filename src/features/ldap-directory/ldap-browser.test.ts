@@ -11,6 +11,7 @@ import { storySteps } from '../../test-support/story-steps.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
+  groupSearch,
   serviceDn,
   servicePassword,
   slapdSkip,
@@ -60,8 +61,7 @@ describe(
               bindDn: serviceDn,
               baseDn: `ou=people,${suffix}`,
               userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
-              groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-              groupBaseDn: `ou=groups,${suffix}`,
+              ...groupSearch,
               nestedGroups: true,
             },
             groupMapping: { expression: "JSON_GET($response, 'groups')" },

@@ -14,6 +14,7 @@ import { ldapEntry, post, signIn } from './test-support/password-form.js';
 import type { RunningSlapd } from './test-support/slapd.js';
 import {
   directoryUsers,
+  groupSearch,
   serviceDn,
   servicePassword,
   slapdSkip,
@@ -45,6 +46,13 @@ function openldapPresetEntry(url: string) {
   return { ...made.entry.input, provisioning: { adoptExistingUsers: true } };
 }
 
+/** An entry's `ldap` settings that bind as the user's own DN, with no service account to search first. */
+const bindAsTheUser = {
+  bindDn: undefined,
+  userFilter: undefined,
+  userDnTemplate: `uid={username},ou=people,${suffix}`,
+};
+
 /** The page with what differs per browser and sign-in (its tokens) taken out. */
 const withoutTokens = (body: string) => body.replace(/name="(state|csrf)" value="[^"]*"/g, '');
 
@@ -67,17 +75,13 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
       entries: () => [
         ldapEntry('corp', slapd.url, { isDefault: true }),
         ldapEntry('groups', slapd.url, {
-          ldap: {
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
-          },
+          ldap: groupSearch,
         }),
         ldapEntry('nested', slapd.url, {
           // The same people as the entry corp signs in.
           provisioning: { adoptExistingUsers: true },
           ldap: {
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
+            ...groupSearch,
             nestedGroups: true,
           },
         }),
@@ -85,22 +89,15 @@ describe('an LDAP entry against slapd', { skip: slapdSkip }, () => {
           // The same people as the entry corp signs in.
           provisioning: { adoptExistingUsers: true },
           appsecret: undefined,
-          ldap: {
-            bindDn: undefined,
-            userFilter: undefined,
-            userDnTemplate: `uid={username},ou=people,${suffix}`,
-          },
+          ldap: bindAsTheUser,
         }),
         ldapEntry('direct-groups', slapd.url, {
           // The same people as the entry corp signs in.
           provisioning: { adoptExistingUsers: true },
           appsecret: undefined,
           ldap: {
-            bindDn: undefined,
-            userFilter: undefined,
-            userDnTemplate: `uid={username},ou=people,${suffix}`,
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
+            ...bindAsTheUser,
+            ...groupSearch,
             nestedGroups: true,
           },
         }),

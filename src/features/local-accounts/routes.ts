@@ -13,12 +13,12 @@ import { sendPage } from '../../foundation/http/respond.js';
 import { chooserPage, pageMessages } from '../../foundation/pages/index.js';
 import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
-import { signInFormOrigins } from '../sign-in/application-origins.js';
+import { allowSignInFormRedirects } from '../sign-in/application-origins.js';
 import { handsOffHere, sendToHandoff } from '../sign-in/handoff-start.js';
 import { formBinding, withinFailureLimit } from '../sign-in/password-form-guards.js';
 import { startSession } from '../sessions/session-service.js';
 import { startConsoleSession } from '../sessions/console-session.js';
-import { safeReturnTo, securityHeaders } from '../../foundation/web/index.js';
+import { safeReturnTo } from '../../foundation/web/index.js';
 import { decoyPasswordHash, verifyPassword } from './password-hash.js';
 
 interface LocalSignInForm {
@@ -141,11 +141,7 @@ async function renderChooser(
   const binding = ensureBinding(gateway, request, reply);
   // The local form's post ends where the sign-in continues: an application
   // host, or an OpenID Provider client (sign-in/application-origins.ts).
-  const policy = securityHeaders({
-    https: gateway.config.secureCookies,
-    formActionOrigins: await signInFormOrigins(gateway),
-  })['Content-Security-Policy'];
-  if (policy !== undefined) void reply.header('content-security-policy', policy);
+  await allowSignInFormRedirects(gateway, reply);
   return sendPage(
     reply,
     status,

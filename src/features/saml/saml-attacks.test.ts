@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
+import type { TestBrowser } from '../../test-support/browser.js';
+import { createEntryByApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { CompiledSamlEntry } from '../../core/index.js';
@@ -10,6 +11,8 @@ import { samlOf } from '../../core/index.js';
 import type { PendingSignIn } from '../../foundation/storage/types.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { readSamlAnswer } from './saml-response.js';
+import { idpSettingsOf } from './test-support/saml-entries.js';
+import { answerAtIdp, failsWith } from './test-support/saml-sign-in-steps.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
@@ -50,24 +53,14 @@ describe('SAML Responses an attacker altered', { skip: simpleSamlPhpSkip }, () =
         { entityId: 'https://other-sp.example/', acsUrl: 'https://other-sp.example/acs' },
       ],
     );
-    for (const id of ['corp-saml', 'corp-saml-rs']) {
-      const created = await fetch(`${gw.url}/_sso/api/entries`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 'saml',
-          id,
-          name: `Corp SAML ${id}`,
-          enabled: true,
-          saml: {
-            ssoUrl: idp.ssoUrl,
-            idpEntityId: idp.entityId,
-            idpCertificate: idp.certificate,
-          },
-        }),
+    for (const id of ['corp-saml', 'corp-saml-rs'])
+      await createEntryByApi(gw.url, token, {
+        type: 'saml',
+        id,
+        name: `Corp SAML ${id}`,
+        enabled: true,
+        saml: idpSettingsOf(idp),
       });
-      assert.equal(created.status, 201, await created.text());
-    }
   });
   after(async () => {
     await gw.close();
@@ -75,36 +68,11 @@ describe('SAML Responses an attacker altered', { skip: simpleSamlPhpSkip }, () =
   });
 
   /** The form SimpleSAMLphp posts back after its login form is filled. */
-  async function signInAtIdp(
-    browser: TestBrowser,
-    start: string,
-    username: string,
-  ): Promise<{ action: string; fields: Record<string, string> }> {
-    const login = await browser.open(start);
-    assert.equal(login.status, 200, `${login.body}\n${await idp.log()}`);
-    const form = formOf(login.body);
-    if (form.fields.SAMLResponse !== undefined) return form;
-    const posted = await browser.submit(new URL(form.action, login.url).href, {
-      ...form.fields,
-      username,
-      password: `${username}-password`,
-    });
-    assert.equal(posted.status, 200, `${posted.body}\n${await idp.log()}`);
-    const answer = formOf(posted.body);
-    assert.ok(answer.fields.SAMLResponse !== undefined, posted.body);
-    return answer;
-  }
+  const signInAtIdp = async (browser: TestBrowser, start: string, username: string) =>
+    answerAtIdp(browser, idp, await browser.open(start), username);
 
   const responseFromIdp = (browser: TestBrowser, entryId = 'corp-saml', username = 'bob') =>
     signInAtIdp(browser, `${gw.url}/_sso/login/${entryId}?return_to=/reports`, username);
-
-  function failsWith(response: BrowserResponse, status: number, code: string): void {
-    assert.equal(response.status, status, response.body);
-    assert.match(response.body, new RegExp(`<code>${code}</code>`));
-    assert.ok(
-      !response.headers.getSetCookie().some((cookie) => cookie.startsWith('ssogate_session=')),
-    );
-  }
 
   /** The entry and a pending sign-in that asked for this Response, for reading it directly. */
   async function readerFor(id: string, xml: string) {

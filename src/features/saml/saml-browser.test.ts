@@ -1,10 +1,12 @@
 import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { createEntryByApi } from '../../test-support/admin-api.js';
 import { chromiumSkip, launchChromium } from '../../test-support/chromium.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { storySteps } from '../../test-support/story-steps.js';
+import { idpSettingsOf } from './test-support/saml-entries.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
 import { simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
@@ -46,24 +48,17 @@ describe('a SAML sign-in in Chromium', { skip: chromiumSkip || simpleSamlPhpSkip
       { host: 'idp.test' },
     );
     const token = await storedApiToken(gw, 'saml-browser');
-    const created = await fetch(`${gw.url}/_sso/api/entries`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        type: 'saml',
-        id: 'corp',
-        name: 'Corp sign-on',
-        enabled: true,
-        saml: {
-          ssoUrl: idp.ssoUrl,
-          idpEntityId: idp.entityId,
-          idpCertificate: idp.certificate,
-          attributes: { name: 'displayName', email: 'mail', groups: 'groups' },
-        },
-        groupMapping: { adminGroups: ['admins'] },
-      }),
+    await createEntryByApi(gw.url, token, {
+      type: 'saml',
+      id: 'corp',
+      name: 'Corp sign-on',
+      enabled: true,
+      saml: {
+        ...idpSettingsOf(idp),
+        attributes: { name: 'displayName', email: 'mail', groups: 'groups' },
+      },
+      groupMapping: { adminGroups: ['admins'] },
     });
-    assert.equal(created.status, 201, await created.text());
     browser = await launchChromium(['--host-resolver-rules=MAP *.test 127.0.0.1']);
     context = await browser.newContext();
     page = await context.newPage();

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { callAdminApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { RunningSimpleSamlPhp, TestKeyPair } from './test-support/simplesamlphp.js';
@@ -8,6 +9,7 @@ import {
   simpleSamlPhpSkip,
   startSimpleSamlPhp,
 } from './test-support/simplesamlphp.js';
+import { idpSettingsOf } from './test-support/saml-entries.js';
 import { responseFromIdp } from './test-support/saml-sign-in-steps.js';
 
 /**
@@ -31,14 +33,7 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
     pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${gw.url}/_sso/api/${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    callAdminApi(gw.url, token, method, path, body);
 
   function entry(id: string, keys: TestKeyPair | undefined): Record<string, unknown> {
     return {
@@ -48,9 +43,7 @@ describe('encrypted SAML assertions', { skip: simpleSamlPhpSkip }, () => {
       enabled: true,
       ...(keys === undefined ? {} : { appsecret: keys.privateKey }),
       saml: {
-        ssoUrl: idp.ssoUrl,
-        idpEntityId: idp.entityId,
-        idpCertificate: idp.certificate,
+        ...idpSettingsOf(idp),
         ...(keys === undefined ? {} : { spCertificate: keys.certificate }),
         attributes: { name: 'displayName' },
       },

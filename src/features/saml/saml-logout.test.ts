@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate, sign, verify } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { createEntryByApi } from '../../test-support/admin-api.js';
 import { waitForAuditEvent } from '../../test-support/audit-events.js';
 import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
@@ -70,24 +71,18 @@ describe('SAML single logout', { skip: simpleSamlPhpSkip }, () => {
       ],
     );
     const metadata = await (await fetch(idp.metadataUrl)).text();
-    for (const id of ['slo', 'slo-unsigned', 'slo-signed']) {
-      const created = await fetch(`${gw.url}/_sso/api/entries`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 'saml',
-          id,
-          name: `Corp SAML ${id}`,
-          enabled: true,
-          ...(id === 'slo-signed' ? { appsecret: spKeys.privateKey } : {}),
-          saml: {
-            idpMetadataXml: metadata,
-            ...(id === 'slo-signed' ? { spCertificate: spKeys.certificate } : {}),
-          },
-        }),
+    for (const id of ['slo', 'slo-unsigned', 'slo-signed'])
+      await createEntryByApi(gw.url, token, {
+        type: 'saml',
+        id,
+        name: `Corp SAML ${id}`,
+        enabled: true,
+        ...(id === 'slo-signed' ? { appsecret: spKeys.privateKey } : {}),
+        saml: {
+          idpMetadataXml: metadata,
+          ...(id === 'slo-signed' ? { spCertificate: spKeys.certificate } : {}),
+        },
       });
-      assert.equal(created.status, 201, await created.text());
-    }
   });
   after(async () => {
     await gw.close();

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { callAdminApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { freePort } from '../../test-support/free-port.js';
@@ -34,14 +35,7 @@ describe("an identity provider's metadata from its URL", { skip: simpleSamlPhpSk
   const spEntityId = (id: string) => `${gw.url}/_sso/saml/${id}/metadata`;
 
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${gw.url}/_sso/api/${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    callAdminApi(gw.url, token, method, path, body);
 
   async function createEntry(id: string, saml: Record<string, unknown>): Promise<void> {
     const created = await api('POST', 'entries', {

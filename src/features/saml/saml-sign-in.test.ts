@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitForAuditEvent } from '../../test-support/audit-events.js';
-import type { BrowserResponse, TestBrowser } from '../../test-support/browser.js';
+import type { TestBrowser } from '../../test-support/browser.js';
+import { callAdminApi, createEntryByApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import { samlOf } from '../../core/index.js';
@@ -9,8 +10,9 @@ import type { PendingSignIn } from '../../foundation/storage/types.js';
 import { samlEndpoints } from './saml-endpoints.js';
 import { readSamlAnswer } from './saml-response.js';
 import type { RunningSimpleSamlPhp } from './test-support/simplesamlphp.js';
-import { unusedIdpCertificate } from './test-support/saml-entries.js';
-import { formOf, simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
+import { idpSettingsOf, unusedIdpCertificate } from './test-support/saml-entries.js';
+import { failsWith, responseFromIdp as filledAtIdp } from './test-support/saml-sign-in-steps.js';
+import { simpleSamlPhpSkip, startSimpleSamlPhp } from './test-support/simplesamlphp.js';
 
 /**
  * Whole sign-ins of entries of type saml against a real SAML 2.0 identity
@@ -33,9 +35,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       name: `Corp SAML ${id}`,
       enabled: true,
       saml: {
-        ssoUrl: idp.ssoUrl,
-        idpEntityId: idp.entityId,
-        idpCertificate: idp.certificate,
+        ...idpSettingsOf(idp),
         attributes: { name: 'displayName', email: 'mail', groups: 'groups' },
       },
       groupMapping: { adminGroups: ['admins'] },
@@ -44,14 +44,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
   }
 
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${gw.url}/_sso/api/${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    callAdminApi(gw.url, token, method, path, body);
 
   before(async () => {
     gw = await startTestGateway();
@@ -76,9 +69,7 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
       samlEntry('corp-saml'),
       samlEntry('corp-saml-uid', {
         saml: {
-          ssoUrl: idp.ssoUrl,
-          idpEntityId: idp.entityId,
-          idpCertificate: idp.certificate,
+          ...idpSettingsOf(idp),
           spEntityId: 'urn:ssogate:test:uid',
           attributes: { userId: 'uid', name: 'displayName' },
         },
@@ -86,54 +77,16 @@ describe('signing in at a SAML identity provider', { skip: simpleSamlPhpSkip }, 
         // Its users are its own: bob here is not corp-saml's bob.
         provisioning: { userIdScope: 'entry' },
       }),
-    ]) {
-      const created = await api('POST', 'entries', entry);
-      assert.equal(created.status, 201, await created.text());
-    }
+    ])
+      await createEntryByApi(gw.url, token, entry);
   });
   after(async () => {
     await gw.close();
     await idp.stop();
   });
 
-  /**
-   * A sign-in from the gateway to the identity provider's login form,
-   * filled: the page that would post the Response back, read as a form.
-   */
-  async function responseFromIdp(
-    browser: TestBrowser,
-    entryId = 'corp-saml',
-    username = 'alice',
-  ): Promise<{ action: string; fields: Record<string, string> }> {
-    const login = await browser.open(`${gw.url}/_sso/login/${entryId}?return_to=/reports`);
-    assert.equal(login.status, 200, `${login.body}\n${await idp.log()}`);
-    const [toIdp] = login.hops;
-    const request = new URL(toIdp?.location ?? '');
-    assert.equal(`${request.origin}${request.pathname}`, idp.ssoUrl);
-    assert.ok(request.searchParams.has('SAMLRequest'));
-    assert.ok(request.searchParams.has('RelayState'));
-    const form = formOf(login.body);
-    // Signed in at the identity provider already: its answer comes at once (SSO).
-    if (form.action === acsUrl(entryId)) return form;
-    const posted = await browser.submit(new URL(form.action, login.url).href, {
-      ...form.fields,
-      username,
-      password: `${username}-password`,
-    });
-    assert.equal(posted.status, 200, `${posted.body}\n${await idp.log()}`);
-    const answer = formOf(posted.body);
-    assert.equal(answer.action, acsUrl(entryId), `${posted.body}\n${await idp.log()}`);
-    assert.ok(answer.fields.SAMLResponse !== undefined, posted.body);
-    return answer;
-  }
-
-  function failsWith(response: BrowserResponse, status: number, code: string): void {
-    assert.equal(response.status, status, response.body);
-    assert.match(response.body, new RegExp(`<code>${code}</code>`));
-    assert.ok(
-      !response.headers.getSetCookie().some((cookie) => cookie.startsWith('ssogate_session=')),
-    );
-  }
+  const responseFromIdp = (browser: TestBrowser, entryId = 'corp-saml', username = 'alice') =>
+    filledAtIdp(browser, gw.url, idp, entryId, username);
 
   const xmlOf = (encoded: string) => Buffer.from(encoded, 'base64').toString('utf8');
   const encode = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');

@@ -46,6 +46,10 @@ export function enrolHref(returnTo: string): string {
   return `${enrolPath}?return_to=${encodeURIComponent(returnTo)}`;
 }
 
+export function passkeyEnrolHref(returnTo: string): string {
+  return `${passkeyEnrolPath}?return_to=${encodeURIComponent(returnTo)}`;
+}
+
 export function factorHref(returnTo: string): string {
   return returnTo === '/'
     ? secondFactorPath

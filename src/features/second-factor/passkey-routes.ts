@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { audit } from '../../foundation/http/audit.js';
 import { pageContext } from '../../foundation/http/page-context.js';
 import { sendFailure, sendPage } from '../../foundation/http/respond.js';
-import { passkeyPage, recoveryCodesPage } from '../../foundation/pages/index.js';
+import { passkeyPage } from '../../foundation/pages/index.js';
 import { securityHeaders } from '../../foundation/web/index.js';
 import type { RequestSession } from '../sessions/request-session.js';
 import { sessionOf } from '../sessions/request-session.js';
@@ -10,22 +9,25 @@ import { csrfTokenFor } from '../sessions/session-service.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import type { Gateway } from './factor-gateway.js';
 import {
+  enrolHref,
   factorHref,
   factorReturnTo,
+  passkeyEnrolHref,
   passkeyEnrolPath,
   passkeyPath,
   secondFactorPath,
 } from './factor-paths.js';
+import type { Form } from './factor-steps.js';
 import {
   acceptFactor,
+  factorName,
   factorRecent,
+  finishEnrolment,
   formSession,
-  freshSignInMs,
-  newRecoveryCode,
-  recoveryCodeCount,
   refuseCode,
+  signInTooOldToEnrol,
   underLimit,
-} from './routes.js';
+} from './factor-steps.js';
 import {
   authenticationOptions,
   checkAssertion,
@@ -33,8 +35,6 @@ import {
   registrationOptions,
   WebauthnError,
 } from './webauthn.js';
-
-type Form = Readonly<Record<string, unknown>>;
 
 /**
  * The passkey pages beside the one-time code's (routes.ts), on the auth host:
@@ -53,14 +53,10 @@ export function passkeyPages(app: FastifyInstance, gateway: Gateway): void {
     const active = await sessionOf(gateway, request);
     if (active === undefined) return sendToSignIn(gateway, request, reply, factorHref(returnTo));
     const factors = await gateway.storage.secondFactors.list(active.user.id);
-    const here = `${passkeyEnrolPath}?return_to=${encodeURIComponent(returnTo)}`;
+    const here = passkeyEnrolHref(returnTo);
     if (factors.length > 0 && !factorRecent(gateway, active))
       return reply.redirect(factorHref(here), 302);
-    if (
-      factors.length === 0 &&
-      gateway.clock() - active.session.createdAt > freshSignInMs &&
-      active.session.signInHash === undefined
-    )
+    if (factors.length === 0 && signInTooOldToEnrol(gateway, active))
       return sendToSignIn(gateway, request, reply, here);
     const options = await registrationOptions(gateway, active.session.idHash, active.user);
     return sendPasskeyPage(gateway, request, reply, active, {
@@ -68,7 +64,7 @@ export function passkeyPages(app: FastifyInstance, gateway: Gateway): void {
       action: passkeyEnrolPath,
       returnTo,
       options,
-      otherHref: `${secondFactorPath}/enrol?return_to=${encodeURIComponent(returnTo)}`,
+      otherHref: enrolHref(returnTo),
     });
   });
 
@@ -78,10 +74,7 @@ export function passkeyPages(app: FastifyInstance, gateway: Gateway): void {
     const active = await formSession(gateway, request, reply, returnTo);
     if (active === undefined) return reply;
     if (!(await underLimit(gateway, request, reply, active, returnTo))) return reply;
-    const name =
-      typeof form.name === 'string' && form.name.trim() !== ''
-        ? form.name.trim().slice(0, 64)
-        : 'Passkey';
+    const name = factorName(form.name, 'Passkey');
     let passkey;
     try {
       passkey = await checkRegistration(
@@ -98,23 +91,13 @@ export function passkeyPages(app: FastifyInstance, gateway: Gateway): void {
     const first = (await secondFactors.list(active.user.id)).length === 0;
     const now = gateway.clock();
     await passkeys.add(passkey, now);
-    await audit(gateway, request, {
-      kind: 'second_factor',
-      outcome: 'success',
-      userId: active.user.userId,
-      detail: { action: 'enrol', factorId: passkey.factorId, name, method: 'webauthn' },
+    return finishEnrolment(gateway, request, reply, active, {
+      returnTo,
+      first,
+      method: 'webauthn',
+      detail: { factorId: passkey.factorId, name, method: 'webauthn' },
+      now,
     });
-    gateway.telemetry.secondFactor('enrol', 'success');
-    await acceptFactor(gateway, request, active, 'webauthn');
-    if (!first) return reply.redirect(returnTo, 303);
-    const codes = Array.from({ length: recoveryCodeCount }, () => newRecoveryCode());
-    await secondFactors.replaceRecoveryCodes(active.user.id, codes, now);
-    void reply.header('cache-control', 'no-store');
-    return sendPage(
-      reply,
-      200,
-      recoveryCodesPage({ codes, returnTo, page: pageContext(gateway, request) }),
-    );
   });
 
   app.post<{ Body: Form | undefined }>(passkeyPath, async (request, reply) => {

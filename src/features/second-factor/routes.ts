@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SsogateError } from '../../core/index.js';
-import { audit } from '../../foundation/http/audit.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import { featureScope } from '../../foundation/http/feature-scope.js';
 import { pageContext } from '../../foundation/http/page-context.js';
@@ -10,36 +9,38 @@ import {
   enrolFactorPage,
   factorListPage,
   pageMessages,
-  recoveryCodesPage,
   verifyFactorPage,
 } from '../../foundation/pages/index.js';
 import type { RequestSession } from '../sessions/request-session.js';
 import { sessionOf } from '../sessions/request-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
+import { allowSignInFormRedirects } from '../sign-in/application-origins.js';
 import { sendToSignIn } from '../sign-in/send-to-sign-in.js';
 import type { Gateway } from './factor-gateway.js';
-import { allowFactorFormRedirects } from './factor-form-policy.js';
-import { checkFactorLimit, recordFactorFailure, recordFactorSuccess } from './factor-limit.js';
 import {
   enrolHref,
   enrolPath,
   factorHref,
   factorReturnTo,
   factorsPath,
-  passkeyEnrolPath,
+  passkeyEnrolHref,
   secondFactorPath,
 } from './factor-paths.js';
+import type { Form } from './factor-steps.js';
+import {
+  acceptFactor,
+  factorName,
+  factorRecent,
+  finishEnrolment,
+  formSession,
+  freshSignInMs,
+  recordFactorEvent,
+  refuseCode,
+  signInTooOldToEnrol,
+  underLimit,
+} from './factor-steps.js';
 import { passkeyPages, renderPasskeyVerify } from './passkey-routes.js';
 import { base32Decode, base32Encode, matchingStep, otpauthUri } from './totp.js';
-
-/** Enrolment needs a first factor this fresh: a sign-in of the last ten minutes. */
-export const freshSignInMs = 10 * 60_000;
-/** Adding to factors one holds, or removing the last, needs a second factor this recent. */
-const recentFactorMs = 15 * 60_000;
-export const recoveryCodeCount = 10;
-
-type Form = Readonly<Record<string, unknown>>;
-type FormRequest = FastifyRequest<{ Body: Form | undefined }>;
 
 /**
  * The second factor's pages, on the auth host only (the session whose
@@ -126,10 +127,7 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
       return renderEnrol(gateway, request, reply, active, returnTo, pending, 401, true);
     }
     const first = (await secondFactors.list(active.user.id)).length === 0;
-    const name =
-      typeof form.name === 'string' && form.name.trim() !== ''
-        ? form.name.trim().slice(0, 64)
-        : 'Authenticator';
+    const name = factorName(form.name, 'Authenticator');
     const factorId = randomUUID();
     await secondFactors.addTotp({
       factorId,
@@ -139,23 +137,13 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
       lastStep: step,
       createdAt: now,
     });
-    await audit(gateway, request, {
-      kind: 'second_factor',
-      outcome: 'success',
-      userId: active.user.userId,
-      detail: { action: 'enrol', factorId, name },
+    return finishEnrolment(gateway, request, reply, active, {
+      returnTo,
+      first,
+      method: 'totp',
+      detail: { factorId, name },
+      now,
     });
-    gateway.telemetry.secondFactor('enrol', 'success');
-    await acceptFactor(gateway, request, active, 'totp');
-    if (!first) return reply.redirect(returnTo, 303);
-    const codes = Array.from({ length: recoveryCodeCount }, () => newRecoveryCode());
-    await secondFactors.replaceRecoveryCodes(active.user.id, codes, now);
-    void reply.header('cache-control', 'no-store');
-    return sendPage(
-      reply,
-      200,
-      recoveryCodesPage({ codes, returnTo, page: pageContext(gateway, request) }),
-    );
   });
 
   app.get<{ Querystring: Form }>(factorsPath, async (request, reply) => {
@@ -184,79 +172,12 @@ function factorPages(app: FastifyInstance, gateway: Gateway): void {
       return reply;
     }
     if (await secondFactors.remove(active.user.id, factorId)) {
-      await audit(gateway, request, {
-        kind: 'second_factor',
-        outcome: 'success',
-        userId: active.user.userId,
-        detail: { action: 'remove', factorId },
-      });
-      gateway.telemetry.secondFactor('remove', 'success');
+      await recordFactorEvent(gateway, request, active, { action: 'remove', detail: { factorId } });
       if (factors.length === 1)
         await secondFactors.replaceRecoveryCodes(active.user.id, [], gateway.clock());
     }
     return reply.redirect(factorsPath, 303);
   });
-}
-
-/** Whether the session's sign-in holds a second factor of the last 15 minutes. */
-export function factorRecent(gateway: Gateway, active: RequestSession): boolean {
-  const given = active.session.factor;
-  return given !== undefined && gateway.clock() - given.at <= recentFactorMs;
-}
-
-/** A recovery code: 10 random base32 characters, in two groups (50 bits). */
-export function newRecoveryCode(): string {
-  const text = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
-  return `${text.slice(0, 5)}-${text.slice(5)}`;
-}
-
-/**
- * The session of a posted form, whose token must be that session's
- * (csrfTokenFor): else `csrf_failed`, or, without a session, `unauthenticated`.
- */
-export async function formSession(
-  gateway: Gateway,
-  request: FormRequest,
-  reply: FastifyReply,
-  returnTo: string,
-): Promise<RequestSession | undefined> {
-  const active = await sessionOf(gateway, request);
-  const csrf = (request.body ?? {}).csrf;
-  if (active !== undefined && csrf === csrfTokenFor(active.id)) return active;
-  const error =
-    active === undefined
-      ? new SsogateError('unauthenticated', 'no session')
-      : new SsogateError('csrf_failed', 'the second-factor form token does not match');
-  sendFailure(gateway, request, reply, error, { as: 'page', tryAgainHref: factorHref(returnTo) });
-  return undefined;
-}
-
-export async function underLimit(
-  gateway: Gateway,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  active: RequestSession,
-  returnTo: string,
-): Promise<boolean> {
-  const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
-  try {
-    await checkFactorLimit(deps, request.ip, active.user.id);
-    return true;
-  } catch (error) {
-    const { code, reference } = sendFailure(gateway, request, reply, error, {
-      as: 'page',
-      tryAgainHref: factorHref(returnTo),
-    });
-    await audit(gateway, request, {
-      kind: 'second_factor',
-      outcome: 'failure',
-      userId: active.user.userId,
-      code,
-      reference,
-    });
-    gateway.telemetry.secondFactor('verify', code);
-    return false;
-  }
 }
 
 /**
@@ -286,44 +207,6 @@ async function checkCode(
       return 'totp';
   }
   return undefined;
-}
-
-export async function refuseCode(
-  gateway: Gateway,
-  request: FastifyRequest,
-  active: RequestSession,
-  code = 'second_factor_invalid',
-): Promise<void> {
-  const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
-  await recordFactorFailure(deps, request.ip, active.user.id);
-  await audit(gateway, request, {
-    kind: 'second_factor',
-    outcome: 'failure',
-    userId: active.user.userId,
-    code,
-  });
-  gateway.telemetry.secondFactor('verify', code);
-}
-
-/** Records the factor on the sign-in's session (and its hosts'), clears the failures, audits. */
-export async function acceptFactor(
-  gateway: Gateway,
-  request: FastifyRequest,
-  active: RequestSession,
-  method: string,
-): Promise<void> {
-  const { session } = active;
-  const signIn = { idHash: session.signInHash ?? session.idHash, userRowId: session.userRowId };
-  await gateway.storage.sessions.recordFactor(signIn, { method, at: gateway.clock() });
-  const deps = { store: gateway.storage.failureCounts, clock: gateway.clock };
-  await recordFactorSuccess(deps, request.ip, active.user.id);
-  await audit(gateway, request, {
-    kind: 'second_factor',
-    outcome: 'success',
-    userId: active.user.userId,
-    detail: { action: 'verify', method },
-  });
-  gateway.telemetry.secondFactor('verify', 'success');
 }
 
 interface PendingEnrolment {
@@ -358,10 +241,7 @@ async function startEnrolment(
   active: RequestSession,
   returnTo: string,
 ): Promise<FastifyReply> {
-  if (
-    gateway.clock() - active.session.createdAt > freshSignInMs &&
-    active.session.signInHash === undefined
-  )
+  if (signInTooOldToEnrol(gateway, active))
     // Back to the enrolment itself: the factor page would ask a user who
     // holds a factor for a code, and never add the authenticator asked for.
     return sendToSignIn(gateway, request, reply, enrolHref(returnTo));
@@ -380,7 +260,9 @@ async function renderEnrol(
   failed = false,
 ): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
-  await allowFactorFormRedirects(gateway, reply);
+  // A factor asked on an application host is given here: the post's 303
+  // goes back to that host (through the handoff).
+  await allowSignInFormRedirects(gateway, reply);
   const pending: PendingEnrolment = {
     session: active.session.idHash,
     secret,
@@ -398,7 +280,7 @@ async function renderEnrol(
       uri: otpauthUri(issuer, active.user.userId, base32Decode(secret) ?? new Uint8Array(0)),
       secret,
       sealed: gateway.storage.secondFactors.sealPending(JSON.stringify(pending)),
-      passkeyHref: `${passkeyEnrolPath}?return_to=${encodeURIComponent(returnTo)}`,
+      passkeyHref: passkeyEnrolHref(returnTo),
       page,
       error: failed ? pageMessages(page.language).secondFactor.wrongCode : undefined,
     }),
@@ -415,7 +297,9 @@ async function renderVerify(
   failed = false,
 ): Promise<FastifyReply> {
   const page = pageContext(gateway, request);
-  await allowFactorFormRedirects(gateway, reply);
+  // A factor asked on an application host is given here: the post's 303
+  // goes back to that host (through the handoff).
+  await allowSignInFormRedirects(gateway, reply);
   return sendPage(
     reply,
     status,
@@ -446,7 +330,7 @@ async function renderList(
       factors,
       removeAction: `${factorsPath}/remove`,
       addHref: enrolHref(factorsPath),
-      addPasskeyHref: `${passkeyEnrolPath}?return_to=${encodeURIComponent(factorsPath)}`,
+      addPasskeyHref: passkeyEnrolHref(factorsPath),
       page: pageContext(gateway, request),
     }),
   );

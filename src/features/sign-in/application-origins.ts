@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { Gateway } from '../../foundation/http/gateway.js';
+import { securityHeaders } from '../../foundation/web/index.js';
 
 /**
  * The origins a form post of the auth host may end at. Browsers apply CSP
@@ -30,4 +32,22 @@ function applicationOrigins(gateway: Gateway): string[] {
 export async function signInFormOrigins(gateway: Gateway): Promise<string[]> {
   const clients = (await gateway.clientRedirectOrigins?.()) ?? [];
   return [...new Set([...applicationOrigins(gateway), ...clients])];
+}
+
+/**
+ * The Content-Security-Policy of a form of the auth host whose post
+ * continues to the page first asked for: the directory's password form,
+ * the local accounts' form, a second factor's. With `form-action 'self'`
+ * only, Chromium stops at the post's first redirect to another host and
+ * shows nothing; so the form may end where signInFormOrigins allows.
+ */
+export async function allowSignInFormRedirects(
+  gateway: Gateway,
+  reply: FastifyReply,
+): Promise<void> {
+  const policy = securityHeaders({
+    https: gateway.config.secureCookies,
+    formActionOrigins: await signInFormOrigins(gateway),
+  })['Content-Security-Policy'];
+  if (policy !== undefined) void reply.header('content-security-policy', policy);
 }

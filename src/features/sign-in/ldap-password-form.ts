@@ -10,13 +10,12 @@ import { sendFailure, sendPage } from '../../foundation/http/respond.js';
 import { addressPolicy } from '../../foundation/outbound/address-policy.js';
 import { directorySignInPage, pageMessages } from '../../foundation/pages/index.js';
 import type { TrialCallback } from './callback-answer.js';
-import { securityHeaders } from '../../foundation/web/index.js';
 import type { TypedCredentials } from '../ldap-directory/password-form-answer.js';
 import { passwordFormFields } from '../ldap-directory/password-form-answer.js';
 import { recordLocalSignInFailure, recordLocalSignInSuccess } from '../rate-limit/failure-limit.js';
 import { sessionIdOf } from '../sessions/request-session.js';
 import { startSession } from '../sessions/session-service.js';
-import { signInFormOrigins } from './application-origins.js';
+import { allowSignInFormRedirects } from './application-origins.js';
 import { chooserHref } from './auth-host-sign-in.js';
 import { formBinding, withinFailureLimit } from './password-form-guards.js';
 import {
@@ -209,13 +208,9 @@ async function renderForm(
   const binding = ensureBinding(gateway, request, reply);
   // The typed password never goes back into a page, nor into any cache.
   void reply.header('cache-control', 'no-store');
-  const policy = securityHeaders({
-    https: gateway.config.secureCookies,
-    // The post's redirects end on an application host, or at an OpenID
-    // Provider client whose authorization request the sign-in continues.
-    formActionOrigins: await signInFormOrigins(gateway),
-  })['Content-Security-Policy'];
-  if (policy !== undefined) void reply.header('content-security-policy', policy);
+  // The post's redirects end on an application host, or at an OpenID
+  // Provider client whose authorization request the sign-in continues.
+  await allowSignInFormRedirects(gateway, reply);
   return sendPage(
     reply,
     status,

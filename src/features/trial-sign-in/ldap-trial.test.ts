@@ -1,10 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { callAdminApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
+import { ldapEntry, post } from '../ldap-directory/test-support/password-form.js';
 import type { RunningSlapd } from '../ldap-directory/test-support/slapd.js';
 import {
   directoryUsers,
+  groupSearch,
   serviceDn,
   servicePassword,
   slapdSkip,
@@ -26,36 +29,12 @@ describe('a test sign-in of an LDAP entry', { skip: slapdSkip }, () => {
   let gw: TestGateway;
   let token: string;
 
-  const api = (method: string, path: string) =>
-    fetch(`${gw.url}/_sso/api/${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+  const api = (method: string, path: string) => callAdminApi(gw.url, token, method, path);
 
   before(async () => {
     slapd = await startSlapd();
     gw = await startTestGateway({
-      entries: () => [
-        {
-          type: 'ldap',
-          id: 'corp',
-          name: 'Directory corp',
-          enabled: true,
-          isDefault: true,
-          appsecret: servicePassword,
-          timeoutMs: 2000,
-          ldap: {
-            url: slapd.url,
-            bindDn: serviceDn,
-            baseDn: `ou=people,${suffix}`,
-            userFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
-            groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
-            groupBaseDn: `ou=groups,${suffix}`,
-            connectTimeoutMs: 1000,
-          },
-          groupMapping: {
-            expression: "JSON_GET($response, 'groups')",
-            adminGroups: ['gateway-admins'],
-          },
-        },
-      ],
+      entries: () => [ldapEntry('corp', slapd.url, { isDefault: true, ldap: groupSearch })],
     });
     token = await storedApiToken(gw, 'ldap-trial-tests');
   });
@@ -81,25 +60,11 @@ describe('a test sign-in of an LDAP entry', { skip: slapdSkip }, () => {
     return { id, page: form.body, browser };
   }
 
-  async function postForm(
+  const postForm = (
     opened: { page: string; browser: ReturnType<TestGateway['browser']> },
     username: string,
     password: string,
-  ): Promise<{ status: number; body: string; cookies: string[] }> {
-    const field = (name: string) =>
-      new RegExp(`name="${name}" value="([^"]*)"`).exec(opened.page)?.[1] ?? '';
-    const response = await opened.browser.exchange('POST', `${gw.url}/_sso/ldap/corp`, {
-      state: field('state'),
-      csrf: field('csrf'),
-      username,
-      password,
-    });
-    return {
-      status: response.status,
-      body: await response.text(),
-      cookies: response.headers.getSetCookie(),
-    };
-  }
+  ) => post(gw, opened.browser, 'corp', opened.page, username, password);
 
   async function traceOf(id: string): Promise<TrialSignInTrace> {
     const read = await api('GET', `test-sign-ins/${id}`);

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MASK } from '../../core/index.js';
+import { callAdminApi, createEntryByApi } from '../../test-support/admin-api.js';
 import type { TestGateway } from '../../test-support/gateway-fixture.js';
 import { startTestGateway, storedApiToken } from '../../test-support/gateway-fixture.js';
 import type { RunningSimpleSamlPhp } from '../saml/test-support/simplesamlphp.js';
@@ -9,6 +10,7 @@ import {
   simpleSamlPhpSkip,
   startSimpleSamlPhp,
 } from '../saml/test-support/simplesamlphp.js';
+import { idpSettingsOf } from '../saml/test-support/saml-entries.js';
 import type { TrialSignInTrace } from './trace-types.js';
 
 /**
@@ -23,14 +25,7 @@ describe('a test sign-in of a SAML entry', { skip: simpleSamlPhpSkip }, () => {
   const acsUrl = () => `${gw.url}/_sso/callback/trial-saml`;
 
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${gw.url}/_sso/api/${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    callAdminApi(gw.url, token, method, path, body);
 
   before(async () => {
     gw = await startTestGateway();
@@ -39,21 +34,18 @@ describe('a test sign-in of a SAML entry', { skip: simpleSamlPhpSkip }, () => {
       [{ username: 'carol', name: 'Carol Example', email: 'carol@example.test', groups: ['ops'] }],
       [{ entityId: 'urn:ssogate:test:trial', acsUrl: acsUrl() }],
     );
-    const created = await api('POST', 'entries', {
+    await createEntryByApi(gw.url, token, {
       type: 'saml',
       id: 'trial-saml',
       name: 'Trial SAML',
       enabled: true,
       saml: {
-        ssoUrl: idp.ssoUrl,
-        idpEntityId: idp.entityId,
-        idpCertificate: idp.certificate,
+        ...idpSettingsOf(idp),
         spEntityId: 'urn:ssogate:test:trial',
         attributes: { name: 'displayName', email: 'mail', groups: 'groups' },
       },
       groupMapping: { adminGroups: ['admins'] },
     });
-    assert.equal(created.status, 201, await created.text());
   });
   after(async () => {
     await gw.close();

@@ -1,11 +1,10 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SsogateError } from '../../core/index.js';
 import { sendOutbound } from './send-outbound.js';
-import type { TestServer } from './test-support/http-fixture.js';
-import { outbound, startTestServer } from './test-support/http-fixture.js';
+import { outbound, suiteServers } from './test-support/http-fixture.js';
 
 const secretQuery = 'secret=CANARY_SECRET_7f3a9c&code=CODE_123';
 
@@ -22,15 +21,7 @@ function failsWith(code: string, method = 'GET') {
 }
 
 describe('sendOutbound: failures', () => {
-  const servers: TestServer[] = [];
-  after(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-  });
-  async function serve(...args: Parameters<typeof startTestServer>): Promise<TestServer> {
-    const server = await startTestServer(...args);
-    servers.push(server);
-    return server;
-  }
+  const serve = suiteServers();
 
   test('a server that never answers ends in outbound_timeout at the deadline', async () => {
     const server = await serve(() => undefined);

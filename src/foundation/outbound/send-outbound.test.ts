@@ -1,21 +1,12 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { ThirdPartyResponse } from '../../core/index.js';
 import { sendOutbound } from './send-outbound.js';
-import type { TestServer } from './test-support/http-fixture.js';
-import { outbound, startTestServer } from './test-support/http-fixture.js';
+import { outbound, suiteServers } from './test-support/http-fixture.js';
 
 describe('sendOutbound: responses', () => {
-  const servers: TestServer[] = [];
-  after(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-  });
-  async function serve(...args: Parameters<typeof startTestServer>): Promise<TestServer> {
-    const server = await startTestServer(...args);
-    servers.push(server);
-    return server;
-  }
+  const serve = suiteServers();
 
   test('returns the status and body of a 200 JSON response', async () => {
     const server = await serve((_request, response) => {

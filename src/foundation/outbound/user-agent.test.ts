@@ -1,19 +1,15 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildTokenRequest, compileEntry } from '../../core/index.js';
 import { exampleEntries } from '../../example-server/index.js';
 import { sendOutbound } from './send-outbound.js';
-import type { TestServer } from './test-support/http-fixture.js';
-import { outbound, startTestServer } from './test-support/http-fixture.js';
+import { outbound, suiteServers } from './test-support/http-fixture.js';
 import { defaultUserAgent, ssogateVersion } from './user-agent.js';
 
 describe('the headers the gateway sends by default', () => {
-  const servers: TestServer[] = [];
-  after(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-  });
+  const serve = suiteServers();
 
   test("the version is package.json's", async () => {
     const manifest = JSON.parse(await readFile(join(process.cwd(), 'package.json'), 'utf8')) as {
@@ -24,8 +20,7 @@ describe('the headers the gateway sends by default', () => {
   });
 
   test("a token call carries User-Agent: ssogate/<version> and Accept: application/json; an entry's own User-Agent wins", async () => {
-    const server = await startTestServer((_request, response) => response.end('{}'));
-    servers.push(server);
+    const server = await serve((_request, response) => response.end('{}'));
     const { getStyle } = exampleEntries(server.url);
     const plain = compileEntry(getStyle);
     const named = compileEntry({
@@ -49,8 +44,7 @@ describe('the headers the gateway sends by default', () => {
   });
 
   test('any other outbound call carries it too', async () => {
-    const server = await startTestServer((_request, response) => response.end('ok'));
-    servers.push(server);
+    const server = await serve((_request, response) => response.end('ok'));
     await sendOutbound(outbound({ url: `${server.url}/logout` }));
     assert.equal(server.received[0]?.headers['user-agent'], defaultUserAgent);
   });

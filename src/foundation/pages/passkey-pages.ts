@@ -1,5 +1,6 @@
 import { html } from './html.js';
 import { messagesOf, renderDocument } from './layout.js';
+import { factorNameField } from './second-factor-pages.js';
 import type { PageContext } from './layout.js';
 
 /**
@@ -50,19 +51,7 @@ export function passkeyPage(input: PasskeyPageInput): string {
         <input type="hidden" name="csrf" value="${input.csrfToken}" />
         <input type="hidden" name="return_to" value="${input.returnTo}" />
         <input type="hidden" name="response" value="" />
-        ${
-          register
-            ? html`<label for="name">${t.name}</label>
-                <input
-                  id="name"
-                  name="name"
-                  type="text"
-                  maxlength="64"
-                  value="${t.defaultName}"
-                  required
-                />`
-            : undefined
-        }
+        ${register ? factorNameField(t.name, t.defaultName) : undefined}
         <button type="submit" id="passkey-start">${register ? t.enrol : t.verify}</button>
       </form>
       <p><a href="${input.otherHref}">${register ? t.orCodeEnrol : t.orCode}</a></p>

@@ -22,6 +22,46 @@ function hiddenFields(form: FormBase): SafeHtml {
     <input type="hidden" name="return_to" value="${form.returnTo}" />`;
 }
 
+/** A form posted to `action` with the session's form token and where to come back to. */
+function factorForm(form: FormBase, action: string, fields: SafeHtml): SafeHtml {
+  return html`<form method="post" action="${action}">${hiddenFields(form)} ${fields}</form>`;
+}
+
+/**
+ * The one-time code's field. The verify page's also checks the code's shape
+ * and takes the focus; the enrolment page's leaves the focus on the name.
+ */
+function codeField(label: string, verifying: boolean): SafeHtml {
+  return html`<label for="code">${label}</label>
+    <input
+      id="code"
+      name="code"
+      type="text"
+      inputmode="numeric"
+      autocomplete="one-time-code"
+      ${verifying ? html`pattern="[0-9 ]{6,7}"` : undefined}
+      maxlength="7"
+      required
+      ${verifying ? html`autofocus` : undefined}
+    />`;
+}
+
+/** The name of a new factor, an authenticator's or a passkey's (the routes keep 64 characters). */
+export function factorNameField(label: string, defaultName: string): SafeHtml {
+  return html`<label for="name">${label}</label>
+    <input id="name" name="name" type="text" maxlength="64" value="${defaultName}" required />`;
+}
+
+/** The link to the other kind of factor, a passkey's enrolment, where the page offers it. */
+function addPasskeyLink(
+  page: PageContext | undefined,
+  href: string | undefined,
+): SafeHtml | undefined {
+  return href === undefined
+    ? undefined
+    : html`<p><a href="${href}">${messagesOf(page).passkey.add}</a></p>`;
+}
+
 function errorLine(error: string | undefined): SafeHtml | undefined {
   return error === undefined
     ? undefined
@@ -37,36 +77,26 @@ export function verifyFactorPage(input: FormBase & { readonly action: string }):
     html`<h1>${t.verifyHeading}</h1>
       <p>${t.verifyMeans}</p>
       ${errorLine(input.error)}
-      <form method="post" action="${input.action}">
-        ${hiddenFields(input)}
-        <label for="code">${t.code}</label>
-        <input
-          id="code"
-          name="code"
-          type="text"
-          inputmode="numeric"
-          autocomplete="one-time-code"
-          pattern="[0-9 ]{6,7}"
-          maxlength="7"
-          required
-          autofocus
-        />
-        <button type="submit">${t.verify}</button>
-      </form>
+      ${factorForm(
+        input,
+        input.action,
+        html`${codeField(t.code, true)} <button type="submit">${t.verify}</button>`,
+      )}
       <p>${t.orRecovery}</p>
-      <form method="post" action="${input.action}">
-        ${hiddenFields(input)}
-        <label for="recovery">${t.recoveryCode}</label>
-        <input
-          id="recovery"
-          name="recovery"
-          type="text"
-          autocomplete="off"
-          maxlength="32"
-          required
-        />
-        <button type="submit">${t.useRecovery}</button>
-      </form>`,
+      ${factorForm(
+        input,
+        input.action,
+        html`<label for="recovery">${t.recoveryCode}</label>
+          <input
+            id="recovery"
+            name="recovery"
+            type="text"
+            autocomplete="off"
+            maxlength="32"
+            required
+          />
+          <button type="submit">${t.useRecovery}</button>`,
+      )}`,
   );
 }
 
@@ -92,28 +122,14 @@ export function enrolFactorPage(input: EnrolPageInput): string {
       <p>${t.secret} <code id="factor-secret">${input.secret}</code></p>
       <p>${t.uri} <code id="factor-uri">${input.uri}</code></p>
       ${errorLine(input.error)}
-      <form method="post" action="${input.action}">
-        ${hiddenFields(input)}
-        <input type="hidden" name="enrolment" value="${input.sealed}" />
-        <label for="name">${t.factorName}</label>
-        <input id="name" name="name" type="text" maxlength="64" value="${t.defaultName}" required />
-        <label for="code">${t.code}</label>
-        <input
-          id="code"
-          name="code"
-          type="text"
-          inputmode="numeric"
-          autocomplete="one-time-code"
-          maxlength="7"
-          required
-        />
-        <button type="submit">${t.enrol}</button>
-      </form>
-      ${
-        input.passkeyHref === undefined
-          ? undefined
-          : html`<p><a href="${input.passkeyHref}">${messagesOf(input.page).passkey.add}</a></p>`
-      }`,
+      ${factorForm(
+        input,
+        input.action,
+        html`<input type="hidden" name="enrolment" value="${input.sealed}" />
+          ${factorNameField(t.factorName, t.defaultName)} ${codeField(t.code, false)}
+          <button type="submit">${t.enrol}</button>`,
+      )}
+      ${addPasskeyLink(input.page, input.passkeyHref)}`,
   );
 }
 
@@ -165,19 +181,16 @@ export function factorListPage(
               ${factor.name}
               ${factor.kind === 'webauthn' ? html`[${messagesOf(input.page).passkey.kind}]` : undefined}
               (${t.added} ${new Date(factor.createdAt).toISOString().slice(0, 10)})
-              <form method="post" action="${input.removeAction}">
-                ${hiddenFields(input)}
-                <input type="hidden" name="factor" value="${factor.factorId}" />
-                <button type="submit">${t.remove}</button>
-              </form>
+              ${factorForm(
+                input,
+                input.removeAction,
+                html`<input type="hidden" name="factor" value="${factor.factorId}" />
+                  <button type="submit">${t.remove}</button>`,
+              )}
             </li>`,
         )}
       </ul>
       <p><a href="${input.addHref}">${t.add}</a></p>
-      ${
-        input.addPasskeyHref === undefined
-          ? undefined
-          : html`<p><a href="${input.addPasskeyHref}">${messagesOf(input.page).passkey.add}</a></p>`
-      }`,
+      ${addPasskeyLink(input.page, input.addPasskeyHref)}`,
   );
 }

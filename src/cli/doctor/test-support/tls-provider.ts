@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeCertificateChain } from '../../../test-support/certificate-chain.js';
 
 export interface CertificateFiles {
   /** The certificate authority, for SSOGATE_CA_FILE. */
@@ -18,8 +18,8 @@ export interface CertificateFiles {
 /**
  * A private CA and a certificate it signed for localhost and 127.0.0.1
  * (or the names of `subjectAltName`, in openssl's words), valid for `days`
- * from now (-1: expired yesterday), made by the system's openssl so the
- * chain is what a real server presents.
+ * from now (-1: expired yesterday), in a folder of its own
+ * (writeCertificateChain).
  */
 export async function makeCertificates(
   days: number,
@@ -27,55 +27,17 @@ export async function makeCertificates(
 ): Promise<CertificateFiles> {
   const folder = await mkdtemp(join(tmpdir(), 'ssogate-doctor-tls-'));
   const at = (name: string): string => join(folder, name);
-  const openssl = (...args: string[]): void => {
-    execFileSync('openssl', args, { stdio: 'pipe' });
-  };
-  const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl(
-    'req',
-    '-x509',
-    ...ecKey,
-    '-keyout',
-    at('ca.key'),
-    '-out',
-    at('ca.pem'),
-    '-subj',
-    '/CN=ssogate test CA',
-    '-days',
-    '30',
-  );
-  openssl(
-    'req',
-    ...ecKey,
-    '-keyout',
-    at('leaf.key'),
-    '-out',
-    at('leaf.csr'),
-    '-subj',
-    '/CN=localhost',
-  );
-  await writeFile(at('leaf.ext'), `subjectAltName=${subjectAltName}\n`);
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    at('leaf.csr'),
-    '-CA',
-    at('ca.pem'),
-    '-CAkey',
-    at('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    String(days),
-    '-extfile',
-    at('leaf.ext'),
-    '-out',
-    at('leaf.pem'),
-  );
+  writeCertificateChain(folder, {
+    caName: 'ssogate test CA',
+    caDays: 30,
+    commonName: 'localhost',
+    subjectAltName,
+    days,
+  });
   return {
     caFile: at('ca.pem'),
-    certificate: await readFile(at('leaf.pem'), 'utf8'),
-    key: await readFile(at('leaf.key'), 'utf8'),
+    certificate: await readFile(at('cert.pem'), 'utf8'),
+    key: await readFile(at('key.pem'), 'utf8'),
     remove: () => rm(folder, { recursive: true, force: true }),
   };
 }

@@ -27,6 +27,7 @@ export interface FormAnswer {
   readonly status: number;
   readonly body: string;
   readonly location: string | undefined;
+  readonly cookies: readonly string[];
 }
 
 /** The form of `entryId` opened from its start, then posted with these credentials. */
@@ -43,6 +44,7 @@ export async function signIn(
   return post(gw, browser, entryId, form.body, username, password);
 }
 
+/** The password form's page, already open, posted with these credentials. */
 export async function post(
   gw: TestGateway,
   browser: TestBrowser,
@@ -63,5 +65,6 @@ export async function post(
     status: response.status,
     body: await response.text(),
     location: response.headers.get('location') ?? undefined,
+    cookies: response.headers.getSetCookie(),
   };
 }

@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
+import { writeCertificateChain } from '../../../test-support/certificate-chain.js';
 import { waitUntil } from '../../../test-support/wait-until.js';
 
 /*
@@ -329,8 +330,9 @@ function smbConf(dir: string, address: string): string {
 }
 
 /**
- * A private CA and a certificate it signed for the address, by the system's
- * openssl, written where smbConf points; the CA's certificate is returned.
+ * A private CA and a certificate it signed for the address
+ * (writeCertificateChain), written where smbConf points; the CA's
+ * certificate is returned.
  * Samba would make itself one for its host name, which the tests cannot
  * resolve.
  */
@@ -338,51 +340,14 @@ function makeCertificate(dir: string, address: string): string {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const at = (name: string) => join(dir, name);
-  const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  run('openssl', [
-    'req',
-    '-x509',
-    ...ecKey,
-    '-keyout',
-    at('ca.key'),
-    '-out',
-    at('ca.pem'),
-    '-subj',
-    '/CN=ssogate test domain CA',
-    '-days',
-    '2',
-  ]);
-  run('openssl', [
-    'req',
-    ...ecKey,
-    '-keyout',
-    at('key.pem'),
-    '-out',
-    at('cert.csr'),
-    '-subj',
-    `/CN=${netbiosName.toLowerCase()}.${realm.toLowerCase()}`,
-  ]);
-  writeFileSync(
-    at('cert.ext'),
-    `subjectAltName=DNS:${netbiosName.toLowerCase()}.${realm.toLowerCase()},IP:${address}\n`,
-  );
-  run('openssl', [
-    'x509',
-    '-req',
-    '-in',
-    at('cert.csr'),
-    '-CA',
-    at('ca.pem'),
-    '-CAkey',
-    at('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    at('cert.ext'),
-    '-out',
-    at('cert.pem'),
-  ]);
+  const host = `${netbiosName.toLowerCase()}.${realm.toLowerCase()}`;
+  writeCertificateChain(dir, {
+    caName: 'ssogate test domain CA',
+    caDays: 2,
+    commonName: host,
+    subjectAltName: `DNS:${host},IP:${address}`,
+    days: 2,
+  });
   rmSync(at('ca.key'));
   return readFileSync(at('ca.pem'), 'utf8');
 }

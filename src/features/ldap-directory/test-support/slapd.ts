@@ -27,6 +27,12 @@ export const rootPassword = 'directory admin secret';
 export const serviceDn = `cn=gateway,ou=services,${suffix}`;
 export const servicePassword = 'service account secret';
 
+/** The `ldap` settings that find a user's groups in this directory: groupOfNames naming the user. */
+export const groupSearch = {
+  groupFilter: '(&(objectClass=groupOfNames)(member={dn}))',
+  groupBaseDn: `ou=groups,${suffix}`,
+} as const;
+
 /**
  * The input of an enabled LDAP entry that reads this directory's people as
  * the service account, with `ldap` settings of its own (its URL at least);

@@ -1,3 +1,5 @@
+import type { RunningSimpleSamlPhp } from './simplesamlphp.js';
+
 /**
  * A certificate for entries of type saml that only need to validate (its
  * key is not kept: nothing it would sign is ever checked), made once with
@@ -29,4 +31,13 @@ export function samlEntryInput(overrides: Record<string, unknown> = {}): Record<
     },
     ...overrides,
   };
+}
+
+/** An entry's `saml` settings that name this SimpleSAMLphp as its identity provider. */
+export function idpSettingsOf(idp: RunningSimpleSamlPhp): {
+  ssoUrl: string;
+  idpEntityId: string;
+  idpCertificate: string;
+} {
+  return { ssoUrl: idp.ssoUrl, idpEntityId: idp.entityId, idpCertificate: idp.certificate };
 }

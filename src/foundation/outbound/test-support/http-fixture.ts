@@ -1,3 +1,4 @@
+import { after } from 'node:test';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +44,24 @@ export async function startTestServer(
           resolve();
         });
       }),
+  };
+}
+
+/**
+ * startTestServer for the tests of one suite (call it inside `describe`):
+ * every server it starts is closed when the suite ends.
+ */
+export function suiteServers(): (
+  ...args: Parameters<typeof startTestServer>
+) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  after(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+  return async (...args) => {
+    const server = await startTestServer(...args);
+    servers.push(server);
+    return server;
   };
 }
 
