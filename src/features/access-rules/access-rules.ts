@@ -101,7 +101,7 @@ type AccessVerdict = 'allow' | 'deny' | 'second-factor';
  * The session's second factor as the rules judge it: the session read with
  * the request (its `factor`, no other read), and the time of the judgement.
  */
-export interface FactorCheck {
+interface FactorCheck {
   readonly session: SessionRecord;
   readonly now: number;
 }
