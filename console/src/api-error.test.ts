@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, describeFailure, toApiError } from './api-error.js';
+import { ApiError, describeFailure, signInAgainHref, toApiError } from './api-error.js';
 
 describe('a failed admin API call', () => {
   test("takes the API's coded error with its problems and reference", () => {
@@ -67,6 +67,22 @@ describe('a failed admin API call', () => {
     assert.equal(
       describeFailure(weak),
       'A new password is too short.: the new password must be at least 12 characters [password_weak]',
+    );
+  });
+
+  test('a 401 for a missing second factor goes to the factor page, any other to the sign-in', () => {
+    const here = '/_sso/admin/users?q=a';
+    const noFactor = toApiError(401, {
+      error: { code: 'second_factor_required', message: 'admin needs a second factor' },
+    });
+    assert.equal(
+      signInAgainHref(noFactor, here),
+      '/_sso/factor?return_to=%2F_sso%2Fadmin%2Fusers%3Fq%3Da',
+    );
+    const ended = toApiError(401, { error: { code: 'unauthenticated', message: 'no session' } });
+    assert.equal(
+      signInAgainHref(ended, here),
+      '/_sso/login?return_to=%2F_sso%2Fadmin%2Fusers%3Fq%3Da',
     );
   });
 

@@ -34,6 +34,19 @@ export function toApiError(status: number, payload: unknown): ApiError {
 }
 
 /**
+ * Where a 401 sends the console's page, to come back to `here` after: the
+ * factor page when the session lacks the second factor administrators must
+ * give (SSOGATE_ADMIN_SECOND_FACTOR; it asks for a code, or enrols one on
+ * first need), or the sign-in when the session ended.
+ */
+export function signInAgainHref(error: ApiError, here: string): string {
+  const back = encodeURIComponent(here);
+  return error.code === 'second_factor_required'
+    ? `/_sso/factor?return_to=${back}`
+    : `/_sso/login?return_to=${back}`;
+}
+
+/**
  * A message for any failure, with its code and reference when there are.
  * The admin API's messages are English: in English they are shown as sent
  * (they can name the thing at fault); in another language the catalog's

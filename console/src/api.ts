@@ -1,4 +1,4 @@
-import { toApiError } from './api-error';
+import { signInAgainHref, toApiError } from './api-error';
 
 export { ApiError, describeFailure } from './api-error';
 
@@ -28,6 +28,7 @@ export interface CallOptions {
 /**
  * Calls the admin API with the session cookie; every change carries
  * X-CSRF-Token. A session that ended sends the browser to sign in again,
+ * and one whose second factor is missing or too old to the factor page,
  * back to the page it was on.
  */
 export async function api<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
@@ -44,11 +45,12 @@ export async function api<T>(method: string, path: string, options: CallOptions 
   if (response.status === 204) return undefined as T;
   const payload: unknown = await response.json().catch(() => undefined);
   if (response.ok) return payload as T;
-  if (response.status === 401) {
-    const here = window.location.pathname + window.location.search;
-    window.location.assign(`/_sso/login?return_to=${encodeURIComponent(here)}`);
-  }
-  throw toApiError(response.status, payload);
+  const error = toApiError(response.status, payload);
+  if (response.status === 401)
+    window.location.assign(
+      signInAgainHref(error, window.location.pathname + window.location.search),
+    );
+  throw error;
 }
 
 export { formatNumber, formatTime } from './i18n/catalogs';

@@ -41,6 +41,8 @@ export interface TestGatewayOptions {
   readonly issuedPrefix?: string;
   /** What the gateway uses of the storage opened for it (a wrapper that counts calls). */
   readonly wrapStorage?: (storage: GatewayStorage) => GatewayStorage;
+  /** The console build served at /_sso/admin; default: the package's own (console-files.ts). */
+  readonly consoleDir?: string;
 }
 
 export interface TestGateway {
@@ -114,7 +116,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         ? {}
         : { upgradeRecheckMs: options.upgradeRecheckMs }),
     });
-    app = await buildApp(gateway, { logger });
+    app = await buildApp(gateway, {
+      logger,
+      ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
+    });
     await app.listen({ port, host: '127.0.0.1' });
   } catch (error) {
     // Whatever was opened is closed, or its handles would keep the test's process alive.

@@ -791,7 +791,7 @@ export const errorRegistry = {
   second_factor_required: {
     status: 401,
     summary:
-      'An access rule asks for a second factor (or a more recent one) that the session does not hold.',
+      'An access rule, or SSOGATE_ADMIN_SECOND_FACTOR for the console, asks for a second factor (or a more recent one) that the session does not hold.',
   },
   second_factor_invalid: {
     status: 401,

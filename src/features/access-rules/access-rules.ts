@@ -143,8 +143,16 @@ export function accessVerdict(
   return factorRecentEnough(factor, rule.withinMs) ? 'allow' : 'second-factor';
 }
 
-/** Whether the session holds a second factor given no longer than `withinMs` ago. */
-function factorRecentEnough(check: FactorCheck | undefined, withinMs: number | undefined): boolean {
+/**
+ * Whether the session holds a second factor given no longer than `withinMs`
+ * ago (undefined: at any time in the sign-in). The one judgement of a
+ * factor's age, for the rules and for the console's own setting
+ * (sessions/console-factor.ts).
+ */
+export function factorRecentEnough(
+  check: FactorCheck | undefined,
+  withinMs: number | undefined,
+): boolean {
   const given = check?.session.factor;
   if (check === undefined || given === undefined) return false;
   return withinMs === undefined || check.now - given.at <= withinMs;

@@ -3,6 +3,7 @@ import { SsogateError } from '../../core/index.js';
 import { audit } from '../../foundation/http/audit.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { sha256Base64url } from '../../foundation/crypto/hash.js';
+import { consoleFactorRefusal } from '../sessions/console-factor.js';
 import { consoleSessionOf } from '../sessions/console-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import type { ApiTokenOwner } from '../../foundation/storage/types.js';
@@ -27,7 +28,9 @@ const safeMethods: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 /**
  * Authenticates and authorizes an admin API call, before anything in the
  * request is looked at: an API token (`Authorization: Bearer`), or an
- * administrator's session cookie of the auth host (sessions/console-session.ts). A cookie is sent by the browser on its
+ * administrator's session cookie of the auth host (sessions/console-session.ts),
+ * holding a second factor if SSOGATE_ADMIN_SECOND_FACTOR asks for one
+ * (sessions/console-factor.ts). A cookie is sent by the browser on its
  * own, so a changing call by cookie must also prove it came from our page
  * with the X-CSRF-Token header, which another origin cannot read or set.
  */
@@ -45,6 +48,10 @@ export async function authenticateAdmin(
   if (!active.user.isAdmin) {
     throw new SsogateError('forbidden', `${active.user.userId} is not an administrator`);
   }
+  // SSOGATE_ADMIN_SECOND_FACTOR: the session's factor, as the console page
+  // asks it; a token is no sign-in and is not asked.
+  const noFactor = consoleFactorRefusal(gateway, active, request.url.split('?')[0] ?? '');
+  if (noFactor !== undefined) throw noFactor;
   if (!safeMethods.has(request.method)) {
     const header = request.headers['x-csrf-token'];
     if (typeof header !== 'string' || header !== csrfTokenFor(active.id)) {

@@ -11,7 +11,7 @@ export const openApiPath = '/_sso/api/openapi.json';
 
 const errorAnswers: Readonly<Record<number, string>> = {
   400: 'the request is invalid: `request_invalid` or `entry_invalid`, each problem naming its field',
-  401: '`unauthenticated`: no API token and no valid session',
+  401: '`unauthenticated`: no API token and no valid session; `second_factor_required`: an administrator’s session without the second factor SSOGATE_ADMIN_SECOND_FACTOR asks for',
   403: '`forbidden` (not an administrator) or `csrf_failed` (a change by cookie without X-CSRF-Token)',
   404: '`not_found` or `entry_unknown`',
   409: 'the change conflicts with the current state; the code says how',

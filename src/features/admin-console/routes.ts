@@ -4,6 +4,7 @@ import { SsogateError } from '../../core/index.js';
 import { authHostOnly } from '../../foundation/http/auth-host-only.js';
 import type { Gateway } from '../../foundation/http/gateway.js';
 import { NoSessionError, sendFailure, sendPage, wantsPage } from '../../foundation/http/respond.js';
+import { consoleFactorHref, consoleFactorRefusal } from '../sessions/console-factor.js';
 import { consoleSessionOf } from '../sessions/console-session.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { allowSignOutRedirect, shownUser } from '../sessions/sign-out-form.js';
@@ -22,7 +23,8 @@ interface ConsoleOptions {
 }
 
 /**
- * The admin console (`/_sso/admin/...`, docs/console.md), for administrators only.
+ * The admin console (`/_sso/admin/...`, docs/console.md), for administrators only,
+ * with a second factor when SSOGATE_ADMIN_SECOND_FACTOR asks for one.
  * Every path under it but `assets/` is one of the app's own pages and gets
  * index.html; the app then talks to the admin API with the session cookie
  * and the CSRF token embedded here.
@@ -78,6 +80,14 @@ async function serveConsole(
   }
 
   const path = request.url.split('?')[0] ?? '';
+  const noFactor = consoleFactorRefusal(gateway, active, path);
+  if (noFactor !== undefined) {
+    // Sent to give it (or enrol one on first need), and back to this page.
+    if (wantsPage(request))
+      return reply.redirect(consoleFactorHref(safeReturnTo(request.url)), 302);
+    sendFailure(gateway, request, reply, noFactor);
+    return reply;
+  }
   if (path.startsWith(ASSETS_PREFIX)) return sendAsset(gateway, files, request, reply, path);
 
   const indexHtml = await files.indexHtml();

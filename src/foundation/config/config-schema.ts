@@ -45,6 +45,14 @@ export const settings = {
     help: '32 random bytes in base64 (openssl rand -base64 32) or 64 hex characters',
   },
   adminPassword: { env: 'SSOGATE_ADMIN_PASSWORD', help: 'at least 12 characters' },
+  adminSecondFactor: {
+    env: 'SSOGATE_ADMIN_SECOND_FACTOR',
+    help: 'off, or required to have administrators give a second factor before the console and the admin API answer their session',
+  },
+  adminSecondFactorWithinMinutes: {
+    env: 'SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES',
+    help: "minutes an administrator's second factor counts for the console before it is asked again, 1-43200, with SSOGATE_ADMIN_SECOND_FACTOR=required",
+  },
   upstream: {
     env: 'SSOGATE_UPSTREAM',
     help: 'the http(s) origin of the application to protect, or KEY=URL pairs separated by commas, a key being a path prefix, a host or a host and a prefix (/wiki=http://127.0.0.1:3000,wiki.corp.example=http://10.0.0.5:3000,git.corp.example/api=http://10.0.0.6:3000), or a JSON object of them',
@@ -224,6 +232,9 @@ export const configSchema = z.object({
     .default('ssogate:'),
   secretKey: z.string().min(1).optional(),
   adminPassword: z.string().min(12, 'must be at least 12 characters').optional(),
+  adminSecondFactor: z.enum(['off', 'required']).default('off'),
+  // Checked against adminSecondFactor by load-config.ts.
+  adminSecondFactorWithinMinutes: minutes(43_200).optional(),
   // Parsed further, with every problem reported, by proxy-settings.ts.
   upstream: z.union([z.string().min(1), z.record(z.string(), z.string())]).optional(),
   upstreamTimeoutSeconds: z.coerce.number().int().min(1).max(3600).default(60),

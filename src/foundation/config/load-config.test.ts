@@ -265,6 +265,29 @@ describe('loadConfig', () => {
     });
   });
 
+  test("SSOGATE_ADMIN_SECOND_FACTOR: off by default; required, with a factor's maximum age or none", () => {
+    assert.equal(loadConfig({}).adminSecondFactor, undefined);
+    assert.equal(loadConfig({ SSOGATE_ADMIN_SECOND_FACTOR: 'off' }).adminSecondFactor, undefined);
+    assert.deepEqual(loadConfig({ SSOGATE_ADMIN_SECOND_FACTOR: 'required' }).adminSecondFactor, {
+      withinMs: undefined,
+    });
+    const recent = loadConfig({
+      SSOGATE_ADMIN_SECOND_FACTOR: 'required',
+      SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES: '30',
+    });
+    assert.deepEqual(recent.adminSecondFactor, { withinMs: 30 * 60_000 });
+    const problems = problemsOf({
+      SSOGATE_ADMIN_SECOND_FACTOR: 'Required',
+      SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES: '43201',
+    });
+    assert.equal(problems.length, 2, problems.join('\n'));
+    assert.match(problems[0] ?? '', /^SSOGATE_ADMIN_SECOND_FACTOR: .*; expected off, or required /);
+    assert.match(problems[1] ?? '', /^SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES: .*1-43200/);
+    assert.deepEqual(problemsOf({ SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES: '15' }), [
+      'SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES: 15 needs SSOGATE_ADMIN_SECOND_FACTOR=required; without it no second factor is asked of administrators',
+    ]);
+  });
+
   test('the idle time-out may not exceed the lifetime', () => {
     const problems = problemsOf({
       SSOGATE_SESSION_IDLE_MINUTES: '100',

@@ -38,6 +38,13 @@ export interface Config {
   readonly redisPrefix: string;
   readonly secretKey: string | undefined;
   readonly adminPassword: string | undefined;
+  /**
+   * Whether the console and the admin API ask an administrator's session
+   * for a second factor (SSOGATE_ADMIN_SECOND_FACTOR), and how recent it
+   * must be (SSOGATE_ADMIN_SECOND_FACTOR_WITHIN_MINUTES; undefined: once
+   * per sign-in); undefined when off (sessions/console-factor.ts).
+   */
+  readonly adminSecondFactor: { readonly withinMs: number | undefined } | undefined;
   /** Applications behind the gateway, longest prefix first; empty: the portal page. */
   readonly upstreams: readonly Upstream[];
   readonly upstreamTimeoutMs: number;
@@ -174,6 +181,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisPrefix: value.redisPrefix,
     secretKey: value.secretKey,
     adminPassword: value.adminPassword,
+    adminSecondFactor:
+      value.adminSecondFactor === 'off'
+        ? undefined
+        : {
+            withinMs:
+              value.adminSecondFactorWithinMinutes === undefined
+                ? undefined
+                : value.adminSecondFactorWithinMinutes * minute,
+          },
     upstreams: further.upstreams,
     upstreamTimeoutMs: value.upstreamTimeoutSeconds * 1000,
     headersTimeoutMs: value.headersTimeoutSeconds * 1000,
@@ -304,6 +320,7 @@ function checkedFurther(value: Partial<SettingValues>, cwd: string, problems: st
     problems,
   );
   checkWorkers(value, problems);
+  checkAdminSecondFactor(value, problems);
   return {
     redis,
     upstreams,
@@ -339,6 +356,19 @@ function checkWorkers(value: Partial<SettingValues>, problems: string[]): void {
     problems.push(
       `${variable}: with several workers the metrics need ${settings.metricsAddress.env}, where the counts of every worker are added up; on the gateway's own listener each scrape would read one worker's`,
     );
+}
+
+/**
+ * A maximum age of the administrators' second factor means nothing while
+ * none is asked: said at start rather than ignored, as a rule's `within`
+ * without `factor: 2` is (proxy-settings.ts).
+ */
+function checkAdminSecondFactor(value: Partial<SettingValues>, problems: string[]): void {
+  const within = value.adminSecondFactorWithinMinutes;
+  if (within === undefined || value.adminSecondFactor !== 'off') return;
+  problems.push(
+    `${settings.adminSecondFactorWithinMinutes.env}: ${String(within)} needs ${settings.adminSecondFactor.env}=required; without it no second factor is asked of administrators`,
+  );
 }
 
 /** Several PostgreSQL servers, libpq style: read as the storage will (storage/postgres/failover-pool.ts). */
