@@ -1,0 +1,530 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GatewayStorage } from '../../app/open-storage.js';
+import { openStorage } from '../../app/open-storage.js';
+import type { ExampleServer } from '../../example-server/index.js';
+import { exampleEntries, startExampleServer } from '../../example-server/index.js';
+import { loadConfig } from '../../foundation/config/load-config.js';
+import { cookieNames } from '../../foundation/web/cookies.js';
+import type { GatewayProcess } from '../../multi-instance/test-support/gateway-process.js';
+import {
+  instanceSettings,
+  sharedFileSettings,
+  startGatewayProcess,
+} from '../../multi-instance/test-support/gateway-process.js';
+import { isRequestTo, logLine, logLines } from '../../multi-instance/test-support/worker-logs.js';
+import { TestBrowser } from '../../test-support/browser.js';
+import { freePort } from '../../test-support/free-port.js';
+import { waitForAuditEvent } from '../../test-support/audit-events.js';
+import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import {
+  signInAtExample,
+  startTestGateway,
+  storedApiToken,
+} from '../../test-support/gateway-fixture.js';
+import type { TestBackend } from '../../test-support/test-backend.js';
+import { needsPostgresAndRedis, testBackend } from '../../test-support/test-backend.js';
+import { waitUntil } from '../../test-support/wait-until.js';
+import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
+import { csrfTokenFor } from '../sessions/session-service.js';
+import { assertion, newAuthenticator, registration } from './test-support/authenticator.js';
+import { base32Decode, base32Encode, matchingStep, totpCode } from './totp.js';
+
+/** One time step (RFC 6238 §4.1): the clock moves by this to the next code. */
+const stepMs = 30_000;
+
+/** The users of these tests; the rule asks each for a second factor. */
+const users = ['tia', 'rey', 'cam', 'ada', 'pax'];
+const factorRule = [{ path: '/pay', users, factor: 2 }];
+
+/** A gateway's answer to a request of its own making, nothing followed. */
+interface Answer {
+  readonly status: number;
+  readonly location: string | null;
+  readonly body: string;
+}
+
+const idOf = (cookie: string) => cookie.split('=')[1] ?? '';
+
+async function get(url: string, cookie: string): Promise<Answer> {
+  const response = await fetch(url, {
+    headers: { cookie, accept: 'text/html' },
+    redirect: 'manual',
+  });
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    body: await response.text(),
+  };
+}
+
+/** A form posted with the session's cookie and form token, as the factor pages' forms are. */
+async function post(url: string, cookie: string, fields: Record<string, string>): Promise<Answer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    body: new URLSearchParams({ csrf: csrfTokenFor(idOf(cookie)), return_to: '/pay', ...fields }),
+    redirect: 'manual',
+  });
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    body: await response.text(),
+  };
+}
+
+/** A code or a recovery code given on `gw`'s factor page. */
+const giveCode = (gw: TestGateway, cookie: string, fields: Record<string, string>) =>
+  post(`${gw.url}/_sso/factor`, cookie, fields);
+
+/** Forward-auth's check of /pay on `gw` (the remembered path: session cache, fast path). */
+async function payCheck(
+  gw: TestGateway,
+  cookie: string,
+): Promise<{ status: number; body: string }> {
+  const response = await fetch(`${gw.url}/_sso/auth`, {
+    headers: {
+      cookie,
+      'x-forwarded-host': new URL(gw.gateway.config.publicUrl).host,
+      'x-forwarded-uri': '/pay',
+      'x-forwarded-proto': 'http',
+    },
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+const remembered = (gw: TestGateway, cookie: string) =>
+  gw.gateway.sessionCache.remembered(idOf(cookie)) !== undefined;
+
+/** The challenge of a passkey page (its form's data-options). */
+function challengeOf(body: string): string {
+  const options = /data-options="([^"]*)"/.exec(body)?.[1]?.replaceAll('&quot;', '"');
+  const challenge = /"challenge":"([^"]+)"/.exec(options ?? '')?.[1];
+  assert.ok(challenge !== undefined, `a passkey page:\n${body}`);
+  return challenge;
+}
+
+/** The audit event of a refused second factor of `userId`, with its code. */
+async function refusalAudited(gw: TestGateway, userId: string, code: string): Promise<void> {
+  const event = await waitForAuditEvent(
+    gw.storage.audit,
+    { kind: 'second_factor', outcome: 'failure', userId, limit: 10 },
+    (found) => found.code === code,
+  );
+  assert.equal(event.code, code);
+}
+
+/**
+ * The second factor on two gateways sharing their storage, as two instances
+ * behind one public URL (the second is told the first's): what one accepts
+ * counts on the other, at once. `start` opens the two; `clock` is both
+ * gateways' clock, which the tests move to the next code's step.
+ */
+function factorAcrossInstances(
+  start: (shared: Record<string, string>) => Promise<readonly [TestGateway, TestGateway]>,
+  clock: { now: number },
+): void {
+  let a: TestGateway;
+  let b: TestGateway;
+
+  before(async () => {
+    [a, b] = await start({
+      SSOGATE_ACCESS_RULES: JSON.stringify(factorRule),
+      // Instances share one secret key: the authenticators' secrets are sealed with it.
+      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    });
+    assert.equal(b.gateway.config.publicUrl, a.gateway.config.publicUrl);
+    assert.equal(a.gateway.sessionCache.enabled && b.gateway.sessionCache.enabled, true);
+  });
+  after(async () => {
+    // The second first: the first's cleanup drops the storage both use.
+    await b.close();
+    await a.close();
+  });
+
+  /**
+   * A new session of `userId` made on `gw` enrols an authenticator there
+   * (the code of the clock's step); its key and recovery codes. The clock
+   * then moves one step on, to a code not yet used.
+   */
+  async function enrolled(
+    gw: TestGateway,
+    userId: string,
+  ): Promise<{ secret: Uint8Array; recovery: string[] }> {
+    const cookie = await signedInCookie(gw.gateway, userId);
+    const page = await get(`${gw.url}/_sso/factor?return_to=%2Fpay`, cookie);
+    assert.equal(page.status, 200, page.body);
+    const key = /id="factor-secret">([A-Z2-7]+)</.exec(page.body)?.[1] ?? '';
+    const secret = base32Decode(key);
+    const sealed = /name="enrolment" value="([^"]*)"/.exec(page.body)?.[1];
+    assert.ok(secret !== undefined && key !== '' && sealed !== undefined, page.body);
+    const saved = await post(`${gw.url}/_sso/factor/enrol`, cookie, {
+      enrolment: sealed,
+      name: 'Phone',
+      code: totpCode(secret, clock.now),
+    });
+    assert.equal(saved.status, 200, saved.body);
+    const recovery = [...saved.body.matchAll(/<code>([a-z2-7]{5}-[a-z2-7]{5})<\/code>/g)].map(
+      (match) => match[1] ?? '',
+    );
+    assert.equal(recovery.length, 10);
+    clock.now += stepMs;
+    return { secret, recovery };
+  }
+
+  test('a one-time code accepted on A is refused on B within its window, then the next code passes on B', async () => {
+    const { secret } = await enrolled(a, 'tia');
+    const onA = await signedInCookie(a.gateway, 'tia');
+    const onB = await signedInCookie(b.gateway, 'tia');
+    const code = totpCode(secret, clock.now);
+    const accepted = await giveCode(a, onA, { code });
+    assert.equal(accepted.status, 303, accepted.body);
+    assert.equal(accepted.location, '/pay');
+
+    // Were the last used step kept by each instance apart, B would take the
+    // code again (303) and its session would pass /pay.
+    const replayed = await giveCode(b, onB, { code });
+    assert.equal(replayed.status, 401, replayed.body);
+    await refusalAudited(b, 'tia', 'second_factor_invalid');
+    assert.equal((await payCheck(b, onB)).status, 401);
+    // One step later the code is still within its window (RFC 6238 §5.2), and still refused.
+    clock.now += stepMs;
+    assert.notEqual(matchingStep(secret, code, clock.now), undefined);
+    assert.equal((await giveCode(b, onB, { code })).status, 401);
+    // The refusals were for the code's reuse alone: the next code passes on B.
+    const next = await giveCode(b, onB, { code: totpCode(secret, clock.now) });
+    assert.equal(next.status, 303, next.body);
+    assert.equal((await payCheck(b, onB)).status, 204);
+  });
+
+  test('a recovery code used on A is refused on B', async () => {
+    const { recovery } = await enrolled(a, 'rey');
+    const [first = '', second = ''] = recovery;
+    const onA = await signedInCookie(a.gateway, 'rey');
+    const onB = await signedInCookie(b.gateway, 'rey');
+    assert.equal((await giveCode(a, onA, { recovery: first })).status, 303);
+    // Used up in the shared database, or B would accept it (303).
+    const replayed = await giveCode(b, onB, { recovery: first });
+    assert.equal(replayed.status, 401, replayed.body);
+    await refusalAudited(b, 'rey', 'second_factor_invalid');
+    assert.equal((await giveCode(b, onB, { recovery: second })).status, 303);
+  });
+
+  test("a factor given on A is honoured at once by B's remembered check", async () => {
+    const { secret } = await enrolled(a, 'cam');
+    const session = await signedInCookie(a.gateway, 'cam');
+    // B answers "factor missing" twice, the second time from its cache.
+    for (let check = 0; check < 2; check += 1) {
+      const refused = await payCheck(b, session);
+      assert.equal(refused.status, 401);
+      assert.match(refused.body, /"second_factor_required"/);
+    }
+    assert.equal(remembered(b, session), true);
+    const given = await giveCode(a, session, { code: totpCode(secret, clock.now) });
+    assert.equal(given.status, 303, given.body);
+    // A's write told B to forget the session: without that revocation B's
+    // cache would answer 401 "factor missing" until the session's next touch.
+    assert.equal((await payCheck(b, session)).status, 204);
+    assert.equal((await payCheck(a, session)).status, 204);
+  });
+
+  test("an administrator's reset on A ends the user's sessions on B at once, remembered or not", async () => {
+    const { secret } = await enrolled(a, 'ada');
+    const withFactor = await signedInCookie(b.gateway, 'ada');
+    const plain = await signedInCookie(b.gateway, 'ada');
+    assert.equal(
+      (await giveCode(b, withFactor, { code: totpCode(secret, clock.now) })).status,
+      303,
+    );
+    // B answers "factor present" twice, the second time from its cache.
+    assert.deepEqual(
+      [(await payCheck(b, withFactor)).status, (await payCheck(b, withFactor)).status],
+      [204, 204],
+    );
+    assert.equal(remembered(b, withFactor), true);
+    assert.equal((await get(`${b.url}/_sso/me`, plain)).status, 200);
+
+    const user = await a.storage.users.findByUserId('ada');
+    assert.ok(user !== undefined);
+    const token = await storedApiToken(a, 'factor-instances-reset');
+    const reset = await fetch(`${a.url}/_sso/api/users/${String(user.id)}/second-factors/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(reset.status, 200);
+    const answer = (await reset.json()) as { factorsRemoved: number; sessionsEnded: number };
+    assert.deepEqual(answer, { factorsRemoved: 1, sessionsEnded: 3 });
+    // The reset's end of the sessions reached B before A answered: without
+    // it, B's cache would answer 204 "factor present" until the next touch.
+    assert.equal(remembered(b, withFactor), false);
+    const refused = await payCheck(b, withFactor);
+    assert.equal(refused.status, 401);
+    assert.match(refused.body, /"unauthenticated"/);
+    assert.equal((await get(`${b.url}/_sso/me`, plain)).status, 401);
+    assert.deepEqual(await b.storage.secondFactors.list(user.id), []);
+  });
+
+  test('a passkey answer taken on B is refused when replayed on A; an old counter is refused', async () => {
+    const key = newAuthenticator(a.gateway.config.publicUrl);
+    const enrolling = await signedInCookie(a.gateway, 'pax');
+    const enrolPage = await get(`${a.url}/_sso/factor/passkey/enrol?return_to=%2Fpay`, enrolling);
+    assert.equal(enrolPage.status, 200, enrolPage.body);
+    const enrolled = await post(`${a.url}/_sso/factor/passkey/enrol`, enrolling, {
+      name: 'Laptop',
+      response: registration(key, challengeOf(enrolPage.body)),
+    });
+    assert.equal(enrolled.status, 200, enrolled.body);
+
+    const session = await signedInCookie(a.gateway, 'pax');
+    const askedOnA = await get(`${a.url}/_sso/factor?return_to=%2Fpay`, session);
+    const answer = assertion(key, challengeOf(askedOnA.body), { counter: 1 });
+    // A's challenge, answered on B: challenges are kept where every instance reads them.
+    const taken = await post(`${b.url}/_sso/factor/passkey`, session, { response: answer });
+    assert.equal(taken.status, 303, taken.body);
+    // Replayed on A: its challenge is gone, taken by B's one delete.
+    const replayed = await post(`${a.url}/_sso/factor/passkey`, session, { response: answer });
+    assert.equal(replayed.status, 400, replayed.body);
+    assert.match(replayed.body, /webauthn_challenge/);
+    await refusalAudited(a, 'pax', 'webauthn_challenge');
+    // A fresh challenge from B, answered on A with the counter B saw: a clone's answer.
+    const askedOnB = await get(`${b.url}/_sso/factor?return_to=%2Fpay`, session);
+    const cloned = assertion(key, challengeOf(askedOnB.body), { counter: 1 });
+    const refused = await post(`${a.url}/_sso/factor/passkey`, session, { response: cloned });
+    assert.equal(refused.status, 401, refused.body);
+    assert.match(refused.body, /webauthn_counter/);
+  });
+}
+
+describe(
+  'a second factor on two instances sharing PostgreSQL and Redis',
+  { skip: needsPostgresAndRedis },
+  () => {
+    const clock = { now: Date.now() };
+    factorAcrossInstances(async (shared) => {
+      const a = await startTestGateway({ env: shared, clock: () => clock.now });
+      const { database, redisPrefix, publicUrl } = a.gateway.config;
+      assert.equal(database.kind, 'postgres');
+      try {
+        const b = await startTestGateway({
+          env: {
+            ...shared,
+            SSOGATE_DATABASE_URL: database.url,
+            SSOGATE_REDIS_PREFIX: redisPrefix,
+            SSOGATE_PUBLIC_URL: publicUrl,
+          },
+          clock: () => clock.now,
+        });
+        return [a, b] as const;
+      } catch (error) {
+        await a.close();
+        throw error;
+      }
+    }, clock);
+  },
+);
+
+describe('a second factor on two gateways over one SQLite file', () => {
+  const clock = { now: Date.now() };
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ssogate-factor-file-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  factorAcrossInstances(async (shared) => {
+    const env = { ...sharedFileSettings(dir), ...shared };
+    const a = await startTestGateway({ env, clock: () => clock.now });
+    try {
+      const b = await startTestGateway({
+        env: { ...env, SSOGATE_PUBLIC_URL: a.gateway.config.publicUrl },
+        clock: () => clock.now,
+      });
+      return [a, b] as const;
+    } catch (error) {
+      await a.close();
+      throw error;
+    }
+  }, clock);
+});
+
+/** A request on a connection of its own (no keep-alive), so it may land on either worker. */
+function freshRequest(
+  url: string,
+  headers: Record<string, string>,
+  form?: Record<string, string>,
+): Promise<number> {
+  const body = form === undefined ? undefined : new URLSearchParams(form).toString();
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: body === undefined ? 'GET' : 'POST',
+        agent: false,
+        headers: {
+          ...headers,
+          ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.once('end', () => {
+          resolve(response.statusCode ?? 0);
+        });
+      },
+    );
+    outgoing.once('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/**
+ * One gateway of two workers (SSOGATE_WORKERS=2, src/app/worker-pool.ts),
+ * each a process of its own with its own memory: a code accepted through
+ * one worker is refused through the other, and the factor it gave passes
+ * every worker's check at once. `backendEnv` gives the storage (none: the
+ * data directory's SQLite file, which both workers open).
+ */
+function factorThroughTwoWorkers(backendEnv: () => Promise<TestBackend | undefined>): void {
+  let example: ExampleServer;
+  let gateway: GatewayProcess;
+  let backend: TestBackend | undefined;
+  let storage: GatewayStorage;
+  let dir: string;
+  let url: string;
+
+  before(async () => {
+    example = await startExampleServer();
+    backend = await backendEnv();
+    dir = await mkdtemp(join(tmpdir(), 'ssogate-factor-workers-'));
+    const entriesFile = join(dir, 'entries.json');
+    const presets = exampleEntries(example.url);
+    await writeFile(
+      entriesFile,
+      JSON.stringify({ entries: [{ ...presets.getStyle, isDefault: true }] }),
+    );
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env = {
+      ...instanceSettings(dir, entriesFile),
+      ...(backend?.env ?? {}),
+      SSOGATE_PUBLIC_URL: url,
+      SSOGATE_ACCESS_RULES: JSON.stringify([{ path: '/pay', users: ['alice'], factor: 2 }]),
+      SSOGATE_WORKERS: '2',
+      // Request lines name the worker (pid) that answered.
+      SSOGATE_LOG_LEVEL: 'info',
+      SSOGATE_REQUEST_LOG: 'all',
+    };
+    gateway = await startGatewayProcess(port, env);
+    // The test's own view of the same storage, to give alice an authenticator.
+    storage = await openStorage(loadConfig(env));
+  });
+  after(async () => {
+    await gateway.stop();
+    await storage.close();
+    await example.close();
+    await backend?.cleanup();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The pid of the worker that answered the first POST of a code from log line `from` on. */
+  const workerOfCode = async (from: number) =>
+    (
+      await logLine(
+        gateway,
+        (line) =>
+          isRequestTo(line, '/_sso/factor') && (line.req as { method?: string }).method === 'POST',
+        from,
+      )
+    ).pid;
+
+  test('a code accepted through one worker is refused through the other; every worker honours the factor', async () => {
+    const browser = new TestBrowser({ freshConnections: true });
+    await signInAtExample(browser, example.url, 'alice');
+    const landed = await browser.open(`${url}/_sso/login/example-get?return_to=/landing`);
+    assert.equal(landed.url, `${url}/landing`, landed.body);
+    const sessionName = cookieNames(false).session;
+    const cookie = `${sessionName}=${browser.cookies(url).get(sessionName) ?? ''}`;
+    await browser.close();
+    const user = await storage.users.findByUserId('alice');
+    assert.ok(user !== undefined);
+    const secret = randomBytes(20);
+    await storage.secondFactors.addTotp({
+      factorId: randomUUID(),
+      userRowId: user.id,
+      name: 'Phone',
+      secret: base32Encode(secret),
+      lastStep: 0,
+      createdAt: Date.now(),
+    });
+
+    const form = {
+      csrf: csrfTokenFor(idOf(cookie)),
+      return_to: '/pay',
+      code: totpCode(secret, Date.now()),
+    };
+    const give = () => freshRequest(`${url}/_sso/factor`, { cookie }, form);
+    let from = logLines(gateway).length;
+    assert.equal(await give(), 303);
+    const accepting = await workerOfCode(from);
+    // Replayed until the other worker answers (connections alternate between
+    // them): each is refused. A last step kept in a worker's memory would
+    // let the other accept it (303).
+    const refusing = new Set<unknown>();
+    const crossed = () => [...refusing].some((pid) => pid !== accepting);
+    for (let replay = 0; replay < 4 && !crossed(); replay += 1) {
+      from = logLines(gateway).length;
+      assert.equal(await give(), 401);
+      refusing.add(await workerOfCode(from));
+    }
+    assert.ok(crossed(), `no replay reached the other worker:\n${gateway.output.join('')}`);
+    const refusal = await waitForAuditEvent(storage.audit, {
+      kind: 'second_factor',
+      outcome: 'failure',
+      userId: 'alice',
+    });
+    assert.equal(refusal.code, 'second_factor_invalid');
+
+    const checked = logLines(gateway).length;
+    const forwarded = {
+      cookie,
+      'x-forwarded-host': new URL(url).host,
+      'x-forwarded-uri': '/pay',
+      'x-forwarded-proto': 'http',
+    };
+    const checks = await Promise.all(
+      Array.from({ length: 8 }, () => freshRequest(`${url}/_sso/auth`, forwarded)),
+    );
+    assert.deepEqual(checks, Array<number>(8).fill(204));
+    await waitUntil(
+      () =>
+        new Set(
+          logLines(gateway)
+            .slice(checked)
+            .filter((line) => isRequestTo(line, '/_sso/auth'))
+            .map((line) => line.pid),
+        ).size === 2,
+      {
+        message: () => `checks of /pay on both workers:\n${gateway.output.join('')}`,
+        intervalMs: 50,
+      },
+    );
+  });
+}
+
+describe('a second factor through two workers on one SQLite file', () => {
+  factorThroughTwoWorkers(() => Promise.resolve(undefined));
+});
+
+describe(
+  'a second factor through two workers on PostgreSQL and Redis',
+  { skip: needsPostgresAndRedis },
+  () => {
+    factorThroughTwoWorkers(() => testBackend());
+  },
+);
