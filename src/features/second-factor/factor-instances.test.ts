@@ -21,7 +21,7 @@ import { isRequestTo, logLine, logLines } from '../../multi-instance/test-suppor
 import { TestBrowser } from '../../test-support/browser.js';
 import { freePort } from '../../test-support/free-port.js';
 import { waitForAuditEvent } from '../../test-support/audit-events.js';
-import type { TestGateway } from '../../test-support/gateway-fixture.js';
+import type { TestGateway, TestGatewayOptions } from '../../test-support/gateway-fixture.js';
 import {
   signInAtExample,
   startTestGateway,
@@ -30,7 +30,11 @@ import {
 import type { TestBackend } from '../../test-support/test-backend.js';
 import { needsPostgresAndRedis, testBackend } from '../../test-support/test-backend.js';
 import { waitUntil } from '../../test-support/wait-until.js';
-import { signedInCookie } from '../reverse-proxy/test-support/upstream-fixture.js';
+import type { EchoUpstream } from '../reverse-proxy/test-support/upstream-fixture.js';
+import {
+  signedInCookie,
+  startEchoUpstream,
+} from '../reverse-proxy/test-support/upstream-fixture.js';
 import { csrfTokenFor } from '../sessions/session-service.js';
 import { assertion, newAuthenticator, registration } from './test-support/authenticator.js';
 import { base32Decode, base32Encode, matchingStep, totpCode } from './totp.js';
@@ -39,7 +43,7 @@ import { base32Decode, base32Encode, matchingStep, totpCode } from './totp.js';
 const stepMs = 30_000;
 
 /** The users of these tests; the rule asks each for a second factor. */
-const users = ['tia', 'rey', 'cam', 'ada', 'pax'];
+const users = ['tia', 'rey', 'lim', 'cam', 'ada', 'pax'];
 const factorRule = [{ path: '/pay', users, factor: 2 }];
 
 /** A gateway's answer to a request of its own making, nothing followed. */
@@ -119,32 +123,121 @@ async function refusalAudited(gw: TestGateway, userId: string, code: string): Pr
   assert.equal(event.code, code);
 }
 
+/** Two gateways on one storage, as two instances of one deployment. */
+interface Pair {
+  readonly a: TestGateway;
+  readonly b: TestGateway;
+  close(): Promise<void>;
+}
+
+interface PairOptions {
+  /** Both gateways' settings, naming the first's port (the second is told the first's public URL). */
+  readonly envOfPort: (port: number) => Record<string, string>;
+  /** Entries stored through the first. */
+  readonly entries?: TestGatewayOptions['entries'];
+}
+
+/** Opens a pair on the storage of a backend: the suite's PostgreSQL and Redis, or one SQLite file. */
+type OpenPair = (options: PairOptions) => Promise<Pair>;
+
+/**
+ * The first gateway on its own storage (`own`, beside the suite's backend),
+ * then the second on the first's (`sharedWith`), both on `clock`.
+ */
+async function openTwo(
+  clock: { now: number },
+  options: PairOptions,
+  own: Record<string, string>,
+  sharedWith: (a: TestGateway) => Record<string, string>,
+): Promise<readonly [TestGateway, TestGateway]> {
+  const a = await startTestGateway({
+    clock: () => clock.now,
+    env: own,
+    envOfPort: options.envOfPort,
+    ...(options.entries === undefined ? {} : { entries: options.entries }),
+  });
+  try {
+    const port = Number(new URL(a.url).port);
+    const b = await startTestGateway({
+      clock: () => clock.now,
+      env: { ...own, ...sharedWith(a), ...options.envOfPort(port) },
+    });
+    return [a, b];
+  } catch (error) {
+    await a.close();
+    throw error;
+  }
+}
+
+/** Two gateways on the suite's PostgreSQL database and Redis key prefix. */
+const onPostgresAndRedis =
+  (clock: { now: number }): OpenPair =>
+  async (options) => {
+    const [a, b] = await openTwo(clock, options, {}, (first) => {
+      const { database, redisPrefix } = first.gateway.config;
+      assert.equal(database.kind, 'postgres');
+      return { SSOGATE_DATABASE_URL: database.url, SSOGATE_REDIS_PREFIX: redisPrefix };
+    });
+    // The second first: the first's cleanup drops the storage both use.
+    return {
+      a,
+      b,
+      async close() {
+        await b.close();
+        await a.close();
+      },
+    };
+  };
+
+/** Two gateways over one SQLite file, without Redis. */
+const onOneSqliteFile =
+  (clock: { now: number }): OpenPair =>
+  async (options) => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssogate-factor-file-'));
+    try {
+      const [a, b] = await openTwo(clock, options, sharedFileSettings(dir), () => ({}));
+      return {
+        a,
+        b,
+        async close() {
+          await b.close();
+          await a.close();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  };
+
 /**
  * The second factor on two gateways sharing their storage, as two instances
  * behind one public URL (the second is told the first's): what one accepts
- * counts on the other, at once. `start` opens the two; `clock` is both
- * gateways' clock, which the tests move to the next code's step.
+ * counts on the other, at once. `clock` is both gateways' clock, which the
+ * tests move to the next code's step.
  */
-function factorAcrossInstances(
-  start: (shared: Record<string, string>) => Promise<readonly [TestGateway, TestGateway]>,
-  clock: { now: number },
-): void {
+function factorAcrossInstances(openPair: OpenPair, clock: { now: number }): void {
+  let pair: Pair | undefined;
   let a: TestGateway;
   let b: TestGateway;
 
   before(async () => {
-    [a, b] = await start({
-      SSOGATE_ACCESS_RULES: JSON.stringify(factorRule),
-      // Instances share one secret key: the authenticators' secrets are sealed with it.
-      SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    // Instances share one secret key: the authenticators' secrets are sealed with it.
+    const secretKey = randomBytes(32).toString('base64');
+    pair = await openPair({
+      envOfPort: (port) => ({
+        SSOGATE_PUBLIC_URL: `http://127.0.0.1:${String(port)}`,
+        SSOGATE_ACCESS_RULES: JSON.stringify(factorRule),
+        SSOGATE_SECRET_KEY: secretKey,
+      }),
     });
+    ({ a, b } = pair);
     assert.equal(b.gateway.config.publicUrl, a.gateway.config.publicUrl);
     assert.equal(a.gateway.sessionCache.enabled && b.gateway.sessionCache.enabled, true);
   });
   after(async () => {
-    // The second first: the first's cleanup drops the storage both use.
-    await b.close();
-    await a.close();
+    await pair?.close();
   });
 
   /**
@@ -213,6 +306,22 @@ function factorAcrossInstances(
     assert.equal(replayed.status, 401, replayed.body);
     await refusalAudited(b, 'rey', 'second_factor_invalid');
     assert.equal((await giveCode(b, onB, { recovery: second })).status, 303);
+  });
+
+  test('wrong codes given on A and on B count toward one limit', async () => {
+    const { secret } = await enrolled(a, 'lim');
+    const session = await signedInCookie(a.gateway, 'lim');
+    const right = totpCode(secret, clock.now);
+    const wrong = right === '000000' ? '111111' : '000000';
+    // Five wrong codes are free, three on A and two on B; the clock stands still.
+    for (const gw of [a, b, a, b, a])
+      assert.equal((await giveCode(gw, session, { code: wrong })).status, 401);
+    // Counted by each instance apart, B would have seen two and let the right code pass (303).
+    const limited = await giveCode(b, session, { code: right });
+    assert.equal(limited.status, 429, limited.body);
+    assert.match(limited.body, /rate_limited/);
+    await refusalAudited(a, 'lim', 'rate_limited');
+    assert.equal((await giveCode(a, session, { code: right })).status, 429);
   });
 
   test("a factor given on A is honoured at once by B's remembered check", async () => {
@@ -300,57 +409,110 @@ function factorAcrossInstances(
   });
 }
 
+/**
+ * One sign-in for several hosts (docs/design.md#one-sign-in-many-hosts) on
+ * two instances: a host's session made by a handoff before the factor is
+ * refused by the other instance too, which remembers that; the factor
+ * given on the auth host of one reaches the host's session as the other
+ * judges it, at once.
+ */
+function factorOnManyHostsAcrossInstances(openPair: OpenPair, clock: { now: number }): void {
+  let wiki: EchoUpstream;
+  let pair: Pair | undefined;
+  let port = 0;
+  const at = (host: string, path: string) => `http://${host}.localhost:${String(port)}${path}`;
+
+  before(async () => {
+    wiki = await startEchoUpstream();
+    const secretKey = randomBytes(32).toString('base64');
+    pair = await openPair({
+      entries: ({ getStyle }) => [{ ...getStyle, isDefault: true }],
+      envOfPort: (listening) => {
+        port = listening;
+        return {
+          SSOGATE_PUBLIC_URL: `http://sso.localhost:${String(listening)}`,
+          SSOGATE_UPSTREAM: `wiki.localhost:${String(listening)}=${wiki.url}`,
+          SSOGATE_ACCESS_RULES: JSON.stringify([
+            { path: '/', host: 'wiki.localhost', users: ['alice'], factor: 2 },
+          ]),
+          SSOGATE_SECRET_KEY: secretKey,
+        };
+      },
+    });
+  });
+  after(async () => {
+    await pair?.close();
+    await wiki.close();
+  });
+
+  test("a host's session without the factor is refused on B, then passes on B once the factor is given on A", async () => {
+    assert.ok(pair !== undefined);
+    const { a, b } = pair;
+    const browser = new TestBrowser({ connectTo: '127.0.0.1' });
+    await signInAtExample(browser, a.example.url);
+    const asked = await browser.open(at('wiki', '/page'));
+    assert.equal(new URL(asked.url).pathname, '/_sso/factor');
+    const sessionName = cookieNames(false).session;
+    const wikiSession = `${sessionName}=${browser.cookies(at('wiki', '/')).get(sessionName) ?? ''}`;
+    // B's forward-auth check of the wiki page, as a proxy in front of B asks it.
+    const checkOnB = async () => {
+      const response = await fetch(`${b.url}/_sso/auth`, {
+        headers: {
+          cookie: wikiSession,
+          'x-forwarded-host': new URL(at('wiki', '/')).host,
+          'x-forwarded-uri': '/page',
+          'x-forwarded-proto': 'http',
+        },
+      });
+      return { status: response.status, body: await response.text() };
+    };
+    for (let check = 0; check < 2; check += 1) {
+      const refused = await checkOnB();
+      assert.equal(refused.status, 401);
+      assert.match(refused.body, /"second_factor_required"/);
+    }
+    assert.equal(remembered(b, wikiSession), true);
+
+    const key = /id="factor-secret">([A-Z2-7]+)</.exec(asked.body)?.[1] ?? '';
+    const field = (name: string) =>
+      new RegExp(`name="${name}" value="([^"]*)"`).exec(asked.body)?.[1] ?? '';
+    const saved = await browser.submit(at('sso', '/_sso/factor/enrol'), {
+      csrf: field('csrf'),
+      return_to: field('return_to'),
+      enrolment: field('enrolment'),
+      name: 'Phone',
+      code: totpCode(base32Decode(key) ?? new Uint8Array(0), clock.now),
+    });
+    assert.equal(saved.status, 200, saved.body);
+    // The factor reached wiki's session in A's write, and B forgot what it
+    // remembered: without that, B would answer 401 until the next touch.
+    assert.equal((await checkOnB()).status, 204);
+    await browser.close();
+  });
+}
+
 describe(
   'a second factor on two instances sharing PostgreSQL and Redis',
   { skip: needsPostgresAndRedis },
   () => {
     const clock = { now: Date.now() };
-    factorAcrossInstances(async (shared) => {
-      const a = await startTestGateway({ env: shared, clock: () => clock.now });
-      const { database, redisPrefix, publicUrl } = a.gateway.config;
-      assert.equal(database.kind, 'postgres');
-      try {
-        const b = await startTestGateway({
-          env: {
-            ...shared,
-            SSOGATE_DATABASE_URL: database.url,
-            SSOGATE_REDIS_PREFIX: redisPrefix,
-            SSOGATE_PUBLIC_URL: publicUrl,
-          },
-          clock: () => clock.now,
-        });
-        return [a, b] as const;
-      } catch (error) {
-        await a.close();
-        throw error;
-      }
-    }, clock);
+    describe('behind one public URL', () => {
+      factorAcrossInstances(onPostgresAndRedis(clock), clock);
+    });
+    describe('on many hosts', () => {
+      factorOnManyHostsAcrossInstances(onPostgresAndRedis(clock), clock);
+    });
   },
 );
 
 describe('a second factor on two gateways over one SQLite file', () => {
   const clock = { now: Date.now() };
-  let dir: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ssogate-factor-file-'));
+  describe('behind one public URL', () => {
+    factorAcrossInstances(onOneSqliteFile(clock), clock);
   });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
+  describe('on many hosts', () => {
+    factorOnManyHostsAcrossInstances(onOneSqliteFile(clock), clock);
   });
-  factorAcrossInstances(async (shared) => {
-    const env = { ...sharedFileSettings(dir), ...shared };
-    const a = await startTestGateway({ env, clock: () => clock.now });
-    try {
-      const b = await startTestGateway({
-        env: { ...env, SSOGATE_PUBLIC_URL: a.gateway.config.publicUrl },
-        clock: () => clock.now,
-      });
-      return [a, b] as const;
-    } catch (error) {
-      await a.close();
-      throw error;
-    }
-  }, clock);
 });
 
 /** A request on a connection of its own (no keep-alive), so it may land on either worker. */
