@@ -39,6 +39,18 @@ import { csrfTokenFor } from '../sessions/session-service.js';
 import { assertion, newAuthenticator, registration } from './test-support/authenticator.js';
 import { base32Decode, base32Encode, matchingStep, totpCode } from './totp.js';
 
+/*
+ * The second factor works across instances and workers as on one gateway
+ * (docs/security.md#second-factor): two gateways on one storage (PostgreSQL
+ * and Redis, or one SQLite file), and one gateway of two worker processes.
+ * Each test says how it fails were a piece of state kept by one instance
+ * alone: the last used time step, the used recovery codes, the failure
+ * counts, the passkey challenges and counters, or the revocations that make
+ * the other instance forget the sessions it remembers. Each of these was
+ * swapped for an in-memory stand-in (or its revocation left out) to see
+ * its test fail.
+ */
+
 /** One time step (RFC 6238 §4.1): the clock moves by this to the next code. */
 const stepMs = 30_000;
 
@@ -392,7 +404,8 @@ function factorAcrossInstances(openPair: OpenPair, clock: { now: number }): void
     const session = await signedInCookie(a.gateway, 'pax');
     const askedOnA = await get(`${a.url}/_sso/factor?return_to=%2Fpay`, session);
     const answer = assertion(key, challengeOf(askedOnA.body), { counter: 1 });
-    // A's challenge, answered on B: challenges are kept where every instance reads them.
+    // A's challenge, answered on B: challenges are kept where every instance
+    // reads them (kept by A alone, B would refuse it: 400 webauthn_challenge).
     const taken = await post(`${b.url}/_sso/factor/passkey`, session, { response: answer });
     assert.equal(taken.status, 303, taken.body);
     // Replayed on A: its challenge is gone, taken by B's one delete.
@@ -400,7 +413,8 @@ function factorAcrossInstances(openPair: OpenPair, clock: { now: number }): void
     assert.equal(replayed.status, 400, replayed.body);
     assert.match(replayed.body, /webauthn_challenge/);
     await refusalAudited(a, 'pax', 'webauthn_challenge');
-    // A fresh challenge from B, answered on A with the counter B saw: a clone's answer.
+    // A fresh challenge from B, answered on A with the counter B saw: a
+    // clone's answer. A counter kept by each instance apart would let A take it (303).
     const askedOnB = await get(`${b.url}/_sso/factor?return_to=%2Fpay`, session);
     const cloned = assertion(key, challengeOf(askedOnB.body), { counter: 1 });
     const refused = await post(`${a.url}/_sso/factor/passkey`, session, { response: cloned });
