@@ -16,6 +16,7 @@ import { needsPostgresAndRedis, testBackend } from '../test-support/test-backend
 import { waitUntil } from '../test-support/wait-until.js';
 import type { GatewayProcess } from './test-support/gateway-process.js';
 import { instanceSettings, startGatewayProcess } from './test-support/gateway-process.js';
+import { isRequestTo, logLine, logLines } from './test-support/worker-logs.js';
 
 /** Fresh connections per check: enough that each of two workers takes several. */
 const checks = 12;
@@ -31,32 +32,6 @@ function freshGet(url: string, headers: Record<string, string> = {}): Promise<nu
     });
     outgoing.once('error', reject);
     outgoing.end();
-  });
-}
-
-/**
- * The gateway's JSON log lines so far (the primary's and every worker's):
- * whole lines only, as the pipe may have brought half of the last one.
- */
-function logLines(gateway: GatewayProcess): Record<string, unknown>[] {
-  return gateway.output
-    .join('')
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-/** Waits (up to 20 s) for a log line `match` accepts, and returns it. */
-async function logLine(
-  gateway: GatewayProcess,
-  match: (line: Record<string, unknown>) => boolean,
-  after = 0,
-): Promise<Record<string, unknown>> {
-  return waitUntil(() => logLines(gateway).slice(after).find(match), {
-    message: () => `a log line among:\n${gateway.output.join('')}`,
-    timeoutMs: 20_000,
-    intervalMs: 50,
   });
 }
 
@@ -238,10 +213,6 @@ function twoWorkersSuite(backendEnv: () => Promise<TestBackend | undefined>): vo
     assert.equal(await gateway.signal('SIGTERM'), 0, gateway.output.join(''));
     for (const pid of [...pids, ...restarted]) assert.equal(isRunning(pid), false, `pid ${pid}`);
   });
-}
-
-function isRequestTo(line: Record<string, unknown>, path: string): boolean {
-  return (line.req as { url?: string } | undefined)?.url?.startsWith(path) === true;
 }
 
 function isRunning(pid: number): boolean {

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { withTestStorage } from '../../test-support/storage-fixtures.js';
 import type { Gateway } from './factor-gateway.js';
+import { assertion, flags, newAuthenticator, registration } from './test-support/authenticator.js';
 import {
   authenticationOptions,
   checkAssertion,
@@ -12,11 +12,8 @@ import {
 } from './webauthn.js';
 
 /**
- * The ceremonies' refusals, fed answers built here by hand as an
- * authenticator builds them (WebAuthn Level 3 §6.1 authenticatorData, §6.5
- * attestation, §5.8.1 clientDataJSON): an ES256 key of node:crypto, its COSE
- * form in CBOR, and a signature over authenticatorData and the hash of
- * clientDataJSON. Nothing here leans on the library to build what it checks.
+ * The ceremonies' refusals, fed answers built by hand as an authenticator
+ * builds them (test-support/authenticator.ts).
  */
 
 const publicUrl = 'https://sso.example.com';
@@ -33,117 +30,6 @@ function gatewayOver(storage: Gateway['storage'], clock: { now: number }): Gatew
   } as unknown as Gateway;
 }
 
-/** A COSE_Key (RFC 9052 §7) of an EC2 P-256 key, for ES256 (-7), in CBOR. */
-function coseKey(key: KeyObject): Buffer {
-  const jwk = key.export({ format: 'jwk' });
-  const x = Buffer.from(jwk.x ?? '', 'base64url');
-  const y = Buffer.from(jwk.y ?? '', 'base64url');
-  return Buffer.concat([
-    Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
-    x,
-    Buffer.from([0x22, 0x58, 0x20]),
-    y,
-  ]);
-}
-
-interface Authenticator {
-  readonly credentialId: Buffer;
-  readonly privateKey: KeyObject;
-  readonly publicKey: KeyObject;
-}
-
-function newAuthenticator(): Authenticator {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { credentialId: randomBytes(16), privateKey, publicKey };
-}
-
-const flags = { up: 0x01, uv: 0x04, at: 0x40 };
-
-function authenticatorData(flagBits: number, counter: number, attested?: Buffer): Buffer {
-  const count = Buffer.alloc(4);
-  count.writeUInt32BE(counter);
-  return Buffer.concat([
-    createHash('sha256').update(rpId).digest(),
-    Buffer.from([flagBits]),
-    count,
-    ...(attested === undefined ? [] : [attested]),
-  ]);
-}
-
-function clientData(type: string, challenge: string, origin = publicUrl): Buffer {
-  return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
-}
-
-/** A `none` attestation object (§8.7): {fmt, attStmt, authData} in CBOR. */
-function attestationObject(authData: Buffer): Buffer {
-  const length = Buffer.alloc(2);
-  length.writeUInt16BE(authData.length);
-  return Buffer.concat([
-    Buffer.from([0xa3, 0x63]),
-    Buffer.from('fmt'),
-    Buffer.from([0x64]),
-    Buffer.from('none'),
-    Buffer.from([0x67]),
-    Buffer.from('attStmt'),
-    Buffer.from([0xa0, 0x68]),
-    Buffer.from('authData'),
-    Buffer.from([0x59]),
-    length,
-    authData,
-  ]);
-}
-
-function registration(authenticator: Authenticator, challenge: string, flagBits?: number): string {
-  const idLength = Buffer.alloc(2);
-  idLength.writeUInt16BE(authenticator.credentialId.length);
-  const attested = Buffer.concat([
-    Buffer.alloc(16),
-    idLength,
-    authenticator.credentialId,
-    coseKey(authenticator.publicKey),
-  ]);
-  const id = authenticator.credentialId.toString('base64url');
-  return JSON.stringify({
-    id,
-    rawId: id,
-    type: 'public-key',
-    response: {
-      clientDataJSON: clientData('webauthn.create', challenge).toString('base64url'),
-      attestationObject: attestationObject(
-        authenticatorData(flagBits ?? flags.up | flags.uv | flags.at, 0, attested),
-      ).toString('base64url'),
-      transports: ['internal'],
-    },
-    clientExtensionResults: {},
-  });
-}
-
-function assertion(
-  authenticator: Authenticator,
-  challenge: string,
-  options: { counter: number; origin?: string; flagBits?: number; signWith?: KeyObject },
-): string {
-  const data = authenticatorData(options.flagBits ?? flags.up | flags.uv, options.counter);
-  const client = clientData('webauthn.get', challenge, options.origin);
-  const signature = sign(
-    'sha256',
-    Buffer.concat([data, createHash('sha256').update(client).digest()]),
-    options.signWith ?? authenticator.privateKey,
-  );
-  const id = authenticator.credentialId.toString('base64url');
-  return JSON.stringify({
-    id,
-    rawId: id,
-    type: 'public-key',
-    response: {
-      clientDataJSON: client.toString('base64url'),
-      authenticatorData: data.toString('base64url'),
-      signature: signature.toString('base64url'),
-    },
-    clientExtensionResults: {},
-  });
-}
-
 async function refusedWith(promise: Promise<unknown>, code: string): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.equal((error as { code?: unknown }).code, code);
@@ -156,7 +42,7 @@ describe('WebAuthn ceremonies', () => {
     await withTestStorage(async (storage) => {
       const clock = { now: 1_000_000 };
       const gateway = gatewayOver(storage, clock);
-      const key = newAuthenticator();
+      const key = newAuthenticator(publicUrl);
 
       const created = await registrationOptions(gateway, 'session-a', user);
       assert.equal(created.rp.id, rpId);
@@ -237,7 +123,7 @@ describe('WebAuthn ceremonies', () => {
           gateway,
           'session-a',
           user,
-          assertion(newAuthenticator(), await ask(), { counter: 2 }),
+          assertion(newAuthenticator(publicUrl), await ask(), { counter: 2 }),
         ),
         'webauthn_unknown_credential',
       );
@@ -247,7 +133,10 @@ describe('WebAuthn ceremonies', () => {
           gateway,
           'session-a',
           user,
-          assertion(key, await ask(), { counter: 2, signWith: newAuthenticator().privateKey }),
+          assertion(key, await ask(), {
+            counter: 2,
+            signWith: newAuthenticator(publicUrl).privateKey,
+          }),
         ),
         'webauthn_invalid',
       );
@@ -260,7 +149,7 @@ describe('WebAuthn ceremonies', () => {
   test('a registration without user verification is refused, and its challenge is used up', async () => {
     await withTestStorage(async (storage) => {
       const gateway = gatewayOver(storage, { now: 1_000_000 });
-      const key = newAuthenticator();
+      const key = newAuthenticator(publicUrl);
       const first = await registrationOptions(gateway, 'session-a', user);
       await refusedWith(
         checkRegistration(
