@@ -48,6 +48,7 @@ describe('OpenID Provider: acr and the second factor', () => {
   before(async () => {
     gw = await startProviderGateway({ clock: () => now, usernames: ['alice', 'bob', 'carol'] });
     await registerClient(gw, 'app', { refreshTokens: true });
+    await registerClient(gw, 'asks', { consent: true });
     config = await discoverProvider(gw.url, 'app');
   });
   after(() => gw.close());
@@ -243,6 +244,28 @@ describe('OpenID Provider: acr and the second factor', () => {
     assert.deepEqual([claims?.acr, claims?.amr], [phishingResistant, ['hwk', 'mfa']]);
     const either = await start(browser, { acr_values: `${multiFactor} ${phishingResistant}` });
     assert.equal((await finish(browser, either.location.href, either)).claims()?.acr, multiFactor);
+  });
+
+  test('the consent page comes after the factor; posted once the factor meets less, the request starts again', async () => {
+    const browser = await signedIn('alice');
+    await recordFactor(browser, 'alice', 'webauthn');
+    const asks = await discoverProvider(gw.url, 'asks');
+    const request = await authorizationRequest(asks, { claims: essentialAcr(phishingResistant) });
+    const page = await followTo(browser, request.url.href);
+    const token = /name="consent" value="([^"]+)"/.exec(page.body)?.[1];
+    assert.ok(token !== undefined, 'the consent page, the factor held');
+    // A code given meanwhile, in another tab: the sign-in holds less than was asked for.
+    await recordFactor(browser, 'alice', 'totp');
+    const posted = await browser.exchange('POST', `${gw.url}/_sso/oidc/consent`, {
+      consent: token,
+      decision: 'allow',
+    });
+    await posted.arrayBuffer();
+    assert.equal(posted.status, 303);
+    const again = new URL(posted.headers.get('location') ?? '', gw.url);
+    assert.equal(again.pathname, '/_sso/oidc/authorize');
+    const { visited } = await followTo(browser, again.href);
+    assert.equal(new URL(visited.at(-1) ?? '').pathname, '/_sso/factor', 'the factor page again');
   });
 
   test('max_age: a factor older than it is asked for again, after a fresh sign-in', async () => {
