@@ -576,6 +576,23 @@ export const errorRegistry = {
     summary: 'The max_age is not a whole number of seconds.',
     oauth: { error: 'invalid_request', description: 'max_age must be a whole number of seconds' },
   },
+  provider_claims_invalid: {
+    status: 302,
+    summary: 'The claims parameter is not a JSON object of claims requests.',
+    oauth: {
+      error: 'invalid_request',
+      description: 'claims must be a JSON object as OpenID Connect Core 5.5 describes',
+    },
+  },
+  provider_acr_unsupported: {
+    status: 302,
+    summary:
+      'The claims parameter asks for an essential acr none of whose values the gateway states.',
+    oauth: {
+      error: 'access_denied',
+      description: 'the essential acr values cannot be satisfied here',
+    },
+  },
   provider_login_required: {
     status: 302,
     summary: 'A request with prompt=none found no fresh gateway session.',
@@ -596,6 +613,23 @@ export const errorRegistry = {
     oauth: {
       error: 'consent_required',
       description: 'the user has not allowed the application yet',
+    },
+  },
+  provider_interaction_required_factor: {
+    status: 302,
+    summary:
+      'A request with prompt=none asks for an acr the session does not hold a second factor for.',
+    oauth: {
+      error: 'interaction_required',
+      description: 'the acr asked for needs a second factor first',
+    },
+  },
+  provider_acr_unmet: {
+    status: 302,
+    summary: 'After a second factor, the sign-in still satisfies none of the essential acr values.',
+    oauth: {
+      error: 'access_denied',
+      description: 'the second factor given does not satisfy the essential acr',
     },
   },
   provider_access_denied: {

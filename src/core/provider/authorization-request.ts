@@ -1,3 +1,4 @@
+import { acrRequestOf } from './acr.js';
 import type { ProviderRefusalCode } from './refusals.js';
 
 /** An authorization request's parameters, each given once (RFC 6749 §3.1). */
@@ -56,5 +57,6 @@ export function authorizationRefusal(
   if (parameters.max_age !== undefined && !/^\d{1,9}$/.test(parameters.max_age)) {
     return 'provider_max_age_invalid';
   }
-  return undefined;
+  const acr = acrRequestOf(parameters);
+  return acr !== undefined && 'refused' in acr ? acr.refused : undefined;
 }

@@ -15,3 +15,4 @@ export {
   tokenParameters,
 } from './token-request.js';
 export { isRedirectUriOf } from './redirect-uris.js';
+export { acrClaim, acrRequestOf, acrSatisfiedBy, supportedAcrValues } from './acr.js';

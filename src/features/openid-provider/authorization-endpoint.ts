@@ -16,11 +16,14 @@ import { clientAccepts } from './client-rules.js';
 import { askConsent, consentNeeded } from './consent.js';
 import { getRequestPath, providerPaths } from './endpoints.js';
 import {
-  signedInAfterMarker,
-  signedInAfterOf,
+  factorAfterParameter,
+  markedTime,
+  markerValue,
   signedInAfterParameter,
 } from './fresh-sign-in-marker.js';
 import { hintNames, hintedBy } from './id-token-hint.js';
+import { judgeAcr } from './acr-step-up.js';
+import { factorHref } from '../second-factor/factor-paths.js';
 
 /**
  * The authorization endpoint (OpenID Connect Core §3.1.2): response_type
@@ -29,7 +32,8 @@ import { hintNames, hintedBy } from './id-token-hint.js';
  * `error=` (RFC 6749 §4.1.2.1). The sign-in is the gateway's own: with a
  * session the code goes straight back, or after the consent page when the
  * client asks for it (consent.ts); without, the browser signs in and
- * returns here. GET and POST alike (Core §3.1.2.1): a POST's form holds
+ * returns here. An acr the session's second factor does not satisfy sends
+ * it to the factor page first, and back here (acr-step-up.ts). GET and POST alike (Core §3.1.2.1): a POST's form holds
  * the parameters.
  */
 export async function authorize(
@@ -58,8 +62,9 @@ export async function authorize(
     refuseToClient(gateway, request, reply, matched, code, { active });
   const tooLong = () => refuse('provider_authorize_too_long');
   const now = gateway.clock();
-  const signedInAfter = signedInAfterOf(
+  const signedInAfter = markedTime(
     gateway,
+    signedInAfterParameter,
     client.clientId,
     parameters[signedInAfterParameter],
   );
@@ -74,18 +79,27 @@ export async function authorize(
   if (posted && active === undefined) {
     // A cross-site POST comes without the SameSite=Lax session cookie: the
     // same request as a GET (a top-level navigation) brings it, if there is one.
-    const path = requestPath(url, undefined, [], undefined);
+    const path = requestPath(url);
     if (path === undefined) {
       return tooLong();
     }
     return reply.redirect(path, 303);
   }
-  const returnTo = requestPath(
-    url,
-    fresh ? undefined : signedInAfterMarker(gateway, client.clientId, now),
-    prompts,
-    maxAge,
-  );
+  // When a fresh sign-in is asked for (prompt=login, max_age), marked with
+  // the time it is sent at, so that coming back signed in since, the request
+  // is answered rather than sent to sign in again.
+  const marked =
+    fresh || !(prompts.includes('login') || maxAge !== undefined)
+      ? {}
+      : {
+          [signedInAfterParameter]: markerValue(
+            gateway,
+            signedInAfterParameter,
+            client.clientId,
+            now,
+          ),
+        };
+  const returnTo = requestPath(url, marked);
   if (!fresh) {
     if (silent) return refuse('provider_login_required');
     if (returnTo === undefined) {
@@ -102,6 +116,17 @@ export async function authorize(
     }
   }
   if (!clientAccepts(client, active)) return refuseUser(gateway, request, reply, client, active);
+  const acr = judgeAcr(gateway, client.clientId, parameters, active);
+  if (acr === 'unmet') return refuse('provider_acr_unmet');
+  if (acr === 'step-up') {
+    if (silent) return refuse('provider_interaction_required_factor');
+    // The factor page comes back to this request, marked with the time it
+    // was sent (acr-step-up.ts): the request is checked anew on its return.
+    const marker = markerValue(gateway, factorAfterParameter, client.clientId, now);
+    const back = requestPath(url, { [factorAfterParameter]: marker });
+    if (back === undefined) return tooLong();
+    return reply.redirect(factorHref(back), posted ? 303 : 302);
+  }
   const checked = { client, redirectUri: matched.redirectUri, parameters };
   if (await consentNeeded(gateway, checked, active, prompts.includes('consent'))) {
     if (silent) return refuse('provider_consent_required');
@@ -114,22 +139,16 @@ export async function authorize(
 }
 
 /**
- * The path and query of this request, to come back to after a sign-in or a
- * consent; when a fresh sign-in is asked for (prompt=login, max_age), marked
- * with the time it is sent at, so that coming back signed in since, the
- * request is answered rather than sent to sign in again. Undefined when too
- * long to come back to.
+ * The path and query of this request, to come back to after a sign-in, a
+ * second factor or a consent, with `markers` (fresh-sign-in-marker.ts) set
+ * on it. Undefined when too long to come back to.
  */
 function requestPath(
   url: string,
-  sentAt: string | undefined,
-  prompts: readonly string[],
-  maxAge: number | undefined,
+  markers: Readonly<Record<string, string>> = {},
 ): string | undefined {
   const path = new URL(url, 'http://gateway.invalid');
-  if (sentAt !== undefined && (prompts.includes('login') || maxAge !== undefined)) {
-    path.searchParams.set(signedInAfterParameter, sentAt);
-  }
+  for (const [name, value] of Object.entries(markers)) path.searchParams.set(name, value);
   const returnTo = path.pathname + path.search;
   return safeReturnTo(returnTo) === returnTo ? returnTo : undefined;
 }

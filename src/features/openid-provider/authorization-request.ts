@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationParameters, ProviderRefusalCode } from '../../core/index.js';
 import {
   SsogateError,
+  acrRequestOf,
   authorizationParameters,
   isRedirectUriOf,
   providerRefusal,
@@ -164,7 +165,7 @@ export function refuseUser(
 /**
  * Issues a code for the signed-in user and sends it back to the client:
  * stored as its hash only, for one minute and one use, with the request's
- * PKCE challenge, nonce and scope; audited as `oidc_code` with the client,
+ * PKCE challenge, nonce and scope, and its grant with the acr values asked for; audited as `oidc_code` with the client,
  * the user and the entry, never the code.
  */
 export async function issueCode(
@@ -188,6 +189,10 @@ export async function issueCode(
   // other, so no grant outlives a code that was never sent, nor sends its
   // client a logout token for a sign-in it never saw.
   const subject = subjectFor(gateway, client, active.user);
+  // The acr values asked for stay with the grant: each id_token of it states
+  // the first its sign-in's factor satisfies (token-endpoint.ts).
+  const asked = acrRequestOf(parameters);
+  const acrValues = asked === undefined || 'refused' in asked ? {} : { acrValues: asked.values };
   await gateway.storage.providerGrants.writeTogether(async (grants) => {
     await grants.addGrant({
       grantId,
@@ -198,6 +203,7 @@ export async function issueCode(
       signInHash,
       sid: sidOf(signInHash),
       createdAt: now,
+      ...acrValues,
     });
     await grants.addCode({
       codeHash: sha256Base64url(code),

@@ -18,6 +18,7 @@ import {
   refuseToClient,
   refuseUser,
 } from './authorization-request.js';
+import { judgeAcr } from './acr-step-up.js';
 import { clientAccepts } from './client-rules.js';
 import { providerPaths } from './endpoints.js';
 import { consentLifetimeMs } from './lifetimes.js';
@@ -194,6 +195,11 @@ export async function decideConsent(
   if (decision !== 'allow') return fail('the decision is neither allow nor deny', clientId, active);
   if (!clientAccepts(matched.client, active)) {
     return refuseUser(gateway, request, reply, matched.client, active);
+  }
+  // The page was shown once the acr was satisfied; a factor given since in
+  // another tab may satisfy less: the request starts again, step-up first.
+  if (judgeAcr(gateway, clientId, answerable.parameters, active) !== 'satisfied') {
+    return reply.redirect(pending.returnTo, 303);
   }
   return issueCode(gateway, request, reply, answerable, active, 303);
 }

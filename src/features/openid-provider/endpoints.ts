@@ -1,3 +1,4 @@
+import { supportedAcrValues } from '../../core/index.js';
 import type { Gateway } from './provider-gateway.js';
 import { discoveryPath } from '../../foundation/http/well-known.js';
 
@@ -42,6 +43,7 @@ const claims = [
   'exp',
   'iat',
   'auth_time',
+  'acr',
   'amr',
   'ssogate_factor_time',
   'nonce',
@@ -72,6 +74,10 @@ export function discoveryDocument(gateway: Gateway): Record<string, unknown> {
     code_challenge_methods_supported: ['S256'],
     claims_supported: claims,
     prompt_values_supported: ['none', 'login', 'consent'],
+    // docs/openid-provider.md#assurance-acr: asked for by acr_values, or as
+    // the id_token's essential acr in `claims`, of which only that is read.
+    acr_values_supported: supportedAcrValues,
+    claims_parameter_supported: true,
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -53,7 +53,11 @@ describe('OpenID Provider: a real relying party', () => {
       ],
       [gw.url, 'grafana', 'alice', nonce, 'corp', 'Alice Example', 'alice@example.test'],
     );
-    assert.equal(claims.acr, undefined, 'no acr: the gateway asserts no assurance level');
+    assert.equal(
+      claims.acr,
+      undefined,
+      'one factor: no acr (docs/openid-provider.md#assurance-acr)',
+    );
     assert.equal(typeof claims.auth_time, 'number');
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
     assert.deepEqual([info.sub, info.email], ['alice', 'alice@example.test']);
@@ -75,6 +79,8 @@ describe('OpenID Provider: a real relying party', () => {
     );
     const stepped = (await signInThrough(spa, browser)).tokens.claims();
     assert.deepEqual(stepped?.amr, ['otp', 'mfa']);
+    // Stated though the request asked for none: the assurance the factor gives (Core §2).
+    assert.equal(stepped.acr, 'http://schemas.openid.net/pape/policies/2007/06/multi-factor');
     assert.equal(stepped.ssogate_factor_time, Math.floor(at / 1000));
   });
 

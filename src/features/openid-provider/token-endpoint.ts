@@ -7,6 +7,7 @@ import type { OidcClientRecord, OidcCodeRecord, ProviderGrantStore } from './sto
 import { clientKey } from '../rate-limit/client-key.js';
 import type { GrantRequest, ProviderRefusalCode } from '../../core/index.js';
 import {
+  acrClaim,
   codeExchangeRefusal,
   grantRequest,
   providerRefusal,
@@ -179,6 +180,7 @@ async function exchange(
     ...code,
     sid: signedIn.sid,
     factor: signedIn.factor,
+    acrValues: signedIn.acrValues,
     exchanged: 'authorization_code',
   });
 }
@@ -192,6 +194,8 @@ type Grant = Pick<OidcCodeRecord, 'grantId' | 'userRowId' | 'scope' | 'entryId' 
   readonly sid: string;
   /** The sign-in's second factor, if it holds one now (sign-in-grants.ts liveGrant). */
   readonly factor?: SessionFactor | undefined;
+  /** The acr values the authorization request asked for (OidcGrantRecord). */
+  readonly acrValues?: readonly string[] | undefined;
 };
 
 /**
@@ -350,6 +354,7 @@ async function refresh(
     ...token,
     sid: signedIn.sid,
     factor: signedIn.factor,
+    acrValues: signedIn.acrValues,
     exchanged: 'refresh_token',
   });
 }
@@ -435,7 +440,8 @@ async function issueTokens(
     exp: seconds(now + tokenLifetimeMs),
     auth_time: seconds(grant.authTime),
     ...(grant.nonce === null || grant.nonce === undefined ? {} : { nonce: grant.nonce }),
-    // The entry in a claim of its own: `acr` is an assurance level (Core §2), not an entry id.
+    // The entry in a claim of its own: `acr` is an assurance level (Core §2),
+    // not an entry id; it is stated by methodClaims, from the second factor.
     ssogate_entry: grant.entryId ?? 'local',
     sid: grant.sid,
     ...methodClaims(grant),
@@ -467,7 +473,9 @@ async function issueTokens(
 }
 
 /**
- * How the user authenticated (RFC 8176 `amr`): a local sign-in is a
+ * How the user authenticated (RFC 8176 `amr`), and with what assurance
+ * (OpenID Connect Core §2 `acr`, docs/openid-provider.md#assurance-acr):
+ * a local sign-in is a
  * password (`pwd`), a second factor a one-time code (`otp`, a recovery code
  * too) or a passkey or security key (`hwk`, proof of possession of a key
  * held by an authenticator, RFC 8176 §2; `user`, mere presence, would say
@@ -475,7 +483,9 @@ async function issueTokens(
  * `mfa`; an entry's own methods are its provider's
  * to say, so a sign-in through one without a second factor names none. With
  * a second factor, `ssogate_factor_time` is when it was given (seconds, as
- * `auth_time`).
+ * `auth_time`), and `acr` the first value the authorization request asked
+ * for that it satisfies, else the strongest it does: both from the factor
+ * the sign-in holds now, so the two always agree.
  */
 function methodClaims(grant: Grant): Record<string, unknown> {
   const local = grant.entryId === null;
@@ -485,5 +495,6 @@ function methodClaims(grant: Grant): Record<string, unknown> {
   return {
     amr: local ? ['pwd', second, 'mfa'] : [second, 'mfa'],
     ssogate_factor_time: Math.floor(factor.at / 1000),
+    acr: acrClaim(grant.acrValues ?? [], factor.method),
   };
 }

@@ -56,6 +56,7 @@ function toGrant(row: Selectable<ProviderDatabase['oidc_grants']>): OidcGrantRec
     signInHash: row.sign_in_hash,
     sid: row.sid,
     createdAt: toMillis(row.created_at),
+    ...(row.acr_values === null ? {} : { acrValues: row.acr_values.split(' ') }),
   };
 }
 
@@ -337,6 +338,10 @@ export function createProviderGrantStore(db: Kysely<ProviderDatabase>): Provider
           created_at: grant.createdAt,
           revoked_at: null,
           last_issued_at: null,
+          acr_values:
+            grant.acrValues === undefined || grant.acrValues.length === 0
+              ? null
+              : grant.acrValues.join(' '),
         })
         .execute();
     },

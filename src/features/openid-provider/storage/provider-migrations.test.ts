@@ -47,6 +47,7 @@ const recorded = [
   '0028_session_factor',
   '0029_second_factors',
   '0030_webauthn_credentials',
+  '0031_oidc_grant_acr',
 ];
 
 describe("the features' migrations", () => {

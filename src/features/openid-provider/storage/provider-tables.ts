@@ -75,6 +75,8 @@ interface OidcGrantsTable {
   revoked_at: NullableMillis;
   /** When tokens were last added: the write that takes the row for adding them. */
   last_issued_at: NullableMillis;
+  /** The acr values the authorization request asked for, space-separated; null for none. */
+  acr_values: string | null;
 }
 
 // A type rather than an interface: Kysely's withTables takes only a record.

@@ -188,6 +188,12 @@ export interface OidcGrantRecord {
   /** The `sid` of its id_tokens and logout tokens (OpenID Connect Back-Channel Logout 1.0 §2.1). */
   readonly sid: string;
   readonly createdAt: number;
+  /**
+   * The gateway's acr values its authorization request asked for, in the
+   * client's order of preference (docs/openid-provider.md#assurance-acr);
+   * absent when it asked for none.
+   */
+  readonly acrValues?: readonly string[];
 }
 
 /** The grants of one sign-in, of one user's sign-ins, or of an entry's. */

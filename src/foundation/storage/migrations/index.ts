@@ -31,7 +31,7 @@ import { sessionFactorMigration } from './0028-session-factor.js';
  * order they run, and are what a database records of each; never rename or
  * edit a released one: add the next. A feature's migrations are numbered in
  * the same sequence (the test sign-ins' is 0013, the OpenID Provider's are
- * 0017-0021 and 0026), so a database migrated before they moved to the
+ * 0017-0021, 0026 and 0031), so a database migrated before they moved to the
  * feature finds each one done.
  */
 export function migrations(

@@ -232,8 +232,10 @@ describe('openSqliteStorage', () => {
       after.pragma('foreign_keys = ON');
       const migrated = new Kysely<unknown>({ dialect: new SqliteDialect({ database: after }) });
       try {
-        // The second factor's tables and columns (0028 to 0030), undone first:
-        // what follows is about 0023 and what came between.
+        // The grants' acr column (0031) and the second factor's tables and
+        // columns (0028 to 0030), undone first: what follows is about 0023
+        // and what came between.
+        await all['0031_oidc_grant_acr']?.down?.(migrated);
         await all['0030_webauthn_credentials']?.down?.(migrated);
         await all['0029_second_factors']?.down?.(migrated);
         await migrations('sqlite')['0028_session_factor']?.down?.(migrated);

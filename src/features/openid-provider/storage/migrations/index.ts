@@ -5,6 +5,7 @@ import { oidcGrantsMigration } from './0019-oidc-grants.js';
 import { oidcRefreshTokensMigration } from './0020-oidc-refresh-tokens.js';
 import { oidcGrantSignInsMigration } from './0021-oidc-grant-sign-ins.js';
 import { oidcGrantRevocationMigration } from './0026-oidc-grant-revocation.js';
+import { oidcGrantAcrMigration } from './0031-oidc-grant-acr.js';
 
 /**
  * The OpenID Provider's migrations, numbered in the gateway's one sequence
@@ -19,4 +20,5 @@ export const providerMigrations: Readonly<Record<string, Migration>> = {
   '0020_oidc_refresh_tokens': oidcRefreshTokensMigration,
   '0021_oidc_grant_sign_ins': oidcGrantSignInsMigration,
   '0026_oidc_grant_revocation': oidcGrantRevocationMigration,
+  '0031_oidc_grant_acr': oidcGrantAcrMigration,
 };
