@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ExampleServer, ResponseFault } from '../src/example-server/index.js';
 import type { CallbacksInFlight } from './callbacks-in-flight.js';
-import type { OutcomeLog } from './outcomes.js';
+import type { FaultWindow, OutcomeLog } from './outcomes.js';
 import { outageCodes, providerCodes } from './outcomes.js';
+import { signInResumeLimitMs } from './invariants.js';
 import type { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
 import type { SentinelGroup } from '../src/foundation/storage/redis/test-support/sentinel-group.js';
 import type { ReplicatedPostgres } from '../src/test-support/postgres-replication.js';
@@ -85,6 +86,26 @@ async function restartRedis(targets: FaultTargets): Promise<void> {
 }
 
 /**
+ * Holds the schedule until a sign-in started after the failover's end has
+ * succeeded (at most the bound the end check allows): a storage fault begun
+ * before that would stretch this failover's resume time with its own.
+ */
+async function signInsBack(log: OutcomeLog, window: FaultWindow): Promise<void> {
+  const ended = window.to ?? Date.now();
+  const until = ended + signInResumeLimitMs;
+  // Outcomes are recorded as they end: those before this index ended before.
+  let next = log.outcomes.length;
+  while (Date.now() < until) {
+    for (; next < log.outcomes.length; next += 1) {
+      const outcome = log.outcomes[next];
+      if (outcome?.kind === 'sign_in' && outcome.outcome === 'ok' && outcome.startedAt >= ended)
+        return;
+    }
+    await delay(250);
+  }
+}
+
+/**
  * The Sentinels promote the replica (SENTINEL FAILOVER) under the load: the
  * instances answer 503 until each has found the new master.
  */
@@ -99,6 +120,7 @@ async function failOverRedis(targets: FaultTargets, sentinels: SentinelGroup): P
   targets.events.push(
     `${new Date().toISOString()} Redis failed over from port ${oldMaster} to ${newMaster}`,
   );
+  await signInsBack(targets.log, window);
 }
 
 async function restartPostgres(targets: FaultTargets): Promise<void> {
@@ -138,6 +160,7 @@ async function promoteReplica(targets: FaultTargets, pair: ReplicatedPostgres): 
   targets.events.push(
     `${new Date().toISOString()} PostgreSQL replica (port ${pair.replica.port}) promoted; the old primary stays down`,
   );
+  await signInsBack(targets.log, window);
 }
 
 /** How long the token and user-info answers are held while an instance is to be killed. */

@@ -181,7 +181,9 @@ export class ReplicatedPostgres {
         stderr?: string;
         message: string;
       };
-      throw new Error(`${program} failed: ${stdout ?? ''}${stderr ?? ''}${message}`);
+      throw new Error(`${program} failed: ${stdout ?? ''}${stderr ?? ''}${message}`, {
+        cause: error,
+      });
     }
   }
 
