@@ -18,6 +18,7 @@ import {
   noCrashes,
   noStalePending,
   signInsHaveSessionAndEvent,
+  signInsResume,
   signOutsHold,
   usersWhole,
 } from './invariants.js';
@@ -26,7 +27,11 @@ import { UserPool, runLoad, signIn } from './load-mix.js';
 import { OutcomeLog } from './outcomes.js';
 import { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
 import { SentinelGroup } from '../src/foundation/storage/redis/test-support/sentinel-group.js';
-import type { BackendRun } from './report.js';
+import {
+  postgresServerPrograms,
+  ReplicatedPostgres,
+} from '../src/test-support/postgres-replication.js';
+import type { Backend, BackendRun } from './report.js';
 import { sampleResources } from './resources.js';
 import { HeldSessions } from './sessions-held.js';
 
@@ -39,8 +44,9 @@ export interface RunSettings {
   /** Where the instances' logs are kept. */
   readonly logDir: string;
   /**
-   * PostgreSQL's Redis: one redis-server, restarted as a fault, or a master,
-   * a replica and three Sentinels, failed over as a fault.
+   * The postgres backend's Redis: one redis-server, restarted as a fault, or
+   * a master, a replica and three Sentinels, failed over as a fault. The
+   * pg-redis backend always has the Sentinels.
    */
   readonly redis: 'single' | 'sentinel';
 }
@@ -74,11 +80,25 @@ async function fallbackDatabase(): Promise<string> {
   return url.toString();
 }
 
+/**
+ * A primary and its streaming replica of the run's own, replicating
+ * synchronously: the promotion loses no commit an instance was told of, as
+ * docs/operations.md#a-replicated-postgresql asks of a replicated setup.
+ */
+async function startPostgresPair(): Promise<ReplicatedPostgres> {
+  const programs = postgresServerPrograms();
+  if (programs === undefined)
+    throw new Error(
+      'SOAK_BACKEND=pg-redis needs PostgreSQL server programs (initdb, pg_ctl, pg_basebackup) under /usr/lib/postgresql',
+    );
+  return ReplicatedPostgres.start(programs, {
+    settings: ['max_connections=200'],
+    synchronous: true,
+  });
+}
+
 /** One backend's soak: start everything, drive the load under the faults, check, stop. */
-export async function runBackend(
-  backend: 'sqlite' | 'postgres',
-  settings: RunSettings,
-): Promise<BackendRun> {
+export async function runBackend(backend: Backend, settings: RunSettings): Promise<BackendRun> {
   const dir = await mkdtemp(join(tmpdir(), `ssogate-soak-${backend}-`));
   const events: string[] = [];
   const skipped: string[] = [];
@@ -86,8 +106,16 @@ export async function runBackend(
   let postgres: OwnPostgres | undefined;
   let redis: OwnRedis | undefined;
   let sentinels: SentinelGroup | undefined;
+  let postgresPair: ReplicatedPostgres | undefined;
   const env: Record<string, string> = {};
-  if (backend === 'postgres') {
+  if (backend === 'pg-redis') {
+    postgresPair = await startPostgresPair();
+    // Both servers, libpq style: the instances find the writable one.
+    env.SSOGATE_DATABASE_URL = `${postgresPair.url(postgresPair.primary, postgresPair.replica)}?target_session_attrs=read-write`;
+    events.push(
+      `${new Date().toISOString()} PostgreSQL: a primary (port ${postgresPair.primary.port}) and its streaming replica (port ${postgresPair.replica.port}), synchronous`,
+    );
+  } else if (backend === 'postgres') {
     const created = OwnPostgres.create(await freePort());
     if (typeof created === 'string') {
       skipped.push(
@@ -98,7 +126,12 @@ export async function runBackend(
       postgres = created;
       env.SSOGATE_DATABASE_URL = created.url;
     }
-    if (settings.redis === 'sentinel') {
+  } else {
+    env.SSOGATE_DATABASE_URL = `sqlite:${join(dir, 'ssogate.db')}`;
+  }
+  const databaseUrl = env.SSOGATE_DATABASE_URL;
+  if (backend !== 'sqlite') {
+    if (settings.redis === 'sentinel' || backend === 'pg-redis') {
       sentinels = new SentinelGroup();
       await sentinels.start();
       env.SSOGATE_REDIS_SENTINELS = sentinels.sentinelSetting;
@@ -112,7 +145,6 @@ export async function runBackend(
       env.SSOGATE_REDIS_URL = redis.url;
     }
   } else {
-    env.SSOGATE_DATABASE_URL = `sqlite:${join(dir, 'ssogate.db')}`;
     skipped.push('Redis and PostgreSQL restarts: SQLite has neither');
   }
 
@@ -229,6 +261,7 @@ export async function runBackend(
           example,
           instances,
           postgres,
+          postgresPair,
           redis,
           sentinels,
           log,
@@ -243,9 +276,11 @@ export async function runBackend(
     const endedAt = Date.now();
     events.push(`${new Date().toISOString()} load ended`);
 
-    // Looked at directly: behind Sentinels, the master they name now.
+    // Looked at directly: behind Sentinels, the master they name now; of
+    // the PostgreSQL pair, the replica the schedule promoted.
     const access: StoreAccess = {
-      databaseUrl: env.SSOGATE_DATABASE_URL,
+      databaseUrl:
+        postgresPair === undefined ? databaseUrl : postgresPair.url(postgresPair.replica),
       redisUrl:
         sentinels === undefined
           ? env.SSOGATE_REDIS_URL
@@ -276,6 +311,7 @@ export async function runBackend(
       pending,
       signOutsHold(sessions.all, endStates, log.violations),
     ];
+    if (log.windows.some((window) => window.failover)) invariants.push(signInsResume(log));
     await Promise.all(instances.map((instance) => instance.close()));
     invariants.push(noCrashes(instances.flatMap((instance) => instance.crashes)));
     invariants.push(
@@ -304,6 +340,7 @@ export async function runBackend(
     await redis?.destroy();
     await sentinels?.stop();
     postgres?.destroy();
+    postgresPair?.destroy();
     await rm(dir, { recursive: true, force: true });
   }
 }

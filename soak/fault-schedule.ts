@@ -1,16 +1,19 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ExampleServer, ResponseFault } from '../src/example-server/index.js';
 import type { CallbacksInFlight } from './callbacks-in-flight.js';
-import type { OutcomeLog } from './outcomes.js';
+import type { FaultWindow, OutcomeLog } from './outcomes.js';
 import { outageCodes, providerCodes } from './outcomes.js';
+import { signInResumeLimitMs } from './invariants.js';
 import type { GatewayInstance, OwnPostgres, OwnRedis } from './processes.js';
 import type { SentinelGroup } from '../src/foundation/storage/redis/test-support/sentinel-group.js';
+import type { ReplicatedPostgres } from '../src/test-support/postgres-replication.js';
 
 /**
  * The faults under the load, each at a fixed share of the run so a short
  * run has them all: the OAuth2 server slow, failing, answering garbage and
  * huge bodies; Redis restarted (or, behind Sentinels, failed over) and
- * PostgreSQL restarted; one gateway instance killed
+ * PostgreSQL restarted (or, with a replica, its primary lost and the replica
+ * promoted); one gateway instance killed
  * in the middle of sign-ins and started again. Each fault opens a window
  * in the outcome log that says which coded 5xx it explains.
  */
@@ -22,6 +25,8 @@ export interface FaultTargets {
   readonly redis: OwnRedis | undefined;
   /** Redis behind Sentinels instead of `redis`: failed over rather than restarted. */
   readonly sentinels: SentinelGroup | undefined;
+  /** A primary and its replica instead of `postgres`: the primary lost, the replica promoted. */
+  readonly postgresPair: ReplicatedPostgres | undefined;
   readonly log: OutcomeLog;
   /** The sign-in callbacks each instance serves now. */
   readonly callbacks: CallbacksInFlight;
@@ -81,17 +86,41 @@ async function restartRedis(targets: FaultTargets): Promise<void> {
 }
 
 /**
+ * Holds the schedule until a sign-in started after the failover's end has
+ * succeeded (at most the bound the end check allows): a storage fault begun
+ * before that would stretch this failover's resume time with its own.
+ */
+async function signInsBack(log: OutcomeLog, window: FaultWindow): Promise<void> {
+  const ended = window.to ?? Date.now();
+  const until = ended + signInResumeLimitMs;
+  // Outcomes are recorded as they end: those before this index ended before.
+  let next = log.outcomes.length;
+  while (Date.now() < until) {
+    for (; next < log.outcomes.length; next += 1) {
+      const outcome = log.outcomes[next];
+      if (outcome?.kind === 'sign_in' && outcome.outcome === 'ok' && outcome.startedAt >= ended)
+        return;
+    }
+    await delay(250);
+  }
+}
+
+/**
  * The Sentinels promote the replica (SENTINEL FAILOVER) under the load: the
  * instances answer 503 until each has found the new master.
  */
 async function failOverRedis(targets: FaultTargets, sentinels: SentinelGroup): Promise<void> {
-  const window = targets.log.open('Redis failed over', outageCodes, { graceMs: 15_000 });
+  const window = targets.log.open('Redis failed over', outageCodes, {
+    graceMs: 15_000,
+    failover: true,
+  });
   targets.events.push(`${new Date().toISOString()} Redis failover`);
   const { oldMaster, newMaster } = await sentinels.failOver();
   targets.log.close(window);
   targets.events.push(
     `${new Date().toISOString()} Redis failed over from port ${oldMaster} to ${newMaster}`,
   );
+  await signInsBack(targets.log, window);
 }
 
 async function restartPostgres(targets: FaultTargets): Promise<void> {
@@ -101,6 +130,37 @@ async function restartPostgres(targets: FaultTargets): Promise<void> {
   await targets.postgres.restart(3000);
   targets.log.close(window);
   targets.events.push(`${new Date().toISOString()} PostgreSQL back`);
+}
+
+/**
+ * Between the primary's loss and the promotion: the time a fail-over tool
+ * takes to call the primary lost, in which no server takes writes.
+ */
+const promotionDelayMs = 2000;
+
+/**
+ * The primary stopped in immediate mode (as a crash: connections cut, no
+ * shutdown checkpoint) and, after `promotionDelayMs`, the replica promoted,
+ * while the load runs on. The instances answer 503 until they find the new
+ * primary (docs/operations.md#a-replicated-postgresql). The old primary
+ * stays down: it would need a rewind to serve again.
+ */
+async function promoteReplica(targets: FaultTargets, pair: ReplicatedPostgres): Promise<void> {
+  const window = targets.log.open('PostgreSQL primary lost, replica promoted', outageCodes, {
+    graceMs: 15_000,
+    failover: true,
+  });
+  targets.events.push(
+    `${new Date().toISOString()} PostgreSQL primary (port ${pair.primary.port}) stopped in immediate mode`,
+  );
+  await pair.stopImmediately(pair.primary);
+  await delay(promotionDelayMs);
+  await pair.promote(pair.replica);
+  targets.log.close(window);
+  targets.events.push(
+    `${new Date().toISOString()} PostgreSQL replica (port ${pair.replica.port}) promoted; the old primary stays down`,
+  );
+  await signInsBack(targets.log, window);
 }
 
 /** How long the token and user-info answers are held while an instance is to be killed. */
@@ -181,7 +241,13 @@ export async function runFaultSchedule(
           ? restartRedis(targets)
           : failOverRedis(targets, targets.sentinels),
     ],
-    [0.62, () => restartPostgres(targets)],
+    [
+      0.62,
+      () =>
+        targets.postgresPair === undefined
+          ? restartPostgres(targets)
+          : promoteReplica(targets, targets.postgresPair),
+    ],
     [0.75, () => killInstance(targets)],
   ];
   for (const [share, step] of steps) {

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { sessionHash } from '../src/features/sessions/session-service.js';
+import type { OutcomeLog } from './outcomes.js';
 import type { HeldSession } from './sessions-held.js';
 
 /**
@@ -304,5 +305,47 @@ export function noCrashes(crashes: readonly string[]): InvariantResult {
     name: 'no gateway instance exits by itself',
     broken: [...crashes],
     figures: { crashes: crashes.length },
+  };
+}
+
+/** How soon after a failover's start a sign-in must succeed again. */
+export const signInResumeLimitMs = 30_000;
+
+/**
+ * Sign-ins resume after each failover: of the sign-ins started after the
+ * failover reached them (its start, or later the start of the first
+ * sign-in it refused, so one served before the switch is not counted),
+ * the first to succeed ended within `signInResumeLimitMs` of the start.
+ * The figure per failover is that time from the start, in milliseconds.
+ */
+export function signInsResume(log: OutcomeLog): InvariantResult {
+  const broken: string[] = [];
+  const figures: Record<string, number> = {};
+  const signIns = log.outcomes.filter((outcome) => outcome.kind === 'sign_in');
+  for (const window of log.windows.filter((candidate) => candidate.failover)) {
+    const refused = signIns
+      .filter((outcome) => outcome.outcome !== 'ok' && log.explaining(outcome) === window)
+      .map((outcome) => outcome.startedAt);
+    const reached =
+      refused.length === 0 ? window.from : Math.max(window.from, Math.min(...refused));
+    let firstEnd = Number.POSITIVE_INFINITY;
+    for (const outcome of signIns) {
+      if (outcome.outcome !== 'ok' || outcome.startedAt < reached) continue;
+      firstEnd = Math.min(firstEnd, outcome.startedAt + outcome.durationMs);
+    }
+    const took = firstEnd - window.from;
+    if (Number.isFinite(took)) figures[`${window.fault}, ms`] = took;
+    if (took > signInResumeLimitMs) {
+      broken.push(
+        Number.isFinite(took)
+          ? `${window.fault}: the first sign-in succeeded ${took} ms after its start`
+          : `${window.fault}: no sign-in succeeded after its start`,
+      );
+    }
+  }
+  return {
+    name: `sign-ins resume within ${signInResumeLimitMs / 1000} s of each failover`,
+    broken,
+    figures,
   };
 }

@@ -6,12 +6,15 @@
  * `soak-reports/<time>/report.md` and `report.json`; exits non-zero on a
  * broken invariant or an unexplained 5xx (docs/reliability.md#soak).
  *
- * SOAK_SECONDS (default 600) per backend; SOAK_BACKEND sqlite, postgres or both;
- * SOAK_REDIS single (default: one redis-server, restarted) or sentinel (a
- * master, a replica and three Sentinels, failed over).
+ * SOAK_SECONDS (default 600) per backend; SOAK_BACKEND sqlite, postgres,
+ * pg-redis, both (sqlite and postgres) or all (the three); SOAK_REDIS
+ * single (default: one redis-server, restarted) or sentinel (a master, a
+ * replica and three Sentinels, failed over) for postgres. pg-redis is
+ * PostgreSQL with a streaming replica and Redis behind Sentinels, each
+ * failed over under the load.
  */
 import { join, resolve } from 'node:path';
-import type { BackendRun } from './report.js';
+import type { Backend, BackendRun } from './report.js';
 import { verdictOf, writeReport } from './report.js';
 import { runBackend } from './backend-run.js';
 
@@ -20,13 +23,19 @@ async function main(): Promise<number> {
   const choice = process.env.SOAK_BACKEND ?? 'both';
   if (!Number.isInteger(seconds) || seconds < 20)
     throw new Error('SOAK_SECONDS must be a whole number, 20 or more');
-  if (!['sqlite', 'postgres', 'both'].includes(choice))
-    throw new Error('SOAK_BACKEND must be sqlite, postgres or both');
+  const choices = new Map<string, readonly Backend[]>([
+    ['sqlite', ['sqlite']],
+    ['postgres', ['postgres']],
+    ['pg-redis', ['pg-redis']],
+    ['both', ['sqlite', 'postgres']],
+    ['all', ['sqlite', 'postgres', 'pg-redis']],
+  ]);
+  const backends = choices.get(choice);
+  if (backends === undefined)
+    throw new Error('SOAK_BACKEND must be sqlite, postgres, pg-redis, both or all');
   const redis = process.env.SOAK_REDIS ?? 'single';
   if (redis !== 'single' && redis !== 'sentinel')
     throw new Error('SOAK_REDIS must be single or sentinel');
-  const backends =
-    choice === 'both' ? (['sqlite', 'postgres'] as const) : ([choice] as ['sqlite' | 'postgres']);
   const root = resolve(process.cwd());
   const reportRoot = join(root, 'soak-reports');
   const logDir = join(reportRoot, 'logs', new Date().toISOString().replaceAll(':', '-'));

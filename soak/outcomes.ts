@@ -41,6 +41,11 @@ export interface FaultWindow {
   readonly codes: ReadonlySet<string>;
   /** Whether refused connections are expected (an instance is down). */
   readonly refusals: boolean;
+  /**
+   * A store's failover (a replica promoted): sign-ins must succeed again
+   * within a bound of its start (invariants.ts, signInsResume).
+   */
+  readonly failover: boolean;
 }
 
 /**
@@ -60,7 +65,11 @@ export const unseenHandshake = 'handshake_unseen';
  */
 export const closedWithSession = 'closed_with_its_session';
 
-/** A storage restart or a killed instance: the gateway answers 503 service_unavailable. */
+/**
+ * A storage restart or failover, or a killed instance: the gateway answers
+ * 503 service_unavailable (docs/operations.md, a replicated PostgreSQL and
+ * Redis Sentinel).
+ */
 export const outageCodes: ReadonlySet<string> = new Set(['service_unavailable']);
 
 /**
@@ -89,7 +98,7 @@ export class OutcomeLog {
   open(
     fault: string,
     codes: ReadonlySet<string>,
-    options: { graceMs: number; refusals?: boolean },
+    options: { graceMs: number; refusals?: boolean; failover?: boolean },
   ): FaultWindow {
     const window: FaultWindow = {
       fault,
@@ -98,6 +107,7 @@ export class OutcomeLog {
       graceMs: options.graceMs,
       codes,
       refusals: options.refusals ?? false,
+      failover: options.failover ?? false,
     };
     this.windows.push(window);
     return window;

@@ -5,9 +5,15 @@ import type { FaultWindow, Outcome, OutcomeLog } from './outcomes.js';
 import { kinds, unseenHandshake } from './outcomes.js';
 import type { ResourceSample } from './resources.js';
 
+/**
+ * SQLite; PostgreSQL + Redis, restarted (or Redis failed over); PostgreSQL
+ * with a streaming replica + Redis behind Sentinels, both failed over.
+ */
+export type Backend = 'sqlite' | 'postgres' | 'pg-redis';
+
 /** What one backend's run produced. */
 export interface BackendRun {
-  readonly backend: 'sqlite' | 'postgres';
+  readonly backend: Backend;
   readonly instances: number;
   readonly seconds: number;
   readonly startedAt: number;

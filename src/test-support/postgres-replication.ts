@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
 
 /** The newest installed PostgreSQL's server programs (Debian's layout), or undefined. */
@@ -24,6 +25,19 @@ export interface ReplicatedServer {
   readonly data: string;
 }
 
+/** How the pair is started; by default as small as a test needs. */
+export interface ReplicationOptions {
+  /** More server settings for both, as `name=value` (`max_connections=200`, say). */
+  readonly settings?: readonly string[];
+  /**
+   * Commits on the primary wait until the replica has flushed them
+   * (`synchronous_standby_names`, on the primary only: once promoted, the
+   * replica has no standby to wait for). A promotion then loses no commit
+   * a client was told of, as docs/operations.md asks of a replicated setup.
+   */
+  readonly synchronous?: boolean;
+}
+
 /**
  * A primary and a streaming replica of their own (as soak/processes.ts
  * starts one server), in one temporary directory, for what a switch of
@@ -36,6 +50,7 @@ export class ReplicatedPostgres {
     private readonly dir: string,
     readonly primary: ReplicatedServer,
     readonly replica: ReplicatedServer,
+    private readonly options: ReplicationOptions,
   ) {}
 
   /** postgres:// URLs of the servers named, in that order, libpq style. */
@@ -44,13 +59,14 @@ export class ReplicatedPostgres {
     return `postgres://postgres@${hosts}/postgres`;
   }
 
-  static async start(bin: string): Promise<ReplicatedPostgres> {
+  static async start(bin: string, options: ReplicationOptions = {}): Promise<ReplicatedPostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'ssogate-pg-pair-'));
     const cluster = new ReplicatedPostgres(
       bin,
       dir,
       { port: await freePort(), data: join(dir, 'primary') },
       { port: await freePort(), data: join(dir, 'replica') },
+      options,
     );
     try {
       cluster.ownedByPostgresAccount();
@@ -87,14 +103,18 @@ export class ReplicatedPostgres {
     }
   }
 
-  /** A crash, or the machine lost: no shutdown checkpoint, connections cut. */
-  stopImmediately(server: ReplicatedServer): void {
-    this.run('pg_ctl', ['-D', server.data, '-m', 'immediate', '-w', 'stop']);
+  /**
+   * A crash, or the machine lost: no shutdown checkpoint, connections cut.
+   * Asynchronous, as the promotion, so that the caller's own traffic flows
+   * on meanwhile.
+   */
+  async stopImmediately(server: ReplicatedServer): Promise<void> {
+    await this.runWithoutBlocking('pg_ctl', ['-D', server.data, '-m', 'immediate', '-w', 'stop']);
   }
 
   /** Ends recovery: the replica takes writes from now on. */
-  promote(server: ReplicatedServer): void {
-    this.run('pg_ctl', ['-D', server.data, '-w', '-t', '60', 'promote']);
+  async promote(server: ReplicatedServer): Promise<void> {
+    await this.runWithoutBlocking('pg_ctl', ['-D', server.data, '-w', '-t', '60', 'promote']);
   }
 
   destroy(): void {
@@ -106,6 +126,10 @@ export class ReplicatedPostgres {
   }
 
   private startServer(server: ReplicatedServer): void {
+    const settings = [...(this.options.settings ?? [])];
+    // Quoted: pg_ctl starts the server through the shell.
+    if (this.options.synchronous === true && server === this.primary)
+      settings.push("synchronous_standby_names='*'");
     this.run('pg_ctl', [
       '-D',
       server.data,
@@ -118,6 +142,7 @@ export class ReplicatedPostgres {
       [
         `-p ${server.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
         '-c wal_level=replica -c max_wal_senders=4 -c hot_standby=on -c fsync=off',
+        ...settings.map((setting) => `-c ${setting}`),
       ].join(' '),
       'start',
     ]);
@@ -138,14 +163,35 @@ export class ReplicatedPostgres {
   }
 
   private runAsOwner(program: string, args: readonly string[]): { ok: boolean; output: string } {
-    const path = join(this.bin, program);
-    const result =
-      process.getuid?.() === 0
-        ? spawnSync('runuser', ['-u', 'postgres', '--', path, ...args], { encoding: 'utf8' })
-        : spawnSync(path, args, { encoding: 'utf8' });
+    const [file, fileArgs] = this.commandAsOwner(program, args);
+    const result = spawnSync(file, fileArgs, { encoding: 'utf8' });
     return {
       ok: result.status === 0,
       output: `${result.stdout}${result.stderr}${result.error?.message ?? ''}`,
     };
+  }
+
+  private async runWithoutBlocking(program: string, args: readonly string[]): Promise<void> {
+    const [file, fileArgs] = this.commandAsOwner(program, args);
+    try {
+      await promisify(execFile)(file, fileArgs, { encoding: 'utf8' });
+    } catch (error) {
+      const { stdout, stderr, message } = error as {
+        stdout?: string;
+        stderr?: string;
+        message: string;
+      };
+      throw new Error(`${program} failed: ${stdout ?? ''}${stderr ?? ''}${message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** The program's path and arguments, through runuser as root (PostgreSQL refuses root). */
+  private commandAsOwner(program: string, args: readonly string[]): [string, string[]] {
+    const path = join(this.bin, program);
+    return process.getuid?.() === 0
+      ? ['runuser', ['-u', 'postgres', '--', path, ...args]]
+      : [path, [...args]];
   }
 }

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gatewayVersion, serverCommand, settingsHelp } from './command-line.js';
+import { databaseLine, gatewayVersion, serverCommand, settingsHelp } from './command-line.js';
 
 // The test build's src/main.js, one folder up from this file.
 const mainScript = fileURLToPath(new URL('../../main.js', import.meta.url));
@@ -89,5 +89,31 @@ describe('the server command line', () => {
       .map((line) => line.trim().split(' ')[0]);
     assert.equal(new Set(names).size, names.length);
     assert.ok(names.length > 30);
+  });
+});
+
+describe('the database line of the command line', () => {
+  const line = (url: string) =>
+    databaseLine({ database: { kind: 'postgres', url }, dataDir: '/var/lib/ssogate' });
+
+  test('a PostgreSQL URL is shown without its password', () => {
+    assert.equal(
+      line('postgres://ssogate:s3cret@db1:5432/ssogate'),
+      'ssogate: the PostgreSQL database postgres://ssogate:***@db1:5432/ssogate',
+    );
+    assert.equal(
+      line('postgresql://ssogate@db1/ssogate'),
+      'ssogate: the PostgreSQL database postgresql://ssogate@db1/ssogate',
+    );
+  });
+
+  // A replicated PostgreSQL is given as libpq's list of servers
+  // (docs/operations.md#a-replicated-postgresql), which WHATWG URL parsing
+  // refuses: every command that opens the storage failed on this line.
+  test('a URL listing several servers is shown whole, without its password', () => {
+    assert.equal(
+      line('postgres://ssogate:s3cret@db1:5432,db2:5432/ssogate?target_session_attrs=read-write'),
+      'ssogate: the PostgreSQL database postgres://ssogate:***@db1:5432,db2:5432/ssogate?target_session_attrs=read-write',
+    );
   });
 });

@@ -72,12 +72,13 @@ export function serverCommand(argv: readonly string[]): ServerCommand {
  * The database a command works on, for the line every CLI command prints
  * first: a demo keeps its data in another folder than `npm start`, and a
  * command run against the wrong one changes nothing the user is looking at.
- * A PostgreSQL URL is shown without its password.
+ * A PostgreSQL URL is shown without its password, and with every server
+ * it lists: not parsed as a WHATWG URL, which refuses libpq's list of
+ * several servers (`postgres://user@db1:5432,db2:5432/ssogate`).
  */
 export function databaseLine(config: Pick<Config, 'database' | 'dataDir'>): string {
   if (config.database.kind === 'sqlite')
     return `ssogate: the SQLite database ${config.database.filename} (data folder ${config.dataDir})`;
-  const url = new URL(config.database.url);
-  if (url.password !== '') url.password = '***';
-  return `ssogate: the PostgreSQL database ${url.href}`;
+  const shown = config.database.url.replace(/^([a-z]+:\/\/[^:@/?#]*:)[^@/?#]*@/i, '$1***@');
+  return `ssogate: the PostgreSQL database ${shown}`;
 }

@@ -97,8 +97,8 @@ test('the gateway follows a switch of PostgreSQL primary', { skip }, async () =>
       await replica.end();
     }
 
-    cluster.stopImmediately(cluster.primary);
-    cluster.promote(cluster.replica);
+    await cluster.stopImmediately(cluster.primary);
+    await cluster.promote(cluster.replica);
 
     // node-postgres alone knows one server: its idle connection was cut,
     // and the old primary's address refuses every new one.
