@@ -22,7 +22,6 @@
  * to the gateway's node, as `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,22 +35,11 @@ import { formOf, startSimpleSamlPhp } from '../src/features/saml/test-support/si
 import { TestBrowser } from '../src/test-support/browser.js';
 import { signInAtExample } from '../src/test-support/gateway-fixture.js';
 import { freePort } from '../src/test-support/free-port.js';
-import { benchGateway } from './throughput.js';
+import { benchGateway, cpuMs } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 4);
 const perTurn = Number(process.env.PER_TURN ?? 40);
 const concurrency = Number(process.env.CONCURRENCY ?? 4);
-/** Clock ticks a second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
-const ticksPerSecond = 100;
-
-/** CPU milliseconds (user + system) the process has used so far. */
-function cpuMs(pid: number): number {
-  // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
-}
-
 type Kind = 'oauth2' | 'ldap' | 'saml';
 
 async function main(): Promise<void> {
