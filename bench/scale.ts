@@ -37,9 +37,13 @@
  * beside it (what the machine's other work moves least). RSS is VmRSS
  * after the step's rounds.
  *
- * Knobs: SCALE_SESSIONS (`10000,100000,1000000`), SCALE_MAX_SESSIONS (caps
- * the steps), ROUNDS, CHECKS, SIGN_INS, SCALE_USERS, SCALE_STORES
- * (`sqlite,redis`: fewer to run one). The smallest step must hold
+ * Then, or alone, the entries part (entriesGateway below): CPU per sign-in
+ * start as the configured entries grow from 1 to 1,000.
+ *
+ * Knobs: SCALE_PARTS (`sessions,entries`), SCALE_SESSIONS
+ * (`10000,100000,1000000`), SCALE_MAX_SESSIONS (caps the steps), ROUNDS,
+ * CHECKS, SIGN_INS, SCALE_USERS, SCALE_STORES (`sqlite,redis`: fewer to run
+ * one), SCALE_ENTRIES (`1,10,100,1000`), STARTS (1,500 a turn). The smallest step must hold
  * ROUNDS × CHECKS + 500 sessions (the warm-up's checks).
  */
 import { randomBytes, randomInt } from 'node:crypto';
@@ -70,6 +74,8 @@ const rounds = Number(process.env.ROUNDS ?? 5);
 const checksPerTurn = Number(process.env.CHECKS ?? 1500);
 const signInsPerTurn = Number(process.env.SIGN_INS ?? 60);
 const userCount = Number(process.env.SCALE_USERS ?? 1000);
+const entrySteps = (process.env.SCALE_ENTRIES ?? '1,10,100,1000').split(',').map(Number);
+const startsPerTurn = Number(process.env.STARTS ?? 1500);
 const warmUpChecks = 500;
 const warmUpSignIns = 20;
 const checkConnections = 16;
@@ -480,12 +486,130 @@ function table(results: readonly StepResult[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The entries part: CPU per sign-in start (`GET /_sso/login/<entry>`, the
+ * redirect to the provider and the pending sign-in written) with 1 to
+ * SCALE_ENTRIES entries configured, each start naming one at random. A
+ * gateway per step, on SQLite, its turns alternating with a control of
+ * one entry that runs throughout.
+ */
+async function entriesGateway(
+  count: number,
+  exampleUrl: string,
+): Promise<{ startTurn(starts: number): Promise<number>; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-scale-'));
+  const port = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    SSOGATE_DATA_DIR: dir,
+    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    SSOGATE_PUBLIC_URL: gatewayUrl,
+    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
+    SSOGATE_SIGN_INS_PER_MINUTE: '100000',
+    SSOGATE_PENDING_SIGN_INS_MAX: '10000000',
+  };
+  const ids = Array.from({ length: count }, (_, index) => `scale-${index}`);
+  const storage = await openStorage(loadConfig({ ...env, SSOGATE_PORT: String(port) }));
+  try {
+    for (const [index, id] of ids.entries()) {
+      const input = { ...exampleEntries(exampleUrl).standard, id, name: `Scale ${index}` };
+      await storage.entries.create(compileEntry(input).input, index);
+    }
+  } finally {
+    await storage.close();
+  }
+  const gateway = await benchGateway(env, port);
+  const pid = gateway.pid ?? 0;
+  const client = new Pool(gatewayUrl, { connections: checkConnections });
+  return {
+    async startTurn(starts) {
+      let left = starts;
+      const before = cpuMs(pid);
+      await Promise.all(
+        Array.from({ length: checkConnections }, async () => {
+          while (left > 0) {
+            left -= 1;
+            const response = await client.request({
+              path: `/_sso/login/${ids[randomInt(count)] ?? ''}?return_to=/`,
+              method: 'GET',
+            });
+            const body = await response.body.text();
+            if (response.statusCode !== 302 && response.statusCode !== 303)
+              throw new Error(`start answered ${response.statusCode}: ${body}`);
+          }
+        }),
+      );
+      return ((cpuMs(pid) - before) / starts) * 1000;
+    },
+    async stop() {
+      await client.close();
+      await gateway.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface EntriesResult {
+  readonly entries: number;
+  readonly startUs: number[];
+  readonly controlStartUs: number[];
+}
+
+async function measureEntries(exampleUrl: string): Promise<EntriesResult[]> {
+  const control = await entriesGateway(1, exampleUrl);
+  const results: EntriesResult[] = [];
+  try {
+    await control.startTurn(warmUpChecks);
+    for (const count of entrySteps) {
+      const grown = await entriesGateway(count, exampleUrl);
+      try {
+        await grown.startTurn(warmUpChecks);
+        const result: EntriesResult = { entries: count, startUs: [], controlStartUs: [] };
+        for (let round = 1; round <= rounds; round += 1) {
+          result.controlStartUs.push(await control.startTurn(startsPerTurn));
+          result.startUs.push(await grown.startTurn(startsPerTurn));
+        }
+        results.push(result);
+        process.stdout.write(
+          `${count.toLocaleString('en-US')} entries (load ${(loadavg()[0] ?? 0).toFixed(1)}): start ` +
+            `${result.startUs.map((us) => us.toFixed(0)).join(' / ')} µs (control ` +
+            `${result.controlStartUs.map((us) => us.toFixed(0)).join(' / ')})\n`,
+        );
+      } finally {
+        await grown.stop();
+      }
+    }
+  } finally {
+    await control.stop();
+  }
+  return results;
+}
+
+function entriesTable(results: readonly EntriesResult[]): string {
+  const first = results[0];
+  const lines = [
+    '| entries | CPU µs a sign-in start | ÷ first step | ÷ control, same rounds |',
+    '| ---: | ---: | ---: | ---: |',
+  ];
+  for (const result of results) {
+    const start = median(result.startUs);
+    lines.push(
+      `| ${result.entries.toLocaleString('en-US')} | ${start.toFixed(0)} | ` +
+        `×${(start / median(first?.startUs ?? [])).toFixed(2)} | ` +
+        `×${medianRatio(result.startUs, result.controlStartUs).toFixed(2)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
-  const smallest = sessionSteps[0];
-  if (smallest === undefined) throw new Error('no step of sessions to measure');
-  if (smallest < rounds * checksPerTurn + warmUpChecks)
+  const parts = (process.env.SCALE_PARTS ?? 'sessions,entries').split(',');
+  const smallest = sessionSteps[0] ?? 0;
+  if (parts.includes('sessions') && smallest < rounds * checksPerTurn + warmUpChecks)
     throw new Error(`the smallest step needs ${rounds * checksPerTurn + warmUpChecks} sessions`);
-  const storeNames = (process.env.SCALE_STORES ?? 'sqlite,redis').split(',');
+  const storeNames = parts.includes('sessions')
+    ? (process.env.SCALE_STORES ?? 'sqlite,redis').split(',')
+    : [];
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   const redisUrl = process.env.BENCH_REDIS_URL;
   const example = await startExampleServer({ host: '127.0.0.1' });
@@ -496,7 +620,9 @@ async function main(): Promise<void> {
     return dir;
   };
   const results: StepResult[] = [];
+  let entriesResults: EntriesResult[] = [];
   try {
+    if (parts.includes('entries')) entriesResults = await measureEntries(example.url);
     if (storeNames.includes('sqlite'))
       results.push(
         ...(await measureStore(async () => sqliteSessions(await newDir()), example.url)),
@@ -512,11 +638,17 @@ async function main(): Promise<void> {
     await example.close();
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
-  process.stdout.write(
-    `\n${new Date().toISOString()}, medians of ${rounds} rounds, ${checksPerTurn} checks and ` +
-      `${signInsPerTurn} sign-ins a turn, the gateway process's CPU; the control stays at ` +
-      `${smallest.toLocaleString('en-US')} sessions:\n${table(results)}\n`,
-  );
+  if (results.length > 0)
+    process.stdout.write(
+      `\n${new Date().toISOString()}, medians of ${rounds} rounds, ${checksPerTurn} checks and ` +
+        `${signInsPerTurn} sign-ins a turn, the gateway process's CPU; the control stays at ` +
+        `${smallest.toLocaleString('en-US')} sessions:\n${table(results)}\n`,
+    );
+  if (entriesResults.length > 0)
+    process.stdout.write(
+      `\nsign-in starts, ${startsPerTurn} a turn, the control has one entry:\n` +
+        `${entriesTable(entriesResults)}\n`,
+    );
 }
 
 await main();
