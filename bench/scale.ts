@@ -277,6 +277,8 @@ interface Subject {
    */
   replaceChecked(): Promise<void>;
   rssMiB(): number;
+  /** What the gateway wrote (warnings and errors), for a failed run. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -311,7 +313,6 @@ async function startSubject(store: SessionStoreUnderTest, exampleUrl: string): P
   const gateway = await benchGateway(env, port);
   const pid = gateway.pid ?? 0;
   const ids = new SessionIds();
-  const checks = new Pool(gatewayUrl, { connections: checkConnections });
   let checked: string[] = [];
 
   const add = async (count: number): Promise<void> => {
@@ -331,13 +332,18 @@ async function startSubject(store: SessionStoreUnderTest, exampleUrl: string): P
   return {
     async grow(target) {
       const started = Date.now();
-      while (ids.count < target) await add(Math.min(50_000, target - ids.count));
+      // Batches of 10,000, so the gateway waits for the write lock briefly.
+      while (ids.count < target) await add(Math.min(10_000, target - ids.count));
       return (Date.now() - started) / 1000;
     },
 
     async checkTurn(count) {
       const cookies = Array.from({ length: count }, () => ids.takeUnchecked());
       checked.push(...cookies);
+      // New connections each turn: the gateway closes those idle past its
+      // keep-alive timeout, as while the store grows, and a request written
+      // as one closes fails.
+      const checks = new Pool(gatewayUrl, { connections: checkConnections });
       const before = cpuMs(pid);
       await Promise.all(
         Array.from({ length: checkConnections }, async () => {
@@ -353,7 +359,9 @@ async function startSubject(store: SessionStoreUnderTest, exampleUrl: string): P
           }
         }),
       );
-      return ((cpuMs(pid) - before) / count) * 1000;
+      const cpu = cpuMs(pid) - before;
+      await checks.close();
+      return (cpu / count) * 1000;
     },
 
     async signInTurn(count) {
@@ -378,8 +386,9 @@ async function startSubject(store: SessionStoreUnderTest, exampleUrl: string): P
 
     rssMiB: () => rssMiB(pid),
 
+    output: () => gateway.output.join(''),
+
     async stop() {
-      await checks.close();
       await gateway.stop();
     },
   };
@@ -451,6 +460,9 @@ async function measureStore(
           `(control ${control.rssMiB().toFixed(0)})\n`,
       );
     }
+  } catch (error) {
+    process.stderr.write(`gateway's output:\n${grown.output()}\ncontrol's:\n${control.output()}\n`);
+    throw error;
   } finally {
     await Promise.all([grown.stop(), control.stop()]);
     await Promise.all(stores.map((store) => store.close()));
