@@ -18,8 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuMs } from './process-cpu.js';
-import { benchGateway, connections, signedInCookie, wrkRun } from './throughput.js';
+import { benchGateway, connections, cpuMs, signedInCookie, wrkRun } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 6);
 const secondsPerTurn = Number(process.env.SECS ?? 3);

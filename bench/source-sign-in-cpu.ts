@@ -35,8 +35,7 @@ import { formOf, startSimpleSamlPhp } from '../src/features/saml/test-support/si
 import { TestBrowser } from '../src/test-support/browser.js';
 import { signInAtExample } from '../src/test-support/gateway-fixture.js';
 import { freePort } from '../src/test-support/free-port.js';
-import { cpuMs } from './process-cpu.js';
-import { benchGateway } from './throughput.js';
+import { benchGateway, cpuMs } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 4);
 const perTurn = Number(process.env.PER_TURN ?? 40);

@@ -6,6 +6,7 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { openStorage } from '../src/app/open-storage.js';
 import { loadConfig } from '../src/foundation/config/load-config.js';
@@ -113,4 +114,21 @@ export async function signedInCookie(
   } finally {
     await storage.close();
   }
+}
+
+/** Clock ticks a second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** CPU milliseconds (user + system, every thread) the process has used so far. */
+export function cpuMs(pid: number): number {
+  // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
+}
+
+/** The process's resident memory now, in MiB (VmRSS). */
+export function rssMiB(pid: number): number {
+  const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kib ?? Number.NaN) / 1024;
 }

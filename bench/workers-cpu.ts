@@ -18,8 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { cpuMs } from './process-cpu.js';
-import { benchGateway, connections, signedInCookie } from './throughput.js';
+import { benchGateway, connections, cpuMs, signedInCookie } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 5);
 const seconds = Number(process.env.SECS ?? 4);
