@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchGateway, connections, cpuMs, signedInCookie, wrkRun } from './throughput.js';
+import { benchGateway, connections, cpuMs, median, signedInCookie, wrkRun } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 6);
 const secondsPerTurn = Number(process.env.SECS ?? 3);
@@ -34,14 +34,6 @@ const rules = [
   { path: '/team', users: ['bench'] },
   { path: '/pay', users: ['bench'], factor: 2, within: '8h' },
 ];
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-factor-'));

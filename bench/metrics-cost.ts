@@ -41,6 +41,7 @@ import {
   connections,
   nodeServer,
   seconds,
+  median,
   signedInCookie,
   wrkRun,
 } from './throughput.js';
@@ -282,14 +283,6 @@ async function main(): Promise<void> {
     await example.close();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 main().catch((error: unknown) => {

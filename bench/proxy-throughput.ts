@@ -24,6 +24,7 @@ import {
   connections,
   nodeServer,
   seconds,
+  median,
   signedInCookie,
   wrk,
 } from './throughput.js';
@@ -110,14 +111,6 @@ async function main(): Promise<void> {
       `${label.padEnd(36)} ${Math.round(median(rates)).toLocaleString('en-US').padStart(9)} req/s  ${median(ratios).toFixed(2)}  (rounds: ${perRound})\n`,
     );
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 main().catch((error: unknown) => {

@@ -62,7 +62,7 @@ import { loadConfig } from '../src/foundation/config/load-config.js';
 import { TestBrowser } from '../src/test-support/browser.js';
 import { signInAtExample } from '../src/test-support/gateway-fixture.js';
 import { freePort } from '../src/test-support/free-port.js';
-import { benchGateway, cpuMs, rssMiB } from './throughput.js';
+import { benchGateway, cpuMs, rssMiB, signInBenchSettings } from './throughput.js';
 
 const maxSessions = Number(process.env.SCALE_MAX_SESSIONS ?? Number.POSITIVE_INFINITY);
 const sessionSteps = (process.env.SCALE_SESSIONS ?? '10000,100000,1000000')
@@ -512,14 +512,7 @@ async function entriesGateway(
   const dir = await mkdtemp(join(tmpdir(), 'ssogate-bench-scale-'));
   const port = await freePort();
   const gatewayUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    SSOGATE_DATA_DIR: dir,
-    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
-    SSOGATE_PUBLIC_URL: gatewayUrl,
-    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
-    SSOGATE_SIGN_INS_PER_MINUTE: '100000',
-    SSOGATE_PENDING_SIGN_INS_MAX: '10000000',
-  };
+  const env = signInBenchSettings(dir, gatewayUrl);
   const ids = Array.from({ length: count }, (_, index) => `scale-${index}`);
   const storage = await openStorage(loadConfig({ ...env, SSOGATE_PORT: String(port) }));
   try {

@@ -21,7 +21,6 @@
  * (`oauth2,ldap,saml`: fewer for a profile), GATEWAY_NODE_OPTIONS (given
  * to the gateway's node, as `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +34,7 @@ import { formOf, startSimpleSamlPhp } from '../src/features/saml/test-support/si
 import { TestBrowser } from '../src/test-support/browser.js';
 import { signInAtExample } from '../src/test-support/gateway-fixture.js';
 import { freePort } from '../src/test-support/free-port.js';
-import { benchGateway, cpuMs } from './throughput.js';
+import { benchGateway, cpuMs, signInBenchSettings } from './throughput.js';
 
 const rounds = Number(process.env.ROUNDS ?? 4);
 const perTurn = Number(process.env.PER_TURN ?? 40);
@@ -58,14 +57,7 @@ async function main(): Promise<void> {
       },
     ],
   );
-  const env = {
-    SSOGATE_DATA_DIR: dir,
-    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
-    SSOGATE_PUBLIC_URL: gatewayUrl,
-    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
-    SSOGATE_SIGN_INS_PER_MINUTE: '100000',
-    SSOGATE_PENDING_SIGN_INS_MAX: '10000000',
-  };
+  const env = signInBenchSettings(dir, gatewayUrl);
   const oauth2 = exampleEntries(example.url).standard;
   const entries = [
     oauth2,

@@ -132,3 +132,28 @@ export function rssMiB(pid: number): number {
   const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kib ?? Number.NaN) / 1024;
 }
+
+/** The middle value (the mean of the two middle ones for an even count); 0 for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/**
+ * The settings of a gateway signing users in on loopback as fast as a
+ * benchmark asks: its data folder and public URL, the example servers
+ * allowed, and the start limits meant for one address lifted.
+ */
+export function signInBenchSettings(dir: string, gatewayUrl: string): Record<string, string> {
+  return {
+    SSOGATE_DATA_DIR: dir,
+    SSOGATE_SECRET_KEY: randomBytes(32).toString('base64'),
+    SSOGATE_PUBLIC_URL: gatewayUrl,
+    SSOGATE_OUTBOUND_ALLOW: '127.0.0.1',
+    SSOGATE_SIGN_INS_PER_MINUTE: '100000',
+    SSOGATE_PENDING_SIGN_INS_MAX: '10000000',
+  };
+}
